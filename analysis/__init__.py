@@ -1,0 +1,1 @@
+"""Analysis of simulation results (statistics, selection, tournaments, plots)."""

@@ -1,0 +1,8 @@
+"""Strategies: the batched :class:`Strategy` interface, the registry and the built-ins."""
+
+from . import greedy as _greedy  # noqa: F401  (registers)
+from . import random as _random  # noqa: F401  (registers)
+from .base import Strategy
+from .registry import get_strategy, register, strategy_class, strategy_ids
+
+__all__ = ["Strategy", "get_strategy", "register", "strategy_class", "strategy_ids"]

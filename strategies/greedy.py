@@ -1,0 +1,112 @@
+"""Greedy strategy of "Simulating Yahtzee" (seed 002, §IV.c).
+
+* **Keep:** among the sub-multisets of the dice, keep the one that maximizes the
+  expected best immediate gain of the *next* roll (one roll of look-ahead, as in
+  the paper), where a roll's gain is its best box: points + the upper bonus if
+  that box makes the upper total reach the threshold + the Yahtzee bonus.
+  Ties (within 1e-9) go to the keep with more dice, so a made hand is kept.
+* **Category:** the legal box with the highest immediate gain; ties go to the
+  box listed first in ``tie_break`` (default: score-card order, so a forced
+  zero goes in Ones first).
+
+Seed 002, Table 2: 214.37 ± 39.64 over 100,000 games on official rules.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from yahtzee_sim._kernels.greedy import greedy_lookup
+from yahtzee_sim._kernels.play import kernel_rules
+from yahtzee_sim.errors import StrategyError
+from yahtzee_sim.state import n_states
+from yahtzee_sim.view import TurnView
+
+from .base import Strategy
+from .registry import register
+
+
+@register("greedy")
+class Greedy(Strategy):
+    """Seed 002's greedy strategy (one-roll look-ahead, immediate-gain scoring).
+
+    Parameters
+    ----------
+    tie_break : tuple of str, optional
+        Category names in order of preference for equal gains; categories not
+        listed follow in score-card order. Default: score-card order.
+    """
+
+    def __init__(
+        self,
+        tie_break: tuple[str, ...] = ("four_of_a_kind",),
+        yahtzee_bonus_in_value: bool = False,
+    ) -> None:
+        self.tie_break = tuple(tie_break)
+        self.yahtzee_bonus_in_value = yahtzee_bonus_in_value
+
+    def prepare(self, rules) -> None:
+        cache = getattr(self, "_cache", None)
+        if cache is not None and cache["rules"] == rules:
+            return
+        names = rules.category_names
+        for name in self.tie_break:
+            if name not in names:
+                raise StrategyError(
+                    f"greedy: tie_break category {name!r} is not one of: {', '.join(names)}"
+                )
+        order = [names.index(n) for n in self.tie_break]
+        order += [i for i in range(len(names)) if i not in order]
+        cap = 1024
+        self._cache = {
+            "rules": rules,
+            "order": np.array(order, dtype=np.int64),
+            "slot": np.full(n_states(rules), -1, dtype=np.int32),
+            "keep": np.zeros((cap, rules.tables.n_rolls), dtype=np.int16),
+            "cat": np.zeros((cap, rules.tables.n_rolls), dtype=np.int8),
+            "n": 0,
+        }
+
+    def _lookup(self, view: TurnView, want_keep: bool) -> np.ndarray:
+        self.prepare(view.rules)
+        c = self._cache
+        t = view.tables
+        kr = kernel_rules(view.rules)
+        out = np.empty(len(view), dtype=np.int64)
+        states = np.ascontiguousarray(view.state_index)
+        start = 0
+        while True:
+            done, c["n"] = greedy_lookup(
+                kr,
+                t.keep_roll_ptr,
+                t.keep_roll_roll,
+                t.keep_roll_prob,
+                t.roll_keep_ptr,
+                t.roll_keep_keep,
+                t.keep_size,
+                c["order"],
+                self.yahtzee_bonus_in_value,
+                states[start:],
+                view.used[start:],
+                view.upper[start:],
+                view.flag[start:],
+                view.roll_index[start:],
+                c["slot"],
+                c["keep"],
+                c["cat"],
+                c["n"],
+                want_keep,
+                out[start:],
+            )
+            start += done
+            if start >= len(view):
+                return out
+            grow = c["keep"].shape[0]
+            c["keep"] = np.concatenate([c["keep"], np.zeros_like(c["keep"][:grow])])
+            c["cat"] = np.concatenate([c["cat"], np.zeros_like(c["cat"][:grow])])
+
+    def keep(self, view: TurnView) -> np.ndarray:
+        return view.tables.keep_counts[self._lookup(view, True)]
+
+    def category(self, view: TurnView) -> np.ndarray:
+        return self._lookup(view, False)

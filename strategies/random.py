@@ -1,0 +1,62 @@
+"""Random baselines of "Simulating Yahtzee" (seed 002, §IV.b).
+
+Both choose the box at random among the legal boxes that score more than zero
+(any legal box when none does), except that a Yahtzee roll goes in the open
+Yahtzee box. They differ in how dice are kept:
+
+* ``random`` (purely random): each die is kept independently with probability 1/2;
+* ``tiered-random``: the number of dice to keep is uniform on 0..n, then that
+  many dice are chosen uniformly at random.
+
+Keeping every die ends the turn. Their randomness comes from the strategy's
+own stream (:meth:`TurnView.uniform`), never from the dice.
+Seed 002, Table 2: 87.23 ± 25.27 and 87.27 ± 25.35.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from yahtzee_sim._kernels.play import kernel_rules
+from yahtzee_sim._kernels.random import random_category, random_keep
+from yahtzee_sim.view import TurnView
+
+from .base import Strategy
+from .registry import register
+
+
+class _RandomBase(Strategy):
+    deterministic = False
+    _tiered = False
+
+    def __init__(self) -> None:
+        pass
+
+    def keep(self, view: TurnView) -> np.ndarray:
+        k0, k1 = view.strategy_key
+        return random_keep(view.dice, view.games, k0, k1, view.counter_base(0), self._tiered)
+
+    def category(self, view: TurnView) -> np.ndarray:
+        k0, k1 = view.strategy_key
+        return random_category(
+            kernel_rules(view.rules),
+            view.roll_index,
+            view.used,
+            view.flag,
+            view.games,
+            k0,
+            k1,
+            view.counter_base(1),
+        )
+
+
+@register("random")
+class PurelyRandom(_RandomBase):
+    """Keep each die with probability 1/2; random scoring box (seed 002 §IV.b)."""
+
+
+@register("tiered-random")
+class TieredRandom(_RandomBase):
+    """Keep a uniform number of dice (0..n), chosen at random; random box (seed 002 §IV.b)."""
+
+    _tiered = True

@@ -1,0 +1,68 @@
+"""The one registry of strategies, with versioned ids (``greedy-v1``; ``greedy`` = latest)."""
+
+from __future__ import annotations
+
+import re
+
+from yahtzee_sim.errors import StrategyError
+
+from .base import Strategy
+
+_REGISTRY: dict[str, type[Strategy]] = {}
+_LATEST: dict[str, int] = {}
+_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+def register(base_id: str, version: int = 1):
+    """Class decorator registering a strategy as ``f"{base_id}-v{version}"``.
+
+    The bare ``base_id`` resolves to the highest registered version.
+    """
+    if not _ID.match(base_id):
+        raise StrategyError(f"strategy id {base_id!r} must be lowercase letters, digits and '-'")
+
+    def deco(cls: type[Strategy]) -> type[Strategy]:
+        if not (isinstance(cls, type) and issubclass(cls, Strategy)):
+            raise StrategyError(f"{cls!r} is not a Strategy subclass")
+        key = f"{base_id}-v{version}"
+        if key in _REGISTRY and _REGISTRY[key] is not cls:
+            raise StrategyError(f"strategy id {key!r} is already registered")
+        _REGISTRY[key] = cls
+        _LATEST[base_id] = max(version, _LATEST.get(base_id, 0))
+        cls.name = base_id
+        cls.version = version
+        return cls
+
+    return deco
+
+
+def strategy_ids(versioned: bool = False) -> list[str]:
+    """Registered ids: bare ids (default) or every versioned id."""
+    return sorted(_REGISTRY) if versioned else sorted(_LATEST)
+
+
+def strategy_class(strategy_id: str) -> type[Strategy]:
+    """The class registered under ``strategy_id`` (bare or versioned)."""
+    if strategy_id in _LATEST:
+        strategy_id = f"{strategy_id}-v{_LATEST[strategy_id]}"
+    try:
+        return _REGISTRY[strategy_id]
+    except KeyError:
+        raise StrategyError(
+            f"unknown strategy {strategy_id!r}; expected one of: {', '.join(strategy_ids())}"
+        ) from None
+
+
+def get_strategy(strategy: str | Strategy, **params) -> Strategy:
+    """A strategy instance from an id (``"greedy"``, ``"greedy-v1"``) or an instance."""
+    if isinstance(strategy, Strategy):
+        if params:
+            raise StrategyError("parameters can only be given with a strategy id")
+        return strategy
+    if not isinstance(strategy, str):
+        raise StrategyError(f"strategy must be an id or a Strategy instance, got {strategy!r}")
+    cls = strategy_class(strategy)
+    try:
+        return cls(**params)
+    except TypeError as exc:
+        raise StrategyError(f"strategy {strategy!r}: bad parameters: {exc}") from None

@@ -1,0 +1,1 @@
+"""Numba kernels. Internal: the public API wraps them."""

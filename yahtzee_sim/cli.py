@@ -1,0 +1,279 @@
+"""Command line: ``yahtzee-sim COMMAND [options]``.
+
+Every bad argument gives one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .errors import YahtzeeSimError
+
+EXIT_USAGE = 2
+
+
+class CliError(YahtzeeSimError):
+    """A bad command-line argument."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {value}")
+    return value
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value == 0 or value < -1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1 or -1 (all cores), got {value}")
+    return value
+
+
+def _add_rules(p: argparse.ArgumentParser) -> None:
+    from .rules import PRESETS
+
+    p.add_argument(
+        "--rules",
+        default="yahtzee",
+        metavar="PRESET",
+        help=f"rule set: {', '.join(PRESETS)} (default: yahtzee, official Hasbro rules)",
+    )
+    p.add_argument(
+        "--rolls-per-turn",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="override the number of rolls per turn (e.g. 4)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``yahtzee-sim`` command."""
+    from . import __version__
+
+    parser = _Parser(
+        prog="yahtzee-sim",
+        description="Evaluate and rank Yahtzee/Yatzy strategies.",
+    )
+    parser.add_argument("--version", action="version", version=f"yahtzee-sim {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("simulate", help="simulate games of one strategy and summarize them")
+    p.add_argument("--strategy", default="greedy", help="strategy id (default: greedy)")
+    p.add_argument(
+        "--games", type=_positive_int, default=100_000, help="number of games (default: 100000)"
+    )
+    p.add_argument("--seed", type=_seed, default=0, help="master seed (default: 0)")
+    _add_rules(p)
+    p.add_argument("--jobs", type=_jobs, default=1, help="worker processes, -1 = all cores")
+    p.add_argument(
+        "--chunk-size",
+        type=_positive_int,
+        default=None,
+        help="games per lockstep block (results do not depend on it)",
+    )
+    p.add_argument(
+        "--out", type=Path, default=None, help="write per-game results to FILE.parquet or FILE.csv"
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("strategies", help="list the registered strategies")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = sub.add_parser("rules", help="list the rule presets, or describe one")
+    p.add_argument("preset", nargs="?", default=None)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    return parser
+
+
+# ------------------------------------------------------------------ commands
+def _rules_from(args):
+    from .rules import get_rules
+
+    return get_rules(args.rules, rolls_per_turn=args.rolls_per_turn)
+
+
+def _check_out(path: Path | None) -> None:
+    if path is None:
+        return
+    if path.suffix not in (".parquet", ".csv"):
+        raise CliError(f"--out must end in .parquet or .csv, got {str(path)!r}")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise CliError(f"--out: directory {str(parent)!r} does not exist")
+    if path.suffix == ".parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise CliError(
+                "--out FILE.parquet needs pyarrow: pip install 'yahtzee-sim[parquet]', or use .csv"
+            ) from None
+
+
+def _write_frame(frame, path: Path) -> None:
+    """Write atomically: a temporary file in the same folder, then rename."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", suffix=path.suffix)
+    os.close(fd)
+    try:
+        if path.suffix == ".parquet":
+            frame.to_parquet(tmp, index=False)
+        else:
+            frame.to_csv(tmp, index=False)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def _format_summary(s: dict, seconds: float) -> str:
+    p = s["percentiles"]
+    lines = [
+        f"strategy     {s['strategy']}",
+        f"rules        {s['rules']}",
+        f"games        {s['games']:,}  (seed {s['seed']}, {seconds:.2f} s)",
+        f"mean ± sd    {s['mean']:.2f} ± {s['sd']:.2f}   "
+        f"95% CI [{s['ci95'][0]:.2f}, {s['ci95'][1]:.2f}]",
+        f"min / max    {s['min']} / {s['max']}",
+        f"percentiles  p1 {p['1']:.0f}  p10 {p['10']:.0f}  p25 {p['25']:.0f}  "
+        f"p50 {p['50']:.0f}  p75 {p['75']:.0f}  p90 {p['90']:.0f}  p99 {p['99']:.0f}",
+        f"upper bonus  {100 * s['bonus_rate']:.1f}% of games",
+        f"Yahtzees     {s['yahtzees_mean']:.3f} per game ({s['yahtzee_bonuses_mean']:.3f} bonuses)",
+        "category means:",
+    ]
+    for name, v in s["category_means"].items():
+        lines.append(f"  {name:<18}{v:7.2f}")
+    return "\n".join(lines)
+
+
+def cmd_simulate(args) -> int:
+    from .simulate import DEFAULT_CHUNK, simulate
+    from .strategies import get_strategy
+
+    rules = _rules_from(args)
+    strategy = get_strategy(args.strategy)
+    _check_out(args.out)
+    t0 = time.perf_counter()
+    res = simulate(
+        strategy,
+        args.games,
+        seed=args.seed,
+        rules=rules,
+        n_jobs=args.jobs,
+        chunk_size=args.chunk_size or DEFAULT_CHUNK,
+        progress=False if (args.quiet or args.json) else None,
+    )
+    seconds = time.perf_counter() - t0
+    if args.out is not None:
+        _write_frame(res.to_frame(), args.out)
+    summary = res.summary()
+    summary["strategy"] = args.strategy
+    if args.json:
+        summary["seconds"] = seconds
+        print(json.dumps(summary))
+    else:
+        print(_format_summary(summary, seconds))
+        if args.out is not None:
+            print(f"per-game results written to {args.out}")
+    return 0
+
+
+def cmd_strategies(args) -> int:
+    from .strategies import strategy_class, strategy_ids
+
+    rows = []
+    for sid in strategy_ids():
+        cls = strategy_class(sid)
+        doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+        rows.append(
+            {
+                "id": sid,
+                "version": cls.version,
+                "class": cls.__name__,
+                "deterministic": cls.deterministic,
+                "description": doc,
+            }
+        )
+    if args.json:
+        print(json.dumps(rows))
+    else:
+        for r in rows:
+            print(f"{r['id']:<16} v{r['version']}  {r['description']}")
+    return 0
+
+
+def cmd_rules(args) -> int:
+    from .rules import PRESETS, get_rules
+
+    if args.preset is None:
+        if args.json:
+            print(json.dumps(list(PRESETS)))
+        else:
+            print("\n".join(PRESETS))
+        return 0
+    rules = get_rules(args.preset)
+    info = {"name": rules.name, "fingerprint": rules.fingerprint(), **rules.describe()}
+    if args.json:
+        print(json.dumps(info))
+    else:
+        print(
+            f"{rules.name}: {rules.n_dice} dice, {rules.n_faces} faces, "
+            f"{rules.rolls_per_turn} rolls per turn, joker {rules.joker}, "
+            f"Yahtzee bonus {rules.yahtzee_bonus}, upper bonus {rules.upper_bonus} at "
+            f"{rules.upper_bonus_threshold}"
+        )
+        for c in rules.categories:
+            print(f"  {c.name:<18}{c.kind}")
+    return 0
+
+
+COMMANDS = {"simulate": cmd_simulate, "strategies": cmd_strategies, "rules": cmd_rules}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``yahtzee-sim`` command; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return COMMANDS[args.command](args)
+    except YahtzeeSimError as exc:
+        print(f"yahtzee-sim {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(f"yahtzee-sim {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,132 @@
+"""Per-game simulation results and their summary statistics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .rules import RuleSet
+
+PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
+
+
+@dataclass(eq=False)
+class Results:
+    """Per-game arrays (compact integer dtypes) plus what produced them.
+
+    Attributes
+    ----------
+    strategy : str
+        ``repr`` of the strategy that played.
+    rules : RuleSet
+    seed : int
+    first_game : int
+        Global index of the first game (games are ``first_game, first_game + 1, ...``).
+    total : ndarray (n,) int16
+        Final score, bonuses included.
+    category_scores : ndarray (n, n_categories) int16
+    filled_turn : ndarray (n, n_categories) int8
+        Turn (1-based) in which each box was filled.
+    upper_bonus : ndarray (n,) int16
+        Upper bonus points earned.
+    yahtzees : ndarray (n,) int8
+        Turns that ended on an n-of-a-kind roll.
+    yahtzee_bonuses : ndarray (n,) int8
+        Yahtzee bonuses earned.
+    """
+
+    strategy: str
+    rules: RuleSet
+    seed: int
+    first_game: int
+    total: np.ndarray
+    category_scores: np.ndarray
+    filled_turn: np.ndarray
+    upper_bonus: np.ndarray
+    yahtzees: np.ndarray
+    yahtzee_bonuses: np.ndarray
+    meta: dict = field(default_factory=dict)
+
+    @property
+    def n_games(self) -> int:
+        """Number of games."""
+        return len(self.total)
+
+    @property
+    def nbytes(self) -> int:
+        """Memory held by the per-game arrays."""
+        return sum(
+            a.nbytes
+            for a in (
+                self.total,
+                self.category_scores,
+                self.filled_turn,
+                self.upper_bonus,
+                self.yahtzees,
+                self.yahtzee_bonuses,
+            )
+        )
+
+    def summary(self) -> dict:
+        """Summary statistics as a JSON-ready dict.
+
+        Keys: ``strategy, rules, games, seed, mean, sd, ci95`` (normal-theory
+        95% interval of the mean), ``min, max, percentiles`` (keys ``"1"`` ..
+        ``"99"``, linear interpolation), ``bonus_rate`` (share of games with the
+        upper bonus), ``yahtzees_mean``, ``yahtzee_bonuses_mean``, ``category_means``.
+        """
+        t = self.total.astype(np.float64)
+        n = len(t)
+        if n == 0:
+            raise ValueError("no games to summarize")
+        mean = float(t.mean())
+        sd = float(t.std(ddof=1)) if n > 1 else 0.0
+        half = 1.959963984540054 * sd / np.sqrt(n)
+        pct = np.percentile(t, PERCENTILES)
+        return {
+            "strategy": self.strategy,
+            "rules": self.rules.name,
+            "games": n,
+            "seed": self.seed,
+            "mean": mean,
+            "sd": sd,
+            "ci95": [mean - half, mean + half],
+            "min": int(self.total.min()),
+            "max": int(self.total.max()),
+            "percentiles": {str(p): float(v) for p, v in zip(PERCENTILES, pct, strict=True)},
+            "bonus_rate": float((self.upper_bonus > 0).mean()),
+            "yahtzees_mean": float(self.yahtzees.mean()),
+            "yahtzee_bonuses_mean": float(self.yahtzee_bonuses.mean()),
+            "category_means": dict(
+                zip(
+                    self.rules.category_names,
+                    self.category_scores.mean(axis=0, dtype=np.float64).tolist(),
+                    strict=True,
+                )
+            ),
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per game: ``game, total, upper_bonus, yahtzees, yahtzee_bonuses``, then
+        ``score_<category>`` and ``turn_<category>`` columns."""
+        names = self.rules.category_names
+        cols = {
+            "game": np.arange(self.first_game, self.first_game + self.n_games, dtype=np.int64),
+            "total": self.total,
+            "upper_bonus": self.upper_bonus,
+            "yahtzees": self.yahtzees,
+            "yahtzee_bonuses": self.yahtzee_bonuses,
+        }
+        for j, name in enumerate(names):
+            cols[f"score_{name}"] = self.category_scores[:, j]
+        for j, name in enumerate(names):
+            cols[f"turn_{name}"] = self.filled_turn[:, j]
+        return pd.DataFrame(cols)
+
+    @classmethod
+    def concatenate(cls, parts: list[dict], **info) -> Results:
+        """Join per-block result dicts (in game order) into one object."""
+        arrays = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+        return cls(**info, **arrays)

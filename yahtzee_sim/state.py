@@ -1,0 +1,69 @@
+"""The one state encoding shared by the engine, the solver and the exact evaluator.
+
+A *turn-start state* is the triple
+
+``used``
+    bitmask of filled categories (bit ``i`` = category ``i`` of the rule set);
+``upper``
+    upper-section total capped at the bonus threshold (``0..rules.upper_cap``;
+    always 0 in games without an upper bonus);
+``flag``
+    Yahtzee-bonus flag: 1 when the Yahtzee box holds its full points (50), so
+    extra Yahtzees earn the bonus. The Yahtzee box is *open* when its bit of
+    ``used`` is clear, holds 0 when the bit is set and the flag is 0, and holds
+    50 when both are set: ``used`` and ``flag`` together tell the forced-joker
+    rules all they need. Games without Yahtzee bonus and joker rules keep the
+    flag at 0 and the flag axis has size 1.
+
+It packs into one integer, in this order (upper fastest)::
+
+    index = (used * flag_size + flag) * (upper_cap + 1) + upper
+
+so every array of per-state values has length :func:`n_states`
+(2**13 * 2 * 64 = 1,048,576 for Yahtzee; 2**15 * 64 = 2,097,152 for Yatzy).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .rules import RuleSet
+
+
+def flag_size(rules: RuleSet) -> int:
+    """Size of the flag axis: 2 when the rules need the Yahtzee-bonus flag, else 1."""
+    return 2 if rules.has_yahtzee_flag else 1
+
+
+def n_states(rules: RuleSet) -> int:
+    """Number of encoded turn-start states (reachable or not)."""
+    return (1 << rules.n_categories) * flag_size(rules) * (rules.upper_cap + 1)
+
+
+def encode_state(rules: RuleSet, used, upper, flag):
+    """Pack ``(used, upper, flag)`` (scalars or arrays) into state indices.
+
+    ``upper`` may be the uncapped upper total: it is capped here.
+    """
+    used = np.asarray(used, dtype=np.int64)
+    upper = np.minimum(np.asarray(upper, dtype=np.int64), rules.upper_cap)
+    flag = np.asarray(flag, dtype=np.int64) if rules.has_yahtzee_flag else 0
+    index = (used * flag_size(rules) + flag) * (rules.upper_cap + 1) + upper
+    return index if index.ndim else int(index)
+
+
+def decode_state(rules: RuleSet, index):
+    """Inverse of :func:`encode_state`: returns ``(used, upper, flag)``."""
+    index = np.asarray(index, dtype=np.int64)
+    upper = index % (rules.upper_cap + 1)
+    rest = index // (rules.upper_cap + 1)
+    flag = rest % flag_size(rules)
+    used = rest // flag_size(rules)
+    if index.ndim == 0:
+        return int(used), int(upper), int(flag)
+    return used, upper, flag
+
+
+def start_state() -> int:
+    """Index of the empty score card (always 0)."""
+    return 0

@@ -1,0 +1,159 @@
+"""What a strategy sees: a batched, read-only view of games at one decision point."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from ._kernels.play import category_options, kernel_rules
+from ._kernels.rng import uniforms
+from .rules import RuleSet
+from .state import encode_state
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a = np.asarray(a).view()
+    a.flags.writeable = False
+    return a
+
+
+class TurnView:
+    """Read-only arrays (leading axis = games in this batch) at one decision.
+
+    Attributes
+    ----------
+    rules : RuleSet
+    games : ndarray (m,) int64
+        Global game indices (stable across chunking and jobs).
+    dice : ndarray (m, n_faces) int8
+        Face counts of the current roll (index 0 = face 1).
+    roll_index : ndarray (m,) int32
+        Index of the current roll in ``rules.tables``.
+    rolls_left : int
+        Rerolls still allowed this turn (0 = choose a category now).
+    turn : int
+        0-based turn number.
+    used : ndarray (m,) int64
+        Bitmask of filled categories.
+    upper : ndarray (m,) int64
+        Upper-section total capped at the bonus threshold (the state's value).
+    upper_total : ndarray (m,) int64
+        Uncapped upper-section total.
+    flag : ndarray (m,) int64
+        1 when the Yahtzee box holds its full points (extra Yahtzees earn the bonus).
+    score : ndarray (m,) int64
+        Points so far, bonuses earned so far included (the upper bonus counts once reached).
+    category_scores : ndarray (m, n_categories) int16
+        Points written in each box so far (0 for open boxes).
+    active : ndarray (m,) bool
+        Games that have this decision to make. At a keep decision, games that
+        kept every die earlier in the turn have ended their turn: their row is
+        still present (arrays keep one row per game of the batch) and whatever
+        is returned for it is ignored. Always all True at a category decision.
+    strategy_key : tuple of two uint64
+        Key of the strategy's own random stream (see :meth:`uniform`).
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        games: np.ndarray,
+        dice: np.ndarray,
+        roll_index: np.ndarray,
+        rolls_left: int,
+        turn: int,
+        used: np.ndarray,
+        upper_total: np.ndarray,
+        flag: np.ndarray,
+        score: np.ndarray,
+        category_scores: np.ndarray,
+        strategy_key: tuple = (np.uint64(1), np.uint64(2)),
+        active: np.ndarray | None = None,
+    ) -> None:
+        self.rules = rules
+        self.games = _readonly(games)
+        self.dice = _readonly(dice)
+        self.roll_index = _readonly(roll_index)
+        self.rolls_left = int(rolls_left)
+        self.turn = int(turn)
+        self.used = _readonly(used)
+        self.upper_total = _readonly(upper_total)
+        self.flag = _readonly(flag)
+        self.score = _readonly(score)
+        self.category_scores = _readonly(category_scores)
+        self.strategy_key = strategy_key
+        self.active = _readonly(np.ones(len(games), dtype=np.bool_) if active is None else active)
+
+    def __len__(self) -> int:
+        return len(self.games)
+
+    @property
+    def tables(self):
+        """The rule set's :class:`~yahtzee_sim.dice.DiceTables`."""
+        return self.rules.tables
+
+    @cached_property
+    def upper(self) -> np.ndarray:
+        """Upper-section total capped at the bonus threshold (the state's value)."""
+        return _readonly(np.minimum(self.upper_total, self.rules.upper_cap))
+
+    @cached_property
+    def state_index(self) -> np.ndarray:
+        """Turn-start state of each game in the shared encoding (:mod:`yahtzee_sim.state`)."""
+        return _readonly(encode_state(self.rules, self.used, self.upper_total, self.flag))
+
+    @cached_property
+    def category_points(self) -> np.ndarray:
+        """``(m, n_categories)`` int16: points each box would get now, -1 where illegal.
+
+        Joker rules are applied; bonuses are not included (see :meth:`bonus_points`).
+        """
+        kr = kernel_rules(self.rules)
+        return _readonly(category_options(kr, self.roll_index, self.used, self.flag))
+
+    @property
+    def legal_categories(self) -> np.ndarray:
+        """``(m, n_categories)`` bool: the boxes the current roll may be written in."""
+        return self.category_points >= 0
+
+    def bonus_points(self) -> np.ndarray:
+        """``(m, n_categories)``: bonuses earned by choosing each box now.
+
+        The upper bonus if this box makes the upper total reach the threshold,
+        plus the Yahtzee bonus (the same for every box).
+        """
+        r = self.rules
+        pts = np.maximum(self.category_points, 0).astype(np.int64)
+        out = np.zeros_like(pts)
+        if r.upper_bonus:
+            upper_mask = r.upper_face > 0
+            before = self.upper_total[:, None]
+            reach = (before < r.upper_bonus_threshold) & (before + pts >= r.upper_bonus_threshold)
+            out += np.where(reach & upper_mask[None, :], r.upper_bonus, 0)
+        yi = r.yahtzee_index
+        if r.yahtzee_bonus and yi is not None:
+            is_y = self.tables.yahtzee_face[self.roll_index] >= 0
+            earned = is_y & (((self.used >> yi) & 1) == 1) & (self.flag == 1)
+            out += np.where(earned, r.yahtzee_bonus, 0)[:, None]
+        return out
+
+    def counter_base(self, stream: int = 0) -> int:
+        """First counter of ``stream`` at this decision (for kernels drawing their own
+        uniforms with :func:`yahtzee_sim._kernels.rng.to_unit(word(...))`; 64 per stream)."""
+        if not 0 <= stream < 16:
+            raise ValueError(f"stream must be in 0..15, got {stream}")
+        return ((self.turn * 16 + self.rolls_left) * 16 + stream) * 64
+
+    def uniform(self, k: int, stream: int = 0) -> np.ndarray:
+        """``(m, k)`` uniforms in [0, 1) from the strategy's own random stream.
+
+        Draws are a pure function of (seed, game, turn, rolls left, ``stream``,
+        column), independent of the dice and of chunking. Use different
+        ``stream`` numbers (0..15) for independent draws at one decision.
+        """
+        if not 0 < k <= 64:
+            raise ValueError(f"k must be in 1..64, got {k}")
+        base = self.counter_base(stream)
+        k0, k1 = self.strategy_key
+        return uniforms(k0, k1, self.games, base, int(k))
