@@ -2,7 +2,16 @@
 
 from . import greedy as _greedy  # noqa: F401  (registers)
 from . import random as _random  # noqa: F401  (registers)
+from .adapter import FunctionStrategy, Position
 from .base import Strategy
 from .registry import get_strategy, register, strategy_class, strategy_ids
 
-__all__ = ["Strategy", "get_strategy", "register", "strategy_class", "strategy_ids"]
+__all__ = [
+    "FunctionStrategy",
+    "Position",
+    "Strategy",
+    "get_strategy",
+    "register",
+    "strategy_class",
+    "strategy_ids",
+]

@@ -122,9 +122,13 @@ def roll_dice(kr, roll_counts, counts, roll_idx, keep, rolling, games, turn, rol
 # ------------------------------------------------------------- categories
 @njit(cache=True)
 def joker_case(kr, roll, used, flag):
-    """How a roll may be scored: 0 normal, 1 joker forced to the upper box, 2 joker
-    with lower boxes at joker values (upper boxes 0), 3 forced joker with no lower box open
-    (any open upper box, for 0 unless it matches)."""
+    """How a roll may be scored.
+
+    0 normal; 1 forced joker: the matching upper box only; 2 free joker: any open
+    box, lower boxes at joker values, upper boxes normally (0); 3 forced joker:
+    open lower boxes only, at joker values; 4 forced joker with no lower box
+    open: any open (non-matching) upper box, for 0.
+    """
     yi = kr.yahtzee_index
     if kr.joker == JOKER_NONE or yi < 0 or kr.yahtzee_face[roll] < 0:
         return 0
@@ -138,8 +142,8 @@ def joker_case(kr, roll, used, flag):
         return 1
     for c in range(kr.n_categories):
         if not kr.is_upper[c] and (used >> c) & 1 == 0:
-            return 2
-    return 3
+            return 3
+    return 4
 
 
 @njit(cache=True)
@@ -155,7 +159,9 @@ def category_legal_points(kr, case, roll, used, c):
         return kr.score_table[roll, c]
     if case == 2:
         return kr.joker_table[roll, c]
-    # case 3: only upper boxes are open
+    if case == 3:
+        return -1 if kr.is_upper[c] else kr.joker_table[roll, c]
+    # case 4: only upper boxes are open
     return kr.score_table[roll, c]
 
 

@@ -1,0 +1,87 @@
+import json
+
+import pandas as pd
+import pytest
+
+from yahtzee_sim.cli import main
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_simulate_json(capsys):
+    code, out, _err = run(capsys, "simulate", "--games", "2000", "--seed", "1", "--json")
+    assert code == 0
+    data = json.loads(out)
+    for key in ("strategy", "rules", "games", "seed", "mean", "sd", "ci95", "min", "max",
+                "percentiles", "bonus_rate", "yahtzees_mean"):  # fmt: skip
+        assert key in data
+    assert set(data["percentiles"]) == {"1", "5", "10", "25", "50", "75", "90", "95", "99"}
+    assert data["strategy"] == "greedy" and data["games"] == 2000 and data["rules"] == "yahtzee"
+
+
+def test_simulate_text_and_csv(capsys, tmp_path):
+    out_file = tmp_path / "games.csv"
+    code, out, _ = run(capsys, "simulate", "--strategy", "random", "--games", "500",
+                       "--out", str(out_file), "--quiet")  # fmt: skip
+    assert code == 0 and "mean ± sd" in out
+    df = pd.read_csv(out_file)
+    assert len(df) == 500 and "score_chance" in df
+
+
+def test_simulate_parquet(capsys, tmp_path):
+    pytest.importorskip("pyarrow")
+    out_file = tmp_path / "games.parquet"
+    code, _, _ = run(capsys, "simulate", "--games", "300", "--out", str(out_file), "--quiet")
+    assert code == 0 and len(pd.read_parquet(out_file)) == 300
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["simulate", "--rules", "nope"], "unknown rules 'nope'"),
+        (["simulate", "--strategy", "nope"], "unknown strategy 'nope'"),
+        (["simulate", "--games", "0"], "--games"),
+        (["simulate", "--games", "ten"], "--games"),
+        (["simulate", "--seed", "-4"], "--seed"),
+        (["simulate", "--jobs", "0"], "--jobs"),
+        (["simulate", "--out", "x.txt"], "--out must end in .parquet or .csv"),
+        (["simulate", "--out", "/no/such/dir/x.csv"], "does not exist"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
+def test_bad_arguments_one_line_exit_2(capsys, args, needle):
+    with pytest.raises(SystemExit) as info:
+        code = main(args)
+        raise SystemExit(code)
+    assert info.value.code == 2
+    _, err = capsys.readouterr()
+    assert needle in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_bad_output_dir_fails_before_simulating(capsys, tmp_path):
+    code, out, _err = run(capsys, "simulate", "--games", "100000000", "--out",
+                         str(tmp_path / "missing" / "g.csv"))  # fmt: skip
+    assert code == 2 and out == ""
+
+
+def test_strategies_and_rules_listing(capsys):
+    code, out, _ = run(capsys, "strategies", "--json")
+    assert code == 0
+    ids = {row["id"] for row in json.loads(out)}
+    assert {"greedy", "random", "tiered-random"} <= ids
+    code, out, _ = run(capsys, "rules", "--json")
+    assert code == 0
+    assert "yatzy" in json.loads(out)
+    _code, out, _ = run(capsys, "rules", "yatzy", "--json")
+    assert json.loads(out)["upper_bonus"] == 50
+
+
+def test_rolls_per_turn_option(capsys):
+    _code, out, _ = run(capsys, "simulate", "--games", "500", "--rolls-per-turn", "4", "--json")
+    assert json.loads(out)["rules"] == "yahtzee@4"
