@@ -92,7 +92,7 @@ class Results:
             "seed": self.seed,
             "mean": mean,
             "sd": sd,
-            "ci95": [mean - half, mean + half],
+            "ci95": [float(mean - half), float(mean + half)],
             "min": int(self.total.min()),
             "max": int(self.total.max()),
             "percentiles": {str(p): float(v) for p, v in zip(PERCENTILES, pct, strict=True)},

@@ -255,15 +255,17 @@ class RuleSet:
 
     def fingerprint(self) -> str:
         """Stable 16-hex-digit hash of everything that affects play (not the name)."""
-        blob = json.dumps(self.describe(), sort_keys=True).encode()
-        return hashlib.sha256(blob).hexdigest()[:16]
+        cached = self.__dict__.get("_fingerprint")
+        if cached is None:
+            blob = json.dumps(self.describe(), sort_keys=True).encode()
+            cached = self.__dict__["_fingerprint"] = hashlib.sha256(blob).hexdigest()[:16]
+        return cached
 
-    def __getstate__(self) -> dict:
-        # cached tables are rebuilt on demand; only the fields travel (e.g. to workers)
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
+    def __reduce__(self):
+        # only the fields travel (e.g. to workers); the receiving process reuses its own
+        # instance of an equal rule set, so tables are built once per process
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        return (_canonical_rules, (fields,))
 
     # ------------------------------------------------------------------ tables
     @cached_property
@@ -272,6 +274,15 @@ class RuleSet:
         from .dice import DiceTables
 
         return DiceTables.build(self)
+
+
+_CANONICAL: dict[RuleSet, RuleSet] = {}
+
+
+def _canonical_rules(fields: dict) -> RuleSet:
+    """The process's instance of the rule set with these fields (made once)."""
+    rules = RuleSet(**fields)
+    return _CANONICAL.setdefault(rules, rules)
 
 
 def _upper(names: Sequence[str], n_faces: int) -> list[Category]:

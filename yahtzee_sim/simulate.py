@@ -14,7 +14,7 @@ from .errors import YahtzeeSimError
 from .results import Results
 from .rules import RuleSet, get_rules
 
-DEFAULT_CHUNK = 32_768
+DEFAULT_CHUNK = 65_536
 
 # strategies prepared in this process, reused across blocks (caches survive)
 _PREPARED: dict[tuple, object] = {}
