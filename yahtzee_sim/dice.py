@@ -70,6 +70,12 @@ class DiceTables:
         Points when the roll is played as a joker (only meaningful for Yahtzee rolls).
     yahtzee_face : ndarray (n_rolls,) int8
         Face index (0-based) of an n-of-a-kind roll, -1 otherwise.
+    keep_add : ndarray (n_keeps, n_faces) int32
+        Keep with one more die of face ``f`` (-1 for full keeps): the solver adds
+        rerolled dice one at a time, ``P(roll | keep)`` being the law of iid dice.
+    keep_remove : ndarray (n_keeps, n_faces) int32
+        Keep with one die of face ``f`` fewer (-1 where ``f`` is absent): the
+        sub-multisets of a roll are reached by removing dice one at a time.
     """
 
     n_dice: int
@@ -90,6 +96,8 @@ class DiceTables:
     score_table: np.ndarray
     joker_table: np.ndarray
     yahtzee_face: np.ndarray
+    keep_add: np.ndarray
+    keep_remove: np.ndarray
 
     @property
     def n_rolls(self) -> int:
@@ -205,6 +213,15 @@ class DiceTables:
             [[c.joker_score(r) for c in cats] if max(r) == n else [0] * len(cats) for r in rolls],
             dtype=np.int16,
         )
+        keep_add = np.full((len(keeps), F), -1, dtype=np.int32)
+        keep_remove = np.full((len(keeps), F), -1, dtype=np.int32)
+        unit = np.eye(F, dtype=np.int64)
+        for k, kc in enumerate(keep_counts.astype(np.int64)):
+            for f in range(F):
+                if kc.sum() < n:
+                    keep_add[k, f] = code_to_keep[(kc + unit[f]) @ weights]
+                if kc[f] > 0:
+                    keep_remove[k, f] = code_to_keep[(kc - unit[f]) @ weights]
         tables = cls(
             n_dice=n,
             n_faces=F,
@@ -224,6 +241,8 @@ class DiceTables:
             score_table=score,
             joker_table=joker,
             yahtzee_face=yface,
+            keep_add=keep_add,
+            keep_remove=keep_remove,
         )
         for value in vars(tables).values():
             if isinstance(value, np.ndarray):

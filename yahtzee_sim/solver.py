@@ -1,0 +1,80 @@
+"""Backward induction: the optimal (max-expectation) value of every turn-start state.
+
+Levels of equal used-count are independent given the level above, so each
+level's states are solved in parallel (numba ``prange``). See
+:mod:`yahtzee_sim._kernels.widget` for the per-state computation.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._kernels.play import kernel_rules
+from ._kernels.widget import solve_level
+from .rules import RuleSet, get_rules
+from .state import decode_state, encode_state, n_states
+
+
+@dataclass(eq=False)
+class ValueTable:
+    """Expected score-to-go of every turn-start state under optimal play.
+
+    ``values[state_index]`` (see :mod:`yahtzee_sim.state`) is the expected
+    number of points still to be scored from the start of a turn in that state
+    (bonuses included). Entries of unreachable states are 0.
+    """
+
+    rules: RuleSet
+    values: np.ndarray
+    seconds: float = 0.0
+    meta: dict = field(default_factory=dict)
+
+    def expected_value(self) -> float:
+        """Optimal expected final score from the start of a game."""
+        return float(self.values[0])
+
+    def value(self, used: int = 0, upper: int = 0, flag: int = 0) -> float:
+        """Expected points still to come from the turn-start state ``(used, upper, flag)``."""
+        return float(self.values[encode_state(self.rules, used, upper, flag)])
+
+    @property
+    def n_states(self) -> int:
+        """Number of encoded states."""
+        return len(self.values)
+
+    def state(self, index: int) -> tuple[int, int, int]:
+        """``(used, upper, flag)`` of a state index."""
+        return decode_state(self.rules, index)
+
+
+def levels(n_categories: int) -> list[np.ndarray]:
+    """Used-masks grouped by number of used categories, fullest first (excluding full)."""
+    masks = np.arange(1 << n_categories, dtype=np.int64)
+    pop = np.array([bin(m).count("1") for m in range(1 << n_categories)])
+    return [masks[pop == k] for k in range(n_categories - 1, -1, -1)]
+
+
+def upper_counts(rules: RuleSet, masks: np.ndarray) -> np.ndarray:
+    """Number of upper totals worth solving per mask: 1 + the largest reachable total."""
+    faces = rules.upper_face
+    reach = np.zeros(len(masks), dtype=np.int64)
+    for c in range(rules.n_categories):
+        if faces[c]:
+            reach += ((masks >> c) & 1) * faces[c] * rules.n_dice
+    return np.minimum(reach, rules.upper_cap) + 1
+
+
+def solve(rules: str | RuleSet = "yahtzee") -> ValueTable:
+    """Solve ``rules`` by backward induction (no cache; see :func:`value_table`)."""
+    rules = get_rules(rules)
+    t = rules.tables
+    kr = kernel_rules(rules)
+    t0 = time.perf_counter()
+    V = np.zeros(n_states(rules))
+    for masks in levels(rules.n_categories):
+        solve_level(kr, t.keep_add, t.keep_remove, t.keep_size, t.roll_keep_index,
+                    rules.rolls_per_turn, V, masks, upper_counts(rules, masks))  # fmt: skip
+    return ValueTable(rules, V, seconds=time.perf_counter() - t0)
