@@ -1,6 +1,7 @@
 """Strategies: the batched :class:`Strategy` interface, the registry and the built-ins."""
 
 from . import greedy as _greedy  # noqa: F401  (registers)
+from . import optimal as _optimal  # noqa: F401  (registers)
 from . import random as _random  # noqa: F401  (registers)
 from .adapter import FunctionStrategy, Position
 from .base import Strategy

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import cache
 from ._kernels.play import kernel_rules
 from ._kernels.widget import solve_level
 from .rules import RuleSet, get_rules
@@ -78,3 +79,32 @@ def solve(rules: str | RuleSet = "yahtzee") -> ValueTable:
         solve_level(kr, t.keep_add, t.keep_remove, t.keep_size, t.roll_keep_index,
                     rules.rolls_per_turn, V, masks, upper_counts(rules, masks))  # fmt: skip
     return ValueTable(rules, V, seconds=time.perf_counter() - t0)
+
+
+_MEMORY: dict[str, ValueTable] = {}
+
+
+def value_table(rules: str | RuleSet = "yahtzee", use_cache: bool = True) -> ValueTable:
+    """The optimal value table of ``rules``: from memory, the disk cache, or solved.
+
+    A solved table is written to the cache folder (:func:`yahtzee_sim.cache.cache_dir`).
+    ``meta["source"]`` says where it came from (``memory``, ``cache`` or ``solved``).
+    """
+    rules = get_rules(rules)
+    fp = rules.fingerprint()
+    if use_cache and fp in _MEMORY:
+        return _MEMORY[fp]
+    path = cache.cache_path("values", fp)
+    t0 = time.perf_counter()
+    values = cache.load_array(path, n_states(rules)) if use_cache else None
+    if values is not None:
+        table = ValueTable(rules, values, seconds=time.perf_counter() - t0,
+                           meta={"source": "cache", "path": str(path)})  # fmt: skip
+    else:
+        table = solve(rules)
+        table.meta["source"] = "solved"
+        if use_cache and cache.save_array(path, table.values, {"rules": fp}):
+            table.meta["path"] = str(path)
+    if use_cache:
+        _MEMORY[fp] = table
+    return table

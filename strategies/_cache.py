@@ -1,0 +1,52 @@
+"""Growable per-state decision caches shared by table-driven strategies."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from yahtzee_sim.state import decode_state, n_states
+
+
+class StateCache:
+    """Maps turn-start states to slots of per-state decision arrays, grown on demand.
+
+    ``arrays`` are created with shape ``(capacity, *shape)`` and doubled when full.
+    """
+
+    def __init__(self, rules, shapes: dict[str, tuple[tuple[int, ...], type]], capacity=1024):
+        self.rules = rules
+        self.slot = np.full(n_states(rules), -1, dtype=np.int32)
+        self.arrays = {
+            name: np.zeros((capacity, *shape), dtype=dtype)
+            for name, (shape, dtype) in shapes.items()
+        }
+        self.n = 0
+
+    def grow(self) -> None:
+        """Double the capacity of every array."""
+        for name, arr in self.arrays.items():
+            self.arrays[name] = np.concatenate([arr, np.zeros_like(arr)])
+
+    def run(self, kernel, n_items: int, out: np.ndarray) -> np.ndarray:
+        """Call ``kernel(start, n_slots) -> (done, n_slots)`` until every item is served."""
+        start = 0
+        while start < n_items:
+            done, self.n = kernel(start, self.n)
+            start += done
+            if start < n_items:
+                self.grow()
+        return out
+
+    def fill_missing(self, states: np.ndarray, fill) -> None:
+        """Give every state in ``states`` a slot, calling ``fill(used, upper, flag, slots)``
+        once for all the states not cached yet."""
+        missing = np.unique(states[self.slot[states] < 0])
+        if len(missing) == 0:
+            return
+        while self.n + len(missing) > len(next(iter(self.arrays.values()))):
+            self.grow()
+        slots = np.arange(self.n, self.n + len(missing), dtype=np.int64)
+        used, upper, flag = decode_state(self.rules, missing)
+        fill(used, upper, flag, slots)
+        self.slot[missing] = slots
+        self.n += len(missing)

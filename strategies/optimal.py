@@ -1,0 +1,68 @@
+"""The optimal (max-expectation) strategy: decisions read off the solved value table.
+
+Source: Glenn 2006 §5 (backward induction over the widget); Verhoeff 1999.
+At each decision every option is valued from the table — a box: its points +
+bonuses + the value of the next state; a keep: the expected value over the
+rerolls — and the best is played. Ties: the first box in score-card order; the
+keep with more dice, then the one that rerolls the lowest faces.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from yahtzee_sim._kernels.decisions import fill_states
+from yahtzee_sim._kernels.play import kernel_rules
+from yahtzee_sim.solver import value_table
+from yahtzee_sim.view import TurnView
+
+from ._cache import StateCache
+from .base import Strategy
+from .registry import register
+
+
+@register("optimal")
+class Optimal(Strategy):
+    """Maximizes expected final score (Glenn 2006, Verhoeff 1999): table lookup."""
+
+    def __init__(self) -> None:
+        pass
+
+    def prepare(self, rules) -> None:
+        cache = getattr(self, "_cache", None)
+        if cache is not None and cache.rules == rules:
+            return
+        n_rolls = rules.tables.n_rolls
+        self._values = value_table(rules).values
+        self._cache = StateCache(
+            rules,
+            {
+                "keep": ((max(rules.rolls_per_turn - 1, 1), n_rolls), np.int16),
+                "cat": ((n_rolls,), np.int8),
+            },
+        )
+
+    def _decide(self, view: TurnView) -> np.ndarray:
+        self.prepare(view.rules)
+        c = self._cache
+        states = view.state_index
+        c.fill_missing(states, self._fill)
+        slots = c.slot[states]
+        if view.rolls_left == 0:
+            return c.arrays["cat"][slots, view.roll_index].astype(np.int64)
+        return c.arrays["keep"][slots, view.rolls_left - 1, view.roll_index].astype(np.int64)
+
+    def _fill(self, used, upper, flag, slots) -> None:
+        rules = self._cache.rules
+        t = rules.tables
+        fill_states(
+            kernel_rules(rules), t.keep_add, t.keep_remove, t.keep_size, t.roll_keep_index,
+            rules.rolls_per_turn, self._values, used, upper, flag, slots,
+            self._cache.arrays["keep"], self._cache.arrays["cat"],
+        )  # fmt: skip
+
+    def keep(self, view: TurnView) -> np.ndarray:
+        return view.tables.keep_counts[self._decide(view)]
+
+    def category(self, view: TurnView) -> np.ndarray:
+        return self._decide(view)

@@ -1,0 +1,133 @@
+"""Per-state decisions read off a value table, computed lazily and cached per state.
+
+For a turn-start state, one recorded widget run (nu = 1) gives the best box for
+every roll and the best keep for every roll and number of rerolls left.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .play import category_legal_points, joker_case, yahtzee_bonus_points
+from .widget import NEG, widget
+
+
+@njit(cache=True)
+def scalar_widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used, upper,
+                  flag, E, K, M, arg, cat_choice, keep_choice):  # fmt: skip
+    """The widget for one upper total (scalar loops), recording the best decisions.
+
+    Same values, decisions and tie-breaks as :func:`widget` with ``nu == 1``.
+    """
+    n_rolls = roll_keep_index.shape[0]
+    n_keeps, F = keep_add.shape
+    cap = kr.upper_cap
+    cap1 = cap + 1
+    fs = kr.flag_size
+    n_dice = kr.n_dice
+    # per open box: the row of its next state (flag unchanged) and the upper flag
+    open_c = np.empty(kr.n_categories, dtype=np.int64)
+    n_open = 0
+    for c in range(kr.n_categories):
+        if not (used >> c) & 1:
+            open_c[n_open] = c
+            n_open += 1
+    for r in range(n_rolls):
+        case = joker_case(kr, r, used, flag)
+        best = NEG
+        best_c = -1
+        for oc in range(n_open):
+            c = open_c[oc]
+            if case == 0:
+                p = np.int64(kr.score_table[r, c])
+            else:
+                p = category_legal_points(kr, case, r, used, c)
+            if p < 0:
+                continue
+            nf = flag
+            if fs == 2 and c == kr.yahtzee_index and p == kr.yahtzee_points and p > 0:
+                nf = 1
+            row = ((used | (np.int64(1) << c)) * fs + nf) * cap1
+            u2 = upper
+            v = float(p)
+            if kr.is_upper[c] and cap > 0:
+                u2 = upper + p
+                if u2 >= cap:
+                    u2 = cap
+                    if upper < cap:
+                        v += kr.upper_bonus
+            v += V[row + u2]
+            if v > best:
+                best = v
+                best_c = c
+        E[roll_keep_index[r]] = best + yahtzee_bonus_points(kr, r, used, flag)
+        cat_choice[r] = best_c
+    inv = 1.0 / F
+    for j in range(1, rolls + 1):
+        for k in range(n_keeps - 1, -1, -1):
+            if keep_size[k] == n_dice:
+                K[k] = E[k]
+            else:
+                acc = 0.0
+                for f in range(F):
+                    acc += K[keep_add[k, f]]
+                K[k] = acc * inv
+        if j == rolls:
+            break
+        for k in range(n_keeps):
+            m = K[k]
+            a = k
+            for f in range(F):
+                kk = keep_remove[k, f]
+                if kk >= 0 and M[kk] > m:
+                    m = M[kk]
+                    a = arg[kk]
+            M[k] = m
+            arg[k] = a
+            if keep_size[k] == n_dice:
+                E[k] = m
+        for r in range(n_rolls):
+            keep_choice[j - 1, r] = arg[roll_keep_index[r]]
+
+
+@njit(cache=True, parallel=True)
+def fill_states(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used, upper,
+                flag, slots, keep_cache, cat_cache):  # fmt: skip
+    """Record the best decisions of states ``i`` into ``keep_cache[slots[i]]`` and
+    ``cat_cache[slots[i]]``, in parallel over states."""
+    n_keeps = keep_add.shape[0]
+    n = used.shape[0]
+    n_chunks = min(n, 64)
+    for chunk in prange(n_chunks):
+        E = np.empty(n_keeps)
+        K = np.empty(n_keeps)
+        M = np.empty(n_keeps)
+        arg = np.empty(n_keeps, dtype=np.int64)
+        for i in range(chunk, n, n_chunks):
+            scalar_widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V,
+                          used[i], upper[i], flag[i], E, K, M, arg, cat_cache[slots[i]],
+                          keep_cache[slots[i]])  # fmt: skip
+
+
+@njit(cache=True)
+def position_values(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V,
+                    used, upper, flag):  # fmt: skip
+    """Values of every keep (per rerolls left) and the best decisions, for one state.
+
+    Returns ``(keep_vals (rolls, n_keeps), cat_choice (n_rolls,), keep_choice (rolls, n_rolls))``;
+    ``keep_vals[j, k]`` is the expected points still to come after keeping ``k``
+    with ``j`` rerolls left.
+    """
+    n_keeps = keep_add.shape[0]
+    n_rolls = roll_keep_index.shape[0]
+    E = np.empty((n_keeps, 1))
+    K = np.empty((n_keeps, 1))
+    M = np.empty((n_keeps, 1))
+    arg = np.empty(n_keeps, dtype=np.int64)
+    cat_choice = np.empty(n_rolls, dtype=np.int64)
+    keep_choice = np.zeros((rolls, n_rolls), dtype=np.int64)
+    keep_vals = np.zeros((rolls, n_keeps))
+    widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used, flag, upper,
+           1, E, K, M, True, cat_choice, keep_choice, keep_vals, arg)  # fmt: skip
+    return keep_vals, cat_choice, keep_choice
