@@ -106,6 +106,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
+    p = sub.add_parser("solve", help="solve a rule set: optimal expected score of every state")
+    _add_rules(p)
+    p.add_argument("--force", action="store_true", help="solve again even if cached")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = sub.add_parser("advise", help="value every option at one decision (optimal play)")
+    _add_rules(p)
+    p.add_argument("--dice", required=True, help="the dice, e.g. 1,3,5,5,6")
+    p.add_argument("--rolls-left", type=int, required=True, help="rerolls left (0 = score now)")
+    p.add_argument("--used", default="", help="filled categories, e.g. ones,chance")
+    p.add_argument("--upper", type=int, default=0, help="upper-section total so far")
+    p.add_argument(
+        "--yahtzee-bonus",
+        action="store_true",
+        help="the Yahtzee box holds 50 (extra Yahtzees earn the bonus)",
+    )
+    p.add_argument("--top", type=_positive_int, default=None, help="show only the best N")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
     p = sub.add_parser("strategies", help="list the registered strategies")
     p.add_argument("--json", action="store_true", help="print JSON")
 
@@ -206,6 +225,60 @@ def cmd_simulate(args) -> int:
     return 0
 
 
+def cmd_solve(args) -> int:
+    from .solver import solve, value_table
+    from .state import n_states
+
+    rules = _rules_from(args)
+    table = solve(rules) if args.force else value_table(rules)
+    source = "solved" if args.force else table.meta.get("source", "solved")
+    info = {
+        "rules": rules.name,
+        "expected_value": table.expected_value(),
+        "seconds": table.seconds,
+        "source": source,
+        "states": n_states(rules),
+        "fingerprint": rules.fingerprint(),
+    }
+    if args.json:
+        print(json.dumps(info))
+    else:
+        verb = "solved in" if source == "solved" else "loaded from cache in"
+        print(f"{rules.name}: optimal expected score {info['expected_value']:.7f} "
+              f"({info['states']:,} states, {verb} {info['seconds']:.2f} s)")  # fmt: skip
+    return 0
+
+
+def _parse_dice(text: str) -> list[int]:
+    try:
+        return [int(x) for x in text.replace(" ", ",").split(",") if x]
+    except ValueError:
+        raise CliError(f"--dice must be comma-separated numbers, got {text!r}") from None
+
+
+def cmd_advise(args) -> int:
+    from .advisor import advise
+
+    rules = _rules_from(args)
+    used = [u.strip() for u in args.used.split(",") if u.strip()]
+    options = advise(_parse_dice(args.dice), args.rolls_left, used=used, upper=args.upper,
+                     yahtzee_bonus=args.yahtzee_bonus, rules=rules)  # fmt: skip
+    if args.top:
+        options = options[: args.top]
+    if args.json:
+        print(json.dumps({"rules": rules.name, "options": [o.to_dict() for o in options]}))
+        return 0
+    best = options[0].value
+    for o in options:
+        label = (
+            o.category
+            if o.category is not None
+            else ("keep " + (" ".join(map(str, o.keep)) if o.keep else "nothing (reroll all)"))
+        )
+        print(f"{o.value:10.3f}  {o.value - best:+9.3f}  {label}")
+    return 0
+
+
 def cmd_strategies(args) -> int:
     from .strategies import strategy_class, strategy_ids
 
@@ -255,7 +328,13 @@ def cmd_rules(args) -> int:
     return 0
 
 
-COMMANDS = {"simulate": cmd_simulate, "strategies": cmd_strategies, "rules": cmd_rules}
+COMMANDS = {
+    "simulate": cmd_simulate,
+    "solve": cmd_solve,
+    "advise": cmd_advise,
+    "strategies": cmd_strategies,
+    "rules": cmd_rules,
+}
 
 
 def main(argv: list[str] | None = None) -> int:

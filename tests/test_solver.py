@@ -1,0 +1,112 @@
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+
+from yahtzee_sim import get_rules, simulate
+from yahtzee_sim.cache import CacheWarning, cache_path
+from yahtzee_sim.solver import _MEMORY, solve, value_table
+from yahtzee_sim.state import encode_state
+
+REFERENCE = {  # ../shared/REFERENCE.md
+    "yahtzee": 254.5877287,
+    "yahtzee-free-joker": 254.5896095,
+    "yahtzee-no-joker": 253.9702412,
+    "yahtzee-no-bonus": 245.8707745,
+    "yatzy": 248.4399894,
+    "yatzy-kth2012": 248.6328539,
+}
+
+
+@pytest.mark.parametrize(("rules", "ev"), REFERENCE.items())
+def test_pinned_expected_values(rules, ev):
+    assert value_table(rules).expected_value() == pytest.approx(ev, abs=5e-8)
+
+
+def test_yatzy_without_bonus_and_toy_game():
+    assert value_table("yatzy-no-bonus").expected_value() == pytest.approx(211.1487, abs=5e-5)
+    assert value_table("2-yatzy").expected_value() == pytest.approx(5.0, abs=1e-12)
+
+
+def test_two_yatzy_by_hand():
+    """2 two-sided dice, Ones/Twos, 2 rolls: last turn values checked by hand."""
+    vt = value_table("2-yatzy")
+    # only Twos left: keep the 2s and reroll the 1s once, so each die ends a 2
+    # with probability 1 - (1/2)**2 = 3/4: E[Twos] = 2 * 2 * 3/4 = 3
+    assert vt.value(used=0b01) == pytest.approx(3.0)
+    # only Ones left: E[Ones] = 2 * 3/4 = 1.5
+    assert vt.value(used=0b10) == pytest.approx(1.5)
+
+
+def test_four_rolls_score_more_and_full_card_is_zero():
+    three = value_table("yahtzee")
+    four = value_table(get_rules("yahtzee", rolls_per_turn=4))
+    assert four.expected_value() > three.expected_value() + 50
+    r = three.rules
+    assert three.value(used=(1 << 13) - 1, upper=63, flag=1) == 0.0
+    # with only Chance open the value is the expected best-effort sum (> 5 * 3.5)
+    only_chance = ((1 << 13) - 1) & ~(1 << r.category_index("chance"))
+    assert 23 < three.value(used=only_chance, upper=63) < 30
+
+
+def test_value_monotone_in_upper_total():
+    vt = value_table("yahtzee")
+    used = 0b11  # ones and twos filled
+    vals = [vt.value(used=used, upper=u) for u in range(0, 16)]
+    assert all(b >= a - 1e-9 for a, b in itertools.pairwise(vals))
+
+
+def test_cache_roundtrip_and_corruption(monkeypatch, tmp_path):
+    monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path))
+    rules = get_rules("yahtzee-no-bonus")
+    _MEMORY.pop(rules.fingerprint(), None)
+    first = value_table(rules)
+    assert first.meta["source"] == "solved"
+    path = cache_path("values", rules.fingerprint())
+    assert path.exists()
+    _MEMORY.pop(rules.fingerprint())
+    again = value_table(rules)
+    assert again.meta["source"] == "cache"
+    np.testing.assert_array_equal(again.values, first.values)
+    # flip one byte of the values: detected, warned, rebuilt
+    raw = bytearray(path.read_bytes())
+    raw[-100] ^= 0xFF
+    path.write_bytes(bytes(raw))
+    _MEMORY.pop(rules.fingerprint())
+    with pytest.warns(CacheWarning, match="corrupted"):
+        rebuilt = value_table(rules)
+    assert rebuilt.meta["source"] == "solved"
+    assert rebuilt.expected_value() == pytest.approx(REFERENCE["yahtzee-no-bonus"], abs=5e-8)
+    # truncated file
+    path.write_bytes(path.read_bytes()[:1000])
+    _MEMORY.pop(rules.fingerprint())
+    with pytest.warns(CacheWarning, match="truncated"):
+        value_table(rules)
+    _MEMORY.pop(rules.fingerprint())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert value_table(rules).meta["source"] == "cache"
+
+
+def test_solve_matches_cached_table():
+    a = solve("2-yatzy")
+    np.testing.assert_array_equal(a.values, value_table("2-yatzy").values)
+    assert a.values[encode_state(a.rules, 0, 0, 0)] == a.expected_value()
+
+
+@pytest.mark.slow
+def test_optimal_simulation_within_99_ci_of_solved_value():
+    ev = value_table("yahtzee").expected_value()
+    s = simulate("optimal", 1_000_000, seed=12, n_jobs=2).summary()
+    half = 2.576 * s["sd"] / np.sqrt(s["games"])
+    assert abs(s["mean"] - ev) <= half, (s["mean"], ev)
+    assert abs(s["sd"] - 59.61) < 0.4
+    assert abs(s["bonus_rate"] - 0.68) < 0.01
+
+
+def test_optimal_on_yatzy_and_free_joker():
+    for rules in ("yatzy", "yahtzee-free-joker"):
+        ev = value_table(rules).expected_value()
+        s = simulate("optimal", 20_000, seed=3, rules=rules).summary()
+        assert abs(s["mean"] - ev) < 4 * s["sd"] / np.sqrt(s["games"])

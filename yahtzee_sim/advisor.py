@@ -1,0 +1,161 @@
+"""The advisor: every option at one decision, valued by the optimal value table.
+
+An option's value is the expected total of all points still to be scored from
+this decision on under optimal play afterwards: this turn's box score, bonuses
+reached this turn or later, and all future turns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._kernels.decisions import position_values
+from ._kernels.play import kernel_rules
+from .errors import YahtzeeSimError
+from .rules import RuleSet, get_rules
+from .solver import ValueTable, value_table
+from .state import encode_state
+from .view import TurnView
+
+
+class PositionError(YahtzeeSimError):
+    """A position that the rules cannot produce, or bad advisor input."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice: a keep (sorted faces; ``()`` = reroll all) or a category, and its value."""
+
+    value: float
+    keep: tuple[int, ...] | None = None
+    category: str | None = None
+
+    def to_dict(self) -> dict:
+        """``{"keep": [...], "value": v}`` or ``{"category": name, "value": v}``."""
+        if self.category is not None:
+            return {"category": self.category, "value": self.value}
+        return {"keep": list(self.keep), "value": self.value}
+
+
+def reachable_upper_totals(rules: RuleSet, used_mask: int) -> set[int]:
+    """Upper totals a score card with these filled boxes can show."""
+    totals = {0}
+    for c, cat in enumerate(rules.categories):
+        if cat.is_upper and (used_mask >> c) & 1:
+            totals = {t + cat.param * k for t in totals for k in range(rules.n_dice + 1)}
+    return totals
+
+
+def _used_mask(rules: RuleSet, used: Iterable[str]) -> int:
+    mask = 0
+    for name in used:
+        c = rules.category_index(name)
+        if (mask >> c) & 1:
+            raise PositionError(f"category {name!r} is listed twice in used")
+        mask |= 1 << c
+    return mask
+
+
+def advise(
+    dice: Iterable[int],
+    rolls_left: int,
+    used: Iterable[str] = (),
+    upper: int = 0,
+    yahtzee_bonus: bool = False,
+    rules: str | RuleSet = "yahtzee",
+    table: ValueTable | None = None,
+) -> list[Option]:
+    """Every distinct option at a decision, best first.
+
+    Parameters
+    ----------
+    dice : iterable of int
+        Face values, e.g. ``[1, 3, 5, 5, 6]`` (any order).
+    rolls_left : int
+        Rerolls left (``0``: choose a category). Each distinct kept multiset is
+        an option when ``rolls_left > 0``; each legal box otherwise.
+    used : iterable of str
+        Filled boxes, by name.
+    upper : int
+        Upper-section total so far.
+    yahtzee_bonus : bool
+        The Yahtzee box holds 50 (extra Yahtzees earn the bonus); needs
+        ``"yahtzee"`` in ``used``.
+    rules : str or RuleSet
+    table : ValueTable, optional
+        Defaults to the (cached) optimal table of ``rules``.
+
+    Raises
+    ------
+    PositionError, DiceError, RulesError
+        For a position the rules cannot produce (all ``ValueError`` subclasses).
+    """
+    rules = get_rules(rules)
+    t = rules.tables
+    counts = t.counts_from_faces(list(dice))
+    if not isinstance(rolls_left, (int, np.integer)) or not (
+        0 <= rolls_left < rules.rolls_per_turn
+    ):
+        raise PositionError(
+            f"rolls_left must be 0..{rules.rolls_per_turn - 1} under {rules.name!r} rules, "
+            f"got {rolls_left!r}"
+        )
+    mask = _used_mask(rules, used)
+    if mask == (1 << rules.n_categories) - 1:
+        raise PositionError("every category is filled: the game is over")
+    possible = reachable_upper_totals(rules, mask)
+    if upper not in possible:
+        lo, hi = min(possible), max(possible)
+        raise PositionError(
+            f"upper total {upper} is impossible with the filled upper boxes "
+            f"(possible totals lie in {lo}..{hi})"
+        )
+    yi = rules.yahtzee_index
+    if yahtzee_bonus and not rules.has_yahtzee_flag:
+        raise PositionError(f"rules {rules.name!r} have no Yahtzee bonus")
+    if yahtzee_bonus and not (yi is not None and (mask >> yi) & 1):
+        raise PositionError("the Yahtzee bonus flag needs 'yahtzee' among the used categories")
+    table = value_table(rules) if table is None else table
+    flag = int(bool(yahtzee_bonus))
+    roll = int(t.roll_index(counts))
+    if rolls_left == 0:
+        options = _category_options(rules, table, counts, roll, mask, upper, flag)
+    else:
+        keep_vals, _, _ = position_values(
+            kernel_rules(rules), t.keep_add, t.keep_remove, t.keep_size, t.roll_keep_index,
+            rules.rolls_per_turn, table.values, mask, min(upper, rules.upper_cap), flag,
+        )  # fmt: skip
+        keeps = t.roll_keep_keep[t.roll_keep_ptr[roll] : t.roll_keep_ptr[roll + 1]]
+        options = [
+            Option(float(keep_vals[rolls_left, k]), keep=t.faces_from_counts(t.keep_counts[k]))
+            for k in keeps
+        ]
+    return sorted(options, key=lambda o: (-o.value, -len(o.keep or ()), o.keep or (),
+                                          o.category or ""))  # fmt: skip
+
+
+def _category_options(rules, table, counts, roll, mask, upper, flag) -> list[Option]:
+    view = TurnView(
+        rules, np.zeros(1, dtype=np.int64), counts[None, :], np.array([roll], dtype=np.int32),
+        0, 0, np.array([mask], dtype=np.int64), np.array([upper], dtype=np.int64),
+        np.array([flag], dtype=np.int64), np.zeros(1, dtype=np.int64),
+        np.zeros((1, rules.n_categories), dtype=np.int16),
+    )  # fmt: skip
+    points = view.category_points[0]
+    bonus = view.bonus_points()[0]
+    yi = rules.yahtzee_index
+    out = []
+    for c, name in enumerate(rules.category_names):
+        p = int(points[c])
+        if p < 0:
+            continue
+        new_upper = upper + p if rules.categories[c].is_upper else upper
+        new_flag = flag
+        if rules.has_yahtzee_flag and c == yi and p == rules.categories[c].points and p > 0:
+            new_flag = 1
+        nxt = encode_state(rules, mask | (1 << c), new_upper, new_flag)
+        out.append(Option(float(p + bonus[c] + table.values[nxt]), category=name))
+    return out
