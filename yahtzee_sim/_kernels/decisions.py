@@ -64,7 +64,7 @@ def scalar_widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, 
         E[roll_keep_index[r]] = best + yahtzee_bonus_points(kr, r, used, flag)
         cat_choice[r] = best_c
     inv = 1.0 / F
-    for j in range(1, rolls + 1):
+    for j in range(1, rolls):
         for k in range(n_keeps - 1, -1, -1):
             if keep_size[k] == n_dice:
                 K[k] = E[k]
@@ -73,8 +73,6 @@ def scalar_widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, 
                 for f in range(F):
                     acc += K[keep_add[k, f]]
                 K[k] = acc * inv
-        if j == rolls:
-            break
         for k in range(n_keeps):
             m = K[k]
             a = k

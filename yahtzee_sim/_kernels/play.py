@@ -23,6 +23,7 @@ class KernelRules(NamedTuple):
     is_upper: np.ndarray  # (C,) bool
     code_to_roll: np.ndarray  # (code,) int32
     code_weights: np.ndarray  # (F,) int64
+    first_roll_prob: np.ndarray  # (n_rolls,) float64, P(roll) when no die is kept
     n_dice: int
     n_faces: int
     n_categories: int
@@ -34,6 +35,13 @@ class KernelRules(NamedTuple):
     upper_threshold: int
     upper_bonus: int
     flag_size: int
+
+
+def _first_roll_prob(t) -> np.ndarray:
+    out = np.zeros(t.n_rolls)
+    lo, hi = t.keep_roll_ptr[0], t.keep_roll_ptr[1]
+    out[t.keep_roll_roll[lo:hi]] = t.keep_roll_prob[lo:hi]
+    return out
 
 
 def kernel_rules(rules) -> KernelRules:
@@ -55,6 +63,7 @@ def kernel_rules(rules) -> KernelRules:
         is_upper=np.array([c.is_upper for c in rules.categories]),
         code_to_roll=t.code_to_roll,
         code_weights=(rules.n_dice + 1) ** np.arange(rules.n_faces, dtype=np.int64),
+        first_roll_prob=_first_roll_prob(t),
         n_dice=rules.n_dice,
         n_faces=rules.n_faces,
         n_categories=rules.n_categories,

@@ -149,7 +149,15 @@ def widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used
         if record:
             for r in range(roll_keep_index.shape[0]):
                 keep_choice[j, r] = arg[roll_keep_index[r]]
-    keep_values(keep_add, keep_size, n_dice, E, K, nu)
+    # the state's value: only the empty keep is needed, a dot product over first rolls
+    for t in range(nu):
+        K[0, t] = 0.0
+    K0 = K[0]
+    for r in range(roll_keep_index.shape[0]):
+        p = kr.first_roll_prob[r]
+        Er = E[roll_keep_index[r]]
+        for t in range(nu):
+            K0[t] += p * Er[t]
 
 
 @njit(cache=True, parallel=True)
@@ -165,9 +173,9 @@ def solve_level(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V,
     n_masks = masks.shape[0]
     n_chunks = min(n_masks, 64)  # work buffers are allocated once per chunk, not per state
     for chunk in prange(n_chunks):
-        E = np.empty((n_keeps, cap1))
-        K = np.empty((n_keeps, cap1))
-        M = np.empty((n_keeps, cap1))
+        Ebuf = np.empty(n_keeps * cap1)
+        Kbuf = np.empty(n_keeps * cap1)
+        Mbuf = np.empty(n_keeps * cap1)
         arg = np.empty(n_keeps, dtype=np.int64)
         dummy_i = np.zeros(1, dtype=np.int64)
         dummy_2i = np.zeros((1, 1), dtype=np.int64)
@@ -177,8 +185,12 @@ def solve_level(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V,
             n_flags = 1
             if fs == 2 and kr.yahtzee_index >= 0 and (used >> kr.yahtzee_index) & 1:
                 n_flags = 2
+            nu = n_upper[i]
+            # rows of exactly nu lanes: small states stay dense in cache
+            E = Ebuf[: n_keeps * nu].reshape((n_keeps, nu))
+            K = Kbuf[: n_keeps * nu].reshape((n_keeps, nu))
+            M = Mbuf[: n_keeps * nu].reshape((n_keeps, nu))
             for flag in range(n_flags):
-                nu = n_upper[i]
                 widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used,
                        flag, 0, nu, E, K, M, False, dummy_i, dummy_2i, dummy_2f, arg)  # fmt: skip
                 base = (used * fs + flag) * cap1
