@@ -23,9 +23,11 @@ class StateCache:
         self.n = 0
 
     def grow(self) -> None:
-        """Double the capacity of every array."""
+        """Double the capacity of every array (slots beyond ``n`` are not initialized)."""
         for name, arr in self.arrays.items():
-            self.arrays[name] = np.concatenate([arr, np.zeros_like(arr)])
+            bigger = np.empty((2 * len(arr), *arr.shape[1:]), dtype=arr.dtype)
+            bigger[: self.n] = arr[: self.n]
+            self.arrays[name] = bigger
 
     def run(self, kernel, n_items: int, out: np.ndarray) -> np.ndarray:
         """Call ``kernel(start, n_slots) -> (done, n_slots)`` until every item is served."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from yahtzee_sim._kernels.decisions import fill_states
+from yahtzee_sim._kernels.decisions import fill_states, gather_decisions
 from yahtzee_sim._kernels.play import kernel_rules
 from yahtzee_sim.solver import value_table
 from yahtzee_sim.view import TurnView
@@ -40,6 +40,7 @@ class Optimal(Strategy):
                 "keep": ((max(rules.rolls_per_turn - 1, 1), n_rolls), np.int16),
                 "cat": ((n_rolls,), np.int8),
             },
+            capacity=16384,
         )
 
     def _decide(self, view: TurnView) -> np.ndarray:
@@ -47,10 +48,11 @@ class Optimal(Strategy):
         c = self._cache
         states = view.state_index
         c.fill_missing(states, self._fill)
-        slots = c.slot[states]
         if view.rolls_left == 0:
-            return c.arrays["cat"][slots, view.roll_index].astype(np.int64)
-        return c.arrays["keep"][slots, view.rolls_left - 1, view.roll_index].astype(np.int64)
+            return gather_decisions(c.slot, states, view.roll_index, c.arrays["cat"][:, None, :], 0)
+        return gather_decisions(
+            c.slot, states, view.roll_index, c.arrays["keep"], view.rolls_left - 1
+        )
 
     def _fill(self, used, upper, flag, slots) -> None:
         rules = self._cache.rules

@@ -26,43 +26,64 @@ def scalar_widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, 
     cap1 = cap + 1
     fs = kr.flag_size
     n_dice = kr.n_dice
-    # per open box: the row of its next state (flag unchanged) and the upper flag
-    open_c = np.empty(kr.n_categories, dtype=np.int64)
-    n_open = 0
-    for c in range(kr.n_categories):
-        if not (used >> c) & 1:
-            open_c[n_open] = c
-            n_open += 1
+    yi = kr.yahtzee_index
+    best = M  # scratch: best value per roll (M is free until the keep passes)
     for r in range(n_rolls):
-        case = joker_case(kr, r, used, flag)
-        best = NEG
-        best_c = -1
-        for oc in range(n_open):
-            c = open_c[oc]
-            if case == 0:
-                p = np.int64(kr.score_table[r, c])
-            else:
-                p = category_legal_points(kr, case, r, used, c)
-            if p < 0:
-                continue
-            nf = flag
-            if fs == 2 and c == kr.yahtzee_index and p == kr.yahtzee_points and p > 0:
-                nf = 1
-            row = ((used | (np.int64(1) << c)) * fs + nf) * cap1
-            u2 = upper
+        best[r] = NEG
+        cat_choice[r] = -1
+    # normal scoring, box by box (columns of the score table), boxes in card order
+    for c in range(kr.n_categories):
+        if (used >> c) & 1:
+            continue
+        row = ((used | (np.int64(1) << c)) * fs + flag) * cap1
+        is_up = kr.is_upper[c] and cap > 0
+        for r in range(n_rolls):
+            p = np.int64(kr.score_table[r, c])
             v = float(p)
-            if kr.is_upper[c] and cap > 0:
+            if is_up:
                 u2 = upper + p
                 if u2 >= cap:
                     u2 = cap
                     if upper < cap:
                         v += kr.upper_bonus
-            v += V[row + u2]
-            if v > best:
-                best = v
-                best_c = c
-        E[roll_keep_index[r]] = best + yahtzee_bonus_points(kr, r, used, flag)
-        cat_choice[r] = best_c
+                v += V[row + u2]
+            elif fs == 2 and c == yi and p == kr.yahtzee_points and p > 0:
+                v += V[row + cap1 * (1 - flag) + upper]  # the flag becomes 1
+            else:
+                v += V[row + upper]
+            if v > best[r]:
+                best[r] = v
+                cat_choice[r] = c
+    # n-of-a-kind rolls: joker rules and the Yahtzee bonus
+    for r in range(n_rolls):
+        if kr.yahtzee_face[r] < 0:
+            continue
+        case = joker_case(kr, r, used, flag)
+        if case != 0:
+            best[r] = NEG
+            for c in range(kr.n_categories):
+                p = category_legal_points(kr, case, r, used, c)
+                if p < 0:
+                    continue
+                nf = flag
+                if fs == 2 and c == yi and p == kr.yahtzee_points and p > 0:
+                    nf = 1
+                row = ((used | (np.int64(1) << c)) * fs + nf) * cap1
+                u2 = upper
+                v = float(p)
+                if kr.is_upper[c] and cap > 0:
+                    u2 = upper + p
+                    if u2 >= cap:
+                        u2 = cap
+                        if upper < cap:
+                            v += kr.upper_bonus
+                v += V[row + u2]
+                if v > best[r]:
+                    best[r] = v
+                    cat_choice[r] = c
+        best[r] += yahtzee_bonus_points(kr, r, used, flag)
+    for r in range(n_rolls):
+        E[roll_keep_index[r]] = best[r]
     inv = 1.0 / F
     for j in range(1, rolls):
         for k in range(n_keeps - 1, -1, -1):
@@ -78,8 +99,11 @@ def scalar_widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, 
             a = k
             for f in range(F):
                 kk = keep_remove[k, f]
-                if kk >= 0 and M[kk] > m:
-                    m = M[kk]
+                if kk < 0:
+                    continue
+                mk = M[kk]
+                if mk > m:
+                    m = mk
                     a = arg[kk]
             M[k] = m
             arg[k] = a
@@ -106,6 +130,15 @@ def fill_states(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V,
             scalar_widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V,
                           used[i], upper[i], flag[i], E, K, M, arg, cat_cache[slots[i]],
                           keep_cache[slots[i]])  # fmt: skip
+
+
+@njit(cache=True)
+def gather_decisions(slot_of_state, states, roll_idx, table, layer):
+    """``table[slot_of_state[states[i]], layer, roll_idx[i]]`` as int64, one pass."""
+    out = np.empty(states.shape[0], dtype=np.int64)
+    for i in range(states.shape[0]):
+        out[i] = table[slot_of_state[states[i]], layer, roll_idx[i]]
+    return out
 
 
 @njit(cache=True)

@@ -42,7 +42,8 @@ def category_step(kr, roll_keep_index, V, used, flag, u_lo, nu, E, record, cat_c
     pts = np.empty(C, dtype=np.int64)
     for r in range(n_rolls):
         Er = E[roll_keep_index[r]]
-        case = joker_case(kr, r, used, flag)
+        is_y = kr.yahtzee_face[r] >= 0  # joker/bonus logic only for n-of-a-kind rolls
+        case = joker_case(kr, r, used, flag) if is_y else 0
         for c in range(C):
             pts[c] = category_legal_points(kr, case, r, used, c)
         for t in range(nu):
@@ -75,7 +76,7 @@ def category_step(kr, roll_keep_index, V, used, flag, u_lo, nu, E, record, cat_c
                     Er[t] = max(Er[t], fp + Vr[t])
             if record and Er[0] > before:
                 cat_choice[r] = c
-        yb = yahtzee_bonus_points(kr, r, used, flag)
+        yb = yahtzee_bonus_points(kr, r, used, flag) if is_y else 0
         if yb:
             for t in range(nu):
                 Er[t] += yb
