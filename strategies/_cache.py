@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from yahtzee_sim.state import decode_state, n_states
@@ -21,6 +23,7 @@ class StateCache:
             for name, (shape, dtype) in shapes.items()
         }
         self.n = 0
+        self._lock = threading.Lock()
 
     def grow(self) -> None:
         """Double the capacity of every array (slots beyond ``n`` are not initialized)."""
@@ -42,6 +45,12 @@ class StateCache:
     def fill_missing(self, states: np.ndarray, fill) -> None:
         """Give every state in ``states`` a slot, calling ``fill(used, upper, flag, slots)``
         once for all the states not cached yet."""
+        if not (self.slot[states] < 0).any():
+            return
+        with self._lock:  # blocks of one process may play in threads
+            self._fill_locked(states, fill)
+
+    def _fill_locked(self, states: np.ndarray, fill) -> None:
         missing = np.unique(states[self.slot[states] < 0])
         if len(missing) == 0:
             return

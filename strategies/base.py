@@ -32,11 +32,16 @@ class Strategy:
         Decisions depend only on the position (no randomness).
     uses_total : bool
         Decisions depend on the running score, not just the state.
+    parallel_backend : {"processes", "threads"}
+        How :func:`~yahtzee_sim.simulate` runs blocks with ``n_jobs > 1``.
+        ``"threads"`` suits strategies whose decision caches are costly to
+        build (one cache shared by all blocks) and whose kernels release the GIL.
     """
 
     name: ClassVar[str] = "strategy"
     deterministic: ClassVar[bool] = True
     uses_total: ClassVar[bool] = False
+    parallel_backend: ClassVar[str] = "processes"
 
     def prepare(self, rules) -> None:
         """Called once per rule set before play (build tables, caches). Optional."""

@@ -25,6 +25,8 @@ from .registry import register
 class Optimal(Strategy):
     """Maximizes expected final score (Glenn 2006, Verhoeff 1999): table lookup."""
 
+    parallel_backend = "threads"  # one shared decision cache; kernels release the GIL
+
     def __init__(self) -> None:
         pass
 

@@ -95,3 +95,14 @@ def test_state_counts():
     assert n_states(get_rules("yahtzee")) == 2**13 * 2 * 64
     assert n_states(get_rules("yatzy")) == 2**15 * 64
     assert n_states(get_rules("2-yatzy")) == 4
+
+
+def test_threaded_strategy_bit_identical_and_shares_one_cache():
+    from yahtzee_sim.strategies import get_strategy
+
+    a = simulate("optimal", 3000, seed=5, n_jobs=1, chunk_size=3000)
+    s = get_strategy("optimal")
+    assert s.parallel_backend == "threads"
+    b = simulate(s, 3000, seed=5, n_jobs=2, chunk_size=250)
+    np.testing.assert_array_equal(a.total, b.total)
+    np.testing.assert_array_equal(a.filled_turn, b.filled_turn)

@@ -112,14 +112,21 @@ def simulate(
             parts.append(play_block(prepared, rules, s, n, dice_key, strategy_key))
             bar.update(n)
     else:
-        jobs = (
-            delayed(_run_block)(strategy, rules, s, n, dice_key, strategy_key)
-            for s, n in zip(starts, sizes, strict=True)
-        )
+        if getattr(strategy, "parallel_backend", "processes") == "threads":
+            prepared = _prepared(strategy, rules)
+            jobs = (
+                delayed(play_block)(prepared, rules, s, n, dice_key, strategy_key)
+                for s, n in zip(starts, sizes, strict=True)
+            )
+            parallel = Parallel(n_jobs=n_jobs, return_as="generator", prefer="threads")
+        else:
+            jobs = (
+                delayed(_run_block)(strategy, rules, s, n, dice_key, strategy_key)
+                for s, n in zip(starts, sizes, strict=True)
+            )
+            parallel = Parallel(n_jobs=n_jobs, return_as="generator")
         parts = []
-        for part, n in zip(
-            Parallel(n_jobs=n_jobs, return_as="generator")(jobs), sizes, strict=True
-        ):
+        for part, n in zip(parallel(jobs), sizes, strict=True):
             parts.append(part)
             bar.update(n)
     bar.close()

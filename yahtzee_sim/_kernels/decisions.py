@@ -13,7 +13,7 @@ from .play import category_legal_points, joker_case, yahtzee_bonus_points
 from .widget import NEG, widget
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def scalar_widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used, upper,
                   flag, E, K, M, arg, cat_choice, keep_choice):  # fmt: skip
     """The widget for one upper total (scalar loops), recording the best decisions.
@@ -113,7 +113,7 @@ def scalar_widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, 
             keep_choice[j - 1, r] = arg[roll_keep_index[r]]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def fill_states(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used, upper,
                 flag, slots, keep_cache, cat_cache):  # fmt: skip
     """Record the best decisions of states ``i`` into ``keep_cache[slots[i]]`` and
@@ -132,7 +132,7 @@ def fill_states(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V,
                           keep_cache[slots[i]])  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def gather_decisions(slot_of_state, states, roll_idx, table, layer):
     """``table[slot_of_state[states[i]], layer, roll_idx[i]]`` as int64, one pass."""
     out = np.empty(states.shape[0], dtype=np.int64)
@@ -141,7 +141,7 @@ def gather_decisions(slot_of_state, states, roll_idx, table, layer):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def position_values(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V,
                     used, upper, flag):  # fmt: skip
     """Values of every keep (per rerolls left) and the best decisions, for one state.

@@ -14,7 +14,7 @@ from numba import njit
 from .play import category_legal_points, joker_case, yahtzee_bonus_points
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _fill_state(
     kr,
     kr_ptr,
@@ -75,7 +75,7 @@ def _fill_state(
         keep_row[r] = best_k
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def greedy_lookup(
     kr,
     kr_ptr,

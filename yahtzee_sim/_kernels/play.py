@@ -81,7 +81,7 @@ def kernel_rules(rules) -> KernelRules:
 
 
 # --------------------------------------------------------------------- dice
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def roll_dice(kr, roll_counts, counts, roll_idx, keep, rolling, games, turn, roll, key0, key1):
     """Validate keeps, then reroll the dice not kept, for the games with ``rolling`` set.
 
@@ -129,7 +129,7 @@ def roll_dice(kr, roll_counts, counts, roll_idx, keep, rolling, games, turn, rol
 
 
 # ------------------------------------------------------------- categories
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def joker_case(kr, roll, used, flag):
     """How a roll may be scored.
 
@@ -155,7 +155,7 @@ def joker_case(kr, roll, used, flag):
     return 4
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def category_legal_points(kr, case, roll, used, c):
     """Points of category ``c`` for ``roll`` (no bonuses), or -1 if ``c`` is illegal."""
     if (used >> c) & 1:
@@ -174,7 +174,7 @@ def category_legal_points(kr, case, roll, used, c):
     return kr.score_table[roll, c]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def yahtzee_bonus_points(kr, roll, used, flag):
     """Yahtzee bonus earned by scoring ``roll`` (whatever box it goes in)."""
     if kr.yahtzee_bonus == 0 or kr.yahtzee_index < 0 or kr.yahtzee_face[roll] < 0:
@@ -184,7 +184,7 @@ def yahtzee_bonus_points(kr, roll, used, flag):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def category_options(kr, roll_idx, used, flag):
     """Points of every category for a batch (-1 where illegal), shape ``(n, C)`` int16."""
     n = roll_idx.shape[0]
@@ -196,7 +196,7 @@ def category_options(kr, roll_idx, used, flag):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def apply_categories(
     kr,
     cats,

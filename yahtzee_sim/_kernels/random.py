@@ -11,7 +11,7 @@ from .rng import game_key, to_unit, word
 _POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def random_keep(counts, games, key0, key1, base, tiered):
     """Keep each die with probability 1/2, or (``tiered``) a uniform number of dice
     chosen uniformly at random.
@@ -45,7 +45,7 @@ def random_keep(counts, games, key0, key1, base, tiered):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def random_category(kr, roll_idx, used, flag, games, key0, key1, base):
     """A Yahtzee roll goes in the open Yahtzee box; otherwise a uniform choice among
     the legal boxes that score more than zero (among all legal boxes if none does)."""

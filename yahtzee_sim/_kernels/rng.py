@@ -29,7 +29,7 @@ _LO32 = np.uint64(0xFFFFFFFF)
 _INV53 = 1.0 / 9007199254740992.0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def mix64(z):
     """SplitMix64 output function."""
     z = (z ^ (z >> _S30)) * _M1
@@ -37,45 +37,45 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def game_key(key0, game):
     """Per-game key: hoist out of loops over one game's draws."""
     return mix64(key0 + np.uint64(game) * GAMMA)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def word(gkey, key1, counter):
     """64 random bits for ``counter`` of the game whose key is ``gkey``."""
     return mix64(gkey ^ (key1 + np.uint64(counter) * GAMMA))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def dice_counter(turn, roll, pair):
     """Counter of the word holding dice slots ``2*pair`` and ``2*pair + 1``."""
     return (turn * 16 + roll) * 64 + pair + 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def face_from_word(w, slot, n_faces):
     """Face index (0-based) of die ``slot`` from its word (high half = even slot)."""
     half = (w >> _S32) if slot % 2 == 0 else (w & _LO32)
     return np.int64((half * np.uint64(n_faces)) >> _S32)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def face_draw(key0, key1, game, turn, roll, slot, n_faces):
     """Face index (0-based) of die ``slot`` of roll ``roll`` in turn ``turn`` of ``game``."""
     w = word(game_key(key0, game), key1, dice_counter(turn, roll, slot // 2))
     return face_from_word(w, slot, n_faces)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def to_unit(w):
     """A float in [0, 1) from the top 53 bits of a word."""
     return np.float64(w >> _S11) * _INV53
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def uniforms(key0, key1, games, base_counter, k):
     """``(len(games), k)`` uniforms: column j uses counter ``base_counter + j``."""
     out = np.empty((games.shape[0], k))

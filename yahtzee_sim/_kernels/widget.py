@@ -26,7 +26,7 @@ from .play import category_legal_points, joker_case, yahtzee_bonus_points
 NEG = -1.0e300
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def category_step(kr, roll_keep_index, V, used, flag, u_lo, nu, E, record, cat_choice):
     """E[keep index of roll r, t] = best value of scoring roll r at upper total u_lo + t.
 
@@ -82,7 +82,7 @@ def category_step(kr, roll_keep_index, V, used, flag, u_lo, nu, E, record, cat_c
                 Er[t] += yb
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def keep_values(keep_add, keep_size, n_dice, E, K, nu):
     """K[k] = expected value of keeping k and rolling the rest, from roll values E."""
     n_keeps, F = keep_add.shape
@@ -103,7 +103,7 @@ def keep_values(keep_add, keep_size, n_dice, E, K, nu):
                 K[k, t] *= inv
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def best_subkeeps(keep_remove, keep_size, n_dice, K, M, E, nu, record, arg):
     """E[roll] = max over sub-keeps of K (M holds the running maxima); arg records choices
     (``record`` needs ``nu == 1``; on ties the larger keep wins)."""
@@ -130,7 +130,7 @@ def best_subkeeps(keep_remove, keep_size, n_dice, K, M, E, nu, record, arg):
                 Ek[t] = Mk[t]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used, flag,
            u_lo, nu, E, K, M, record, cat_choice, keep_choice, keep_vals, arg):  # fmt: skip
     """Run one turn backwards; returns nothing, the state values are ``K[0, :nu]``.
@@ -161,7 +161,7 @@ def widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used
             K0[t] += p * Er[t]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def solve_level(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, masks, n_upper):
     """Fill V for every state whose used-mask is in ``masks`` (all of one level).
 
