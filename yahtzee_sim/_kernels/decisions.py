@@ -152,13 +152,11 @@ def position_values(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls
     """
     n_keeps = keep_add.shape[0]
     n_rolls = roll_keep_index.shape[0]
-    E = np.empty((n_keeps, 1))
-    K = np.empty((n_keeps, 1))
-    M = np.empty((n_keeps, 1))
+    W = np.empty((n_keeps, 1))
     arg = np.empty(n_keeps, dtype=np.int64)
     cat_choice = np.empty(n_rolls, dtype=np.int64)
     keep_choice = np.zeros((rolls, n_rolls), dtype=np.int64)
     keep_vals = np.zeros((rolls, n_keeps))
     widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used, flag, upper,
-           1, E, K, M, True, cat_choice, keep_choice, keep_vals, arg)  # fmt: skip
+           1, W, True, cat_choice, keep_choice, keep_vals, arg)  # fmt: skip
     return keep_vals, cat_choice, keep_choice

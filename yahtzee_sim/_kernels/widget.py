@@ -9,7 +9,8 @@ innermost loops run over ``u``), given the values ``V`` of every later state:
    of the roll it leads to, computed by adding the rerolled dice *one at a
    time* (``K[k] = mean_f K[k + f]``, 1260 edges for 5d6 instead of 4368);
    a roll's value is the best of its sub-keeps, found by removing dice one at
-   a time (``M[k] = max(K[k], max_f M[k - f])``);
+   a time (``M[k] = max(K[k], max_f M[k - f])``); both passes run in place in
+   one work array whose rows of full keeps hold the roll values;
 3. the state's value is the value of keeping nothing before the first roll.
 
 Ties: the first box in score-card order; among keeps, the keep itself before
@@ -44,8 +45,12 @@ def category_step(kr, roll_keep_index, V, used, flag, u_lo, nu, E, record, cat_c
         Er = E[roll_keep_index[r]]
         is_y = kr.yahtzee_face[r] >= 0  # joker/bonus logic only for n-of-a-kind rolls
         case = joker_case(kr, r, used, flag) if is_y else 0
-        for c in range(C):
-            pts[c] = category_legal_points(kr, case, r, used, c)
+        if case == 0:
+            for c in range(C):
+                pts[c] = -1 if (used >> c) & 1 else kr.score_table[r, c]
+        else:
+            for c in range(C):
+                pts[c] = category_legal_points(kr, case, r, used, c)
         for t in range(nu):
             Er[t] = NEG
         for c in range(C):
@@ -83,82 +88,77 @@ def category_step(kr, roll_keep_index, V, used, flag, u_lo, nu, E, record, cat_c
 
 
 @njit(cache=True, nogil=True)
-def keep_values(keep_add, keep_size, n_dice, E, K, nu):
-    """K[k] = expected value of keeping k and rolling the rest, from roll values E."""
+def keep_values(keep_add, keep_size, n_dice, W, nu):
+    """In place: rows of partial keeps become their expected values, from the rows of
+    full keeps (rolls), adding one rerolled die at a time (larger keeps first)."""
     n_keeps, F = keep_add.shape
     inv = 1.0 / F
     for k in range(n_keeps - 1, -1, -1):
         if keep_size[k] == n_dice:
+            continue
+        Wk = W[k]
+        for t in range(nu):
+            Wk[t] = 0.0
+        for f in range(F):
+            Wkk = W[keep_add[k, f]]
             for t in range(nu):
-                K[k, t] = E[k, t]
-        else:
-            for t in range(nu):
-                K[k, t] = 0.0
-            Kk = K[k]
-            for f in range(F):
-                Kkk = K[keep_add[k, f]]
-                for t in range(nu):
-                    Kk[t] += Kkk[t]
-            for t in range(nu):
-                K[k, t] *= inv
+                Wk[t] += Wkk[t]
+        for t in range(nu):
+            Wk[t] *= inv
 
 
 @njit(cache=True, nogil=True)
-def best_subkeeps(keep_remove, keep_size, n_dice, K, M, E, nu, record, arg):
-    """E[roll] = max over sub-keeps of K (M holds the running maxima); arg records choices
-    (``record`` needs ``nu == 1``; on ties the larger keep wins)."""
+def best_subkeeps(keep_remove, W, nu, record, arg):
+    """In place: each row becomes the best value over the sub-keeps of its keep (smaller
+    keeps first), so rows of rolls hold the value of the roll with this many rerolls.
+
+    ``arg`` records the best sub-keep (``record`` needs ``nu == 1``; on ties the larger
+    keep wins, then removing the lowest face)."""
     n_keeps, F = keep_remove.shape
     for k in range(n_keeps):
-        Mk = M[k]
-        Kk = K[k]
-        for t in range(nu):
-            Mk[t] = Kk[t]
+        Wk = W[k]
         if record:
             arg[k] = k
         for f in range(F):
             kk = keep_remove[k, f]
             if kk < 0:
                 continue
-            Mkk = M[kk]
-            if record and Mkk[0] > Mk[0]:
+            Wkk = W[kk]
+            if record and Wkk[0] > Wk[0]:
                 arg[k] = arg[kk]
             for t in range(nu):
-                Mk[t] = max(Mk[t], Mkk[t])
-        if keep_size[k] == n_dice:
-            Ek = E[k]
-            for t in range(nu):
-                Ek[t] = Mk[t]
+                Wk[t] = max(Wk[t], Wkk[t])
 
 
 @njit(cache=True, nogil=True)
 def widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used, flag,
-           u_lo, nu, E, K, M, record, cat_choice, keep_choice, keep_vals, arg):  # fmt: skip
-    """Run one turn backwards; returns nothing, the state values are ``K[0, :nu]``.
+           u_lo, nu, W, record, cat_choice, keep_choice, keep_vals, arg):  # fmt: skip
+    """Run one turn backwards in the work array ``W`` (one row per keep, ``nu`` lanes).
 
-    With ``record`` (and ``nu == 1``): ``cat_choice[r]`` = best box for roll r,
-    ``keep_choice[j, r]`` = best keep index with j rerolls left,
-    ``keep_vals[j, k]`` = value of keep k with j rerolls left.
+    The state values end in ``W[0, :nu]``. With ``record`` (and ``nu == 1``):
+    ``cat_choice[r]`` = best box for roll r, ``keep_choice[j, r]`` = best keep index
+    with j rerolls left, ``keep_vals[j, k]`` = value of keep k with j rerolls left.
     """
     n_dice = kr.n_dice
-    category_step(kr, roll_keep_index, V, used, flag, u_lo, nu, E, record, cat_choice)
+    category_step(kr, roll_keep_index, V, used, flag, u_lo, nu, W, record, cat_choice)
     for j in range(1, rolls):
-        keep_values(keep_add, keep_size, n_dice, E, K, nu)
+        keep_values(keep_add, keep_size, n_dice, W, nu)
         if record:
-            for k in range(K.shape[0]):
-                keep_vals[j, k] = K[k, 0]
-        best_subkeeps(keep_remove, keep_size, n_dice, K, M, E, nu, record, arg)
+            for k in range(W.shape[0]):
+                keep_vals[j, k] = W[k, 0]
+        best_subkeeps(keep_remove, W, nu, record, arg)
         if record:
             for r in range(roll_keep_index.shape[0]):
                 keep_choice[j, r] = arg[roll_keep_index[r]]
     # the state's value: only the empty keep is needed, a dot product over first rolls
+    W0 = W[0]
     for t in range(nu):
-        K[0, t] = 0.0
-    K0 = K[0]
+        W0[t] = 0.0
     for r in range(roll_keep_index.shape[0]):
         p = kr.first_roll_prob[r]
-        Er = E[roll_keep_index[r]]
+        Wr = W[roll_keep_index[r]]
         for t in range(nu):
-            K0[t] += p * Er[t]
+            W0[t] += p * Wr[t]
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -174,9 +174,7 @@ def solve_level(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V,
     n_masks = masks.shape[0]
     n_chunks = min(n_masks, 64)  # work buffers are allocated once per chunk, not per state
     for chunk in prange(n_chunks):
-        Ebuf = np.empty(n_keeps * cap1)
-        Kbuf = np.empty(n_keeps * cap1)
-        Mbuf = np.empty(n_keeps * cap1)
+        Wbuf = np.empty(n_keeps * cap1)
         arg = np.empty(n_keeps, dtype=np.int64)
         dummy_i = np.zeros(1, dtype=np.int64)
         dummy_2i = np.zeros((1, 1), dtype=np.int64)
@@ -188,12 +186,10 @@ def solve_level(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V,
                 n_flags = 2
             nu = n_upper[i]
             # rows of exactly nu lanes: small states stay dense in cache
-            E = Ebuf[: n_keeps * nu].reshape((n_keeps, nu))
-            K = Kbuf[: n_keeps * nu].reshape((n_keeps, nu))
-            M = Mbuf[: n_keeps * nu].reshape((n_keeps, nu))
+            W = Wbuf[: n_keeps * nu].reshape((n_keeps, nu))
             for flag in range(n_flags):
                 widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used,
-                       flag, 0, nu, E, K, M, False, dummy_i, dummy_2i, dummy_2f, arg)  # fmt: skip
+                       flag, 0, nu, W, False, dummy_i, dummy_2i, dummy_2f, arg)  # fmt: skip
                 base = (used * fs + flag) * cap1
                 for t in range(nu):
-                    V[base + t] = K[0, t]
+                    V[base + t] = W[0, t]
