@@ -10,7 +10,9 @@ Usage::
   ``yahtzee`` <= 1.5 s, ``yatzy`` <= 3 s;
 * ``optimal_games``: 1,000,000 games of ``optimal`` with 2 jobs after the table is
   cached, first run in a fresh worker pool and a repeat — target <= 5 s;
-* ``advise_ms``: median time of one advisor answer, table cached — target <= 50 ms.
+* ``advise_ms``: median time of one advisor answer, table in memory, and
+  ``advise_with_table_load_ms``: the same including loading the table from the disk
+  cache (what one CLI call pays after process start) — target <= 50 ms.
 """
 
 from __future__ import annotations
@@ -94,6 +96,16 @@ def main() -> int:
         times.append(time.perf_counter() - t0)
     out["advise_ms"] = {"median": round(1e3 * float(np.median(times)), 3),
                         "max": round(1e3 * max(times), 3)}  # fmt: skip
+    # as a fresh CLI call sees it: the table loaded from the disk cache, then one answer
+    from yahtzee_sim.solver import _MEMORY
+
+    cold = []
+    for _ in range(5):
+        _MEMORY.clear()
+        t0 = time.perf_counter()
+        advise([1, 3, 5, 5, 6], 2, used=["ones", "fours", "chance"], upper=12, rules=rules)
+        cold.append(time.perf_counter() - t0)
+    out["advise_with_table_load_ms"] = round(1e3 * float(np.median(cold)), 3)
     out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     print(json.dumps(out, indent=2))
     return 0

@@ -14,6 +14,25 @@ from .widget import NEG, widget
 
 
 @njit(cache=True, nogil=True)
+def box_value(kr, V, used, upper, flag, c, p):
+    """Points ``p`` in box ``c`` + the upper bonus if reached + the value of the next state."""
+    cap = kr.upper_cap
+    nf = flag
+    if kr.flag_size == 2 and c == kr.yahtzee_index and p == kr.yahtzee_points and p > 0:
+        nf = 1
+    row = ((used | (np.int64(1) << c)) * kr.flag_size + nf) * (cap + 1)
+    u2 = upper
+    v = float(p)
+    if kr.is_upper[c] and cap > 0:
+        u2 = upper + p
+        if u2 >= cap:
+            u2 = cap
+            if upper < cap:
+                v += kr.upper_bonus
+    return v + V[row + u2]
+
+
+@njit(cache=True, nogil=True)
 def scalar_widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used, upper,
                   flag, E, K, M, arg, cat_choice, keep_choice):  # fmt: skip
     """The widget for one upper total (scalar loops), recording the best decisions.
@@ -65,19 +84,7 @@ def scalar_widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, 
                 p = category_legal_points(kr, case, r, used, c)
                 if p < 0:
                     continue
-                nf = flag
-                if fs == 2 and c == yi and p == kr.yahtzee_points and p > 0:
-                    nf = 1
-                row = ((used | (np.int64(1) << c)) * fs + nf) * cap1
-                u2 = upper
-                v = float(p)
-                if kr.is_upper[c] and cap > 0:
-                    u2 = upper + p
-                    if u2 >= cap:
-                        u2 = cap
-                        if upper < cap:
-                            v += kr.upper_bonus
-                v += V[row + u2]
+                v = box_value(kr, V, used, upper, flag, c, p)
                 if v > best[r]:
                     best[r] = v
                     cat_choice[r] = c
