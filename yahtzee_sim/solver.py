@@ -58,14 +58,27 @@ def levels(n_categories: int) -> list[np.ndarray]:
     return [masks[pop == k] for k in range(n_categories - 1, -1, -1)]
 
 
-def upper_counts(rules: RuleSet, masks: np.ndarray) -> np.ndarray:
-    """Number of upper totals worth solving per mask: 1 + the largest reachable total."""
+def upper_lanes(rules: RuleSet, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Upper totals worth solving per mask, as ``(start, count)``.
+
+    Totals above the largest one the filled upper boxes can make are unreachable.
+    Totals from which the open upper boxes cannot reach the bonus any more are
+    *hopeless*: the future does not depend on them, so one hopeless lane (``start``)
+    is solved and copied to the totals below it.
+    """
     faces = rules.upper_face
-    reach = np.zeros(len(masks), dtype=np.int64)
+    used_sum = np.zeros(len(masks), dtype=np.int64)
+    open_sum = np.zeros(len(masks), dtype=np.int64)
     for c in range(rules.n_categories):
         if faces[c]:
-            reach += ((masks >> c) & 1) * faces[c] * rules.n_dice
-    return np.minimum(reach, rules.upper_cap) + 1
+            bit = (masks >> c) & 1
+            used_sum += bit * faces[c] * rules.n_dice
+            open_sum += (1 - bit) * faces[c] * rules.n_dice
+    cap = rules.upper_cap
+    hi = np.minimum(used_sum, cap)
+    first_hopeful = np.maximum(cap - open_sum, 0)
+    start = np.minimum(np.maximum(first_hopeful - 1, 0), hi)
+    return start, hi - start + 1
 
 
 def solve(rules: str | RuleSet = "yahtzee") -> ValueTable:
@@ -77,7 +90,7 @@ def solve(rules: str | RuleSet = "yahtzee") -> ValueTable:
     V = np.zeros(n_states(rules))
     for masks in levels(rules.n_categories):
         solve_level(kr, t.keep_add, t.keep_remove, t.keep_size, t.roll_keep_index,
-                    rules.rolls_per_turn, V, masks, upper_counts(rules, masks))  # fmt: skip
+                    rules.rolls_per_turn, V, masks, *upper_lanes(rules, masks))  # fmt: skip
     return ValueTable(rules, V, seconds=time.perf_counter() - t0)
 
 

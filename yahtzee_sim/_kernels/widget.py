@@ -162,11 +162,13 @@ def widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def solve_level(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, masks, n_upper):
+def solve_level(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, masks,
+                u_start, n_upper):  # fmt: skip
     """Fill V for every state whose used-mask is in ``masks`` (all of one level).
 
-    Only upper totals ``0 .. n_upper[i] - 1`` are solved for ``masks[i]``: larger
-    ones cannot be reached with the upper boxes it has filled (they stay 0).
+    Upper totals ``u_start[i] .. u_start[i] + n_upper[i] - 1`` are solved for
+    ``masks[i]``; the totals below ``u_start[i]`` cannot reach the bonus any more
+    and get the value of ``u_start[i]``; larger ones are unreachable (left at 0).
     """
     n_keeps = keep_add.shape[0]
     cap1 = kr.upper_cap + 1
@@ -188,8 +190,11 @@ def solve_level(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V,
             # rows of exactly nu lanes: small states stay dense in cache
             W = Wbuf[: n_keeps * nu].reshape((n_keeps, nu))
             for flag in range(n_flags):
+                u0 = u_start[i]
                 widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used,
-                       flag, 0, nu, W, False, dummy_i, dummy_2i, dummy_2f, arg)  # fmt: skip
+                       flag, u0, nu, W, False, dummy_i, dummy_2i, dummy_2f, arg)  # fmt: skip
                 base = (used * fs + flag) * cap1
                 for t in range(nu):
-                    V[base + t] = W[0, t]
+                    V[base + u0 + t] = W[0, t]
+                for u in range(u0):
+                    V[base + u] = W[0, 0]
