@@ -110,3 +110,13 @@ def test_optimal_on_yatzy_and_free_joker():
         ev = value_table(rules).expected_value()
         s = simulate("optimal", 20_000, seed=3, rules=rules).summary()
         assert abs(s["mean"] - ev) < 4 * s["sd"] / np.sqrt(s["games"])
+
+
+def test_hopeless_upper_totals_share_one_value():
+    """With only Ones open in the upper section, totals below 58 cannot reach 63."""
+    vt = value_table("yahtzee")
+    used = 0b111110  # twos..sixes filled
+    hopeless = {vt.value(used=used, upper=u) for u in (10, 30, 56, 57)}
+    assert len(hopeless) == 1
+    assert vt.value(used=used, upper=58) > vt.value(used=used, upper=57) + 1
+    assert vt.value(used=used, upper=63) > vt.value(used=used, upper=62)
