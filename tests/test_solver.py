@@ -118,5 +118,6 @@ def test_hopeless_upper_totals_share_one_value():
     used = 0b111110  # twos..sixes filled
     hopeless = {vt.value(used=used, upper=u) for u in (10, 30, 56, 57)}
     assert len(hopeless) == 1
-    assert vt.value(used=used, upper=58) > vt.value(used=used, upper=57) + 1
+    assert vt.value(used=used, upper=58) > vt.value(used=used, upper=57)  # five 1s needed
+    assert vt.value(used=used, upper=62) > vt.value(used=used, upper=57) + 15  # one 1 needed
     assert vt.value(used=used, upper=63) > vt.value(used=used, upper=62)
