@@ -32,16 +32,6 @@ class StateCache:
             bigger[: self.n] = arr[: self.n]
             self.arrays[name] = bigger
 
-    def run(self, kernel, n_items: int, out: np.ndarray) -> np.ndarray:
-        """Call ``kernel(start, n_slots) -> (done, n_slots)`` until every item is served."""
-        start = 0
-        while start < n_items:
-            done, self.n = kernel(start, self.n)
-            start += done
-            if start < n_items:
-                self.grow()
-        return out
-
     def fill_missing(self, states: np.ndarray, fill) -> None:
         """Give every state in ``states`` a slot, calling ``fill(used, upper, flag, slots)``
         once for all the states not cached yet."""

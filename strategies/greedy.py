@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from yahtzee_sim._kernels.greedy import greedy_lookup
+from yahtzee_sim._kernels.decisions import gather_decisions
+from yahtzee_sim._kernels.greedy import greedy_fill_states
 from yahtzee_sim._kernels.play import kernel_rules
 from yahtzee_sim.errors import StrategyError
-from yahtzee_sim.state import n_states
 from yahtzee_sim.view import TurnView
 
+from ._cache import StateCache
 from .base import Strategy
 from .registry import register
 
@@ -58,9 +59,11 @@ class Greedy(Strategy):
         self.tie_break = None if tie_break is None else tuple(tie_break)
         self.yahtzee_bonus_in_value = yahtzee_bonus_in_value
 
+    parallel_backend = "threads"  # one shared decision cache; kernels release the GIL
+
     def prepare(self, rules) -> None:
         cache = getattr(self, "_cache", None)
-        if cache is not None and cache["rules"] == rules:
+        if cache is not None and cache.rules == rules:
             return
         names = rules.category_names
         tie_break = self.tie_break
@@ -73,56 +76,32 @@ class Greedy(Strategy):
                 )
         order = [names.index(n) for n in tie_break]
         order += [i for i in range(len(names)) if i not in order]
-        cap = 1024
-        self._cache = {
-            "rules": rules,
-            "order": np.array(order, dtype=np.int64),
-            "slot": np.full(n_states(rules), -1, dtype=np.int32),
-            "keep": np.zeros((cap, rules.tables.n_rolls), dtype=np.int16),
-            "cat": np.zeros((cap, rules.tables.n_rolls), dtype=np.int8),
-            "n": 0,
-        }
+        self._order = np.array(order, dtype=np.int64)
+        n_rolls = rules.tables.n_rolls
+        self._cache = StateCache(
+            rules, {"keep": ((1, n_rolls), np.int16), "cat": ((1, n_rolls), np.int8)},
+            capacity=4096,
+        )  # fmt: skip
 
-    def _lookup(self, view: TurnView, want_keep: bool) -> np.ndarray:
+    def _fill(self, used, upper, flag, slots) -> None:
+        rules = self._cache.rules
+        t = rules.tables
+        greedy_fill_states(
+            kernel_rules(rules), t.keep_roll_ptr, t.keep_roll_roll, t.keep_roll_prob,
+            t.roll_keep_ptr, t.roll_keep_keep, t.keep_size, self._order,
+            self.yahtzee_bonus_in_value, used, upper, flag, slots,
+            self._cache.arrays["keep"][:, 0], self._cache.arrays["cat"][:, 0],
+        )  # fmt: skip
+
+    def _lookup(self, view: TurnView, table: str) -> np.ndarray:
         self.prepare(view.rules)
         c = self._cache
-        t = view.tables
-        kr = kernel_rules(view.rules)
-        out = np.empty(len(view), dtype=np.int64)
-        states = np.ascontiguousarray(view.state_index)
-        start = 0
-        while True:
-            done, c["n"] = greedy_lookup(
-                kr,
-                t.keep_roll_ptr,
-                t.keep_roll_roll,
-                t.keep_roll_prob,
-                t.roll_keep_ptr,
-                t.roll_keep_keep,
-                t.keep_size,
-                c["order"],
-                self.yahtzee_bonus_in_value,
-                states[start:],
-                view.used[start:],
-                view.upper[start:],
-                view.flag[start:],
-                view.roll_index[start:],
-                c["slot"],
-                c["keep"],
-                c["cat"],
-                c["n"],
-                want_keep,
-                out[start:],
-            )
-            start += done
-            if start >= len(view):
-                return out
-            grow = c["keep"].shape[0]
-            c["keep"] = np.concatenate([c["keep"], np.zeros_like(c["keep"][:grow])])
-            c["cat"] = np.concatenate([c["cat"], np.zeros_like(c["cat"][:grow])])
+        states = view.state_index
+        c.fill_missing(states, self._fill)
+        return gather_decisions(c.slot, states, view.roll_index, c.arrays[table], 0)
 
     def keep(self, view: TurnView) -> np.ndarray:
-        return view.tables.keep_counts[self._lookup(view, True)]
+        return view.tables.keep_counts[self._lookup(view, "keep")]
 
     def category(self, view: TurnView) -> np.ndarray:
-        return self._lookup(view, False)
+        return self._lookup(view, "cat")

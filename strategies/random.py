@@ -27,6 +27,7 @@ from .registry import register
 
 class _RandomBase(Strategy):
     deterministic = False
+    parallel_backend = "threads"  # stateless kernels that release the GIL
     _tiered = False
 
     def __init__(self) -> None:

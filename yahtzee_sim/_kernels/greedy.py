@@ -9,7 +9,7 @@ next roll; the greedy keep for a roll is the best keep among its sub-multisets.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from .play import category_legal_points, joker_case, yahtzee_bonus_points
 
@@ -75,61 +75,12 @@ def _fill_state(
         keep_row[r] = best_k
 
 
-@njit(cache=True, nogil=True)
-def greedy_lookup(
-    kr,
-    kr_ptr,
-    kr_roll,
-    kr_prob,
-    rk_ptr,
-    rk_keep,
-    keep_size,
-    order,
-    with_ybonus,
-    states,
-    used,
-    upper,
-    flag,
-    rolls,
-    slot_of_state,
-    keep_cache,
-    cat_cache,
-    n_slots,
-    want_keep,
-    out,
-):
-    """Fill ``out[i]`` with the greedy keep index (or category) for each game.
-
-    Returns ``(i, n_slots)``: ``i < len(states)`` means the cache is full and
-    must be grown before calling again from ``i``.
-    """
-    for i in range(states.shape[0]):
-        s = states[i]
-        slot = slot_of_state[s]
-        if slot < 0:
-            if n_slots >= keep_cache.shape[0]:
-                return i, n_slots
-            slot = n_slots
-            n_slots += 1
-            _fill_state(
-                kr,
-                kr_ptr,
-                kr_roll,
-                kr_prob,
-                rk_ptr,
-                rk_keep,
-                keep_size,
-                order,
-                with_ybonus,
-                used[i],
-                upper[i],
-                flag[i],
-                keep_cache[slot],
-                cat_cache[slot],
-            )
-            slot_of_state[s] = slot
-        if want_keep:
-            out[i] = keep_cache[slot, rolls[i]]
-        else:
-            out[i] = cat_cache[slot, rolls[i]]
-    return states.shape[0], n_slots
+@njit(cache=True, parallel=True, nogil=True)
+def greedy_fill_states(kr, kr_ptr, kr_roll, kr_prob, rk_ptr, rk_keep, keep_size, order,
+                       with_ybonus, used, upper, flag, slots, keep_cache, cat_cache):  # fmt: skip
+    """Greedy keep and box for every roll of states ``i``, into row ``slots[i]``
+    of the caches, in parallel over states."""
+    for i in prange(used.shape[0]):
+        _fill_state(kr, kr_ptr, kr_roll, kr_prob, rk_ptr, rk_keep, keep_size, order,
+                    with_ybonus, used[i], upper[i], flag[i], keep_cache[slots[i]],
+                    cat_cache[slots[i]])  # fmt: skip
