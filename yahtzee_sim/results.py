@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from .rules import RuleSet
 
@@ -108,9 +111,11 @@ class Results:
             ),
         }
 
-    def to_frame(self) -> pd.DataFrame:
+    def to_frame(self) -> pd.DataFrame:  # pandas is imported on first use (start-up time)
         """One row per game: ``game, total, upper_bonus, yahtzees, yahtzee_bonuses``, then
         ``score_<category>`` and ``turn_<category>`` columns."""
+        import pandas as pd
+
         names = self.rules.category_names
         cols = {
             "game": np.arange(self.first_game, self.first_game + self.n_games, dtype=np.int64),
