@@ -125,6 +125,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top", type=_positive_int, default=None, help="show only the best N")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
+    p = sub.add_parser("select", help="Kim-Nelson selection of the best strategy (CRN)")
+    p.add_argument(
+        "--strategies", default="all", help="comma-separated strategy ids, or 'all' (default)"
+    )
+    p.add_argument(
+        "--delta",
+        type=float,
+        default=1.0,
+        help="indifference zone: smallest difference worth detecting (default 1)",
+    )
+    p.add_argument("--alpha", type=float, default=0.05, help="1 - P(correct selection)")
+    p.add_argument("--metric", choices=["total", "yahtzees", "bonus"], default="total")
+    p.add_argument("--minimize", action="store_true", help="select the smallest mean")
+    p.add_argument("--m", type=_positive_int, default=1, help="stop when m strategies remain")
+    p.add_argument("--n0", type=_positive_int, default=20, help="first-stage observations")
+    p.add_argument("--batch", type=_positive_int, default=10, help="games per observation")
+    p.add_argument("--seed", type=_seed, default=0)
+    _add_rules(p)
+    p.add_argument("--jobs", type=_jobs, default=1, help="threads/processes per draw")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
     p = sub.add_parser("strategies", help="list the registered strategies")
     p.add_argument("--json", action="store_true", help="print JSON")
 
@@ -279,6 +300,52 @@ def cmd_advise(args) -> int:
     return 0
 
 
+def cmd_select(args) -> int:
+    from .analysis import mcb, select_best
+    from .strategies import strategy_ids
+
+    if args.strategies.strip() == "all":
+        ids = strategy_ids()
+    else:
+        ids = [s.strip() for s in args.strategies.split(",") if s.strip()]
+    t0 = time.perf_counter()
+    res = select_best(
+        ids, delta=args.delta, alpha=args.alpha, metric=args.metric, m=args.m, n0=args.n0,
+        batch=args.batch, seed=args.seed, rules=_rules_from(args), maximize=not args.minimize,
+        n_jobs=args.jobs,
+    )  # fmt: skip
+    seconds = time.perf_counter() - t0
+    common = min(res.observations.values())
+    intervals = mcb(res.data[:, :common], list(res.observations), alpha=args.alpha,
+                    maximize=not args.minimize)  # fmt: skip
+    params = {k: v for k, v in res.parameters.items() if k != "games"}
+    if args.json:
+        print(json.dumps({
+            "winners": res.winners,
+            "observations": res.observations,
+            "games": res.parameters["games"],
+            "eliminated": [[name, stage] for name, stage in res.eliminated],
+            "means": res.means,
+            "mcb": intervals.to_dict(orient="records"),
+            "parameters": params,
+            "seconds": seconds,
+        }))  # fmt: skip
+        return 0
+    print(f"Kim-Nelson selection on {args.metric} ({'min' if args.minimize else 'max'}), "
+          f"delta {args.delta}, alpha {args.alpha}, m {args.m}, n0 {args.n0}, "
+          f"{args.batch} games per observation, rules {params['rules']}")  # fmt: skip
+    print(f"winners: {', '.join(res.winners)}   observations needed: "
+          f"{max(res.observations.values()):,}   games played: {res.parameters['games']:,}   "
+          f"({seconds:.1f} s)")  # fmt: skip
+    print(f"{'strategy':<18}{'mean':>10}{'obs':>9}  eliminated at   MCB interval vs best")
+    stage = dict(res.eliminated)
+    for row in intervals.itertuples():
+        when = f"stage {stage[row.system]}" if row.system in stage else "winner"
+        print(f"{row.system:<18}{res.means[row.system]:>10.3f}{res.observations[row.system]:>9}"
+              f"  {when:<15}[{row.lower:+.3f}, {row.upper:+.3f}]")  # fmt: skip
+    return 0
+
+
 def cmd_strategies(args) -> int:
     from .strategies import strategy_class, strategy_ids
 
@@ -332,6 +399,7 @@ COMMANDS = {
     "simulate": cmd_simulate,
     "solve": cmd_solve,
     "advise": cmd_advise,
+    "select": cmd_select,
     "strategies": cmd_strategies,
     "rules": cmd_rules,
 }
