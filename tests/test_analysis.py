@@ -223,3 +223,22 @@ def test_cli_select_errors(capsys, args, needle):
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert needle in err and len(err.strip().splitlines()) == 1
+
+
+def test_pcs_with_batch_means_of_real_scores():
+    """PCS of KN when observations are batch means (b = 10) of skewed, multimodal game scores.
+
+    Each system resamples games from a pool of optimal-play totals; the best is shifted by delta.
+    """
+    pool = simulate("optimal", 200_000, seed=21).total.astype(float)
+    rng = np.random.default_rng(8)
+    delta, k, reps, b = 10.0, 5, 200, 10
+    shift = np.array([delta] + [0.0] * (k - 1))
+    names = [f"s{i}" for i in range(k)]
+
+    def draw(systems, start, stop):
+        games = rng.choice(pool, size=(len(systems), stop - start, b))
+        return games.mean(axis=2) + shift[systems][:, None]
+
+    hits = sum(kim_nelson(draw, names, delta, n0=20).winners == ["s0"] for _ in range(reps))
+    assert_pcs_not_below(hits, reps)
