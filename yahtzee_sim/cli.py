@@ -103,6 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--out", type=Path, default=None, help="write per-game results to FILE.parquet or FILE.csv"
     )
+    p.add_argument(
+        "--checkpoint",
+        type=Path,
+        default=None,
+        help="save progress to FILE after every block; resume from it if it exists",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -230,11 +236,13 @@ def cmd_simulate(args) -> int:
         n_jobs=args.jobs,
         chunk_size=args.chunk_size or DEFAULT_CHUNK,
         progress=False if (args.quiet or args.json) else None,
+        keep_games=args.out is not None,  # summaries alone stream in bounded memory
+        checkpoint=args.checkpoint,
     )
     seconds = time.perf_counter() - t0
     if args.out is not None:
         _write_frame(res.to_frame(), args.out)
-    summary = res.summary()
+    summary = res.summary() if args.out is not None else res.summary(args.strategy, args.seed)
     summary["strategy"] = args.strategy
     if args.json:
         summary["seconds"] = seconds
@@ -417,8 +425,9 @@ def main(argv: list[str] | None = None) -> int:
     except YahtzeeSimError as exc:
         print(f"yahtzee-sim {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print(f"yahtzee-sim {args.command}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        detail = str(exc) or "interrupted"
+        print(f"yahtzee-sim {args.command}: {detail}", file=sys.stderr)
         return 130
 
 

@@ -10,9 +10,11 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
+from .aggregate import (
+    PERCENTILES,  # noqa: F401  (re-exported)
+    Aggregate,
+)
 from .rules import RuleSet
-
-PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 
 
 @dataclass(eq=False)
@@ -72,44 +74,34 @@ class Results:
             )
         )
 
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The per-game arrays by name (as the engine returns them)."""
+        return {
+            "total": self.total,
+            "category_scores": self.category_scores,
+            "filled_turn": self.filled_turn,
+            "upper_bonus": self.upper_bonus,
+            "yahtzees": self.yahtzees,
+            "yahtzee_bonuses": self.yahtzee_bonuses,
+        }
+
+    def aggregate(self) -> Aggregate:
+        """Exact running statistics of these games (what ``keep_games=False`` keeps)."""
+        return Aggregate.from_arrays(self.rules, self.arrays())
+
     def summary(self) -> dict:
         """Summary statistics as a JSON-ready dict.
 
         Keys: ``strategy, rules, games, seed, mean, sd, ci95`` (normal-theory
         95% interval of the mean), ``min, max, percentiles`` (keys ``"1"`` ..
         ``"99"``, linear interpolation), ``bonus_rate`` (share of games with the
-        upper bonus), ``yahtzees_mean``, ``yahtzee_bonuses_mean``, ``category_means``.
+        upper bonus), ``yahtzees_mean``, ``yahtzee_bonuses_mean``, ``category_means``,
+        ``category_zero_rate``, ``category_mean_turn``. Computed from exact integer
+        aggregates, so a streamed run (``keep_games=False``) gives the same summary.
         """
-        t = self.total.astype(np.float64)
-        n = len(t)
-        if n == 0:
+        if self.n_games == 0:
             raise ValueError("no games to summarize")
-        mean = float(t.mean())
-        sd = float(t.std(ddof=1)) if n > 1 else 0.0
-        half = 1.959963984540054 * sd / np.sqrt(n)
-        pct = np.percentile(t, PERCENTILES)
-        return {
-            "strategy": self.strategy,
-            "rules": self.rules.name,
-            "games": n,
-            "seed": self.seed,
-            "mean": mean,
-            "sd": sd,
-            "ci95": [float(mean - half), float(mean + half)],
-            "min": int(self.total.min()),
-            "max": int(self.total.max()),
-            "percentiles": {str(p): float(v) for p, v in zip(PERCENTILES, pct, strict=True)},
-            "bonus_rate": float((self.upper_bonus > 0).mean()),
-            "yahtzees_mean": float(self.yahtzees.mean()),
-            "yahtzee_bonuses_mean": float(self.yahtzee_bonuses.mean()),
-            "category_means": dict(
-                zip(
-                    self.rules.category_names,
-                    self.category_scores.mean(axis=0, dtype=np.float64).tolist(),
-                    strict=True,
-                )
-            ),
-        }
+        return self.aggregate().summary(self.strategy, self.seed)
 
     def to_frame(self) -> pd.DataFrame:  # pandas is imported on first use (start-up time)
         """One row per game: ``game, total, upper_bonus, yahtzees, yahtzee_bonuses``, then

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from pathlib import Path
 
 import numpy as np
 from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
 from ._kernels.rng import keys_from_seed
+from .aggregate import Aggregate
+from .checkpoint import load as load_checkpoint
+from .checkpoint import save as save_checkpoint
 from .engine import play_block
 from .errors import YahtzeeSimError
 from .results import Results
@@ -38,8 +43,15 @@ def _prepared(strategy, rules: RuleSet):
     return cached
 
 
-def _run_block(strategy, rules, first, n, dice_key, strategy_key):
-    return play_block(_prepared(strategy, rules), rules, first, n, dice_key, strategy_key)
+def _run_block(strategy, rules, first, n, dice_key, strategy_key, keep_games=True, prepare=True):
+    """One block; per-game arrays, or (``keep_games=False``) their exact aggregate."""
+    played = _prepared(strategy, rules) if prepare else strategy
+    block = play_block(played, rules, first, n, dice_key, strategy_key)
+    return block if keep_games else Aggregate.from_arrays(rules, block)
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`simulate`; the message says what was saved and how to resume."""
 
 
 def _check_int(name: str, value, minimum: int) -> int:
@@ -57,8 +69,10 @@ def simulate(
     chunk_size: int = DEFAULT_CHUNK,
     first_game: int = 0,
     progress: bool | None = None,
-) -> Results:
-    """Play ``n_games`` games of ``strategy`` and return per-game :class:`Results`.
+    keep_games: bool = True,
+    checkpoint: str | os.PathLike | None = None,
+) -> Results | Aggregate:
+    """Play ``n_games`` games of ``strategy``.
 
     Parameters
     ----------
@@ -68,23 +82,36 @@ def simulate(
         Number of games (>= 1).
     seed : int
         Master seed (>= 0). The dice of game ``g`` depend only on ``seed`` and
-        ``g``: results are bit-identical for any ``n_jobs`` and ``chunk_size``,
-        and every strategy sees the same dice stream (common random numbers).
+        ``g``: results are bit-identical for any ``n_jobs``, ``chunk_size`` and
+        joblib backend, and every strategy sees the same dice stream (common
+        random numbers).
     rules : str or RuleSet
         A preset name (see :data:`yahtzee_sim.rules.PRESETS`) or a rule set.
     n_jobs : int
-        Worker processes (joblib; ``-1`` = all cores).
+        Parallel blocks (joblib; ``-1`` = all cores or all workers of an active
+        ``joblib.parallel_config`` backend such as dask). Built-in strategies run
+        in threads unless a backend is configured; others in processes.
     chunk_size : int
         Games per block played in lockstep.
     first_game : int
         Global index of the first game (to continue or split a run).
     progress : bool, optional
         Show a progress bar; default: when stderr is a terminal.
+    keep_games : bool
+        Keep per-game arrays (:class:`Results`). With False only exact running
+        statistics are kept (:class:`~yahtzee_sim.aggregate.Aggregate`, same
+        ``summary()``), so memory stays bounded for any number of games.
+    checkpoint : path, optional
+        Save completed blocks to this file (atomically, after each block) and, if
+        it exists, resume from it; the final result is bit-identical to an
+        uninterrupted run. Ctrl-C raises :class:`RunInterrupted` saying how to resume.
+        The file is kept after a complete run (running again returns at once).
 
     Raises
     ------
     YahtzeeSimError
-        For bad arguments (a ``ValueError``).
+        For bad arguments (a ``ValueError``); ``CheckpointError`` for a damaged
+        checkpoint or one of another run.
     IllegalMoveError
         When the strategy makes an illegal decision.
     """
@@ -102,34 +129,81 @@ def simulate(
     dice_key, strategy_key = keys[:2], keys[2:]
     starts = list(range(first_game, first_game + n_games, chunk_size))
     sizes = [min(chunk_size, first_game + n_games - s) for s in starts]
+    run = {"strategy": repr(strategy), "rules": rules.fingerprint(), "seed": seed,
+           "n_games": n_games, "chunk_size": chunk_size, "first_game": first_game,
+           "keep_games": bool(keep_games)}  # fmt: skip
+    done, parts = 0, ([] if keep_games else Aggregate.empty(rules))
+    if checkpoint is not None:
+        checkpoint = Path(checkpoint)
+        if not checkpoint.parent.is_dir():
+            raise YahtzeeSimError(f"checkpoint folder {str(checkpoint.parent)!r} does not exist")
+        if checkpoint.exists():
+            done, parts = load_checkpoint(checkpoint, run, rules)
     if progress is None:
         progress = sys.stderr.isatty()
-    bar = tqdm(total=n_games, unit="game", disable=not progress, desc=getattr(strategy, "name", ""))
-    if n_jobs == 1 or len(starts) == 1:
-        prepared = _prepared(strategy, rules)
-        parts = []
-        for s, n in zip(starts, sizes, strict=True):
-            parts.append(play_block(prepared, rules, s, n, dice_key, strategy_key))
+    bar = tqdm(total=n_games, initial=sum(sizes[:done]), unit="game", disable=not progress,
+               desc=getattr(strategy, "name", ""))  # fmt: skip
+    todo = list(zip(starts[done:], sizes[done:], strict=True))
+    try:
+        for out, n in zip(_blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key,
+                                  keep_games), (n for _, n in todo), strict=False):  # fmt: skip
+            if keep_games:
+                parts.append(out)
+            else:
+                parts.merge(out)
+            done += 1
+            if checkpoint is not None:
+                save_checkpoint(checkpoint, run, done, parts)
             bar.update(n)
-    else:
-        if getattr(strategy, "parallel_backend", "processes") == "threads":
-            prepared = _prepared(strategy, rules)
-            jobs = (
-                delayed(play_block)(prepared, rules, s, n, dice_key, strategy_key)
-                for s, n in zip(starts, sizes, strict=True)
-            )
-            parallel = Parallel(n_jobs=n_jobs, return_as="generator", prefer="threads")
-        else:
-            jobs = (
-                delayed(_run_block)(strategy, rules, s, n, dice_key, strategy_key)
-                for s, n in zip(starts, sizes, strict=True)
-            )
-            parallel = Parallel(n_jobs=n_jobs, return_as="generator")
-        parts = []
-        for part, n in zip(parallel(jobs), sizes, strict=True):
-            parts.append(part)
-            bar.update(n)
+    except KeyboardInterrupt:
+        bar.close()
+        played = sum(sizes[:done])
+        if checkpoint is not None:
+            save_checkpoint(checkpoint, run, done, parts)
+            raise RunInterrupted(
+                f"interrupted after {played:,} of {n_games:,} games; progress is saved in "
+                f"{checkpoint}: run the same command again to resume"
+            ) from None
+        raise RunInterrupted(
+            f"interrupted after {played:,} of {n_games:,} games; nothing was saved "
+            "(give a checkpoint file to make long runs resumable)"
+        ) from None
     bar.close()
+    if not keep_games:
+        parts.meta.update(strategy=repr(strategy), seed=seed, first_game=first_game)
+        return parts
     return Results.concatenate(
         parts, strategy=repr(strategy), rules=rules, seed=seed, first_game=first_game
     )
+
+
+def _backend_configured() -> bool:
+    """Whether the caller chose a joblib backend (e.g. ``parallel_config(backend="dask")``)."""
+    from joblib.parallel import _get_active_backend
+
+    try:
+        backend, _ = _get_active_backend()
+    except Exception:  # pragma: no cover - joblib internals changed
+        return False
+    return type(backend).__name__ not in ("LokyBackend", "SequentialBackend",
+                                          "ThreadingBackend")  # fmt: skip
+
+
+def _blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, keep_games):
+    """Yield each block's output in order."""
+    if n_jobs == 1 or len(todo) <= 1:
+        prepared = _prepared(strategy, rules)
+        for s, n in todo:
+            yield _run_block(prepared, rules, s, n, dice_key, strategy_key, keep_games, False)
+        return
+    if getattr(strategy, "parallel_backend", "processes") == "threads" and not (
+        _backend_configured()
+    ):
+        prepared = _prepared(strategy, rules)
+        jobs = (delayed(_run_block)(prepared, rules, s, n, dice_key, strategy_key, keep_games,
+                                    False) for s, n in todo)  # fmt: skip
+        yield from Parallel(n_jobs=n_jobs, return_as="generator", prefer="threads")(jobs)
+        return
+    jobs = (delayed(_run_block)(strategy, rules, s, n, dice_key, strategy_key, keep_games)
+            for s, n in todo)  # fmt: skip
+    yield from Parallel(n_jobs=n_jobs, return_as="generator")(jobs)

@@ -1,0 +1,48 @@
+"""Long streaming run: N greedy games (default 10^8) with 2 jobs, summary only. Prints JSON.
+
+Usage: ``python benchmarks/bench_stream.py [--games 100000000] [--jobs 2] [--strategy greedy]``.
+Target (issue 9): 10^8 greedy games with 2 jobs in bounded memory (peak RSS <= 1 GB).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import time
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100_000_000)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--strategy", default="greedy")
+    parser.add_argument("--checkpoint", default=None)
+    args = parser.parse_args()
+
+    from yahtzee_sim import simulate
+
+    t0 = time.perf_counter()
+    agg = simulate(args.strategy, args.games, seed=1, n_jobs=args.jobs, keep_games=False,
+                   checkpoint=args.checkpoint, progress=False)  # fmt: skip
+    seconds = time.perf_counter() - t0
+    s = agg.summary(args.strategy, 1)
+    out = {
+        "benchmark": "stream",
+        "strategy": args.strategy,
+        "games": args.games,
+        "n_jobs": args.jobs,
+        "seconds": round(seconds, 2),
+        "games_per_second": round(args.games / seconds),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "mean": s["mean"],
+        "sd": s["sd"],
+        "ci95": s["ci95"],
+    }
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
