@@ -130,6 +130,12 @@ class FunctionStrategy(Strategy):
     def deterministic(self) -> bool:  # type: ignore[override]
         return self.is_deterministic
 
+    def _bad_output(self, pos: Position, what: str, allowed: str, action) -> IllegalMoveError:
+        return IllegalMoveError(
+            f"strategy {self.label!r}: {what} in game {pos.game}, turn {pos.turn + 1}; {allowed}",
+            strategy=self.label, game=pos.game, turn=pos.turn + 1, dice=pos.dice, action=action,
+        )  # fmt: skip
+
     def keep(self, view: TurnView) -> np.ndarray:
         out = np.array(view.dice, dtype=np.int8)
         F = view.rules.n_faces
@@ -137,15 +143,8 @@ class FunctionStrategy(Strategy):
             counts = np.zeros(F, dtype=np.int8)
             for face in self.keep_fn(pos):
                 if not isinstance(face, (int, np.integer)) or not 1 <= face <= F:
-                    raise IllegalMoveError(
-                        f"strategy {self.label!r}: keep_fn returned die value {face!r} in game "
-                        f"{pos.game}, turn {pos.turn + 1}; faces are 1..{F}",
-                        strategy=self.label,
-                        game=pos.game,
-                        turn=pos.turn + 1,
-                        dice=pos.dice,
-                        action=face,
-                    )
+                    raise self._bad_output(pos, f"keep_fn returned die value {face!r}",
+                                           f"faces are 1..{F}", face)  # fmt: skip
                 counts[face - 1] += 1
             out[i] = counts
         return out
@@ -157,16 +156,10 @@ class FunctionStrategy(Strategy):
             choice = self.category_fn(pos)
             if isinstance(choice, str):
                 if choice not in names:
-                    raise IllegalMoveError(
-                        f"strategy {self.label!r}: category_fn returned unknown category "
-                        f"{choice!r} in game {pos.game}, turn {pos.turn + 1}; expected one of: "
-                        f"{', '.join(names)}",
-                        strategy=self.label,
-                        game=pos.game,
-                        turn=pos.turn + 1,
-                        dice=pos.dice,
-                        action=choice,
-                    )
+                    raise self._bad_output(
+                        pos, f"category_fn returned unknown category {choice!r}",
+                        f"expected one of: {', '.join(names)}", choice,
+                    )  # fmt: skip
                 choice = names.index(choice)
             out[i] = int(choice)
         return out
