@@ -88,8 +88,13 @@ class Aggregate:
         x_hi = int(np.searchsorted(cum, min(lo + 2, n)))
         return float(x_lo + frac * (x_hi - x_lo))
 
-    def summary(self, strategy: str = "", seed: int | None = None) -> dict:
-        """The same keys as :meth:`yahtzee_sim.results.Results.summary`."""
+    def summary(self, strategy: str | None = None, seed: int | None = None) -> dict:
+        """The same keys as :meth:`yahtzee_sim.results.Results.summary`.
+
+        ``strategy`` and ``seed`` default to those recorded by :func:`~yahtzee_sim.simulate`.
+        """
+        strategy = self.meta.get("strategy", "") if strategy is None else strategy
+        seed = self.meta.get("seed") if seed is None else seed
         n = self.n_games
         if n == 0:
             raise ValueError("no games to summarize")

@@ -87,7 +87,9 @@ class Results:
 
     def aggregate(self) -> Aggregate:
         """Exact running statistics of these games (what ``keep_games=False`` keeps)."""
-        return Aggregate.from_arrays(self.rules, self.arrays())
+        agg = Aggregate.from_arrays(self.rules, self.arrays())
+        agg.meta.update(strategy=self.strategy, seed=self.seed, first_game=self.first_game)
+        return agg
 
     def summary(self) -> dict:
         """Summary statistics as a JSON-ready dict.
@@ -101,7 +103,7 @@ class Results:
         """
         if self.n_games == 0:
             raise ValueError("no games to summarize")
-        return self.aggregate().summary(self.strategy, self.seed)
+        return self.aggregate().summary()
 
     def to_frame(self) -> pd.DataFrame:  # pandas is imported on first use (start-up time)
         """One row per game: ``game, total, upper_bonus, yahtzees, yahtzee_bonuses``, then
