@@ -425,6 +425,10 @@ def main(argv: list[str] | None = None) -> int:
     except YahtzeeSimError as exc:
         print(f"yahtzee-sim {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # output piped into e.g. `head`: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt as exc:
         detail = str(exc) or "interrupted"
         print(f"yahtzee-sim {args.command}: {detail}", file=sys.stderr)
