@@ -5,12 +5,15 @@ from . import optimal as _optimal  # noqa: F401  (registers)
 from . import random as _random  # noqa: F401  (registers)
 from .adapter import FunctionStrategy, Position
 from .base import Strategy
+from .checks import StrategyCheckError, check_strategy
 from .registry import get_strategy, register, strategy_class, strategy_ids
 
 __all__ = [
     "FunctionStrategy",
     "Position",
     "Strategy",
+    "StrategyCheckError",
+    "check_strategy",
     "get_strategy",
     "register",
     "strategy_class",

@@ -7,6 +7,7 @@ import re
 from yahtzee_sim.errors import StrategyError
 
 from .base import Strategy
+from .plugins import is_plugin_spec, load_strategy_class
 
 _REGISTRY: dict[str, type[Strategy]] = {}
 _LATEST: dict[str, int] = {}
@@ -54,14 +55,18 @@ def strategy_class(strategy_id: str) -> type[Strategy]:
 
 
 def get_strategy(strategy: str | Strategy, **params) -> Strategy:
-    """A strategy instance from an id (``"greedy"``, ``"greedy-v1"``) or an instance."""
+    """A strategy instance from an id (``"greedy"``, ``"greedy-v1"``), a plugin spec
+    (``"path/to/file.py:MyStrategy"``, ``"package.module:MyStrategy"``) or an instance."""
     if isinstance(strategy, Strategy):
         if params:
             raise StrategyError("parameters can only be given with a strategy id")
         return strategy
     if not isinstance(strategy, str):
         raise StrategyError(f"strategy must be an id or a Strategy instance, got {strategy!r}")
-    cls = strategy_class(strategy)
+    if is_plugin_spec(strategy):
+        cls = load_strategy_class(strategy)
+    else:
+        cls = strategy_class(strategy)
     try:
         return cls(**params)
     except TypeError as exc:

@@ -1,0 +1,103 @@
+"""``check_strategy``: the conformance checks every strategy should pass."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+
+from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.rules import get_rules
+from yahtzee_sim.simulate import simulate
+from yahtzee_sim.view import TurnView
+
+from .base import Strategy
+from .registry import get_strategy
+
+
+class StrategyCheckError(YahtzeeSimError):
+    """A strategy failed a conformance check (the message says which and where)."""
+
+
+def _random_views(rules, n: int, seed: int, rolls_left: int) -> TurnView:
+    """``n`` random but legal positions: random filled boxes, consistent upper totals."""
+    rng = np.random.default_rng(seed)
+    t = rules.tables
+    C = rules.n_categories
+    used = np.zeros(n, dtype=np.int64)
+    upper = np.zeros(n, dtype=np.int64)
+    flag = np.zeros(n, dtype=np.int64)
+    turns = rng.integers(0, C, n)
+    for i in range(n):
+        filled = rng.choice(C, size=turns[i], replace=False)
+        for c in filled:
+            used[i] |= 1 << int(c)
+            cat = rules.categories[c]
+            if cat.is_upper:
+                upper[i] += cat.param * int(rng.integers(0, rules.n_dice + 1))
+        yi = rules.yahtzee_index
+        if rules.has_yahtzee_flag and yi is not None and (used[i] >> yi) & 1:
+            flag[i] = int(rng.integers(0, 2))
+    rolls = rng.integers(0, t.n_rolls, n).astype(np.int32)
+    return TurnView(rules, np.arange(n, dtype=np.int64), t.roll_counts[rolls], rolls,
+                    rolls_left, int(turns.max()), used, upper, flag,
+                    np.zeros(n, dtype=np.int64), np.zeros((n, C), dtype=np.int16))  # fmt: skip
+
+
+def _decisions(strategy, view: TurnView) -> np.ndarray:
+    out = strategy.keep(view) if view.rolls_left else strategy.category(view)
+    return np.asarray(out)
+
+
+def _row(view: TurnView, i: int) -> TurnView:
+    s = slice(i, i + 1)
+    return TurnView(view.rules, view.games[s], view.dice[s], view.roll_index[s],
+                    view.rolls_left, view.turn, view.used[s], view.upper_total[s],
+                    view.flag[s], view.score[s], view.category_scores[s],
+                    view.strategy_key)  # fmt: skip
+
+
+def check_strategy(strategy: str | Strategy, rules="yahtzee", n_games: int = 300,
+                   n_positions: int = 200, seed: int = 0) -> None:  # fmt: skip
+    """Raise :class:`StrategyCheckError` unless ``strategy`` passes every check:
+
+    1. it plays ``n_games`` complete games with only legal moves (the engine validates);
+    2. the same seed gives bit-identical games (and, if it claims to be deterministic,
+       decisions on ``n_positions`` random positions repeat exactly);
+    3. batched decisions equal those made one game at a time;
+    4. it survives pickling (same decisions after a round trip) and ``clone()``;
+    5. its ``repr`` names its class.
+    """
+    rules = get_rules(rules)
+    strategy = get_strategy(strategy)
+    name = repr(strategy)
+
+    def fail(what: str):
+        raise StrategyCheckError(f"check_strategy({name}): {what}")
+
+    try:
+        a = simulate(strategy, n_games, seed=seed, rules=rules, chunk_size=97, progress=False)
+        b = simulate(strategy.clone(), n_games, seed=seed, rules=rules, chunk_size=n_games,
+                     progress=False)  # fmt: skip
+    except YahtzeeSimError as exc:
+        fail(f"could not play legal games: {exc}")
+    if not np.array_equal(a.total, b.total) or not np.array_equal(a.filled_turn, b.filled_turn):
+        fail("the same seed gave different games (randomness outside TurnView.uniform?)")
+    if not repr(strategy).startswith(type(strategy).__name__):
+        fail(f"repr should start with the class name, got {repr(strategy)!r}")
+    for rolls_left in range(rules.rolls_per_turn - 1, -1, -1):
+        view = _random_views(rules, n_positions, seed + rolls_left, rolls_left)
+        first = _decisions(strategy, view)
+        if strategy.deterministic and not np.array_equal(first, _decisions(strategy, view)):
+            fail(f"a deterministic strategy changed its decisions (rolls_left={rolls_left})")
+        if strategy.deterministic:
+            single = np.concatenate([_decisions(strategy, _row(view, i))
+                                     for i in range(min(n_positions, 50))])  # fmt: skip
+            if not np.array_equal(single, first[: len(single)]):
+                fail(f"batched decisions differ from one-game decisions (rolls_left={rolls_left})")
+        try:
+            copy = pickle.loads(pickle.dumps(strategy))
+        except Exception as exc:
+            fail(f"cannot be pickled: {type(exc).__name__}: {exc}")
+        if strategy.deterministic and not np.array_equal(first, _decisions(copy, view)):
+            fail(f"decisions changed after pickling (rolls_left={rolls_left})")
