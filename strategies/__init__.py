@@ -3,6 +3,7 @@
 from . import greedy as _greedy  # noqa: F401  (registers)
 from . import optimal as _optimal  # noqa: F401  (registers)
 from . import random as _random  # noqa: F401  (registers)
+from . import rule_based as _rule_based  # noqa: F401  (registers)
 from .adapter import FunctionStrategy, Position
 from .base import Strategy
 from .checks import StrategyCheckError, check_strategy
