@@ -1,0 +1,165 @@
+"""Kernels of the seed-002 rule-based strategy (Glenn 2007 rules, Tables V-VI).
+
+Category indices follow the Yahtzee score card: 0-5 upper, 6 3K, 7 4K, 8 FH,
+9 SS, 10 LS, 11 Yahtzee, 12 Chance. See ``strategies/rule_based.py`` for the rules.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True, nogil=True)
+def _run_start(c, length):
+    """Start face index of the highest run of ``length`` present, or -1."""
+    for start in range(6 - length, -1, -1):
+        ok = True
+        for f in range(start, start + length):
+            if c[f] == 0:
+                ok = False
+                break
+        if ok:
+            return start
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def glenn_keep(counts, used, flag, joker, out):
+    """Table V for every game: kept face counts into ``out``."""
+    for i in range(counts.shape[0]):
+        c = counts[i]
+        u = used[i]
+        op = np.empty(13, dtype=np.bool_)
+        for b in range(13):
+            op[b] = (u >> b) & 1 == 0
+        for f in range(6):
+            out[i, f] = 0
+        big = 0
+        f3 = -1
+        pair_hi = -1
+        pair_open_hi = -1
+        n_open_upper = 0
+        for f in range(6):
+            big = max(big, c[f])
+            if c[f] >= 3:
+                f3 = f
+            if c[f] == 2:
+                pair_hi = f
+                if op[f]:
+                    pair_open_hi = f
+            if op[f]:
+                n_open_upper += 1
+        if big == 5 and (op[11] or joker):
+            out[i, :] = c
+            continue
+        if _run_start(c, 5) >= 0 and (op[10] or op[9]):
+            out[i, :] = c
+            continue
+        r4 = _run_start(c, 4)
+        if r4 >= 0 and (op[9] or (op[10] and op[12])):
+            for f in range(r4, r4 + 4):
+                out[i, f] = 1
+            continue
+        if f3 >= 0 and op[f3]:
+            out[i, f3] = c[f3]
+            continue
+        if f3 >= 0 and (op[6] or op[7] or op[8] or op[12]):
+            out[i, f3] = c[f3]
+            continue
+        if pair_open_hi >= 0:
+            out[i, pair_open_hi] = 2
+            continue
+        s345 = c[2] > 0 and c[3] > 0 and c[4] > 0
+        s234 = c[1] > 0 and c[2] > 0 and c[3] > 0
+        if (s345 or s234) and (op[9] or (op[10] and op[12])):
+            lo = 2 if s345 else 1
+            for f in range(lo, lo + 3):
+                out[i, f] = 1
+            continue
+        if pair_hi >= 0 and (op[6] or op[12]):
+            out[i, pair_hi] = 2
+            continue
+        if f3 >= 0 and (op[11] or flag[i] == 1):
+            out[i, f3] = c[f3]
+            continue
+        if n_open_upper <= 4:
+            low = -1
+            for f in range(6):
+                if c[f] >= 1 and op[f]:
+                    low = f
+                    break
+            if low >= 0:
+                out[i, low] = 1
+                continue
+        if pair_hi >= 0:
+            out[i, pair_hi] = 2
+            continue
+        if op[6] or op[7] or op[12]:
+            for f in range(5, 2, -1):
+                if c[f] >= 1:
+                    out[i, f] = 1
+                    break
+
+
+@njit(cache=True, nogil=True)
+def glenn_category(counts, pts, upper_total, first_round, no_4k_first, throw_away, out):
+    """Table VI for every game, ``pts`` = legal points (-1 illegal): box index into ``out``."""
+    for i in range(counts.shape[0]):
+        c = counts[i]
+        p = pts[i]
+        total = 0
+        f3 = -1
+        big = 0
+        for f in range(6):
+            total += (f + 1) * c[f]
+            big = max(big, c[f])
+            if c[f] >= 3:
+                f3 = f
+        skip4k = first_round and no_4k_first
+        choice = -1
+        if big == 5 and p[11] > 0:
+            choice = 11
+        elif p[10] > 0:
+            choice = 10
+        elif p[9] > 0:
+            choice = 9
+        elif (f3 >= 0 and p[f3] >= 0 and upper_total[i] < 63
+              and upper_total[i] + c[f3] * (f3 + 1) >= 63):  # fmt: skip
+            choice = f3
+        elif c[5] >= 4 and p[5] >= 0:
+            choice = 5
+        elif c[4] >= 4 and p[4] >= 0:
+            choice = 4
+        elif p[7] > 0 and not skip4k:
+            choice = 7
+        elif c[5] >= 3 and p[5] >= 0:
+            choice = 5
+        elif c[4] >= 3 and p[4] >= 0:
+            choice = 4
+        elif p[8] > 0:
+            choice = 8
+        elif p[6] >= 22:
+            choice = 6
+        elif f3 >= 0 and p[f3] >= 0:
+            choice = f3
+        elif p[6] > 0:
+            choice = 6
+        elif total >= 22 and p[12] >= 0:
+            choice = 12
+        else:
+            for f in range(6):
+                if c[f] == 2 and p[f] >= 0:
+                    choice = f
+                    break
+        if choice < 0:
+            for j in range(throw_away.shape[0]):
+                b = throw_away[j]
+                if b == 7 and skip4k:
+                    continue
+                if p[b] >= 0:
+                    choice = b
+                    break
+        if choice < 0:
+            choice = 7  # only Four of a kind left in round 1: no choice
+        out[i] = choice
