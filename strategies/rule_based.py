@@ -31,7 +31,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from yahtzee_sim._kernels.rules_glenn import glenn_category, glenn_keep
+from yahtzee_sim._kernels.rules_glenn import (
+    glenn_category,
+    glenn_keep,
+    upper_category,
+    upper_keep,
+    yahtzee_keep,
+)
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.view import TurnView
 
@@ -85,4 +91,43 @@ class Glenn2007Rules(Strategy):
         out = np.empty(len(view), dtype=np.int64)
         glenn_category(view.dice, view.category_points, view.upper_total, view.turn == 0,
                        self.no_four_of_a_kind_first_round, self._throw_away, out)  # fmt: skip
+        return out
+
+
+@register("prioritize-upper")
+class PrioritizeUpper(Glenn2007Rules):
+    """Seed 002's "Prioritize Upper Section" variant of the Glenn 2007 rules (§IV.d).
+
+    While the upper bonus is not earned it keeps the dice of the open upper box with the
+    largest expected upper points after the next roll (seed 002's example: 3 2 3 2 3 with
+    Ones, Twos and Sixes open keeps 2 2), and scores a Yahtzee in its box first, then the
+    open upper box with the most points if any scores; otherwise it plays the rules.
+    Seed 002, Table 2: 192.92 ± 53.82.
+    """
+
+    def keep(self, view: TurnView) -> np.ndarray:
+        out = super().keep(view)
+        upper_keep(view.dice, view.used, view.upper_total, out)
+        return out
+
+    def category(self, view: TurnView) -> np.ndarray:
+        out = super().category(view)
+        upper_category(view.dice, view.category_points, view.upper_total, out)
+        return out
+
+
+@register("prioritize-yahtzee")
+class PrioritizeYahtzee(Glenn2007Rules):
+    """Seed 002's "Prioritize Yahtzee" variant of the Glenn 2007 rules (§IV.d).
+
+    Until a Yahtzee has been earned (the Yahtzee box holds 50) it keeps the most frequent
+    face (ties: a face whose upper box is open, then the higher face), even after the
+    box was scratched, as the paper's wording says; scoring follows the rules, which
+    already prefer Yahtzees. Seed 002, Table 2: 163.26 ± 64.47.
+    """
+
+    def keep(self, view: TurnView) -> np.ndarray:
+        out = super().keep(view)
+        earned = view.category_scores[:, 11] > 0  # the Yahtzee box holds 50
+        yahtzee_keep(view.dice, view.used, earned, out)
         return out

@@ -63,3 +63,36 @@ def test_plays_full_games_and_scores_between_greedy_and_optimal_ranges():
     res = simulate("glenn-2007-rules", 2000, seed=5)
     assert (res.filled_turn[:, 7] > 1).all()  # Four of a kind never filled in round 1
     assert np.isfinite(res.total).all()
+
+
+def test_prioritize_upper_paper_example():
+    """Seed 002: 3 2 3 2 3 with Ones, Twos, Sixes open, 20 points short: keep 2 2."""
+    from yahtzee_sim.strategies.rule_based import PrioritizeUpper
+
+    s = PrioritizeUpper()
+    used = ("threes", "fours", "fives")
+    v = view_for("yahtzee", (3, 2, 3, 2, 3), used=used, upper_total=43, rolls_left=2)
+    assert v.tables.faces_from_counts(s.keep(v)[0]) == (2, 2)
+    v = view_for("yahtzee", (6, 6, 1, 2, 3), used=used, upper_total=43)
+    assert v.rules.category_names[s.category(v)[0]] == "sixes"
+    v = view_for("yahtzee", (6, 6, 6, 6, 6), used=used, upper_total=43)
+    assert v.rules.category_names[s.category(v)[0]] == "yahtzee"
+
+
+def test_prioritize_yahtzee_keeps_most_frequent_face():
+    from yahtzee_sim.strategies.rule_based import PrioritizeYahtzee
+
+    s = PrioritizeYahtzee()
+    v = view_for("yahtzee", (3, 2, 3, 2, 3), used=("threes", "fours", "fives"), rolls_left=2)
+    assert v.tables.faces_from_counts(s.keep(v)[0]) == (3, 3, 3)
+    v = view_for("yahtzee", (1, 1, 5, 5, 2), used=("ones",), rolls_left=1)
+    assert v.tables.faces_from_counts(s.keep(v)[0]) == (5, 5)  # tie: open upper box
+
+
+def test_variants_move_the_metrics_they_target():
+    base = simulate("glenn-2007-rules", 20_000, seed=9, n_jobs=2).summary()
+    up = simulate("prioritize-upper", 20_000, seed=9, n_jobs=2).summary()
+    yz = simulate("prioritize-yahtzee", 20_000, seed=9, n_jobs=2).summary()
+    assert up["category_mean_turn"]["sixes"] < 2.5  # seed 002: Sixes filled on turn 1.86
+    assert yz["yahtzees_mean"] > base["yahtzees_mean"]  # seed 002 Table 4
+    assert yz["mean"] < base["mean"] and up["mean"] < base["mean"]  # seed 002 Table 2 order

@@ -163,3 +163,77 @@ def glenn_category(counts, pts, upper_total, first_round, no_4k_first, throw_awa
         if choice < 0:
             choice = 7  # only Four of a kind left in round 1: no choice
         out[i] = choice
+
+
+@njit(cache=True, nogil=True)
+def upper_keep(counts, used, upper_total, out):
+    """Prioritize Upper Section: while the bonus is not earned, keep the dice of the open
+    upper box with the largest expected upper points after the next roll,
+    ``f * (c_f + (n - c_f) / 6)``; ties: more dice kept, then the lower face.
+    Other games keep ``out`` (the rules' keep) unchanged."""
+    n_dice = 5
+    for i in range(counts.shape[0]):
+        if upper_total[i] >= 63:
+            continue
+        best = -1.0
+        best_f = -1
+        for f in range(6):
+            if (used[i] >> f) & 1:
+                continue
+            c = counts[i, f]
+            v = (f + 1) * (c + (n_dice - c) / 6.0)
+            if v > best + 1e-12 or (abs(v - best) <= 1e-12 and c > counts[i, best_f]):
+                best = v
+                best_f = f
+        if best_f >= 0:
+            for f in range(6):
+                out[i, f] = counts[i, f] if f == best_f else 0
+
+
+@njit(cache=True, nogil=True)
+def upper_category(counts, pts, upper_total, out):
+    """Prioritize Upper Section scoring: a Yahtzee in the Yahtzee box first; while the
+    bonus is not earned, the open upper box with the most points if any scores; other
+    games keep ``out`` (the rules' choice)."""
+    for i in range(counts.shape[0]):
+        p = pts[i]
+        five = False
+        for f in range(6):
+            if counts[i, f] == 5:
+                five = True
+        if five and p[11] > 0:
+            out[i] = 11
+            continue
+        if upper_total[i] >= 63:
+            continue
+        best = 0
+        best_f = -1
+        for f in range(6):
+            if p[f] > best:
+                best = p[f]
+                best_f = f
+        if best_f >= 0:
+            out[i] = best_f
+
+
+@njit(cache=True, nogil=True)
+def yahtzee_keep(counts, used, earned, out):
+    """Prioritize Yahtzee: until a Yahtzee has been earned (``earned``), keep the most
+    frequent face;
+    ties prefer a face whose upper box is open, then the higher face. Other games keep
+    ``out`` (the rules' keep)."""
+    for i in range(counts.shape[0]):
+        if earned[i]:
+            continue
+        best_f = -1
+        for f in range(5, -1, -1):
+            if best_f < 0:
+                best_f = f
+                continue
+            c, cb = counts[i, f], counts[i, best_f]
+            open_f = (used[i] >> f) & 1 == 0
+            open_b = (used[i] >> best_f) & 1 == 0
+            if c > cb or (c == cb and open_f and not open_b):
+                best_f = f
+        for f in range(6):
+            out[i, f] = counts[i, f] if f == best_f else 0
