@@ -96,3 +96,36 @@ def test_variants_move_the_metrics_they_target():
     assert up["category_mean_turn"]["sixes"] < 2.5  # seed 002: Sixes filled on turn 1.86
     assert yz["yahtzees_mean"] > base["yahtzees_mean"]  # seed 002 Table 4
     assert yz["mean"] < base["mean"] and up["mean"] < base["mean"]  # seed 002 Table 2 order
+
+
+def test_defensive_decisions():
+    from yahtzee_sim.strategies.rule_based import DefensiveYahtzee
+
+    d = DefensiveYahtzee()
+
+    def k(dice, used=()):
+        v = view_for("yahtzee-no-bonus", dice, used=used, rolls_left=2)
+        return v.tables.faces_from_counts(d.keep(v)[0])
+
+    def b(dice, used=(), upper_total=0):
+        v = view_for("yahtzee-no-bonus", dice, used=used, upper_total=upper_total)
+        return v.rules.category_names[d.category(v)[0]]
+
+    assert k((2, 3, 4, 5, 6)) == (2, 3, 4, 5, 6)  # made large straight
+    assert k((1, 2, 3, 4, 6)) == (1, 2, 3, 4)  # four-run, reroll the last die
+    assert k((6, 6, 2, 2, 5)) == (6, 6)  # most dice of an open upper box, high preferred
+    assert k((6, 6, 2, 2, 5), used=("sixes",)) == (2, 2)
+    assert b((6, 6, 6, 6, 6), upper_total=20) == "sixes"  # below 38: sixes for the bonus
+    assert b((6, 6, 6, 6, 6), upper_total=40) == "yahtzee"
+    assert b((6, 6, 6, 6, 2), upper_total=50) == "four_of_a_kind"
+    assert b((5, 5, 5, 1, 2)) == "three_of_a_kind"
+    assert b((1, 1, 3, 4, 6), used=("three_of_a_kind",)) == "ones"
+    assert b((4, 5, 6, 6, 1), used=("ones", "chance")) == "four_of_a_kind"  # zero: lowest EV
+
+
+def test_defensive_matches_seed_003_figures():
+    """Seed 003 (no Yahtzee bonus, no joker): min 79, p10 152, mean 201.468, max 330."""
+    s = simulate("defensive", 100_000, seed=3, n_jobs=2, rules="yahtzee-no-bonus").summary()
+    assert abs(s["mean"] - 201.468) < 8  # ours 207.9: see the README
+    assert abs(s["percentiles"]["10"] - 152) <= 5
+    assert 70 <= s["min"] <= 90 and 320 <= s["max"] <= 345

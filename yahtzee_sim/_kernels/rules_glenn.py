@@ -237,3 +237,104 @@ def yahtzee_keep(counts, used, earned, out):
                 best_f = f
         for f in range(6):
             out[i, f] = counts[i, f] if f == best_f else 0
+
+
+# ------------------------------------------------------------- Defensive Yahtzee
+#: Lower boxes in the order Defensive Yahtzee zeroes them: lowest one-roll expected
+#: value first (seed 003 §3.2): 4K, Yahtzee, FH, LS, 3K, SS, Chance.
+DEFENSIVE_ZERO_ORDER = np.array([7, 11, 8, 10, 6, 9, 12, 0, 1, 2, 3, 4, 5], dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def _best_upper_face(c, used):
+    """Open upper face with the most dice (ties: the higher face), or -1."""
+    best = -1
+    for f in range(6):
+        if (used >> f) & 1 or c[f] == 0:
+            continue
+        if best < 0 or c[f] >= c[best]:
+            best = f
+    return best
+
+
+@njit(cache=True, nogil=True)
+def defensive_keep(counts, used, out):
+    """Seed 003 §3.5: keep a made large straight (LS open); with a small straight and
+    SS or LS open, keep the four-run and reroll the last die; otherwise keep the dice of
+    the open upper box with the most dice (high preferred), else the most common face."""
+    for i in range(counts.shape[0]):
+        c = counts[i]
+        u = used[i]
+        for f in range(6):
+            out[i, f] = 0
+        if _run_start(c, 5) >= 0 and (u >> 10) & 1 == 0:
+            out[i, :] = c
+            continue
+        r4 = _run_start(c, 4)
+        if r4 >= 0 and ((u >> 9) & 1 == 0 or (u >> 10) & 1 == 0):
+            for f in range(r4, r4 + 4):
+                out[i, f] = 1
+            continue
+        f = _best_upper_face(c, u)
+        if f < 0:
+            f = 0
+            for g in range(6):
+                if c[g] >= c[f]:
+                    f = g
+        out[i, f] = c[f]
+
+
+@njit(cache=True, nogil=True)
+def defensive_category(counts, pts, upper_total, out):
+    """Seed 003 §3.5 scoring (``pts``: legal points, -1 illegal; upper_total = upper points
+    so far, our reading of the paper's "bonus score")."""
+    for i in range(counts.shape[0]):
+        c = counts[i]
+        p = pts[i]
+        up = upper_total[i]
+        total = 0
+        big_f = 0
+        for f in range(6):
+            total += (f + 1) * c[f]
+            if c[f] > c[big_f] or (c[f] == c[big_f] and f > big_f):
+                big_f = f
+        n_big = c[big_f]
+        choice = -1
+        if n_big == 5:
+            if big_f == 5 and up < 38 and p[5] >= 0:
+                choice = 5
+            elif p[11] > 0:
+                choice = 11
+        if choice < 0 and p[10] > 0:
+            choice = 10
+        if choice < 0 and p[9] > 0:
+            choice = 9
+        if choice < 0 and p[8] > 0:
+            choice = 8
+        if choice < 0 and n_big >= 4:
+            if big_f == 5 and up < 43 and p[5] >= 0:
+                choice = 5
+            elif p[7] > 0:
+                choice = 7
+        if choice < 0 and n_big >= 3:
+            if big_f == 5 and up < 48 and p[5] >= 0:
+                choice = 5
+            elif p[6] > 0:
+                choice = 6
+        if choice < 0:
+            # the open upper box with the most dice; fours to sixes only with three or more
+            best = -1
+            for f in range(6):
+                if p[f] > 0 and (f < 3 or c[f] >= 3):
+                    if best < 0 or c[f] >= c[best]:
+                        best = f
+            choice = best
+        if choice < 0 and total >= 10 and p[12] >= 0:
+            choice = 12
+        if choice < 0:
+            for j in range(DEFENSIVE_ZERO_ORDER.shape[0]):
+                b = DEFENSIVE_ZERO_ORDER[j]
+                if p[b] >= 0:
+                    choice = b
+                    break
+        out[i] = choice
