@@ -21,21 +21,25 @@ from .base import Strategy
 from .registry import register
 
 
-@register("optimal")
-class Optimal(Strategy):
-    """Maximizes expected final score (Glenn 2006, Verhoeff 1999): table lookup."""
+class TableStrategy(Strategy):
+    """Plays one turn at a time optimally against a table ``E'(state)`` of the value of
+    every turn-start state (Glenn 2006 §7): the optimal strategy uses the solved table,
+    the heuristics cheaper estimates. Subclasses implement :meth:`state_values`.
+    """
 
     parallel_backend = "threads"  # one shared decision cache; kernels release the GIL
+    abstract = True  # a base class, not a registered strategy
 
-    def __init__(self) -> None:
-        pass
+    def state_values(self, rules) -> np.ndarray:
+        """``E'`` for every encoded state of ``rules``."""
+        raise NotImplementedError
 
     def prepare(self, rules) -> None:
         cache = getattr(self, "_cache", None)
         if cache is not None and cache.rules == rules:
             return
         n_rolls = rules.tables.n_rolls
-        self._values = value_table(rules).values
+        self._values = np.ascontiguousarray(self.state_values(rules), dtype=np.float64)
         self._cache = StateCache(
             rules,
             {
@@ -70,3 +74,14 @@ class Optimal(Strategy):
 
     def category(self, view: TurnView) -> np.ndarray:
         return self._decide(view)
+
+
+@register("optimal")
+class Optimal(TableStrategy):
+    """Maximizes expected final score (Glenn 2006, Verhoeff 1999): table lookup."""
+
+    def __init__(self) -> None:
+        pass
+
+    def state_values(self, rules) -> np.ndarray:
+        return value_table(rules).values
