@@ -20,12 +20,14 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import norm
 
+from yahtzee_sim._kernels.rules_glenn import chaser_keep
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.rules import RuleSet
 from yahtzee_sim.simulate import simulate
 from yahtzee_sim.solver import value_table
 from yahtzee_sim.state import decode_state, n_states
 
+from .base import Strategy
 from .optimal import Optimal, TableStrategy
 from .registry import register
 
@@ -147,3 +149,47 @@ class GlennBetterHeuristic(TableStrategy):
         means, variances = optimal_box_moments(rules)
         values = values + upper_bonus_estimate(rules, used, upper, means, variances)
         return values + _tie_break(rules, used)
+
+
+class _YahtzeeChaser(Strategy):
+    """Glenn 2006 Yahtzee-minded rules: rule-based keeps, greedy scoring (most points now,
+    bonuses reached included; ties to the first box)."""
+
+    abstract = True
+    parallel_backend = "threads"
+    _mode = 0
+
+    def __init__(self) -> None:
+        pass
+
+    def keep(self, view):
+        _check(view.rules, self.name)
+        out = np.empty((len(view), view.rules.n_faces), dtype=np.int8)
+        chaser_keep(view.dice, view.used, self._mode, out)
+        return out
+
+    def category(self, view):
+        pts = view.category_points.astype(np.int64)
+        gain = np.where(pts >= 0, pts + view.bonus_points(), -1)
+        return np.argmax(gain, axis=1)
+
+
+@register("glenn-yahtzees-only")
+class YahtzeesOnly(_YahtzeeChaser):
+    """Glenn 2006 "Yahtzees Only": keep the most frequent face (Table 3: 171.52 ± 68.17)."""
+
+    _mode = 0
+
+
+@register("glenn-yahtzees-and-straights")
+class YahtzeesAndStraights(_YahtzeeChaser):
+    """Glenn 2006 "Yahtzees and Straights" (Table 3: 202.51 ± 65.90)."""
+
+    _mode = 1
+
+
+@register("glenn-rational-yahtzees")
+class RationalYahtzees(_YahtzeeChaser):
+    """Glenn 2006 "Rational Yahtzees" (Table 3: 219.86 ± 65.99)."""
+
+    _mode = 2

@@ -44,3 +44,27 @@ def test_order_of_table_3_is_reproduced():
 def test_needs_yahtzee_boxes():
     with pytest.raises(StrategyError, match="13 Yahtzee boxes"):
         simulate("glenn-heuristic", 10, rules="yatzy")
+
+
+def kept(sid, dice, **kw):
+    s = get_strategy(sid)
+    v = view_for("yahtzee-free-joker", dice, rolls_left=2, **kw)
+    return v.tables.faces_from_counts(s.keep(v)[0])
+
+
+def test_yahtzee_chasers_keeps():
+    assert kept("glenn-yahtzees-only", (2, 2, 5, 5, 1), used=("fives",)) == (2, 2)  # open box
+    assert kept("glenn-yahtzees-only", (1, 2, 3, 4, 6)) == (6,)  # all singletons: highest
+    assert kept("glenn-yahtzees-and-straights", (1, 2, 3, 4, 6)) == (1, 2, 3, 4)
+    assert kept("glenn-yahtzees-and-straights", (2, 3, 4, 5, 6)) == (2, 3, 4, 5, 6)
+    # Rational: a pair with an open box beats a triple whose box is filled
+    assert kept("glenn-rational-yahtzees", (4, 4, 4, 2, 2), used=("fours",)) == (2, 2)
+    assert kept("glenn-yahtzees-and-straights", (4, 4, 4, 2, 2), used=("fours",)) == (4, 4, 4)
+
+
+def test_yahtzees_and_straights_near_table_3():
+    s = simulate("glenn-yahtzees-and-straights", 100_000, seed=11, n_jobs=2,
+                 rules="yahtzee-free-joker").summary()  # fmt: skip
+    assert abs(s["mean"] - 202.51) < 1.5, s["mean"]
+    yo = simulate("glenn-yahtzees-only", 50_000, seed=11, rules="yahtzee-free-joker").summary()
+    assert 160 < yo["mean"] < s["mean"]  # Table 3: 171.52 < 202.51 (ours 165.98: README)

@@ -1,0 +1,66 @@
+"""The README's table of every built-in strategy against its source's figure.
+
+Usage: ``python benchmarks/strategy_table.py [--games 200000] [--json]`` prints a Markdown
+table (or JSON). Each strategy is simulated on the rules its source used, with seed 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+#: id -> (rules, source, published mean, published SD or None)
+PAPER = {
+    "random": ("yahtzee", "seed 002 Table 2", 87.23, 25.27),
+    "tiered-random": ("yahtzee", "seed 002 Table 2", 87.27, 25.35),
+    "greedy": ("yahtzee", "seed 002 Table 2", 214.37, 39.64),
+    "glenn-2007-rules": ("yahtzee", "seed 002 Table 2", 212.18, 59.38),
+    "prioritize-upper": ("yahtzee", "seed 002 Table 2", 192.92, 53.82),
+    "prioritize-yahtzee": ("yahtzee", "seed 002 Table 2", 163.26, 64.47),
+    "defensive": ("yahtzee-no-bonus", "seed 003 §4.2", 201.468, None),
+    "glenn-yahtzees-only": ("yahtzee-free-joker", "seed 000 Table 3", 171.52, 68.17),
+    "glenn-yahtzees-and-straights": ("yahtzee-free-joker", "seed 000 Table 3", 202.51, 65.90),
+    "glenn-rational-yahtzees": ("yahtzee-free-joker", "seed 000 Table 3", 219.86, 65.99),
+    "glenn-greedy": ("yahtzee-free-joker", "seed 000 Table 3", 218.05, 46.87),
+    "glenn-heuristic": ("yahtzee-free-joker", "seed 000 Table 3", 240.67, 60.90),
+    "glenn-better-heuristic": ("yahtzee-free-joker", "seed 000 Table 3", 244.87, 57.39),
+    "optimal": ("yahtzee-free-joker", "seed 000 Table 3", 254.59, 59.61),
+}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200_000)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    from yahtzee_sim import simulate
+    from yahtzee_sim.strategies import strategy_ids
+
+    rows = []
+    for sid in strategy_ids():
+        rules, source, mean, sd = PAPER.get(sid, ("yahtzee", "", None, None))
+        s = simulate(sid, args.games, seed=1, rules=rules, n_jobs=2, keep_games=False).summary()
+        rows.append({"strategy": sid, "rules": rules, "games": args.games, "mean": s["mean"],
+                     "sd": s["sd"], "half_ci95": s["ci95"][1] - s["mean"], "paper_mean": mean,
+                     "paper_sd": sd, "source": source,
+                     "difference": None if mean is None else s["mean"] - mean})  # fmt: skip
+        print(f"{sid}: {s['mean']:.2f}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    print("| strategy | rules | ours: mean ± SD (95% CI half-width) | paper | difference |")
+    print("|---|---|---|---|---|")
+    for r in rows:
+        paper = "" if r["paper_mean"] is None else (
+            f"{r['paper_mean']:.2f}" + ("" if r["paper_sd"] is None else f" ± {r['paper_sd']:.2f}")
+            + f" ({r['source']})")  # fmt: skip
+        diff = "" if r["difference"] is None else f"{r['difference']:+.2f}"
+        print(f"| `{r['strategy']}` | {r['rules']} | {r['mean']:.2f} ± {r['sd']:.2f} "
+              f"(±{r['half_ci95']:.2f}) | {paper} | {diff} |")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
