@@ -85,8 +85,3 @@ class Strategy:
 
     def __setstate__(self, state: dict) -> None:
         self.__init__(**state)
-
-
-def keep_all(view: TurnView) -> np.ndarray:
-    """The keep that ends the turn: every die."""
-    return np.array(view.dice, dtype=np.int8)

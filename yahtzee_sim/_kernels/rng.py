@@ -63,13 +63,6 @@ def face_from_word(w, slot, n_faces):
 
 
 @njit(cache=True, nogil=True)
-def face_draw(key0, key1, game, turn, roll, slot, n_faces):
-    """Face index (0-based) of die ``slot`` of roll ``roll`` in turn ``turn`` of ``game``."""
-    w = word(game_key(key0, game), key1, dice_counter(turn, roll, slot // 2))
-    return face_from_word(w, slot, n_faces)
-
-
-@njit(cache=True, nogil=True)
 def to_unit(w):
     """A float in [0, 1) from the top 53 bits of a word."""
     return np.float64(w >> _S11) * _INV53
