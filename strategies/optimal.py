@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from yahtzee_sim._kernels.decisions import fill_states, gather_decisions
+from yahtzee_sim._kernels.decisions import fill_lanes, fill_states, gather_decisions
 from yahtzee_sim._kernels.play import kernel_rules
 from yahtzee_sim.solver import value_table
 from yahtzee_sim.view import TurnView
@@ -68,6 +68,42 @@ class TableStrategy(Strategy):
             rules.rolls_per_turn, self._values, used, upper, flag, slots,
             self._cache.arrays["keep"], self._cache.arrays["cat"],
         )  # fmt: skip
+
+    def decision_table(self, rules, states: np.ndarray):
+        """Decisions at every roll of ``states`` for exact evaluation (the batched
+        protocol of :func:`yahtzee_sim.exact.decision_tables`), computed for all upper
+        totals of a ``(used, flag)`` pair at once."""
+        self.prepare(rules)
+        t = rules.tables
+        cap1 = rules.upper_cap + 1
+        states = np.asarray(states, dtype=np.int64)
+        order = None
+        if np.any(states[1:] < states[:-1]):
+            order = np.argsort(states, kind="stable")
+            states = states[order]
+        key = states // cap1
+        upper = states % cap1
+        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        groups = key[starts]
+        inverse = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(states)]))
+        u_lo = upper[starts]  # sorted: the smallest total of each group comes first
+        u_hi = np.r_[upper[starts[1:] - 1], upper[-1]] if len(states) else upper
+        nu = u_hi - u_lo + 1
+        row0 = np.zeros(len(groups), dtype=np.int64)
+        np.cumsum(nu[:-1], out=row0[1:])
+        lane_row = np.full(int(nu.sum()), -1, dtype=np.int64)
+        lane_row[row0[inverse] + upper - u_lo[inverse]] = (
+            np.arange(len(states)) if order is None else order
+        )
+        keep = np.zeros((len(states), max(rules.rolls_per_turn - 1, 1), t.n_rolls), np.int16)
+        cat = np.empty((len(states), t.n_rolls), dtype=np.int8)
+        fs = 2 if rules.has_yahtzee_flag else 1
+        fill_lanes(
+            kernel_rules(rules), t.keep_add, t.keep_remove, t.keep_size, t.roll_keep_index,
+            rules.rolls_per_turn, self._values, groups // fs, groups % fs, u_lo, nu, row0,
+            lane_row, keep, cat,
+        )  # fmt: skip
+        return keep, cat
 
     def keep(self, view: TurnView) -> np.ndarray:
         return view.tables.keep_counts[self._decide(view)]

@@ -152,6 +152,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=_jobs, default=1, help="threads/processes per draw")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
+    p = sub.add_parser("exact", help="exact score distribution of a deterministic strategy")
+    p.add_argument("--strategy", default="optimal", help="strategy id (default: optimal)")
+    _add_rules(p)
+    p.add_argument(
+        "--moments-only",
+        action="store_true",
+        help="mean, SD and per-box statistics only (faster; no pmf or percentiles)",
+    )
+    p.add_argument(
+        "--plot", type=Path, default=None, help="save the pmf plot to FILE.png/.pdf/.svg"
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
     p = sub.add_parser("strategies", help="list the registered strategies")
     p.add_argument("--json", action="store_true", help="print JSON")
 
@@ -354,6 +368,78 @@ def cmd_select(args) -> int:
     return 0
 
 
+def _check_plot(path: Path | None) -> None:
+    if path is None:
+        return
+    if path.suffix not in (".png", ".pdf", ".svg"):
+        raise CliError(f"--plot must end in .png, .pdf or .svg, got {str(path)!r}")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise CliError(f"--plot: directory {str(parent)!r} does not exist")
+
+
+def _format_exact(r, seconds: float) -> str:
+    d = r.to_dict()
+    lines = [
+        f"strategy     {d['strategy']}",
+        f"rules        {d['rules']}",
+        f"exact        {r.n_states:,} reachable states, {seconds:.2f} s",
+        f"mean ± sd    {r.mean:.6f} ± {r.sd:.6f}",
+    ]
+    if r.pmf is not None:
+        p = d["percentiles"]
+        lines += [
+            f"min / max    {d['min']} / {d['max']}",
+            "percentiles  " + "  ".join(f"{k} {v}" for k, v in p.items()),
+        ]
+    lines += [
+        f"upper bonus  {100 * r.bonus_probability:.2f}% of games",
+        f"Yahtzee bonuses {r.yahtzee_bonus_mean:.4f} per game",
+        f"{'category':<18}{'mean':>8}{'P(zero)':>9}{'turn':>7}",
+    ]
+    for name, m, z, t in zip(r.rules.category_names, r.category_means, r.category_zero_prob,
+                             r.category_fill_turn, strict=True):  # fmt: skip
+        lines.append(f"{name:<18}{m:8.3f}{z:9.4f}{t:7.2f}")
+    return "\n".join(lines)
+
+
+def cmd_exact(args) -> int:
+    from .exact import evaluate
+    from .strategies import get_strategy
+
+    rules = _rules_from(args)
+    strategy = get_strategy(args.strategy)
+    if args.plot is not None and args.moments_only:
+        raise CliError("--plot needs the pmf: drop --moments-only")
+    _check_plot(args.plot)
+    t0 = time.perf_counter()
+    res = evaluate(strategy, rules, distribution=not args.moments_only,
+                   progress=not (args.quiet or args.json))  # fmt: skip
+    seconds = time.perf_counter() - t0
+    if args.plot is not None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        from .analysis import plot_pmf
+
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        plot_pmf(res, ax=ax, label=args.strategy)
+        fig.tight_layout()
+        fig.savefig(args.plot, dpi=120)
+        plt.close(fig)
+    out = res.to_dict()
+    out["seconds"] = seconds
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(_format_exact(res, seconds))
+        if args.plot is not None:
+            print(f"plot written to {args.plot}")
+    return 0
+
+
 def cmd_strategies(args) -> int:
     from .strategies import strategy_class, strategy_ids
 
@@ -408,6 +494,7 @@ COMMANDS = {
     "solve": cmd_solve,
     "advise": cmd_advise,
     "select": cmd_select,
+    "exact": cmd_exact,
     "strategies": cmd_strategies,
     "rules": cmd_rules,
 }

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit, prange
 
 from .play import category_legal_points, joker_case, yahtzee_bonus_points
-from .widget import NEG, widget
+from .widget import NEG, keep_values, widget
 
 
 @njit(cache=True, nogil=True)
@@ -167,3 +167,135 @@ def position_values(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls
     widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used, flag, upper,
            1, W, True, cat_choice, keep_choice, keep_vals, arg)  # fmt: skip
     return keep_vals, cat_choice, keep_choice
+
+
+# ------------------------------------------------------------------------------------------
+# Decisions over a range of upper totals at once (lanes innermost), for exact evaluation
+@njit(cache=True, nogil=True)
+def _take(Er, ch, t0, t1, v, c):
+    for t in range(t0, t1):
+        if v > Er[t]:
+            Er[t] = v
+            ch[t] = c
+
+
+@njit(cache=True, nogil=True)
+def category_step_lanes(kr, roll_keep_index, V, used, flag, u_lo, nu, W, cat_out):
+    """Like :func:`~yahtzee_sim._kernels.widget.category_step`, recording the best box of
+    every roll in every lane: ``cat_out[r, t]`` (first box in card order on ties)."""
+    n_rolls = kr.score_table.shape[0]
+    cap = kr.upper_cap
+    cap1 = cap + 1
+    fs = kr.flag_size
+    C = kr.n_categories
+    pts = np.empty(C, dtype=np.int64)
+    for r in range(n_rolls):
+        Er = W[roll_keep_index[r]]
+        ch = cat_out[r]
+        is_y = kr.yahtzee_face[r] >= 0
+        case = joker_case(kr, r, used, flag) if is_y else 0
+        for c in range(C):
+            pts[c] = category_legal_points(kr, case, r, used, c)
+        for t in range(nu):
+            Er[t] = NEG
+            ch[t] = -1
+        for c in range(C):
+            p = pts[c]
+            if p < 0:
+                continue
+            nf = flag
+            if fs == 2 and c == kr.yahtzee_index and p == kr.yahtzee_points and p > 0:
+                nf = 1
+            row = ((used | (np.int64(1) << c)) * fs + nf) * cap1
+            fp = float(p)
+            if kr.is_upper[c] and cap > 0:
+                split = min(max(cap - p - u_lo, 0), nu)
+                for t in range(split):
+                    v = fp + V[row + u_lo + p + t]
+                    if v > Er[t]:
+                        Er[t] = v
+                        ch[t] = c
+                end_bonus = min(max(cap - u_lo, split), nu)
+                _take(Er, ch, split, end_bonus, fp + kr.upper_bonus + V[row + cap], c)
+                _take(Er, ch, end_bonus, nu, fp + V[row + cap], c)
+            else:
+                for t in range(nu):
+                    v = fp + V[row + u_lo + t]
+                    if v > Er[t]:
+                        Er[t] = v
+                        ch[t] = c
+        yb = yahtzee_bonus_points(kr, r, used, flag) if is_y else 0
+        if yb:
+            for t in range(nu):
+                Er[t] += yb
+
+
+@njit(cache=True, nogil=True)
+def record_lanes(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used, flag,
+                 u_lo, nu, W, arg, cat_out, keep_out):  # fmt: skip
+    """One turn backwards for upper totals ``u_lo .. u_lo + nu - 1`` of ``(used, flag)``,
+    recording the decisions: ``cat_out[r, t]`` and ``keep_out[j - 1, r, t]`` (keep
+    index with ``j`` rerolls left), the same decisions and tie-breaks as
+    :func:`scalar_widget` for each total."""
+    n_keeps = keep_add.shape[0]
+    category_step_lanes(kr, roll_keep_index, V, used, flag, u_lo, nu, W, cat_out)
+    for j in range(1, rolls):
+        keep_values(keep_add, keep_size, kr.n_dice, W, nu)
+        for k in range(n_keeps):
+            Wk = W[k]
+            ak = arg[k]
+            for t in range(nu):
+                ak[t] = k
+            for f in range(keep_remove.shape[1]):
+                kk = keep_remove[k, f]
+                if kk < 0:
+                    continue
+                Wkk = W[kk]
+                akk = arg[kk]
+                for t in range(nu):  # branch-free, so that it vectorizes
+                    better = Wkk[t] > Wk[t]
+                    ak[t] = akk[t] if better else ak[t]
+                    Wk[t] = Wkk[t] if better else Wk[t]
+        for r in range(roll_keep_index.shape[0]):
+            ar = arg[roll_keep_index[r]]
+            for t in range(nu):
+                keep_out[j - 1, r, t] = ar[t]
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def fill_lanes(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used, flag,
+               u_lo, nu, row0, lane_row, keep_rows, cat_rows):  # fmt: skip
+    """Decisions of groups ``g`` (``used[g], flag[g]``, totals ``u_lo[g] ..
+    u_lo[g] + nu[g] - 1``) into rows ``lane_row[row0[g] + t]`` (skipped when -1) of
+    ``keep_rows`` (rows, layers, rolls) and ``cat_rows`` (rows, rolls), in parallel
+    over groups."""
+    n_keeps = keep_add.shape[0]
+    n_rolls = roll_keep_index.shape[0]
+    layers = keep_rows.shape[1]
+    n = used.shape[0]
+    max_nu = 1
+    for g in range(n):
+        max_nu = max(max_nu, nu[g])
+    n_chunks = min(n, 64)
+    for chunk in prange(n_chunks):
+        Wbuf = np.empty(n_keeps * max_nu)
+        Abuf = np.empty(n_keeps * max_nu, dtype=np.int16)
+        Cbuf = np.empty(n_rolls * max_nu, dtype=np.int8)
+        Kbuf = np.zeros(layers * n_rolls * max_nu, dtype=np.int16)
+        for g in range(chunk, n, n_chunks):
+            m = nu[g]
+            W = Wbuf[: n_keeps * m].reshape((n_keeps, m))
+            A = Abuf[: n_keeps * m].reshape((n_keeps, m))
+            cat_out = Cbuf[: n_rolls * m].reshape((n_rolls, m))
+            keep_out = Kbuf[: layers * n_rolls * m].reshape((layers, n_rolls, m))
+            record_lanes(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V,
+                         used[g], flag[g], u_lo[g], m, W, A, cat_out, keep_out)  # fmt: skip
+            for t in range(m):
+                row = lane_row[row0[g] + t]
+                if row < 0:
+                    continue
+                for r in range(n_rolls):
+                    cat_rows[row, r] = cat_out[r, t]
+                for j in range(layers):
+                    for r in range(n_rolls):
+                        keep_rows[row, j, r] = keep_out[j, r, t]

@@ -1,0 +1,204 @@
+"""Kernels of the exact evaluator: one turn's outcome law per state, then the
+forward (reach, moments) and backward (score distribution) passes over levels.
+
+A *turn outcome* of a state is a triple ``(category, raw points, Yahtzee bonus?)``
+with its probability under the strategy's fixed decisions; the next state and
+the points scored (bonuses included) follow from it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .play import category_legal_points, joker_case, yahtzee_bonus_points
+
+
+@njit(cache=True, nogil=True)
+def final_roll_law(kr, keep_add, keep_size, roll_keep_index, rolls, keep_dec, p, w, fin):
+    """Probability of each roll the turn ends with, into ``fin``.
+
+    ``keep_dec[j - 1, r]`` is the keep index chosen at roll ``r`` with ``j``
+    rerolls left. Keeping every die ends the turn (the later decisions are
+    skipped, as in the engine). Rerolled dice are added one at a time through
+    ``keep_add`` (keeps are indexed so that larger keeps come later). ``p`` (rolls)
+    and ``w`` (keeps) are scratch.
+    """
+    n_rolls = p.shape[0]
+    inv = 1.0 / keep_add.shape[1]
+    for r in range(n_rolls):
+        p[r] = kr.first_roll_prob[r]
+        fin[r] = 0.0
+    for j in range(rolls - 1, 0, -1):
+        for k in range(w.shape[0]):
+            w[k] = 0.0
+        for r in range(n_rolls):
+            if p[r] == 0.0:
+                continue
+            k = keep_dec[j - 1, r]
+            if keep_size[k] == kr.n_dice:
+                fin[r] += p[r]
+            else:
+                w[k] += p[r]
+        for k in range(w.shape[0]):  # add the rerolled dice one at a time (larger keeps after)
+            wk = w[k]
+            if wk == 0.0 or keep_size[k] == kr.n_dice:
+                continue
+            wk *= inv
+            for f in range(keep_add.shape[1]):
+                w[keep_add[k, f]] += wk
+        for r in range(n_rolls):
+            p[r] = w[roll_keep_index[r]]
+    for r in range(n_rolls):
+        fin[r] += p[r]
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def turn_outcomes(kr, keep_add, keep_size, roll_keep_index, rolls,
+                  used, upper, flag, keep_dec, cat_dec, max_raw,
+                  out_cat, out_raw, out_yb, out_prob, out_n, bad_roll):  # fmt: skip
+    """Outcome law of one turn for each state ``i`` (in parallel over states).
+
+    Outcomes of state ``i`` go to ``out_*[i, :out_n[i]]``. ``bad_roll[i]`` is the first
+    reachable final roll whose chosen category is illegal (-1 if none); such a state has
+    no outcomes.
+    """
+    n = used.shape[0]
+    n_rolls = cat_dec.shape[1]
+    n_keeps = keep_size.shape[0]
+    C = kr.n_categories
+    width = 2 * (max_raw + 1)
+    n_chunks = min(n, 64)
+    for chunk in prange(n_chunks):
+        p = np.empty(n_rolls)
+        fin = np.empty(n_rolls)
+        w = np.empty(n_keeps)
+        acc = np.zeros(C * width)
+        touched = np.empty(n_rolls, dtype=np.int64)
+        for i in range(chunk, n, n_chunks):
+            final_roll_law(kr, keep_add, keep_size, roll_keep_index, rolls, keep_dec[i], p, w,
+                           fin)  # fmt: skip
+            bad_roll[i] = -1
+            n_touched = 0
+            for r in range(n_rolls):
+                if fin[r] == 0.0:
+                    continue
+                c = cat_dec[i, r]
+                pts = -1
+                yb = 0
+                if 0 <= c < C:
+                    if kr.yahtzee_face[r] >= 0:
+                        case = joker_case(kr, r, used[i], flag[i])
+                        pts = category_legal_points(kr, case, r, used[i], c)
+                        yb = 1 if yahtzee_bonus_points(kr, r, used[i], flag[i]) > 0 else 0
+                    elif (used[i] >> c) & 1 == 0:
+                        pts = kr.score_table[r, c]
+                if pts < 0:
+                    bad_roll[i] = r
+                    break
+                s = c * width + 2 * pts + yb
+                if acc[s] == 0.0:
+                    touched[n_touched] = s
+                    n_touched += 1
+                acc[s] += fin[r]
+            if bad_roll[i] >= 0:
+                n_touched = 0
+                acc[:] = 0.0
+            for m in range(n_touched):
+                s = touched[m]
+                out_cat[i, m] = s // width
+                out_raw[i, m] = (s % width) // 2
+                out_yb[i, m] = s % 2
+                out_prob[i, m] = acc[s]
+                acc[s] = 0.0
+            out_n[i] = n_touched
+
+
+@njit(cache=True, nogil=True)
+def outcome_effects(kr, used, upper, flag, cat, raw, yb):
+    """``(next state, points incl. bonuses, upper bonus paid?)`` of one outcome."""
+    cap = kr.upper_cap
+    pts = raw + yb * kr.yahtzee_bonus
+    u2 = upper
+    ub = 0
+    if kr.is_upper[cat] and cap > 0:
+        u2 = upper + raw
+        if u2 >= cap:
+            u2 = cap
+            if upper < cap:
+                ub = 1
+                pts += kr.upper_bonus
+    nf = flag
+    if kr.flag_size == 2 and cat == kr.yahtzee_index and raw == kr.yahtzee_points and raw > 0:
+        nf = 1
+    nxt = (((used | (np.int64(1) << cat)) * kr.flag_size + nf) * (cap + 1)) + u2
+    return nxt, pts, ub
+
+
+@njit(cache=True, nogil=True)
+def level_effects(kr, used, upper, flag, ptr, cat, raw, yb, nxt, pts, ub):
+    """Fill ``nxt``, ``pts`` and ``ub`` of every outcome of a level (CSR by state)."""
+    for i in range(used.shape[0]):
+        for t in range(ptr[i], ptr[i + 1]):
+            nxt[t], pts[t], ub[t] = outcome_effects(kr, used[i], upper[i], flag[i], cat[t],
+                                                    raw[t], yb[t])  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def forward_level(states, ptr, cat, raw, yb, nxt, pts, ub, prob, turn, A, B, S2,
+                  cat_sum, cat_zero, cat_turn, stats):  # fmt: skip
+    """Push reach probability ``A`` and the partial moments ``B = E[score; at s]``,
+    ``S2 = E[score^2; at s]`` from a level's states to the next level's, and add
+    each outcome's contribution to the per-category and bonus statistics
+    (``stats``: upper bonus probability, expected Yahtzee bonuses)."""
+    for i in range(states.shape[0]):
+        s = states[i]
+        a = A[s]
+        b = B[s]
+        s2 = S2[s]
+        for t in range(ptr[i], ptr[i + 1]):
+            pr = prob[t]
+            x = float(pts[t])
+            n = nxt[t]
+            A[n] += pr * a
+            B[n] += pr * (b + x * a)
+            S2[n] += pr * (s2 + 2.0 * x * b + x * x * a)
+            m = pr * a
+            c = cat[t]
+            cat_sum[c] += m * raw[t]
+            if raw[t] == 0:
+                cat_zero[c] += m
+            cat_turn[c] += m * (turn + 1)
+            stats[0] += m * ub[t]
+            stats[1] += m * yb[t]
+
+
+@njit(cache=True, nogil=True)
+def support_top(ptr, nxt_row, pts, top_next):
+    """Highest reachable future score of each state (``top_next`` for the next level)."""
+    n = ptr.shape[0] - 1
+    out = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        h = 0
+        for t in range(ptr[i], ptr[i + 1]):
+            h = max(h, pts[t] + top_next[nxt_row[t]])
+        out[i] = h
+    return out
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def pmf_level(ptr, nxt_row, pts, prob, V_next, top_next, V):
+    """``V[i, x]`` = P(future score = x) from state ``i``: the mixture of the next
+    states' laws shifted by the points of each outcome (in parallel over states)."""
+    n = ptr.shape[0] - 1
+    L = V.shape[1]
+    for i in prange(n):
+        row = V[i]
+        for x in range(L):
+            row[x] = 0.0
+        for t in range(ptr[i], ptr[i + 1]):
+            src = V_next[nxt_row[t]]
+            pr = prob[t]
+            s = pts[t]
+            for x in range(top_next[nxt_row[t]] + 1):
+                row[x + s] += pr * src[x]
