@@ -19,6 +19,18 @@ def test_table_sizes_5d6():
     assert t.keep_size[0] == 0 and t.keep_counts[0].sum() == 0
 
 
+@pytest.mark.parametrize("rules", ["yahtzee", "2-yatzy"])
+def test_keeps_are_sorted_by_size_with_full_keeps_last(rules):
+    """The kernels rely on it: adding a die moves to a later keep, and the last
+    n_rolls keeps are the full ones (the rolls themselves)."""
+    t = get_rules(rules).tables
+    assert (np.diff(t.keep_size) >= 0).all()
+    assert (t.keep_size[-t.n_rolls :] == t.n_dice).all()
+    assert (t.keep_size[: -t.n_rolls] < t.n_dice).all()
+    partial = t.keep_add[: -t.n_rolls]
+    assert (partial > np.arange(len(partial))[:, None]).all()
+
+
 @pytest.mark.parametrize(("n_dice", "n_faces", "rules"), [(5, 6, "yatzy"), (2, 2, "2-yatzy")])
 def test_sizes_generic(n_dice, n_faces, rules):
     t = get_rules(rules).tables

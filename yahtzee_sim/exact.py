@@ -32,6 +32,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from ._kernels.exact import (
+    compact_outcomes,
     forward_level,
     level_effects,
     pmf_level,
@@ -129,13 +130,19 @@ class ExactResult:
         return np.cumsum(pmf[::-1])[::-1]
 
     def percentile(self, q: float) -> int:
-        """The ``q``-th percentile: the smallest score ``x`` with P(score ≤ x) ≥ q/100."""
+        """The ``q``-th percentile: the smallest score ``x`` with P(score ≤ x) ≥ q/100.
+
+        The comparison allows 1e-12 of rounding, except that ``q = 100`` is the
+        largest possible score however small its probability.
+        """
         if not 0 <= q <= 100:
             raise ValueError(f"percentile q must be in [0, 100], got {q}")
         if q == 0:
             return self.min
+        if q == 100:
+            return self.max
         cdf = self.cdf()
-        return int(np.searchsorted(cdf, q / 100.0 - 1e-12, side="left"))
+        return max(self.min, int(np.searchsorted(cdf, q / 100.0 - 1e-12, side="left")))
 
     def percentiles(self, qs=DEFAULT_PERCENTILES) -> dict[str, int]:
         """Percentiles as ``{"p10": ..., ...}``."""
@@ -398,12 +405,17 @@ def level_outcomes(strategy, rules: RuleSet, states: np.ndarray, turn: int, rng=
             i = int(np.flatnonzero(bad >= 0)[0])
             c = int(cat[i, bad[i]])
             raise _illegal_category(strategy, rules, int(chunk[i]), int(bad[i]), c)
-        mask = np.arange(n_rolls)[None, :] < out_n[:, None]
-        parts.append((out_n, out_cat[mask], out_raw[mask], out_yb[mask], out_prob[mask]))
+        k = int(out_n.sum())
+        part = (np.empty(k, np.int8), np.empty(k, np.int16), np.empty(k, np.int8), np.empty(k))
+        compact_outcomes(out_n, out_cat, out_raw, out_yb, out_prob, *part, 0)
+        parts.append((out_n, *part))
     counts = np.concatenate([p[0] for p in parts])
     ptr = np.zeros(len(states) + 1, dtype=np.int64)
     np.cumsum(counts, out=ptr[1:])
-    cat, raw, yb, prob = (np.concatenate([p[k] for p in parts]) for k in range(1, 5))
+    if len(parts) == 1:
+        cat, raw, yb, prob = parts[0][1:]
+    else:
+        cat, raw, yb, prob = (np.concatenate([p[k] for p in parts]) for k in range(1, 5))
     used, upper, flag = decode_state(rules, states)
     nxt = np.empty(len(cat), dtype=np.int64)
     pts = np.empty(len(cat), dtype=np.int64)

@@ -194,8 +194,12 @@ def category_step_lanes(kr, roll_keep_index, V, used, flag, u_lo, nu, W, cat_out
         ch = cat_out[r]
         is_y = kr.yahtzee_face[r] >= 0
         case = joker_case(kr, r, used, flag) if is_y else 0
-        for c in range(C):
-            pts[c] = category_legal_points(kr, case, r, used, c)
+        if case == 0:
+            for c in range(C):
+                pts[c] = -1 if (used >> c) & 1 else kr.score_table[r, c]
+        else:
+            for c in range(C):
+                pts[c] = category_legal_points(kr, case, r, used, c)
         for t in range(nu):
             Er[t] = NEG
             ch[t] = -1
@@ -232,20 +236,29 @@ def category_step_lanes(kr, roll_keep_index, V, used, flag, u_lo, nu, W, cat_out
 
 @njit(cache=True, nogil=True)
 def record_lanes(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used, flag,
-                 u_lo, nu, W, arg, cat_out, keep_out):  # fmt: skip
+                 u_lo, nu, W, arg, cat_out, lane_rows, keep_rows, cat_rows):  # fmt: skip
     """One turn backwards for upper totals ``u_lo .. u_lo + nu - 1`` of ``(used, flag)``,
-    recording the decisions: ``cat_out[r, t]`` and ``keep_out[j - 1, r, t]`` (keep
-    index with ``j`` rerolls left), the same decisions and tie-breaks as
-    :func:`scalar_widget` for each total."""
+    recording the decisions of lane ``t`` in row ``lane_rows[t]`` (skipped when -1):
+    ``cat_rows[row, r]`` and ``keep_rows[row, j - 1, r]`` (keep index with ``j``
+    rerolls left), the same decisions and tie-breaks as :func:`scalar_widget` for
+    each total. ``W``, ``arg`` (keeps × lanes) and ``cat_out`` (rolls × lanes) are
+    scratch."""
     n_keeps = keep_add.shape[0]
+    n_rolls = roll_keep_index.shape[0]
     category_step_lanes(kr, roll_keep_index, V, used, flag, u_lo, nu, W, cat_out)
+    for t in range(nu):
+        row = lane_rows[t]
+        if row >= 0:
+            for r in range(n_rolls):
+                cat_rows[row, r] = cat_out[r, t]
     for j in range(1, rolls):
         keep_values(keep_add, keep_size, kr.n_dice, W, nu)
         for k in range(n_keeps):
             Wk = W[k]
             ak = arg[k]
+            fk = float(k)
             for t in range(nu):
-                ak[t] = k
+                ak[t] = fk
             for f in range(keep_remove.shape[1]):
                 kk = keep_remove[k, f]
                 if kk < 0:
@@ -256,10 +269,11 @@ def record_lanes(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V
                     better = Wkk[t] > Wk[t]
                     ak[t] = akk[t] if better else ak[t]
                     Wk[t] = Wkk[t] if better else Wk[t]
-        for r in range(roll_keep_index.shape[0]):
-            ar = arg[roll_keep_index[r]]
-            for t in range(nu):
-                keep_out[j - 1, r, t] = ar[t]
+        for t in range(nu):
+            row = lane_rows[t]
+            if row >= 0:
+                for r in range(n_rolls):
+                    keep_rows[row, j - 1, r] = np.int16(arg[roll_keep_index[r], t])
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -271,7 +285,6 @@ def fill_lanes(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, 
     over groups."""
     n_keeps = keep_add.shape[0]
     n_rolls = roll_keep_index.shape[0]
-    layers = keep_rows.shape[1]
     n = used.shape[0]
     max_nu = 1
     for g in range(n):
@@ -279,23 +292,13 @@ def fill_lanes(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, 
     n_chunks = min(n, 64)
     for chunk in prange(n_chunks):
         Wbuf = np.empty(n_keeps * max_nu)
-        Abuf = np.empty(n_keeps * max_nu, dtype=np.int16)
+        Abuf = np.empty(n_keeps * max_nu)  # float64 like W: the selects vectorize
         Cbuf = np.empty(n_rolls * max_nu, dtype=np.int8)
-        Kbuf = np.zeros(layers * n_rolls * max_nu, dtype=np.int16)
         for g in range(chunk, n, n_chunks):
             m = nu[g]
             W = Wbuf[: n_keeps * m].reshape((n_keeps, m))
             A = Abuf[: n_keeps * m].reshape((n_keeps, m))
             cat_out = Cbuf[: n_rolls * m].reshape((n_rolls, m))
-            keep_out = Kbuf[: layers * n_rolls * m].reshape((layers, n_rolls, m))
             record_lanes(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V,
-                         used[g], flag[g], u_lo[g], m, W, A, cat_out, keep_out)  # fmt: skip
-            for t in range(m):
-                row = lane_row[row0[g] + t]
-                if row < 0:
-                    continue
-                for r in range(n_rolls):
-                    cat_rows[row, r] = cat_out[r, t]
-                for j in range(layers):
-                    for r in range(n_rolls):
-                        keep_rows[row, j, r] = keep_out[j, r, t]
+                         used[g], flag[g], u_lo[g], m, W, A, cat_out,
+                         lane_row[row0[g] : row0[g] + m], keep_rows, cat_rows)  # fmt: skip

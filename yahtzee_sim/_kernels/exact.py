@@ -25,6 +25,7 @@ def final_roll_law(kr, keep_add, keep_size, roll_keep_index, rolls, keep_dec, p,
     and ``w`` (keeps) are scratch.
     """
     n_rolls = p.shape[0]
+    n_partial = w.shape[0] - n_rolls  # keeps are sorted by size: full keeps (= rolls) last
     inv = 1.0 / keep_add.shape[1]
     for r in range(n_rolls):
         p[r] = kr.first_roll_prob[r]
@@ -40,9 +41,9 @@ def final_roll_law(kr, keep_add, keep_size, roll_keep_index, rolls, keep_dec, p,
                 fin[r] += p[r]
             else:
                 w[k] += p[r]
-        for k in range(w.shape[0]):  # add the rerolled dice one at a time (larger keeps after)
+        for k in range(n_partial):  # add the rerolled dice one at a time (larger keeps after)
             wk = w[k]
-            if wk == 0.0 or keep_size[k] == kr.n_dice:
+            if wk == 0.0:
                 continue
             wk *= inv
             for f in range(keep_add.shape[1]):
@@ -69,15 +70,29 @@ def turn_outcomes(kr, keep_add, keep_size, roll_keep_index, rolls,
     C = kr.n_categories
     width = 2 * (max_raw + 1)
     n_chunks = min(n, 64)
+    layers = keep_dec.shape[1]
     for chunk in prange(n_chunks):
         p = np.empty(n_rolls)
         fin = np.empty(n_rolls)
         w = np.empty(n_keeps)
         acc = np.zeros(C * width)
         touched = np.empty(n_rolls, dtype=np.int64)
-        for i in range(chunk, n, n_chunks):
-            final_roll_law(kr, keep_add, keep_size, roll_keep_index, rolls, keep_dec[i], p, w,
-                           fin)  # fmt: skip
+        lo = chunk * n // n_chunks
+        for i in range(lo, (chunk + 1) * n // n_chunks):
+            # neighbouring states (often the same boxes, another upper total) tend to keep
+            # alike: the final-roll law is recomputed only when the keeps differ
+            same = i > lo and rolls > 1
+            if same:
+                for j in range(layers):
+                    for r in range(n_rolls):
+                        if keep_dec[i, j, r] != keep_dec[i - 1, j, r]:
+                            same = False
+                            break
+                    if not same:
+                        break
+            if not same:
+                final_roll_law(kr, keep_add, keep_size, roll_keep_index, rolls, keep_dec[i], p,
+                               w, fin)  # fmt: skip
             bad_roll[i] = -1
             n_touched = 0
             for r in range(n_rolls):
@@ -112,6 +127,21 @@ def turn_outcomes(kr, keep_add, keep_size, roll_keep_index, rolls,
                 out_prob[i, m] = acc[s]
                 acc[s] = 0.0
             out_n[i] = n_touched
+
+
+@njit(cache=True, nogil=True)
+def compact_outcomes(out_n, out_cat, out_raw, out_yb, out_prob, cat, raw, yb, prob, start):
+    """Copy the first ``out_n[i]`` outcomes of every row ``i`` to consecutive entries of
+    ``cat, raw, yb, prob`` from ``start`` on; returns the next free entry."""
+    e = start
+    for i in range(out_n.shape[0]):
+        for m in range(out_n[i]):
+            cat[e] = out_cat[i, m]
+            raw[e] = out_raw[i, m]
+            yb[e] = out_yb[i, m]
+            prob[e] = out_prob[i, m]
+            e += 1
+    return e
 
 
 @njit(cache=True, nogil=True)

@@ -1,0 +1,82 @@
+"""Exact-evaluator benchmark. Prints one JSON object.
+
+Usage::
+
+    python benchmarks/bench_exact.py [--repeat 3]
+
+Each case runs in a fresh process (so its peak RSS is its own), after one warm-up
+process has compiled the kernels and solved the tables into the disk caches:
+
+* ``optimal_moments``: ``evaluate("optimal", "yahtzee", distribution=False)`` —
+  target <= 3 s;
+* ``optimal_pmf``: the full pmf of optimal play — target <= 15 s;
+* ``greedy_pmf``: the full pmf of greedy, queried through the generic batched
+  ``keep``/``category`` API — target <= 60 s;
+* ``peak_rss_gb`` of each case — target <= 6 GB.
+
+Times are the median of ``--repeat`` in-process evaluations (warm JIT, table
+loaded); ``first_call_seconds`` includes loading the solved table from disk.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+
+CASE = r"""
+import json, resource, sys, time
+import numpy as np
+from yahtzee_sim.exact import evaluate
+strategy, rules, dist, repeat = sys.argv[1], sys.argv[2], sys.argv[3] == "1", int(sys.argv[4])
+times = []
+for _ in range(repeat):
+    t0 = time.perf_counter()
+    r = evaluate(strategy, rules, distribution=dist)
+    times.append(time.perf_counter() - t0)
+print(json.dumps({
+    "seconds": round(float(np.median(times[1:] if repeat > 1 else times)), 3),
+    "first_call_seconds": round(times[0], 3),
+    "all_seconds": [round(t, 3) for t in times],
+    "mean": r.mean, "sd": r.sd, "states": r.n_states,
+    "peak_rss_gb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20, 3),
+}))
+"""
+
+CASES = {
+    "optimal_moments": ("optimal", "yahtzee", False, 3.0),
+    "optimal_pmf": ("optimal", "yahtzee", True, 15.0),
+    "greedy_pmf": ("greedy", "yahtzee", True, 60.0),
+}
+
+
+def run_case(strategy: str, rules: str, dist: bool, repeat: int) -> dict:
+    proc = subprocess.run(
+        [sys.executable, "-c", CASE, strategy, rules, "1" if dist else "0", str(repeat)],
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="timed evaluations per case")
+    args = parser.parse_args()
+    run_case("optimal", "2-yatzy", True, 1)  # warm-up: compile kernels, solve the table
+    run_case("optimal", "yahtzee", False, 1)
+    out: dict = {"benchmark": "exact", "repeat": args.repeat}
+    ok = True
+    for name, (strategy, rules, dist, target) in CASES.items():
+        res = run_case(strategy, rules, dist, args.repeat + 1)
+        res["target_seconds"] = target
+        res["meets_target"] = res["seconds"] <= target and res["peak_rss_gb"] <= 6.0
+        ok &= res["meets_target"]
+        out[name] = res
+    out["all_targets_met"] = ok
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
