@@ -1,7 +1,9 @@
 """The README's table of every built-in strategy against its source's figure.
 
 Usage: ``python benchmarks/strategy_table.py [--games 200000] [--json]`` prints a Markdown
-table (or JSON). Each strategy is simulated on the rules its source used, with seed 1.
+table (or JSON). Each strategy is played on the rules its source used: deterministic
+strategies are evaluated exactly (:func:`yahtzee_sim.exact.evaluate`, moments only),
+random ones simulated (``--games`` games, seed 1).
 """
 
 from __future__ import annotations
@@ -36,29 +38,39 @@ def main() -> int:
     args = parser.parse_args()
 
     from yahtzee_sim import simulate
-    from yahtzee_sim.strategies import strategy_ids
+    from yahtzee_sim.exact import evaluate
+    from yahtzee_sim.strategies import strategy_class, strategy_ids
 
     rows = []
     for sid in strategy_ids():
         rules, source, mean, sd = PAPER.get(sid, ("yahtzee", "", None, None))
-        s = simulate(sid, args.games, seed=1, rules=rules, n_jobs=2, keep_games=False).summary()
-        rows.append({"strategy": sid, "rules": rules, "games": args.games, "mean": s["mean"],
-                     "sd": s["sd"], "half_ci95": s["ci95"][1] - s["mean"], "paper_mean": mean,
-                     "paper_sd": sd, "source": source,
-                     "difference": None if mean is None else s["mean"] - mean})  # fmt: skip
-        print(f"{sid}: {s['mean']:.2f}", file=sys.stderr)
+        row = {"strategy": sid, "rules": rules, "paper_mean": mean, "paper_sd": sd,
+               "source": source}  # fmt: skip
+        if strategy_class(sid).deterministic:
+            r = evaluate(sid, rules, distribution=False)
+            row.update(method="exact", games=None, mean=r.mean, sd=r.sd, half_ci95=None)
+        else:
+            s = simulate(sid, args.games, seed=1, rules=rules, n_jobs=2, keep_games=False)
+            s = s.summary()
+            row.update(method="simulated", games=args.games, mean=s["mean"], sd=s["sd"],
+                       half_ci95=s["ci95"][1] - s["mean"])  # fmt: skip
+        row["difference"] = None if mean is None else row["mean"] - mean
+        rows.append(row)
+        print(f"{sid}: {row['mean']:.2f} ({row['method']})", file=sys.stderr)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    print("| strategy | rules | ours: mean ± SD (95% CI half-width) | paper | difference |")
-    print("|---|---|---|---|---|")
+    print("| strategy | rules | ours: mean ± SD | how | paper | difference |")
+    print("|---|---|---|---|---|---|")
     for r in rows:
         paper = "" if r["paper_mean"] is None else (
             f"{r['paper_mean']:.2f}" + ("" if r["paper_sd"] is None else f" ± {r['paper_sd']:.2f}")
             + f" ({r['source']})")  # fmt: skip
         diff = "" if r["difference"] is None else f"{r['difference']:+.2f}"
-        print(f"| `{r['strategy']}` | {r['rules']} | {r['mean']:.2f} ± {r['sd']:.2f} "
-              f"(±{r['half_ci95']:.2f}) | {paper} | {diff} |")  # fmt: skip
+        how = "exact" if r["method"] == "exact" else (
+            f"{r['games']:,} games, 95% CI ±{r['half_ci95']:.2f}")  # fmt: skip
+        print(f"| `{r['strategy']}` | {r['rules']} | {r['mean']:.2f} ± {r['sd']:.2f} | {how} "
+              f"| {paper} | {diff} |")  # fmt: skip
     return 0
 
 
