@@ -58,3 +58,135 @@ def plot_pmf(result, ax=None, label: str | None = None, color: str | None = None
     )
     ax.legend(frameon=False)
     return ax
+
+
+def plot_score_histogram(result, exact=None, ax=None, label: str | None = None,
+                         color: str | None = None):  # fmt: skip
+    """Histogram of simulated final scores, with the exact pmf overlaid when given.
+
+    Parameters
+    ----------
+    result : Results or Aggregate
+        Simulated games (anything with a score ``histogram`` or ``total`` array).
+    exact : ExactResult, optional
+        The strategy's exact law (with the pmf), drawn as a line.
+    ax : matplotlib Axes, optional
+    label, color : str, optional
+    """
+    ax = _axes(ax)
+    color = color or PALETTE[0]
+    hist = _histogram(result)
+    n = hist.sum()
+    x = np.arange(len(hist))
+    ax.bar(x, hist / n, width=1.0, color=color, alpha=0.45, lw=0,
+           label=f"{label or ''} simulated ({n:,} games)".strip())  # fmt: skip
+    hi = int(np.searchsorted(np.cumsum(hist), 0.999 * n)) + 10
+    if exact is not None and exact.pmf is not None:
+        ax.plot(np.arange(len(exact.pmf)), exact.pmf, color="black", lw=0.9, label="exact")
+        hi = max(hi, exact.percentile(99.9) + 10)
+    ax.set_xlim(0, max(hi, 50))
+    ax.set_xlabel("final score")
+    ax.set_ylabel("probability")
+    if label:
+        ax.set_title(label)
+    ax.legend(frameon=False, fontsize="small")
+    return ax
+
+
+def _histogram(result) -> np.ndarray:
+    hist = getattr(result, "histogram", None)
+    if hist is None:
+        hist = np.bincount(np.asarray(result.total, dtype=np.int64))
+    return np.asarray(hist, dtype=np.float64)
+
+
+def plot_survival(curves: dict, ax=None, xmax: int | None = None):
+    """Survival curves P(final score ≥ x), one per strategy.
+
+    ``curves`` maps a label to an array ``s`` with ``s[x]`` = P(score ≥ x).
+    """
+    ax = _axes(ax)
+    hi = 0
+    for i, (label, s) in enumerate(curves.items()):
+        s = np.asarray(s)
+        x = np.arange(len(s))
+        ax.step(x, s, where="post", color=PALETTE[i % len(PALETTE)],
+                ls=("-", "--", ":", "-.")[(i // len(PALETTE)) % 4], label=label)  # fmt: skip
+        above = np.flatnonzero(s > 1e-3)
+        hi = max(hi, int(above[-1]) if len(above) else 0)
+    ax.set_xlim(0, xmax or hi + 10)
+    ax.set_ylim(0, 1.01)
+    ax.set_xlabel("score x")
+    ax.set_ylabel("P(final score ≥ x)")
+    ax.set_title("Survival curves of the final score")
+    ax.legend(frameon=False, fontsize="small", ncol=2)
+    return ax
+
+
+def plot_category_means(frame, reference: str | None = "optimal", ax=None):
+    """Mean points per box: one marker per strategy (columns of ``frame``, boxes as
+    rows), the ``reference`` column drawn as bars."""
+    ax = _axes(ax)
+    y = np.arange(len(frame.index))
+    if reference in frame.columns:
+        ax.barh(y, frame[reference], color="0.85", label=f"{reference} (reference)")
+    others = [c for c in frame.columns if c != reference]
+    markers = "os^vD<>PX*"
+    for i, col in enumerate(others):
+        ax.plot(frame[col], y, ls="none", marker=markers[i % len(markers)], ms=4,
+                color=PALETTE[i % len(PALETTE)], label=col)  # fmt: skip
+    ax.set_yticks(y, frame.index)
+    ax.invert_yaxis()
+    ax.set_xlabel("mean points in the box")
+    ax.set_title("Points per box against the reference")
+    ax.legend(frameon=False, fontsize="x-small", loc="lower right")
+    return ax
+
+
+def plot_kn_trace(kn, ax=None):
+    """Kim–Nelson elimination trace: each system's running mean by stage, ending where
+    it was eliminated."""
+    ax = _axes(ax)
+    trace = kn.trace
+    for i, (name, g) in enumerate(trace.groupby("system", sort=False)):
+        ax.plot(g["stage"], g["mean"], color=PALETTE[i % len(PALETTE)],
+                ls=("-", "--", ":")[(i // len(PALETTE)) % 3], label=name)  # fmt: skip
+        last = g.iloc[-1]
+        if name not in kn.winners:
+            ax.plot(last["stage"], last["mean"], "x", color=PALETTE[i % len(PALETTE)])
+    ax.set_xscale("log")
+    ax.set_xlabel("stage (observations)")
+    ax.set_ylabel("running mean")
+    ax.set_title("Kim–Nelson selection: running means until elimination (×)")
+    ax.legend(frameon=False, fontsize="x-small", ncol=2)
+    return ax
+
+
+def plot_win_matrix(matrix, ax=None):
+    """Heatmap of P(row beats column) in a blind two-player game (ties count half)."""
+    ax = _axes(ax)
+    m = np.asarray(matrix, dtype=float)
+    im = ax.imshow(m, cmap="cividis", vmin=0, vmax=1)
+    labels = list(matrix.index)
+    ax.set_xticks(range(len(labels)), labels, rotation=60, ha="right", fontsize="small")
+    ax.set_yticks(range(len(labels)), labels, fontsize="small")
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            if i != j:
+                ax.text(j, i, f"{m[i, j]:.2f}", ha="center", va="center", fontsize=6,
+                        color="white" if m[i, j] < 0.5 else "black")  # fmt: skip
+    ax.set_title("P(row beats column), blind two-player game")
+    ax.figure.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+    return ax
+
+
+def plot_regret(result, ax=None):
+    """Expected loss against optimal play by turn (one bar per turn)."""
+    ax = _axes(ax)
+    s = result.by_turn
+    ax.bar(s.index, s.values, color=PALETTE[3])
+    ax.set_xlabel("turn")
+    ax.set_ylabel("expected points lost")
+    ax.set_title(f"{result.strategy}: expected loss against optimal by turn "
+                 f"(total {result.total:.2f})")  # fmt: skip
+    return ax

@@ -166,6 +166,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
+    p = sub.add_parser(
+        "report", help="the benchmark report: every strategy simulated, exact, ranked, plotted"
+    )
+    _add_rules(p)
+    p.add_argument("--strategies", default="all",
+                   help="'all' (default) or comma-separated ids; optimal is always added")  # fmt: skip
+    p.add_argument("--games", type=_positive_int, default=100_000,
+                   help="simulated games per strategy (default 100000, at least 100)")  # fmt: skip
+    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--out", type=Path, default=None,
+                   help="report folder (default: reports/<rules>)")  # fmt: skip
+    p.add_argument("--jobs", type=_jobs, default=2, help="parallel jobs (default 2)")
+    p.add_argument("--top", type=int, default=10,
+                   help="costliest situations listed per strategy (default 10)")  # fmt: skip
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
     p = sub.add_parser("strategies", help="list the registered strategies")
     p.add_argument("--json", action="store_true", help="print JSON")
 
@@ -440,6 +457,28 @@ def cmd_exact(args) -> int:
     return 0
 
 
+def cmd_report(args) -> int:
+    from .analysis.report import build_report
+
+    if args.top < 0:
+        raise CliError(f"--top must be >= 0, got {args.top}")
+    if args.games < 100:
+        raise CliError(f"--games must be at least 100, got {args.games}")
+    rep = build_report(rules=_rules_from(args), strategies=args.strategies, games=args.games,
+                       seed=args.seed, out=args.out, n_jobs=args.jobs, regret_top=args.top,
+                       progress=not (args.quiet or args.json))  # fmt: skip
+    if args.json:
+        print(json.dumps(rep.to_dict()))
+        return 0
+    cols = ["exact mean", "mean", "SD", "p10", "median", "bonus %"]
+    print(rep.summary[cols].to_string(float_format=lambda v: f"{v:.2f}"))
+    for what, why in rep.skipped.items():
+        print(f"left out {what}: {why}")
+    print(f"report written to {rep.out / 'report.md'} (and report.html, {len(rep.files) - 2} "
+          f"figures and data files) in {rep.seconds:.1f} s")  # fmt: skip
+    return 0
+
+
 def cmd_strategies(args) -> int:
     from .strategies import strategy_class, strategy_ids
 
@@ -495,6 +534,7 @@ COMMANDS = {
     "advise": cmd_advise,
     "select": cmd_select,
     "exact": cmd_exact,
+    "report": cmd_report,
     "strategies": cmd_strategies,
     "rules": cmd_rules,
 }

@@ -483,12 +483,7 @@ def evaluate(
         If the strategy makes an illegal decision in a reachable position.
     """
     t0 = time.perf_counter()
-    rules = get_rules(rules)
-    strategy = _as_strategy(strategy)
-    _check_evaluable(strategy)
-    prepare = getattr(strategy, "prepare", None)
-    if prepare is not None:
-        prepare(rules)
+    strategy, rules = prepared(strategy, rules)
     levels = _forward(strategy, rules, progress)
     fw = levels.pop()
     pmf = _backward(rules, levels, progress) if distribution else None
@@ -509,6 +504,42 @@ def evaluate(
         seconds=time.perf_counter() - t0,
         meta={"total_probability": fw["total"]},
     )
+
+
+def prepared(strategy, rules: str | RuleSet):
+    """``(strategy, rules)`` resolved, checked for exact evaluation and prepared."""
+    rules = get_rules(rules)
+    strategy = _as_strategy(strategy)
+    _check_evaluable(strategy)
+    prepare = getattr(strategy, "prepare", None)
+    if prepare is not None:
+        prepare(rules)
+    return strategy, rules
+
+
+def forward_pass(strategy, rules: RuleSet, progress: bool = False):
+    """The forward pass alone, for analyses built on it (regret).
+
+    Returns ``(levels, stats)``: the :class:`LevelOutcomes` of every level (turn
+    ``t`` = ``levels[t]``) and a dict with ``reach`` (probability of reaching each
+    encoded state), ``mean``, ``second`` (E[score²]) and the per-box sums.
+    ``strategy`` must come from :func:`prepared`.
+    """
+    levels = _forward(strategy, rules, progress)
+    return levels[:-1], levels[-1]
+
+
+def decision_chunks(strategy, rules: RuleSet, states: np.ndarray, turn: int):
+    """Yield ``(lo, hi, keep, cat)``: :func:`decision_tables` of ``states[lo:hi]``, in
+    chunks of a size that suits the strategy's protocol."""
+    n_rolls = rules.tables.n_rolls
+    per_chunk = max(1, _ROWS_PER_CHUNK // n_rolls)
+    if getattr(strategy, "decision_table", None) is not None:
+        per_chunk = _STATES_PER_TABLE
+    for lo in range(0, len(states), per_chunk):
+        hi = min(len(states), lo + per_chunk)
+        keep, cat = decision_tables(strategy, rules, states[lo:hi], turn)
+        yield lo, hi, keep, cat
 
 
 def _forward(strategy, rules: RuleSet, progress: bool) -> list:
@@ -546,6 +577,7 @@ def _forward(strategy, rules: RuleSet, progress: bool) -> list:
             "stats": stats,
             "n_states": n_reached,
             "final_states": states,
+            "reach": A,
         }
     )
     return levels

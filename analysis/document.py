@@ -1,0 +1,109 @@
+"""A tiny document model rendered to Markdown and to HTML with the same content."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+
+@dataclass
+class Document:
+    """Blocks of a report: headings, paragraphs, tables, figures and code."""
+
+    title: str
+    blocks: list = field(default_factory=list)
+
+    def heading(self, text: str, level: int = 2) -> None:
+        self.blocks.append(("heading", level, text))
+
+    def paragraph(self, text: str) -> None:
+        self.blocks.append(("paragraph", text))
+
+    def table(self, frame: pd.DataFrame, floatfmt: str = ".2f", index: bool = True) -> None:
+        self.blocks.append(("table", frame, floatfmt, index))
+
+    def figure(self, path: str, caption: str) -> None:
+        self.blocks.append(("figure", path, caption))
+
+    def code(self, text: str) -> None:
+        self.blocks.append(("code", text))
+
+    # ---------------------------------------------------------------- rendering
+    @staticmethod
+    def _cells(frame: pd.DataFrame, floatfmt: str, index: bool):
+        head = ([frame.index.name or ""] if index else []) + [str(c) for c in frame.columns]
+        rows = []
+        for idx, row in frame.iterrows():
+            cells = [str(idx)] if index else []
+            for v in row:
+                if isinstance(v, float):
+                    cells.append("" if v != v else format(v, floatfmt))
+                else:
+                    cells.append(str(v))
+            rows.append(cells)
+        return head, rows
+
+    def to_markdown(self) -> str:
+        out = [f"# {self.title}", ""]
+        for block in self.blocks:
+            kind = block[0]
+            if kind == "heading":
+                out += ["#" * block[1] + " " + block[2], ""]
+            elif kind == "paragraph":
+                out += [block[1], ""]
+            elif kind == "table":
+                head, rows = self._cells(*block[1:])
+                out.append("| " + " | ".join(head) + " |")
+                out.append("|" + "---|" * len(head))
+                out += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows]
+                out.append("")
+            elif kind == "figure":
+                out += [f"![{block[2]}]({block[1]})", "", f"*{block[2]}*", ""]
+            elif kind == "code":
+                out += ["```", block[1].rstrip("\n"), "```", ""]
+        return "\n".join(out)
+
+    def to_html(self) -> str:
+        e = html.escape
+        out = [
+            "<!DOCTYPE html>",
+            '<html lang="en"><head><meta charset="utf-8">',
+            f"<title>{e(self.title)}</title>",
+            "<style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;"
+            "padding:0 1em;line-height:1.45}table{border-collapse:collapse;font-size:.85em;"
+            "margin:1em 0}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}"
+            "th{background:#f3f3f3}img{max-width:100%}figcaption{font-style:italic}"
+            "pre{background:#f6f6f6;padding:.8em;overflow-x:auto}</style></head><body>",
+            f"<h1>{e(self.title)}</h1>",
+        ]
+        for block in self.blocks:
+            kind = block[0]
+            if kind == "heading":
+                out.append(f"<h{block[1]}>{e(block[2])}</h{block[1]}>")
+            elif kind == "paragraph":
+                out.append(f"<p>{_inline(block[1])}</p>")
+            elif kind == "table":
+                head, rows = self._cells(*block[1:])
+                out.append("<table><thead><tr>" + "".join(f"<th>{e(h)}</th>" for h in head)
+                           + "</tr></thead><tbody>")  # fmt: skip
+                for r in rows:
+                    out.append("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>")
+                out.append("</tbody></table>")
+            elif kind == "figure":
+                out.append(f'<figure><img src="{e(block[1])}" alt="{e(block[2])}">'
+                           f"<figcaption>{e(block[2])}</figcaption></figure>")  # fmt: skip
+            elif kind == "code":
+                out.append(f"<pre><code>{e(block[1])}</code></pre>")
+        out.append("</body></html>")
+        return "\n".join(out)
+
+
+def _inline(text: str) -> str:
+    """Markdown ``code`` and **bold** spans to HTML (everything else escaped)."""
+    import re
+
+    t = html.escape(text)
+    t = re.sub(r"`([^`]+)`", r"<code>\1</code>", t)
+    return re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", t)

@@ -1,0 +1,210 @@
+"""Regret analysis: how far a strategy is from optimal, and where it loses the points.
+
+Exact, from the strategy's reach probabilities (the exact evaluator's forward
+pass) and the optimal value of every option (the solved table). Every decision
+point the strategy reaches is charged ``P(reach) × (optimal value of the point −
+optimal value after the strategy's action)``; these charges sum to the optimal
+expected score minus the strategy's (the performance-difference identity), which
+the tests check.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from yahtzee_sim._kernels.play import kernel_rules
+from yahtzee_sim._kernels.regret import level_regret
+from yahtzee_sim.dice import DiceTables
+from yahtzee_sim.exact import _label, decision_chunks, forward_pass, prepared
+from yahtzee_sim.rules import RuleSet
+from yahtzee_sim.solver import value_table
+from yahtzee_sim.state import decode_state
+
+
+@dataclass(eq=False)
+class RegretResult:
+    """Where a strategy loses expected points against optimal play.
+
+    Attributes
+    ----------
+    strategy : str
+    rules : RuleSet
+    optimal_value, strategy_value : float
+        Expected final scores of optimal play and of the strategy (exact).
+    total : float
+        Sum of all charged losses (= ``optimal_value − strategy_value`` up to rounding).
+    by_decision : pandas.Series
+        Loss by decision type: ``"keep, 2 rerolls left"``, ..., ``"category"``.
+    by_turn : pandas.Series
+        Loss by turn (1-based).
+    by_category : pandas.Series
+        Loss of the box decisions, by the box the strategy chose.
+    situations : pandas.DataFrame
+        The costliest situations, most expensive first: turn, filled boxes, upper
+        total, dice, rolls left, the strategy's move, the optimal move, probability
+        of reaching, loss when reached and their product (``expected_loss``). At
+        most one situation per (state, decision type) is listed.
+    """
+
+    strategy: str
+    rules: RuleSet
+    optimal_value: float
+    strategy_value: float
+    total: float
+    by_decision: pd.Series
+    by_turn: pd.Series
+    by_category: pd.Series
+    situations: pd.DataFrame
+    seconds: float = 0.0
+    meta: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """JSON-ready summary."""
+        return {
+            "strategy": self.strategy,
+            "rules": self.rules.name,
+            "optimal_value": self.optimal_value,
+            "strategy_value": self.strategy_value,
+            "total": self.total,
+            "by_decision": self.by_decision.to_dict(),
+            "by_turn": {int(k): v for k, v in self.by_turn.items()},
+            "by_category": self.by_category.to_dict(),
+            "situations": self.situations.to_dict(orient="records"),
+            "seconds": self.seconds,
+        }
+
+
+def _layer_name(j: int) -> str:
+    if j == 0:
+        return "category"
+    return f"keep, {j} reroll{'s' if j > 1 else ''} left"
+
+
+def regret(strategy, rules: str | RuleSet = "yahtzee", top: int = 10,
+           progress: bool = False) -> RegretResult:  # fmt: skip
+    """Exact expected loss of a deterministic strategy against optimal play, decomposed.
+
+    Parameters
+    ----------
+    strategy : Strategy or str
+        Any strategy :func:`yahtzee_sim.exact.evaluate` accepts.
+    rules : str or RuleSet
+    top : int
+        Number of costliest situations to list (>= 0).
+    progress : bool
+        Progress bar over the levels of the forward pass.
+
+    Returns
+    -------
+    RegretResult
+
+    Raises
+    ------
+    ExactEvaluationError
+        For random or score-dependent strategies (as :func:`~yahtzee_sim.exact.evaluate`).
+    ValueError
+        If ``top`` is not a non-negative integer.
+    """
+    if not isinstance(top, (int, np.integer)) or isinstance(top, bool) or top < 0:
+        raise ValueError(f"top must be an integer >= 0, got {top!r}")
+    t0 = time.perf_counter()
+    strategy, rules = prepared(strategy, rules)
+    levels, fw = forward_pass(strategy, rules, progress)
+    reach = fw["reach"]
+    V = np.ascontiguousarray(value_table(rules).values, dtype=np.float64)
+    t = rules.tables
+    kr = kernel_rules(rules)
+    R, C = rules.rolls_per_turn, rules.n_categories
+    by_layer = np.zeros(R)
+    by_turn = np.zeros(C)
+    by_cat = np.zeros(C)
+    cands = []  # (expected loss, state, layer, roll, p within turn, loss, best, chosen)
+    for turn, lv in enumerate(levels):
+        states = lv.states
+        for lo, hi, keep, cat in decision_chunks(strategy, rules, states, turn):
+            s = states[lo:hi]
+            used, upper, flag = decode_state(rules, s)
+            m = len(s)
+            loss = np.zeros((m, R))
+            bc = np.zeros((m, C))
+            top_roll = np.empty((m, R), dtype=np.int64)
+            top_p, top_loss = np.empty((m, R)), np.empty((m, R))
+            top_best = np.empty((m, R), dtype=np.int64)
+            level_regret(kr, t.keep_add, t.keep_remove, t.keep_size, t.roll_keep_index, R, V,
+                         used, upper, flag, keep, cat, loss, bc, top_roll, top_p, top_loss,
+                         top_best)  # fmt: skip
+            a = reach[s]
+            by_layer += a @ loss
+            by_turn[turn] += float(a @ loss.sum(axis=1))
+            by_cat += a @ bc
+            if top:
+                contrib = a[:, None] * top_p * top_loss
+                flat = np.flatnonzero(contrib.ravel() > 0)
+                if len(flat) > top:
+                    flat = flat[np.argpartition(contrib.ravel()[flat], -top)[-top:]]
+                for f in flat:
+                    i, j = divmod(int(f), R)
+                    r = int(top_roll[i, j])
+                    chosen = int(cat[i, r]) if j == 0 else int(keep[i, j - 1, r])
+                    cands.append((float(contrib[i, j]), int(s[i]), j, r, float(a[i]),
+                                  float(top_p[i, j]), float(top_loss[i, j]),
+                                  int(top_best[i, j]), chosen))  # fmt: skip
+    cands.sort(key=lambda c: -c[0])
+    situations = _describe(rules, cands[:top])
+    total = float(by_layer.sum())
+    return RegretResult(
+        strategy=_label(strategy),
+        rules=rules,
+        optimal_value=float(V[0]),
+        strategy_value=fw["mean"],
+        total=total,
+        by_decision=pd.Series(
+            {_layer_name(j): by_layer[j] for j in range(R - 1, -1, -1)}, name="expected_loss"
+        ),
+        by_turn=pd.Series(
+            by_turn, index=pd.Index(np.arange(1, C + 1), name="turn"), name="expected_loss"
+        ),  # fmt: skip
+        by_category=pd.Series(
+            by_cat, index=pd.Index(rules.category_names, name="category"), name="expected_loss"
+        ),  # fmt: skip
+        situations=situations,
+        seconds=time.perf_counter() - t0,
+    )
+
+
+def _move(rules: RuleSet, j: int, action: int) -> str:
+    if j == 0:
+        return rules.category_names[action] if 0 <= action < rules.n_categories else "?"
+    faces = DiceTables.faces_from_counts(rules.tables.keep_counts[action])
+    return "keep " + (" ".join(map(str, faces)) if faces else "nothing (reroll all)")
+
+
+def _describe(rules: RuleSet, cands: list) -> pd.DataFrame:
+    rows = []
+    for contrib, state, j, r, a, p, loss, best, chosen in cands:
+        used, upper, flag = decode_state(rules, state)
+        filled = [n for k, n in enumerate(rules.category_names) if (int(used) >> k) & 1]
+        rows.append(
+            {
+                "turn": len(filled) + 1,
+                "filled": ", ".join(filled) or "-",
+                "upper_total": int(upper),
+                "yahtzee_scored": bool(flag),
+                "dice": " ".join(
+                    map(str, DiceTables.faces_from_counts(rules.tables.roll_counts[r]))
+                ),
+                "rolls_left": j,
+                "strategy_move": _move(rules, j, chosen),
+                "optimal_move": _move(rules, j, best),
+                "probability": a * p,
+                "loss": loss,
+                "expected_loss": contrib,
+            }
+        )
+    cols = ["turn", "filled", "upper_total", "yahtzee_scored", "dice", "rolls_left",
+            "strategy_move", "optimal_move", "probability", "loss", "expected_loss"]  # fmt: skip
+    return pd.DataFrame(rows, columns=cols)
