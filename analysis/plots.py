@@ -77,9 +77,9 @@ def plot_score_histogram(result, exact=None, ax=None, label: str | None = None,
     color = color or PALETTE[0]
     hist = _histogram(result)
     n = hist.sum()
-    x = np.arange(len(hist))
-    ax.bar(x, hist / n, width=1.0, color=color, alpha=0.45, lw=0,
-           label=f"{label or ''} simulated ({n:,} games)".strip())  # fmt: skip
+    edges = np.arange(len(hist) + 1) - 0.5
+    ax.stairs(hist / n, edges, fill=True, color=color, alpha=0.45,
+              label=f"{label or ''} simulated ({int(n):,} games)".strip())  # fmt: skip
     hi = int(np.searchsorted(np.cumsum(hist), 0.999 * n)) + 10
     if exact is not None and exact.pmf is not None:
         ax.plot(np.arange(len(exact.pmf)), exact.pmf, color="black", lw=0.9, label="exact")

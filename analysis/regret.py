@@ -19,7 +19,7 @@ import pandas as pd
 from yahtzee_sim._kernels.play import kernel_rules
 from yahtzee_sim._kernels.regret import level_regret
 from yahtzee_sim.dice import DiceTables
-from yahtzee_sim.exact import _label, decision_chunks, forward_pass, prepared
+from yahtzee_sim.exact import _label, exact_result, forward_pass, prepared
 from yahtzee_sim.rules import RuleSet
 from yahtzee_sim.solver import value_table
 from yahtzee_sim.state import decode_state
@@ -109,71 +109,98 @@ def regret(strategy, rules: str | RuleSet = "yahtzee", top: int = 10,
     ValueError
         If ``top`` is not a non-negative integer.
     """
+    return evaluate_with_regret(strategy, rules, top, distribution=None, progress=progress)[1]
+
+
+def evaluate_with_regret(strategy, rules: str | RuleSet = "yahtzee", top: int = 10,
+                         distribution: bool | None = True, progress: bool = False):  # fmt: skip
+    """:func:`~yahtzee_sim.exact.evaluate` and :func:`regret` from one forward pass.
+
+    Returns ``(ExactResult, RegretResult)`` (the first is ``None`` when
+    ``distribution`` is ``None``; ``False`` gives the moments only).
+    """
     if not isinstance(top, (int, np.integer)) or isinstance(top, bool) or top < 0:
         raise ValueError(f"top must be an integer >= 0, got {top!r}")
     t0 = time.perf_counter()
     strategy, rules = prepared(strategy, rules)
-    levels, fw = forward_pass(strategy, rules, progress)
-    reach = fw["reach"]
-    V = np.ascontiguousarray(value_table(rules).values, dtype=np.float64)
-    t = rules.tables
-    kr = kernel_rules(rules)
-    R, C = rules.rolls_per_turn, rules.n_categories
-    by_layer = np.zeros(R)
-    by_turn = np.zeros(C)
-    by_cat = np.zeros(C)
-    cands = []  # (expected loss, state, layer, roll, p within turn, loss, best, chosen)
-    for turn, lv in enumerate(levels):
-        states = lv.states
-        for lo, hi, keep, cat in decision_chunks(strategy, rules, states, turn):
-            s = states[lo:hi]
-            used, upper, flag = decode_state(rules, s)
-            m = len(s)
-            loss = np.zeros((m, R))
-            bc = np.zeros((m, C))
-            top_roll = np.empty((m, R), dtype=np.int64)
-            top_p, top_loss = np.empty((m, R)), np.empty((m, R))
-            top_best = np.empty((m, R), dtype=np.int64)
-            level_regret(kr, t.keep_add, t.keep_remove, t.keep_size, t.roll_keep_index, R, V,
-                         used, upper, flag, keep, cat, loss, bc, top_roll, top_p, top_loss,
-                         top_best)  # fmt: skip
-            a = reach[s]
-            by_layer += a @ loss
-            by_turn[turn] += float(a @ loss.sum(axis=1))
-            by_cat += a @ bc
-            if top:
-                contrib = a[:, None] * top_p * top_loss
-                flat = np.flatnonzero(contrib.ravel() > 0)
-                if len(flat) > top:
-                    flat = flat[np.argpartition(contrib.ravel()[flat], -top)[-top:]]
-                for f in flat:
-                    i, j = divmod(int(f), R)
-                    r = int(top_roll[i, j])
-                    chosen = int(cat[i, r]) if j == 0 else int(keep[i, j - 1, r])
-                    cands.append((float(contrib[i, j]), int(s[i]), j, r, float(a[i]),
-                                  float(top_p[i, j]), float(top_loss[i, j]),
-                                  int(top_best[i, j]), chosen))  # fmt: skip
-    cands.sort(key=lambda c: -c[0])
-    situations = _describe(rules, cands[:top])
-    total = float(by_layer.sum())
-    return RegretResult(
-        strategy=_label(strategy),
-        rules=rules,
-        optimal_value=float(V[0]),
-        strategy_value=fw["mean"],
-        total=total,
-        by_decision=pd.Series(
-            {_layer_name(j): by_layer[j] for j in range(R - 1, -1, -1)}, name="expected_loss"
-        ),
-        by_turn=pd.Series(
-            by_turn, index=pd.Index(np.arange(1, C + 1), name="turn"), name="expected_loss"
-        ),  # fmt: skip
-        by_category=pd.Series(
-            by_cat, index=pd.Index(rules.category_names, name="category"), name="expected_loss"
-        ),  # fmt: skip
-        situations=situations,
-        seconds=time.perf_counter() - t0,
-    )
+    acc = _Accumulator(rules, top)
+    levels, fw = forward_pass(strategy, rules, progress, acc)
+    t1 = time.perf_counter()
+    res = acc.result(_label(strategy), fw, t1 - t0)
+    ex = None
+    if distribution is not None:
+        ex = exact_result(strategy, rules, levels, fw, distribution, progress, t0)
+    return ex, res
+
+
+class _Accumulator:
+    """Charges the losses of each chunk of decisions as the forward pass goes."""
+
+    def __init__(self, rules: RuleSet, top: int):
+        self.rules, self.top = rules, top
+        self.V = np.ascontiguousarray(value_table(rules).values, dtype=np.float64)
+        self.kr = kernel_rules(rules)
+        R, C = rules.rolls_per_turn, rules.n_categories
+        self.by_layer, self.by_turn, self.by_cat = np.zeros(R), np.zeros(C), np.zeros(C)
+        self.cands: list = []
+
+    def __call__(self, turn, s, keep, cat, reach) -> None:
+        rules, t = self.rules, self.rules.tables
+        R, C = rules.rolls_per_turn, rules.n_categories
+        used, upper, flag = decode_state(rules, s)
+        m = len(s)
+        loss, bc = np.zeros((m, R)), np.zeros((m, C))
+        top_roll = np.empty((m, R), dtype=np.int64)
+        top_p, top_loss = np.empty((m, R)), np.empty((m, R))
+        top_best = np.empty((m, R), dtype=np.int64)
+        level_regret(self.kr, t.keep_add, t.keep_remove, t.keep_size, t.roll_keep_index, R,
+                     self.V, used, upper, flag, keep, cat, loss, bc, top_roll, top_p, top_loss,
+                     top_best)  # fmt: skip
+        a = reach[s]
+        self.by_layer += a @ loss
+        self.by_turn[turn] += float(a @ loss.sum(axis=1))
+        self.by_cat += a @ bc
+        if not self.top:
+            return
+        contrib = (a[:, None] * top_p * top_loss).ravel()
+        flat = np.flatnonzero(contrib > 0)
+        if len(flat) > self.top:
+            flat = flat[np.argpartition(contrib[flat], -self.top)[-self.top :]]
+        for f in flat:
+            i, j = divmod(int(f), R)
+            r = int(top_roll[i, j])
+            chosen = int(cat[i, r]) if j == 0 else int(keep[i, j - 1, r])
+            self.cands.append((float(contrib[f]), int(s[i]), j, r, float(a[i]),
+                               float(top_p[i, j]), float(top_loss[i, j]),
+                               int(top_best[i, j]), chosen))  # fmt: skip
+
+    def result(self, label: str, fw: dict, seconds: float) -> RegretResult:
+        rules = self.rules
+        R, C = rules.rolls_per_turn, rules.n_categories
+        self.cands.sort(key=lambda c: -c[0])
+        return RegretResult(
+            strategy=label,
+            rules=rules,
+            optimal_value=float(self.V[0]),
+            strategy_value=fw["mean"],
+            total=float(self.by_layer.sum()),
+            by_decision=pd.Series(
+                {_layer_name(j): self.by_layer[j] for j in range(R - 1, -1, -1)},
+                name="expected_loss",
+            ),
+            by_turn=pd.Series(
+                self.by_turn,
+                index=pd.Index(np.arange(1, C + 1), name="turn"),
+                name="expected_loss",
+            ),
+            by_category=pd.Series(
+                self.by_cat,
+                index=pd.Index(rules.category_names, name="category"),
+                name="expected_loss",
+            ),
+            situations=_describe(rules, self.cands[: self.top]),
+            seconds=seconds,
+        )
 
 
 def _move(rules: RuleSet, j: int, action: int) -> str:

@@ -133,7 +133,7 @@ def build_report(
     from yahtzee_sim.exact import ExactEvaluationError, evaluate
     from yahtzee_sim.strategies import strategy_class
 
-    from .regret import regret
+    from .regret import evaluate_with_regret
     from .selection import select_best
 
     t0 = time.perf_counter()
@@ -146,7 +146,7 @@ def build_report(
     out.mkdir(parents=True, exist_ok=True)
 
     deterministic = [s for s in ids if _is_deterministic(strategy_class, s)]
-    steps = len(ids) + len(deterministic) + len([s for s in deterministic if s != REFERENCE]) + 2
+    steps = len(ids) + len(deterministic) + 2
     bar = tqdm(total=steps, desc="report", unit="step", disable=not progress)
 
     sims, exact, regrets, skipped = {}, {}, {}, {}
@@ -163,21 +163,16 @@ def build_report(
                           f"{skipped[REFERENCE]}")  # fmt: skip
     ids = [s for s in ids if s in sims]
     for sid in deterministic:
-        if sid not in sims:
-            bar.update(2 if sid != REFERENCE else 1)
-            continue
-        bar.set_postfix_str(f"exact {sid}")
-        try:
-            exact[sid] = evaluate(sid, rules)
-        except ExactEvaluationError as exc:
-            skipped[f"{sid} (exact)"] = str(exc)
+        if sid in sims:
+            bar.set_postfix_str(f"exact {sid}")
+            try:
+                if sid == REFERENCE:
+                    exact[sid] = evaluate(sid, rules)
+                else:
+                    exact[sid], regrets[sid] = evaluate_with_regret(sid, rules, top=regret_top)
+            except ExactEvaluationError as exc:
+                skipped[f"{sid} (exact)"] = str(exc)
         bar.update(1)
-        if sid != REFERENCE and sid in exact:
-            bar.set_postfix_str(f"regret {sid}")
-            regrets[sid] = regret(sid, rules, top=regret_top)
-            bar.update(1)
-        elif sid != REFERENCE:
-            bar.update(1)
     bar.set_postfix_str("Kim–Nelson")
     try:
         kn = select_best(ids, delta=1.0, alpha=0.05, seed=seed, rules=rules, n_jobs=n_jobs)

@@ -170,8 +170,11 @@ def build_parser() -> argparse.ArgumentParser:
         "report", help="the benchmark report: every strategy simulated, exact, ranked, plotted"
     )
     _add_rules(p)
-    p.add_argument("--strategies", default="all",
-                   help="'all' (default) or comma-separated ids; optimal is always added")  # fmt: skip
+    p.add_argument(
+        "--strategies",
+        default="all",
+        help="'all' (default) or comma-separated ids; optimal is always added",
+    )
     p.add_argument("--games", type=_positive_int, default=100_000,
                    help="simulated games per strategy (default 100000, at least 100)")  # fmt: skip
     p.add_argument("--seed", type=_seed, default=0)

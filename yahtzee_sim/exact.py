@@ -377,8 +377,13 @@ def _max_raw(rules: RuleSet) -> int:
     return int(max(t.score_table.max(initial=0), t.joker_table.max(initial=0)))
 
 
-def level_outcomes(strategy, rules: RuleSet, states: np.ndarray, turn: int, rng=None):
-    """The :class:`LevelOutcomes` of ``states`` (all with ``turn`` boxes filled)."""
+def level_outcomes(strategy, rules: RuleSet, states: np.ndarray, turn: int, rng=None,
+                   on_decisions=None):  # fmt: skip
+    """The :class:`LevelOutcomes` of ``states`` (all with ``turn`` boxes filled).
+
+    ``on_decisions(turn, states_chunk, keep, cat)``, when given, sees every chunk's
+    decision tables (analyses that need them, such as regret, avoid a second pass).
+    """
     t = rules.tables
     kr = kernel_rules(rules)
     n_rolls = t.n_rolls
@@ -390,6 +395,8 @@ def level_outcomes(strategy, rules: RuleSet, states: np.ndarray, turn: int, rng=
     for lo in range(0, len(states), per_chunk):
         chunk = states[lo : lo + per_chunk]
         keep, cat = decision_tables(strategy, rules, chunk, turn, rng if lo == 0 else None)
+        if on_decisions is not None:
+            on_decisions(turn, chunk, keep, cat)
         used, upper, flag = decode_state(rules, chunk)
         m = len(chunk)
         out_cat = np.empty((m, n_rolls), dtype=np.int8)
@@ -484,8 +491,15 @@ def evaluate(
     """
     t0 = time.perf_counter()
     strategy, rules = prepared(strategy, rules)
-    levels = _forward(strategy, rules, progress)
-    fw = levels.pop()
+    levels, fw = forward_pass(strategy, rules, progress)
+    return exact_result(strategy, rules, levels, fw, distribution, progress, t0)
+
+
+def exact_result(strategy, rules: RuleSet, levels, fw, distribution: bool = True,
+                 progress: bool = False, t0: float | None = None) -> ExactResult:  # fmt: skip
+    """The :class:`ExactResult` of a :func:`forward_pass` (``distribution``: add the
+    backward pass for the pmf)."""
+    t0 = time.perf_counter() if t0 is None else t0
     pmf = _backward(rules, levels, progress) if distribution else None
     mean = fw["mean"]
     var = max(fw["second"] - mean * mean, 0.0)
@@ -517,32 +531,21 @@ def prepared(strategy, rules: str | RuleSet):
     return strategy, rules
 
 
-def forward_pass(strategy, rules: RuleSet, progress: bool = False):
+def forward_pass(strategy, rules: RuleSet, progress: bool = False, on_decisions=None):
     """The forward pass alone, for analyses built on it (regret).
 
     Returns ``(levels, stats)``: the :class:`LevelOutcomes` of every level (turn
     ``t`` = ``levels[t]``) and a dict with ``reach`` (probability of reaching each
     encoded state), ``mean``, ``second`` (E[score²]) and the per-box sums.
-    ``strategy`` must come from :func:`prepared`.
+    ``strategy`` must come from :func:`prepared`. ``on_decisions(turn, states,
+    keep, cat, reach)`` is called with every chunk's decision tables; the reach
+    probabilities of those states are final by then.
     """
-    levels = _forward(strategy, rules, progress)
+    levels = _forward(strategy, rules, progress, on_decisions)
     return levels[:-1], levels[-1]
 
 
-def decision_chunks(strategy, rules: RuleSet, states: np.ndarray, turn: int):
-    """Yield ``(lo, hi, keep, cat)``: :func:`decision_tables` of ``states[lo:hi]``, in
-    chunks of a size that suits the strategy's protocol."""
-    n_rolls = rules.tables.n_rolls
-    per_chunk = max(1, _ROWS_PER_CHUNK // n_rolls)
-    if getattr(strategy, "decision_table", None) is not None:
-        per_chunk = _STATES_PER_TABLE
-    for lo in range(0, len(states), per_chunk):
-        hi = min(len(states), lo + per_chunk)
-        keep, cat = decision_tables(strategy, rules, states[lo:hi], turn)
-        yield lo, hi, keep, cat
-
-
-def _forward(strategy, rules: RuleSet, progress: bool) -> list:
+def _forward(strategy, rules: RuleSet, progress: bool, on_decisions=None) -> list:
     """Level outcomes (fullest level last) followed by the forward statistics."""
     C = rules.n_categories
     size = n_states(rules)
@@ -557,9 +560,15 @@ def _forward(strategy, rules: RuleSet, progress: bool) -> list:
     levels = []
     n_reached = 0
     bar = tqdm(total=C, unit="level", desc="exact", disable=not progress, leave=False)
+    hook = None
+    if on_decisions is not None:
+
+        def hook(turn, chunk, keep, cat):
+            on_decisions(turn, chunk, keep, cat, A)
+
     for turn in range(C):
         n_reached += len(states)
-        lv = level_outcomes(strategy, rules, states, turn, rng)
+        lv = level_outcomes(strategy, rules, states, turn, rng, hook)
         forward_level(states, lv.ptr, lv.cat, lv.raw, lv.yb, lv.nxt, lv.pts, lv.ub, lv.prob,
                       turn, A, B, S2, cat_sum, cat_zero, cat_turn, stats)  # fmt: skip
         levels.append(lv)
