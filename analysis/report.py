@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
 from yahtzee_sim.errors import StrategyError
@@ -119,7 +120,7 @@ def build_report(
     out : path, optional
         Report folder (created); default ``reports/<rules>``.
     n_jobs : int
-        Parallel jobs for the simulations.
+        Parallel jobs for the simulations and the exact evaluations (one strategy per job).
     regret_top : int
         Costliest situations listed per strategy in the regret section.
     progress : bool
@@ -130,10 +131,8 @@ def build_report(
     Report
     """
     from yahtzee_sim import simulate
-    from yahtzee_sim.exact import ExactEvaluationError, evaluate
     from yahtzee_sim.strategies import strategy_class
 
-    from .regret import evaluate_with_regret
     from .selection import select_best
 
     t0 = time.perf_counter()
@@ -162,17 +161,19 @@ def build_report(
         raise ReportError(f"the reference strategy failed on rules {rules.name!r}: "
                           f"{skipped[REFERENCE]}")  # fmt: skip
     ids = [s for s in ids if s in sims]
-    for sid in deterministic:
-        if sid in sims:
-            bar.set_postfix_str(f"exact {sid}")
-            try:
-                if sid == REFERENCE:
-                    exact[sid] = evaluate(sid, rules)
-                else:
-                    exact[sid], regrets[sid] = evaluate_with_regret(sid, rules, top=regret_top)
-            except ExactEvaluationError as exc:
-                skipped[f"{sid} (exact)"] = str(exc)
+    todo = [s for s in deterministic if s in sims]
+    bar.set_postfix_str(f"exact ({len(todo)} strategies)")
+    jobs = (delayed(_exact_one)(sid, rules, regret_top) for sid in todo)
+    for sid, result, regret_result, error in Parallel(n_jobs=min(n_jobs, max(len(todo), 1)),
+                                                      return_as="generator")(jobs):  # fmt: skip
+        if error is not None:
+            skipped[f"{sid} (exact)"] = error
+        else:
+            exact[sid] = result
+            if regret_result is not None:
+                regrets[sid] = regret_result
         bar.update(1)
+    bar.update(len(deterministic) - len(todo))
     bar.set_postfix_str("Kim–Nelson")
     try:
         kn = select_best(ids, delta=1.0, alpha=0.05, seed=seed, rules=rules, n_jobs=n_jobs)
@@ -186,6 +187,20 @@ def build_report(
     summary = _summary(ids, sims, exact)
     return Report(out=out, files=files, summary=summary, skipped=skipped,
                   seconds=time.perf_counter() - t0)  # fmt: skip
+
+
+def _exact_one(sid: str, rules, top: int):
+    """Exact result (and regret, except for the reference) of one strategy; errors as text."""
+    from yahtzee_sim.exact import ExactEvaluationError, evaluate
+
+    from .regret import evaluate_with_regret
+
+    try:
+        if sid == REFERENCE:
+            return sid, evaluate(sid, rules), None, None
+        return (sid, *evaluate_with_regret(sid, rules, top=top), None)
+    except ExactEvaluationError as exc:
+        return sid, None, None, str(exc)
 
 
 def _is_deterministic(strategy_class, sid: str) -> bool:

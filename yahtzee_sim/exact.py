@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from tqdm.auto import tqdm
 
+from ._kernels.decisions import keep_codes
 from ._kernels.exact import (
     compact_outcomes,
     forward_level,
@@ -254,16 +255,17 @@ def _keep_indices(strategy, rules: RuleSet, view: TurnView, out) -> np.ndarray:
             f"({len(view)}, {rules.n_faces}), got {arr.dtype} array of shape {arr.shape}",
             strategy=name,
         )
-    bad = np.flatnonzero(((arr < 0) | (arr > view.dice)).any(axis=1))
-    if len(bad):
-        i = bad[0]
+    keep = np.empty(len(arr), dtype=np.int16)
+    i = keep_codes(np.ascontiguousarray(arr), np.ascontiguousarray(view.dice), rules.n_dice + 1,
+                   t.code_to_keep, keep)  # fmt: skip
+    if i >= 0:
         dice = DiceTables.faces_from_counts(view.dice[i])
         raise IllegalMoveError(
             f"strategy {name!r} made an illegal keep at rolls left {view.rolls_left}, "
             f"{_describe(rules, view, i)}: dice {list(dice)}, action keep {arr[i].tolist()}",
             strategy=name, turn=view.turn + 1, dice=dice, action=arr[i].tolist(),
         )  # fmt: skip
-    return t.code_to_keep[t.encode(arr)].astype(np.int16)
+    return keep
 
 
 def _categories(strategy, rules: RuleSet, view: TurnView, out) -> np.ndarray:

@@ -302,3 +302,24 @@ def fill_lanes(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, 
             record_lanes(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V,
                          used[g], flag[g], u_lo[g], m, W, A, cat_out,
                          lane_row[row0[g] : row0[g] + m], keep_rows, cat_rows)  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def keep_codes(keeps, dice, base, code_to_keep, out):
+    """Keep index of every row of face counts ``keeps`` (checked against ``dice``).
+
+    Writes ``out[i]`` and returns -1, or returns the first row that keeps a face
+    more often than it shows (or a negative count); ``base`` is ``n_dice + 1``.
+    """
+    m, F = keeps.shape
+    for i in range(m):
+        code = 0
+        w = 1
+        for f in range(F):
+            a = keeps[i, f]
+            if a < 0 or a > dice[i, f]:
+                return i
+            code += a * w
+            w *= base
+        out[i] = code_to_keep[code]
+    return -1

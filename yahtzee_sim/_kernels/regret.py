@@ -22,8 +22,8 @@ from .widget import NEG
 
 @njit(cache=True, nogil=True)
 def _turn_regret(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used, upper,
-                 flag, keep_dec, cat_dec, R, K, M, Marg, p, w, loss, by_cat, top_roll, top_p,
-                 top_loss, top_best):  # fmt: skip
+                 flag, keep_dec, cat_dec, R, K, M, Marg, p, w, val, loss, by_cat, top_roll,
+                 top_p, top_loss, top_best):  # fmt: skip
     n_rolls = roll_keep_index.shape[0]
     n_keeps, F = keep_add.shape
     n_partial = n_keeps - n_rolls
@@ -36,23 +36,35 @@ def _turn_regret(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V
         top_best[j] = -1
     for c in range(C):
         by_cat[c] = 0.0
-    # R[0, r]: best value of scoring roll r; L0[r] (kept in M) its loss for the chosen box
+    # R[0, r]: best value of scoring roll r; L0[r] (kept in M) its loss for the chosen box.
+    # val[c, p] = value of p points in open box c (points + bonus + next state), tabled
+    # once per state so the roll loop is lookups only.
+    for c in range(C):
+        if not (used >> c) & 1:
+            for pts in range(val.shape[1]):
+                val[c, pts] = box_value(kr, V, used, upper, flag, c, pts)
     for r in range(n_rolls):
-        case = joker_case(kr, r, used, flag) if kr.yahtzee_face[r] >= 0 else 0
+        is_y = kr.yahtzee_face[r] >= 0
+        case = joker_case(kr, r, used, flag) if is_y else 0
         best = NEG
         best_c = -1
         chosen = NEG
         for c in range(C):
-            pts = category_legal_points(kr, case, r, used, c)
-            if pts < 0:
-                continue
-            v = box_value(kr, V, used, upper, flag, c, pts)
+            if case == 0:
+                if (used >> c) & 1:
+                    continue
+                pts = kr.score_table[r, c]
+            else:
+                pts = category_legal_points(kr, case, r, used, c)
+                if pts < 0:
+                    continue
+            v = val[c, pts]
             if v > best:
                 best = v
                 best_c = c
             if c == cat_dec[r]:
                 chosen = v
-        yb = yahtzee_bonus_points(kr, r, used, flag)
+        yb = yahtzee_bonus_points(kr, r, used, flag) if is_y else 0
         R[0, r] = best + yb
         K[0, r] = best - chosen  # the box loss of roll r (K[0] is free scratch)
         Marg[0, r] = best_c
@@ -156,7 +168,9 @@ def level_regret(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V
     n_rolls = roll_keep_index.shape[0]
     n_keeps = keep_add.shape[0]
     n_chunks = min(n, 64)
+    n_points = max(kr.score_table.max(), kr.joker_table.max()) + 1
     for chunk in prange(n_chunks):
+        val = np.empty((kr.n_categories, n_points))
         R = np.empty((rolls, n_rolls))
         K = np.empty((rolls, n_keeps))
         M = np.empty(n_keeps)
@@ -166,5 +180,5 @@ def level_regret(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V
         for i in range(chunk, n, n_chunks):
             _turn_regret(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V,
                          used[i], upper[i], flag[i], keep_dec[i], cat_dec[i], R, K, M, Marg, p,
-                         w, loss[i], by_cat[i], top_roll[i], top_p[i], top_loss[i],
+                         w, val, loss[i], by_cat[i], top_roll[i], top_p[i], top_loss[i],
                          top_best[i])  # fmt: skip

@@ -1,0 +1,57 @@
+"""The notebooks run end to end (small sizes) and are committed without outputs.
+
+Each notebook's cell tagged ``parameters`` is replaced by small sizes before it is
+executed with nbclient; the notebooks' own assertions (exact mean = simulated mean
+within 5 standard errors, regret = optimal - strategy exactly) then run too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+
+SMALL = {
+    "benchmark_your_heuristic.ipynb": 'GAMES = 3_000\nRULES = "yahtzee"\nWEIGHTS = [0.0, 1.0]',
+    "rank_strategies.ipynb": (
+        'GAMES = 2_000\nRULES = "yahtzee"\n'
+        'STRATEGIES = ["greedy", "glenn-heuristic", "optimal"]\nDELTA = 1.0\nALPHA = 0.05'
+    ),
+}
+
+
+def _load(name: str):
+    return nbformat.read(NOTEBOOKS / name, as_version=4)
+
+
+def test_every_notebook_has_small_parameters():
+    assert sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")) == sorted(SMALL)
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_notebook_is_committed_without_outputs(name):
+    book = _load(name)
+    for cell in book.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None, name
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_notebook_runs(name, tmp_path):
+    book = _load(name)
+    params = [c for c in book.cells if "parameters" in c.metadata.get("tags", [])]
+    assert len(params) == 1, "one cell tagged 'parameters'"
+    params[0].source = SMALL[name]
+    NotebookClient(book, timeout=600, kernel_name="python3",
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()  # fmt: skip
+    errors = [o for c in book.cells if c.cell_type == "code" for o in c.outputs
+              if o.output_type == "error"]  # fmt: skip
+    assert not errors
+    images = sum("image/png" in o.get("data", {}) for c in book.cells if c.cell_type == "code"
+                 for o in c.outputs)  # fmt: skip
+    assert images >= 2  # the figures were drawn
