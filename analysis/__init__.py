@@ -1,4 +1,5 @@
-"""Analysis of results: statistics with intervals, Kim–Nelson selection, MCB, plots."""
+"""Analysis of results: statistics with intervals, Kim–Nelson selection, MCB, regret,
+head-to-head, tournaments, plots."""
 
 from .headtohead import win_matrix, win_probability
 from .kim_nelson import KNResult, SelectionError, kim_nelson, kn_constants
@@ -11,11 +12,18 @@ from .plots import (
     plot_regret,
     plot_score_histogram,
     plot_survival,
+    plot_target_curve,
     plot_win_matrix,
 )
 from .regret import RegretResult, regret
 from .selection import DEFAULT_BATCH, METRICS, select_best
 from .stats import paired_difference, summarize
+from .tournament import (
+    TournamentError,
+    TournamentResult,
+    exact_winning_law,
+    tournament,
+)
 
 __all__ = [
     "DEFAULT_BATCH",
@@ -24,6 +32,9 @@ __all__ = [
     "KNResult",
     "RegretResult",
     "SelectionError",
+    "TournamentError",
+    "TournamentResult",
+    "exact_winning_law",
     "kim_nelson",
     "kn_constants",
     "mcb",
@@ -34,10 +45,12 @@ __all__ = [
     "plot_regret",
     "plot_score_histogram",
     "plot_survival",
+    "plot_target_curve",
     "plot_win_matrix",
     "regret",
     "select_best",
     "summarize",
+    "tournament",
     "win_matrix",
     "win_probability",
 ]

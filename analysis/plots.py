@@ -190,3 +190,24 @@ def plot_regret(result, ax=None):
     ax.set_title(f"{result.strategy}: expected loss against optimal by turn "
                  f"(total {result.total:.2f})")  # fmt: skip
     return ax
+
+
+def plot_target_curve(curve, optimal=None, ax=None, title: str | None = None):
+    """P*(final score >= β) of target-score play against β, with max-EV play's
+    P(final score >= β) for comparison (Tillius 2014 §4)."""
+    ax = _axes(ax)
+    curve = np.asarray(curve, dtype=float)
+    beta = np.arange(len(curve))
+    ax.plot(beta, curve, color=PALETTE[0], label="target play: max P(score ≥ β)")
+    if optimal is not None:
+        opt = np.asarray(optimal, dtype=float)
+        ax.plot(np.arange(len(opt)), opt, color=PALETTE[1], linestyle="--",
+                label="max-EV play: P(score ≥ β)")  # fmt: skip
+    nz = np.flatnonzero(curve > 1e-6)
+    if len(nz):
+        ax.set_xlim(0, nz[-1] + 10)
+    ax.set_xlabel("target final score β")
+    ax.set_ylabel("probability of reaching β")
+    ax.set_title(title or "Target-score play")
+    ax.legend()
+    return ax

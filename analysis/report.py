@@ -68,10 +68,10 @@ class Report:
 
 
 def _resolve(strategies) -> list[str]:
-    from yahtzee_sim.strategies import get_strategy, strategy_ids
+    from yahtzee_sim.strategies import default_strategy_ids, get_strategy
 
     if strategies in (None, "all"):
-        ids = strategy_ids()
+        ids = default_strategy_ids()
     else:
         ids = (
             [s.strip() for s in strategies.split(",")]

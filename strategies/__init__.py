@@ -5,10 +5,17 @@ from . import greedy as _greedy  # noqa: F401  (registers)
 from . import optimal as _optimal  # noqa: F401  (registers)
 from . import random as _random  # noqa: F401  (registers)
 from . import rule_based as _rule_based  # noqa: F401  (registers)
+from . import target as _target  # noqa: F401  (registers)
 from .adapter import FunctionStrategy, Position
 from .base import Strategy
 from .checks import StrategyCheckError, check_strategy
-from .registry import get_strategy, register, strategy_class, strategy_ids
+from .registry import (
+    default_strategy_ids,
+    get_strategy,
+    register,
+    strategy_class,
+    strategy_ids,
+)
 
 __all__ = [
     "FunctionStrategy",
@@ -16,6 +23,7 @@ __all__ = [
     "Strategy",
     "StrategyCheckError",
     "check_strategy",
+    "default_strategy_ids",
     "get_strategy",
     "register",
     "strategy_class",

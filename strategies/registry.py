@@ -12,6 +12,9 @@ from .plugins import is_plugin_spec, load_strategy_class
 _REGISTRY: dict[str, type[Strategy]] = {}
 _LATEST: dict[str, int] = {}
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_PARAM_ID = re.compile(r"^([a-z0-9][a-z0-9-]*):(-?\d+)$")  # "target:300"
+#: Parameter set by the number after the colon of an id (``target:300`` → beta=300).
+_ID_PARAMETER = {"target": "beta"}
 
 
 def register(base_id: str, version: int = 1):
@@ -42,6 +45,12 @@ def strategy_ids(versioned: bool = False) -> list[str]:
     return sorted(_REGISTRY) if versioned else sorted(_LATEST)
 
 
+def default_strategy_ids() -> list[str]:
+    """The ids that ``"all"`` stands for (report, select): every registered strategy
+    except those that opt out (``in_all = False``, e.g. ``target``)."""
+    return [s for s in strategy_ids() if getattr(strategy_class(s), "in_all", True)]
+
+
 def strategy_class(strategy_id: str) -> type[Strategy]:
     """The class registered under ``strategy_id`` (bare or versioned)."""
     if strategy_id in _LATEST:
@@ -56,14 +65,20 @@ def strategy_class(strategy_id: str) -> type[Strategy]:
 
 def get_strategy(strategy: str | Strategy, **params) -> Strategy:
     """A strategy instance from an id (``"greedy"``, ``"greedy-v1"``), a plugin spec
-    (``"path/to/file.py:MyStrategy"``, ``"package.module:MyStrategy"``) or an instance."""
+    (``"path/to/file.py:MyStrategy"``, ``"package.module:MyStrategy"``), a parametric
+    id (``"target:300"``: ``TargetScore(beta=300)``) or an instance."""
     if isinstance(strategy, Strategy):
         if params:
             raise StrategyError("parameters can only be given with a strategy id")
         return strategy
     if not isinstance(strategy, str):
         raise StrategyError(f"strategy must be an id or a Strategy instance, got {strategy!r}")
-    if is_plugin_spec(strategy):
+    param = _PARAM_ID.match(strategy)
+    if param and param.group(1).split("-v")[0] in _ID_PARAMETER:
+        base = param.group(1)
+        cls = strategy_class(base)
+        params = {_ID_PARAMETER[base.split("-v")[0]]: int(param.group(2)), **params}
+    elif is_plugin_spec(strategy):
         cls = load_strategy_class(strategy)
     else:
         cls = strategy_class(strategy)

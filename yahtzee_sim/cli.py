@@ -186,6 +186,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
+    p = sub.add_parser("target", help="max P(final score >= beta): target-score optimal play")
+    _add_rules(p)
+    p.add_argument("--beta", type=_positive_int, default=None,
+                   help="the target final score (needed unless --curve)")  # fmt: skip
+    p.add_argument("--curve", action="store_true",
+                   help="P*(final >= beta) for every beta, next to max-EV play's")  # fmt: skip
+    p.add_argument("--max-beta", type=_positive_int, default=None,
+                   help="solve only for targets up to this (default: all)")  # fmt: skip
+    p.add_argument("--plot", type=Path, default=None,
+                   help="with --curve: save the plot to FILE.png/.pdf/.svg")  # fmt: skip
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("tournament", help="blind multiplayer games: win rates, winning score")
+    p.add_argument("--strategies", default="optimal,greedy",
+                   help="one strategy per seat; the last fills the remaining seats")  # fmt: skip
+    p.add_argument("--players", type=_positive_int, default=None,
+                   help="number of seats (default: one per strategy)")  # fmt: skip
+    p.add_argument("--games", type=_positive_int, default=100_000,
+                   help="games (default 100000)")  # fmt: skip
+    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    _add_rules(p)
+    p.add_argument("--jobs", type=_positive_int, default=1, help="parallel jobs per seat")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
     p = sub.add_parser("strategies", help="list the registered strategies")
     p.add_argument("--json", action="store_true", help="print JSON")
 
@@ -344,10 +370,10 @@ def cmd_advise(args) -> int:
 
 def cmd_select(args) -> int:
     from .analysis import mcb, select_best
-    from .strategies import strategy_ids
+    from .strategies import default_strategy_ids
 
     if args.strategies.strip() == "all":
-        ids = strategy_ids()
+        ids = default_strategy_ids()
     else:
         ids = [s.strip() for s in args.strategies.split(",") if s.strip()]
     t0 = time.perf_counter()
@@ -460,6 +486,88 @@ def cmd_exact(args) -> int:
     return 0
 
 
+def cmd_target(args) -> int:
+    import numpy as np
+
+    from .exact import evaluate
+    from .target import max_remaining, target_table
+
+    rules = _rules_from(args)
+    top = int(max_remaining(rules, np.zeros(1, dtype=np.int64), 0)[0])
+    if args.beta is not None and args.beta > top:
+        raise CliError(f"--beta {args.beta} is above {top}, the largest score on rules "
+                       f"{rules.name!r}")  # fmt: skip
+    if args.beta is None and not args.curve:
+        raise CliError("give --beta N (one target) or --curve (every target)")
+    if args.plot is not None and not args.curve:
+        raise CliError("--plot draws the curve: add --curve")
+    if args.beta is not None and args.max_beta is not None and args.beta > args.max_beta:
+        raise CliError(f"--beta {args.beta} is above --max-beta {args.max_beta}")
+    _check_plot(args.plot)
+    t0 = time.perf_counter()
+    max_beta = args.max_beta if args.max_beta is not None else args.beta if not args.curve else None
+    table = target_table(rules, max_beta=max_beta, progress=not (args.quiet or args.json))
+    curve = table.curve()
+    optimal = evaluate("optimal", rules).survival()
+    opt = np.zeros(len(curve))
+    opt[: min(len(optimal), len(curve))] = optimal[: len(curve)]
+    seconds = time.perf_counter() - t0
+    out = {"rules": rules.name, "max_beta": table.max_beta, "seconds": seconds,
+           "source": table.meta.get("source"), "table_gb": table.nbytes / 2**30}  # fmt: skip
+    if args.beta is not None:
+        out.update(beta=args.beta, probability=float(curve[args.beta]),
+                   optimal_probability=float(opt[args.beta]))  # fmt: skip
+    if args.curve:
+        out.update(curve=curve.tolist(), optimal_curve=opt.tolist())
+    if args.plot is not None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        from .analysis import plot_target_curve
+
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        plot_target_curve(curve, opt, ax=ax, title=f"Target-score play on {rules.name}")
+        fig.tight_layout()
+        fig.savefig(args.plot, dpi=120)
+        plt.close(fig)
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    if args.beta is not None:
+        print(f"rules {rules.name}: max P(final >= {args.beta}) = {out['probability']:.6g} "
+              f"(max-EV play: {out['optimal_probability']:.6g})")  # fmt: skip
+    if args.curve:
+        print("beta  P*(final >= beta)  max-EV P(final >= beta)")
+        nz = np.flatnonzero(curve > 0)
+        last = int(nz[-1]) if len(nz) else 0
+        for b in range(0, last + 1, max(1, last // 20)):
+            print(f"{b:4d}  {curve[b]:17.6g}  {opt[b]:23.6g}")
+    if args.plot is not None:
+        print(f"plot written to {args.plot}")
+    print(f"({table.meta.get('source')}, {seconds:.1f} s)")
+    return 0
+
+
+def cmd_tournament(args) -> int:
+    from .analysis import tournament
+
+    res = tournament(args.strategies, players=args.players, games=args.games, seed=args.seed,
+                     rules=_rules_from(args), n_jobs=args.jobs,
+                     progress=not (args.quiet or args.json))  # fmt: skip
+    if args.json:
+        print(json.dumps(res.to_dict()))
+        return 0
+    print(f"{res.parameters['players']}-player blind games on {res.rules_name}, "
+          f"{res.games} games, seed {args.seed}")  # fmt: skip
+    print(res.win_rates().to_string(float_format=lambda v: f"{v:.4f}"))
+    w = res.winning_summary()
+    print(f"winning score: mean {w['mean']:.2f}, SD {w['sd']:.2f}, p10 {w['p10']:.0f}, "
+          f"median {w['median']:.0f}, p90 {w['p90']:.0f}   ({res.seconds:.1f} s)")  # fmt: skip
+    return 0
+
+
 def cmd_report(args) -> int:
     from .analysis.report import build_report
 
@@ -537,6 +645,8 @@ COMMANDS = {
     "advise": cmd_advise,
     "select": cmd_select,
     "exact": cmd_exact,
+    "target": cmd_target,
+    "tournament": cmd_tournament,
     "report": cmd_report,
     "strategies": cmd_strategies,
     "rules": cmd_rules,

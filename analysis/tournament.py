@@ -1,0 +1,170 @@
+"""Blind multiplayer tournaments: win rates with intervals and the winning-score law.
+
+Players never see each other's score card (Tillius 2014 §4.4), so a game of ``N``
+players is ``N`` independent one-player games: seat ``i`` plays its own dice stream
+(seed derived from the tournament seed and the seat), the highest final score wins
+and ties split the win. Seats playing the same strategy share nothing but the rules.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.rules import get_rules
+
+
+class TournamentError(YahtzeeSimError):
+    """Bad tournament input (seats, players, games)."""
+
+
+@dataclass(eq=False)
+class TournamentResult:
+    """Outcome of a tournament.
+
+    Attributes
+    ----------
+    seats : list of str
+        Strategy of each seat.
+    scores : ndarray (games, players)
+        Final score of every seat in every game.
+    wins : ndarray (games, players)
+        Share of each game's win (1, or 1/k for a k-way tie at the top).
+    rules_name : str
+    seconds : float
+    parameters : dict
+    """
+
+    seats: list[str]
+    scores: np.ndarray
+    wins: np.ndarray
+    rules_name: str
+    seconds: float = 0.0
+    parameters: dict = field(default_factory=dict)
+
+    @property
+    def games(self) -> int:
+        """Number of games played."""
+        return self.scores.shape[0]
+
+    def win_rates(self, level: float = 0.95) -> pd.DataFrame:
+        """Per seat: strategy, win rate (ties split), its t interval, mean score."""
+        n = self.games
+        mean = self.wins.mean(axis=0)
+        se = self.wins.std(axis=0, ddof=1) / np.sqrt(n) if n > 1 else np.full_like(mean, np.nan)
+        q = stats.t.ppf(0.5 + level / 2, max(n - 1, 1))
+        return pd.DataFrame({
+            "strategy": self.seats,
+            "win_rate": mean,
+            "win_lo": mean - q * se,
+            "win_hi": mean + q * se,
+            "mean_score": self.scores.mean(axis=0),
+        }, index=pd.RangeIndex(1, len(self.seats) + 1, name="seat"))  # fmt: skip
+
+    def winning_scores(self) -> np.ndarray:
+        """The winning (highest) score of every game."""
+        return self.scores.max(axis=1)
+
+    def winning_summary(self) -> dict:
+        """Mean, SD, median and 10/90th percentiles of the winning score."""
+        w = self.winning_scores().astype(np.float64)
+        return {"mean": float(w.mean()), "sd": float(w.std(ddof=1)) if len(w) > 1 else 0.0,
+                "p10": float(np.percentile(w, 10)), "median": float(np.median(w)),
+                "p90": float(np.percentile(w, 90))}  # fmt: skip
+
+    def to_dict(self) -> dict:
+        """JSON-ready summary."""
+        rates = self.win_rates()
+        return {
+            "rules": self.rules_name,
+            "games": self.games,
+            "seats": self.seats,
+            "win_rates": rates["win_rate"].tolist(),
+            "win_ci95": rates[["win_lo", "win_hi"]].values.tolist(),
+            "mean_scores": rates["mean_score"].tolist(),
+            "winning_score": self.winning_summary(),
+            "parameters": self.parameters,
+            "seconds": self.seconds,
+        }
+
+
+def seat_list(strategies, players: int | None) -> list[str]:
+    """Seats from strategy ids: one per seat, or fewer (the last fills the rest)."""
+    if isinstance(strategies, str):
+        strategies = [s.strip() for s in strategies.split(",") if s.strip()]
+    seats = list(strategies)
+    if not seats:
+        raise TournamentError("strategies: give at least one strategy")
+    if players is None:
+        players = len(seats)
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players < 2:
+        raise TournamentError(f"players must be an integer >= 2, got {players!r}")
+    if len(seats) > players:
+        raise TournamentError(f"{len(seats)} strategies for {players} players: give at most "
+                              "one strategy per seat")  # fmt: skip
+    return seats + [seats[-1]] * (players - len(seats))
+
+
+def seat_seed(seed: int, seat: int) -> int:
+    """The dice seed of ``seat`` (independent streams per seat, from ``SeedSequence``)."""
+    return int(np.random.SeedSequence(seed, spawn_key=(seat,)).generate_state(1, np.uint64)[0]
+               >> np.uint64(1))  # fmt: skip
+
+
+def tournament(
+    strategies,
+    players: int | None = None,
+    games: int = 100_000,
+    seed: int = 0,
+    rules="yahtzee",
+    n_jobs: int = 1,
+    progress: bool = False,
+) -> TournamentResult:
+    """Play ``games`` blind ``players``-player games.
+
+    Parameters
+    ----------
+    strategies : str or list
+        Strategy of each seat (ids or instances); with fewer than ``players``, the
+        last one fills the remaining seats (``["target:289", "optimal"]`` with
+        ``players=5``: one target player against four max-EV players).
+    players : int, optional
+        Seats (>= 2); default: one per strategy.
+    games, seed, rules, n_jobs, progress
+        As in :func:`yahtzee_sim.simulate`; seat ``i`` uses the seed
+        :func:`seat_seed` ``(seed, i)``.
+    """
+    from yahtzee_sim import simulate
+
+    t0 = time.perf_counter()
+    rules = get_rules(rules)
+    seats = seat_list(strategies, players)
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+        raise TournamentError(f"games must be an integer >= 1, got {games!r}")
+    scores = np.empty((games, len(seats)), dtype=np.int64)
+    names = []
+    for i, s in enumerate(seats):
+        res = simulate(s, games, seed=seat_seed(seed, i), rules=rules, n_jobs=n_jobs,
+                       progress=progress, keep_games=True)  # fmt: skip
+        scores[:, i] = res.total
+        names.append(s if isinstance(s, str) else repr(s))
+    top = scores.max(axis=1, keepdims=True)
+    at_top = scores == top
+    wins = at_top / at_top.sum(axis=1, keepdims=True)
+    return TournamentResult(names, scores, wins, rules.name, time.perf_counter() - t0,
+                            {"players": len(seats), "games": games, "seed": seed})  # fmt: skip
+
+
+def exact_winning_law(pmfs) -> np.ndarray:
+    """Law of the highest of independent final scores with laws ``pmfs`` (one per seat)."""
+    n = max(len(p) for p in pmfs)
+    cdf = np.ones(n)
+    for p in pmfs:
+        p = np.pad(np.asarray(p, dtype=np.float64), (0, n - len(p)))
+        cdf *= np.cumsum(p / p.sum())
+    return np.diff(np.concatenate(([0.0], cdf)))

@@ -1,0 +1,75 @@
+"""Target-score play: maximize P(final score >= β) (Tillius 2014 §4 "Rekord-Yatzy").
+
+Source: Tillius, *Optimala strategier för Yatzy* (seed 001), §4: the record strategy
+maximizes the probability of reaching a final score β instead of the expected score;
+its decisions depend on the running total through the points still needed
+``t = β − score``. Decisions come from the target-score table
+(:mod:`yahtzee_sim.target`): at a turn-start state with ``t`` points still needed, the
+turn is played as the one-lane widget with ``P[next state, t − points]`` in place of
+the value table. Once the target is reached (``t <= 0``) or out of reach
+(``P = 0``), every move has the same probability, and the strategy plays max-EV
+(:class:`~yahtzee_sim.strategies.optimal.Optimal`) instead.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from yahtzee_sim.errors import StrategyError
+from yahtzee_sim.target import decisions, target_table
+from yahtzee_sim.view import TurnView
+
+from .base import Strategy
+from .optimal import Optimal
+from .registry import register
+
+
+@register("target")
+class TargetScore(Strategy):
+    """Maximizes P(final score >= ``beta``) (Tillius 2014 §4); id ``target:β``.
+
+    Parameters
+    ----------
+    beta : int
+        The target final score (>= 1).
+    """
+
+    uses_total = True  # decisions depend on the points still needed
+    parallel_backend = "threads"  # one shared table; the kernel releases the GIL
+    in_all = False  # not part of "all": its table takes minutes per rule set
+
+    def __init__(self, beta: int = 300) -> None:
+        self.beta = beta
+
+    def prepare(self, rules) -> None:
+        if getattr(self, "_rules", None) == rules:
+            return
+        beta = self.beta
+        if isinstance(beta, bool) or not isinstance(beta, (int, np.integer)) or beta < 1:
+            raise StrategyError(f"target: beta must be an integer >= 1, got {beta!r}")
+        self._table = target_table(rules)
+        self._optimal = Optimal()
+        self._optimal.prepare(rules)
+        self._rules = rules
+
+    def _decide(self, view: TurnView) -> np.ndarray:
+        self.prepare(view.rules)
+        table = self._table
+        states = view.state_index
+        need = self.beta - np.asarray(view.score, dtype=np.int64)
+        length = table.length[states]
+        at = table.offset[states] + np.clip(need, 0, length - 1)
+        live = (need > 0) & (need < length) & (table.probs[at] > 0.0)
+        out = np.asarray(self._optimal._decide(view), dtype=np.int64).copy()
+        if live.any():
+            rows = np.flatnonzero(live)
+            out[rows] = decisions(table, view.used[rows], view.upper[rows], view.flag[rows],
+                                  need[rows], np.full(len(rows), view.rolls_left),
+                                  view.roll_index[rows])  # fmt: skip
+        return out
+
+    def keep(self, view: TurnView) -> np.ndarray:
+        return view.tables.keep_counts[self._decide(view)]
+
+    def category(self, view: TurnView) -> np.ndarray:
+        return self._decide(view)

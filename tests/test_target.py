@@ -1,0 +1,159 @@
+"""Target-score solver and strategy: Tillius's 2-Yatzy figures, an independent
+brute-force recursion, dominance over max-EV play, simulation, errors and the CLI.
+
+The Yatzy checks against Tillius Table 13 need the full table (about 10 minutes on
+2 cores) and are run by ``benchmarks/bench_target.py`` instead.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction
+from functools import cache
+
+import numpy as np
+import pytest
+
+from yahtzee_sim import simulate
+from yahtzee_sim.cli import main
+from yahtzee_sim.errors import StrategyError
+from yahtzee_sim.exact import evaluate
+from yahtzee_sim.rules import get_rules
+from yahtzee_sim.strategies import get_strategy
+from yahtzee_sim.target import TargetError, solve_target, target_table
+
+
+def _brute_curve(n_dice: int, n_faces: int, rolls: int) -> list[Fraction]:
+    """max P(total >= β) for an upper-section-only game (one box per face, box f scores
+    f × the number of f's), by plain recursion over dice multisets."""
+    faces = range(1, n_faces + 1)
+
+    def law(k):
+        out: dict[tuple, Fraction] = {}
+        for seq in itertools.product(faces, repeat=k):
+            key = tuple(sorted(seq))
+            out[key] = out.get(key, 0) + Fraction(1, n_faces**k)
+        return out
+
+    laws = [law(k) for k in range(n_dice + 1)]
+
+    @cache
+    def game(used: frozenset, need: int) -> Fraction:
+        if need <= 0:
+            return Fraction(1)
+        if len(used) == n_faces:
+            return Fraction(0)
+        return sum(p * value(dice, rolls - 1, used, need) for dice, p in laws[n_dice].items())
+
+    @cache
+    def value(dice: tuple, left: int, used: frozenset, need: int) -> Fraction:
+        best = max(game(used | {f}, need - f * dice.count(f)) for f in faces if f not in used)
+        if left == 0:
+            return best
+        for r in range(len(dice)):
+            for keep in set(itertools.combinations(dice, r)):
+                v = sum(p * value(tuple(sorted(keep + more)), left - 1, used, need)
+                        for more, p in laws[n_dice - r].items())  # fmt: skip
+                best = max(best, v)
+        return best
+
+    top = n_dice * sum(faces)
+    return [game(frozenset(), beta) for beta in range(top + 1)]
+
+
+def test_two_yatzy_matches_tillius():
+    curve = solve_target("2-yatzy").curve()
+    assert curve[5] == pytest.approx(0.7734, abs=5e-5)  # Tillius Tables 4-5
+    assert evaluate("optimal", "2-yatzy").survival()[5] == pytest.approx(0.75)
+
+
+@pytest.mark.parametrize("rolls", [1, 2, 3])
+def test_curve_equals_brute_force_recursion(rolls):
+    rules = get_rules("2-yatzy", rolls_per_turn=rolls)
+    curve = solve_target(rules).curve()
+    expected = [float(p) for p in _brute_curve(2, 2, rolls)]
+    np.testing.assert_allclose(curve, expected, atol=1e-12)
+
+
+@pytest.mark.parametrize("rolls", [1, 2, 3])
+def test_target_play_dominates_max_ev_play_at_every_beta(rolls):
+    rules = get_rules("2-yatzy", rolls_per_turn=rolls)
+    curve = solve_target(rules).curve()
+    opt = evaluate("optimal", rules).survival()
+    assert np.all(np.diff(curve) <= 1e-15) and curve[0] == 1.0
+    assert np.all(curve >= opt[: len(curve)] - 1e-12)
+
+
+def test_max_beta_cap_is_exact_below_the_cap():
+    full = solve_target("2-yatzy").curve()
+    capped = solve_target("2-yatzy", max_beta=4)
+    assert capped.max_beta == 4
+    np.testing.assert_array_equal(capped.curve(), full[:5])
+
+
+def test_target_strategy_reaches_beta_as_often_as_the_table_says():
+    beta, n = 5, 200_000
+    res = simulate(f"target:{beta}", n, seed=4, rules="2-yatzy", progress=False)
+    hit = (res.total >= beta).mean()
+    p = solve_target("2-yatzy").curve()[beta]
+    assert abs(hit - p) < 4 * np.sqrt(p * (1 - p) / n)
+    # and it gives up expected score for it (Tillius: 4.7266 < max-EV's mean)
+    assert res.total.mean() < evaluate("optimal", "2-yatzy").mean
+
+
+def test_exact_evaluator_refuses_target_play():
+    from yahtzee_sim.exact import ExactEvaluationError
+
+    with pytest.raises(ExactEvaluationError, match="running score"):
+        evaluate("target:5", "2-yatzy")
+
+
+def test_probability_from_a_position():
+    table = solve_target("2-yatzy")
+    assert table.probability(5) == table.curve()[5]
+    assert table.probability(5, score=5) == 1.0
+    with pytest.raises(TargetError, match="beta 7 is above 6"):
+        table.probability(7)
+    with pytest.raises(TargetError, match="integer"):
+        table.probability(2.5)
+
+
+def test_bad_inputs_are_clear_errors():
+    with pytest.raises(TargetError, match="max_beta must be an integer >= 1"):
+        solve_target("2-yatzy", max_beta=0)
+    assert get_strategy("target:250").beta == 250
+    with pytest.raises(StrategyError, match="beta must be an integer >= 1"):
+        simulate("target:-3", 10, rules="2-yatzy", progress=False)
+
+
+def test_table_cache_round_trip(tmp_path, monkeypatch):
+    import yahtzee_sim.target as target
+
+    monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path))
+    monkeypatch.setattr(target, "_MEMORY", {})
+    first = target_table("2-yatzy")
+    assert first.meta["source"] == "solved"
+    monkeypatch.setattr(target, "_MEMORY", {})
+    again = target_table("2-yatzy")
+    assert again.meta["source"] == "cache"
+    np.testing.assert_array_equal(first.probs, again.probs)
+
+
+def test_cli_target(capsys, tmp_path):
+    assert main(["target", "--rules", "2-yatzy", "--beta", "5", "--json", "--quiet"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["probability"] == pytest.approx(0.7734375)
+    assert out["optimal_probability"] == pytest.approx(0.75)
+    plot = tmp_path / "curve.png"
+    assert main(["target", "--rules", "2-yatzy", "--curve", "--plot", str(plot), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert len(out["curve"]) == 7 and plot.stat().st_size > 0
+    for argv, msg in (
+        (["target", "--rules", "2-yatzy"], "give --beta"),
+        (["target", "--rules", "2-yatzy", "--beta", "9"], "above 6"),
+        (["target", "--rules", "2-yatzy", "--beta", "5", "--plot", "x.png"], "add --curve"),
+    ):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert msg in err and len(err.strip().splitlines()) == 1

@@ -1,0 +1,242 @@
+"""Target-score optimal play: the largest probability of reaching a final score β.
+
+One backward pass (Tillius 2014 §4, "Rekord-Yatzy"; Glenn 2006 §8) gives, for every
+turn-start state and every number of points still needed ``t``, the maximum
+probability of scoring at least ``t`` more — hence the curve ``P*(final >= β)``
+from the start **for every β at once**, and the decisions of the strategy
+``target:β`` (see :class:`yahtzee_sim.strategies.TargetScore`).
+
+Rows stop at each state's largest remaining score, and upper totals from which the
+bonus is out of reach share one row (as in the max-EV solver), so the whole table for
+official Yahtzee has about 2.4e8 entries (1.9 GB). ``max_beta`` caps the lanes: the
+table is then exact for every β <= max_beta and smaller.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from . import cache
+from ._kernels.play import kernel_rules
+from ._kernels.target import solve_target_level, target_decisions
+from .errors import YahtzeeSimError
+from .rules import RuleSet, get_rules
+from .solver import levels, upper_lanes
+from .state import encode_state, n_states
+
+#: Lanes of t per widget call: the work array (keeps x lanes) stays in cache.
+TILE = 64
+
+
+class TargetError(YahtzeeSimError):
+    """Bad input to the target-score solver (a β or a cap out of range)."""
+
+
+@dataclass(eq=False)
+class TargetTable:
+    """Max probabilities of scoring at least ``t`` more points from every turn-start state.
+
+    Attributes
+    ----------
+    rules : RuleSet
+    probs : ndarray (float64)
+        All rows, concatenated.
+    offset, length : ndarray
+        Row of state index ``s``: ``probs[offset[s] : offset[s] + length[s]]``;
+        lanes past the row have probability 0 (or are beyond ``max_beta``).
+    max_beta : int
+        Largest β the table is exact for.
+    seconds : float
+    meta : dict
+    """
+
+    rules: RuleSet
+    probs: np.ndarray
+    offset: np.ndarray
+    length: np.ndarray
+    max_beta: int
+    seconds: float = 0.0
+    meta: dict = field(default_factory=dict)
+
+    def curve(self) -> np.ndarray:
+        """``c[β] = P*(final score >= β)`` from the start, for β = 0 .. ``max_beta``.
+
+        Each entry is the probability of the strategy ``target:β`` (which maximizes
+        it); entries past the largest reachable score are 0."""
+        row = self.row(0)
+        out = np.zeros(self.max_beta + 1)
+        out[: len(row)] = row[: self.max_beta + 1]
+        return out
+
+    def row(self, state: int) -> np.ndarray:
+        """Lanes ``t = 0 .. length - 1`` of turn-start state index ``state`` (a view)."""
+        o = int(self.offset[state])
+        return self.probs[o : o + int(self.length[state])]
+
+    def probability(self, beta: int, used: int = 0, upper: int = 0, flag: int = 0,
+                    score: int = 0) -> float:  # fmt: skip
+        """Max P(final score >= ``beta``) from turn-start state (used, upper, flag) with
+        ``score`` points so far."""
+        t = _check_beta(beta, self.max_beta) - int(score)
+        if t <= 0:
+            return 1.0
+        row = self.row(encode_state(self.rules, used, upper, flag))
+        return float(row[t]) if t < len(row) else 0.0
+
+    @property
+    def nbytes(self) -> int:
+        """Memory held by the table."""
+        return self.probs.nbytes + self.offset.nbytes + self.length.nbytes
+
+
+def _check_beta(beta, max_beta: int) -> int:
+    if isinstance(beta, bool) or not isinstance(beta, (int, np.integer)):
+        raise TargetError(f"beta must be an integer score, got {beta!r}")
+    if beta > max_beta:
+        raise TargetError(f"beta {beta} is above {max_beta}, the largest target this table "
+                          f"covers (solve with a larger max_beta)")  # fmt: skip
+    return int(beta)
+
+
+def max_remaining(rules: RuleSet, used: np.ndarray, flag: int) -> np.ndarray:
+    """An upper bound on the points still to come from masks ``used`` with Yahtzee flag
+    ``flag``: the best score of every open box, the upper bonus if an upper box is
+    open, and a Yahtzee bonus for every open box after a Yahtzee."""
+    kr = kernel_rules(rules)
+    best = np.maximum(kr.score_table.max(axis=0), kr.joker_table.max(axis=0)).astype(np.int64)
+    used = np.asarray(used, dtype=np.int64)
+    bits = (used[:, None] >> np.arange(rules.n_categories)) & 1
+    open_ = 1 - bits
+    total = open_ @ best
+    if rules.upper_bonus:
+        total += rules.upper_bonus * (open_[:, np.asarray(rules.upper_face) > 0].sum(axis=1) > 0)
+    yi = rules.yahtzee_index
+    if rules.yahtzee_bonus and yi is not None:
+        n_open = open_.sum(axis=1)
+        y_open = open_[:, yi] == 1
+        total += rules.yahtzee_bonus * np.where(y_open, n_open - 1, n_open if flag else 0)
+    return total
+
+
+def layout(rules: RuleSet, max_beta: int):
+    """Rows of the table: ``(offset, length, items_by_level, size)``.
+
+    ``items_by_level`` lists, fullest level first, the states to compute as rows
+    ``(used, upper, flag, state index)``; states whose upper total cannot reach the
+    bonus point at the row of the lowest such total; every full score card points at
+    one shared row ``[1.0]``."""
+    ns = n_states(rules)
+    cap1 = rules.upper_cap + 1
+    fs = 2 if rules.has_yahtzee_flag else 1
+    offset = np.full(ns, -1, dtype=np.int64)
+    length = np.zeros(ns, dtype=np.int64)
+    full = (1 << rules.n_categories) - 1
+    lo = encode_state(rules, full, 0, 0)
+    offset[lo : lo + fs * cap1] = 0
+    length[lo : lo + fs * cap1] = 1
+    size = 1
+    items_by_level = []
+    for masks in levels(rules.n_categories):
+        start, count = upper_lanes(rules, masks)
+        items = []
+        flags = [0, 1] if fs == 2 else [0]
+        for flag in flags:
+            sel = np.ones(len(masks), dtype=bool)
+            if flag == 1:  # the flag is only set once the Yahtzee box is filled
+                sel = ((masks >> rules.yahtzee_index) & 1) == 1
+            m, st, n = masks[sel], start[sel], count[sel]
+            if not len(m):
+                continue
+            rows = np.minimum(max_remaining(rules, m, flag) + 1, max_beta + 1)
+            rep_m = np.repeat(m, n)
+            rep_len = np.repeat(rows, n)
+            u = np.repeat(st, n) + (np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n))
+            s = (rep_m * fs + flag) * cap1 + u
+            offset[s] = size + np.cumsum(rep_len) - rep_len
+            length[s] = rep_len
+            size += int(rep_len.sum())
+            # totals below the first hopeful one share its row
+            for mi, sti in zip(m, st, strict=True):
+                base = (int(mi) * fs + flag) * cap1
+                offset[base : base + sti] = offset[base + sti]
+                length[base : base + sti] = length[base + sti]
+            items.append(np.stack([rep_m, u, np.full(len(u), flag), s], axis=1))
+        items_by_level.append(np.concatenate(items).astype(np.int64))
+    return offset, length, items_by_level, size
+
+
+def solve_target(rules: str | RuleSet = "yahtzee", max_beta: int | None = None,
+                 progress: bool = False) -> TargetTable:  # fmt: skip
+    """Solve the target-score problem for every state and every β <= ``max_beta``
+    (default: the largest possible score). No cache; see :func:`target_table`."""
+    rules = get_rules(rules)
+    top = int(max_remaining(rules, np.zeros(1, dtype=np.int64), 0)[0])
+    if max_beta is None:
+        max_beta = top
+    if isinstance(max_beta, bool) or not isinstance(max_beta, (int, np.integer)) or max_beta < 1:
+        raise TargetError(f"max_beta must be an integer >= 1, got {max_beta!r}")
+    max_beta = min(int(max_beta), top)
+    t0 = time.perf_counter()
+    offset, length, items_by_level, size = layout(rules, max_beta)
+    probs = np.zeros(size)
+    probs[0] = 1.0
+    t = rules.tables
+    kr = kernel_rules(rules)
+    for items in tqdm(items_by_level, desc=f"target {rules.name}", unit="level",
+                      disable=not progress):  # fmt: skip
+        solve_target_level(kr, t.keep_add, t.keep_remove, t.keep_size, t.roll_keep_index,
+                           rules.rolls_per_turn, probs, offset, length, items, TILE)  # fmt: skip
+    return TargetTable(rules, probs, offset, length, max_beta,
+                       seconds=time.perf_counter() - t0, meta={"source": "solved"})  # fmt: skip
+
+
+_MEMORY: dict[tuple, TargetTable] = {}
+
+
+def target_table(rules: str | RuleSet = "yahtzee", max_beta: int | None = None,
+                 use_cache: bool = True, progress: bool = False) -> TargetTable:  # fmt: skip
+    """The target-score table of ``rules``: from memory, the disk cache, or solved
+    (then cached). ``meta["source"]`` says which."""
+    rules = get_rules(rules)
+    key = (rules.fingerprint(), max_beta)
+    if use_cache and key in _MEMORY:
+        return _MEMORY[key]
+    path = cache.cache_path("target", f"{rules.fingerprint()}-{max_beta or 'all'}")
+    if use_cache and path.exists():
+        t0 = time.perf_counter()
+        top = int(max_remaining(rules, np.zeros(1, dtype=np.int64), 0)[0])
+        cap = top if max_beta is None else min(int(max_beta), top)
+        offset, length, _, size = layout(rules, cap)
+        probs = cache.load_array(path, size)
+        if probs is not None:
+            table = TargetTable(rules, probs, offset, length, cap,
+                                seconds=time.perf_counter() - t0,
+                                meta={"source": "cache", "path": str(path)})  # fmt: skip
+            _MEMORY[key] = table
+            return table
+    table = solve_target(rules, max_beta, progress=progress)
+    if use_cache:
+        if cache.save_array(path, table.probs, {"rules": rules.fingerprint(), "kind": "target"}):
+            table.meta["path"] = str(path)
+        _MEMORY[key] = table
+    return table
+
+
+def decisions(table: TargetTable, used, upper, flag, need, rolls_left, roll) -> np.ndarray:
+    """Decisions maximizing P(at least ``need`` more points), one per row: keep indices
+    where ``rolls_left > 0``, box indices where ``rolls_left == 0``."""
+    rules = table.rules
+    t = rules.tables
+    n = len(used)
+    out = np.empty(n, dtype=np.int64)
+    a = [np.ascontiguousarray(x, dtype=np.int64) for x in (used, upper, flag, need, rolls_left,
+                                                           roll)]  # fmt: skip
+    a[3] = np.clip(a[3], 0, None)
+    target_decisions(kernel_rules(rules), t.keep_add, t.keep_remove, t.keep_size,
+                     t.roll_keep_index, rules.rolls_per_turn, table.probs, table.offset,
+                     table.length, *a, out)  # fmt: skip
+    return out
