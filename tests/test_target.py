@@ -98,8 +98,10 @@ def test_target_strategy_reaches_beta_as_often_as_the_table_says():
     hit = (res.total >= beta).mean()
     p = solve_target("2-yatzy").curve()[beta]
     assert abs(hit - p) < 4 * np.sqrt(p * (1 - p) / n)
-    # and it gives up expected score for it (Tillius: 4.7266 < max-EV's mean)
-    assert res.total.mean() < evaluate("optimal", "2-yatzy").mean
+    # it gives up expected score for it, but less than Tillius's record strategy (EV
+    # 4.7266): once the target is reached or lost it plays max-EV (see the README)
+    se = res.total.std(ddof=1) / np.sqrt(n)
+    assert 4.7266 + 4 * se < res.total.mean() < evaluate("optimal", "2-yatzy").mean
 
 
 def test_exact_evaluator_refuses_target_play():

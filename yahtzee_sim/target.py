@@ -107,7 +107,9 @@ def max_remaining(rules: RuleSet, used: np.ndarray, flag: int) -> np.ndarray:
     ``flag``: the best score of every open box, the upper bonus if an upper box is
     open, and a Yahtzee bonus for every open box after a Yahtzee."""
     kr = kernel_rules(rules)
-    best = np.maximum(kr.score_table.max(axis=0), kr.joker_table.max(axis=0)).astype(np.int64)
+    best = kr.score_table.max(axis=0).astype(np.int64)
+    if rules.joker != "none":  # joker scores (e.g. a Yahtzee as a Large Straight)
+        best = np.maximum(best, kr.joker_table.max(axis=0))
     used = np.asarray(used, dtype=np.int64)
     bits = (used[:, None] >> np.arange(rules.n_categories)) & 1
     open_ = 1 - bits
