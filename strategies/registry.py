@@ -74,10 +74,10 @@ def get_strategy(strategy: str | Strategy, **params) -> Strategy:
     if not isinstance(strategy, str):
         raise StrategyError(f"strategy must be an id or a Strategy instance, got {strategy!r}")
     param = _PARAM_ID.match(strategy)
-    if param and param.group(1).split("-v")[0] in _ID_PARAMETER:
-        base = param.group(1)
-        cls = strategy_class(base)
-        params = {_ID_PARAMETER[base.split("-v")[0]]: int(param.group(2)), **params}
+    name = param.group(1).split("-v")[0] if param else None
+    if name in _ID_PARAMETER:
+        cls = strategy_class(param.group(1))
+        params = {_ID_PARAMETER[name]: int(param.group(2)), **params}
     elif is_plugin_spec(strategy):
         cls = load_strategy_class(strategy)
     else:

@@ -490,10 +490,10 @@ def cmd_target(args) -> int:
     import numpy as np
 
     from .exact import evaluate
-    from .target import max_remaining, target_table
+    from .target import max_score, target_table
 
     rules = _rules_from(args)
-    top = int(max_remaining(rules, np.zeros(1, dtype=np.int64), 0)[0])
+    top = max_score(rules)
     if args.beta is not None and args.beta > top:
         raise CliError(f"--beta {args.beta} is above {top}, the largest score on rules "
                        f"{rules.name!r}")  # fmt: skip

@@ -171,17 +171,27 @@ def layout(rules: RuleSet, max_beta: int):
     return offset, length, items_by_level, size
 
 
+def max_score(rules: RuleSet) -> int:
+    """The bound :func:`max_remaining` gives for a whole game (the start state's row)."""
+    return int(max_remaining(rules, np.zeros(1, dtype=np.int64), 0)[0])
+
+
+def _cap(rules: RuleSet, max_beta) -> int:
+    """``max_beta`` checked and capped at :func:`max_score` (``None``: every β)."""
+    top = max_score(rules)
+    if max_beta is None:
+        return top
+    if isinstance(max_beta, bool) or not isinstance(max_beta, (int, np.integer)) or max_beta < 1:
+        raise TargetError(f"max_beta must be an integer >= 1, got {max_beta!r}")
+    return min(int(max_beta), top)
+
+
 def solve_target(rules: str | RuleSet = "yahtzee", max_beta: int | None = None,
                  progress: bool = False) -> TargetTable:  # fmt: skip
     """Solve the target-score problem for every state and every β <= ``max_beta``
     (default: the largest possible score). No cache; see :func:`target_table`."""
     rules = get_rules(rules)
-    top = int(max_remaining(rules, np.zeros(1, dtype=np.int64), 0)[0])
-    if max_beta is None:
-        max_beta = top
-    if isinstance(max_beta, bool) or not isinstance(max_beta, (int, np.integer)) or max_beta < 1:
-        raise TargetError(f"max_beta must be an integer >= 1, got {max_beta!r}")
-    max_beta = min(int(max_beta), top)
+    max_beta = _cap(rules, max_beta)
     t0 = time.perf_counter()
     offset, length, items_by_level, size = layout(rules, max_beta)
     probs = np.zeros(size)
@@ -196,6 +206,7 @@ def solve_target(rules: str | RuleSet = "yahtzee", max_beta: int | None = None,
                        seconds=time.perf_counter() - t0, meta={"source": "solved"})  # fmt: skip
 
 
+#: Tables by ``(rules fingerprint, max_beta after capping)``.
 _MEMORY: dict[tuple, TargetTable] = {}
 
 
@@ -204,14 +215,14 @@ def target_table(rules: str | RuleSet = "yahtzee", max_beta: int | None = None,
     """The target-score table of ``rules``: from memory, the disk cache, or solved
     (then cached). ``meta["source"]`` says which."""
     rules = get_rules(rules)
-    key = (rules.fingerprint(), max_beta)
+    cap = _cap(rules, max_beta)
+    key = (rules.fingerprint(), cap)
     if use_cache and key in _MEMORY:
         return _MEMORY[key]
-    path = cache.cache_path("target", f"{rules.fingerprint()}-{max_beta or 'all'}")
+    suffix = "all" if cap == max_score(rules) else str(cap)
+    path = cache.cache_path("target", f"{rules.fingerprint()}-{suffix}")
     if use_cache and path.exists():
         t0 = time.perf_counter()
-        top = int(max_remaining(rules, np.zeros(1, dtype=np.int64), 0)[0])
-        cap = top if max_beta is None else min(int(max_beta), top)
         offset, length, _, size = layout(rules, cap)
         probs = cache.load_array(path, size)
         if probs is not None:
@@ -220,7 +231,7 @@ def target_table(rules: str | RuleSet = "yahtzee", max_beta: int | None = None,
                                 meta={"source": "cache", "path": str(path)})  # fmt: skip
             _MEMORY[key] = table
             return table
-    table = solve_target(rules, max_beta, progress=progress)
+    table = solve_target(rules, cap, progress=progress)
     if use_cache:
         if cache.save_array(path, table.probs, {"rules": rules.fingerprint(), "kind": "target"}):
             table.meta["path"] = str(path)

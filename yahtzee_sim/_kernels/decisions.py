@@ -9,27 +9,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .play import category_legal_points, joker_case, yahtzee_bonus_points
+from .play import category_legal_points, joker_case, scored_state, yahtzee_bonus_points
 from .widget import NEG, keep_values, widget
 
 
 @njit(cache=True, nogil=True)
 def box_value(kr, V, used, upper, flag, c, p):
     """Points ``p`` in box ``c`` + the upper bonus if reached + the value of the next state."""
-    cap = kr.upper_cap
-    nf = flag
-    if kr.flag_size == 2 and c == kr.yahtzee_index and p == kr.yahtzee_points and p > 0:
-        nf = 1
-    row = ((used | (np.int64(1) << c)) * kr.flag_size + nf) * (cap + 1)
-    u2 = upper
-    v = float(p)
-    if kr.is_upper[c] and cap > 0:
-        u2 = upper + p
-        if u2 >= cap:
-            u2 = cap
-            if upper < cap:
-                v += kr.upper_bonus
-    return v + V[row + u2]
+    nxt, bonus = scored_state(kr, used, upper, flag, c, p)
+    return float(p + bonus) + V[nxt]
 
 
 @njit(cache=True, nogil=True)

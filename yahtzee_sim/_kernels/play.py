@@ -175,6 +175,28 @@ def category_legal_points(kr, case, roll, used, c):
 
 
 @njit(cache=True, nogil=True)
+def scored_state(kr, used, upper, flag, c, p):
+    """``(next state index, upper bonus paid)`` after scoring ``p`` points in box ``c``.
+
+    The upper total moves to ``min(upper + p, cap)`` for an upper box, paying the bonus
+    when it reaches the cap now; a Yahtzee scored for its full points sets the flag.
+    """
+    cap = kr.upper_cap
+    nf = flag
+    if kr.flag_size == 2 and c == kr.yahtzee_index and p == kr.yahtzee_points and p > 0:
+        nf = 1
+    u2 = upper
+    bonus = 0
+    if kr.is_upper[c] and cap > 0:
+        u2 = upper + p
+        if u2 >= cap:
+            u2 = cap
+            if upper < cap:
+                bonus = kr.upper_bonus
+    return ((used | (np.int64(1) << c)) * kr.flag_size + nf) * (cap + 1) + u2, bonus
+
+
+@njit(cache=True, nogil=True)
 def yahtzee_bonus_points(kr, roll, used, flag):
     """Yahtzee bonus earned by scoring ``roll`` (whatever box it goes in)."""
     if kr.yahtzee_bonus == 0 or kr.yahtzee_index < 0 or kr.yahtzee_face[roll] < 0:

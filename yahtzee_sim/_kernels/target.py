@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .play import category_legal_points, joker_case, yahtzee_bonus_points
-from .widget import best_subkeeps, keep_values
+from .play import category_legal_points, joker_case, scored_state, yahtzee_bonus_points
+from .widget import best_subkeeps, first_roll_mean, keep_values
 
 
 @njit(cache=True, nogil=True)
@@ -31,9 +31,6 @@ def target_category_step(kr, roll_keep_index, probs, offset, length, used, upper
 
     With ``record`` (``nu == 1``), ``cat_choice[r]`` gets the best box."""
     n_rolls = roll_keep_index.shape[0]
-    cap = kr.upper_cap
-    cap1 = cap + 1
-    fs = kr.flag_size
     C = kr.n_categories
     for r in range(n_rolls):
         Er = E[roll_keep_index[r]]
@@ -48,18 +45,8 @@ def target_category_step(kr, roll_keep_index, probs, offset, length, used, upper
             p = category_legal_points(kr, case, r, used, c)
             if p < 0:
                 continue
-            nf = flag
-            if fs == 2 and c == kr.yahtzee_index and p == kr.yahtzee_points and p > 0:
-                nf = 1
-            u2 = upper
-            q = p + yb
-            if kr.is_upper[c] and cap > 0:
-                u2 = upper + p
-                if u2 >= cap:
-                    u2 = cap
-                    if upper < cap:
-                        q += kr.upper_bonus
-            s2 = ((used | (np.int64(1) << c)) * fs + nf) * cap1 + u2
+            s2, bonus = scored_state(kr, used, upper, flag, c, p)
+            q = p + yb + bonus
             o2 = offset[s2]
             n2 = length[s2]
             before = Er[0]
@@ -90,14 +77,7 @@ def target_widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, 
         if record:
             for r in range(roll_keep_index.shape[0]):
                 keep_choice[j, r] = arg[roll_keep_index[r]]
-    W0 = W[0]
-    for i in range(nu):
-        W0[i] = 0.0
-    for r in range(roll_keep_index.shape[0]):
-        p = kr.first_roll_prob[r]
-        Wr = W[roll_keep_index[r]]
-        for i in range(nu):
-            W0[i] += p * Wr[i]
+    first_roll_mean(kr, roll_keep_index, W, nu)
 
 
 @njit(cache=True, parallel=True, nogil=True)

@@ -150,7 +150,13 @@ def widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used
         if record:
             for r in range(roll_keep_index.shape[0]):
                 keep_choice[j, r] = arg[roll_keep_index[r]]
-    # the state's value: only the empty keep is needed, a dot product over first rolls
+    first_roll_mean(kr, roll_keep_index, W, nu)
+
+
+@njit(cache=True, nogil=True)
+def first_roll_mean(kr, roll_keep_index, W, nu):
+    """``W[0] =`` the mean over first rolls of their rows: the state's value (only the
+    empty keep is needed, so this is one dot product, not a full keep pass)."""
     W0 = W[0]
     for t in range(nu):
         W0[t] = 0.0
