@@ -18,6 +18,7 @@ import pandas as pd
 
 from yahtzee_sim._kernels.play import kernel_rules
 from yahtzee_sim._kernels.regret import level_regret
+from yahtzee_sim._kernels.widget import upper_total_lanes
 from yahtzee_sim.dice import DiceTables
 from yahtzee_sim.exact import _label, exact_result, forward_pass, prepared
 from yahtzee_sim.rules import RuleSet
@@ -138,14 +139,14 @@ class _Accumulator:
 
     def __init__(self, rules: RuleSet, top: int):
         self.rules, self.top = rules, top
-        self.V = np.ascontiguousarray(value_table(rules).values, dtype=np.float64)
+        self.lanes = upper_total_lanes(value_table(rules).values)
         self.kr = kernel_rules(rules)
         R, C = rules.rolls_per_turn, rules.n_categories
         self.by_layer, self.by_turn, self.by_cat = np.zeros(R), np.zeros(C), np.zeros(C)
         self.cands: list = []
 
     def __call__(self, turn, s, keep, cat, reach) -> None:
-        rules, t = self.rules, self.rules.tables
+        rules = self.rules
         R, C = rules.rolls_per_turn, rules.n_categories
         used, upper, flag = decode_state(rules, s)
         m = len(s)
@@ -153,9 +154,21 @@ class _Accumulator:
         top_roll = np.empty((m, R), dtype=np.int64)
         top_p, top_loss = np.empty((m, R)), np.empty((m, R))
         top_best = np.empty((m, R), dtype=np.int64)
-        level_regret(self.kr, t.keep_add, t.keep_remove, t.keep_size, t.roll_keep_index, R,
-                     self.V, used, upper, flag, keep, cat, loss, bc, top_roll, top_p, top_loss,
-                     top_best)  # fmt: skip
+        level_regret(
+            self.kr,
+            self.lanes,
+            used,
+            upper,
+            flag,
+            keep,
+            cat,
+            loss,
+            bc,
+            top_roll,
+            top_p,
+            top_loss,
+            top_best,
+        )
         a = reach[s]
         self.by_layer += a @ loss
         self.by_turn[turn] += float(a @ loss.sum(axis=1))
@@ -181,7 +194,7 @@ class _Accumulator:
         return RegretResult(
             strategy=label,
             rules=rules,
-            optimal_value=float(self.V[0]),
+            optimal_value=float(self.lanes.values[0]),
             strategy_value=fw["mean"],
             total=float(self.by_layer.sum()),
             by_decision=pd.Series(

@@ -1,5 +1,6 @@
 """Strategies: the batched :class:`Strategy` interface, the registry and the built-ins."""
 
+from . import defensive as _defensive  # noqa: F401  (registers)
 from . import glenn2006 as _glenn2006  # noqa: F401  (registers)
 from . import greedy as _greedy  # noqa: F401  (registers)
 from . import optimal as _optimal  # noqa: F401  (registers)

@@ -18,15 +18,16 @@ Table 3: Greedy 218.05 ± 46.87, Heuristic 240.67 ± 60.90, Better Heuristic 244
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 from scipy.stats import norm
 
-from yahtzee_sim._kernels.rules_glenn import chaser_keep
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.rules import RuleSet
 from yahtzee_sim.simulate import simulate
 from yahtzee_sim.solver import value_table
 from yahtzee_sim.state import decode_state, n_states
 
+from ._card import LARGE_STRAIGHT, N_FACES, SMALL_STRAIGHT, run_start
 from .base import Strategy
 from .optimal import Optimal, TableStrategy
 from .registry import register
@@ -193,3 +194,49 @@ class RationalYahtzees(_YahtzeeChaser):
     """Glenn 2006 "Rational Yahtzees" (Table 3: 219.86 ± 65.99)."""
 
     _mode = 2
+
+
+# ------------------------------------------------------------------ kernels
+@njit(cache=True, nogil=True)
+def chaser_keep(counts, used, mode, out):
+    """Keeps of Glenn 2006's Yahtzee-minded strategies (Glenn 2006 §7).
+
+    mode 0 "Yahtzees Only": the most frequent face; ties to a face whose upper box is
+    open (higher first), then the higher face. mode 1 "Yahtzees and Straights": first keep
+    a made large straight (LS open) or a made small straight (SS open; its four-run when LS
+    is open too, to go for the large one). mode 2 "Rational Yahtzees": as mode 1, but a pair
+    or better whose upper box is open is kept before one whose box is filled.
+    """
+    for i in range(counts.shape[0]):
+        c = counts[i]
+        u = used[i]
+        for f in range(N_FACES):
+            out[i, f] = 0
+        if mode >= 1:
+            if run_start(c, 5) >= 0 and (u >> LARGE_STRAIGHT) & 1 == 0:
+                out[i, :] = c
+                continue
+            r4 = run_start(c, 4)
+            if r4 >= 0 and (u >> SMALL_STRAIGHT) & 1 == 0:
+                if (u >> LARGE_STRAIGHT) & 1 == 0:
+                    for f in range(r4, r4 + 4):
+                        out[i, f] = 1
+                else:
+                    out[i, :] = c
+                continue
+        best = -1
+        for f in range(5, -1, -1):
+            if c[f] == 0:
+                continue
+            if best < 0:
+                best = f
+                continue
+            open_f = (u >> f) & 1 == 0
+            open_b = (u >> best) & 1 == 0
+            if mode == 2 and c[f] >= 2 and c[best] >= 2 and open_f != open_b:
+                if open_f:
+                    best = f
+                continue
+            if c[f] > c[best] or (c[f] == c[best] and open_f and not open_b):
+                best = f
+        out[i, best] = c[best]

@@ -20,10 +20,16 @@ Seed 002, Table 2: 214.37 ± 39.64 over 100,000 games on official rules.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit, prange
 
 from yahtzee_sim._kernels.decisions import gather_decisions
-from yahtzee_sim._kernels.greedy import greedy_fill_states
-from yahtzee_sim._kernels.play import kernel_rules
+from yahtzee_sim._kernels.play import (
+    category_legal_points,
+    joker_case,
+    kernel_rules,
+    upper_after,
+    yahtzee_bonus_points,
+)
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.view import TurnView
 
@@ -84,14 +90,10 @@ class Greedy(Strategy):
         )  # fmt: skip
 
     def _fill(self, used, upper, flag, slots) -> None:
-        rules = self._cache.rules
-        t = rules.tables
-        greedy_fill_states(
-            kernel_rules(rules), t.keep_roll_ptr, t.keep_roll_roll, t.keep_roll_prob,
-            t.roll_keep_ptr, t.roll_keep_keep, t.keep_size, self._order,
-            self.yahtzee_bonus_in_value, used, upper, flag, slots,
-            self._cache.arrays["keep"][:, 0], self._cache.arrays["cat"][:, 0],
-        )  # fmt: skip
+        greedy_fill_states(kernel_rules(self._cache.rules), self._order,
+                           self.yahtzee_bonus_in_value, used, upper, flag, slots,
+                           self._cache.arrays["keep"][:, 0],
+                           self._cache.arrays["cat"][:, 0])  # fmt: skip
 
     def _lookup(self, view: TurnView, table: str) -> np.ndarray:
         self.prepare(view.rules)
@@ -105,3 +107,62 @@ class Greedy(Strategy):
 
     def category(self, view: TurnView) -> np.ndarray:
         return self._lookup(view, "cat")
+
+
+# ------------------------------------------------------------------ kernels
+@njit(cache=True, nogil=True)
+def _fill_state(kr, order, with_ybonus, used, upper, flag, keep_row, cat_row):
+    """Greedy box and keep of every roll of one state.
+
+    A roll's greedy value is its best immediate gain over the legal boxes (points +
+    upper bonus if the box reaches the threshold [+ Yahtzee bonus]); a keep's value is
+    the expected greedy value of the next roll; a roll keeps its best sub-keep."""
+    n_rolls = kr.score_table.shape[0]
+    roll_value = np.empty(n_rolls)
+    for r in range(n_rolls):
+        case = joker_case(kr, r, used, flag)
+        best = -1.0
+        best_c = -1
+        for j in range(order.shape[0]):
+            c = order[j]
+            p = category_legal_points(kr, case, r, used, c)
+            if p < 0:
+                continue
+            v = float(p + upper_after(kr, upper, c, p)[1])
+            if v > best:
+                best = v
+                best_c = c
+        roll_value[r] = best
+        if with_ybonus:
+            roll_value[r] += yahtzee_bonus_points(kr, r, used, flag)
+        cat_row[r] = best_c
+    n_keeps = kr.keep_roll_ptr.shape[0] - 1
+    keep_value = np.zeros(n_keeps)
+    for k in range(n_keeps):
+        s = 0.0
+        for e in range(kr.keep_roll_ptr[k], kr.keep_roll_ptr[k + 1]):
+            s += kr.keep_roll_prob[e] * roll_value[kr.keep_roll_roll[e]]
+        keep_value[k] = s
+    for r in range(n_rolls):
+        best_k = -1
+        best = -1.0
+        for e in range(kr.roll_keep_ptr[r], kr.roll_keep_ptr[r + 1]):
+            k = kr.roll_keep_keep[e]
+            v = keep_value[k]
+            if (
+                best_k < 0
+                or v > best + 1e-9
+                or (v > best - 1e-9 and kr.keep_size[k] > kr.keep_size[best_k])
+            ):
+                best = v
+                best_k = k
+        keep_row[r] = best_k
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def greedy_fill_states(kr, order, with_ybonus, used, upper, flag, slots, keep_cache, cat_cache):
+    """Greedy keep and box for every roll of states ``i``, into row ``slots[i]`` of the
+    caches, in parallel over states."""
+    for i in prange(used.shape[0]):
+        _fill_state(kr, order, with_ybonus, used[i], upper[i], flag[i], keep_cache[slots[i]],
+                    cat_cache[slots[i]])  # fmt: skip

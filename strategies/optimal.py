@@ -13,6 +13,7 @@ import numpy as np
 
 from yahtzee_sim._kernels.decisions import fill_lanes, fill_states, gather_decisions
 from yahtzee_sim._kernels.play import kernel_rules
+from yahtzee_sim._kernels.widget import upper_total_lanes
 from yahtzee_sim.solver import value_table
 from yahtzee_sim.view import TurnView
 
@@ -62,12 +63,8 @@ class TableStrategy(Strategy):
 
     def _fill(self, used, upper, flag, slots) -> None:
         rules = self._cache.rules
-        t = rules.tables
-        fill_states(
-            kernel_rules(rules), t.keep_add, t.keep_remove, t.keep_size, t.roll_keep_index,
-            rules.rolls_per_turn, self._values, used, upper, flag, slots,
-            self._cache.arrays["keep"], self._cache.arrays["cat"],
-        )  # fmt: skip
+        fill_states(kernel_rules(rules), upper_total_lanes(self._values), used, upper, flag, upper,
+                    slots, self._cache.arrays["keep"], self._cache.arrays["cat"])  # fmt: skip
 
     def decision_table(self, rules, states: np.ndarray):
         """Decisions at every roll of ``states`` for exact evaluation (the batched
@@ -98,11 +95,8 @@ class TableStrategy(Strategy):
         keep = np.zeros((len(states), max(rules.rolls_per_turn - 1, 1), t.n_rolls), np.int16)
         cat = np.empty((len(states), t.n_rolls), dtype=np.int8)
         fs = 2 if rules.has_yahtzee_flag else 1
-        fill_lanes(
-            kernel_rules(rules), t.keep_add, t.keep_remove, t.keep_size, t.roll_keep_index,
-            rules.rolls_per_turn, self._values, groups // fs, groups % fs, u_lo, nu, row0,
-            lane_row, keep, cat,
-        )  # fmt: skip
+        fill_lanes(kernel_rules(rules), upper_total_lanes(self._values), groups // fs, groups % fs,
+                   u_lo, nu, row0, lane_row, keep, cat)  # fmt: skip
         return keep, cat
 
     def keep(self, view: TurnView) -> np.ndarray:

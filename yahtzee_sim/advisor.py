@@ -13,11 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._kernels.decisions import position_values
-from ._kernels.play import kernel_rules
+from ._kernels.play import kernel_rules, scored_state
+from ._kernels.widget import upper_total_lanes
 from .errors import YahtzeeSimError
 from .rules import RuleSet, get_rules
 from .solver import ValueTable, value_table
-from .state import encode_state
 from .view import TurnView
 
 
@@ -125,8 +125,8 @@ def advise(
         options = _category_options(rules, table, counts, roll, mask, upper, flag)
     else:
         keep_vals, _, _ = position_values(
-            kernel_rules(rules), t.keep_add, t.keep_remove, t.keep_size, t.roll_keep_index,
-            rules.rolls_per_turn, table.values, mask, min(upper, rules.upper_cap), flag,
+            kernel_rules(rules), upper_total_lanes(table.values), mask,
+            min(upper, rules.upper_cap), flag,
         )  # fmt: skip
         keeps = t.roll_keep_keep[t.roll_keep_ptr[roll] : t.roll_keep_ptr[roll + 1]]
         options = [
@@ -145,17 +145,14 @@ def _category_options(rules, table, counts, roll, mask, upper, flag) -> list[Opt
         np.zeros((1, rules.n_categories), dtype=np.int16),
     )  # fmt: skip
     points = view.category_points[0]
-    bonus = view.bonus_points()[0]
-    yi = rules.yahtzee_index
+    ybonus = view.yahtzee_bonus_points()[0]
+    kr = kernel_rules(rules)
+    capped = min(upper, rules.upper_cap)
     out = []
     for c, name in enumerate(rules.category_names):
         p = int(points[c])
         if p < 0:
             continue
-        new_upper = upper + p if rules.categories[c].is_upper else upper
-        new_flag = flag
-        if rules.has_yahtzee_flag and c == yi and p == rules.categories[c].points and p > 0:
-            new_flag = 1
-        nxt = encode_state(rules, mask | (1 << c), new_upper, new_flag)
-        out.append(Option(float(p + bonus[c] + table.values[nxt]), category=name))
+        nxt, bonus = scored_state(kr, mask, capped, flag, c, p)
+        out.append(Option(float(p + bonus + ybonus) + table.values[nxt], category=name))
     return out

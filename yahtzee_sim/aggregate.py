@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .rules import RuleSet
+from .state import max_points_to_come
 
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 _Z95 = 1.959963984540054
@@ -20,9 +21,7 @@ _Z95 = 1.959963984540054
 
 def max_total(rules: RuleSet) -> int:
     """An upper bound on any final total under ``rules``."""
-    t = rules.tables
-    best_box = int(np.maximum(t.score_table, t.joker_table).max(axis=0).sum())
-    return best_box + rules.upper_bonus + rules.yahtzee_bonus * rules.n_categories
+    return int(max_points_to_come(rules, 0, 0)[0])
 
 
 @dataclass(eq=False)

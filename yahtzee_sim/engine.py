@@ -122,8 +122,6 @@ def play_block(
     nothing_kept = np.zeros((n, F), dtype=np.int8)
     rolling = np.ones(n, dtype=np.bool_)
 
-    roll_counts = rules.tables.roll_counts
-
     def view_of(rolls_left, turn, active):
         return TurnView(
             rules,
@@ -143,13 +141,11 @@ def play_block(
 
     for turn in range(C):
         rolling[:] = True
-        roll_dice(kr, roll_counts, counts, roll_idx, nothing_kept, rolling, games, turn, 0, k0, k1)
+        roll_dice(kr, counts, roll_idx, nothing_kept, rolling, games, turn, 0, k0, k1)
         for roll in range(1, rules.rolls_per_turn):
             view = view_of(rules.rolls_per_turn - roll, turn, rolling.copy())
             keep = _as_keep(strategy, strategy.keep(view), view)
-            bad = roll_dice(
-                kr, roll_counts, counts, roll_idx, keep, rolling, games, turn, roll, k0, k1
-            )
+            bad = roll_dice(kr, counts, roll_idx, keep, rolling, games, turn, roll, k0, k1)
             if bad >= 0:
                 action = f"keep {list(DiceTables.faces_from_counts(keep[bad]))}"
                 raise _illegal(strategy, "keep", view, bad, action)

@@ -246,7 +246,6 @@ def _views(rules: RuleSet, states: np.ndarray, turn: int):
 
 
 def _keep_indices(strategy, rules: RuleSet, view: TurnView, out) -> np.ndarray:
-    t = rules.tables
     name = getattr(strategy, "name", type(strategy).__name__)
     arr = np.asarray(out)
     if arr.shape != (len(view), rules.n_faces) or not np.issubdtype(arr.dtype, np.integer):
@@ -256,8 +255,9 @@ def _keep_indices(strategy, rules: RuleSet, view: TurnView, out) -> np.ndarray:
             strategy=name,
         )
     keep = np.empty(len(arr), dtype=np.int16)
-    i = keep_codes(np.ascontiguousarray(arr), np.ascontiguousarray(view.dice), rules.n_dice + 1,
-                   t.code_to_keep, keep)  # fmt: skip
+    i = keep_codes(
+        kernel_rules(rules), np.ascontiguousarray(arr), np.ascontiguousarray(view.dice), keep
+    )
     if i >= 0:
         dice = DiceTables.faces_from_counts(view.dice[i])
         raise IllegalMoveError(
@@ -374,11 +374,6 @@ class LevelOutcomes:
     ub: np.ndarray  # 1 if the upper bonus is paid
 
 
-def _max_raw(rules: RuleSet) -> int:
-    t = rules.tables
-    return int(max(t.score_table.max(initial=0), t.joker_table.max(initial=0)))
-
-
 def level_outcomes(strategy, rules: RuleSet, states: np.ndarray, turn: int, rng=None,
                    on_decisions=None):  # fmt: skip
     """The :class:`LevelOutcomes` of ``states`` (all with ``turn`` boxes filled).
@@ -389,7 +384,6 @@ def level_outcomes(strategy, rules: RuleSet, states: np.ndarray, turn: int, rng=
     t = rules.tables
     kr = kernel_rules(rules)
     n_rolls = t.n_rolls
-    max_raw = _max_raw(rules)
     parts = []
     per_chunk = max(1, _ROWS_PER_CHUNK // n_rolls)
     if getattr(strategy, "decision_table", None) is not None:
@@ -407,9 +401,9 @@ def level_outcomes(strategy, rules: RuleSet, states: np.ndarray, turn: int, rng=
         out_prob = np.empty((m, n_rolls))
         out_n = np.empty(m, dtype=np.int64)
         bad = np.empty(m, dtype=np.int64)
-        turn_outcomes(kr, t.keep_add, t.keep_size, t.roll_keep_index,
-                      rules.rolls_per_turn, used, upper, flag, keep, cat, max_raw,
-                      out_cat, out_raw, out_yb, out_prob, out_n, bad)  # fmt: skip
+        turn_outcomes(
+            kr, used, upper, flag, keep, cat, out_cat, out_raw, out_yb, out_prob, out_n, bad
+        )
         if (bad >= 0).any():
             i = int(np.flatnonzero(bad >= 0)[0])
             c = int(cat[i, bad[i]])

@@ -14,7 +14,8 @@ import numpy as np
 
 from . import cache
 from ._kernels.play import kernel_rules
-from ._kernels.widget import solve_level
+from ._kernels.solve import solve_level
+from ._kernels.widget import upper_total_lanes
 from .rules import RuleSet, get_rules
 from .state import decode_state, encode_state, n_states
 
@@ -84,13 +85,12 @@ def upper_lanes(rules: RuleSet, masks: np.ndarray) -> tuple[np.ndarray, np.ndarr
 def solve(rules: str | RuleSet = "yahtzee") -> ValueTable:
     """Solve ``rules`` by backward induction (no cache; see :func:`value_table`)."""
     rules = get_rules(rules)
-    t = rules.tables
     kr = kernel_rules(rules)
     t0 = time.perf_counter()
     V = np.zeros(n_states(rules))
+    lanes = upper_total_lanes(V)
     for masks in levels(rules.n_categories):
-        solve_level(kr, t.keep_add, t.keep_remove, t.keep_size, t.roll_keep_index,
-                    rules.rolls_per_turn, V, masks, *upper_lanes(rules, masks))  # fmt: skip
+        solve_level(kr, lanes, masks, *upper_lanes(rules, masks))
     return ValueTable(rules, V, seconds=time.perf_counter() - t0)
 
 

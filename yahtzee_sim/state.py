@@ -64,6 +64,27 @@ def decode_state(rules: RuleSet, index):
     return used, upper, flag
 
 
+def max_points_to_come(rules: RuleSet, used, flag: int) -> np.ndarray:
+    """An upper bound on the points still to come from used-masks ``used`` with Yahtzee
+    flag ``flag``: the most points of every open box (joker scores included under joker
+    rules), the upper bonus if an upper box is open, and a Yahtzee bonus for every open
+    box after a Yahtzee. ``max_points_to_come(rules, [0], 0)`` bounds every final score."""
+    from ._kernels.play import kernel_rules
+
+    best = kernel_rules(rules).box_max
+    used = np.atleast_1d(np.asarray(used, dtype=np.int64))
+    open_ = 1 - ((used[:, None] >> np.arange(rules.n_categories)) & 1)
+    total = open_ @ best
+    if rules.upper_bonus:
+        total += rules.upper_bonus * (open_[:, np.asarray(rules.upper_face) > 0].sum(axis=1) > 0)
+    yi = rules.yahtzee_index
+    if rules.yahtzee_bonus and yi is not None:
+        n_open = open_.sum(axis=1)
+        y_open = open_[:, yi] == 1
+        total += rules.yahtzee_bonus * np.where(y_open, n_open - 1, n_open if flag else 0)
+    return total
+
+
 def start_state() -> int:
     """Index of the empty score card (always 0)."""
     return 0

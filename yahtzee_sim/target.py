@@ -21,12 +21,14 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from . import cache
+from ._kernels.decisions import fill_states
 from ._kernels.play import kernel_rules
-from ._kernels.target import solve_target_level, target_decisions
+from ._kernels.solve import solve_need_level
+from ._kernels.widget import points_needed_lanes
 from .errors import YahtzeeSimError
 from .rules import RuleSet, get_rules
 from .solver import levels, upper_lanes
-from .state import encode_state, n_states
+from .state import encode_state, max_points_to_come, n_states
 
 #: Lanes of t per widget call: the work array (keeps x lanes) stays in cache.
 TILE = 64
@@ -102,28 +104,6 @@ def _check_beta(beta, max_beta: int) -> int:
     return int(beta)
 
 
-def max_remaining(rules: RuleSet, used: np.ndarray, flag: int) -> np.ndarray:
-    """An upper bound on the points still to come from masks ``used`` with Yahtzee flag
-    ``flag``: the best score of every open box, the upper bonus if an upper box is
-    open, and a Yahtzee bonus for every open box after a Yahtzee."""
-    kr = kernel_rules(rules)
-    best = kr.score_table.max(axis=0).astype(np.int64)
-    if rules.joker != "none":  # joker scores (e.g. a Yahtzee as a Large Straight)
-        best = np.maximum(best, kr.joker_table.max(axis=0))
-    used = np.asarray(used, dtype=np.int64)
-    bits = (used[:, None] >> np.arange(rules.n_categories)) & 1
-    open_ = 1 - bits
-    total = open_ @ best
-    if rules.upper_bonus:
-        total += rules.upper_bonus * (open_[:, np.asarray(rules.upper_face) > 0].sum(axis=1) > 0)
-    yi = rules.yahtzee_index
-    if rules.yahtzee_bonus and yi is not None:
-        n_open = open_.sum(axis=1)
-        y_open = open_[:, yi] == 1
-        total += rules.yahtzee_bonus * np.where(y_open, n_open - 1, n_open if flag else 0)
-    return total
-
-
 def layout(rules: RuleSet, max_beta: int):
     """Rows of the table: ``(offset, length, items_by_level, size)``.
 
@@ -153,7 +133,7 @@ def layout(rules: RuleSet, max_beta: int):
             m, st, n = masks[sel], start[sel], count[sel]
             if not len(m):
                 continue
-            rows = np.minimum(max_remaining(rules, m, flag) + 1, max_beta + 1)
+            rows = np.minimum(max_points_to_come(rules, m, flag) + 1, max_beta + 1)
             rep_m = np.repeat(m, n)
             rep_len = np.repeat(rows, n)
             u = np.repeat(st, n) + (np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n))
@@ -172,8 +152,8 @@ def layout(rules: RuleSet, max_beta: int):
 
 
 def max_score(rules: RuleSet) -> int:
-    """The bound :func:`max_remaining` gives for a whole game (the start state's row)."""
-    return int(max_remaining(rules, np.zeros(1, dtype=np.int64), 0)[0])
+    """The bound :func:`~yahtzee_sim.state.max_points_to_come` gives for a whole game."""
+    return int(max_points_to_come(rules, np.zeros(1, dtype=np.int64), 0)[0])
 
 
 def _cap(rules: RuleSet, max_beta) -> int:
@@ -196,12 +176,11 @@ def solve_target(rules: str | RuleSet = "yahtzee", max_beta: int | None = None,
     offset, length, items_by_level, size = layout(rules, max_beta)
     probs = np.zeros(size)
     probs[0] = 1.0
-    t = rules.tables
     kr = kernel_rules(rules)
+    lanes = points_needed_lanes(probs, offset, length)
     for items in tqdm(items_by_level, desc=f"target {rules.name}", unit="level",
                       disable=not progress):  # fmt: skip
-        solve_target_level(kr, t.keep_add, t.keep_remove, t.keep_size, t.roll_keep_index,
-                           rules.rolls_per_turn, probs, offset, length, items, TILE)  # fmt: skip
+        solve_need_level(kr, lanes, items, TILE)
     return TargetTable(rules, probs, offset, length, max_beta,
                        seconds=time.perf_counter() - t0, meta={"source": "solved"})  # fmt: skip
 
@@ -243,13 +222,15 @@ def decisions(table: TargetTable, used, upper, flag, need, rolls_left, roll) -> 
     """Decisions maximizing P(at least ``need`` more points), one per row: keep indices
     where ``rolls_left > 0``, box indices where ``rolls_left == 0``."""
     rules = table.rules
-    t = rules.tables
+    used, upper, flag, need, rolls_left, roll = (
+        np.ascontiguousarray(x, dtype=np.int64) for x in (used, upper, flag, need, rolls_left, roll)
+    )
     n = len(used)
-    out = np.empty(n, dtype=np.int64)
-    a = [np.ascontiguousarray(x, dtype=np.int64) for x in (used, upper, flag, need, rolls_left,
-                                                           roll)]  # fmt: skip
-    a[3] = np.clip(a[3], 0, None)
-    target_decisions(kernel_rules(rules), t.keep_add, t.keep_remove, t.keep_size,
-                     t.roll_keep_index, rules.rolls_per_turn, table.probs, table.offset,
-                     table.length, *a, out)  # fmt: skip
-    return out
+    keep = np.empty((n, max(rules.rolls_per_turn - 1, 1), rules.tables.n_rolls), dtype=np.int64)
+    cat = np.empty((n, rules.tables.n_rolls), dtype=np.int64)
+    lanes = points_needed_lanes(table.probs, table.offset, table.length)
+    fill_states(kernel_rules(rules), lanes, used, upper, flag, np.clip(need, 0, None),
+                np.arange(n), keep, cat)  # fmt: skip
+    rows = np.arange(n)
+    layer = np.maximum(rolls_left, 1) - 1
+    return np.where(rolls_left == 0, cat[rows, roll], keep[rows, layer, roll])

@@ -6,7 +6,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ._kernels.play import category_options, kernel_rules
+from ._kernels.play import bonus_options, category_options, kernel_rules, yahtzee_bonuses
 from ._kernels.rng import uniforms
 from .rules import RuleSet
 from .state import encode_state
@@ -123,20 +123,14 @@ class TurnView:
         The upper bonus if this box makes the upper total reach the threshold,
         plus the Yahtzee bonus (the same for every box).
         """
-        r = self.rules
-        pts = np.maximum(self.category_points, 0).astype(np.int64)
-        out = np.zeros_like(pts)
-        if r.upper_bonus:
-            upper_mask = r.upper_face > 0
-            before = self.upper_total[:, None]
-            reach = (before < r.upper_bonus_threshold) & (before + pts >= r.upper_bonus_threshold)
-            out += np.where(reach & upper_mask[None, :], r.upper_bonus, 0)
-        yi = r.yahtzee_index
-        if r.yahtzee_bonus and yi is not None:
-            is_y = self.tables.yahtzee_face[self.roll_index] >= 0
-            earned = is_y & (((self.used >> yi) & 1) == 1) & (self.flag == 1)
-            out += np.where(earned, r.yahtzee_bonus, 0)[:, None]
-        return out
+        kr = kernel_rules(self.rules)
+        return bonus_options(kr, self.roll_index, self.used, self.upper, self.flag,
+                             self.category_points)  # fmt: skip
+
+    def yahtzee_bonus_points(self) -> np.ndarray:
+        """``(m,)``: the Yahtzee bonus the current roll earns, whatever box it goes in."""
+        kr = kernel_rules(self.rules)
+        return yahtzee_bonuses(kr, self.roll_index, self.used, self.flag)
 
     def counter_base(self, stream: int = 0) -> int:
         """First counter of ``stream`` at this decision (for kernels drawing their own

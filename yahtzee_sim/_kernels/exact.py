@@ -11,53 +11,60 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .play import category_legal_points, joker_case, yahtzee_bonus_points
+from .play import category_legal_points, joker_case, scored_state, yahtzee_bonus_points
 
 
 @njit(cache=True, nogil=True)
-def final_roll_law(kr, keep_add, keep_size, roll_keep_index, rolls, keep_dec, p, w, fin):
+def reach_layer(kr, keep_row, p, w, fin):
+    """Push the law ``p`` of the rolls at one decision layer through the strategy's keeps
+    ``keep_row[r]``: turns that keep every die end here (their mass is added to ``fin``,
+    as in the engine); the others reroll, the dice added one at a time through
+    ``keep_add`` (keeps are sorted by size, so larger keeps come later). ``p`` becomes
+    the law of the next roll; ``w`` (keeps) is scratch."""
+    n_rolls = p.shape[0]
+    n_partial = w.shape[0] - n_rolls  # full keeps (= rolls) come last
+    inv = 1.0 / kr.keep_add.shape[1]
+    for k in range(w.shape[0]):
+        w[k] = 0.0
+    for r in range(n_rolls):
+        if p[r] == 0.0:
+            continue
+        k = keep_row[r]
+        if kr.keep_size[k] == kr.n_dice:
+            fin[r] += p[r]
+        else:
+            w[k] += p[r]
+    for k in range(n_partial):
+        wk = w[k]
+        if wk == 0.0:
+            continue
+        wk *= inv
+        for f in range(kr.keep_add.shape[1]):
+            w[kr.keep_add[k, f]] += wk
+    for r in range(n_rolls):
+        p[r] = w[kr.roll_keep_index[r]]
+
+
+@njit(cache=True, nogil=True)
+def final_roll_law(kr, keep_dec, p, w, fin):
     """Probability of each roll the turn ends with, into ``fin``.
 
     ``keep_dec[j - 1, r]`` is the keep index chosen at roll ``r`` with ``j``
-    rerolls left. Keeping every die ends the turn (the later decisions are
-    skipped, as in the engine). Rerolled dice are added one at a time through
-    ``keep_add`` (keeps are indexed so that larger keeps come later). ``p`` (rolls)
-    and ``w`` (keeps) are scratch.
+    rerolls left. ``p`` (rolls) and ``w`` (keeps) are scratch.
     """
-    n_rolls = p.shape[0]
-    n_partial = w.shape[0] - n_rolls  # keeps are sorted by size: full keeps (= rolls) last
-    inv = 1.0 / keep_add.shape[1]
-    for r in range(n_rolls):
+    for r in range(p.shape[0]):
         p[r] = kr.first_roll_prob[r]
         fin[r] = 0.0
-    for j in range(rolls - 1, 0, -1):
-        for k in range(w.shape[0]):
-            w[k] = 0.0
-        for r in range(n_rolls):
-            if p[r] == 0.0:
-                continue
-            k = keep_dec[j - 1, r]
-            if keep_size[k] == kr.n_dice:
-                fin[r] += p[r]
-            else:
-                w[k] += p[r]
-        for k in range(n_partial):  # add the rerolled dice one at a time (larger keeps after)
-            wk = w[k]
-            if wk == 0.0:
-                continue
-            wk *= inv
-            for f in range(keep_add.shape[1]):
-                w[keep_add[k, f]] += wk
-        for r in range(n_rolls):
-            p[r] = w[roll_keep_index[r]]
-    for r in range(n_rolls):
+    for j in range(kr.rolls - 1, 0, -1):
+        reach_layer(kr, keep_dec[j - 1], p, w, fin)
+    for r in range(p.shape[0]):
         fin[r] += p[r]
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def turn_outcomes(kr, keep_add, keep_size, roll_keep_index, rolls,
-                  used, upper, flag, keep_dec, cat_dec, max_raw,
-                  out_cat, out_raw, out_yb, out_prob, out_n, bad_roll):  # fmt: skip
+def turn_outcomes(
+    kr, used, upper, flag, keep_dec, cat_dec, out_cat, out_raw, out_yb, out_prob, out_n, bad_roll
+):
     """Outcome law of one turn for each state ``i`` (in parallel over states).
 
     Outcomes of state ``i`` go to ``out_*[i, :out_n[i]]``. ``bad_roll[i]`` is the first
@@ -66,9 +73,10 @@ def turn_outcomes(kr, keep_add, keep_size, roll_keep_index, rolls,
     """
     n = used.shape[0]
     n_rolls = cat_dec.shape[1]
-    n_keeps = keep_size.shape[0]
+    n_keeps = kr.keep_size.shape[0]
     C = kr.n_categories
-    width = 2 * (max_raw + 1)
+    rolls = kr.rolls
+    width = 2 * (kr.box_max.max() + 1)
     n_chunks = min(n, 64)
     layers = keep_dec.shape[1]
     for chunk in prange(n_chunks):
@@ -91,8 +99,7 @@ def turn_outcomes(kr, keep_add, keep_size, roll_keep_index, rolls,
                     if not same:
                         break
             if not same:
-                final_roll_law(kr, keep_add, keep_size, roll_keep_index, rolls, keep_dec[i], p,
-                               w, fin)  # fmt: skip
+                final_roll_law(kr, keep_dec[i], p, w, fin)
             bad_roll[i] = -1
             n_touched = 0
             for r in range(n_rolls):
@@ -147,22 +154,8 @@ def compact_outcomes(out_n, out_cat, out_raw, out_yb, out_prob, cat, raw, yb, pr
 @njit(cache=True, nogil=True)
 def outcome_effects(kr, used, upper, flag, cat, raw, yb):
     """``(next state, points incl. bonuses, upper bonus paid?)`` of one outcome."""
-    cap = kr.upper_cap
-    pts = raw + yb * kr.yahtzee_bonus
-    u2 = upper
-    ub = 0
-    if kr.is_upper[cat] and cap > 0:
-        u2 = upper + raw
-        if u2 >= cap:
-            u2 = cap
-            if upper < cap:
-                ub = 1
-                pts += kr.upper_bonus
-    nf = flag
-    if kr.flag_size == 2 and cat == kr.yahtzee_index and raw == kr.yahtzee_points and raw > 0:
-        nf = 1
-    nxt = (((used | (np.int64(1) << cat)) * kr.flag_size + nf) * (cap + 1)) + u2
-    return nxt, pts, ub
+    nxt, bonus = scored_state(kr, used, upper, flag, cat, raw)
+    return nxt, raw + yb * kr.yahtzee_bonus + bonus, 1 if bonus > 0 else 0
 
 
 @njit(cache=True, nogil=True)

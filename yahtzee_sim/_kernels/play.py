@@ -14,19 +14,43 @@ _JOKER_CODES = {"none": JOKER_NONE, "free": JOKER_FREE, "forced": JOKER_FORCED}
 
 
 class KernelRules(NamedTuple):
-    """Flat arrays and scalars of one rule set, in the form the kernels take."""
+    """One rule set and its dice tables, flattened into the form every kernel takes.
+
+    Kernels receive this one bundle instead of the tables one by one; what a field
+    means is documented on :class:`~yahtzee_sim.dice.DiceTables` and
+    :class:`~yahtzee_sim.rules.RuleSet`. The *box slots* serve the widget: the
+    distinct normal scores of box ``c`` are ``slot_points[slot_ptr[c] : slot_ptr[c + 1]]``
+    and ``score_slot[r, c]`` is the slot of ``score_table[r, c]``, so a turn's
+    scoring step values each (box, points) pair once, not once per roll.
+    """
 
     score_table: np.ndarray  # (n_rolls, C) int16
     joker_table: np.ndarray  # (n_rolls, C) int16
     yahtzee_face: np.ndarray  # (n_rolls,) int8, -1 if not n-of-a-kind
     upper_cat_of_face: np.ndarray  # (F,) int64, -1 if no upper box for that face
     is_upper: np.ndarray  # (C,) bool
+    box_max: np.ndarray  # (C,) int64: most points box c can get (joker scores included)
     code_to_roll: np.ndarray  # (code,) int32
+    code_to_keep: np.ndarray  # (code,) int32
     code_weights: np.ndarray  # (F,) int64
     first_roll_prob: np.ndarray  # (n_rolls,) float64, P(roll) when no die is kept
+    roll_counts: np.ndarray  # (n_rolls, F) int8
+    keep_add: np.ndarray  # (n_keeps, F) int32
+    keep_remove: np.ndarray  # (n_keeps, F) int32
+    keep_size: np.ndarray  # (n_keeps,) int8
+    roll_keep_index: np.ndarray  # (n_rolls,) int32
+    keep_roll_ptr: np.ndarray  # CSR keep -> (roll, probability)
+    keep_roll_roll: np.ndarray
+    keep_roll_prob: np.ndarray
+    roll_keep_ptr: np.ndarray  # CSR roll -> sub-keeps
+    roll_keep_keep: np.ndarray
+    slot_ptr: np.ndarray  # (C + 1,) int64
+    slot_points: np.ndarray  # (n_slots,) int64
+    score_slot: np.ndarray  # (n_rolls, C) int64
     n_dice: int
     n_faces: int
     n_categories: int
+    rolls: int  # rolls per turn
     joker: int
     yahtzee_index: int  # -1 if none
     yahtzee_points: int
@@ -44,6 +68,20 @@ def _first_roll_prob(t) -> np.ndarray:
     return out
 
 
+def _box_slots(score_table: np.ndarray):
+    """``(slot_ptr, slot_points, score_slot)``: the distinct scores of each box."""
+    n_rolls, C = score_table.shape
+    ptr = np.zeros(C + 1, dtype=np.int64)
+    points = []
+    score_slot = np.empty((n_rolls, C), dtype=np.int64)
+    for c in range(C):
+        values, inverse = np.unique(score_table[:, c], return_inverse=True)
+        score_slot[:, c] = ptr[c] + inverse
+        points.extend(values.tolist())
+        ptr[c + 1] = ptr[c] + len(values)
+    return ptr, np.array(points, dtype=np.int64), score_slot
+
+
 def kernel_rules(rules) -> KernelRules:
     """Build (once per rule set, cached on it) the :class:`KernelRules` of ``rules``."""
     cached = rules.__dict__.get("_kernel_rules")
@@ -55,18 +93,38 @@ def kernel_rules(rules) -> KernelRules:
         if c.is_upper:
             ucf[c.param - 1] = i
     yi = rules.yahtzee_index
+    box_max = t.score_table.max(axis=0).astype(np.int64)
+    if rules.joker != "none":  # joker scores (e.g. a Yahtzee as a Large straight)
+        box_max = np.maximum(box_max, t.joker_table.max(axis=0))
+    slot_ptr, slot_points, score_slot = _box_slots(t.score_table)
     kr = KernelRules(
         score_table=t.score_table,
         joker_table=t.joker_table,
         yahtzee_face=t.yahtzee_face,
         upper_cat_of_face=ucf,
         is_upper=np.array([c.is_upper for c in rules.categories]),
+        box_max=box_max,
         code_to_roll=t.code_to_roll,
+        code_to_keep=t.code_to_keep,
         code_weights=(rules.n_dice + 1) ** np.arange(rules.n_faces, dtype=np.int64),
         first_roll_prob=_first_roll_prob(t),
+        roll_counts=t.roll_counts,
+        keep_add=t.keep_add,
+        keep_remove=t.keep_remove,
+        keep_size=t.keep_size,
+        roll_keep_index=t.roll_keep_index,
+        keep_roll_ptr=t.keep_roll_ptr,
+        keep_roll_roll=t.keep_roll_roll,
+        keep_roll_prob=t.keep_roll_prob,
+        roll_keep_ptr=t.roll_keep_ptr,
+        roll_keep_keep=t.roll_keep_keep,
+        slot_ptr=slot_ptr,
+        slot_points=slot_points,
+        score_slot=score_slot,
         n_dice=rules.n_dice,
         n_faces=rules.n_faces,
         n_categories=rules.n_categories,
+        rolls=rules.rolls_per_turn,
         joker=_JOKER_CODES[rules.joker],
         yahtzee_index=-1 if yi is None else yi,
         yahtzee_points=0 if yi is None else rules.categories[yi].points,
@@ -82,7 +140,7 @@ def kernel_rules(rules) -> KernelRules:
 
 # --------------------------------------------------------------------- dice
 @njit(cache=True, nogil=True)
-def roll_dice(kr, roll_counts, counts, roll_idx, keep, rolling, games, turn, roll, key0, key1):
+def roll_dice(kr, counts, roll_idx, keep, rolling, games, turn, roll, key0, key1):
     """Validate keeps, then reroll the dice not kept, for the games with ``rolling`` set.
 
     ``keep[i]`` (face counts) must be a sub-multiset of ``counts[i]``; the
@@ -124,7 +182,7 @@ def roll_dice(kr, roll_counts, counts, roll_idx, keep, rolling, games, turn, rol
         r = kr.code_to_roll[code]
         roll_idx[i] = r
         for f in range(F):
-            counts[i, f] = roll_counts[r, f]
+            counts[i, f] = kr.roll_counts[r, f]
     return -1
 
 
@@ -175,25 +233,38 @@ def category_legal_points(kr, case, roll, used, c):
 
 
 @njit(cache=True, nogil=True)
-def scored_state(kr, used, upper, flag, c, p):
-    """``(next state index, upper bonus paid)`` after scoring ``p`` points in box ``c``.
+def state_index(kr, used, upper, flag):
+    """The one state-index formula (:mod:`yahtzee_sim.state`): upper fastest."""
+    return (used * kr.flag_size + flag) * (kr.upper_cap + 1) + upper
 
-    The upper total moves to ``min(upper + p, cap)`` for an upper box, paying the bonus
-    when it reaches the cap now; a Yahtzee scored for its full points sets the flag.
-    """
+
+@njit(cache=True, nogil=True)
+def sets_flag(kr, c, p):
+    """Whether ``p`` points in box ``c`` set the Yahtzee-bonus flag (a full-points Yahtzee)."""
+    return kr.flag_size == 2 and c == kr.yahtzee_index and p == kr.yahtzee_points and p > 0
+
+
+@njit(cache=True, nogil=True)
+def upper_after(kr, upper, c, p):
+    """``(upper total, upper bonus paid)`` after ``p`` points in box ``c`` from the capped
+    total ``upper``: an upper box moves it to ``min(upper + p, cap)`` and pays the bonus
+    when it reaches the cap now."""
     cap = kr.upper_cap
-    nf = flag
-    if kr.flag_size == 2 and c == kr.yahtzee_index and p == kr.yahtzee_points and p > 0:
-        nf = 1
-    u2 = upper
-    bonus = 0
-    if kr.is_upper[c] and cap > 0:
-        u2 = upper + p
-        if u2 >= cap:
-            u2 = cap
-            if upper < cap:
-                bonus = kr.upper_bonus
-    return ((used | (np.int64(1) << c)) * kr.flag_size + nf) * (cap + 1) + u2, bonus
+    if not kr.is_upper[c] or cap == 0:
+        return upper, 0
+    u2 = upper + p
+    if u2 < cap:
+        return u2, 0
+    return cap, kr.upper_bonus if upper < cap else 0
+
+
+@njit(cache=True, nogil=True)
+def scored_state(kr, used, upper, flag, c, p):
+    """The scoring step: ``(next state index, upper bonus paid)`` after ``p`` points in
+    box ``c`` (the Yahtzee bonus is :func:`yahtzee_bonus_points`, paid for the roll)."""
+    u2, bonus = upper_after(kr, upper, c, p)
+    nf = 1 if sets_flag(kr, c, p) else flag
+    return state_index(kr, used | (np.int64(1) << c), u2, nf), bonus
 
 
 @njit(cache=True, nogil=True)
@@ -215,6 +286,30 @@ def category_options(kr, roll_idx, used, flag):
         case = joker_case(kr, roll_idx[i], used[i], flag[i])
         for c in range(kr.n_categories):
             out[i, c] = category_legal_points(kr, case, roll_idx[i], used[i], c)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def yahtzee_bonuses(kr, roll_idx, used, flag):
+    """:func:`yahtzee_bonus_points` of a batch, ``(n,)``."""
+    out = np.empty(roll_idx.shape[0], dtype=np.int64)
+    for i in range(roll_idx.shape[0]):
+        out[i] = yahtzee_bonus_points(kr, roll_idx[i], used[i], flag[i])
+    return out
+
+
+@njit(cache=True, nogil=True)
+def bonus_options(kr, roll_idx, used, upper, flag, points):
+    """Bonuses earned by writing the roll in each box, ``(n, C)``: the upper bonus where
+    the box makes the (capped) upper total reach the cap, plus the roll's Yahtzee bonus;
+    ``points`` are :func:`category_options` (illegal boxes count as 0 points)."""
+    n = roll_idx.shape[0]
+    out = np.zeros((n, kr.n_categories), dtype=np.int64)
+    for i in range(n):
+        yb = yahtzee_bonus_points(kr, roll_idx[i], used[i], flag[i])
+        for c in range(kr.n_categories):
+            _, ub = upper_after(kr, upper[i], c, max(np.int64(points[i, c]), 0))
+            out[i, c] = ub + yb
     return out
 
 
@@ -256,16 +351,15 @@ def apply_categories(
         if bonus:
             ybonus[i] += 1
             score[i] += bonus
-        score[i] += pts
         if kr.yahtzee_face[roll] >= 0:
             ycount[i] += 1
+        _, ub = upper_after(kr, min(upper_sum[i], kr.upper_cap), c, pts)
+        score[i] += pts + ub
         cat_scores[i, c] = pts
         filled_turn[i, c] = turn + 1
         if kr.is_upper[c]:
-            if upper_sum[i] < kr.upper_threshold <= upper_sum[i] + pts:
-                score[i] += kr.upper_bonus
             upper_sum[i] += pts
-        if kr.flag_size == 2 and c == kr.yahtzee_index and pts == kr.yahtzee_points and pts > 0:
+        if sets_flag(kr, c, pts):
             flag[i] = 1
         used[i] |= np.int64(1) << c
     return -1

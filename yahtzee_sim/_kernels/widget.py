@@ -1,100 +1,219 @@
-"""The widget kernel: one turn of play from a turn-start state (Glenn 2006 §5).
+"""The widget: one turn of play, backwards, from a turn-start state (Glenn 2006 §5).
 
-For a state ``(used, flag)`` and a range of upper totals ``u`` (vectorized: the
-innermost loops run over ``u``), given the values ``V`` of every later state:
+This is the one copy of the turn computation. The solver, target-score play, the
+decision fills of table strategies, exact evaluation of those strategies, the
+advisor and regret analysis all run it; they differ only in their *lanes* and in
+what they record.
 
-1. **category step** — for every roll, the best box: points + upper bonus if
-   the box reaches the threshold + Yahtzee bonus + ``V[next state]``;
-2. **keep steps** (one per reroll left) — a keep's value is the expected value
-   of the roll it leads to, computed by adding the rerolled dice *one at a
-   time* (``K[k] = mean_f K[k + f]``, 1260 edges for 5d6 instead of 4368);
-   a roll's value is the best of its sub-keeps, found by removing dice one at
-   a time (``M[k] = max(K[k], max_f M[k - f])``); both passes run in place in
-   one work array whose rows of full keeps hold the roll values;
-3. the state's value is the value of keeping nothing before the first roll.
+**Lanes.** The innermost loops run over ``nu`` lanes, one value per lane:
 
-Ties: the first box in score-card order; among keeps, the keep itself before
-its sub-keeps (more dice kept), then removing the lowest face first.
+* :data:`LANES_UPPER` (max-EV): lane ``t`` is the upper total ``lo + t`` of the
+  state; ``values[state index]`` is the expected score still to come;
+* :data:`LANES_NEED` (target score): lane ``t`` is the number of points still
+  needed ``lo + t``; state ``s`` has the row ``values[offset[s] : offset[s] +
+  length[s]]`` of max P(at least t more points), 1 for ``t <= 0``, 0 past the row.
+
+**Steps** (all in one work array ``W``, one row per keep, ``nu`` lanes):
+
+1. *category step* — the value of each (open box, points) pair is computed once per
+   state (:func:`box_lanes`, the scoring step of :mod:`.play` applied per lane), then
+   each roll takes its best legal box; n-of-a-kind rolls (joker rules, Yahtzee bonus)
+   are valued box by box;
+2. *keep steps* (one per reroll left) — a keep's value is the expected value of the
+   roll it leads to, adding the rerolled dice one at a time (:func:`keep_values`,
+   ``K[k] = mean_f K[k + f]``); a roll's value is the best of its sub-keeps, found by
+   removing dice one at a time (:func:`best_subkeeps`);
+3. the state's value is the mean of the first roll's values (:func:`first_roll_mean`).
+
+Ties: the first box in score-card order; among keeps, the keep itself before its
+sub-keeps (more dice kept), then removing the lowest face first.
+
+**Recording** (``record``): 0 nothing; 1 the best box per roll and the best keep per
+(rerolls left, roll) in every lane; 2 also the value of every keep and every roll per
+rerolls left (advisor, regret).
 """
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit, prange
+from typing import NamedTuple
 
-from .play import category_legal_points, joker_case, yahtzee_bonus_points
+import numpy as np
+from numba import njit
+
+from .play import (
+    category_legal_points,
+    joker_case,
+    scored_state,
+    sets_flag,
+    state_index,
+    upper_after,
+    yahtzee_bonus_points,
+)
 
 NEG = -1.0e300
+LANES_UPPER = 0
+LANES_NEED = 1
+_NO_ROWS = np.zeros(0, dtype=np.int64)
+
+
+class Lanes(NamedTuple):
+    """What the lanes of a widget run are, and the values of the later states."""
+
+    kind: int
+    values: np.ndarray  # float64
+    offset: np.ndarray  # int64, LANES_NEED only
+    length: np.ndarray  # int64, LANES_NEED only
+
+
+def upper_total_lanes(values: np.ndarray) -> Lanes:
+    """Max-EV lanes over upper totals, from a value table indexed by state."""
+    return Lanes(LANES_UPPER, values, _NO_ROWS, _NO_ROWS)
+
+
+def points_needed_lanes(probs: np.ndarray, offset: np.ndarray, length: np.ndarray) -> Lanes:
+    """Target-score lanes over points still needed, from rows of a target table."""
+    return Lanes(LANES_NEED, probs, offset, length)
+
+
+class Work(NamedTuple):
+    """Scratch and recording buffers of one widget run (flat; viewed per ``nu``)."""
+
+    W: np.ndarray  # keeps x lanes: values
+    A: np.ndarray  # keeps x lanes: best sub-keep (float64, so the selects vectorize)
+    val: np.ndarray  # box slots x lanes: value of each (box, points) pair
+    tmp: np.ndarray  # lanes
+    cat: np.ndarray  # rolls x lanes: best box (record >= 1)
+    keep: np.ndarray  # rolls-per-turn x rolls x lanes: best keep (record >= 1)
+    keep_vals: np.ndarray  # rolls-per-turn x keeps x lanes (record 2)
+    roll_vals: np.ndarray  # rolls-per-turn x rolls x lanes (record 2)
 
 
 @njit(cache=True, nogil=True)
-def category_step(kr, roll_keep_index, V, used, flag, u_lo, nu, E, record, cat_choice):
-    """E[keep index of roll r, t] = best value of scoring roll r at upper total u_lo + t.
+def new_work(kr, max_nu, record):
+    """Buffers for widget runs of up to ``max_nu`` lanes at recording level ``record``."""
+    n_keeps = kr.keep_add.shape[0]
+    n_rolls = kr.roll_keep_index.shape[0]
+    rec = max_nu if record >= 1 else 0
+    vals = max_nu if record >= 2 else 0
+    return Work(
+        np.empty(n_keeps * max_nu),
+        np.empty(n_keeps * rec),
+        np.empty(kr.slot_points.shape[0] * max_nu),
+        np.empty(max_nu),
+        np.empty(n_rolls * rec, dtype=np.int64),
+        np.zeros(kr.rolls * n_rolls * rec, dtype=np.int64),
+        np.zeros(kr.rolls * n_keeps * vals),
+        np.zeros(kr.rolls * n_rolls * vals),
+    )
 
-    For an upper box the next upper total is min(u + p, cap) and the upper bonus
-    is paid when u < cap <= u + p. With ``record`` (``nu == 1``) ``cat_choice[r]``
-    gets the best box (the first in score-card order on ties).
+
+@njit(cache=True, nogil=True)
+def _rows(buf, n, nu):
+    """The first ``n * nu`` entries of ``buf`` as ``(n, nu)`` (``(0, nu)`` if too short)."""
+    if buf.shape[0] < n * nu:
+        return buf[:0].reshape((0, nu))
+    return buf[: n * nu].reshape((n, nu))
+
+
+@njit(cache=True, nogil=True)
+def _layers(buf, m, n, nu):
+    if buf.shape[0] < m * n * nu:
+        return buf[:0].reshape((0, n, nu))
+    return buf[: m * n * nu].reshape((m, n, nu))
+
+
+@njit(cache=True, nogil=True)
+def box_lanes(kr, lanes, used, upper, flag, lo, nu, c, p, extra, out):
+    """``out[t]`` = value in lane ``t`` of writing ``p`` points in box ``c``.
+
+    Max-EV lanes: points + upper bonus if reached + the next state's value (the
+    Yahtzee bonus is added by the caller, as it is the same for every box). Target
+    lanes: P(at least ``lo + t - q`` more points from the next state), where ``q`` =
+    ``p`` + upper bonus + ``extra`` (the Yahtzee bonus of the roll).
     """
-    n_rolls = kr.score_table.shape[0]
-    cap = kr.upper_cap
-    cap1 = cap + 1
-    fs = kr.flag_size
+    if lanes.kind == LANES_UPPER:
+        V = lanes.values
+        nf = 1 if sets_flag(kr, c, p) else flag
+        row = state_index(kr, used | (np.int64(1) << c), 0, nf)
+        for t in range(nu):
+            u2, bonus = upper_after(kr, lo + t, c, p)
+            out[t] = float(p + bonus) + V[row + u2]
+        return
+    s2, bonus = scored_state(kr, used, upper, flag, c, p)
+    q = p + extra + bonus
+    o2 = lanes.offset[s2]
+    n2 = lanes.length[s2]
+    a = min(max(q - lo + 1, 0), nu)  # lanes needing at most q: sure
+    b = min(max(q + n2 - lo, 0), nu)  # lanes past b: beyond the next state's reach
+    for t in range(a):
+        out[t] = 1.0
+    src = o2 + lo - q
+    for t in range(a, b):
+        out[t] = lanes.values[src + t]
+    for t in range(b, nu):
+        out[t] = 0.0
+
+
+@njit(cache=True, nogil=True)
+def _take(dst, src, choice, c, nu, record):
+    """``dst = max(dst, src)`` lane by lane; with ``record``, ``choice`` = ``c`` where
+    ``src`` is strictly larger (so the first box in card order wins ties)."""
+    if record:
+        for t in range(nu):
+            if src[t] > dst[t]:
+                dst[t] = src[t]
+                choice[t] = c
+    else:
+        for t in range(nu):
+            dst[t] = max(dst[t], src[t])
+
+
+@njit(cache=True, nogil=True)
+def category_step(kr, lanes, used, upper, flag, lo, nu, W, val, tmp, record, cat):
+    """Rows of rolls in ``W`` = the value of each roll's best box, lane by lane;
+    with ``record``, ``cat[r, t]`` = that box."""
     C = kr.n_categories
-    pts = np.empty(C, dtype=np.int64)
-    for r in range(n_rolls):
-        Er = E[roll_keep_index[r]]
-        is_y = kr.yahtzee_face[r] >= 0  # joker/bonus logic only for n-of-a-kind rolls
-        case = joker_case(kr, r, used, flag) if is_y else 0
-        if case == 0:
-            for c in range(C):
-                pts[c] = -1 if (used >> c) & 1 else kr.score_table[r, c]
-        else:
-            for c in range(C):
-                pts[c] = category_legal_points(kr, case, r, used, c)
+    for c in range(C):
+        if (used >> c) & 1:
+            continue
+        for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
+            box_lanes(kr, lanes, used, upper, flag, lo, nu, c, kr.slot_points[s], 0, val[s])
+    additive = lanes.kind == LANES_UPPER
+    dummy = tmp[:0].astype(np.int64)
+    for r in range(kr.roll_keep_index.shape[0]):
+        Er = W[kr.roll_keep_index[r]]
+        ch = cat[r] if record else dummy
         for t in range(nu):
             Er[t] = NEG
+        if record:
+            for t in range(nu):
+                ch[t] = -1
+        if kr.yahtzee_face[r] < 0:  # normal scoring: look the (box, points) values up
+            for c in range(C):
+                if not (used >> c) & 1:
+                    _take(Er, val[kr.score_slot[r, c]], ch, c, nu, record)
+            continue
+        case = joker_case(kr, r, used, flag)  # n-of-a-kind: jokers and the Yahtzee bonus
+        yb = yahtzee_bonus_points(kr, r, used, flag)
         for c in range(C):
-            p = pts[c]
-            if p < 0:
-                continue
-            nf = flag
-            if fs == 2 and c == kr.yahtzee_index and p == kr.yahtzee_points and p > 0:
-                nf = 1
-            row = ((used | (np.int64(1) << c)) * fs + nf) * cap1
-            before = Er[0]
-            fp = float(p)
-            if kr.is_upper[c] and cap > 0:
-                split = min(max(cap - p - u_lo, 0), nu)  # t < split: total stays below cap
-                Vr = V[row + u_lo + p : row + u_lo + p + split]
-                for t in range(split):
-                    Er[t] = max(Er[t], fp + Vr[t])
-                end_bonus = min(max(cap - u_lo, split), nu)  # t < end_bonus: bonus reached now
-                vb = fp + kr.upper_bonus + V[row + cap]
-                for t in range(split, end_bonus):
-                    Er[t] = max(Er[t], vb)
-                vc = fp + V[row + cap]
-                for t in range(end_bonus, nu):
-                    Er[t] = max(Er[t], vc)
-            else:
-                Vr = V[row + u_lo : row + u_lo + nu]
-                for t in range(nu):
-                    Er[t] = max(Er[t], fp + Vr[t])
-            if record and Er[0] > before:
-                cat_choice[r] = c
-        yb = yahtzee_bonus_points(kr, r, used, flag) if is_y else 0
-        if yb:
+            p = category_legal_points(kr, case, r, used, c)
+            if p >= 0:
+                box_lanes(kr, lanes, used, upper, flag, lo, nu, c, p, 0 if additive else yb, tmp)
+                _take(Er, tmp, ch, c, nu, record)
+        if additive and yb:
             for t in range(nu):
                 Er[t] += yb
 
 
 @njit(cache=True, nogil=True)
-def keep_values(keep_add, keep_size, n_dice, W, nu):
+def keep_values(kr, W, nu):
     """In place: rows of partial keeps become their expected values, from the rows of
     full keeps (rolls), adding one rerolled die at a time (larger keeps first)."""
+    keep_add = kr.keep_add
     n_keeps, F = keep_add.shape
     inv = 1.0 / F
     for k in range(n_keeps - 1, -1, -1):
-        if keep_size[k] == n_dice:
+        if kr.keep_size[k] == kr.n_dice:
             continue
         Wk = W[k]
         for t in range(nu):
@@ -108,99 +227,86 @@ def keep_values(keep_add, keep_size, n_dice, W, nu):
 
 
 @njit(cache=True, nogil=True)
-def best_subkeeps(keep_remove, W, nu, record, arg):
+def best_subkeeps(kr, W, A, nu, record):
     """In place: each row becomes the best value over the sub-keeps of its keep (smaller
     keeps first), so rows of rolls hold the value of the roll with this many rerolls.
-
-    ``arg`` records the best sub-keep (``record`` needs ``nu == 1``; on ties the larger
-    keep wins, then removing the lowest face)."""
+    With ``record``, ``A[k, t]`` = the best sub-keep (ties: the larger keep, then
+    removing the lowest face)."""
+    keep_remove = kr.keep_remove
     n_keeps, F = keep_remove.shape
     for k in range(n_keeps):
         Wk = W[k]
         if record:
-            arg[k] = k
+            Ak = A[k]
+            fk = float(k)
+            for t in range(nu):
+                Ak[t] = fk
         for f in range(F):
             kk = keep_remove[k, f]
             if kk < 0:
                 continue
             Wkk = W[kk]
-            if record and Wkk[0] > Wk[0]:
-                arg[k] = arg[kk]
-            for t in range(nu):
-                Wk[t] = max(Wk[t], Wkk[t])
+            if record:
+                Akk = A[kk]
+                for t in range(nu):  # branch-free, so that it vectorizes
+                    better = Wkk[t] > Wk[t]
+                    Ak[t] = Akk[t] if better else Ak[t]
+                    Wk[t] = Wkk[t] if better else Wk[t]
+            else:
+                for t in range(nu):
+                    Wk[t] = max(Wk[t], Wkk[t])
 
 
 @njit(cache=True, nogil=True)
-def widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used, flag,
-           u_lo, nu, W, record, cat_choice, keep_choice, keep_vals, arg):  # fmt: skip
-    """Run one turn backwards in the work array ``W`` (one row per keep, ``nu`` lanes).
-
-    The state values end in ``W[0, :nu]``. With ``record`` (and ``nu == 1``):
-    ``cat_choice[r]`` = best box for roll r, ``keep_choice[j, r]`` = best keep index
-    with j rerolls left, ``keep_vals[j, k]`` = value of keep k with j rerolls left.
-    """
-    n_dice = kr.n_dice
-    category_step(kr, roll_keep_index, V, used, flag, u_lo, nu, W, record, cat_choice)
-    for j in range(1, rolls):
-        keep_values(keep_add, keep_size, n_dice, W, nu)
-        if record:
-            for k in range(W.shape[0]):
-                keep_vals[j, k] = W[k, 0]
-        best_subkeeps(keep_remove, W, nu, record, arg)
-        if record:
-            for r in range(roll_keep_index.shape[0]):
-                keep_choice[j, r] = arg[roll_keep_index[r]]
-    first_roll_mean(kr, roll_keep_index, W, nu)
-
-
-@njit(cache=True, nogil=True)
-def first_roll_mean(kr, roll_keep_index, W, nu):
+def first_roll_mean(kr, W, nu):
     """``W[0] =`` the mean over first rolls of their rows: the state's value (only the
     empty keep is needed, so this is one dot product, not a full keep pass)."""
     W0 = W[0]
     for t in range(nu):
         W0[t] = 0.0
-    for r in range(roll_keep_index.shape[0]):
+    for r in range(kr.roll_keep_index.shape[0]):
         p = kr.first_roll_prob[r]
-        Wr = W[roll_keep_index[r]]
+        Wr = W[kr.roll_keep_index[r]]
         for t in range(nu):
             W0[t] += p * Wr[t]
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def solve_level(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, masks,
-                u_start, n_upper):  # fmt: skip
-    """Fill V for every state whose used-mask is in ``masks`` (all of one level).
+@njit(cache=True, nogil=True)
+def widget(kr, lanes, used, upper, flag, lo, nu, work, record):
+    """Run one turn of state ``(used, upper, flag)`` backwards over lanes ``lo ..
+    lo + nu - 1``.
 
-    Upper totals ``u_start[i] .. u_start[i] + n_upper[i] - 1`` are solved for
-    ``masks[i]``; the totals below ``u_start[i]`` cannot reach the bonus any more
-    and get the value of ``u_start[i]``; larger ones are unreachable (left at 0).
+    Returns views ``(W, cat, keep, keep_vals, roll_vals)`` of ``work``: the state's
+    values in ``W[0, :nu]``; with ``record >= 1`` ``cat[r, t]`` (best box of roll r)
+    and ``keep[j, r, t]`` (best keep index at roll r with j rerolls left, ``j >= 1``);
+    with ``record == 2`` ``keep_vals[j, k, t]`` (value of keep k with j rerolls left)
+    and ``roll_vals[j, r, t]`` (value of roll r with j rerolls left; ``j = 0``: its
+    best box).
     """
-    n_keeps = keep_add.shape[0]
-    cap1 = kr.upper_cap + 1
-    fs = kr.flag_size
-    n_masks = masks.shape[0]
-    n_chunks = min(n_masks, 64)  # work buffers are allocated once per chunk, not per state
-    for chunk in prange(n_chunks):
-        Wbuf = np.empty(n_keeps * cap1)
-        arg = np.empty(n_keeps, dtype=np.int64)
-        dummy_i = np.zeros(1, dtype=np.int64)
-        dummy_2i = np.zeros((1, 1), dtype=np.int64)
-        dummy_2f = np.zeros((1, 1))
-        for i in range(chunk, n_masks, n_chunks):
-            used = masks[i]
-            n_flags = 1
-            if fs == 2 and kr.yahtzee_index >= 0 and (used >> kr.yahtzee_index) & 1:
-                n_flags = 2
-            nu = n_upper[i]
-            # rows of exactly nu lanes: small states stay dense in cache
-            W = Wbuf[: n_keeps * nu].reshape((n_keeps, nu))
-            for flag in range(n_flags):
-                u0 = u_start[i]
-                widget(kr, keep_add, keep_remove, keep_size, roll_keep_index, rolls, V, used,
-                       flag, u0, nu, W, False, dummy_i, dummy_2i, dummy_2f, arg)  # fmt: skip
-                base = (used * fs + flag) * cap1
+    n_keeps = kr.keep_add.shape[0]
+    n_rolls = kr.roll_keep_index.shape[0]
+    rki = kr.roll_keep_index
+    W = _rows(work.W, n_keeps, nu)
+    A = _rows(work.A, n_keeps, nu)
+    cat = _rows(work.cat, n_rolls, nu)
+    keep = _layers(work.keep, kr.rolls, n_rolls, nu)
+    keep_vals = _layers(work.keep_vals, kr.rolls, n_keeps, nu)
+    roll_vals = _layers(work.roll_vals, kr.rolls, n_rolls, nu)
+    val = _rows(work.val, kr.slot_points.shape[0], nu)
+    category_step(kr, lanes, used, upper, flag, lo, nu, W, val, work.tmp, record >= 1, cat)
+    for j in range(kr.rolls):
+        if j > 0:
+            keep_values(kr, W, nu)
+            if record >= 2:
+                keep_vals[j] = W
+            best_subkeeps(kr, W, A, nu, record >= 1)
+            if record >= 1:
+                for r in range(n_rolls):
+                    for t in range(nu):
+                        keep[j, r, t] = np.int64(A[rki[r], t])
+        if record >= 2:
+            for r in range(n_rolls):
                 for t in range(nu):
-                    V[base + u0 + t] = W[0, t]
-                for u in range(u0):
-                    V[base + u] = W[0, 0]
+                    roll_vals[j, r, t] = W[rki[r], t]
+    first_roll_mean(kr, W, nu)
+    return W, cat, keep, keep_vals, roll_vals

@@ -1,0 +1,43 @@
+"""The Yahtzee score card as named box indices, and dice patterns, for rule-based kernels.
+
+Strategies written for the 13-box Yahtzee card (Glenn's rules, Defensive Yahtzee,
+Glenn's Yahtzee chasers) index boxes by these names, never by bare numbers, and
+declare the card they need through :func:`has_yahtzee_card`.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+YAHTZEE_BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind",
+                 "four_of_a_kind", "full_house", "small_straight", "large_straight", "yahtzee",
+                 "chance")  # fmt: skip
+ONES, TWOS, THREES, FOURS, FIVES, SIXES = range(6)
+THREE_OF_A_KIND = 6
+FOUR_OF_A_KIND = 7
+FULL_HOUSE = 8
+SMALL_STRAIGHT = 9
+LARGE_STRAIGHT = 10
+YAHTZEE = 11
+CHANCE = 12
+N_BOXES = 13
+N_FACES = 6
+
+
+def has_yahtzee_card(rules) -> bool:
+    """Whether ``rules`` use the 13 Yahtzee boxes in card order with five six-sided dice."""
+    return rules.category_names == YAHTZEE_BOXES and rules.n_faces == N_FACES and rules.n_dice == 5
+
+
+@njit(cache=True, nogil=True)
+def run_start(c, length):
+    """Start face index of the highest run of ``length`` faces in counts ``c``, or -1."""
+    for start in range(N_FACES - length, -1, -1):
+        ok = True
+        for f in range(start, start + length):
+            if c[f] == 0:
+                ok = False
+                break
+        if ok:
+            return start
+    return -1

@@ -1,0 +1,117 @@
+"""Golden outputs: the game logic reproduces what it computed before the one-widget
+refactor (``benchmarks/record_golden.py`` recorded them) — simulations bit for bit,
+floating results to 1e-12.
+
+By default every recorded simulation is replayed, and the exact laws of every
+deterministic built-in on official Yahtzee plus ``optimal`` and ``greedy`` on every
+rule set; ``YAHTZEE_SIM_GOLDEN=full python -m pytest tests/test_golden.py`` checks
+every recorded exact law (all rule sets of every strategy, about 6 minutes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from yahtzee_sim import get_rules, simulate
+from yahtzee_sim.advisor import advise
+from yahtzee_sim.analysis.regret import regret
+from yahtzee_sim.exact import evaluate
+from yahtzee_sim.solver import value_table
+from yahtzee_sim.target import solve_target
+
+GOLDEN = Path(__file__).parent / "golden"
+RECORD = json.loads((GOLDEN / "golden.json").read_text())
+ARRAYS = np.load(GOLDEN / "arrays.npz")
+FULL = os.environ.get("YAHTZEE_SIM_GOLDEN") == "full"
+TOL = {"rtol": 1e-12, "atol": 1e-12}
+SIM_GAMES, SIM_SEED, TARGET_CAP = 20_000, 7, 80
+
+
+def _digest(*arrays) -> str:
+    h = hashlib.sha256()
+    for a in arrays:
+        a = np.ascontiguousarray(a)
+        h.update(f"{a.dtype.str}{a.shape}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def _exact_cases():
+    for key in sorted(RECORD["exact"]):
+        sid, rules = key.split("|")
+        if FULL or rules == "yahtzee" or sid in ("optimal", "greedy"):
+            yield key
+
+
+@pytest.mark.parametrize("key", sorted(RECORD["simulate"]))
+def test_simulations_are_bit_identical(key):
+    sid, rules = key.split("|")
+    res = simulate(sid, SIM_GAMES, seed=SIM_SEED, rules=rules, progress=False)
+    want = RECORD["simulate"][key]
+    assert float(res.total.mean()) == want["mean"]
+    assert _digest(res.total, res.category_scores, res.filled_turn, res.yahtzee_bonuses) == (
+        want["digest"]
+    )
+
+
+@pytest.mark.parametrize("key", list(_exact_cases()))
+def test_exact_laws_are_unchanged(key):
+    sid, rules = key.split("|")
+    ex = evaluate(sid, rules)
+    want = RECORD["exact"][key]
+    for name in ("mean", "sd", "bonus_probability", "yahtzee_bonus_mean"):
+        np.testing.assert_allclose(getattr(ex, name), want[name], **TOL, err_msg=name)
+    assert ex.n_states == want["n_states"]
+    np.testing.assert_allclose(ex.pmf, ARRAYS[f"pmf|{key}"], **TOL)
+    np.testing.assert_allclose(ex.category_means, ARRAYS[f"category_means|{key}"], **TOL)
+    np.testing.assert_allclose(ex.category_fill_turn, ARRAYS[f"category_fill_turn|{key}"], **TOL)
+
+
+@pytest.mark.parametrize("rules", sorted(RECORD["solver"]))
+def test_solver_values_are_unchanged(rules):
+    v = value_table(get_rules(rules), use_cache=False).values
+    want = RECORD["solver"][rules]
+    assert v[0] == pytest.approx(want["ev"], rel=1e-13)
+    assert v.sum() == pytest.approx(want["sum"], rel=1e-12)
+    idx = ARRAYS[f"solver_idx|{rules}"]
+    np.testing.assert_allclose(v[idx], ARRAYS[f"solver_values|{rules}"], **TOL)
+
+
+@pytest.mark.parametrize("rules", sorted(RECORD["target"]))
+def test_target_curves_are_unchanged(rules):
+    table = solve_target(rules, None if rules == "2-yatzy" else TARGET_CAP)
+    want = RECORD["target"][rules]
+    assert len(table.probs) == want["size"]
+    assert table.probs.sum() == pytest.approx(want["sum"], rel=1e-12)
+    np.testing.assert_allclose(table.curve(), ARRAYS[f"target_curve|{rules}"], **TOL)
+
+
+@pytest.mark.parametrize("sid", sorted(RECORD["regret"]))
+def test_regret_is_unchanged(sid):
+    r = regret(sid, "yahtzee")
+    want = RECORD["regret"][sid]
+    assert r.total == pytest.approx(want["total"], rel=1e-12)
+    for part in ("by_decision", "by_category"):
+        got = getattr(r, part).to_dict()
+        assert got.keys() == want[part].keys()
+        for k, v in want[part].items():
+            assert got[k] == pytest.approx(v, rel=1e-10, abs=1e-12), (part, k)
+    for k, v in want["by_turn"].items():
+        assert r.by_turn[int(k)] == pytest.approx(v, rel=1e-10, abs=1e-12)
+
+
+def test_advisor_is_unchanged():
+    for case in RECORD["advisor"]:
+        rules, *position = case["position"]
+        want = case["options"]
+        got = [o.to_dict() for o in advise(*position, rules=rules)]
+        assert [{k: v for k, v in o.items() if k != "value"} for o in got] == [
+            {k: v for k, v in o.items() if k != "value"} for o in want
+        ]
+        np.testing.assert_allclose([o["value"] for o in got], [o["value"] for o in want], **TOL)

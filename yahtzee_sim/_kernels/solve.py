@@ -1,0 +1,68 @@
+"""Backward induction over levels: every state of one level through the widget, in
+parallel (the levels of equal used-count are independent given the level above).
+
+* :func:`solve_level` — max-EV values, lanes over upper totals (:mod:`yahtzee_sim.solver`);
+* :func:`solve_need_level` — target-score rows, lanes over points still needed, in tiles
+  (:mod:`yahtzee_sim.target`).
+"""
+
+from __future__ import annotations
+
+from numba import njit, prange
+
+from .play import state_index
+from .widget import new_work, widget
+
+#: Work buffers are allocated once per chunk of states, not per state.
+MAX_CHUNKS = 64
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def solve_level(kr, lanes, masks, u_start, n_upper):
+    """Fill ``lanes.values`` for every state whose used-mask is in ``masks`` (one level).
+
+    Upper totals ``u_start[i] .. u_start[i] + n_upper[i] - 1`` are solved for
+    ``masks[i]``; the totals below ``u_start[i]`` cannot reach the bonus any more
+    and get the value of ``u_start[i]``; larger ones are unreachable (left at 0).
+    """
+    V = lanes.values
+    n_masks = masks.shape[0]
+    n_chunks = min(n_masks, MAX_CHUNKS)
+    max_nu = kr.upper_cap + 1
+    for chunk in prange(n_chunks):
+        work = new_work(kr, max_nu, 0)
+        for i in range(chunk, n_masks, n_chunks):
+            used = masks[i]
+            n_flags = 1
+            if kr.flag_size == 2 and kr.yahtzee_index >= 0 and (used >> kr.yahtzee_index) & 1:
+                n_flags = 2
+            nu = n_upper[i]
+            u0 = u_start[i]
+            for flag in range(n_flags):
+                W = widget(kr, lanes, used, 0, flag, u0, nu, work, 0)[0]
+                base = state_index(kr, used, 0, flag)
+                for t in range(nu):
+                    V[base + u0 + t] = W[0, t]
+                for u in range(u0):
+                    V[base + u] = W[0, 0]
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def solve_need_level(kr, lanes, items, tile):
+    """Fill the target rows of the states ``items[:, 3]`` (used, upper, flag, state index
+    in columns 0..3) of one level, in parallel, ``tile`` lanes at a time (the work
+    array of a tile stays in the core's cache)."""
+    probs = lanes.values  # written through a local: parfors do not write through tuples
+    n = items.shape[0]
+    n_chunks = min(n, MAX_CHUNKS)
+    for chunk in prange(n_chunks):
+        work = new_work(kr, tile, 0)
+        for k in range(chunk, n, n_chunks):
+            s = items[k, 3]
+            o = lanes.offset[s]
+            for lo in range(0, lanes.length[s], tile):
+                nu = min(tile, lanes.length[s] - lo)
+                W = widget(kr, lanes, items[k, 0], items[k, 1], items[k, 2], lo, nu, work, 0)[0]
+                for i in range(nu):
+                    probs[o + lo + i] = W[0, i]
+            probs[o] = 1.0  # P(at least 0 more) is exactly 1
