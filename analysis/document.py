@@ -86,14 +86,19 @@ class Document:
                 out.append(f"<p>{_inline(block[1])}</p>")
             elif kind == "table":
                 head, rows = self._cells(*block[1:])
-                out.append("<table><thead><tr>" + "".join(f"<th>{e(h)}</th>" for h in head)
-                           + "</tr></thead><tbody>")  # fmt: skip
+                out.append(
+                    "<table><thead><tr>"
+                    + "".join(f"<th>{e(h)}</th>" for h in head)
+                    + "</tr></thead><tbody>"
+                )
                 for r in rows:
                     out.append("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>")
                 out.append("</tbody></table>")
             elif kind == "figure":
-                out.append(f'<figure><img src="{e(block[1])}" alt="{e(block[2])}">'
-                           f"<figcaption>{e(block[2])}</figcaption></figure>")  # fmt: skip
+                out.append(
+                    f'<figure><img src="{e(block[1])}" alt="{e(block[2])}">'
+                    f"<figcaption>{e(block[2])}</figcaption></figure>"
+                )
             elif kind == "code":
                 out.append(f"<pre><code>{e(block[1])}</code></pre>")
         out.append("</body></html>")

@@ -2,7 +2,7 @@
 
 Source: S.-H. Kim and B. L. Nelson, "A fully sequential procedure for
 indifference-zone selection in simulation", ACM TOMACS 11(3), 2001; used by
-seed 002 (§V.a, Tables 3, 6, 7) to pick the best Yahtzee strategy.
+"Simulating Yahtzee" (§V.a, Tables 3, 6, 7) to pick the best Yahtzee strategy.
 
 With k systems, first-stage size n0, indifference zone δ and error α::
 

@@ -46,7 +46,14 @@ def mcb(
         gaps = means[i] - means[others]
         upper = max(0.0, float(np.min(gaps + d * se[i, others])))
         lower = min(0.0, float(np.min(gaps - d * se[i, others])))
-        rows.append({"system": names[i], "mean": sign * means[i], "lower": lower,
-                     "upper": upper, "possibly_best": upper > 0})  # fmt: skip
+        rows.append(
+            {
+                "system": names[i],
+                "mean": sign * means[i],
+                "lower": lower,
+                "upper": upper,
+                "possibly_best": upper > 0,
+            }
+        )
     out = pd.DataFrame(rows)
     return out.sort_values("mean", ascending=not maximize, ignore_index=True)

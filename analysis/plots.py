@@ -26,8 +26,9 @@ def _axes(ax):
     return ax
 
 
-def plot_pmf(result, ax=None, label: str | None = None, color: str | None = None,
-             survival: bool = False):  # fmt: skip
+def plot_pmf(
+    result, ax=None, label: str | None = None, color: str | None = None, survival: bool = False
+):
     """Exact distribution of the final score (or P(score ≥ x) with ``survival``).
 
     Parameters
@@ -60,8 +61,9 @@ def plot_pmf(result, ax=None, label: str | None = None, color: str | None = None
     return ax
 
 
-def plot_score_histogram(result, exact=None, ax=None, label: str | None = None,
-                         color: str | None = None):  # fmt: skip
+def plot_score_histogram(
+    result, exact=None, ax=None, label: str | None = None, color: str | None = None
+):
     """Histogram of simulated final scores, with the exact pmf overlaid when given.
 
     Parameters
@@ -78,8 +80,14 @@ def plot_score_histogram(result, exact=None, ax=None, label: str | None = None,
     hist = _histogram(result)
     n = hist.sum()
     edges = np.arange(len(hist) + 1) - 0.5
-    ax.stairs(hist / n, edges, fill=True, color=color, alpha=0.45,
-              label=f"{label or ''} simulated ({int(n):,} games)".strip())  # fmt: skip
+    ax.stairs(
+        hist / n,
+        edges,
+        fill=True,
+        color=color,
+        alpha=0.45,
+        label=f"{label or ''} simulated ({int(n):,} games)".strip(),
+    )
     hi = int(np.searchsorted(np.cumsum(hist), 0.999 * n)) + 10
     if exact is not None and exact.pmf is not None:
         ax.plot(np.arange(len(exact.pmf)), exact.pmf, color="black", lw=0.9, label="exact")
@@ -110,8 +118,14 @@ def plot_survival(curves: dict, ax=None, xmax: int | None = None):
     for i, (label, s) in enumerate(curves.items()):
         s = np.asarray(s)
         x = np.arange(len(s))
-        ax.step(x, s, where="post", color=PALETTE[i % len(PALETTE)],
-                ls=("-", "--", ":", "-.")[(i // len(PALETTE)) % 4], label=label)  # fmt: skip
+        ax.step(
+            x,
+            s,
+            where="post",
+            color=PALETTE[i % len(PALETTE)],
+            ls=("-", "--", ":", "-.")[(i // len(PALETTE)) % 4],
+            label=label,
+        )
         above = np.flatnonzero(s > 1e-3)
         hi = max(hi, int(above[-1]) if len(above) else 0)
     ax.set_xlim(0, xmax or hi + 10)
@@ -133,8 +147,15 @@ def plot_category_means(frame, reference: str | None = "optimal", ax=None):
     others = [c for c in frame.columns if c != reference]
     markers = "os^vD<>PX*"
     for i, col in enumerate(others):
-        ax.plot(frame[col], y, ls="none", marker=markers[i % len(markers)], ms=4,
-                color=PALETTE[i % len(PALETTE)], label=col)  # fmt: skip
+        ax.plot(
+            frame[col],
+            y,
+            ls="none",
+            marker=markers[i % len(markers)],
+            ms=4,
+            color=PALETTE[i % len(PALETTE)],
+            label=col,
+        )
     ax.set_yticks(y, frame.index)
     ax.invert_yaxis()
     ax.set_xlabel("mean points in the box")
@@ -149,8 +170,13 @@ def plot_kn_trace(kn, ax=None):
     ax = _axes(ax)
     trace = kn.trace
     for i, (name, g) in enumerate(trace.groupby("system", sort=False)):
-        ax.plot(g["stage"], g["mean"], color=PALETTE[i % len(PALETTE)],
-                ls=("-", "--", ":")[(i // len(PALETTE)) % 3], label=name)  # fmt: skip
+        ax.plot(
+            g["stage"],
+            g["mean"],
+            color=PALETTE[i % len(PALETTE)],
+            ls=("-", "--", ":")[(i // len(PALETTE)) % 3],
+            label=name,
+        )
         last = g.iloc[-1]
         if name not in kn.winners:
             ax.plot(last["stage"], last["mean"], "x", color=PALETTE[i % len(PALETTE)])
@@ -173,8 +199,15 @@ def plot_win_matrix(matrix, ax=None):
     for i in range(m.shape[0]):
         for j in range(m.shape[1]):
             if i != j:
-                ax.text(j, i, f"{m[i, j]:.2f}", ha="center", va="center", fontsize=6,
-                        color="white" if m[i, j] < 0.5 else "black")  # fmt: skip
+                ax.text(
+                    j,
+                    i,
+                    f"{m[i, j]:.2f}",
+                    ha="center",
+                    va="center",
+                    fontsize=6,
+                    color="white" if m[i, j] < 0.5 else "black",
+                )
     ax.set_title("P(row beats column), blind two-player game")
     ax.figure.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
     return ax
@@ -187,8 +220,9 @@ def plot_regret(result, ax=None):
     ax.bar(s.index, s.values, color=PALETTE[3])
     ax.set_xlabel("turn")
     ax.set_ylabel("expected points lost")
-    ax.set_title(f"{result.strategy}: expected loss against optimal by turn "
-                 f"(total {result.total:.2f})")  # fmt: skip
+    ax.set_title(
+        f"{result.strategy}: expected loss against optimal by turn (total {result.total:.2f})"
+    )
     return ax
 
 
@@ -201,8 +235,13 @@ def plot_target_curve(curve, optimal=None, ax=None, title: str | None = None):
     ax.plot(beta, curve, color=PALETTE[0], label="target play: max P(score ≥ β)")
     if optimal is not None:
         opt = np.asarray(optimal, dtype=float)
-        ax.plot(np.arange(len(opt)), opt, color=PALETTE[1], linestyle="--",
-                label="max-EV play: P(score ≥ β)")  # fmt: skip
+        ax.plot(
+            np.arange(len(opt)),
+            opt,
+            color=PALETTE[1],
+            linestyle="--",
+            label="max-EV play: P(score ≥ β)",
+        )
     nz = np.flatnonzero(curve > 1e-6)
     if len(nz):
         ax.set_xlim(0, nz[-1] + 10)

@@ -85,8 +85,9 @@ def _layer_name(j: int) -> str:
     return f"keep, {j} reroll{'s' if j > 1 else ''} left"
 
 
-def regret(strategy, rules: str | RuleSet = "yahtzee", top: int = 10,
-           progress: bool = False) -> RegretResult:  # fmt: skip
+def regret(
+    strategy, rules: str | RuleSet = "yahtzee", top: int = 10, progress: bool = False
+) -> RegretResult:
     """Exact expected loss of a deterministic strategy against optimal play, decomposed.
 
     Parameters
@@ -113,8 +114,13 @@ def regret(strategy, rules: str | RuleSet = "yahtzee", top: int = 10,
     return evaluate_with_regret(strategy, rules, top, distribution=None, progress=progress)[1]
 
 
-def evaluate_with_regret(strategy, rules: str | RuleSet = "yahtzee", top: int = 10,
-                         distribution: bool | None = True, progress: bool = False):  # fmt: skip
+def evaluate_with_regret(
+    strategy,
+    rules: str | RuleSet = "yahtzee",
+    top: int = 10,
+    distribution: bool | None = True,
+    progress: bool = False,
+):
     """:func:`~yahtzee_sim.exact.evaluate` and :func:`regret` from one forward pass.
 
     Returns ``(ExactResult, RegretResult)`` (the first is ``None`` when
@@ -154,21 +160,8 @@ class _Accumulator:
         top_roll = np.empty((m, R), dtype=np.int64)
         top_p, top_loss = np.empty((m, R)), np.empty((m, R))
         top_best = np.empty((m, R), dtype=np.int64)
-        level_regret(
-            self.kr,
-            self.lanes,
-            used,
-            upper,
-            flag,
-            keep,
-            cat,
-            loss,
-            bc,
-            top_roll,
-            top_p,
-            top_loss,
-            top_best,
-        )
+        level_regret(self.kr, self.lanes, used, upper, flag, keep, cat,
+                     (loss, bc, top_roll, top_p, top_loss, top_best))  # fmt: skip
         a = reach[s]
         self.by_layer += a @ loss
         self.by_turn[turn] += float(a @ loss.sum(axis=1))
@@ -183,9 +176,19 @@ class _Accumulator:
             i, j = divmod(int(f), R)
             r = int(top_roll[i, j])
             chosen = int(cat[i, r]) if j == 0 else int(keep[i, j - 1, r])
-            self.cands.append((float(contrib[f]), int(s[i]), j, r, float(a[i]),
-                               float(top_p[i, j]), float(top_loss[i, j]),
-                               int(top_best[i, j]), chosen))  # fmt: skip
+            self.cands.append(
+                (
+                    float(contrib[f]),
+                    int(s[i]),
+                    j,
+                    r,
+                    float(a[i]),
+                    float(top_p[i, j]),
+                    float(top_loss[i, j]),
+                    int(top_best[i, j]),
+                    chosen,
+                )
+            )
 
     def result(self, label: str, fw: dict, seconds: float) -> RegretResult:
         rules = self.rules
@@ -245,6 +248,17 @@ def _describe(rules: RuleSet, cands: list) -> pd.DataFrame:
                 "expected_loss": contrib,
             }
         )
-    cols = ["turn", "filled", "upper_total", "yahtzee_scored", "dice", "rolls_left",
-            "strategy_move", "optimal_move", "probability", "loss", "expected_loss"]  # fmt: skip
+    cols = [
+        "turn",
+        "filled",
+        "upper_total",
+        "yahtzee_scored",
+        "dice",
+        "rolls_left",
+        "strategy_move",
+        "optimal_move",
+        "probability",
+        "loss",
+        "expected_loss",
+    ]
     return pd.DataFrame(rows, columns=cols)

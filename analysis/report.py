@@ -152,20 +152,23 @@ def build_report(
     for sid in ids:
         bar.set_postfix_str(f"simulate {sid}")
         try:
-            sims[sid] = simulate(sid, games, seed=seed, rules=rules, n_jobs=n_jobs,
-                                 keep_games=False, progress=False)  # fmt: skip
+            sims[sid] = simulate(
+                sid, games, seed=seed, rules=rules, n_jobs=n_jobs, keep_games=False, progress=False
+            )
         except StrategyError as exc:
             skipped[sid] = str(exc)
         bar.update(1)
     if REFERENCE in skipped:
-        raise ReportError(f"the reference strategy failed on rules {rules.name!r}: "
-                          f"{skipped[REFERENCE]}")  # fmt: skip
+        raise ReportError(
+            f"the reference strategy failed on rules {rules.name!r}: {skipped[REFERENCE]}"
+        )
     ids = [s for s in ids if s in sims]
     todo = [s for s in deterministic if s in sims]
     bar.set_postfix_str(f"exact ({len(todo)} strategies)")
     jobs = (delayed(_exact_one)(sid, rules, regret_top) for sid in todo)
-    for sid, result, regret_result, error in Parallel(n_jobs=min(n_jobs, max(len(todo), 1)),
-                                                      return_as="generator")(jobs):  # fmt: skip
+    for sid, result, regret_result, error in Parallel(
+        n_jobs=min(n_jobs, max(len(todo), 1)), return_as="generator"
+    )(jobs):
         if error is not None:
             skipped[f"{sid} (exact)"] = error
         else:
@@ -185,8 +188,9 @@ def build_report(
     bar.update(1)
     bar.close()
     summary = _summary(ids, sims, exact)
-    return Report(out=out, files=files, summary=summary, skipped=skipped,
-                  seconds=time.perf_counter() - t0)  # fmt: skip
+    return Report(
+        out=out, files=files, summary=summary, skipped=skipped, seconds=time.perf_counter() - t0
+    )
 
 
 def _exact_one(sid: str, rules, top: int):
@@ -219,17 +223,22 @@ def _summary(ids, sims, exact) -> pd.DataFrame:
     for sid in ids:
         s = sims[sid].summary()
         e = exact.get(sid)
-        rows.append({
-            "strategy": sid,
-            "exact mean": e.mean if e else np.nan,
-            "exact SD": e.sd if e else np.nan,
-            "mean": s["mean"], "SD": s["sd"],
-            "95% CI": f"[{s['ci95'][0]:.2f}, {s['ci95'][1]:.2f}]",
-            "min": s["min"], "p10": s["percentiles"]["10"], "median": s["percentiles"]["50"],
-            "max": s["max"],
-            "bonus %": 100 * s["bonus_rate"],
-            "Yahtzees/game": s["yahtzees_mean"],
-        })  # fmt: skip
+        rows.append(
+            {
+                "strategy": sid,
+                "exact mean": e.mean if e else np.nan,
+                "exact SD": e.sd if e else np.nan,
+                "mean": s["mean"],
+                "SD": s["sd"],
+                "95% CI": f"[{s['ci95'][0]:.2f}, {s['ci95'][1]:.2f}]",
+                "min": s["min"],
+                "p10": s["percentiles"]["10"],
+                "median": s["percentiles"]["50"],
+                "max": s["max"],
+                "bonus %": 100 * s["bonus_rate"],
+                "Yahtzees/game": s["yahtzees_mean"],
+            }
+        )
     df = pd.DataFrame(rows).set_index("strategy")
     return df.sort_values("mean", ascending=False)
 
@@ -297,15 +306,18 @@ def _write(out: Path, rules, ids, games, seed, sims, exact, regrets, kn, skipped
     nrow = -(-n // ncol)
     fig, axes = plt.subplots(nrow, ncol, figsize=(3.6 * ncol, 2.6 * nrow), squeeze=False)
     for ax, (i, sid) in zip(axes.ravel(), enumerate(summary.index), strict=False):
-        plots.plot_score_histogram(sims[sid], exact.get(sid), ax=ax, label=sid,
-                                   color=plots.PALETTE[i % len(plots.PALETTE)])  # fmt: skip
+        plots.plot_score_histogram(
+            sims[sid], exact.get(sid), ax=ax, label=sid, color=plots.PALETTE[i % len(plots.PALETTE)]
+        )
     for ax in axes.ravel()[n:]:
         ax.axis("off")
     fig.suptitle("Final score: simulated histogram, exact pmf (black) where available")
     save_fig(fig, "distributions.png")
     doc.heading("Score distributions")
-    doc.figure("distributions.png", "Histogram of simulated final scores with the exact "
-               "distribution overlaid")  # fmt: skip
+    doc.figure(
+        "distributions.png",
+        "Histogram of simulated final scores with the exact distribution overlaid",
+    )
 
     curves = {}
     for sid in summary.index:
@@ -317,8 +329,11 @@ def _write(out: Path, rules, ids, games, seed, sims, exact, regrets, kn, skipped
     fig, ax = plt.subplots(figsize=(9, 5))
     plots.plot_survival(curves, ax=ax)
     save_fig(fig, "survival.png")
-    doc.figure("survival.png", "Survival curves P(final score ≥ x): exact for deterministic "
-               "strategies, empirical otherwise")  # fmt: skip
+    doc.figure(
+        "survival.png",
+        "Survival curves P(final score ≥ x): exact for deterministic "
+        "strategies, empirical otherwise",
+    )
     pmf = pd.DataFrame({sid: pd.Series(exact[sid].pmf) for sid in det})
     pmf.index.name = "score"
     save_csv(pmf.fillna(0.0), "exact_pmf.csv")
@@ -338,9 +353,11 @@ def _write(out: Path, rules, ids, games, seed, sims, exact, regrets, kn, skipped
         doc.table(tables[key], floatfmt=fmt)
         save_csv(tables[key], f"categories_{key}.csv")
     fig, ax = plt.subplots(figsize=(9, 0.38 * rules.n_categories + 1.5))
-    plots.plot_category_means(tables["mean"], reference=f"{REFERENCE} (exact)"
-                              if f"{REFERENCE} (exact)" in tables["mean"] else REFERENCE,
-                              ax=ax)  # fmt: skip
+    plots.plot_category_means(
+        tables["mean"],
+        reference=f"{REFERENCE} (exact)" if f"{REFERENCE} (exact)" in tables["mean"] else REFERENCE,
+        ax=ax,
+    )
     save_fig(fig, "category_means.png")
     doc.figure("category_means.png", "Mean points per box; bars: optimal play (exact)")
 
@@ -349,11 +366,13 @@ def _write(out: Path, rules, ids, games, seed, sims, exact, regrets, kn, skipped
     if kn is not None:
         p = kn.parameters
         stage = dict(kn.eliminated)
-        kn_table = pd.DataFrame({
-            "mean of observations": pd.Series(kn.means),
-            "observations": pd.Series(kn.observations),
-            "eliminated at stage": pd.Series({s: stage.get(s, np.nan) for s in kn.means}),
-        })  # fmt: skip
+        kn_table = pd.DataFrame(
+            {
+                "mean of observations": pd.Series(kn.means),
+                "observations": pd.Series(kn.observations),
+                "eliminated at stage": pd.Series({s: stage.get(s, np.nan) for s in kn.means}),
+            }
+        )
         kn_table.index.name = "strategy"
         kn_table = kn_table.sort_values("mean of observations", ascending=False)
         doc.paragraph(
@@ -373,8 +392,10 @@ def _write(out: Path, rules, ids, games, seed, sims, exact, regrets, kn, skipped
         doc.paragraph(f"Not run: {skipped.get('Kim–Nelson', '')}")
 
     # head to head
-    dists = {sid: (exact[sid].pmf if sid in exact else np.asarray(sims[sid].histogram))
-             for sid in summary.index}  # fmt: skip
+    dists = {
+        sid: (exact[sid].pmf if sid in exact else np.asarray(sims[sid].histogram))
+        for sid in summary.index
+    }
     wm = win_matrix(dists)
     save_csv(wm, "win_matrix.csv")
     doc.heading("Head to head")
@@ -399,8 +420,11 @@ def _write(out: Path, rules, ids, games, seed, sims, exact, regrets, kn, skipped
         )
         rows = {}
         for sid, r in regrets.items():
-            rows[sid] = {"optimal − strategy": r.optimal_value - r.strategy_value,
-                         **r.by_decision.to_dict(), "sum of losses": r.total}  # fmt: skip
+            rows[sid] = {
+                "optimal − strategy": r.optimal_value - r.strategy_value,
+                **r.by_decision.to_dict(),
+                "sum of losses": r.total,
+            }
         rtab = pd.DataFrame(rows).T
         rtab.index.name = "strategy"
         rtab = rtab.sort_values("sum of losses")
@@ -410,9 +434,15 @@ def _write(out: Path, rules, ids, games, seed, sims, exact, regrets, kn, skipped
         save_csv(by_turn, "regret_by_turn.csv")
         fig, ax = plt.subplots(figsize=(9, 5))
         for i, (sid, col) in enumerate(by_turn.items()):
-            ax.plot(col.index, col.values, marker="o", ms=3, label=sid,
-                    color=plots.PALETTE[i % len(plots.PALETTE)],
-                    ls=("-", "--", ":")[(i // len(plots.PALETTE)) % 3])  # fmt: skip
+            ax.plot(
+                col.index,
+                col.values,
+                marker="o",
+                ms=3,
+                label=sid,
+                color=plots.PALETTE[i % len(plots.PALETTE)],
+                ls=("-", "--", ":")[(i // len(plots.PALETTE)) % 3],
+            )
         ax.set_xlabel("turn")
         ax.set_ylabel("expected points lost")
         ax.set_title("Expected loss against optimal play by turn")

@@ -11,7 +11,7 @@ from yahtzee_sim.simulate import simulate
 
 from .kim_nelson import KNResult, SelectionError, kim_nelson
 
-#: Per-game metrics selection can rank on (seed 002 Tables 3, 6, 7).
+#: Per-game metrics selection can rank on ("Simulating Yahtzee" Tables 3, 6, 7).
 METRICS = {
     "total": lambda res: res.total.astype(np.float64),
     "yahtzees": lambda res: res.yahtzees.astype(np.float64),
@@ -68,14 +68,24 @@ def select_best(
     def draw(systems: np.ndarray, start: int, stop: int) -> np.ndarray:
         out = np.empty((len(systems), stop - start))
         for row, i in enumerate(systems):
-            res = simulate(objs[i], (stop - start) * batch, seed=seed, rules=rules,
-                           n_jobs=n_jobs, first_game=start * batch, progress=False)  # fmt: skip
+            res = simulate(
+                objs[i],
+                (stop - start) * batch,
+                seed=seed,
+                rules=rules,
+                n_jobs=n_jobs,
+                first_game=start * batch,
+                progress=False,
+            )
             out[row] = value(res).reshape(stop - start, batch).mean(axis=1)
         return out
 
     result = kim_nelson(draw, names, delta, alpha=alpha, n0=n0, m=m, maximize=maximize)
     result.parameters.update(
-        metric=metric, batch=batch, seed=seed, rules=rules.name,
+        metric=metric,
+        batch=batch,
+        seed=seed,
+        rules=rules.name,
         games=result.total_observations * batch,
-    )  # fmt: skip
+    )
     return result

@@ -38,8 +38,11 @@ def _percentile_ci(x: np.ndarray, q: float, level: float) -> tuple[float, float,
     n = len(xs)
     lo_rank = int(stats.binom.ppf((1 - level) / 2, n, q / 100))
     hi_rank = int(stats.binom.ppf(0.5 + level / 2, n, q / 100))
-    return (float(np.percentile(xs, q)), float(xs[max(lo_rank - 1, 0)]),
-            float(xs[min(hi_rank, n - 1)]))  # fmt: skip
+    return (
+        float(np.percentile(xs, q)),
+        float(xs[max(lo_rank - 1, 0)]),
+        float(xs[min(hi_rank, n - 1)]),
+    )
 
 
 def summarize(results: Results | Sequence[Results], level: float = 0.95) -> pd.DataFrame:
@@ -55,8 +58,14 @@ def summarize(results: Results | Sequence[Results], level: float = 0.95) -> pd.D
     for res in results:
         total = res.total.astype(np.float64)
         mean, sd, lo, hi = _mean_ci(total, level)
-        row = {"strategy": res.strategy, "games": res.n_games, "mean": mean, "mean_lo": lo,
-               "mean_hi": hi, "sd": sd}  # fmt: skip
+        row = {
+            "strategy": res.strategy,
+            "games": res.n_games,
+            "mean": mean,
+            "mean_lo": lo,
+            "mean_hi": hi,
+            "sd": sd,
+        }
         for q in PERCENTILES:
             v, qlo, qhi = _percentile_ci(total, q, level)
             row.update({f"p{q}": v, f"p{q}_lo": qlo, f"p{q}_hi": qhi})
@@ -87,5 +96,12 @@ def paired_difference(a: Results, b: Results, metric: str = "total", level: floa
     x, y = METRICS[metric](a), METRICS[metric](b)
     mean, sd, lo, hi = _mean_ci(x - y, level)
     corr = float(np.corrcoef(x, y)[0, 1]) if x.std() > 0 and y.std() > 0 else float("nan")
-    return {"mean": mean, "sd": sd, "se": float(sd / np.sqrt(len(x))), "lo": lo, "hi": hi,
-            "games": len(x), "correlation": corr}  # fmt: skip
+    return {
+        "mean": mean,
+        "sd": sd,
+        "se": float(sd / np.sqrt(len(x))),
+        "lo": lo,
+        "hi": hi,
+        "games": len(x),
+        "correlation": corr,
+    }

@@ -58,13 +58,16 @@ class TournamentResult:
         mean = self.wins.mean(axis=0)
         se = self.wins.std(axis=0, ddof=1) / np.sqrt(n) if n > 1 else np.full_like(mean, np.nan)
         q = stats.t.ppf(0.5 + level / 2, max(n - 1, 1))
-        return pd.DataFrame({
-            "strategy": self.seats,
-            "win_rate": mean,
-            "win_lo": mean - q * se,
-            "win_hi": mean + q * se,
-            "mean_score": self.scores.mean(axis=0),
-        }, index=pd.RangeIndex(1, len(self.seats) + 1, name="seat"))  # fmt: skip
+        return pd.DataFrame(
+            {
+                "strategy": self.seats,
+                "win_rate": mean,
+                "win_lo": mean - q * se,
+                "win_hi": mean + q * se,
+                "mean_score": self.scores.mean(axis=0),
+            },
+            index=pd.RangeIndex(1, len(self.seats) + 1, name="seat"),
+        )
 
     def winning_scores(self) -> np.ndarray:
         """The winning (highest) score of every game."""
@@ -73,9 +76,13 @@ class TournamentResult:
     def winning_summary(self) -> dict:
         """Mean, SD, median and 10/90th percentiles of the winning score."""
         w = self.winning_scores().astype(np.float64)
-        return {"mean": float(w.mean()), "sd": float(w.std(ddof=1)) if len(w) > 1 else 0.0,
-                "p10": float(np.percentile(w, 10)), "median": float(np.median(w)),
-                "p90": float(np.percentile(w, 90))}  # fmt: skip
+        return {
+            "mean": float(w.mean()),
+            "sd": float(w.std(ddof=1)) if len(w) > 1 else 0.0,
+            "p10": float(np.percentile(w, 10)),
+            "median": float(np.median(w)),
+            "p90": float(np.percentile(w, 90)),
+        }
 
     def to_dict(self) -> dict:
         """JSON-ready summary."""
@@ -105,15 +112,18 @@ def seat_list(strategies, players: int | None) -> list[str]:
     if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players < 2:
         raise TournamentError(f"players must be an integer >= 2, got {players!r}")
     if len(seats) > players:
-        raise TournamentError(f"{len(seats)} strategies for {players} players: give at most "
-                              "one strategy per seat")  # fmt: skip
+        raise TournamentError(
+            f"{len(seats)} strategies for {players} players: give at most one strategy per seat"
+        )
     return seats + [seats[-1]] * (players - len(seats))
 
 
 def seat_seed(seed: int, seat: int) -> int:
     """The dice seed of ``seat`` (independent streams per seat, from ``SeedSequence``)."""
-    return int(np.random.SeedSequence(seed, spawn_key=(seat,)).generate_state(1, np.uint64)[0]
-               >> np.uint64(1))  # fmt: skip
+    return int(
+        np.random.SeedSequence(seed, spawn_key=(seat,)).generate_state(1, np.uint64)[0]
+        >> np.uint64(1)
+    )
 
 
 def tournament(
@@ -149,15 +159,28 @@ def tournament(
     scores = np.empty((games, len(seats)), dtype=np.int64)
     names = []
     for i, s in enumerate(seats):
-        res = simulate(s, games, seed=seat_seed(seed, i), rules=rules, n_jobs=n_jobs,
-                       progress=progress, keep_games=True)  # fmt: skip
+        res = simulate(
+            s,
+            games,
+            seed=seat_seed(seed, i),
+            rules=rules,
+            n_jobs=n_jobs,
+            progress=progress,
+            keep_games=True,
+        )
         scores[:, i] = res.total
         names.append(s if isinstance(s, str) else repr(s))
     top = scores.max(axis=1, keepdims=True)
     at_top = scores == top
     wins = at_top / at_top.sum(axis=1, keepdims=True)
-    return TournamentResult(names, scores, wins, rules.name, time.perf_counter() - t0,
-                            {"players": len(seats), "games": games, "seed": seed})  # fmt: skip
+    return TournamentResult(
+        names,
+        scores,
+        wins,
+        rules.name,
+        time.perf_counter() - t0,
+        {"players": len(seats), "games": games, "seed": seed},
+    )
 
 
 def exact_winning_law(pmfs) -> np.ndarray:

@@ -50,16 +50,18 @@ def main() -> int:
                 times.append(time.perf_counter() - t)
             times.sort()
             median = times[len(times) // 2]
-            rows.append({
-                "strategy": sid,
-                "n_jobs": jobs,
-                "games": args.games,
-                "seconds_median": round(median, 3),
-                "seconds_all": [round(x, 3) for x in times],
-                "games_per_second": round(args.games / median),
-                "mean_score": round(float(res.total.mean()), 3),
-                "results_mb": round(res.nbytes / 1e6, 1),
-            })  # fmt: skip
+            rows.append(
+                {
+                    "strategy": sid,
+                    "n_jobs": jobs,
+                    "games": args.games,
+                    "seconds_median": round(median, 3),
+                    "seconds_all": [round(x, 3) for x in times],
+                    "games_per_second": round(args.games / median),
+                    "mean_score": round(float(res.total.mean()), 3),
+                    "results_mb": round(res.nbytes / 1e6, 1),
+                }
+            )
             print(f"{sid} n_jobs={jobs}: {median:.2f} s", file=sys.stderr)
     out = {
         "benchmark": "engine",

@@ -54,8 +54,10 @@ CASES = {
 def run_case(strategy: str, rules: str, dist: bool, repeat: int) -> dict:
     proc = subprocess.run(
         [sys.executable, "-c", CASE, strategy, rules, "1" if dist else "0", str(repeat)],
-        check=True, capture_output=True, text=True,
-    )  # fmt: skip
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 

@@ -28,10 +28,22 @@ TARGET_SECONDS = 180.0
 def run(games: int, out: str, env: dict) -> dict:
     t0 = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-m", "yahtzee_sim", "report", "--quiet", "--games", str(games),
-         "--out", out],
-        check=True, capture_output=True, text=True, env=env,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "yahtzee_sim",
+            "report",
+            "--quiet",
+            "--games",
+            str(games),
+            "--out",
+            out,
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     seconds = time.perf_counter() - t0
     rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 2**20
     return {"seconds": round(seconds, 1), "peak_rss_gb_so_far": round(rss, 2)}

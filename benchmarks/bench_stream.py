@@ -24,8 +24,15 @@ def main() -> int:
     from yahtzee_sim import simulate
 
     t0 = time.perf_counter()
-    agg = simulate(args.strategy, args.games, seed=1, n_jobs=args.jobs, keep_games=False,
-                   checkpoint=args.checkpoint, progress=False)  # fmt: skip
+    agg = simulate(
+        args.strategy,
+        args.games,
+        seed=1,
+        n_jobs=args.jobs,
+        keep_games=False,
+        checkpoint=args.checkpoint,
+        progress=False,
+    )
     seconds = time.perf_counter() - t0
     s = agg.summary(args.strategy, 1)
     out = {

@@ -61,8 +61,15 @@ print(json.dumps({**extra,
 }))
 """
 
-TILLIUS_TABLE_13 = {200: 0.9457, 249: 0.5710, 287: 0.2228, 289: 0.2080, 300: 0.1373,
-                    330: 0.0114, 374: 1.3147e-12}  # fmt: skip
+TILLIUS_TABLE_13 = {
+    200: 0.9457,
+    249: 0.5710,
+    287: 0.2228,
+    289: 0.2080,
+    300: 0.1373,
+    330: 0.0114,
+    374: 1.3147e-12,
+}
 TARGET_SECONDS = {"yahtzee": 600.0}
 
 
@@ -72,8 +79,9 @@ def main() -> None:
     args = ap.parse_args()
     out = {}
     for rules in args.rules:
-        proc = subprocess.run([sys.executable, "-c", CASE, rules], check=True,
-                              capture_output=True, text=True)  # fmt: skip
+        proc = subprocess.run(
+            [sys.executable, "-c", CASE, rules], check=True, capture_output=True, text=True
+        )
         res = json.loads(proc.stdout.strip().splitlines()[-1])
         res["curve"] = {int(k): v for k, v in res["curve"].items()}
         if rules in TARGET_SECONDS:
@@ -81,10 +89,13 @@ def main() -> None:
         res["meets_memory_target"] = res["peak_rss_gb"] <= 8.0
         if rules == "yatzy":
             res["tillius_table_13"] = {
-                b: {"ours": res["curve"][b], "paper": p,
-                    "match": abs(res["curve"][b] - p) <= (5e-5 if p > 1e-6 else p * 1e-3)}
+                b: {
+                    "ours": res["curve"][b],
+                    "paper": p,
+                    "match": abs(res["curve"][b] - p) <= (5e-5 if p > 1e-6 else p * 1e-3),
+                }
                 for b, p in TILLIUS_TABLE_13.items()
-            }  # fmt: skip
+            }
         out[rules] = res
     print(json.dumps(out, indent=2))
 

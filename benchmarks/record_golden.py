@@ -88,8 +88,14 @@ def main() -> None:
     ap.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "tests/golden"))
     out = Path(ap.parse_args().out)
     out.mkdir(parents=True, exist_ok=True)
-    golden: dict = {"simulate": {}, "exact": {}, "solver": {}, "target": {}, "regret": {},
-                    "advisor": []}  # fmt: skip
+    golden: dict = {
+        "simulate": {},
+        "exact": {},
+        "solver": {},
+        "target": {},
+        "regret": {},
+        "advisor": [],
+    }
     arrays: dict[str, np.ndarray] = {}
     t0 = time.perf_counter()
     for sid, rules in cases():
@@ -104,10 +110,13 @@ def main() -> None:
             except ExactEvaluationError:  # e.g. decisions that read box contents
                 continue
             key = f"{sid}|{rules}"
-            golden["exact"][key] = {"mean": ex.mean, "sd": ex.sd,
-                                    "bonus_probability": ex.bonus_probability,
-                                    "yahtzee_bonus_mean": ex.yahtzee_bonus_mean,
-                                    "n_states": ex.n_states}  # fmt: skip
+            golden["exact"][key] = {
+                "mean": ex.mean,
+                "sd": ex.sd,
+                "bonus_probability": ex.bonus_probability,
+                "yahtzee_bonus_mean": ex.yahtzee_bonus_mean,
+                "n_states": ex.n_states,
+            }
             arrays[f"pmf|{key}"] = ex.pmf
             arrays[f"category_means|{key}"] = ex.category_means
             arrays[f"category_fill_turn|{key}"] = ex.category_fill_turn
@@ -125,13 +134,20 @@ def main() -> None:
         golden["target"][name] = {"sum": float(table.probs.sum()), "size": len(table.probs)}
     for sid in ("glenn-2007-rules", "greedy"):
         r = regret(sid, "yahtzee")
-        golden["regret"][sid] = {"total": r.total, "by_decision": r.by_decision.to_dict(),
-                                 "by_turn": {int(k): v for k, v in r.by_turn.items()},
-                                 "by_category": r.by_category.to_dict()}  # fmt: skip
+        golden["regret"][sid] = {
+            "total": r.total,
+            "by_decision": r.by_decision.to_dict(),
+            "by_turn": {int(k): v for k, v in r.by_turn.items()},
+            "by_category": r.by_category.to_dict(),
+        }
     for rules, dice, rolls_left, used, upper, yb in ADVISOR_POSITIONS:
         opts = advise(dice, rolls_left, used, upper, yb, rules)
-        golden["advisor"].append({"position": [rules, dice, rolls_left, used, upper, yb],
-                                  "options": [o.to_dict() for o in opts]})  # fmt: skip
+        golden["advisor"].append(
+            {
+                "position": [rules, dice, rolls_left, used, upper, yb],
+                "options": [o.to_dict() for o in opts],
+            }
+        )
     (out / "golden.json").write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
     np.savez_compressed(out / "arrays.npz", **arrays)
     print(f"recorded in {time.perf_counter() - t0:.0f} s")

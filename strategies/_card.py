@@ -9,9 +9,23 @@ from __future__ import annotations
 
 from numba import njit
 
-YAHTZEE_BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind",
-                 "four_of_a_kind", "full_house", "small_straight", "large_straight", "yahtzee",
-                 "chance")  # fmt: skip
+import yahtzee_sim._kernels  # noqa: F401  (cache stamps cover this module's kernels)
+
+YAHTZEE_BOXES = (
+    "ones",
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "three_of_a_kind",
+    "four_of_a_kind",
+    "full_house",
+    "small_straight",
+    "large_straight",
+    "yahtzee",
+    "chance",
+)
 ONES, TWOS, THREES, FOURS, FIVES, SIXES = range(6)
 THREE_OF_A_KIND = 6
 FOUR_OF_A_KIND = 7

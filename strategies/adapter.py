@@ -133,8 +133,12 @@ class FunctionStrategy(Strategy):
     def _bad_output(self, pos: Position, what: str, allowed: str, action) -> IllegalMoveError:
         return IllegalMoveError(
             f"strategy {self.label!r}: {what} in game {pos.game}, turn {pos.turn + 1}; {allowed}",
-            strategy=self.label, game=pos.game, turn=pos.turn + 1, dice=pos.dice, action=action,
-        )  # fmt: skip
+            strategy=self.label,
+            game=pos.game,
+            turn=pos.turn + 1,
+            dice=pos.dice,
+            action=action,
+        )
 
     def keep(self, view: TurnView) -> np.ndarray:
         out = np.array(view.dice, dtype=np.int8)
@@ -143,8 +147,9 @@ class FunctionStrategy(Strategy):
             counts = np.zeros(F, dtype=np.int8)
             for face in self.keep_fn(pos):
                 if not isinstance(face, (int, np.integer)) or not 1 <= face <= F:
-                    raise self._bad_output(pos, f"keep_fn returned die value {face!r}",
-                                           f"faces are 1..{F}", face)  # fmt: skip
+                    raise self._bad_output(
+                        pos, f"keep_fn returned die value {face!r}", f"faces are 1..{F}", face
+                    )
                 counts[face - 1] += 1
             out[i] = counts
         return out
@@ -157,9 +162,11 @@ class FunctionStrategy(Strategy):
             if isinstance(choice, str):
                 if choice not in names:
                     raise self._bad_output(
-                        pos, f"category_fn returned unknown category {choice!r}",
-                        f"expected one of: {', '.join(names)}", choice,
-                    )  # fmt: skip
+                        pos,
+                        f"category_fn returned unknown category {choice!r}",
+                        f"expected one of: {', '.join(names)}",
+                        choice,
+                    )
                 choice = names.index(choice)
             out[i] = int(choice)
         return out

@@ -39,9 +39,19 @@ def _random_views(rules, n: int, seed: int, rolls_left: int) -> TurnView:
         if rules.has_yahtzee_flag and yi is not None and (used[i] >> yi) & 1:
             flag[i] = int(rng.integers(0, 2))
     rolls = rng.integers(0, t.n_rolls, n).astype(np.int32)
-    return TurnView(rules, np.arange(n, dtype=np.int64), t.roll_counts[rolls], rolls,
-                    rolls_left, int(turns.max()), used, upper, flag,
-                    np.zeros(n, dtype=np.int64), np.zeros((n, C), dtype=np.int16))  # fmt: skip
+    return TurnView(
+        rules,
+        np.arange(n, dtype=np.int64),
+        t.roll_counts[rolls],
+        rolls,
+        rolls_left,
+        int(turns.max()),
+        used,
+        upper,
+        flag,
+        np.zeros(n, dtype=np.int64),
+        np.zeros((n, C), dtype=np.int16),
+    )
 
 
 def _decisions(strategy, view: TurnView) -> np.ndarray:
@@ -51,14 +61,29 @@ def _decisions(strategy, view: TurnView) -> np.ndarray:
 
 def _row(view: TurnView, i: int) -> TurnView:
     s = slice(i, i + 1)
-    return TurnView(view.rules, view.games[s], view.dice[s], view.roll_index[s],
-                    view.rolls_left, view.turn, view.used[s], view.upper_total[s],
-                    view.flag[s], view.score[s], view.category_scores[s],
-                    view.strategy_key)  # fmt: skip
+    return TurnView(
+        view.rules,
+        view.games[s],
+        view.dice[s],
+        view.roll_index[s],
+        view.rolls_left,
+        view.turn,
+        view.used[s],
+        view.upper_total[s],
+        view.flag[s],
+        view.score[s],
+        view.category_scores[s],
+        view.strategy_key,
+    )
 
 
-def check_strategy(strategy: str | Strategy, rules="yahtzee", n_games: int = 300,
-                   n_positions: int = 200, seed: int = 0) -> None:  # fmt: skip
+def check_strategy(
+    strategy: str | Strategy,
+    rules="yahtzee",
+    n_games: int = 300,
+    n_positions: int = 200,
+    seed: int = 0,
+) -> None:
     """Raise :class:`StrategyCheckError` unless ``strategy`` passes every check:
 
     1. it plays ``n_games`` complete games with only legal moves (the engine validates);
@@ -77,8 +102,9 @@ def check_strategy(strategy: str | Strategy, rules="yahtzee", n_games: int = 300
 
     try:
         a = simulate(strategy, n_games, seed=seed, rules=rules, chunk_size=97, progress=False)
-        b = simulate(strategy.clone(), n_games, seed=seed, rules=rules, chunk_size=n_games,
-                     progress=False)  # fmt: skip
+        b = simulate(
+            strategy.clone(), n_games, seed=seed, rules=rules, chunk_size=n_games, progress=False
+        )
     except YahtzeeSimError as exc:
         fail(f"could not play legal games: {exc}")
     if not np.array_equal(a.total, b.total) or not np.array_equal(a.filled_turn, b.filled_turn):
@@ -91,8 +117,9 @@ def check_strategy(strategy: str | Strategy, rules="yahtzee", n_games: int = 300
         if strategy.deterministic and not np.array_equal(first, _decisions(strategy, view)):
             fail(f"a deterministic strategy changed its decisions (rolls_left={rolls_left})")
         if strategy.deterministic:
-            single = np.concatenate([_decisions(strategy, _row(view, i))
-                                     for i in range(min(n_positions, 50))])  # fmt: skip
+            single = np.concatenate(
+                [_decisions(strategy, _row(view, i)) for i in range(min(n_positions, 50))]
+            )
             if not np.array_equal(single, first[: len(single)]):
                 fail(f"batched decisions differ from one-game decisions (rolls_left={rolls_left})")
         try:

@@ -76,10 +76,23 @@ class DefensiveYahtzee(Strategy):
 #: Lower boxes in the order Defensive Yahtzee zeroes them: lowest one-roll expected
 #: value first (Hellström & Jaccopucci 2015, §3.2): 4K, Yahtzee, FH, LS, 3K, SS, Chance.
 DEFENSIVE_ZERO_ORDER = np.array(
-    [FOUR_OF_A_KIND, YAHTZEE, FULL_HOUSE, LARGE_STRAIGHT, THREE_OF_A_KIND, SMALL_STRAIGHT, CHANCE,
-     ONES, TWOS, THREES, FOURS, FIVES, SIXES],
+    [
+        FOUR_OF_A_KIND,
+        YAHTZEE,
+        FULL_HOUSE,
+        LARGE_STRAIGHT,
+        THREE_OF_A_KIND,
+        SMALL_STRAIGHT,
+        CHANCE,
+        ONES,
+        TWOS,
+        THREES,
+        FOURS,
+        FIVES,
+        SIXES,
+    ],
     dtype=np.int64,
-)  # fmt: skip
+)
 
 
 @njit(cache=True, nogil=True)

@@ -1,5 +1,5 @@
 """Glenn (2006) §7 strategies that play each turn optimally against an estimate E'(S)
-of the value of the next state (seed 000, Table 3).
+of the value of the next state (Glenn 2006, Table 3).
 
 * ``glenn-greedy``: E'(S) = 0 — the most points this turn (bonuses reached included);
   ties go to the harder box (Four of a kind before Three of a kind).
@@ -86,8 +86,11 @@ def upper_bonus_estimate(rules, used, upper, means, variances) -> np.ndarray:
     var = open_up @ variances
     need = rules.upper_bonus_threshold - upper
     with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(var > 0, norm.sf((need - mu) / np.sqrt(np.maximum(var, 1e-300))),
-                     (mu >= need).astype(float))  # fmt: skip
+        p = np.where(
+            var > 0,
+            norm.sf((need - mu) / np.sqrt(np.maximum(var, 1e-300))),
+            (mu >= need).astype(float),
+        )
     p = np.where(upper >= rules.upper_bonus_threshold, 0.0, p)  # already paid when reached
     return rules.upper_bonus * p
 
@@ -125,9 +128,16 @@ class GlennHeuristic(TableStrategy):
 
 def _sub_game(rules, names, label) -> RuleSet:
     cats = tuple(c for c in rules.categories if c.name in names)
-    return RuleSet(name=f"{rules.name}-{label}", n_dice=rules.n_dice, n_faces=rules.n_faces,
-                   rolls_per_turn=rules.rolls_per_turn, categories=cats, upper_bonus=0,
-                   yahtzee_bonus=0, joker="none")  # fmt: skip
+    return RuleSet(
+        name=f"{rules.name}-{label}",
+        n_dice=rules.n_dice,
+        n_faces=rules.n_faces,
+        rolls_per_turn=rules.rolls_per_turn,
+        categories=cats,
+        upper_bonus=0,
+        yahtzee_bonus=0,
+        joker="none",
+    )
 
 
 @register("glenn-better-heuristic")

@@ -1,4 +1,4 @@
-"""Greedy strategy of "Simulating Yahtzee" (seed 002, §IV.c).
+"""Greedy strategy of "Simulating Yahtzee" ("Simulating Yahtzee", §IV.c).
 
 * **Keep:** among the sub-multisets of the dice, keep the one that maximizes the
   expected best immediate gain of the *next* roll (one roll of look-ahead, as in
@@ -14,7 +14,7 @@ The paper leaves the tie-breaks and the treatment of the Yahtzee bonus open;
 the defaults are the choices whose per-category means, zero rates and fill
 turns come closest to the paper's Tables 8-10 (see the README).
 
-Seed 002, Table 2: 214.37 ± 39.64 over 100,000 games on official rules.
+"Simulating Yahtzee", Table 2: 214.37 ± 39.64 over 100,000 games on official rules.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ DEFAULT_TIE_BREAK = ("four_of_a_kind",)
 
 @register("greedy")
 class Greedy(Strategy):
-    """Seed 002's greedy strategy (one-roll look-ahead, immediate-gain scoring).
+    """ "Simulating Yahtzee"'s greedy strategy (one-roll look-ahead, immediate-gain scoring).
 
     Parameters
     ----------
@@ -51,10 +51,10 @@ class Greedy(Strategy):
         Category names in order of preference for equal gains; categories not
         listed follow in score-card order. Default (``None``):
         :data:`DEFAULT_TIE_BREAK` (Four of a kind before the rest), which
-        reproduces seed 002's category statistics best.
+        reproduces "Simulating Yahtzee"'s category statistics best.
     yahtzee_bonus_in_value : bool
         Count the Yahtzee bonus in a roll's gain when choosing keeps (default
-        False: seed 002's figures match the strategy that ignores it).
+        False: "Simulating Yahtzee"'s figures match the strategy that ignores it).
     """
 
     def __init__(
@@ -85,15 +85,23 @@ class Greedy(Strategy):
         self._order = np.array(order, dtype=np.int64)
         n_rolls = rules.tables.n_rolls
         self._cache = StateCache(
-            rules, {"keep": ((1, n_rolls), np.int16), "cat": ((1, n_rolls), np.int8)},
+            rules,
+            {"keep": ((1, n_rolls), np.int16), "cat": ((1, n_rolls), np.int8)},
             capacity=4096,
-        )  # fmt: skip
+        )
 
     def _fill(self, used, upper, flag, slots) -> None:
-        greedy_fill_states(kernel_rules(self._cache.rules), self._order,
-                           self.yahtzee_bonus_in_value, used, upper, flag, slots,
-                           self._cache.arrays["keep"][:, 0],
-                           self._cache.arrays["cat"][:, 0])  # fmt: skip
+        greedy_fill_states(
+            kernel_rules(self._cache.rules),
+            self._order,
+            self.yahtzee_bonus_in_value,
+            used,
+            upper,
+            flag,
+            slots,
+            self._cache.arrays["keep"][:, 0],
+            self._cache.arrays["cat"][:, 0],
+        )
 
     def _lookup(self, view: TurnView, table: str) -> np.ndarray:
         self.prepare(view.rules)
@@ -164,5 +172,13 @@ def greedy_fill_states(kr, order, with_ybonus, used, upper, flag, slots, keep_ca
     """Greedy keep and box for every roll of states ``i``, into row ``slots[i]`` of the
     caches, in parallel over states."""
     for i in prange(used.shape[0]):
-        _fill_state(kr, order, with_ybonus, used[i], upper[i], flag[i], keep_cache[slots[i]],
-                    cat_cache[slots[i]])  # fmt: skip
+        _fill_state(
+            kr,
+            order,
+            with_ybonus,
+            used[i],
+            upper[i],
+            flag[i],
+            keep_cache[slots[i]],
+            cat_cache[slots[i]],
+        )

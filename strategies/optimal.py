@@ -63,8 +63,17 @@ class TableStrategy(Strategy):
 
     def _fill(self, used, upper, flag, slots) -> None:
         rules = self._cache.rules
-        fill_states(kernel_rules(rules), upper_total_lanes(self._values), used, upper, flag, upper,
-                    slots, self._cache.arrays["keep"], self._cache.arrays["cat"])  # fmt: skip
+        fill_states(
+            kernel_rules(rules),
+            upper_total_lanes(self._values),
+            used,
+            upper,
+            flag,
+            upper,
+            slots,
+            self._cache.arrays["keep"],
+            self._cache.arrays["cat"],
+        )
 
     def decision_table(self, rules, states: np.ndarray):
         """Decisions at every roll of ``states`` for exact evaluation (the batched
@@ -95,8 +104,18 @@ class TableStrategy(Strategy):
         keep = np.zeros((len(states), max(rules.rolls_per_turn - 1, 1), t.n_rolls), np.int16)
         cat = np.empty((len(states), t.n_rolls), dtype=np.int8)
         fs = 2 if rules.has_yahtzee_flag else 1
-        fill_lanes(kernel_rules(rules), upper_total_lanes(self._values), groups // fs, groups % fs,
-                   u_lo, nu, row0, lane_row, keep, cat)  # fmt: skip
+        fill_lanes(
+            kernel_rules(rules),
+            upper_total_lanes(self._values),
+            groups // fs,
+            groups % fs,
+            u_lo,
+            nu,
+            row0,
+            lane_row,
+            keep,
+            cat,
+        )
         return keep, cat
 
     def keep(self, view: TurnView) -> np.ndarray:

@@ -28,8 +28,9 @@ def load_strategy_class(spec: str) -> type[Strategy]:
     """
     where, _, name = spec.rpartition(":")
     if not where or not name.isidentifier():
-        raise StrategyError(f"strategy {spec!r}: expected 'path/to/file.py:Class' or "
-                            "'package.module:Class'")  # fmt: skip
+        raise StrategyError(
+            f"strategy {spec!r}: expected 'path/to/file.py:Class' or 'package.module:Class'"
+        )
     if where.endswith(".py") or "/" in where or "\\" in where:
         path = Path(where).expanduser()
         if not path.is_file():
@@ -59,8 +60,9 @@ def load_strategy_class(spec: str) -> type[Strategy]:
     if cls is None:
         raise StrategyError(f"strategy {spec!r}: {where!r} has no attribute {name!r}")
     if not (isinstance(cls, type) and issubclass(cls, Strategy)):
-        raise StrategyError(f"strategy {spec!r}: {name!r} is not a subclass of "
-                            "yahtzee_sim.strategies.Strategy")  # fmt: skip
+        raise StrategyError(
+            f"strategy {spec!r}: {name!r} is not a subclass of yahtzee_sim.strategies.Strategy"
+        )
     return cls
 
 

@@ -1,4 +1,4 @@
-"""Random baselines of "Simulating Yahtzee" (seed 002, §IV.b).
+"""Random baselines of "Simulating Yahtzee" ("Simulating Yahtzee", §IV.b).
 
 Both choose the box at random among the legal boxes that score more than zero
 (any legal box when none does), except that a Yahtzee roll goes in the open
@@ -10,7 +10,7 @@ Yahtzee box. They differ in how dice are kept:
 
 Keeping every die ends the turn. Their randomness comes from the strategy's
 own stream (:meth:`TurnView.uniform`), never from the dice.
-Seed 002, Table 2: 87.23 ± 25.27 and 87.27 ± 25.35.
+"Simulating Yahtzee", Table 2: 87.23 ± 25.27 and 87.27 ± 25.35.
 """
 
 from __future__ import annotations
@@ -54,12 +54,13 @@ class _RandomBase(Strategy):
 
 @register("random")
 class PurelyRandom(_RandomBase):
-    """Keep each die with probability 1/2; random scoring box (seed 002 §IV.b)."""
+    """Keep each die with probability 1/2; random scoring box ("Simulating Yahtzee" §IV.b)."""
 
 
 @register("tiered-random")
 class TieredRandom(_RandomBase):
-    """Keep a uniform number of dice (0..n), chosen at random; random box (seed 002 §IV.b)."""
+    """Keep a uniform number of dice (0..n), chosen at random; random box
+    ("Simulating Yahtzee" §IV.b)."""
 
     _tiered = True
 

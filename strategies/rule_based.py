@@ -1,7 +1,7 @@
-"""Rule-based strategy of "Simulating Yahtzee" (seed 002 §IV.d, Tables V and VI).
+"""Rule-based strategy of "Simulating Yahtzee" ("Simulating Yahtzee" §IV.d, Tables V and VI).
 
 The rules for keeping dice and scoring rolls are Glenn's (2007), as listed in
-seed 002's Tables V and VI, with Kelly and Liese's modification (no Four of a kind
+"Simulating Yahtzee"'s Tables V and VI, with Kelly and Liese's modification (no Four of a kind
 in the first round) and a throw-away priority for rolls no rule places. The first
 rule that applies is played; rules are evaluated for all games at once with masks.
 
@@ -22,7 +22,7 @@ if the total is at least 22; a tripleton in its upper box; Three of a kind; Chan
 the total is at least 22; a doubleton in its upper box (lower preferred); else the
 first open box of ``throw_away``.
 
-Seed 002, Table 2: 212.18 ± 59.38 (Glenn 2007 reports 218.18). The paper does not
+"Simulating Yahtzee", Table 2: 212.18 ± 59.38 (Glenn 2007 reports 218.18). The paper does not
 list its throw-away order beyond "Yahtzee last"; the default is documented in the README
 with the mean it gives.
 """
@@ -53,15 +53,29 @@ from ._card import (
 from .base import Strategy
 from .registry import register
 
-#: Boxes for rolls no scoring rule places, first open one first (Yahtzee last, as in seed 002).
-DEFAULT_THROW_AWAY = ("chance", "full_house", "ones", "twos", "threes", "four_of_a_kind",
-                      "small_straight", "large_straight", "fours", "fives", "sixes",
-                      "three_of_a_kind", "yahtzee")  # fmt: skip
+#: Boxes for rolls no scoring rule places, first open one first (Yahtzee last, as in
+#: "Simulating Yahtzee").
+DEFAULT_THROW_AWAY = (
+    "chance",
+    "full_house",
+    "ones",
+    "twos",
+    "threes",
+    "four_of_a_kind",
+    "small_straight",
+    "large_straight",
+    "fours",
+    "fives",
+    "sixes",
+    "three_of_a_kind",
+    "yahtzee",
+)
 
 
 @register("glenn-2007-rules")
 class Glenn2007Rules(Strategy):
-    """Rule-based strategy of seed 002 (Glenn 2007 rules, Tables V-VI; Kelly-Liese rule).
+    """Rule-based strategy of "Simulating Yahtzee" (Glenn 2007 rules, Tables V-VI;
+    Kelly-Liese rule).
 
     Parameters
     ----------
@@ -73,8 +87,11 @@ class Glenn2007Rules(Strategy):
 
     parallel_backend = "threads"  # stateless numba kernels that release the GIL
 
-    def __init__(self, throw_away: tuple[str, ...] = DEFAULT_THROW_AWAY,
-                 no_four_of_a_kind_first_round: bool = True) -> None:  # fmt: skip
+    def __init__(
+        self,
+        throw_away: tuple[str, ...] = DEFAULT_THROW_AWAY,
+        no_four_of_a_kind_first_round: bool = True,
+    ) -> None:
         self.throw_away = tuple(throw_away)
         self.no_four_of_a_kind_first_round = no_four_of_a_kind_first_round
 
@@ -94,20 +111,27 @@ class Glenn2007Rules(Strategy):
     def category(self, view: TurnView) -> np.ndarray:
         self.prepare(view.rules)
         out = np.empty(len(view), dtype=np.int64)
-        glenn_category(view.dice, view.category_points, view.upper_total, view.turn == 0,
-                       self.no_four_of_a_kind_first_round, self._throw_away, out)  # fmt: skip
+        glenn_category(
+            view.dice,
+            view.category_points,
+            view.upper_total,
+            view.turn == 0,
+            self.no_four_of_a_kind_first_round,
+            self._throw_away,
+            out,
+        )
         return out
 
 
 @register("prioritize-upper")
 class PrioritizeUpper(Glenn2007Rules):
-    """Seed 002's "Prioritize Upper Section" variant of the Glenn 2007 rules (§IV.d).
+    """ "Simulating Yahtzee"'s "Prioritize Upper Section" variant of the Glenn 2007 rules (§IV.d).
 
     While the upper bonus is not earned it keeps the dice of the open upper box with the
-    largest expected upper points after the next roll (seed 002's example: 3 2 3 2 3 with
-    Ones, Twos and Sixes open keeps 2 2), and scores a Yahtzee in its box first, then the
-    open upper box with the most points if any scores; otherwise it plays the rules.
-    Seed 002, Table 2: 192.92 ± 53.82.
+    largest expected upper points after the next roll ("Simulating Yahtzee"'s example:
+    3 2 3 2 3 with Ones, Twos and Sixes open keeps 2 2), and scores a Yahtzee in its box
+    first, then the open upper box with the most points if any scores; otherwise it plays the rules.
+    "Simulating Yahtzee", Table 2: 192.92 ± 53.82.
     """
 
     def keep(self, view: TurnView) -> np.ndarray:
@@ -123,12 +147,12 @@ class PrioritizeUpper(Glenn2007Rules):
 
 @register("prioritize-yahtzee")
 class PrioritizeYahtzee(Glenn2007Rules):
-    """Seed 002's "Prioritize Yahtzee" variant of the Glenn 2007 rules (§IV.d).
+    """ "Simulating Yahtzee"'s "Prioritize Yahtzee" variant of the Glenn 2007 rules (§IV.d).
 
     Until a Yahtzee has been earned (the Yahtzee box holds 50) it keeps the most frequent
     face (ties: a face whose upper box is open, then the higher face), even after the
     box was scratched, as the paper's wording says; scoring follows the rules, which
-    already prefer Yahtzees. Seed 002, Table 2: 163.26 ± 64.47.
+    already prefer Yahtzees. "Simulating Yahtzee", Table 2: 163.26 ± 64.47.
     """
 
     def keep(self, view: TurnView) -> np.ndarray:
@@ -239,8 +263,12 @@ def glenn_category(counts, pts, upper_total, first_round, no_4k_first, throw_awa
             choice = LARGE_STRAIGHT
         elif p[SMALL_STRAIGHT] > 0:
             choice = SMALL_STRAIGHT
-        elif (f3 >= 0 and p[f3] >= 0 and upper_total[i] < 63
-              and upper_total[i] + c[f3] * (f3 + 1) >= 63):  # fmt: skip
+        elif (
+            f3 >= 0
+            and p[f3] >= 0
+            and upper_total[i] < 63
+            and upper_total[i] + c[f3] * (f3 + 1) >= 63
+        ):
             choice = f3
         elif c[5] >= 4 and p[SIXES] >= 0:
             choice = SIXES

@@ -1,6 +1,6 @@
 """Target-score play: maximize P(final score >= β) (Tillius 2014 §4 "Rekord-Yatzy").
 
-Source: Tillius, *Optimala strategier för Yatzy* (seed 001), §4: the record strategy
+Source: Tillius, *Optimala strategier för Yatzy* (Tillius 2026), §4: the record strategy
 maximizes the probability of reaching a final score β instead of the expected score;
 its decisions depend on the running total through the points still needed
 ``t = β − score``. Decisions come from the target-score table
@@ -63,9 +63,15 @@ class TargetScore(Strategy):
         out = np.asarray(self._optimal._decide(view), dtype=np.int64).copy()
         if live.any():
             rows = np.flatnonzero(live)
-            out[rows] = decisions(table, view.used[rows], view.upper[rows], view.flag[rows],
-                                  need[rows], np.full(len(rows), view.rolls_left),
-                                  view.roll_index[rows])  # fmt: skip
+            out[rows] = decisions(
+                table,
+                view.used[rows],
+                view.upper[rows],
+                view.flag[rows],
+                need[rows],
+                np.full(len(rows), view.rolls_left),
+                view.roll_index[rows],
+            )
         return out
 
     def keep(self, view: TurnView) -> np.ndarray:

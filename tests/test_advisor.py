@@ -109,10 +109,24 @@ def test_cli_advise_json(capsys):
     code = main(["advise", "--dice", "1,2,3,4,5", "--rolls-left", "0", "--json"])
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["rules"] == "yahtzee"
-    assert data["options"][0] == {"category": "large_straight",
-                                  "value": pytest.approx(261.53, abs=0.005)}  # fmt: skip
-    code = main(["advise", "--dice", "1,3,5,5,6", "--rolls-left", "2", "--used",
-                 "ones,fours,chance", "--upper", "12", "--json"])  # fmt: skip
+    assert data["options"][0] == {
+        "category": "large_straight",
+        "value": pytest.approx(261.53, abs=0.005),
+    }
+    code = main(
+        [
+            "advise",
+            "--dice",
+            "1,3,5,5,6",
+            "--rolls-left",
+            "2",
+            "--used",
+            "ones,fours,chance",
+            "--upper",
+            "12",
+            "--json",
+        ]
+    )
     data = json.loads(capsys.readouterr().out)
     assert data["options"][0]["keep"] == [5, 5]
     assert all(isinstance(o["keep"], list) for o in data["options"])

@@ -16,8 +16,20 @@ def test_simulate_json(capsys):
     code, out, _err = run(capsys, "simulate", "--games", "2000", "--seed", "1", "--json")
     assert code == 0
     data = json.loads(out)
-    for key in ("strategy", "rules", "games", "seed", "mean", "sd", "ci95", "min", "max",
-                "percentiles", "bonus_rate", "yahtzees_mean"):  # fmt: skip
+    for key in (
+        "strategy",
+        "rules",
+        "games",
+        "seed",
+        "mean",
+        "sd",
+        "ci95",
+        "min",
+        "max",
+        "percentiles",
+        "bonus_rate",
+        "yahtzees_mean",
+    ):
         assert key in data
     assert set(data["percentiles"]) == {"1", "5", "10", "25", "50", "75", "90", "95", "99"}
     assert data["strategy"] == "greedy" and data["games"] == 2000 and data["rules"] == "yahtzee"
@@ -25,8 +37,17 @@ def test_simulate_json(capsys):
 
 def test_simulate_text_and_csv(capsys, tmp_path):
     out_file = tmp_path / "games.csv"
-    code, out, _ = run(capsys, "simulate", "--strategy", "random", "--games", "500",
-                       "--out", str(out_file), "--quiet")  # fmt: skip
+    code, out, _ = run(
+        capsys,
+        "simulate",
+        "--strategy",
+        "random",
+        "--games",
+        "500",
+        "--out",
+        str(out_file),
+        "--quiet",
+    )
     assert code == 0 and "mean ± sd" in out
     df = pd.read_csv(out_file)
     assert len(df) == 500 and "score_chance" in df
@@ -65,8 +86,9 @@ def test_bad_arguments_one_line_exit_2(capsys, args, needle):
 
 
 def test_bad_output_dir_fails_before_simulating(capsys, tmp_path):
-    code, out, _err = run(capsys, "simulate", "--games", "100000000", "--out",
-                         str(tmp_path / "missing" / "g.csv"))  # fmt: skip
+    code, out, _err = run(
+        capsys, "simulate", "--games", "100000000", "--out", str(tmp_path / "missing" / "g.csv")
+    )
     assert code == 2 and out == ""
 
 

@@ -11,8 +11,14 @@ from yahtzee_sim.strategies import FunctionStrategy
 from helpers import options, view_for
 
 FIVE_FOURS = (4, 4, 4, 4, 4)
-LOWER = ("three_of_a_kind", "four_of_a_kind", "full_house", "small_straight",
-         "large_straight", "chance")  # fmt: skip
+LOWER = (
+    "three_of_a_kind",
+    "four_of_a_kind",
+    "full_house",
+    "small_straight",
+    "large_straight",
+    "chance",
+)
 
 
 # ----------------------------------------------------------------- joker rules
@@ -31,8 +37,14 @@ def test_forced_joker_matching_upper_box_first():
 
 def test_forced_joker_lower_boxes_at_joker_values():
     opts = options("yahtzee", FIVE_FOURS, used=("yahtzee", "fours"), flag=0)
-    assert opts == {"three_of_a_kind": 20, "four_of_a_kind": 20, "full_house": 25,
-                    "small_straight": 30, "large_straight": 40, "chance": 20}  # fmt: skip
+    assert opts == {
+        "three_of_a_kind": 20,
+        "four_of_a_kind": 20,
+        "full_house": 25,
+        "small_straight": 30,
+        "large_straight": 40,
+        "chance": 20,
+    }
     bonus = view_for("yahtzee", FIVE_FOURS, used=("yahtzee", "fours"), flag=0).bonus_points()
     assert (bonus == 0).all()  # box holds 0: no Yahtzee bonus
 

@@ -22,12 +22,22 @@ from yahtzee_sim.strategies.base import Strategy
 
 from helpers import view_for
 
-# Seed 002, Table 11, optimal column (yahtzee with free-choice joker).
+# "Simulating Yahtzee", Table 11, optimal column (yahtzee with free-choice joker).
 TABLE_11_OPTIMAL = {
-    "ones": 1.88, "twos": 5.28, "threes": 8.57, "fours": 12.16, "fives": 15.69,
-    "sixes": 19.19, "three_of_a_kind": 21.66, "four_of_a_kind": 13.10, "full_house": 22.59,
-    "small_straight": 29.46, "large_straight": 32.71, "yahtzee": 16.87, "chance": 22.01,
-}  # fmt: skip
+    "ones": 1.88,
+    "twos": 5.28,
+    "threes": 8.57,
+    "fours": 12.16,
+    "fives": 15.69,
+    "sixes": 19.19,
+    "three_of_a_kind": 21.66,
+    "four_of_a_kind": 13.10,
+    "full_house": 22.59,
+    "small_straight": 29.46,
+    "large_straight": 32.71,
+    "yahtzee": 16.87,
+    "chance": 22.01,
+}
 
 
 @pytest.fixture(scope="module")
@@ -102,8 +112,14 @@ def _tree_law(strategy, rules) -> dict[int, Fraction]:
             play(used, upper, total, p * q, dice, rules.rolls_per_turn - 1)
 
     def play(used, upper, total, p, dice, left):
-        v = view_for(rules, dice, used=used, upper_total=min(upper, rules.upper_cap),
-                     rolls_left=left, turn=len(used))  # fmt: skip
+        v = view_for(
+            rules,
+            dice,
+            used=used,
+            upper_total=min(upper, rules.upper_cap),
+            rolls_left=left,
+            turn=len(used),
+        )
         if left:
             kept = np.asarray(strategy.keep(v))[0]
             keep = [f + 1 for f in range(F) for _ in range(int(kept[f]))]
@@ -297,14 +313,27 @@ def test_two_yatzy_laws_sum_to_one_for_any_roll_count(rolls, seed):
 # ----------------------------------------------------------------------- CLI
 def test_cli_exact_json_and_plot(capsys, tmp_path):
     png = tmp_path / "law.png"
-    code = main(["exact", "--strategy", "greedy", "--rules", "2-yatzy", "--json",
-                 "--plot", str(png)])  # fmt: skip
+    code = main(
+        ["exact", "--strategy", "greedy", "--rules", "2-yatzy", "--json", "--plot", str(png)]
+    )
     out = capsys.readouterr().out
     assert code == 0
     data = json.loads(out)
-    for key in ("strategy", "rules", "mean", "sd", "min", "max", "percentiles", "pmf",
-                "category_means", "category_zero_prob", "bonus_probability",
-                "yahtzee_bonus_mean", "seconds"):  # fmt: skip
+    for key in (
+        "strategy",
+        "rules",
+        "mean",
+        "sd",
+        "min",
+        "max",
+        "percentiles",
+        "pmf",
+        "category_means",
+        "category_zero_prob",
+        "bonus_probability",
+        "yahtzee_bonus_mean",
+        "seconds",
+    ):
         assert key in data
     assert data["strategy"] == "greedy" and data["rules"] == "2-yatzy"
     assert sum(data["pmf"]) == pytest.approx(1) and len(data["pmf"]) == data["max"] + 1

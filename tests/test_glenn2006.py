@@ -24,10 +24,12 @@ def test_heuristics_take_the_large_straight():
         assert box(sid, (1, 2, 3, 4, 5)) == "large_straight"
 
 
-@pytest.mark.parametrize(("sid", "tol"), [("glenn-greedy", 1.0), ("glenn-heuristic", 2.5),
-                                          ("glenn-better-heuristic", 5.0)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("sid", "tol"),
+    [("glenn-greedy", 1.0), ("glenn-heuristic", 2.5), ("glenn-better-heuristic", 5.0)],
+)
 def test_table_3_means(sid, tol):
-    """Seed 000 Table 3 (exact means); ours simulated, 100k games. Gaps: see the README."""
+    """Glenn 2006 Table 3 (exact means); ours simulated, 100k games. Gaps: see the README."""
     s = simulate(sid, 100_000, seed=11, n_jobs=2, rules="yahtzee-free-joker").summary()
     assert abs(s["mean"] - TABLE_3[sid]) < tol, s["mean"]
 
@@ -63,8 +65,9 @@ def test_yahtzee_chasers_keeps():
 
 
 def test_yahtzees_and_straights_near_table_3():
-    s = simulate("glenn-yahtzees-and-straights", 100_000, seed=11, n_jobs=2,
-                 rules="yahtzee-free-joker").summary()  # fmt: skip
+    s = simulate(
+        "glenn-yahtzees-and-straights", 100_000, seed=11, n_jobs=2, rules="yahtzee-free-joker"
+    ).summary()
     assert abs(s["mean"] - 202.51) < 1.5, s["mean"]
     yo = simulate("glenn-yahtzees-only", 50_000, seed=11, rules="yahtzee-free-joker").summary()
     assert 160 < yo["mean"] < s["mean"]  # Table 3: 171.52 < 202.51 (ours 165.98: README)

@@ -55,8 +55,9 @@ def test_simulations_are_bit_identical(key):
     res = simulate(sid, SIM_GAMES, seed=SIM_SEED, rules=rules, progress=False)
     want = RECORD["simulate"][key]
     assert float(res.total.mean()) == want["mean"]
-    assert _digest(res.total, res.category_scores, res.filled_turn, res.yahtzee_bonuses) == (
-        want["digest"]
+    assert (
+        _digest(res.total, res.category_scores, res.filled_turn, res.yahtzee_bonuses)
+        == (want["digest"])
     )
 
 

@@ -47,11 +47,21 @@ def test_notebook_runs(name, tmp_path):
     params = [c for c in book.cells if "parameters" in c.metadata.get("tags", [])]
     assert len(params) == 1, "one cell tagged 'parameters'"
     params[0].source = SMALL[name]
-    NotebookClient(book, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()  # fmt: skip
-    errors = [o for c in book.cells if c.cell_type == "code" for o in c.outputs
-              if o.output_type == "error"]  # fmt: skip
+    NotebookClient(
+        book, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
+    errors = [
+        o
+        for c in book.cells
+        if c.cell_type == "code"
+        for o in c.outputs
+        if o.output_type == "error"
+    ]
     assert not errors
-    images = sum("image/png" in o.get("data", {}) for c in book.cells if c.cell_type == "code"
-                 for o in c.outputs)  # fmt: skip
+    images = sum(
+        "image/png" in o.get("data", {})
+        for c in book.cells
+        if c.cell_type == "code"
+        for o in c.outputs
+    )
     assert images >= 2  # the figures were drawn

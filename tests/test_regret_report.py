@@ -30,8 +30,7 @@ def test_losses_add_up_to_the_gap_to_optimal(greedy_regret):
     assert r.by_decision.sum() == pytest.approx(r.total, abs=1e-9)
     assert r.by_turn.sum() == pytest.approx(r.total, abs=1e-9)
     assert r.by_category.sum() == pytest.approx(r.by_decision["category"], abs=1e-9)
-    assert list(r.by_decision.index) == ["keep, 2 rerolls left", "keep, 1 reroll left",
-                                         "category"]  # fmt: skip
+    assert list(r.by_decision.index) == ["keep, 2 rerolls left", "keep, 1 reroll left", "category"]
     assert (r.by_decision > 0).all() and (r.by_turn >= 0).all()
 
 
@@ -49,8 +48,9 @@ def test_costliest_situations_are_sorted_and_consistent(greedy_regret):
 def test_optimal_has_no_regret_and_the_identity_holds_on_other_rules(rules):
     assert regret("optimal", rules).total == pytest.approx(0.0, abs=1e-9)
     r = regret("greedy", rules, top=3)
-    assert r.total == pytest.approx(value_table(rules).expected_value() - r.strategy_value,
-                                     abs=1e-9)  # fmt: skip
+    assert r.total == pytest.approx(
+        value_table(rules).expected_value() - r.strategy_value, abs=1e-9
+    )
 
 
 def test_regret_refuses_random_strategies_and_bad_top():
@@ -88,13 +88,33 @@ def test_win_probability_matches_sampling():
 
 # ------------------------------------------------------------------------ report
 def test_report_folder(tmp_path):
-    rep = build_report(rules="yahtzee", strategies="greedy,random", games=3000, seed=2,
-                       out=tmp_path / "rep", progress=False)  # fmt: skip
+    rep = build_report(
+        rules="yahtzee",
+        strategies="greedy,random",
+        games=3000,
+        seed=2,
+        out=tmp_path / "rep",
+        progress=False,
+    )
     out = tmp_path / "rep"
-    for name in ("report.md", "report.html", "summary.csv", "distributions.png", "survival.png",
-                 "category_means.png", "kn_trace.png", "win_matrix.png", "regret_by_turn.png",
-                 "categories_mean.csv", "categories_zero.csv", "categories_turn.csv",
-                 "kim_nelson.csv", "win_matrix.csv", "exact_pmf.csv", "regret.csv"):  # fmt: skip
+    for name in (
+        "report.md",
+        "report.html",
+        "summary.csv",
+        "distributions.png",
+        "survival.png",
+        "category_means.png",
+        "kn_trace.png",
+        "win_matrix.png",
+        "regret_by_turn.png",
+        "categories_mean.csv",
+        "categories_zero.csv",
+        "categories_turn.csv",
+        "kim_nelson.csv",
+        "win_matrix.csv",
+        "exact_pmf.csv",
+        "regret.csv",
+    ):
         assert (out / name).is_file(), name
         assert name in rep.files
     s = rep.summary
@@ -127,8 +147,20 @@ def test_report_folder(tmp_path):
 
 
 def test_report_cli_json_and_errors(capsys, tmp_path):
-    code = main(["report", "--rules", "2-yatzy", "--strategies", "greedy", "--games", "500",
-                 "--out", str(tmp_path / "r"), "--json"])  # fmt: skip
+    code = main(
+        [
+            "report",
+            "--rules",
+            "2-yatzy",
+            "--strategies",
+            "greedy",
+            "--games",
+            "500",
+            "--out",
+            str(tmp_path / "r"),
+            "--json",
+        ]
+    )
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["out"] == str(tmp_path / "r")
     assert {row["strategy"] for row in data["summary"]} == {"greedy", "optimal"}

@@ -27,8 +27,15 @@ def test_keep_rules():
     assert kept((5, 5, 5, 1, 2)) == (5, 5, 5)  # tripleton, Fives open
     assert kept((5, 5, 2, 2, 1)) == (5, 5)  # doubleton, high preferred
     assert kept((2, 3, 4, 6, 6), used=("sixes",)) == (2, 3, 4)  # [2 3 4], SS open
-    lower = ("three_of_a_kind", "four_of_a_kind", "full_house", "small_straight",
-             "large_straight", "yahtzee", "chance")  # fmt: skip
+    lower = (
+        "three_of_a_kind",
+        "four_of_a_kind",
+        "full_house",
+        "small_straight",
+        "large_straight",
+        "yahtzee",
+        "chance",
+    )
     # one upper box left open of those present, few upper open: a low singleton
     assert kept((1, 3, 5, 6, 2), used=(*lower, "ones", "twos")) == (3,)
     assert kept((1, 2, 3, 5, 6), used=(*lower, "threes", "fives", "sixes", "ones")) == (2,)
@@ -66,7 +73,7 @@ def test_plays_full_games_and_scores_between_greedy_and_optimal_ranges():
 
 
 def test_prioritize_upper_paper_example():
-    """Seed 002: 3 2 3 2 3 with Ones, Twos, Sixes open, 20 points short: keep 2 2."""
+    """ "Simulating Yahtzee": 3 2 3 2 3 with Ones, Twos, Sixes open, 20 points short: keep 2 2."""
     from yahtzee_sim.strategies.rule_based import PrioritizeUpper
 
     s = PrioritizeUpper()
@@ -93,9 +100,13 @@ def test_variants_move_the_metrics_they_target():
     base = simulate("glenn-2007-rules", 20_000, seed=9, n_jobs=2).summary()
     up = simulate("prioritize-upper", 20_000, seed=9, n_jobs=2).summary()
     yz = simulate("prioritize-yahtzee", 20_000, seed=9, n_jobs=2).summary()
-    assert up["category_mean_turn"]["sixes"] < 2.5  # seed 002: Sixes filled on turn 1.86
-    assert yz["yahtzees_mean"] > base["yahtzees_mean"]  # seed 002 Table 4
-    assert yz["mean"] < base["mean"] and up["mean"] < base["mean"]  # seed 002 Table 2 order
+    assert (
+        up["category_mean_turn"]["sixes"] < 2.5
+    )  # "Simulating Yahtzee": Sixes filled on turn 1.86
+    assert yz["yahtzees_mean"] > base["yahtzees_mean"]  # "Simulating Yahtzee" Table 4
+    assert (
+        yz["mean"] < base["mean"] and up["mean"] < base["mean"]
+    )  # "Simulating Yahtzee" Table 2 order
 
 
 def test_defensive_decisions():
@@ -123,8 +134,9 @@ def test_defensive_decisions():
     assert b((4, 5, 6, 6, 1), used=("ones", "chance")) == "four_of_a_kind"  # zero: lowest EV
 
 
-def test_defensive_matches_seed_003_figures():
-    """Seed 003 (no Yahtzee bonus, no joker): min 79, p10 152, mean 201.468, max 330."""
+def test_defensive_matches_hellstrom_jaccopucci_figures():
+    """Hellström & Jaccopucci 2015 (no Yahtzee bonus, no joker): min 79, p10 152,
+    mean 201.468, max 330."""
     s = simulate("defensive", 100_000, seed=3, n_jobs=2, rules="yahtzee-no-bonus").summary()
     assert abs(s["mean"] - 201.468) < 8  # ours 207.9: see the README
     assert abs(s["percentiles"]["10"] - 152) <= 5

@@ -58,11 +58,13 @@ def test_interrupt_and_resume_is_bit_identical(tmp_path, keep_games):
     ck = tmp_path / "run.ckpt"
     _STOP["at"] = 3000
     with pytest.raises(RunInterrupted, match="run the same command again to resume"):
-        simulate(InterruptOnce(), 5000, seed=2, chunk_size=1000, checkpoint=ck,
-                 keep_games=keep_games)  # fmt: skip
+        simulate(
+            InterruptOnce(), 5000, seed=2, chunk_size=1000, checkpoint=ck, keep_games=keep_games
+        )
     assert ck.exists()
-    resumed = simulate(InterruptOnce(), 5000, seed=2, chunk_size=1000, checkpoint=ck,
-                       keep_games=keep_games)  # fmt: skip
+    resumed = simulate(
+        InterruptOnce(), 5000, seed=2, chunk_size=1000, checkpoint=ck, keep_games=keep_games
+    )
     plain = simulate(Greedy(), 5000, seed=2, chunk_size=1000, keep_games=keep_games)
     if keep_games:
         np.testing.assert_array_equal(resumed.total, plain.total)
@@ -113,16 +115,20 @@ def test_dask_local_cluster_is_bit_identical():
 
     local = simulate("greedy", 20_000, seed=7, chunk_size=2500)
     with (
-        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                 host="127.0.0.1", dashboard_address=None) as cluster,
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster,
         distributed.Client(cluster) as client,
         parallel_config(backend="dask"),
-    ):  # fmt: skip
+    ):
         with distributed.get_task_stream(client) as tasks:
             remote = simulate("greedy", 20_000, seed=7, chunk_size=2500, n_jobs=-1)
         assert len(tasks.data) >= 8  # the 8 blocks ran on the cluster's workers
-        streamed = simulate("random", 20_000, seed=7, chunk_size=2500, n_jobs=-1,
-                            keep_games=False)  # fmt: skip
+        streamed = simulate("random", 20_000, seed=7, chunk_size=2500, n_jobs=-1, keep_games=False)
     np.testing.assert_array_equal(local.total, remote.total)
     np.testing.assert_array_equal(local.category_scores, remote.category_scores)
     assert streamed.summary() == simulate("random", 20_000, seed=7).aggregate().summary()

@@ -40,8 +40,20 @@ def test_bad_arguments_raise_value_errors(kwargs, match):
 def test_summary_keys_and_values():
     res = simulate("greedy", 5000, seed=1)
     s = res.summary()
-    assert {"strategy", "rules", "games", "seed", "mean", "sd", "ci95", "min", "max",
-            "percentiles", "bonus_rate", "yahtzees_mean"} <= set(s)  # fmt: skip
+    assert {
+        "strategy",
+        "rules",
+        "games",
+        "seed",
+        "mean",
+        "sd",
+        "ci95",
+        "min",
+        "max",
+        "percentiles",
+        "bonus_rate",
+        "yahtzees_mean",
+    } <= set(s)
     assert list(s["percentiles"]) == [str(p) for p in PERCENTILES]
     assert s["min"] <= s["percentiles"]["1"] <= s["percentiles"]["50"] <= s["max"]
     assert s["ci95"][0] < s["mean"] < s["ci95"][1]

@@ -9,7 +9,7 @@ from yahtzee_sim.cache import CacheWarning, cache_path
 from yahtzee_sim.solver import _MEMORY, solve, value_table
 from yahtzee_sim.state import encode_state
 
-REFERENCE = {  # ../shared/REFERENCE.md
+REFERENCE = {  # ../shared/docs/references.md
     "yahtzee": 254.5877287,
     "yahtzee-free-joker": 254.5896095,
     "yahtzee-no-joker": 253.9702412,

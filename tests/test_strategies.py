@@ -82,7 +82,7 @@ def test_greedy_bad_tie_break_is_clear():
 
 
 # ---------------------------------------------------------- paper figures
-def test_greedy_mean_within_one_point_of_seed_002():
+def test_greedy_mean_within_one_point_of_simulating_yahtzee():
     mean = simulate("greedy", 100_000, seed=2024).summary()["mean"]
     assert abs(mean - PAPER_TABLE_2["greedy"]) <= 1.0, mean
 
@@ -91,7 +91,7 @@ def test_greedy_mean_within_one_point_of_seed_002():
 def test_random_mean_consistent_with_target_band():
     """Target 87.2 +- 0.3: the 99% CI of 1M games must overlap [86.9, 87.5].
 
-    Our mean (87.47) sits 0.25 above seed 002's 87.23; see the README for why.
+    Our mean (87.47) sits 0.25 above "Simulating Yahtzee"'s 87.23; see the README for why.
     """
     s = simulate("random", 1_000_000, seed=2024, n_jobs=2).summary()
     half = 2.576 * s["sd"] / np.sqrt(s["games"])
@@ -106,7 +106,7 @@ def test_tiered_random_close_to_purely_random():
 
 
 def test_greedy_paper_example_keeps_open_straight():
-    """Seed 002 §IV.c: roll 3 2 4 4 5, all boxes open -> keep 2 3 4 5 (EV 33.33)."""
+    """ "Simulating Yahtzee" §IV.c: roll 3 2 4 4 5, all boxes open -> keep 2 3 4 5 (EV 33.33)."""
     g = Greedy()
     v = view_for("yahtzee", (3, 2, 4, 4, 5), rolls_left=2)
     assert faces(v, g.keep(v)[0]) == (2, 3, 4, 5)
@@ -131,10 +131,22 @@ def test_greedy_counts_upper_bonus():
 
 def test_greedy_tie_break_puts_forced_zero_in_ones():
     g = Greedy()
-    v = view_for("yahtzee", (2, 3, 3, 5, 6), used=("twos", "threes", "fives", "sixes", "chance",
-                                                   "three_of_a_kind", "four_of_a_kind",
-                                                   "full_house", "small_straight",
-                                                   "large_straight"))  # fmt: skip
+    v = view_for(
+        "yahtzee",
+        (2, 3, 3, 5, 6),
+        used=(
+            "twos",
+            "threes",
+            "fives",
+            "sixes",
+            "chance",
+            "three_of_a_kind",
+            "four_of_a_kind",
+            "full_house",
+            "small_straight",
+            "large_straight",
+        ),
+    )
     assert v.rules.category_names[g.category(v)[0]] == "ones"
 
 
@@ -153,10 +165,18 @@ def test_random_keep_is_fair():
     n = 20_000
     games = np.arange(n, dtype=np.int64)
     big = type(v)(
-        v.rules, games, np.repeat(v.dice, n, 0), np.repeat(v.roll_index, n), 2, 0,
-        np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-        np.zeros(n, np.int64), np.zeros((n, 13), np.int16),
-    )  # fmt: skip
+        v.rules,
+        games,
+        np.repeat(v.dice, n, 0),
+        np.repeat(v.roll_index, n),
+        2,
+        0,
+        np.zeros(n, np.int64),
+        np.zeros(n, np.int64),
+        np.zeros(n, np.int64),
+        np.zeros(n, np.int64),
+        np.zeros((n, 13), np.int16),
+    )
     kept = s.keep(big)
     assert ((kept >= 0) & (kept <= big.dice)).all()
     share = kept[:, :5].mean(axis=0)
@@ -187,17 +207,26 @@ def test_function_adapter_matches_batched_greedy_decisions():
     g = Greedy()
 
     def keep(pos):
-        v = view_for(pos.rules, pos.dice, used=[c for c in pos.rules.category_names
-                                                if c not in pos.open_categories],
-                     flag=int(pos.yahtzee_bonus_flag), upper_total=pos.upper_total,
-                     rolls_left=pos.rolls_left, turn=pos.turn)  # fmt: skip
+        v = view_for(
+            pos.rules,
+            pos.dice,
+            used=[c for c in pos.rules.category_names if c not in pos.open_categories],
+            flag=int(pos.yahtzee_bonus_flag),
+            upper_total=pos.upper_total,
+            rolls_left=pos.rolls_left,
+            turn=pos.turn,
+        )
         return list(v.tables.faces_from_counts(g.keep(v)[0]))
 
     def category(pos):
-        v = view_for(pos.rules, pos.dice, used=[c for c in pos.rules.category_names
-                                                if c not in pos.open_categories],
-                     flag=int(pos.yahtzee_bonus_flag), upper_total=pos.upper_total,
-                     turn=pos.turn)  # fmt: skip
+        v = view_for(
+            pos.rules,
+            pos.dice,
+            used=[c for c in pos.rules.category_names if c not in pos.open_categories],
+            flag=int(pos.yahtzee_bonus_flag),
+            upper_total=pos.upper_total,
+            turn=pos.turn,
+        )
         return int(g.category(v)[0])
 
     a = simulate(FunctionStrategy(keep, category), 200, seed=8)

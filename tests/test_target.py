@@ -53,8 +53,10 @@ def _brute_curve(n_dice: int, n_faces: int, rolls: int) -> list[Fraction]:
             return best
         for r in range(len(dice)):
             for keep in set(itertools.combinations(dice, r)):
-                v = sum(p * value(tuple(sorted(keep + more)), left - 1, used, need)
-                        for more, p in laws[n_dice - r].items())  # fmt: skip
+                v = sum(
+                    p * value(tuple(sorted(keep + more)), left - 1, used, need)
+                    for more, p in laws[n_dice - r].items()
+                )
                 best = max(best, v)
         return best
 

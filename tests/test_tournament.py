@@ -72,8 +72,17 @@ def test_bad_inputs(kwargs, msg):
 
 
 def test_cli_tournament(capsys):
-    argv = ["tournament", "--strategies", "optimal,greedy", "--players", "3", "--games", "500",
-            "--json", "--quiet"]  # fmt: skip
+    argv = [
+        "tournament",
+        "--strategies",
+        "optimal,greedy",
+        "--players",
+        "3",
+        "--games",
+        "500",
+        "--json",
+        "--quiet",
+    ]
     assert main(argv) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["seats"] == ["optimal", "greedy", "greedy"]

@@ -125,25 +125,36 @@ def advise(
         options = _category_options(rules, table, counts, roll, mask, upper, flag)
     else:
         keep_vals, _, _ = position_values(
-            kernel_rules(rules), upper_total_lanes(table.values), mask,
-            min(upper, rules.upper_cap), flag,
-        )  # fmt: skip
+            kernel_rules(rules),
+            upper_total_lanes(table.values),
+            mask,
+            min(upper, rules.upper_cap),
+            flag,
+        )
         keeps = t.roll_keep_keep[t.roll_keep_ptr[roll] : t.roll_keep_ptr[roll + 1]]
         options = [
             Option(float(keep_vals[rolls_left, k]), keep=t.faces_from_counts(t.keep_counts[k]))
             for k in keeps
         ]
-    return sorted(options, key=lambda o: (-o.value, -len(o.keep or ()), o.keep or (),
-                                          o.category or ""))  # fmt: skip
+    return sorted(
+        options, key=lambda o: (-o.value, -len(o.keep or ()), o.keep or (), o.category or "")
+    )
 
 
 def _category_options(rules, table, counts, roll, mask, upper, flag) -> list[Option]:
     view = TurnView(
-        rules, np.zeros(1, dtype=np.int64), counts[None, :], np.array([roll], dtype=np.int32),
-        0, 0, np.array([mask], dtype=np.int64), np.array([upper], dtype=np.int64),
-        np.array([flag], dtype=np.int64), np.zeros(1, dtype=np.int64),
+        rules,
+        np.zeros(1, dtype=np.int64),
+        counts[None, :],
+        np.array([roll], dtype=np.int32),
+        0,
+        0,
+        np.array([mask], dtype=np.int64),
+        np.array([upper], dtype=np.int64),
+        np.array([flag], dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
         np.zeros((1, rules.n_categories), dtype=np.int16),
-    )  # fmt: skip
+    )
     points = view.category_points[0]
     ybonus = view.yahtzee_bonus_points()[0]
     kr = kernel_rules(rules)

@@ -42,16 +42,19 @@ class Aggregate:
     def empty(cls, rules: RuleSet) -> Aggregate:
         """No games yet."""
         c = rules.n_categories
-        return cls(rules, np.zeros(max_total(rules) + 1, dtype=np.int64),
-                   np.zeros(c, dtype=np.int64), np.zeros(c, dtype=np.int64),
-                   np.zeros(c, dtype=np.int64))  # fmt: skip
+        return cls(
+            rules,
+            np.zeros(max_total(rules) + 1, dtype=np.int64),
+            np.zeros(c, dtype=np.int64),
+            np.zeros(c, dtype=np.int64),
+            np.zeros(c, dtype=np.int64),
+        )
 
     @classmethod
     def from_arrays(cls, rules: RuleSet, block: dict) -> Aggregate:
         """Statistics of one block of per-game arrays (as the engine returns them)."""
         agg = cls.empty(rules)
-        agg.histogram += np.bincount(block["total"].astype(np.int64),
-                                     minlength=len(agg.histogram))  # fmt: skip
+        agg.histogram += np.bincount(block["total"].astype(np.int64), minlength=len(agg.histogram))
         scores = block["category_scores"]
         agg.category_sums += scores.sum(axis=0, dtype=np.int64)
         agg.category_zeros += (scores == 0).sum(axis=0)
@@ -119,10 +122,13 @@ class Aggregate:
             "bonus_rate": self.bonus_games / n,
             "yahtzees_mean": self.yahtzees / n,
             "yahtzee_bonuses_mean": self.yahtzee_bonuses / n,
-            "category_means": dict(zip(self.rules.category_names,
-                                       (self.category_sums / n).tolist(), strict=True)),
-            "category_zero_rate": dict(zip(self.rules.category_names,
-                                           (self.category_zeros / n).tolist(), strict=True)),
-            "category_mean_turn": dict(zip(self.rules.category_names,
-                                           (self.category_turn_sums / n).tolist(), strict=True)),
-        }  # fmt: skip
+            "category_means": dict(
+                zip(self.rules.category_names, (self.category_sums / n).tolist(), strict=True)
+            ),
+            "category_zero_rate": dict(
+                zip(self.rules.category_names, (self.category_zeros / n).tolist(), strict=True)
+            ),
+            "category_mean_turn": dict(
+                zip(self.rules.category_names, (self.category_turn_sums / n).tolist(), strict=True)
+            ),
+        }

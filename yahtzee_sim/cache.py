@@ -46,8 +46,9 @@ def load_array(path: Path, expected_len: int) -> np.ndarray | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        warnings.warn(f"cannot read cache file {path}: {exc}; rebuilding", CacheWarning,
-                      stacklevel=3)  # fmt: skip
+        warnings.warn(
+            f"cannot read cache file {path}: {exc}; rebuilding", CacheWarning, stacklevel=3
+        )
         return None
     try:
         if not raw.startswith(_MAGIC):
@@ -60,8 +61,9 @@ def load_array(path: Path, expected_len: int) -> np.ndarray | None:
         if hashlib.sha256(data).hexdigest() != header["sha256"]:
             raise ValueError("checksum mismatch")
     except (ValueError, KeyError, json.JSONDecodeError) as exc:
-        warnings.warn(f"cache file {path} is corrupted ({exc}); rebuilding it", CacheWarning,
-                      stacklevel=3)  # fmt: skip
+        warnings.warn(
+            f"cache file {path} is corrupted ({exc}); rebuilding it", CacheWarning, stacklevel=3
+        )
         return None
     return np.frombuffer(data, dtype=np.float64).copy()
 

@@ -82,11 +82,13 @@ def load(path: Path, run: dict, rules):
             f"checkpoint {path} is corrupted ({exc}); delete it to start over"
         ) from None
     if _digest(arrays) != checksum:
-        raise CheckpointError(f"checkpoint {path} is corrupted (checksum mismatch); "
-                              "delete it to start over")  # fmt: skip
+        raise CheckpointError(
+            f"checkpoint {path} is corrupted (checksum mismatch); delete it to start over"
+        )
     if header.get("format") != FORMAT:
-        raise CheckpointError(f"checkpoint {path} has format {header.get('format')}, "
-                              f"this version reads {FORMAT}")  # fmt: skip
+        raise CheckpointError(
+            f"checkpoint {path} has format {header.get('format')}, this version reads {FORMAT}"
+        )
     if header["run"] != run:
         diff = sorted(k for k in run if header["run"].get(k) != run[k])
         detail = ", ".join(f"{k}: {header['run'].get(k)!r} there, {run[k]!r} now" for k in diff)

@@ -175,37 +175,61 @@ def build_parser() -> argparse.ArgumentParser:
         default="all",
         help="'all' (default) or comma-separated ids; optimal is always added",
     )
-    p.add_argument("--games", type=_positive_int, default=100_000,
-                   help="simulated games per strategy (default 100000, at least 100)")  # fmt: skip
+    p.add_argument(
+        "--games",
+        type=_positive_int,
+        default=100_000,
+        help="simulated games per strategy (default 100000, at least 100)",
+    )
     p.add_argument("--seed", type=_seed, default=0)
-    p.add_argument("--out", type=Path, default=None,
-                   help="report folder (default: reports/<rules>)")  # fmt: skip
+    p.add_argument(
+        "--out", type=Path, default=None, help="report folder (default: reports/<rules>)"
+    )
     p.add_argument("--jobs", type=_jobs, default=2, help="parallel jobs (default 2)")
-    p.add_argument("--top", type=int, default=10,
-                   help="costliest situations listed per strategy (default 10)")  # fmt: skip
+    p.add_argument(
+        "--top", type=int, default=10, help="costliest situations listed per strategy (default 10)"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
     p = sub.add_parser("target", help="max P(final score >= beta): target-score optimal play")
     _add_rules(p)
-    p.add_argument("--beta", type=_positive_int, default=None,
-                   help="the target final score (needed unless --curve)")  # fmt: skip
-    p.add_argument("--curve", action="store_true",
-                   help="P*(final >= beta) for every beta, next to max-EV play's")  # fmt: skip
-    p.add_argument("--max-beta", type=_positive_int, default=None,
-                   help="solve only for targets up to this (default: all)")  # fmt: skip
-    p.add_argument("--plot", type=Path, default=None,
-                   help="with --curve: save the plot to FILE.png/.pdf/.svg")  # fmt: skip
+    p.add_argument(
+        "--beta",
+        type=_positive_int,
+        default=None,
+        help="the target final score (needed unless --curve)",
+    )
+    p.add_argument(
+        "--curve",
+        action="store_true",
+        help="P*(final >= beta) for every beta, next to max-EV play's",
+    )
+    p.add_argument(
+        "--max-beta",
+        type=_positive_int,
+        default=None,
+        help="solve only for targets up to this (default: all)",
+    )
+    p.add_argument(
+        "--plot", type=Path, default=None, help="with --curve: save the plot to FILE.png/.pdf/.svg"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
     p = sub.add_parser("tournament", help="blind multiplayer games: win rates, winning score")
-    p.add_argument("--strategies", default="optimal,greedy",
-                   help="one strategy per seat; the last fills the remaining seats")  # fmt: skip
-    p.add_argument("--players", type=_positive_int, default=None,
-                   help="number of seats (default: one per strategy)")  # fmt: skip
-    p.add_argument("--games", type=_positive_int, default=100_000,
-                   help="games (default 100000)")  # fmt: skip
+    p.add_argument(
+        "--strategies",
+        default="optimal,greedy",
+        help="one strategy per seat; the last fills the remaining seats",
+    )
+    p.add_argument(
+        "--players",
+        type=_positive_int,
+        default=None,
+        help="number of seats (default: one per strategy)",
+    )
+    p.add_argument("--games", type=_positive_int, default=100_000, help="games (default 100000)")
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     _add_rules(p)
     p.add_argument("--jobs", type=_positive_int, default=1, help="parallel jobs per seat")
@@ -333,8 +357,10 @@ def cmd_solve(args) -> int:
         print(json.dumps(info))
     else:
         verb = "solved in" if source == "solved" else "loaded from cache in"
-        print(f"{rules.name}: optimal expected score {info['expected_value']:.7f} "
-              f"({info['states']:,} states, {verb} {info['seconds']:.2f} s)")  # fmt: skip
+        print(
+            f"{rules.name}: optimal expected score {info['expected_value']:.7f} "
+            f"({info['states']:,} states, {verb} {info['seconds']:.2f} s)"
+        )
     return 0
 
 
@@ -350,8 +376,14 @@ def cmd_advise(args) -> int:
 
     rules = _rules_from(args)
     used = [u.strip() for u in args.used.split(",") if u.strip()]
-    options = advise(_parse_dice(args.dice), args.rolls_left, used=used, upper=args.upper,
-                     yahtzee_bonus=args.yahtzee_bonus, rules=rules)  # fmt: skip
+    options = advise(
+        _parse_dice(args.dice),
+        args.rolls_left,
+        used=used,
+        upper=args.upper,
+        yahtzee_bonus=args.yahtzee_bonus,
+        rules=rules,
+    )
     if args.top:
         options = options[: args.top]
     if args.json:
@@ -378,39 +410,58 @@ def cmd_select(args) -> int:
         ids = [s.strip() for s in args.strategies.split(",") if s.strip()]
     t0 = time.perf_counter()
     res = select_best(
-        ids, delta=args.delta, alpha=args.alpha, metric=args.metric, m=args.m, n0=args.n0,
-        batch=args.batch, seed=args.seed, rules=_rules_from(args), maximize=not args.minimize,
+        ids,
+        delta=args.delta,
+        alpha=args.alpha,
+        metric=args.metric,
+        m=args.m,
+        n0=args.n0,
+        batch=args.batch,
+        seed=args.seed,
+        rules=_rules_from(args),
+        maximize=not args.minimize,
         n_jobs=args.jobs,
-    )  # fmt: skip
+    )
     seconds = time.perf_counter() - t0
     common = min(res.observations.values())
-    intervals = mcb(res.data[:, :common], list(res.observations), alpha=args.alpha,
-                    maximize=not args.minimize)  # fmt: skip
+    intervals = mcb(
+        res.data[:, :common], list(res.observations), alpha=args.alpha, maximize=not args.minimize
+    )
     params = {k: v for k, v in res.parameters.items() if k != "games"}
     if args.json:
-        print(json.dumps({
-            "winners": res.winners,
-            "observations": res.observations,
-            "games": res.parameters["games"],
-            "eliminated": [[name, stage] for name, stage in res.eliminated],
-            "means": res.means,
-            "mcb": intervals.to_dict(orient="records"),
-            "parameters": params,
-            "seconds": seconds,
-        }))  # fmt: skip
+        print(
+            json.dumps(
+                {
+                    "winners": res.winners,
+                    "observations": res.observations,
+                    "games": res.parameters["games"],
+                    "eliminated": [[name, stage] for name, stage in res.eliminated],
+                    "means": res.means,
+                    "mcb": intervals.to_dict(orient="records"),
+                    "parameters": params,
+                    "seconds": seconds,
+                }
+            )
+        )
         return 0
-    print(f"Kim-Nelson selection on {args.metric} ({'min' if args.minimize else 'max'}), "
-          f"delta {args.delta}, alpha {args.alpha}, m {args.m}, n0 {args.n0}, "
-          f"{args.batch} games per observation, rules {params['rules']}")  # fmt: skip
-    print(f"winners: {', '.join(res.winners)}   observations needed: "
-          f"{max(res.observations.values()):,}   games played: {res.parameters['games']:,}   "
-          f"({seconds:.1f} s)")  # fmt: skip
+    print(
+        f"Kim-Nelson selection on {args.metric} ({'min' if args.minimize else 'max'}), "
+        f"delta {args.delta}, alpha {args.alpha}, m {args.m}, n0 {args.n0}, "
+        f"{args.batch} games per observation, rules {params['rules']}"
+    )
+    print(
+        f"winners: {', '.join(res.winners)}   observations needed: "
+        f"{max(res.observations.values()):,}   games played: {res.parameters['games']:,}   "
+        f"({seconds:.1f} s)"
+    )
     print(f"{'strategy':<18}{'mean':>10}{'obs':>9}  eliminated at   MCB interval vs best")
     stage = dict(res.eliminated)
     for row in intervals.itertuples():
         when = f"stage {stage[row.system]}" if row.system in stage else "winner"
-        print(f"{row.system:<18}{res.means[row.system]:>10.3f}{res.observations[row.system]:>9}"
-              f"  {when:<15}[{row.lower:+.3f}, {row.upper:+.3f}]")  # fmt: skip
+        print(
+            f"{row.system:<18}{res.means[row.system]:>10.3f}{res.observations[row.system]:>9}"
+            f"  {when:<15}[{row.lower:+.3f}, {row.upper:+.3f}]"
+        )
     return 0
 
 
@@ -443,8 +494,13 @@ def _format_exact(r, seconds: float) -> str:
         f"Yahtzee bonuses {r.yahtzee_bonus_mean:.4f} per game",
         f"{'category':<18}{'mean':>8}{'P(zero)':>9}{'turn':>7}",
     ]
-    for name, m, z, t in zip(r.rules.category_names, r.category_means, r.category_zero_prob,
-                             r.category_fill_turn, strict=True):  # fmt: skip
+    for name, m, z, t in zip(
+        r.rules.category_names,
+        r.category_means,
+        r.category_zero_prob,
+        r.category_fill_turn,
+        strict=True,
+    ):
         lines.append(f"{name:<18}{m:8.3f}{z:9.4f}{t:7.2f}")
     return "\n".join(lines)
 
@@ -459,8 +515,9 @@ def cmd_exact(args) -> int:
         raise CliError("--plot needs the pmf: drop --moments-only")
     _check_plot(args.plot)
     t0 = time.perf_counter()
-    res = evaluate(strategy, rules, distribution=not args.moments_only,
-                   progress=not (args.quiet or args.json))  # fmt: skip
+    res = evaluate(
+        strategy, rules, distribution=not args.moments_only, progress=not (args.quiet or args.json)
+    )
     seconds = time.perf_counter() - t0
     if args.plot is not None:
         import matplotlib
@@ -495,8 +552,9 @@ def cmd_target(args) -> int:
     rules = _rules_from(args)
     top = max_score(rules)
     if args.beta is not None and args.beta > top:
-        raise CliError(f"--beta {args.beta} is above {top}, the largest score on rules "
-                       f"{rules.name!r}")  # fmt: skip
+        raise CliError(
+            f"--beta {args.beta} is above {top}, the largest score on rules {rules.name!r}"
+        )
     if args.beta is None and not args.curve:
         raise CliError("give --beta N (one target) or --curve (every target)")
     if args.plot is not None and not args.curve:
@@ -512,11 +570,19 @@ def cmd_target(args) -> int:
     opt = np.zeros(len(curve))
     opt[: min(len(optimal), len(curve))] = optimal[: len(curve)]
     seconds = time.perf_counter() - t0
-    out = {"rules": rules.name, "max_beta": table.max_beta, "seconds": seconds,
-           "source": table.meta.get("source"), "table_gb": table.nbytes / 2**30}  # fmt: skip
+    out = {
+        "rules": rules.name,
+        "max_beta": table.max_beta,
+        "seconds": seconds,
+        "source": table.meta.get("source"),
+        "table_gb": table.nbytes / 2**30,
+    }
     if args.beta is not None:
-        out.update(beta=args.beta, probability=float(curve[args.beta]),
-                   optimal_probability=float(opt[args.beta]))  # fmt: skip
+        out.update(
+            beta=args.beta,
+            probability=float(curve[args.beta]),
+            optimal_probability=float(opt[args.beta]),
+        )
     if args.curve:
         out.update(curve=curve.tolist(), optimal_curve=opt.tolist())
     if args.plot is not None:
@@ -536,8 +602,10 @@ def cmd_target(args) -> int:
         print(json.dumps(out))
         return 0
     if args.beta is not None:
-        print(f"rules {rules.name}: max P(final >= {args.beta}) = {out['probability']:.6g} "
-              f"(max-EV play: {out['optimal_probability']:.6g})")  # fmt: skip
+        print(
+            f"rules {rules.name}: max P(final >= {args.beta}) = {out['probability']:.6g} "
+            f"(max-EV play: {out['optimal_probability']:.6g})"
+        )
     if args.curve:
         print("beta  P*(final >= beta)  max-EV P(final >= beta)")
         nz = np.flatnonzero(curve > 0)
@@ -553,18 +621,28 @@ def cmd_target(args) -> int:
 def cmd_tournament(args) -> int:
     from .analysis import tournament
 
-    res = tournament(args.strategies, players=args.players, games=args.games, seed=args.seed,
-                     rules=_rules_from(args), n_jobs=args.jobs,
-                     progress=not (args.quiet or args.json))  # fmt: skip
+    res = tournament(
+        args.strategies,
+        players=args.players,
+        games=args.games,
+        seed=args.seed,
+        rules=_rules_from(args),
+        n_jobs=args.jobs,
+        progress=not (args.quiet or args.json),
+    )
     if args.json:
         print(json.dumps(res.to_dict()))
         return 0
-    print(f"{res.parameters['players']}-player blind games on {res.rules_name}, "
-          f"{res.games} games, seed {args.seed}")  # fmt: skip
+    print(
+        f"{res.parameters['players']}-player blind games on {res.rules_name}, "
+        f"{res.games} games, seed {args.seed}"
+    )
     print(res.win_rates().to_string(float_format=lambda v: f"{v:.4f}"))
     w = res.winning_summary()
-    print(f"winning score: mean {w['mean']:.2f}, SD {w['sd']:.2f}, p10 {w['p10']:.0f}, "
-          f"median {w['median']:.0f}, p90 {w['p90']:.0f}   ({res.seconds:.1f} s)")  # fmt: skip
+    print(
+        f"winning score: mean {w['mean']:.2f}, SD {w['sd']:.2f}, p10 {w['p10']:.0f}, "
+        f"median {w['median']:.0f}, p90 {w['p90']:.0f}   ({res.seconds:.1f} s)"
+    )
     return 0
 
 
@@ -575,9 +653,16 @@ def cmd_report(args) -> int:
         raise CliError(f"--top must be >= 0, got {args.top}")
     if args.games < 100:
         raise CliError(f"--games must be at least 100, got {args.games}")
-    rep = build_report(rules=_rules_from(args), strategies=args.strategies, games=args.games,
-                       seed=args.seed, out=args.out, n_jobs=args.jobs, regret_top=args.top,
-                       progress=not (args.quiet or args.json))  # fmt: skip
+    rep = build_report(
+        rules=_rules_from(args),
+        strategies=args.strategies,
+        games=args.games,
+        seed=args.seed,
+        out=args.out,
+        n_jobs=args.jobs,
+        regret_top=args.top,
+        progress=not (args.quiet or args.json),
+    )
     if args.json:
         print(json.dumps(rep.to_dict()))
         return 0
@@ -585,8 +670,10 @@ def cmd_report(args) -> int:
     print(rep.summary[cols].to_string(float_format=lambda v: f"{v:.2f}"))
     for what, why in rep.skipped.items():
         print(f"left out {what}: {why}")
-    print(f"report written to {rep.out / 'report.md'} (and report.html, {len(rep.files) - 2} "
-          f"figures and data files) in {rep.seconds:.1f} s")  # fmt: skip
+    print(
+        f"report written to {rep.out / 'report.md'} (and report.html, {len(rep.files) - 2} "
+        f"figures and data files) in {rep.seconds:.1f} s"
+    )
     return 0
 
 

@@ -263,8 +263,11 @@ def _keep_indices(strategy, rules: RuleSet, view: TurnView, out) -> np.ndarray:
         raise IllegalMoveError(
             f"strategy {name!r} made an illegal keep at rolls left {view.rolls_left}, "
             f"{_describe(rules, view, i)}: dice {list(dice)}, action keep {arr[i].tolist()}",
-            strategy=name, turn=view.turn + 1, dice=dice, action=arr[i].tolist(),
-        )  # fmt: skip
+            strategy=name,
+            turn=view.turn + 1,
+            dice=dice,
+            action=arr[i].tolist(),
+        )
     return keep
 
 
@@ -374,8 +377,9 @@ class LevelOutcomes:
     ub: np.ndarray  # 1 if the upper bonus is paid
 
 
-def level_outcomes(strategy, rules: RuleSet, states: np.ndarray, turn: int, rng=None,
-                   on_decisions=None):  # fmt: skip
+def level_outcomes(
+    strategy, rules: RuleSet, states: np.ndarray, turn: int, rng=None, on_decisions=None
+):
     """The :class:`LevelOutcomes` of ``states`` (all with ``turn`` boxes filled).
 
     ``on_decisions(turn, states_chunk, keep, cat)``, when given, sees every chunk's
@@ -436,8 +440,11 @@ def _illegal_category(strategy, rules, state, roll, c) -> IllegalMoveError:
     return IllegalMoveError(
         f"strategy {name!r} made an illegal category choice with filled {filled or 'nothing'}, "
         f"upper total {upper}: dice {list(dice)}, action {label}",
-        strategy=name, turn=len(filled) + 1, dice=dice, action=label,
-    )  # fmt: skip
+        strategy=name,
+        turn=len(filled) + 1,
+        dice=dice,
+        action=label,
+    )
 
 
 # ---------------------------------------------------------------- evaluation
@@ -491,8 +498,15 @@ def evaluate(
     return exact_result(strategy, rules, levels, fw, distribution, progress, t0)
 
 
-def exact_result(strategy, rules: RuleSet, levels, fw, distribution: bool = True,
-                 progress: bool = False, t0: float | None = None) -> ExactResult:  # fmt: skip
+def exact_result(
+    strategy,
+    rules: RuleSet,
+    levels,
+    fw,
+    distribution: bool = True,
+    progress: bool = False,
+    t0: float | None = None,
+) -> ExactResult:
     """The :class:`ExactResult` of a :func:`forward_pass` (``distribution``: add the
     backward pass for the pmf)."""
     t0 = time.perf_counter() if t0 is None else t0
@@ -565,8 +579,25 @@ def _forward(strategy, rules: RuleSet, progress: bool, on_decisions=None) -> lis
     for turn in range(C):
         n_reached += len(states)
         lv = level_outcomes(strategy, rules, states, turn, rng, hook)
-        forward_level(states, lv.ptr, lv.cat, lv.raw, lv.yb, lv.nxt, lv.pts, lv.ub, lv.prob,
-                      turn, A, B, S2, cat_sum, cat_zero, cat_turn, stats)  # fmt: skip
+        forward_level(
+            states,
+            lv.ptr,
+            lv.cat,
+            lv.raw,
+            lv.yb,
+            lv.nxt,
+            lv.pts,
+            lv.ub,
+            lv.prob,
+            turn,
+            A,
+            B,
+            S2,
+            cat_sum,
+            cat_zero,
+            cat_turn,
+            stats,
+        )
         levels.append(lv)
         states = _unique_states(lv.nxt, size)
         bar.update(1)

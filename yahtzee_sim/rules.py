@@ -2,7 +2,7 @@
 
 A :class:`RuleSet` is a frozen description of one game: the dice, the number of
 rolls per turn, the scoring categories and the bonus/joker rules. Presets for
-every variant pinned in ``REFERENCE.md`` are available through :func:`get_rules`.
+every variant pinned in ``docs/references.md`` are available through :func:`get_rules`.
 
 Scoring is defined on *face counts*: ``counts[f]`` is the number of dice showing
 face ``f + 1``. Every category is a :class:`Category` whose ``kind`` selects the

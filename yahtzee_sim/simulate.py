@@ -129,9 +129,15 @@ def simulate(
     dice_key, strategy_key = keys[:2], keys[2:]
     starts = list(range(first_game, first_game + n_games, chunk_size))
     sizes = [min(chunk_size, first_game + n_games - s) for s in starts]
-    run = {"strategy": repr(strategy), "rules": rules.fingerprint(), "seed": seed,
-           "n_games": n_games, "chunk_size": chunk_size, "first_game": first_game,
-           "keep_games": bool(keep_games)}  # fmt: skip
+    run = {
+        "strategy": repr(strategy),
+        "rules": rules.fingerprint(),
+        "seed": seed,
+        "n_games": n_games,
+        "chunk_size": chunk_size,
+        "first_game": first_game,
+        "keep_games": bool(keep_games),
+    }
     done, parts = 0, ([] if keep_games else Aggregate.empty(rules))
     if checkpoint is not None:
         checkpoint = Path(checkpoint)
@@ -141,12 +147,20 @@ def simulate(
             done, parts = load_checkpoint(checkpoint, run, rules)
     if progress is None:
         progress = sys.stderr.isatty()
-    bar = tqdm(total=n_games, initial=sum(sizes[:done]), unit="game", disable=not progress,
-               desc=getattr(strategy, "name", ""))  # fmt: skip
+    bar = tqdm(
+        total=n_games,
+        initial=sum(sizes[:done]),
+        unit="game",
+        disable=not progress,
+        desc=getattr(strategy, "name", ""),
+    )
     todo = list(zip(starts[done:], sizes[done:], strict=True))
     try:
-        for out, n in zip(_blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key,
-                                  keep_games), (n for _, n in todo), strict=False):  # fmt: skip
+        for out, n in zip(
+            _blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, keep_games),
+            (n for _, n in todo),
+            strict=False,
+        ):
             if keep_games:
                 parts.append(out)
             else:
@@ -185,8 +199,7 @@ def _backend_configured() -> bool:
         backend, _ = _get_active_backend()
     except Exception:  # pragma: no cover - joblib internals changed
         return False
-    return type(backend).__name__ not in ("LokyBackend", "SequentialBackend",
-                                          "ThreadingBackend")  # fmt: skip
+    return type(backend).__name__ not in ("LokyBackend", "SequentialBackend", "ThreadingBackend")
 
 
 def _blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, keep_games):
@@ -200,10 +213,14 @@ def _blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, keep_games):
         _backend_configured()
     ):
         prepared = _prepared(strategy, rules)
-        jobs = (delayed(_run_block)(prepared, rules, s, n, dice_key, strategy_key, keep_games,
-                                    False) for s, n in todo)  # fmt: skip
+        jobs = (
+            delayed(_run_block)(prepared, rules, s, n, dice_key, strategy_key, keep_games, False)
+            for s, n in todo
+        )
         yield from Parallel(n_jobs=n_jobs, return_as="generator", prefer="threads")(jobs)
         return
-    jobs = (delayed(_run_block)(strategy, rules, s, n, dice_key, strategy_key, keep_games)
-            for s, n in todo)  # fmt: skip
+    jobs = (
+        delayed(_run_block)(strategy, rules, s, n, dice_key, strategy_key, keep_games)
+        for s, n in todo
+    )
     yield from Parallel(n_jobs=n_jobs, return_as="generator")(jobs)

@@ -111,8 +111,12 @@ def value_table(rules: str | RuleSet = "yahtzee", use_cache: bool = True) -> Val
     t0 = time.perf_counter()
     values = cache.load_array(path, n_states(rules)) if use_cache else None
     if values is not None:
-        table = ValueTable(rules, values, seconds=time.perf_counter() - t0,
-                           meta={"source": "cache", "path": str(path)})  # fmt: skip
+        table = ValueTable(
+            rules,
+            values,
+            seconds=time.perf_counter() - t0,
+            meta={"source": "cache", "path": str(path)},
+        )
     else:
         table = solve(rules)
         table.meta["source"] = "solved"

@@ -79,8 +79,9 @@ class TargetTable:
         o = int(self.offset[state])
         return self.probs[o : o + int(self.length[state])]
 
-    def probability(self, beta: int, used: int = 0, upper: int = 0, flag: int = 0,
-                    score: int = 0) -> float:  # fmt: skip
+    def probability(
+        self, beta: int, used: int = 0, upper: int = 0, flag: int = 0, score: int = 0
+    ) -> float:
         """Max P(final score >= ``beta``) from turn-start state (used, upper, flag) with
         ``score`` points so far."""
         t = _check_beta(beta, self.max_beta) - int(score)
@@ -99,8 +100,10 @@ def _check_beta(beta, max_beta: int) -> int:
     if isinstance(beta, bool) or not isinstance(beta, (int, np.integer)):
         raise TargetError(f"beta must be an integer score, got {beta!r}")
     if beta > max_beta:
-        raise TargetError(f"beta {beta} is above {max_beta}, the largest target this table "
-                          f"covers (solve with a larger max_beta)")  # fmt: skip
+        raise TargetError(
+            f"beta {beta} is above {max_beta}, the largest target this table "
+            f"covers (solve with a larger max_beta)"
+        )
     return int(beta)
 
 
@@ -166,8 +169,9 @@ def _cap(rules: RuleSet, max_beta) -> int:
     return min(int(max_beta), top)
 
 
-def solve_target(rules: str | RuleSet = "yahtzee", max_beta: int | None = None,
-                 progress: bool = False) -> TargetTable:  # fmt: skip
+def solve_target(
+    rules: str | RuleSet = "yahtzee", max_beta: int | None = None, progress: bool = False
+) -> TargetTable:
     """Solve the target-score problem for every state and every β <= ``max_beta``
     (default: the largest possible score). No cache; see :func:`target_table`."""
     rules = get_rules(rules)
@@ -178,19 +182,31 @@ def solve_target(rules: str | RuleSet = "yahtzee", max_beta: int | None = None,
     probs[0] = 1.0
     kr = kernel_rules(rules)
     lanes = points_needed_lanes(probs, offset, length)
-    for items in tqdm(items_by_level, desc=f"target {rules.name}", unit="level",
-                      disable=not progress):  # fmt: skip
+    for items in tqdm(
+        items_by_level, desc=f"target {rules.name}", unit="level", disable=not progress
+    ):
         solve_need_level(kr, lanes, items, TILE)
-    return TargetTable(rules, probs, offset, length, max_beta,
-                       seconds=time.perf_counter() - t0, meta={"source": "solved"})  # fmt: skip
+    return TargetTable(
+        rules,
+        probs,
+        offset,
+        length,
+        max_beta,
+        seconds=time.perf_counter() - t0,
+        meta={"source": "solved"},
+    )
 
 
 #: Tables by ``(rules fingerprint, max_beta after capping)``.
 _MEMORY: dict[tuple, TargetTable] = {}
 
 
-def target_table(rules: str | RuleSet = "yahtzee", max_beta: int | None = None,
-                 use_cache: bool = True, progress: bool = False) -> TargetTable:  # fmt: skip
+def target_table(
+    rules: str | RuleSet = "yahtzee",
+    max_beta: int | None = None,
+    use_cache: bool = True,
+    progress: bool = False,
+) -> TargetTable:
     """The target-score table of ``rules``: from memory, the disk cache, or solved
     (then cached). ``meta["source"]`` says which."""
     rules = get_rules(rules)
@@ -205,9 +221,15 @@ def target_table(rules: str | RuleSet = "yahtzee", max_beta: int | None = None,
         offset, length, _, size = layout(rules, cap)
         probs = cache.load_array(path, size)
         if probs is not None:
-            table = TargetTable(rules, probs, offset, length, cap,
-                                seconds=time.perf_counter() - t0,
-                                meta={"source": "cache", "path": str(path)})  # fmt: skip
+            table = TargetTable(
+                rules,
+                probs,
+                offset,
+                length,
+                cap,
+                seconds=time.perf_counter() - t0,
+                meta={"source": "cache", "path": str(path)},
+            )
             _MEMORY[key] = table
             return table
     table = solve_target(rules, cap, progress=progress)
@@ -229,8 +251,17 @@ def decisions(table: TargetTable, used, upper, flag, need, rolls_left, roll) -> 
     keep = np.empty((n, max(rules.rolls_per_turn - 1, 1), rules.tables.n_rolls), dtype=np.int64)
     cat = np.empty((n, rules.tables.n_rolls), dtype=np.int64)
     lanes = points_needed_lanes(table.probs, table.offset, table.length)
-    fill_states(kernel_rules(rules), lanes, used, upper, flag, np.clip(need, 0, None),
-                np.arange(n), keep, cat)  # fmt: skip
+    fill_states(
+        kernel_rules(rules),
+        lanes,
+        used,
+        upper,
+        flag,
+        np.clip(need, 0, None),
+        np.arange(n),
+        keep,
+        cat,
+    )
     rows = np.arange(n)
     layer = np.maximum(rolls_left, 1) - 1
     return np.where(rolls_left == 0, cat[rows, roll], keep[rows, layer, roll])

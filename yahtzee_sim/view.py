@@ -124,8 +124,9 @@ class TurnView:
         plus the Yahtzee bonus (the same for every box).
         """
         kr = kernel_rules(self.rules)
-        return bonus_options(kr, self.roll_index, self.used, self.upper, self.flag,
-                             self.category_points)  # fmt: skip
+        return bonus_options(
+            kr, self.roll_index, self.used, self.upper, self.flag, self.category_points
+        )
 
     def yahtzee_bonus_points(self) -> np.ndarray:
         """``(m,)``: the Yahtzee bonus the current roll earns, whatever box it goes in."""

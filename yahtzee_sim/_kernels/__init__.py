@@ -1,1 +1,77 @@
-"""Numba kernels. Internal: the public API wraps them."""
+"""Numba kernels. Internal: the public API wraps them.
+
+**Cache freshness.** Numba's on-disk cache normally keys each compiled kernel on its
+own source file only, so a kernel that inlines a shared one (the scoring step of
+``play.py``, the widget) would load a stale machine-code cache after the shared file
+changes. :class:`SharedSourceLocator` is put first among numba's cache locators: for
+every kernel of this project (this folder and the strategy modules) the cache is
+keyed on the kernel's own file *and* every shared kernel file, so editing any of them
+recompiles exactly what may depend on it — no cache deletion by hand.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from pathlib import Path
+
+from numba.core import caching
+
+#: The folder of the shared kernels (every file here may be inlined by any kernel).
+KERNEL_DIR = Path(__file__).resolve().parent
+#: Folders whose modules define kernels (this one and the strategies).
+_PROJECT_DIRS = (KERNEL_DIR, KERNEL_DIR.parents[1] / "strategies")
+
+
+def shared_sources() -> list[Path]:
+    """Files every kernel may inline: the kernel folder and the strategies' card module."""
+    files = sorted(KERNEL_DIR.glob("*.py"))
+    card = _PROJECT_DIRS[1] / "_card.py"
+    return [*files, card] if card.exists() else files
+
+
+def source_stamp(py_file: str | Path, shared: tuple[Path, ...] | None = None) -> str:
+    """SHA-256 over a kernel's own file and every shared kernel file (names and bytes)."""
+    h = hashlib.sha256()
+    for path in sorted({Path(py_file).resolve(), *(shared or shared_sources())}):
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+@functools.cache
+def _stamp_once(py_file: str) -> str:  # kernels of one file share it; files are read once
+    return source_stamp(py_file)
+
+
+class SharedSourceLocator(caching.InTreeCacheLocator):
+    """Numba cache locator for this project's kernels: cached next to the source (as
+    numba does by default), stamped with :func:`source_stamp`."""
+
+    def get_source_stamp(self):
+        return _stamp_once(self._py_file)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        path = Path(py_file).resolve()
+        if not any(path.parent == d for d in _PROJECT_DIRS):
+            return None
+        return super().from_function(py_func, py_file)
+
+
+def numba_locators() -> list | None:
+    """Numba's list of cache locator classes (``None`` if this numba keeps it elsewhere)."""
+    impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
+    locators = getattr(impl, "_locator_classes", None)
+    return locators if isinstance(locators, list) else None
+
+
+def _install() -> None:
+    locators = numba_locators()
+    if locators is None:  # an unknown numba: keep its own caching (keyed on each file)
+        return
+    if SharedSourceLocator not in locators:
+        locators.insert(0, SharedSourceLocator)
+
+
+_install()

@@ -163,13 +163,31 @@ def level_effects(kr, used, upper, flag, ptr, cat, raw, yb, nxt, pts, ub):
     """Fill ``nxt``, ``pts`` and ``ub`` of every outcome of a level (CSR by state)."""
     for i in range(used.shape[0]):
         for t in range(ptr[i], ptr[i + 1]):
-            nxt[t], pts[t], ub[t] = outcome_effects(kr, used[i], upper[i], flag[i], cat[t],
-                                                    raw[t], yb[t])  # fmt: skip
+            nxt[t], pts[t], ub[t] = outcome_effects(
+                kr, used[i], upper[i], flag[i], cat[t], raw[t], yb[t]
+            )
 
 
 @njit(cache=True, nogil=True)
-def forward_level(states, ptr, cat, raw, yb, nxt, pts, ub, prob, turn, A, B, S2,
-                  cat_sum, cat_zero, cat_turn, stats):  # fmt: skip
+def forward_level(
+    states,
+    ptr,
+    cat,
+    raw,
+    yb,
+    nxt,
+    pts,
+    ub,
+    prob,
+    turn,
+    A,
+    B,
+    S2,
+    cat_sum,
+    cat_zero,
+    cat_turn,
+    stats,
+):
     """Push reach probability ``A`` and the partial moments ``B = E[score; at s]``,
     ``S2 = E[score^2; at s]`` from a level's states to the next level's, and add
     each outcome's contribution to the per-category and bonus statistics

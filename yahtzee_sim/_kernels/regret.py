@@ -41,8 +41,11 @@ def _box_loss(kr, lanes, used, upper, flag, work, r, chosen_box, best_value):
 
 
 @njit(cache=True, nogil=True)
-def _charge(layer, pr, d, r, best, loss, top_roll, top_p, top_loss, top_best):
-    """Add a decision's expected loss ``pr * d`` to ``layer``, keeping its costliest roll."""
+def _charge(layer, pr, d, r, best, out):
+    """Add a decision's expected loss ``pr * d`` to ``layer`` of the per-state outputs
+    ``out = (loss, by_cat, top_roll, top_p, top_loss, top_best)``, keeping its costliest
+    roll."""
+    loss, _, top_roll, top_p, top_loss, top_best = out
     loss[layer] += pr * d
     if pr * d > top_p[layer] * top_loss[layer]:
         top_roll[layer] = r
@@ -52,8 +55,11 @@ def _charge(layer, pr, d, r, best, loss, top_roll, top_p, top_loss, top_best):
 
 
 @njit(cache=True, nogil=True)
-def _turn_regret(kr, lanes, used, upper, flag, keep_dec, cat_dec, work, p, w, fin, loss,
-                 by_cat, top_roll, top_p, top_loss, top_best):  # fmt: skip
+def _turn_regret(kr, lanes, used, upper, flag, keep_dec, cat_dec, work, scratch, out):
+    """Losses of one state's turn into ``out`` (see :func:`_charge`); ``scratch`` =
+    ``(p, w, fin)``: roll, keep and final-roll probabilities."""
+    p, w, fin = scratch
+    loss, by_cat, top_roll, top_p, top_loss, top_best = out
     n_rolls = kr.roll_keep_index.shape[0]
     for j in range(kr.rolls):
         loss[j] = 0.0
@@ -76,7 +82,7 @@ def _turn_regret(kr, lanes, used, upper, flag, keep_dec, cat_dec, work, p, w, fi
             q = roll_vals[0, r, 0] if kr.keep_size[k] == kr.n_dice else keep_vals[j, k, 0]
             d = roll_vals[j, r, 0] - q
             if d > 0.0:
-                _charge(j, p[r], d, r, keep[j, r, 0], loss, top_roll, top_p, top_loss, top_best)
+                _charge(j, p[r], d, r, keep[j, r, 0], out)
         reach_layer(kr, keep_dec[j - 1], p, w, fin)
     for r in range(n_rolls):
         pr = p[r] + fin[r]
@@ -86,28 +92,26 @@ def _turn_regret(kr, lanes, used, upper, flag, keep_dec, cat_dec, work, p, w, fi
         d = _box_loss(kr, lanes, used, upper, flag, work, r, cat_dec[r], best)
         if d > 0.0:
             by_cat[cat_dec[r]] += pr * d
-            _charge(0, pr, d, r, cat[r, 0], loss, top_roll, top_p, top_loss, top_best)
+            _charge(0, pr, d, r, cat[r, 0], out)
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def level_regret(kr, lanes, used, upper, flag, keep_dec, cat_dec, loss, by_cat, top_roll,
-                 top_p, top_loss, top_best):  # fmt: skip
+def level_regret(kr, lanes, used, upper, flag, keep_dec, cat_dec, out):
     """Per-state expected losses of one level, in parallel over states.
 
-    ``loss[i, j]``: expected loss (given the state is reached) of layer ``j``;
-    ``by_cat[i, c]``: box losses by the box the strategy chose; ``top_*[i, j]``: the
-    costliest roll of each layer (roll, probability within the turn, loss, optimal
-    action: box index or keep index)."""
+    ``out = (loss, by_cat, top_roll, top_p, top_loss, top_best)``: ``loss[i, j]``,
+    the expected loss (given the state is reached) of layer ``j``; ``by_cat[i, c]``,
+    box losses by the box the strategy chose; ``top_*[i, j]``, the costliest roll of
+    each layer (roll, probability within the turn, loss, optimal action: box index or
+    keep index)."""
     n = used.shape[0]
     n_rolls = kr.roll_keep_index.shape[0]
     n_keeps = kr.keep_add.shape[0]
     n_chunks = min(n, MAX_CHUNKS)
     for chunk in prange(n_chunks):
         work = new_work(kr, 1, 2)
-        p = np.empty(n_rolls)
-        w = np.empty(n_keeps)
-        fin = np.empty(n_rolls)
+        scratch = (np.empty(n_rolls), np.empty(n_keeps), np.empty(n_rolls))
         for i in range(chunk, n, n_chunks):
+            rows = (out[0][i], out[1][i], out[2][i], out[3][i], out[4][i], out[5][i])
             _turn_regret(kr, lanes, used[i], upper[i], flag[i], keep_dec[i], cat_dec[i], work,
-                         p, w, fin, loss[i], by_cat[i], top_roll[i], top_p[i], top_loss[i],
-                         top_best[i])  # fmt: skip
+                         scratch, rows)  # fmt: skip

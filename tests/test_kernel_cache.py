@@ -1,0 +1,44 @@
+"""Numba caches of the kernels are keyed on every shared kernel file, so editing a shared
+kernel (the scoring step, the widget) can never leave a stale compiled cache behind."""
+
+from __future__ import annotations
+
+import yahtzee_sim._kernels as kernels
+from yahtzee_sim._kernels import SharedSourceLocator, numba_locators, source_stamp
+from yahtzee_sim._kernels.widget import widget
+from yahtzee_sim.strategies.greedy import greedy_fill_states
+
+
+def test_project_kernels_use_the_shared_source_locator():
+    assert numba_locators()[0] is SharedSourceLocator
+    for kernel in (widget, greedy_fill_states):
+        assert isinstance(kernel._cache._impl.locator, SharedSourceLocator)
+
+
+def test_foreign_files_keep_numba_locators(tmp_path):
+    other = tmp_path / "mod.py"
+    other.write_text("def f():\n    return 1\n")
+    ns: dict = {}
+    exec(compile(other.read_text(), str(other), "exec"), ns)
+    assert SharedSourceLocator.from_function(ns["f"], str(other)) is None
+
+
+def test_stamp_changes_when_any_shared_file_changes(tmp_path):
+    own = tmp_path / "own.py"
+    shared = [tmp_path / f"shared{i}.py" for i in range(3)]
+    for p in [own, *shared]:
+        p.write_text("x = 1\n")
+    before = source_stamp(own, tuple(shared))
+    assert source_stamp(own, tuple(shared)) == before  # deterministic
+    for p in shared:
+        p.write_text("x = 2\n")
+        after = source_stamp(own, tuple(shared))
+        assert after != before
+        before = after
+    own.write_text("x = 3\n")
+    assert source_stamp(own, tuple(shared)) != before
+
+
+def test_every_kernel_file_is_shared():
+    names = {p.name for p in kernels.shared_sources()}
+    assert {"play.py", "widget.py", "rng.py", "exact.py", "_card.py"} <= names
