@@ -110,7 +110,7 @@ def test_variants_move_the_metrics_they_target():
 
 
 def test_defensive_decisions():
-    from yahtzee_sim.strategies.rule_based import DefensiveYahtzee
+    from yahtzee_sim.strategies.defensive import DefensiveYahtzee
 
     d = DefensiveYahtzee()
 
