@@ -19,9 +19,10 @@ class KernelRules(NamedTuple):
     Kernels receive this one bundle instead of the tables one by one; what a field
     means is documented on :class:`~yahtzee_sim.dice.DiceTables` and
     :class:`~yahtzee_sim.rules.RuleSet`. The *box slots* serve the widget: the
-    distinct normal scores of box ``c`` are ``slot_points[slot_ptr[c] : slot_ptr[c + 1]]``
-    and ``score_slot[r, c]`` is the slot of ``score_table[r, c]``, so a turn's
-    scoring step values each (box, points) pair once, not once per roll.
+    distinct scores of box ``c`` (joker scores included) are ``slot_points[slot_ptr[c] :
+    slot_ptr[c + 1]]``, ``score_slot[r, c]`` is the slot of ``score_table[r, c]`` and
+    ``points_slot[c, p]`` that of ``p`` points, so a turn's scoring step values each
+    (box, points) pair once, not once per roll.
     """
 
     score_table: np.ndarray  # (n_rolls, C) int16
@@ -47,6 +48,7 @@ class KernelRules(NamedTuple):
     slot_ptr: np.ndarray  # (C + 1,) int64
     slot_points: np.ndarray  # (n_slots,) int64
     score_slot: np.ndarray  # (n_rolls, C) int64
+    points_slot: np.ndarray  # (C, max points + 1) int64, -1: no such score
     n_dice: int
     n_faces: int
     n_categories: int
@@ -59,6 +61,7 @@ class KernelRules(NamedTuple):
     upper_threshold: int
     upper_bonus: int
     flag_size: int
+    upper_mask: int  # bit c set for an upper-section box c
 
 
 def _first_roll_prob(t) -> np.ndarray:
@@ -68,18 +71,23 @@ def _first_roll_prob(t) -> np.ndarray:
     return out
 
 
-def _box_slots(score_table: np.ndarray):
-    """``(slot_ptr, slot_points, score_slot)``: the distinct scores of each box."""
+def _box_slots(score_table: np.ndarray, joker_table: np.ndarray):
+    """``(slot_ptr, slot_points, score_slot, points_slot)``: the distinct scores of each
+    box (normal and joker scores), the slot of every normal score, and the slot of
+    ``p`` points in box ``c`` (``points_slot[c, p]``, -1 if no roll scores so)."""
     n_rolls, C = score_table.shape
     ptr = np.zeros(C + 1, dtype=np.int64)
     points = []
     score_slot = np.empty((n_rolls, C), dtype=np.int64)
+    top = int(max(score_table.max(), joker_table.max()))
+    points_slot = np.full((C, top + 1), -1, dtype=np.int64)
     for c in range(C):
-        values, inverse = np.unique(score_table[:, c], return_inverse=True)
-        score_slot[:, c] = ptr[c] + inverse
+        values = np.union1d(score_table[:, c], joker_table[:, c][joker_table[:, c] >= 0])
+        points_slot[c, values] = ptr[c] + np.arange(len(values))
+        score_slot[:, c] = points_slot[c, score_table[:, c]]
         points.extend(values.tolist())
         ptr[c + 1] = ptr[c] + len(values)
-    return ptr, np.array(points, dtype=np.int64), score_slot
+    return ptr, np.array(points, dtype=np.int64), score_slot, points_slot
 
 
 def kernel_rules(rules) -> KernelRules:
@@ -96,7 +104,11 @@ def kernel_rules(rules) -> KernelRules:
     box_max = t.score_table.max(axis=0).astype(np.int64)
     if rules.joker != "none":  # joker scores (e.g. a Yahtzee as a Large straight)
         box_max = np.maximum(box_max, t.joker_table.max(axis=0))
-    slot_ptr, slot_points, score_slot = _box_slots(t.score_table)
+    slot_ptr, slot_points, score_slot, points_slot = _box_slots(t.score_table, t.joker_table)
+    flag_size = 2 if rules.has_yahtzee_flag else 1
+    yahtzee_index = -1 if yi is None else yi
+    yahtzee_points = 0 if yi is None else rules.categories[yi].points
+    upper_mask = sum(1 << c for c, cat in enumerate(rules.categories) if cat.is_upper)
     kr = KernelRules(
         score_table=t.score_table,
         joker_table=t.joker_table,
@@ -121,18 +133,20 @@ def kernel_rules(rules) -> KernelRules:
         slot_ptr=slot_ptr,
         slot_points=slot_points,
         score_slot=score_slot,
+        points_slot=points_slot,
         n_dice=rules.n_dice,
         n_faces=rules.n_faces,
         n_categories=rules.n_categories,
         rolls=rules.rolls_per_turn,
         joker=_JOKER_CODES[rules.joker],
-        yahtzee_index=-1 if yi is None else yi,
-        yahtzee_points=0 if yi is None else rules.categories[yi].points,
+        yahtzee_index=yahtzee_index,
+        yahtzee_points=yahtzee_points,
         yahtzee_bonus=rules.yahtzee_bonus,
         upper_cap=rules.upper_cap,
         upper_threshold=rules.upper_bonus_threshold,
         upper_bonus=rules.upper_bonus,
-        flag_size=2 if rules.has_yahtzee_flag else 1,
+        flag_size=flag_size,
+        upper_mask=upper_mask,
     )
     rules.__dict__["_kernel_rules"] = kr
     return kr
@@ -240,8 +254,11 @@ def state_index(kr, used, upper, flag):
 
 @njit(cache=True, nogil=True)
 def sets_flag(kr, c, p):
-    """Whether ``p`` points in box ``c`` set the Yahtzee-bonus flag (a full-points Yahtzee)."""
-    return kr.flag_size == 2 and c == kr.yahtzee_index and p == kr.yahtzee_points and p > 0
+    """Whether ``p`` points in box ``c`` set the Yahtzee-bonus flag (a full-points Yahtzee).
+
+    Written as ``&`` of comparisons: numba compiles a chain of ``and`` *returned as a
+    value* into code about 100 times slower in the widget's hot loop."""
+    return (kr.flag_size == 2) & (c == kr.yahtzee_index) & (p == kr.yahtzee_points) & (p > 0)
 
 
 @njit(cache=True, nogil=True)
@@ -250,12 +267,25 @@ def upper_after(kr, upper, c, p):
     total ``upper``: an upper box moves it to ``min(upper + p, cap)`` and pays the bonus
     when it reaches the cap now."""
     cap = kr.upper_cap
-    if not kr.is_upper[c] or cap == 0:
+    if (kr.upper_mask >> c) & 1 == 0 or cap == 0:
         return upper, 0
     u2 = upper + p
     if u2 < cap:
         return u2, 0
     return cap, kr.upper_bonus if upper < cap else 0
+
+
+@njit(cache=True, nogil=True)
+def upper_after_lanes(kr, lo, nu, c, p):
+    """:func:`upper_after` over the upper totals ``lo .. lo + nu - 1`` at once:
+    ``(a, b, shift)`` with lanes ``t < a`` moving to ``lo + t + shift`` with no bonus,
+    lanes ``a <= t < b`` reaching the cap now (bonus paid) and lanes ``t >= b`` already
+    at the cap. A lower box (or no upper bonus) leaves every total: ``(nu, nu, 0)``."""
+    cap = kr.upper_cap
+    if (kr.upper_mask >> c) & 1 == 0 or cap == 0:
+        return nu, nu, 0
+    a = min(max(cap - p - lo, 0), nu)
+    return a, min(max(cap - lo, a), nu), p
 
 
 @njit(cache=True, nogil=True)
@@ -275,6 +305,16 @@ def yahtzee_bonus_points(kr, roll, used, flag):
     if (used >> kr.yahtzee_index) & 1 and flag:
         return kr.yahtzee_bonus
     return 0
+
+
+@njit(cache=True, nogil=True)
+def roll_options(kr, roll, used, flag, points):
+    """One roll's scoring options in one call: ``points[c]`` = the legal points of box
+    ``c`` (-1 if illegal; joker rules applied); returns the Yahtzee bonus of the roll."""
+    case = joker_case(kr, roll, used, flag)
+    for c in range(kr.n_categories):
+        points[c] = category_legal_points(kr, case, roll, used, c)
+    return yahtzee_bonus_points(kr, roll, used, flag)
 
 
 @njit(cache=True, nogil=True)

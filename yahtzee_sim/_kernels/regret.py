@@ -16,27 +16,29 @@ import numpy as np
 from numba import njit, prange
 
 from .exact import reach_layer
-from .play import category_legal_points, joker_case
+from .play import roll_options
 from .solve import MAX_CHUNKS
-from .widget import NEG, box_lanes, new_work, widget
+from .widget import NEG, new_work, widget
 
 
 @njit(cache=True, nogil=True)
-def _box_loss(kr, lanes, used, upper, flag, work, r, chosen_box, best_value):
-    """Optimal value of roll ``r``'s best box − that of ``chosen_box`` (Yahtzee bonus
-    left out of both: it is the same for every box)."""
-    if kr.yahtzee_face[r] < 0:  # normal scoring: the widget tabled every (box, points)
-        return best_value - work.val[kr.score_slot[r, chosen_box]]
-    case = joker_case(kr, r, used, flag)
+def _box_loss(kr, used, flag, work, r, chosen_box, best_value):
+    """Optimal value of roll ``r``'s best box − that of ``chosen_box``, from the box
+    values the widget tabled (max-EV lanes, one lane; the Yahtzee bonus of an
+    n-of-a-kind roll is the same for every box, so it is left out of both)."""
+    val = work.val
+    if kr.yahtzee_face[r] < 0:  # normal scoring
+        return best_value - val[kr.score_slot[r, chosen_box]]
+    points = work.slots
+    roll_options(kr, r, used, flag, points)
     best = NEG
     chosen = NEG
     for c in range(kr.n_categories):
-        p = category_legal_points(kr, case, r, used, c)
-        if p >= 0:
-            box_lanes(kr, lanes, used, upper, flag, upper, 1, c, p, 0, work.tmp)
-            best = max(best, work.tmp[0])
+        if points[c] >= 0:
+            v = val[kr.points_slot[c, points[c]]]
+            best = max(best, v)
             if c == chosen_box:
-                chosen = work.tmp[0]
+                chosen = v
     return best - chosen
 
 
@@ -89,7 +91,7 @@ def _turn_regret(kr, lanes, used, upper, flag, keep_dec, cat_dec, work, scratch,
         if pr == 0.0:
             continue
         best = roll_vals[0, r, 0]
-        d = _box_loss(kr, lanes, used, upper, flag, work, r, cat_dec[r], best)
+        d = _box_loss(kr, used, flag, work, r, cat_dec[r], best)
         if d > 0.0:
             by_cat[cat_dec[r]] += pr * d
             _charge(0, pr, d, r, cat[r, 0], out)

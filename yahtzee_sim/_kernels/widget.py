@@ -16,14 +16,20 @@ what they record.
 **Steps** (all in one work array ``W``, one row per keep, ``nu`` lanes):
 
 1. *category step* — the value of each (open box, points) pair is computed once per
-   state (:func:`box_lanes`, the scoring step of :mod:`.play` applied per lane), then
-   each roll takes its best legal box; n-of-a-kind rolls (joker rules, Yahtzee bonus)
-   are valued box by box;
+   state (:func:`box_values`, the scoring step of :mod:`.play` applied to lanes), then
+   each roll takes its best legal box by table lookup; n-of-a-kind rolls get their
+   legal points (joker rules) and Yahtzee bonus from :func:`.play.roll_options`;
 2. *keep steps* (one per reroll left) — a keep's value is the expected value of the
    roll it leads to, adding the rerolled dice one at a time (:func:`keep_values`,
    ``K[k] = mean_f K[k + f]``); a roll's value is the best of its sub-keeps, found by
    removing dice one at a time (:func:`best_subkeeps`);
 3. the state's value is the mean of the first roll's values (:func:`first_roll_mean`).
+
+Speed: the hot loops index 2-d arrays by ``(row, lane)`` and call no function per box
+or per roll with the ``kr`` bundle (numba moves and reference-counts every array of a
+bundle it passes to a call it does not inline, which costs more than a box's work at
+one lane); against the four separate copies this replaced, the one widget solves
+official Yahtzee about 20% faster (``benchmarks/bench_solver.py``).
 
 Ties: the first box in score-card order; among keeps, the keep itself before its
 sub-keeps (more dice kept), then removing the lowest face first.
@@ -41,13 +47,11 @@ import numpy as np
 from numba import njit
 
 from .play import (
-    category_legal_points,
-    joker_case,
+    roll_options,
     scored_state,
     sets_flag,
     state_index,
-    upper_after,
-    yahtzee_bonus_points,
+    upper_after_lanes,
 )
 
 NEG = -1.0e300
@@ -80,8 +84,8 @@ class Work(NamedTuple):
 
     W: np.ndarray  # keeps x lanes: values
     A: np.ndarray  # keeps x lanes: best sub-keep (float64, so the selects vectorize)
-    val: np.ndarray  # box slots x lanes: value of each (box, points) pair
-    tmp: np.ndarray  # lanes
+    val: np.ndarray  # box slots x (lanes + Yahtzee bonus): value of each (box, points)
+    slots: np.ndarray  # boxes: one roll's slot per box (int64)
     cat: np.ndarray  # rolls x lanes: best box (record >= 1)
     keep: np.ndarray  # rolls-per-turn x rolls x lanes: best keep (record >= 1)
     keep_vals: np.ndarray  # rolls-per-turn x keeps x lanes (record 2)
@@ -98,8 +102,8 @@ def new_work(kr, max_nu, record):
     return Work(
         np.empty(n_keeps * max_nu),
         np.empty(n_keeps * rec),
-        np.empty(kr.slot_points.shape[0] * max_nu),
-        np.empty(max_nu),
+        np.empty(kr.slot_points.shape[0] * (max_nu + kr.yahtzee_bonus)),
+        np.empty(kr.n_categories, dtype=np.int64),
         np.empty(n_rolls * rec, dtype=np.int64),
         np.zeros(kr.rolls * n_rolls * rec, dtype=np.int64),
         np.zeros(kr.rolls * n_keeps * vals),
@@ -123,86 +127,115 @@ def _layers(buf, m, n, nu):
 
 
 @njit(cache=True, nogil=True)
-def box_lanes(kr, lanes, used, upper, flag, lo, nu, c, p, extra, out):
-    """``out[t]`` = value in lane ``t`` of writing ``p`` points in box ``c``.
+def box_pad(kr, lanes, flag):
+    """Extra lanes of box values below ``lo``: the Yahtzee bonus in target lanes of a
+    state whose n-of-a-kind rolls earn it (the flag is set), else 0."""
+    return kr.yahtzee_bonus if lanes.kind != LANES_UPPER and flag else 0
+
+
+@njit(cache=True, nogil=True)
+def box_values(kr, lanes, used, upper, flag, lo, nu, val):
+    """``val[s, t]`` = value in lane ``t`` of writing the points of slot ``s`` in its box,
+    for every slot of every open box (one call per state).
 
     Max-EV lanes: points + upper bonus if reached + the next state's value (the
-    Yahtzee bonus is added by the caller, as it is the same for every box). Target
-    lanes: P(at least ``lo + t - q`` more points from the next state), where ``q`` =
-    ``p`` + upper bonus + ``extra`` (the Yahtzee bonus of the roll).
+    Yahtzee bonus is added per roll: it is the same for every box). Target lanes:
+    P(at least ``lo + t - q`` more points from the next state), ``q`` = points + upper
+    bonus (a roll's Yahtzee bonus shifts the lanes, see :func:`category_step`).
+
+    The loops are written out here, not in a per-slot helper: a numba call passing
+    ``kr`` moves every array of the bundle, which costs more than a slot's work.
     """
-    if lanes.kind == LANES_UPPER:
-        V = lanes.values
-        nf = 1 if sets_flag(kr, c, p) else flag
-        row = state_index(kr, used | (np.int64(1) << c), 0, nf)
-        for t in range(nu):
-            u2, bonus = upper_after(kr, lo + t, c, p)
-            out[t] = float(p + bonus) + V[row + u2]
-        return
-    s2, bonus = scored_state(kr, used, upper, flag, c, p)
-    q = p + extra + bonus
-    o2 = lanes.offset[s2]
-    n2 = lanes.length[s2]
-    a = min(max(q - lo + 1, 0), nu)  # lanes needing at most q: sure
-    b = min(max(q + n2 - lo, 0), nu)  # lanes past b: beyond the next state's reach
-    for t in range(a):
-        out[t] = 1.0
-    src = o2 + lo - q
-    for t in range(a, b):
-        out[t] = lanes.values[src + t]
-    for t in range(b, nu):
-        out[t] = 0.0
-
-
-@njit(cache=True, nogil=True)
-def _take(dst, src, choice, c, nu, record):
-    """``dst = max(dst, src)`` lane by lane; with ``record``, ``choice`` = ``c`` where
-    ``src`` is strictly larger (so the first box in card order wins ties)."""
-    if record:
-        for t in range(nu):
-            if src[t] > dst[t]:
-                dst[t] = src[t]
-                choice[t] = c
-    else:
-        for t in range(nu):
-            dst[t] = max(dst[t], src[t])
-
-
-@njit(cache=True, nogil=True)
-def category_step(kr, lanes, used, upper, flag, lo, nu, W, val, tmp, record, cat):
-    """Rows of rolls in ``W`` = the value of each roll's best box, lane by lane;
-    with ``record``, ``cat[r, t]`` = that box."""
-    C = kr.n_categories
-    for c in range(C):
+    upper_lanes = lanes.kind == LANES_UPPER
+    V = lanes.values
+    for c in range(kr.n_categories):
         if (used >> c) & 1:
             continue
         for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
-            box_lanes(kr, lanes, used, upper, flag, lo, nu, c, kr.slot_points[s], 0, val[s])
-    additive = lanes.kind == LANES_UPPER
-    dummy = tmp[:0].astype(np.int64)
-    for r in range(kr.roll_keep_index.shape[0]):
-        Er = W[kr.roll_keep_index[r]]
-        ch = cat[r] if record else dummy
+            p = kr.slot_points[s]
+            if upper_lanes:
+                nf = 1 if sets_flag(kr, c, p) else flag
+                base = state_index(kr, used | (np.int64(1) << c), 0, nf)
+                a, b, shift = upper_after_lanes(kr, lo, nu, c, p)
+                fp = float(p)
+                src = base + lo + shift
+                for t in range(a):  # lane t moves to the upper total lo + t + shift
+                    val[s, t] = fp + V[src + t]
+                at_cap = V[base + kr.upper_cap]
+                for t in range(a, b):  # the bonus is reached now
+                    val[s, t] = fp + kr.upper_bonus + at_cap
+                for t in range(b, nu):
+                    val[s, t] = fp + at_cap
+                continue
+            s2, bonus = scored_state(kr, used, upper, flag, c, p)
+            q = p + bonus
+            n2 = lanes.length[s2]
+            a = min(max(q - lo + 1, 0), nu)  # lanes needing at most q: sure
+            b = min(max(q + n2 - lo, 0), nu)  # lanes past b: beyond the next state's reach
+            for t in range(a):
+                val[s, t] = 1.0
+            src = lanes.offset[s2] + lo - q
+            for t in range(a, b):
+                val[s, t] = V[src + t]
+            for t in range(b, nu):
+                val[s, t] = 0.0
+
+
+@njit(cache=True, nogil=True)
+def category_step(kr, lanes, used, upper, flag, lo, nu, W, val, slots, record, cat):
+    """Rows of rolls in ``W`` = the value of each roll's best box, lane by lane;
+    with ``record``, ``cat[r, t]`` = that box (the first in card order on ties).
+
+    ``val`` holds ``nu + pad`` lanes per slot (:func:`box_pad`). An n-of-a-kind roll (joker rules,
+    Yahtzee bonus) gets its legal points from :func:`roll_options`; its Yahtzee bonus
+    ``yb`` adds to max-EV lanes and, in target lanes, means ``yb`` fewer points needed:
+    lane ``t`` reads the box value ``yb`` lanes lower, so target lanes of a state whose
+    rolls can earn the bonus start the box values ``pad = yahtzee_bonus`` lanes early.
+    ``slots`` is scratch for one roll's slot per box (-1: illegal).
+    """
+    need_lanes = lanes.kind != LANES_UPPER
+    pad = val.shape[1] - nu
+    box_values(kr, lanes, used, upper, flag, lo - pad, nu + pad, val)
+    C = kr.n_categories
+    score_slot = kr.score_slot
+    rki = kr.roll_keep_index
+    for r in range(rki.shape[0]):
+        k = rki[r]
+        yb = 0
+        if kr.yahtzee_face[r] < 0:  # normal scoring
+            for c in range(C):
+                slots[c] = -1 if (used >> c) & 1 else score_slot[r, c]
+        else:
+            yb = roll_options(kr, r, used, flag, slots)
+            for c in range(C):
+                if slots[c] >= 0:
+                    slots[c] = kr.points_slot[c, slots[c]]
+        src = pad - yb if need_lanes else pad  # lane t of this roll reads lane src + t
+        add = 0.0 if need_lanes else float(yb)
         for t in range(nu):
-            Er[t] = NEG
+            W[k, t] = NEG
         if record:
             for t in range(nu):
-                ch[t] = -1
-        if kr.yahtzee_face[r] < 0:  # normal scoring: look the (box, points) values up
-            for c in range(C):
-                if not (used >> c) & 1:
-                    _take(Er, val[kr.score_slot[r, c]], ch, c, nu, record)
-            continue
-        case = joker_case(kr, r, used, flag)  # n-of-a-kind: jokers and the Yahtzee bonus
-        yb = yahtzee_bonus_points(kr, r, used, flag)
+                cat[r, t] = -1
         for c in range(C):
-            p = category_legal_points(kr, case, r, used, c)
-            if p >= 0:
-                box_lanes(kr, lanes, used, upper, flag, lo, nu, c, p, 0 if additive else yb, tmp)
-                _take(Er, tmp, ch, c, nu, record)
-        if additive and yb:
-            for t in range(nu):
-                Er[t] += yb
+            s = slots[c]
+            if s < 0:
+                continue
+            if src > 0:  # target lanes and no Yahtzee bonus: skip the early lanes
+                for t in range(nu):
+                    if val[s, src + t] > W[k, t]:
+                        W[k, t] = val[s, src + t]
+                        if record:
+                            cat[r, t] = c
+            elif record:
+                for t in range(nu):
+                    v = val[s, t] + add
+                    if v > W[k, t]:
+                        W[k, t] = v
+                        cat[r, t] = c
+            else:
+                for t in range(nu):
+                    W[k, t] = max(W[k, t], val[s, t] + add)
 
 
 @njit(cache=True, nogil=True)
@@ -210,20 +243,20 @@ def keep_values(kr, W, nu):
     """In place: rows of partial keeps become their expected values, from the rows of
     full keeps (rolls), adding one rerolled die at a time (larger keeps first)."""
     keep_add = kr.keep_add
+    keep_size = kr.keep_size
     n_keeps, F = keep_add.shape
     inv = 1.0 / F
     for k in range(n_keeps - 1, -1, -1):
-        if kr.keep_size[k] == kr.n_dice:
+        if keep_size[k] == kr.n_dice:
             continue
-        Wk = W[k]
         for t in range(nu):
-            Wk[t] = 0.0
+            W[k, t] = 0.0
         for f in range(F):
-            Wkk = W[keep_add[k, f]]
+            kk = keep_add[k, f]
             for t in range(nu):
-                Wk[t] += Wkk[t]
+                W[k, t] += W[kk, t]
         for t in range(nu):
-            Wk[t] *= inv
+            W[k, t] *= inv
 
 
 @njit(cache=True, nogil=True)
@@ -235,40 +268,37 @@ def best_subkeeps(kr, W, A, nu, record):
     keep_remove = kr.keep_remove
     n_keeps, F = keep_remove.shape
     for k in range(n_keeps):
-        Wk = W[k]
         if record:
-            Ak = A[k]
             fk = float(k)
             for t in range(nu):
-                Ak[t] = fk
+                A[k, t] = fk
         for f in range(F):
             kk = keep_remove[k, f]
             if kk < 0:
                 continue
-            Wkk = W[kk]
             if record:
-                Akk = A[kk]
                 for t in range(nu):  # branch-free, so that it vectorizes
-                    better = Wkk[t] > Wk[t]
-                    Ak[t] = Akk[t] if better else Ak[t]
-                    Wk[t] = Wkk[t] if better else Wk[t]
+                    better = W[kk, t] > W[k, t]
+                    A[k, t] = A[kk, t] if better else A[k, t]
+                    W[k, t] = W[kk, t] if better else W[k, t]
             else:
                 for t in range(nu):
-                    Wk[t] = max(Wk[t], Wkk[t])
+                    W[k, t] = max(W[k, t], W[kk, t])
 
 
 @njit(cache=True, nogil=True)
 def first_roll_mean(kr, W, nu):
     """``W[0] =`` the mean over first rolls of their rows: the state's value (only the
     empty keep is needed, so this is one dot product, not a full keep pass)."""
-    W0 = W[0]
+    rki = kr.roll_keep_index
+    prob = kr.first_roll_prob
     for t in range(nu):
-        W0[t] = 0.0
-    for r in range(kr.roll_keep_index.shape[0]):
-        p = kr.first_roll_prob[r]
-        Wr = W[kr.roll_keep_index[r]]
+        W[0, t] = 0.0
+    for r in range(rki.shape[0]):
+        p = prob[r]
+        k = rki[r]
         for t in range(nu):
-            W0[t] += p * Wr[t]
+            W[0, t] += p * W[k, t]
 
 
 @njit(cache=True, nogil=True)
@@ -292,8 +322,8 @@ def widget(kr, lanes, used, upper, flag, lo, nu, work, record):
     keep = _layers(work.keep, kr.rolls, n_rolls, nu)
     keep_vals = _layers(work.keep_vals, kr.rolls, n_keeps, nu)
     roll_vals = _layers(work.roll_vals, kr.rolls, n_rolls, nu)
-    val = _rows(work.val, kr.slot_points.shape[0], nu)
-    category_step(kr, lanes, used, upper, flag, lo, nu, W, val, work.tmp, record >= 1, cat)
+    val = _rows(work.val, kr.slot_points.shape[0], nu + box_pad(kr, lanes, flag))
+    category_step(kr, lanes, used, upper, flag, lo, nu, W, val, work.slots, record >= 1, cat)
     for j in range(kr.rolls):
         if j > 0:
             keep_values(kr, W, nu)
