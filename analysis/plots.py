@@ -18,6 +18,20 @@ PALETTE = (
 )
 
 
+def legend_outside(ax, fontsize: str = "small"):
+    """The legend to the right of the axes, clear of the data (one column; two past
+    16 entries). Leave room for it: a wider figure and ``tight_layout``."""
+    n = len(ax.get_legend_handles_labels()[1])
+    return ax.legend(
+        loc="upper left",
+        bbox_to_anchor=(1.02, 1.0),
+        borderaxespad=0.0,
+        frameon=False,
+        fontsize=fontsize,
+        ncol=1 if n <= 16 else 2,
+    )
+
+
 def _axes(ax):
     if ax is None:
         import matplotlib.pyplot as plt
@@ -62,7 +76,12 @@ def plot_pmf(
 
 
 def plot_score_histogram(
-    result, exact=None, ax=None, label: str | None = None, color: str | None = None
+    result,
+    exact=None,
+    ax=None,
+    label: str | None = None,
+    color: str | None = None,
+    legend: bool = True,
 ):
     """Histogram of simulated final scores, with the exact pmf overlaid when given.
 
@@ -74,6 +93,8 @@ def plot_score_histogram(
         The strategy's exact law (with the pmf), drawn as a line.
     ax : matplotlib Axes, optional
     label, color : str, optional
+    legend : bool
+        Draw a legend in the axes (off in small multiples, which share one legend).
     """
     ax = _axes(ax)
     color = color or PALETTE[0]
@@ -97,7 +118,8 @@ def plot_score_histogram(
     ax.set_ylabel("probability")
     if label:
         ax.set_title(label)
-    ax.legend(frameon=False, fontsize="small")
+    if legend:
+        ax.legend(frameon=False, fontsize="small")
     return ax
 
 
@@ -133,7 +155,7 @@ def plot_survival(curves: dict, ax=None, xmax: int | None = None):
     ax.set_xlabel("score x")
     ax.set_ylabel("P(final score ≥ x)")
     ax.set_title("Survival curves of the final score")
-    ax.legend(frameon=False, fontsize="small", ncol=2)
+    legend_outside(ax)
     return ax
 
 
@@ -160,7 +182,7 @@ def plot_category_means(frame, reference: str | None = "optimal", ax=None):
     ax.invert_yaxis()
     ax.set_xlabel("mean points in the box")
     ax.set_title("Points per box against the reference")
-    ax.legend(frameon=False, fontsize="x-small", loc="lower right")
+    legend_outside(ax)
     return ax
 
 
@@ -184,7 +206,28 @@ def plot_kn_trace(kn, ax=None):
     ax.set_xlabel("stage (observations)")
     ax.set_ylabel("running mean")
     ax.set_title("Kim–Nelson selection: running means until elimination (×)")
-    ax.legend(frameon=False, fontsize="x-small", ncol=2)
+    legend_outside(ax)
+    return ax
+
+
+def plot_regret_by_turn(frame, ax=None):
+    """Expected points lost against optimal play in each turn, one line per strategy
+    (columns of ``frame``, turns as the index)."""
+    ax = _axes(ax)
+    for i, (label, col) in enumerate(frame.items()):
+        ax.plot(
+            col.index,
+            col.values,
+            marker="o",
+            ms=3,
+            label=label,
+            color=PALETTE[i % len(PALETTE)],
+            ls=("-", "--", ":")[(i // len(PALETTE)) % 3],
+        )
+    ax.set_xlabel("turn")
+    ax.set_ylabel("expected points lost")
+    ax.set_title("Expected loss against optimal play by turn")
+    legend_outside(ax)
     return ax
 
 

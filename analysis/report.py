@@ -57,13 +57,12 @@ class Report:
     seconds: float = 0.0
 
     def to_dict(self) -> dict:
-        """JSON-ready description."""
+        """JSON-ready description (no wall time: the same run gives the same dict)."""
         return {
             "out": str(self.out),
             "files": self.files,
             "summary": json.loads(self.summary.reset_index().to_json(orient="records")),
             "skipped": self.skipped,
-            "seconds": self.seconds,
         }
 
 
@@ -232,8 +231,8 @@ def _summary(ids, sims, exact) -> pd.DataFrame:
                 "SD": s["sd"],
                 "95% CI": f"[{s['ci95'][0]:.2f}, {s['ci95'][1]:.2f}]",
                 "min": s["min"],
-                "p10": s["percentiles"]["10"],
-                "median": s["percentiles"]["50"],
+                "p10": s["percentiles"]["p10"],
+                "median": s["percentiles"]["p50"],
                 "max": s["max"],
                 "bonus %": 100 * s["bonus_rate"],
                 "Yahtzees/game": s["yahtzees_mean"],
@@ -246,18 +245,19 @@ def _summary(ids, sims, exact) -> pd.DataFrame:
 def _category_tables(rules, ids, sims, exact) -> dict[str, pd.DataFrame]:
     names = list(rules.category_names)
     tables = {}
-    for key, sim_key, exact_attr, scale in (
-        ("mean", "category_means", "category_means", 1.0),
-        ("zero", "category_zero_rate", "category_zero_prob", 100.0),
-        ("turn", "category_mean_turn", "category_fill_turn", 1.0),
+    ref = exact.get(REFERENCE)
+    summaries = {sid: sims[sid].summary() for sid in ids}
+    if ref is not None:
+        summaries = {f"{REFERENCE} (exact)": ref.to_dict(), **summaries}
+    for key, entry, scale in (
+        ("mean", "category_means", 1.0),
+        ("zero", "category_zero_rate", 100.0),
+        ("turn", "category_fill_turn", 1.0),
     ):
-        cols = {}
-        ref = exact.get(REFERENCE)
-        if ref is not None:
-            cols[f"{REFERENCE} (exact)"] = np.asarray(getattr(ref, exact_attr)) * scale
-        for sid in ids:
-            v = sims[sid].summary()[sim_key]
-            cols[sid] = np.array([v[n] for n in names], dtype=float) * scale
+        cols = {
+            label: np.array([s[entry][n] for n in names], dtype=float) * scale
+            for label, s in summaries.items()
+        }
         tables[key] = pd.DataFrame(cols, index=pd.Index(names, name="category"))
     return tables
 
@@ -268,13 +268,15 @@ def _write(out: Path, rules, ids, games, seed, sims, exact, regrets, kn, skipped
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
 
     from . import plots
 
     files: list[str] = []
 
-    def save_fig(fig, name):
-        fig.tight_layout()
+    def save_fig(fig, name, rect=(0, 0, 1, 1)):
+        fig.tight_layout(rect=rect)
         fig.savefig(out / name, dpi=110)
         plt.close(fig)
         files.append(name)
@@ -304,15 +306,32 @@ def _write(out: Path, rules, ids, games, seed, sims, exact, regrets, kn, skipped
     n = len(summary.index)
     ncol = 4 if n > 4 else n
     nrow = -(-n // ncol)
-    fig, axes = plt.subplots(nrow, ncol, figsize=(3.6 * ncol, 2.6 * nrow), squeeze=False)
+    height = 2.6 * nrow + 0.9  # room above the panels for the title and the one legend
+    fig, axes = plt.subplots(nrow, ncol, figsize=(3.6 * ncol, height), squeeze=False)
     for ax, (i, sid) in zip(axes.ravel(), enumerate(summary.index), strict=False):
         plots.plot_score_histogram(
-            sims[sid], exact.get(sid), ax=ax, label=sid, color=plots.PALETTE[i % len(plots.PALETTE)]
+            sims[sid],
+            exact.get(sid),
+            ax=ax,
+            label=sid,
+            color=plots.PALETTE[i % len(plots.PALETTE)],
+            legend=False,
         )
     for ax in axes.ravel()[n:]:
         ax.axis("off")
-    fig.suptitle("Final score: simulated histogram, exact pmf (black) where available")
-    save_fig(fig, "distributions.png")
+    fig.suptitle("Distribution of the final score", y=1 - 0.15 / height)
+    fig.legend(
+        handles=[
+            Patch(color="0.55", alpha=0.6, label=f"simulated ({games:,} games, one colour each)"),
+            Line2D([], [], color="black", lw=0.9, label="exact law (deterministic strategies)"),
+        ],
+        loc="upper center",
+        bbox_to_anchor=(0.5, 1 - 0.45 / height),
+        ncol=2,
+        frameon=False,
+        fontsize="small",
+    )
+    save_fig(fig, "distributions.png", rect=(0, 0, 1, 1 - 0.8 / height))
     doc.heading("Score distributions")
     doc.figure(
         "distributions.png",
@@ -326,7 +345,7 @@ def _write(out: Path, rules, ids, games, seed, sims, exact, regrets, kn, skipped
         else:
             h = np.asarray(sims[sid].histogram, dtype=float)
             curves[sid] = np.cumsum(h[::-1])[::-1] / h.sum()
-    fig, ax = plt.subplots(figsize=(9, 5))
+    fig, ax = plt.subplots(figsize=(11, 5))
     plots.plot_survival(curves, ax=ax)
     save_fig(fig, "survival.png")
     doc.figure(
@@ -352,7 +371,7 @@ def _write(out: Path, rules, ids, games, seed, sims, exact, regrets, kn, skipped
         doc.heading(title, 3)
         doc.table(tables[key], floatfmt=fmt)
         save_csv(tables[key], f"categories_{key}.csv")
-    fig, ax = plt.subplots(figsize=(9, 0.38 * rules.n_categories + 1.5))
+    fig, ax = plt.subplots(figsize=(11, 0.38 * rules.n_categories + 1.5))
     plots.plot_category_means(
         tables["mean"],
         reference=f"{REFERENCE} (exact)" if f"{REFERENCE} (exact)" in tables["mean"] else REFERENCE,
@@ -384,7 +403,7 @@ def _write(out: Path, rules, ids, games, seed, sims, exact, regrets, kn, skipped
         doc.table(kn_table)
         save_csv(kn_table, "kim_nelson.csv")
         save_csv(kn.trace, "kim_nelson_trace.csv", index=False)
-        fig, ax = plt.subplots(figsize=(9, 5))
+        fig, ax = plt.subplots(figsize=(11, 5))
         plots.plot_kn_trace(kn, ax=ax)
         save_fig(fig, "kn_trace.png")
         doc.figure("kn_trace.png", "Kim–Nelson elimination trace")
@@ -432,21 +451,8 @@ def _write(out: Path, rules, ids, games, seed, sims, exact, regrets, kn, skipped
         save_csv(rtab, "regret.csv")
         by_turn = pd.DataFrame({sid: r.by_turn for sid, r in regrets.items()})
         save_csv(by_turn, "regret_by_turn.csv")
-        fig, ax = plt.subplots(figsize=(9, 5))
-        for i, (sid, col) in enumerate(by_turn.items()):
-            ax.plot(
-                col.index,
-                col.values,
-                marker="o",
-                ms=3,
-                label=sid,
-                color=plots.PALETTE[i % len(plots.PALETTE)],
-                ls=("-", "--", ":")[(i // len(plots.PALETTE)) % 3],
-            )
-        ax.set_xlabel("turn")
-        ax.set_ylabel("expected points lost")
-        ax.set_title("Expected loss against optimal play by turn")
-        ax.legend(frameon=False, fontsize="x-small", ncol=2)
+        fig, ax = plt.subplots(figsize=(11, 5))
+        plots.plot_regret_by_turn(by_turn, ax=ax)
         save_fig(fig, "regret_by_turn.png")
         doc.figure("regret_by_turn.png", "Expected loss against optimal play by turn")
         situations = []
