@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -15,7 +17,8 @@ def win_probability(pmf_a, pmf_b) -> float:
     a = np.pad(a, (0, n - len(a))) / a.sum()
     b = np.pad(b, (0, n - len(b))) / b.sum()
     below = np.concatenate(([0.0], np.cumsum(b)[:-1]))  # P(B < x)
-    return float(a @ below + 0.5 * (a @ b))
+    # exactly rounded sum: the same bytes on every run (BLAS dot products are not)
+    return math.fsum(a * (below + 0.5 * b))
 
 
 def win_matrix(distributions: dict) -> pd.DataFrame:

@@ -20,10 +20,11 @@ from yahtzee_sim._kernels.play import kernel_rules
 from yahtzee_sim._kernels.regret import level_regret
 from yahtzee_sim._kernels.widget import upper_total_lanes
 from yahtzee_sim.dice import DiceTables
-from yahtzee_sim.exact import _label, exact_result, forward_pass, prepared
+from yahtzee_sim.exact import exact_result, forward_pass, prepared
 from yahtzee_sim.rules import RuleSet
 from yahtzee_sim.solver import value_table
 from yahtzee_sim.state import decode_state
+from yahtzee_sim.vocabulary import strategy_label
 
 
 @dataclass(eq=False)
@@ -64,7 +65,7 @@ class RegretResult:
     meta: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        """JSON-ready summary."""
+        """JSON-ready summary (no wall time: the same run gives the same dict)."""
         return {
             "strategy": self.strategy,
             "rules": self.rules.name,
@@ -75,7 +76,6 @@ class RegretResult:
             "by_turn": {int(k): v for k, v in self.by_turn.items()},
             "by_category": self.by_category.to_dict(),
             "situations": self.situations.to_dict(orient="records"),
-            "seconds": self.seconds,
         }
 
 
@@ -133,7 +133,7 @@ def evaluate_with_regret(
     acc = _Accumulator(rules, top)
     levels, fw = forward_pass(strategy, rules, progress, acc)
     t1 = time.perf_counter()
-    res = acc.result(_label(strategy), fw, t1 - t0)
+    res = acc.result(strategy_label(strategy), fw, t1 - t0)
     ex = None
     if distribution is not None:
         ex = exact_result(strategy, rules, levels, fw, distribution, progress, t0)
@@ -162,10 +162,12 @@ class _Accumulator:
         top_best = np.empty((m, R), dtype=np.int64)
         level_regret(self.kr, self.lanes, used, upper, flag, keep, cat,
                      (loss, bc, top_roll, top_p, top_loss, top_best))  # fmt: skip
+        # weighted sums with numpy's fixed reduction order, not BLAS (whose threading
+        # and alignment-dependent kernels change the last bits from run to run)
         a = reach[s]
-        self.by_layer += a @ loss
-        self.by_turn[turn] += float(a @ loss.sum(axis=1))
-        self.by_cat += a @ bc
+        self.by_layer += (a[:, None] * loss).sum(axis=0)
+        self.by_turn[turn] += float((a[:, None] * loss).sum())
+        self.by_cat += (a[:, None] * bc).sum(axis=0)
         if not self.top:
             return
         contrib = (a[:, None] * top_p * top_loss).ravel()

@@ -85,7 +85,7 @@ class TournamentResult:
         }
 
     def to_dict(self) -> dict:
-        """JSON-ready summary."""
+        """JSON-ready summary (no wall time: the same run gives the same dict)."""
         rates = self.win_rates()
         return {
             "rules": self.rules_name,
@@ -96,7 +96,6 @@ class TournamentResult:
             "mean_scores": rates["mean_score"].tolist(),
             "winning_score": self.winning_summary(),
             "parameters": self.parameters,
-            "seconds": self.seconds,
         }
 
 

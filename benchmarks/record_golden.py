@@ -25,7 +25,6 @@ What is recorded:
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import time
 from pathlib import Path
@@ -55,16 +54,6 @@ ADVISOR_POSITIONS = [  # (rules, dice, rolls_left, used, upper, yahtzee_bonus)
 ]
 
 
-def digest(*arrays) -> str:
-    """SHA-256 over the bytes of the arrays (dtype and shape included)."""
-    h = hashlib.sha256()
-    for a in arrays:
-        a = np.ascontiguousarray(a)
-        h.update(f"{a.dtype.str}{a.shape}".encode())
-        h.update(a.tobytes())
-    return h.hexdigest()
-
-
 def supports(strategy_id: str, rules) -> bool:
     """Whether the strategy plays ``rules`` (it refuses with a StrategyError otherwise)."""
     try:
@@ -89,6 +78,11 @@ def main() -> None:
     out = Path(ap.parse_args().out)
     out.mkdir(parents=True, exist_ok=True)
     golden: dict = {
+        "settings": {
+            "simulate_games": SIM_GAMES,
+            "simulate_seed": SIM_SEED,
+            "target_cap": TARGET_CAP,
+        },
         "simulate": {},
         "exact": {},
         "solver": {},
@@ -101,7 +95,7 @@ def main() -> None:
     for sid, rules in cases():
         res = simulate(sid, SIM_GAMES, seed=SIM_SEED, rules=rules, progress=False)
         golden["simulate"][f"{sid}|{rules}"] = {
-            "digest": digest(res.total, res.category_scores, res.filled_turn, res.yahtzee_bonuses),
+            "digest": res.digest(),
             "mean": float(res.total.mean()),
         }
         if get_strategy(sid).deterministic and not get_strategy(sid).uses_total:
@@ -113,8 +107,8 @@ def main() -> None:
             golden["exact"][key] = {
                 "mean": ex.mean,
                 "sd": ex.sd,
-                "bonus_probability": ex.bonus_probability,
-                "yahtzee_bonus_mean": ex.yahtzee_bonus_mean,
+                "bonus_rate": ex.bonus_rate,
+                "yahtzee_bonuses_mean": ex.yahtzee_bonuses_mean,
                 "n_states": ex.n_states,
             }
             arrays[f"pmf|{key}"] = ex.pmf

@@ -13,8 +13,6 @@ _REGISTRY: dict[str, type[Strategy]] = {}
 _LATEST: dict[str, int] = {}
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _PARAM_ID = re.compile(r"^([a-z0-9][a-z0-9-]*):(-?\d+)$")  # "target:300"
-#: Parameter set by the number after the colon of an id (``target:300`` → beta=300).
-_ID_PARAMETER = {"target": "beta"}
 
 
 def register(base_id: str, version: int = 1):
@@ -74,10 +72,10 @@ def get_strategy(strategy: str | Strategy, **params) -> Strategy:
     if not isinstance(strategy, str):
         raise StrategyError(f"strategy must be an id or a Strategy instance, got {strategy!r}")
     param = _PARAM_ID.match(strategy)
-    name = param.group(1).split("-v")[0] if param else None
-    if name in _ID_PARAMETER:
+    if param and getattr(strategy_class(param.group(1)), "id_parameter", None):
+        # the number after the colon sets the class's id parameter (target:300 → beta=300)
         cls = strategy_class(param.group(1))
-        params = {_ID_PARAMETER[name]: int(param.group(2)), **params}
+        params = {cls.id_parameter: int(param.group(2)), **params}
     elif is_plugin_spec(strategy):
         cls = load_strategy_class(strategy)
     else:

@@ -31,7 +31,7 @@ def test_simulate_json(capsys):
         "yahtzees_mean",
     ):
         assert key in data
-    assert set(data["percentiles"]) == {"1", "5", "10", "25", "50", "75", "90", "95", "99"}
+    assert set(data["percentiles"]) == {"p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99"}
     assert data["strategy"] == "greedy" and data["games"] == 2000 and data["rules"] == "yahtzee"
 
 

@@ -53,9 +53,9 @@ def test_optimal_free_joker_matches_the_literature(optimal_free_joker):
     names = r.rules.category_names
     for name, published in TABLE_11_OPTIMAL.items():
         assert round(r.category_means[names.index(name)], 2) == pytest.approx(published)
-    assert round(35 * r.bonus_probability, 2) == pytest.approx(23.84)  # Table 11 bonus row
-    assert round(100 * r.yahtzee_bonus_mean, 2) == pytest.approx(9.58)
-    assert r.bonus_probability == pytest.approx(0.68, abs=0.005)
+    assert round(35 * r.bonus_rate, 2) == pytest.approx(23.84)  # Table 11 bonus row
+    assert round(100 * r.yahtzee_bonuses_mean, 2) == pytest.approx(9.58)
+    assert r.bonus_rate == pytest.approx(0.68, abs=0.005)
 
 
 def test_pmf_is_a_law_with_the_forward_moments(optimal_free_joker):
@@ -329,10 +329,11 @@ def test_cli_exact_json_and_plot(capsys, tmp_path):
         "percentiles",
         "pmf",
         "category_means",
-        "category_zero_prob",
-        "bonus_probability",
-        "yahtzee_bonus_mean",
-        "seconds",
+        "category_zero_rate",
+        "category_fill_turn",
+        "bonus_rate",
+        "yahtzee_bonuses_mean",
+        "n_states",
     ):
         assert key in data
     assert data["strategy"] == "greedy" and data["rules"] == "2-yatzy"

@@ -21,7 +21,7 @@ def test_streaming_summary_equals_keeping_all_games():
     assert a["mean"] == pytest.approx(t.mean(), rel=1e-14)
     assert a["sd"] == pytest.approx(t.std(ddof=1), rel=1e-12)
     for q, v in a["percentiles"].items():
-        assert v == np.percentile(t, int(q))
+        assert v == np.percentile(t, int(q.removeprefix("p")))
     assert a["category_zero_rate"]["yahtzee"] == pytest.approx(
         (full.category_scores[:, 11] == 0).mean()
     )
@@ -101,7 +101,7 @@ def test_cli_checkpoint(tmp_path, capsys):
     first = capsys.readouterr().out
     assert main(["simulate", "--games", "3000", "--checkpoint", ck, "--quiet", "--json"]) == 0
     again = capsys.readouterr().out
-    assert first.split('"seconds"')[0] == again.split('"seconds"')[0]
+    assert first == again  # resumed run prints the same bytes
     assert main(["simulate", "--games", "3000", "--seed", "9", "--checkpoint", ck]) == 2
     err = capsys.readouterr().err
     assert "different run" in err and len(err.strip().splitlines()) == 1

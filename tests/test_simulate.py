@@ -54,8 +54,8 @@ def test_summary_keys_and_values():
         "bonus_rate",
         "yahtzees_mean",
     } <= set(s)
-    assert list(s["percentiles"]) == [str(p) for p in PERCENTILES]
-    assert s["min"] <= s["percentiles"]["1"] <= s["percentiles"]["50"] <= s["max"]
+    assert list(s["percentiles"]) == [f"p{p}" for p in PERCENTILES]
+    assert s["min"] <= s["percentiles"]["p1"] <= s["percentiles"]["p50"] <= s["max"]
     assert s["ci95"][0] < s["mean"] < s["ci95"][1]
     assert s["mean"] == pytest.approx(res.total.mean())
     assert s["bonus_rate"] == pytest.approx((res.upper_bonus > 0).mean())

@@ -14,8 +14,8 @@ import numpy as np
 
 from .rules import RuleSet
 from .state import max_points_to_come
+from .vocabulary import PERCENTILES, box_statistics, percentile_key
 
-PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 _Z95 = 1.959963984540054
 
 
@@ -91,7 +91,7 @@ class Aggregate:
         return float(x_lo + frac * (x_hi - x_lo))
 
     def summary(self, strategy: str | None = None, seed: int | None = None) -> dict:
-        """The same keys as :meth:`yahtzee_sim.results.Results.summary`.
+        """The summary in the shared vocabulary (:mod:`yahtzee_sim.vocabulary`).
 
         ``strategy`` and ``seed`` default to those recorded by :func:`~yahtzee_sim.simulate`.
         """
@@ -118,17 +118,14 @@ class Aggregate:
             "ci95": [float(mean - half), float(mean + half)],
             "min": int(nonzero[0]),
             "max": int(nonzero[-1]),
-            "percentiles": {str(p): self.percentile(p) for p in PERCENTILES},
+            "percentiles": {percentile_key(p): self.percentile(p) for p in PERCENTILES},
             "bonus_rate": self.bonus_games / n,
             "yahtzees_mean": self.yahtzees / n,
             "yahtzee_bonuses_mean": self.yahtzee_bonuses / n,
-            "category_means": dict(
-                zip(self.rules.category_names, (self.category_sums / n).tolist(), strict=True)
-            ),
-            "category_zero_rate": dict(
-                zip(self.rules.category_names, (self.category_zeros / n).tolist(), strict=True)
-            ),
-            "category_mean_turn": dict(
-                zip(self.rules.category_names, (self.category_turn_sums / n).tolist(), strict=True)
+            **box_statistics(
+                self.rules.category_names,
+                self.category_sums / n,
+                self.category_zeros / n,
+                self.category_turn_sums / n,
             ),
         }

@@ -29,6 +29,7 @@ from .dice import DiceTables
 from .errors import IllegalMoveError
 from .rules import RuleSet
 from .view import TurnView
+from .vocabulary import strategy_label
 
 
 class BatchStrategy(Protocol):
@@ -52,14 +53,10 @@ RESULT_DTYPES = {
 }
 
 
-def _strategy_name(strategy) -> str:
-    return getattr(strategy, "name", type(strategy).__name__)
-
-
 def _illegal(strategy, what, view: TurnView, i: int, action) -> IllegalMoveError:
     dice = DiceTables.faces_from_counts(view.dice[i])
     game = int(view.games[i])
-    name = _strategy_name(strategy)
+    name = strategy_label(strategy)
     msg = (
         f"strategy {name!r} made an illegal {what} in game {game}, turn {view.turn + 1}, "
         f"rolls left {view.rolls_left}: dice {list(dice)}, action {action}"
@@ -74,9 +71,9 @@ def _as_keep(strategy, out, view: TurnView) -> np.ndarray:
     arr = np.asarray(out)
     if arr.shape != (m, F) or not np.issubdtype(arr.dtype, np.integer):
         raise IllegalMoveError(
-            f"strategy {_strategy_name(strategy)!r}: keep() must return integer face counts of "
+            f"strategy {strategy_label(strategy)!r}: keep() must return integer face counts of "
             f"shape ({m}, {F}), got {arr.dtype} array of shape {arr.shape}",
-            strategy=_strategy_name(strategy),
+            strategy=strategy_label(strategy),
         )
     return np.ascontiguousarray(arr, dtype=np.int8)
 
@@ -86,9 +83,9 @@ def _as_categories(strategy, out, view: TurnView) -> np.ndarray:
     arr = np.asarray(out)
     if arr.shape != (m,) or not np.issubdtype(arr.dtype, np.integer):
         raise IllegalMoveError(
-            f"strategy {_strategy_name(strategy)!r}: category() must return integer category "
+            f"strategy {strategy_label(strategy)!r}: category() must return integer category "
             f"indices of shape ({m},), got {arr.dtype} array of shape {arr.shape}",
-            strategy=_strategy_name(strategy),
+            strategy=strategy_label(strategy),
         )
     return np.ascontiguousarray(arr, dtype=np.int64)
 

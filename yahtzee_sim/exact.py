@@ -46,9 +46,7 @@ from .errors import IllegalMoveError, StrategyError
 from .rules import RuleSet, get_rules
 from .state import decode_state, n_states
 from .view import TurnView
-
-#: Percentiles reported by :meth:`ExactResult.percentiles`.
-DEFAULT_PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
+from .vocabulary import PERCENTILES, box_statistics, percentile_key, strategy_label
 
 _ROWS_PER_CHUNK = 1 << 18  # (state, roll) pairs per batched strategy call
 _STATES_PER_TABLE = 1 << 15  # states per call of a strategy's decision_table()
@@ -66,7 +64,7 @@ class ExactResult:
     Attributes
     ----------
     strategy : str
-        The strategy's registry id (its ``repr`` for an unregistered class).
+        The strategy (:func:`~yahtzee_sim.vocabulary.strategy_label`).
     rules : RuleSet
     mean, sd : float
         Expected final score and its standard deviation.
@@ -75,13 +73,13 @@ class ExactResult:
         moments were asked for (``distribution=False``).
     category_means : ndarray (n_categories,)
         Expected points written in each box.
-    category_zero_prob : ndarray (n_categories,)
+    category_zero_rate : ndarray (n_categories,)
         Probability that each box ends with 0 points.
     category_fill_turn : ndarray (n_categories,)
         Expected turn (1-based) in which each box is filled.
-    bonus_probability : float
+    bonus_rate : float
         Probability of earning the upper-section bonus.
-    yahtzee_bonus_mean : float
+    yahtzee_bonuses_mean : float
         Expected number of Yahtzee bonuses.
     n_states : int
         Turn-start states the strategy reaches with positive probability.
@@ -95,10 +93,10 @@ class ExactResult:
     sd: float
     pmf: np.ndarray | None
     category_means: np.ndarray
-    category_zero_prob: np.ndarray
+    category_zero_rate: np.ndarray
     category_fill_turn: np.ndarray
-    bonus_probability: float
-    yahtzee_bonus_mean: float
+    bonus_rate: float
+    yahtzee_bonuses_mean: float
     n_states: int
     seconds: float = 0.0
     meta: dict = field(default_factory=dict)
@@ -145,9 +143,9 @@ class ExactResult:
         cdf = self.cdf()
         return max(self.min, int(np.searchsorted(cdf, q / 100.0 - 1e-12, side="left")))
 
-    def percentiles(self, qs=DEFAULT_PERCENTILES) -> dict[str, int]:
+    def percentiles(self, qs=PERCENTILES) -> dict[str, int]:
         """Percentiles as ``{"p10": ..., ...}``."""
-        return {f"p{q:g}": self.percentile(q) for q in qs}
+        return {percentile_key(q): self.percentile(q) for q in qs}
 
     def pmf_series(self):
         """The pmf as a :class:`pandas.Series` indexed by score (positive entries only)."""
@@ -164,15 +162,17 @@ class ExactResult:
         return pd.DataFrame(
             {
                 "mean": self.category_means,
-                "zero_prob": self.category_zero_prob,
+                "zero_rate": self.category_zero_rate,
                 "fill_turn": self.category_fill_turn,
             },
             index=pd.Index(self.rules.category_names, name="category"),
         )
 
     def to_dict(self) -> dict:
-        """JSON-ready summary (``pmf`` as a list indexed by score, when computed)."""
-        names = self.rules.category_names
+        """JSON-ready summary in the shared vocabulary (:mod:`yahtzee_sim.vocabulary`);
+        ``pmf`` is a list indexed by score (``min``, ``max``, ``percentiles`` and
+        ``pmf`` are ``None`` for a moments-only result). The wall time is left out, so
+        the same evaluation always gives the same dict."""
         out = {
             "strategy": self.strategy,
             "rules": self.rules.name,
@@ -181,14 +181,16 @@ class ExactResult:
             "min": None,
             "max": None,
             "percentiles": None,
-            "pmf": None,
-            "category_means": dict(zip(names, self.category_means.tolist(), strict=True)),
-            "category_zero_prob": dict(zip(names, self.category_zero_prob.tolist(), strict=True)),
-            "category_fill_turn": dict(zip(names, self.category_fill_turn.tolist(), strict=True)),
-            "bonus_probability": self.bonus_probability,
-            "yahtzee_bonus_mean": self.yahtzee_bonus_mean,
+            "bonus_rate": self.bonus_rate,
+            "yahtzee_bonuses_mean": self.yahtzee_bonuses_mean,
+            **box_statistics(
+                self.rules.category_names,
+                self.category_means,
+                self.category_zero_rate,
+                self.category_fill_turn,
+            ),
             "n_states": self.n_states,
-            "seconds": self.seconds,
+            "pmf": None,
         }
         if self.pmf is not None:
             out.update(
@@ -199,7 +201,7 @@ class ExactResult:
 
 # ----------------------------------------------------------------- decisions
 def _check_evaluable(strategy) -> None:
-    name = getattr(strategy, "name", type(strategy).__name__)
+    name = strategy_label(strategy)
     if not getattr(strategy, "deterministic", True):
         raise ExactEvaluationError(
             f"strategy {name!r} is random: its decisions are not a function of the position, "
@@ -246,7 +248,7 @@ def _views(rules: RuleSet, states: np.ndarray, turn: int):
 
 
 def _keep_indices(strategy, rules: RuleSet, view: TurnView, out) -> np.ndarray:
-    name = getattr(strategy, "name", type(strategy).__name__)
+    name = strategy_label(strategy)
     arr = np.asarray(out)
     if arr.shape != (len(view), rules.n_faces) or not np.issubdtype(arr.dtype, np.integer):
         raise IllegalMoveError(
@@ -272,7 +274,7 @@ def _keep_indices(strategy, rules: RuleSet, view: TurnView, out) -> np.ndarray:
 
 
 def _categories(strategy, rules: RuleSet, view: TurnView, out) -> np.ndarray:
-    name = getattr(strategy, "name", type(strategy).__name__)
+    name = strategy_label(strategy)
     arr = np.asarray(out)
     if arr.shape != (len(view),) or not np.issubdtype(arr.dtype, np.integer):
         raise IllegalMoveError(
@@ -316,7 +318,7 @@ def _check_position_only(strategy, rules, make, used, cat_scores, rolls_left, de
     else:
         again = _categories(strategy, rules, view, strategy.category(view))
     if not np.array_equal(again, decided[rows]):
-        name = getattr(strategy, "name", type(strategy).__name__)
+        name = strategy_label(strategy)
         raise ExactEvaluationError(
             f"strategy {name!r} made different decisions in the same position when the score, "
             "the box contents or the game number changed: exact evaluation needs decisions that "
@@ -432,7 +434,7 @@ def level_outcomes(
 
 
 def _illegal_category(strategy, rules, state, roll, c) -> IllegalMoveError:
-    name = getattr(strategy, "name", type(strategy).__name__)
+    name = strategy_label(strategy)
     used, upper, _ = decode_state(rules, state)
     dice = DiceTables.faces_from_counts(rules.tables.roll_counts[roll])
     filled = [n for j, n in enumerate(rules.category_names) if (used >> j) & 1]
@@ -448,11 +450,6 @@ def _illegal_category(strategy, rules, state, roll, c) -> IllegalMoveError:
 
 
 # ---------------------------------------------------------------- evaluation
-def _label(strategy) -> str:
-    name = getattr(strategy, "name", None)
-    return repr(strategy) if name in (None, "strategy") else str(name)
-
-
 def _as_strategy(strategy):
     if isinstance(strategy, str):
         from yahtzee_sim.strategies import get_strategy
@@ -514,16 +511,16 @@ def exact_result(
     mean = fw["mean"]
     var = max(fw["second"] - mean * mean, 0.0)
     return ExactResult(
-        strategy=_label(strategy),
+        strategy=strategy_label(strategy),
         rules=rules,
         mean=mean,
         sd=float(np.sqrt(var)),
         pmf=pmf,
         category_means=fw["cat_sum"],
-        category_zero_prob=fw["cat_zero"],
+        category_zero_rate=fw["cat_zero"],
         category_fill_turn=fw["cat_turn"],
-        bonus_probability=float(fw["stats"][0]),
-        yahtzee_bonus_mean=float(fw["stats"][1]),
+        bonus_rate=float(fw["stats"][0]),
+        yahtzee_bonuses_mean=float(fw["stats"][1]),
         n_states=fw["n_states"],
         seconds=time.perf_counter() - t0,
         meta={"total_probability": fw["total"]},

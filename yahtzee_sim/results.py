@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -24,7 +25,7 @@ class Results:
     Attributes
     ----------
     strategy : str
-        ``repr`` of the strategy that played.
+        The strategy that played (:func:`~yahtzee_sim.vocabulary.strategy_label`).
     rules : RuleSet
     seed : int
     first_game : int
@@ -85,6 +86,17 @@ class Results:
             "yahtzee_bonuses": self.yahtzee_bonuses,
         }
 
+    def digest(self) -> str:
+        """SHA-256 (hex) of the games: totals, box scores, fill turns and Yahtzee bonuses,
+        dtypes and shapes included. Two runs played the same games exactly when their
+        digests agree (a compact reproducibility check)."""
+        h = hashlib.sha256()
+        for a in (self.total, self.category_scores, self.filled_turn, self.yahtzee_bonuses):
+            a = np.ascontiguousarray(a)
+            h.update(f"{a.dtype.str}{a.shape}".encode())
+            h.update(a.tobytes())
+        return h.hexdigest()
+
     def aggregate(self) -> Aggregate:
         """Exact running statistics of these games (what ``keep_games=False`` keeps)."""
         agg = Aggregate.from_arrays(self.rules, self.arrays())
@@ -92,14 +104,15 @@ class Results:
         return agg
 
     def summary(self) -> dict:
-        """Summary statistics as a JSON-ready dict.
+        """Summary statistics as a JSON-ready dict, in the shared vocabulary.
 
-        Keys: ``strategy, rules, games, seed, mean, sd, ci95`` (normal-theory
-        95% interval of the mean), ``min, max, percentiles`` (keys ``"1"`` ..
-        ``"99"``, linear interpolation), ``bonus_rate`` (share of games with the
-        upper bonus), ``yahtzees_mean``, ``yahtzee_bonuses_mean``, ``category_means``,
-        ``category_zero_rate``, ``category_mean_turn``. Computed from exact integer
-        aggregates, so a streamed run (``keep_games=False``) gives the same summary.
+        Keys (:mod:`yahtzee_sim.vocabulary`): ``strategy, rules, games, seed, mean,
+        sd, ci95`` (normal-theory 95% interval of the mean), ``min, max,
+        percentiles`` (keys ``"p1"`` .. ``"p99"``, linear interpolation),
+        ``bonus_rate`` (share of games with the upper bonus), ``yahtzees_mean``,
+        ``yahtzee_bonuses_mean``, ``category_means``, ``category_zero_rate``,
+        ``category_fill_turn``. Computed from exact integer aggregates, so a
+        streamed run (``keep_games=False``) gives the same summary.
         """
         if self.n_games == 0:
             raise ValueError("no games to summarize")

@@ -18,6 +18,7 @@ from .engine import play_block
 from .errors import YahtzeeSimError
 from .results import Results
 from .rules import RuleSet, get_rules
+from .vocabulary import strategy_label
 
 DEFAULT_CHUNK = 65_536
 
@@ -152,7 +153,7 @@ def simulate(
         initial=sum(sizes[:done]),
         unit="game",
         disable=not progress,
-        desc=getattr(strategy, "name", ""),
+        desc=strategy_label(strategy),
     )
     todo = list(zip(starts[done:], sizes[done:], strict=True))
     try:
@@ -184,10 +185,10 @@ def simulate(
         ) from None
     bar.close()
     if not keep_games:
-        parts.meta.update(strategy=repr(strategy), seed=seed, first_game=first_game)
+        parts.meta.update(strategy=strategy_label(strategy), seed=seed, first_game=first_game)
         return parts
     return Results.concatenate(
-        parts, strategy=repr(strategy), rules=rules, seed=seed, first_game=first_game
+        parts, strategy=strategy_label(strategy), rules=rules, seed=seed, first_game=first_game
     )
 
 

@@ -1,0 +1,105 @@
+"""One result vocabulary: simulated, streamed and exact results share names and keys."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from yahtzee_sim import IllegalMoveError, simulate
+from yahtzee_sim.cli import main
+from yahtzee_sim.exact import evaluate
+from yahtzee_sim.strategies import Strategy, get_strategy
+from yahtzee_sim.strategies.adapter import FunctionStrategy
+from yahtzee_sim.strategies.greedy import Greedy
+from yahtzee_sim.vocabulary import PERCENTILES, percentile_key, strategy_label
+
+SHARED = {
+    "strategy",
+    "rules",
+    "mean",
+    "sd",
+    "min",
+    "max",
+    "percentiles",
+    "bonus_rate",
+    "yahtzee_bonuses_mean",
+    "category_means",
+    "category_zero_rate",
+    "category_fill_turn",
+}
+
+
+class MyHeuristic(Greedy):
+    """A user's class built on a built-in: named by its class, not by 'greedy'."""
+
+
+class Chancer(Strategy):
+    """Always writes in chance: illegal from the second turn on."""
+
+    def __init__(self, alpha: float = 0.5) -> None:
+        self.alpha = alpha
+
+    def keep(self, view):
+        return np.array(view.dice, dtype=np.int8)
+
+    def category(self, view):
+        return np.full(len(view), view.rules.category_names.index("chance"), dtype=np.int64)
+
+
+@pytest.mark.parametrize(
+    ("strategy", "label"),
+    [
+        (get_strategy("greedy"), "greedy"),
+        (get_strategy("greedy-v1"), "greedy"),
+        (get_strategy("target:250"), "target:250"),
+        (get_strategy("target"), "target:300"),
+        (Greedy(yahtzee_bonus_in_value=True), "greedy(yahtzee_bonus_in_value=True)"),
+        (MyHeuristic(), "MyHeuristic"),
+        (Chancer(), "Chancer"),
+        (Chancer(alpha=0.25), "Chancer(alpha=0.25)"),
+        (FunctionStrategy(lambda p: [], lambda p: 0, label="mine"), "mine"),
+    ],
+)
+def test_strategy_label(strategy, label):
+    assert strategy_label(strategy) == label
+
+
+def test_simulated_and_exact_results_share_the_vocabulary():
+    sim = simulate("optimal", 20_000, seed=4, rules="2-yatzy", progress=False).summary()
+    streamed = simulate("optimal", 20_000, seed=4, rules="2-yatzy", keep_games=False).summary()
+    exact = evaluate("optimal", "2-yatzy").to_dict()
+    assert sim == streamed
+    assert SHARED <= set(sim) and SHARED <= set(exact)
+    assert sim["strategy"] == exact["strategy"] == "optimal"
+    keys = [percentile_key(q) for q in PERCENTILES]
+    assert list(sim["percentiles"]) == list(exact["percentiles"]) == keys
+    for entry in ("category_means", "category_zero_rate", "category_fill_turn"):
+        assert list(sim[entry]) == list(exact[entry])
+        for box, value in exact[entry].items():  # same meaning: the estimate is close
+            assert sim[entry][box] == pytest.approx(value, abs=0.02 * max(1.0, value))
+    assert sim["mean"] == pytest.approx(exact["mean"], abs=0.03)
+
+
+def test_results_name_the_strategy_by_id_or_class():
+    assert simulate("greedy", 10, seed=0).strategy == "greedy"
+    assert simulate(MyHeuristic(), 10, seed=0, keep_games=False).summary()["strategy"] == (
+        "MyHeuristic"
+    )
+    assert evaluate(MyHeuristic(), "2-yatzy").strategy == "MyHeuristic"
+
+
+def test_illegal_move_names_the_users_class():
+    with pytest.raises(IllegalMoveError, match="strategy 'Chancer'") as info:
+        simulate(Chancer(), 5, seed=0)
+    assert info.value.strategy == "Chancer"
+
+
+def test_json_outputs_are_byte_identical(capsys):
+    for args in (
+        ["exact", "--strategy", "greedy", "--rules", "yatzy", "--json"],
+        ["simulate", "--strategy", "greedy", "--games", "3000", "--json", "--jobs", "2"],
+    ):
+        assert main(args) == 0
+        first = capsys.readouterr().out
+        assert main(args) == 0
+        assert capsys.readouterr().out == first
