@@ -96,7 +96,7 @@ def test_illegal_move_names_the_users_class():
 
 def test_json_outputs_are_byte_identical(capsys):
     for args in (
-        ["exact", "--strategy", "greedy", "--rules", "yatzy", "--json"],
+        ["exact", "--strategy", "greedy", "--rules", "2-yatzy", "--json"],
         ["simulate", "--strategy", "greedy", "--games", "3000", "--json", "--jobs", "2"],
     ):
         assert main(args) == 0
