@@ -1,7 +1,9 @@
 """The README's table of every built-in strategy against its source's figure.
 
 Usage: ``python benchmarks/strategy_table.py [--games 200000] [--json]`` prints a Markdown
-table (or JSON). Each strategy is played on the rules its source used: deterministic
+table (or JSON). The published figures come from each strategy's ``references`` (declared
+in its module; ``tests/test_literature.py`` checks them all). Each strategy is played on
+the rules its source used: deterministic
 strategies are evaluated exactly (:func:`yahtzee_sim.exact.evaluate`, moments only),
 random ones simulated (``--games`` games, seed 1).
 """
@@ -12,24 +14,6 @@ import argparse
 import json
 import sys
 
-#: id -> (rules, source, published mean, published SD or None)
-PAPER = {
-    "random": ("yahtzee", '"Simulating Yahtzee" Table 2', 87.23, 25.27),
-    "tiered-random": ("yahtzee", '"Simulating Yahtzee" Table 2', 87.27, 25.35),
-    "greedy": ("yahtzee", '"Simulating Yahtzee" Table 2', 214.37, 39.64),
-    "glenn-2007-rules": ("yahtzee", '"Simulating Yahtzee" Table 2', 212.18, 59.38),
-    "prioritize-upper": ("yahtzee", '"Simulating Yahtzee" Table 2', 192.92, 53.82),
-    "prioritize-yahtzee": ("yahtzee", '"Simulating Yahtzee" Table 2', 163.26, 64.47),
-    "defensive": ("yahtzee-no-bonus", "Hellström & Jaccopucci 2015 §4.2", 201.468, None),
-    "glenn-yahtzees-only": ("yahtzee-free-joker", "Glenn 2006, Table 3", 171.52, 68.17),
-    "glenn-yahtzees-and-straights": ("yahtzee-free-joker", "Glenn 2006, Table 3", 202.51, 65.90),
-    "glenn-rational-yahtzees": ("yahtzee-free-joker", "Glenn 2006, Table 3", 219.86, 65.99),
-    "glenn-greedy": ("yahtzee-free-joker", "Glenn 2006, Table 3", 218.05, 46.87),
-    "glenn-heuristic": ("yahtzee-free-joker", "Glenn 2006, Table 3", 240.67, 60.90),
-    "glenn-better-heuristic": ("yahtzee-free-joker", "Glenn 2006, Table 3", 244.87, 57.39),
-    "optimal": ("yahtzee-free-joker", "Glenn 2006, Table 3", 254.59, 59.61),
-}
-
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -39,11 +23,15 @@ def main() -> int:
 
     from yahtzee_sim import simulate
     from yahtzee_sim.exact import evaluate
-    from yahtzee_sim.strategies import strategy_class, strategy_ids
+    from yahtzee_sim.strategies import default_strategy_ids, strategy_class
 
     rows = []
-    for sid in strategy_ids():
-        rules, source, mean, sd = PAPER.get(sid, ("yahtzee", "", None, None))
+    for sid in default_strategy_ids():  # "all": not target play (minutes per table)
+        refs = strategy_class(sid).references  # each strategy's module declares them
+        if refs:  # the first reference: the figure the strategy's source is known for
+            rules, source, mean, sd = refs[0].rules, refs[0].source, refs[0].mean, refs[0].sd
+        else:
+            rules, source, mean, sd = "yahtzee", "", None, None
         row = {
             "strategy": sid,
             "rules": rules,

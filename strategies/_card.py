@@ -43,6 +43,17 @@ def has_yahtzee_card(rules) -> bool:
     return rules.category_names == YAHTZEE_BOXES and rules.n_faces == N_FACES and rules.n_dice == 5
 
 
+class YahtzeeCard:
+    """Mixin of strategies written for the 13-box Yahtzee card: ``supports(rules)``
+    is :func:`has_yahtzee_card` (any bonus or joker rules, not Yatzy's 15 boxes)."""
+
+    requires = "the 13 Yahtzee boxes with five six-sided dice"
+
+    @classmethod
+    def supports(cls, rules) -> bool:
+        return has_yahtzee_card(rules)
+
+
 @njit(cache=True, nogil=True)
 def run_start(c, length):
     """Start face index of the highest run of ``length`` faces in counts ``c``, or -1."""

@@ -3,11 +3,57 @@
 from __future__ import annotations
 
 import inspect
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 import numpy as np
 
+from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.view import TurnView
+from yahtzee_sim.vocabulary import strategy_label
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A figure a source published for a strategy, and how close we come to it.
+
+    Attributes
+    ----------
+    source : str
+        Author and year, as in ``docs/references.md`` (e.g. ``"Glenn 2006, Table 3"``).
+    rules : str
+        The rule-set preset the source played.
+    mean : float
+        Published mean final score.
+    sd : float or None
+        Published standard deviation.
+    games : int or None
+        Games the source simulated (``None``: an exact value).
+    stats : dict
+        Other published statistics in the summary vocabulary (``"min"``, ``"max"``,
+        ``"p10"``, ...).
+    tolerance : float
+        How far our mean may be from ``mean`` (points), beyond sampling error: 0.005
+        for a match to the published precision; more where we cannot match, with the
+        reason in ``note`` and the README.
+    sd_tolerance : float or None
+        The same for the SD (``None``: ``tolerance``).
+    stats_tolerance : dict
+        The same for each entry of ``stats``.
+    note : str
+        What we get and why it differs, when it does.
+    """
+
+    source: str
+    rules: str
+    mean: float
+    sd: float | None = None
+    games: int | None = None
+    stats: dict = field(default_factory=dict)
+    tolerance: float = 0.005
+    sd_tolerance: float | None = None
+    stats_tolerance: dict = field(default_factory=dict)
+    note: str = ""
 
 
 class Strategy:
@@ -28,6 +74,17 @@ class Strategy:
     ----------
     name : str
         Registry id (set by :func:`~yahtzee_sim.strategies.register`).
+    version : int or None
+        Registry version (set by :func:`~yahtzee_sim.strategies.register`).
+    in_all : bool
+        Part of ``"all"`` (report, select); ``False`` for strategies whose tables
+        take minutes per rule set.
+    requires : str
+        What the strategy needs of the rules, for the error when :meth:`supports`
+        says no (e.g. "the 13 Yahtzee boxes").
+    references : tuple of Reference
+        Published figures for the strategy (read by the literature test and
+        ``benchmarks/strategy_table.py``).
     deterministic : bool
         Decisions depend only on the position (no randomness).
     uses_total : bool
@@ -39,9 +96,26 @@ class Strategy:
     """
 
     name: ClassVar[str] = "strategy"
+    version: ClassVar[int | None] = None
+    in_all: ClassVar[bool] = True
     deterministic: ClassVar[bool] = True
     uses_total: ClassVar[bool] = False
     parallel_backend: ClassVar[str] = "processes"
+    requires: ClassVar[str] = ""
+    references: ClassVar[tuple[Reference, ...]] = ()
+
+    @classmethod
+    def supports(cls, rules) -> bool:
+        """Whether the strategy can play ``rules`` (default: any rule set)."""
+        return True
+
+    def check_rules(self, rules) -> None:
+        """Raise :class:`~yahtzee_sim.errors.StrategyError` unless :meth:`supports`."""
+        if not self.supports(rules):
+            raise StrategyError(
+                f"{strategy_label(self)} needs {self.requires or 'other rules'}, "
+                f"not rules {rules.name!r}"
+            )
 
     def prepare(self, rules) -> None:
         """Called once per rule set before play (build tables, caches). Optional."""

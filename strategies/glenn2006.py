@@ -21,14 +21,13 @@ import numpy as np
 from numba import njit
 from scipy.stats import norm
 
-from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.rules import RuleSet
 from yahtzee_sim.simulate import simulate
 from yahtzee_sim.solver import value_table
 from yahtzee_sim.state import decode_state, n_states
 
-from ._card import LARGE_STRAIGHT, N_FACES, SMALL_STRAIGHT, run_start
-from .base import Strategy
+from ._card import LARGE_STRAIGHT, N_FACES, SMALL_STRAIGHT, YahtzeeCard, run_start
+from .base import Reference, Strategy
 from .optimal import Optimal, TableStrategy
 from .registry import register
 
@@ -50,11 +49,6 @@ DIFFICULTY = (
 )
 _EPS = 1e-7  # tie-breaking weight, far below any real difference of expected points
 _MOMENTS: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-
-
-def _check(rules, name):
-    if set(rules.category_names) != set(DIFFICULTY):
-        raise StrategyError(f"{name} needs the 13 Yahtzee boxes, not rules {rules.name!r}")
 
 
 def _states(rules):
@@ -96,28 +90,52 @@ def upper_bonus_estimate(rules, used, upper, means, variances) -> np.ndarray:
 
 
 @register("glenn-greedy")
-class GlennGreedy(TableStrategy):
+class GlennGreedy(YahtzeeCard, TableStrategy):
     """Glenn 2006 greedy: E'(S) = 0, ties to the harder box (Table 3: 218.05 ± 46.87)."""
+
+    references = (
+        Reference(
+            "Glenn 2006, Table 3",
+            "yahtzee-free-joker",
+            mean=218.05,
+            sd=46.87,
+            tolerance=0.75,
+            sd_tolerance=0.5,
+            note="ours 218.74 exactly: tie rules (README)",
+        ),
+    )
 
     def __init__(self) -> None:
         pass
 
     def state_values(self, rules) -> np.ndarray:
-        _check(rules, "glenn-greedy")
+        self.check_rules(rules)
         used, _ = _states(rules)
         return _tie_break(rules, used)
 
 
 @register("glenn-heuristic")
-class GlennHeuristic(TableStrategy):
+class GlennHeuristic(YahtzeeCard, TableStrategy):
     """Glenn 2006 heuristic: E' from per-box optimal means + normal-approximation upper
     bonus (Table 3: 240.67 ± 60.90)."""
+
+    references = (
+        Reference(
+            "Glenn 2006, Table 3",
+            "yahtzee-free-joker",
+            mean=240.67,
+            sd=60.9,
+            tolerance=1.6,
+            sd_tolerance=0.35,
+            note="ours 242.17 exactly: box moments estimated from 200,000 games",
+        ),
+    )
 
     def __init__(self) -> None:
         pass
 
     def state_values(self, rules) -> np.ndarray:
-        _check(rules, "glenn-heuristic")
+        self.check_rules(rules)
         used, upper = _states(rules)
         means, variances = optimal_box_moments(rules)
         bits = (used[:, None] >> np.arange(rules.n_categories)[None, :]) & 1
@@ -141,15 +159,27 @@ def _sub_game(rules, names, label) -> RuleSet:
 
 
 @register("glenn-better-heuristic")
-class GlennBetterHeuristic(TableStrategy):
+class GlennBetterHeuristic(YahtzeeCard, TableStrategy):
     """Glenn 2006 better heuristic: optimal upper-only and lower-only game values +
     normal-approximation upper bonus (Table 3: 244.87 ± 57.39)."""
+
+    references = (
+        Reference(
+            "Glenn 2006, Table 3",
+            "yahtzee-free-joker",
+            mean=244.87,
+            sd=57.39,
+            tolerance=4.1,
+            sd_tolerance=1.8,
+            note="ours 248.92 exactly: better than the paper's (README)",
+        ),
+    )
 
     def __init__(self) -> None:
         pass
 
     def state_values(self, rules) -> np.ndarray:
-        _check(rules, "glenn-better-heuristic")
+        self.check_rules(rules)
         used, upper = _states(rules)
         n_up = rules.n_upper
         up_names = rules.category_names[:n_up]
@@ -162,21 +192,25 @@ class GlennBetterHeuristic(TableStrategy):
         return values + _tie_break(rules, used)
 
 
-class _YahtzeeChaser(Strategy):
+#: Keep rules of the Yahtzee chasers (see :func:`chaser_keep`).
+KEEP_MOST_FREQUENT, KEEP_STRAIGHTS_TOO, KEEP_RATIONALLY = 0, 1, 2
+
+
+class _YahtzeeChaser(YahtzeeCard, Strategy):
     """Glenn 2006 Yahtzee-minded rules: rule-based keeps, greedy scoring (most points now,
     bonuses reached included; ties to the first box)."""
 
     abstract = True
     parallel_backend = "threads"
-    _mode = 0
+    keep_rule = KEEP_MOST_FREQUENT
 
     def __init__(self) -> None:
         pass
 
     def keep(self, view):
-        _check(view.rules, self.name)
+        self.check_rules(view.rules)
         out = np.empty((len(view), view.rules.n_faces), dtype=np.int8)
-        chaser_keep(view.dice, view.used, self._mode, out)
+        chaser_keep(view.dice, view.used, self.keep_rule, out)
         return out
 
     def category(self, view):
@@ -189,21 +223,54 @@ class _YahtzeeChaser(Strategy):
 class YahtzeesOnly(_YahtzeeChaser):
     """Glenn 2006 "Yahtzees Only": keep the most frequent face (Table 3: 171.52 ± 68.17)."""
 
-    _mode = 0
+    keep_rule = KEEP_MOST_FREQUENT
+    references = (
+        Reference(
+            "Glenn 2006, Table 3",
+            "yahtzee-free-joker",
+            mean=171.52,
+            sd=68.17,
+            tolerance=5.7,
+            sd_tolerance=2.5,
+            note="ours 165.83 exactly (README)",
+        ),
+    )
 
 
 @register("glenn-yahtzees-and-straights")
 class YahtzeesAndStraights(_YahtzeeChaser):
     """Glenn 2006 "Yahtzees and Straights" (Table 3: 202.51 ± 65.90)."""
 
-    _mode = 1
+    keep_rule = KEEP_STRAIGHTS_TOO
+    references = (
+        Reference(
+            "Glenn 2006, Table 3",
+            "yahtzee-free-joker",
+            mean=202.51,
+            sd=65.9,
+            tolerance=0.75,
+            sd_tolerance=2.1,
+            note="ours 201.78 exactly",
+        ),
+    )
 
 
 @register("glenn-rational-yahtzees")
 class RationalYahtzees(_YahtzeeChaser):
     """Glenn 2006 "Rational Yahtzees" (Table 3: 219.86 ± 65.99)."""
 
-    _mode = 2
+    keep_rule = KEEP_RATIONALLY
+    references = (
+        Reference(
+            "Glenn 2006, Table 3",
+            "yahtzee-free-joker",
+            mean=219.86,
+            sd=65.99,
+            tolerance=18.0,
+            sd_tolerance=1.6,
+            note="ours 201.92 exactly: the paper's rule is not fully specified (README)",
+        ),
+    )
 
 
 # ------------------------------------------------------------------ kernels
@@ -222,7 +289,7 @@ def chaser_keep(counts, used, mode, out):
         u = used[i]
         for f in range(N_FACES):
             out[i, f] = 0
-        if mode >= 1:
+        if mode >= KEEP_STRAIGHTS_TOO:
             if run_start(c, 5) >= 0 and (u >> LARGE_STRAIGHT) & 1 == 0:
                 out[i, :] = c
                 continue
@@ -243,7 +310,7 @@ def chaser_keep(counts, used, mode, out):
                 continue
             open_f = (u >> f) & 1 == 0
             open_b = (u >> best) & 1 == 0
-            if mode == 2 and c[f] >= 2 and c[best] >= 2 and open_f != open_b:
+            if mode == KEEP_RATIONALLY and c[f] >= 2 and c[best] >= 2 and open_f != open_b:
                 if open_f:
                     best = f
                 continue

@@ -18,7 +18,7 @@ from yahtzee_sim.solver import value_table
 from yahtzee_sim.view import TurnView
 
 from ._cache import StateCache
-from .base import Strategy
+from .base import Reference, Strategy
 from .registry import register
 
 
@@ -128,6 +128,20 @@ class TableStrategy(Strategy):
 @register("optimal")
 class Optimal(TableStrategy):
     """Maximizes expected final score (Glenn 2006, Verhoeff 1999): table lookup."""
+
+    references = (
+        Reference("Glenn 2006, Table 3", "yahtzee-free-joker", mean=254.59, sd=59.61),
+        Reference("Verhoeff 1999", "yahtzee-free-joker", mean=254.5896095, tolerance=5e-8),
+        Reference("independent public solvers", "yahtzee", mean=254.5877287, tolerance=5e-8),
+        Reference(
+            "independent public solvers", "yahtzee-no-joker", mean=253.9702412, tolerance=5e-8
+        ),
+        Reference("Glenn 2006", "yahtzee-no-bonus", mean=245.87),
+        Reference("Tillius 2026", "yatzy", mean=248.4400, tolerance=5e-5),
+        Reference("Tillius 2026, §6", "yatzy-kth2012", mean=248.63),
+        Reference("Tillius 2026, §3.3", "yatzy-no-bonus", mean=211.1487, tolerance=5e-5),
+        Reference("Tillius 2026, §3.1", "2-yatzy", mean=5.0, tolerance=1e-12),
+    )
 
     def __init__(self) -> None:
         pass

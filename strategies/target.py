@@ -37,6 +37,7 @@ class TargetScore(Strategy):
     uses_total = True  # decisions depend on the points still needed
     parallel_backend = "threads"  # one shared table; the kernel releases the GIL
     id_parameter = "beta"  # the number of the id "target:300"
+    references = ()  # Tillius's figures are P(score >= beta) per beta: tests/test_target.py
     in_all = False  # not part of "all": its table takes minutes per rule set
 
     def __init__(self, beta: int = 300) -> None:

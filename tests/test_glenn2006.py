@@ -5,8 +5,6 @@ from yahtzee_sim.strategies import get_strategy
 
 from helpers import view_for
 
-TABLE_3 = {"glenn-greedy": 218.05, "glenn-heuristic": 240.67, "glenn-better-heuristic": 244.87}
-
 
 def box(sid, dice, **kw):
     s = get_strategy(sid)
@@ -22,16 +20,6 @@ def test_glenn_greedy_prefers_harder_box_on_ties():
 def test_heuristics_take_the_large_straight():
     for sid in ("glenn-heuristic", "glenn-better-heuristic"):
         assert box(sid, (1, 2, 3, 4, 5)) == "large_straight"
-
-
-@pytest.mark.parametrize(
-    ("sid", "tol"),
-    [("glenn-greedy", 1.0), ("glenn-heuristic", 2.5), ("glenn-better-heuristic", 5.0)],
-)
-def test_table_3_means(sid, tol):
-    """Glenn 2006 Table 3 (exact means); ours simulated, 100k games. Gaps: see the README."""
-    s = simulate(sid, 100_000, seed=11, n_jobs=2, rules="yahtzee-free-joker").summary()
-    assert abs(s["mean"] - TABLE_3[sid]) < tol, s["mean"]
 
 
 def test_order_of_table_3_is_reproduced():
@@ -62,12 +50,3 @@ def test_yahtzee_chasers_keeps():
     # Rational: a pair with an open box beats a triple whose box is filled
     assert kept("glenn-rational-yahtzees", (4, 4, 4, 2, 2), used=("fours",)) == (2, 2)
     assert kept("glenn-yahtzees-and-straights", (4, 4, 4, 2, 2), used=("fours",)) == (4, 4, 4)
-
-
-def test_yahtzees_and_straights_near_table_3():
-    s = simulate(
-        "glenn-yahtzees-and-straights", 100_000, seed=11, n_jobs=2, rules="yahtzee-free-joker"
-    ).summary()
-    assert abs(s["mean"] - 202.51) < 1.5, s["mean"]
-    yo = simulate("glenn-yahtzees-only", 50_000, seed=11, rules="yahtzee-free-joker").summary()
-    assert 160 < yo["mean"] < s["mean"]  # Table 3: 171.52 < 202.51 (ours 165.98: README)

@@ -16,8 +16,6 @@ from yahtzee_sim.strategies.greedy import Greedy
 
 from helpers import view_for
 
-PAPER_TABLE_2 = {"random": 87.23, "tiered-random": 87.27, "greedy": 214.37}
-
 
 def faces(view, counts):
     return view.tables.faces_from_counts(counts)
@@ -82,11 +80,6 @@ def test_greedy_bad_tie_break_is_clear():
 
 
 # ---------------------------------------------------------- paper figures
-def test_greedy_mean_within_one_point_of_simulating_yahtzee():
-    mean = simulate("greedy", 100_000, seed=2024).summary()["mean"]
-    assert abs(mean - PAPER_TABLE_2["greedy"]) <= 1.0, mean
-
-
 @pytest.mark.slow
 def test_random_mean_consistent_with_target_band():
     """Target 87.2 +- 0.3: the 99% CI of 1M games must overlap [86.9, 87.5].
@@ -102,7 +95,7 @@ def test_random_mean_consistent_with_target_band():
 def test_tiered_random_close_to_purely_random():
     a = simulate("random", 100_000, seed=3).summary()["mean"]
     b = simulate("tiered-random", 100_000, seed=3).summary()["mean"]
-    assert abs(a - b) < 0.6 and abs(b - PAPER_TABLE_2["tiered-random"]) < 0.4
+    assert abs(a - b) < 0.6  # the paper's means agree too (test_literature.py)
 
 
 def test_greedy_paper_example_keeps_open_straight():

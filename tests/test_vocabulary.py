@@ -11,22 +11,9 @@ from yahtzee_sim.exact import evaluate
 from yahtzee_sim.strategies import Strategy, get_strategy
 from yahtzee_sim.strategies.adapter import FunctionStrategy
 from yahtzee_sim.strategies.greedy import Greedy
-from yahtzee_sim.vocabulary import PERCENTILES, percentile_key, strategy_label
+from yahtzee_sim.vocabulary import PERCENTILES, SUMMARY_KEYS, percentile_key, strategy_label
 
-SHARED = {
-    "strategy",
-    "rules",
-    "mean",
-    "sd",
-    "min",
-    "max",
-    "percentiles",
-    "bonus_rate",
-    "yahtzee_bonuses_mean",
-    "category_means",
-    "category_zero_rate",
-    "category_fill_turn",
-}
+SHARED = set(SUMMARY_KEYS)
 
 
 class MyHeuristic(Greedy):

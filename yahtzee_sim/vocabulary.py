@@ -36,6 +36,22 @@ import numpy as np
 #: Percentiles every summary reports.
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 
+#: The keys every summary has, simulated or exact.
+SUMMARY_KEYS = (
+    "strategy",
+    "rules",
+    "mean",
+    "sd",
+    "min",
+    "max",
+    "percentiles",
+    "bonus_rate",
+    "yahtzee_bonuses_mean",
+    "category_means",
+    "category_zero_rate",
+    "category_fill_turn",
+)
+
 
 def percentile_key(q: float) -> str:
     """The summary key of the ``q``-th percentile (``10`` → ``"p10"``)."""
