@@ -95,8 +95,11 @@ def test_bad_output_dir_fails_before_simulating(capsys, tmp_path):
 def test_strategies_and_rules_listing(capsys):
     code, out, _ = run(capsys, "strategies", "--json")
     assert code == 0
-    ids = {row["id"] for row in json.loads(out)}
-    assert {"greedy", "random", "tiered-random"} <= ids
+    rows = {row["id"]: row for row in json.loads(out)}
+    assert {"greedy", "random", "tiered-random"} <= set(rows)
+    assert "yatzy" in rows["greedy"]["rules"] and "yatzy" not in rows["defensive"]["rules"]
+    assert rows["target"]["in_all"] is False and rows["greedy"]["version"] == 1
+    assert rows["greedy"]["references"][0]["mean"] == 214.37
     code, out, _ = run(capsys, "rules", "--json")
     assert code == 0
     assert "yatzy" in json.loads(out)

@@ -673,6 +673,9 @@ def cmd_report(args) -> int:
 
 
 def cmd_strategies(args) -> int:
+    from dataclasses import asdict
+
+    from .rules import PRESETS, get_rules
     from .strategies import strategy_class, strategy_ids
 
     rows = []
@@ -685,14 +688,18 @@ def cmd_strategies(args) -> int:
                 "version": cls.version,
                 "class": cls.__name__,
                 "deterministic": cls.deterministic,
+                "in_all": cls.in_all,
+                "rules": [name for name in PRESETS if cls.supports(get_rules(name))],
                 "description": doc,
+                "references": [asdict(r) for r in cls.references],
             }
         )
     if args.json:
         print(json.dumps(rows))
     else:
+        width = max(len(r["id"]) for r in rows) + 2
         for r in rows:
-            print(f"{r['id']:<16} v{r['version']}  {r['description']}")
+            print(f"{r['id']:<{width}}v{r['version']}  {r['description']}")
     return 0
 
 
