@@ -6,7 +6,7 @@ By default a subset keeps the suite short: every strategy's simulation on offici
 Yahtzee, greedy and optimal on every rule set, and a few exact laws (see
 :func:`_simulation_cases`, :func:`_exact_cases`);
 ``YAHTZEE_SIM_GOLDEN=full python -m pytest tests/test_golden.py`` replays every
-recorded case (about 15 minutes on 2 cores).
+recorded case (about 6 minutes on 2 cores).
 """
 
 from __future__ import annotations
