@@ -189,6 +189,8 @@ def plot_category_means(frame, reference: str | None = "optimal", ax=None):
 def plot_kn_trace(kn, ax=None):
     """Kim–Nelson elimination trace: each system's running mean by stage, ending where
     it was eliminated."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
     ax = _axes(ax)
     trace = kn.trace
     for i, (name, g) in enumerate(trace.groupby("system", sort=False)):
@@ -203,6 +205,9 @@ def plot_kn_trace(kn, ax=None):
         if name not in kn.winners:
             ax.plot(last["stage"], last["mean"], "x", color=PALETTE[i % len(PALETTE)])
     ax.set_xscale("log")
+    ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))  # 20, not 2×10¹
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("stage (observations)")
     ax.set_ylabel("running mean")
     ax.set_title("Kim–Nelson selection: running means until elimination (×)")
@@ -271,7 +276,7 @@ def plot_regret(result, ax=None):
 
 def plot_target_curve(curve, optimal=None, ax=None, title: str | None = None):
     """P*(final score >= β) of target-score play against β, with max-EV play's
-    P(final score >= β) for comparison (Tillius 2014 §4)."""
+    P(final score >= β) for comparison (Tillius 2026 §4)."""
     ax = _axes(ax)
     curve = np.asarray(curve, dtype=float)
     beta = np.arange(len(curve))

@@ -1,6 +1,6 @@
 """Blind multiplayer tournaments: win rates with intervals and the winning-score law.
 
-Players never see each other's score card (Tillius 2014 §4.4), so a game of ``N``
+Players never see each other's score card (Tillius 2026 §4.4), so a game of ``N``
 players is ``N`` independent one-player games: seat ``i`` plays its own dice stream
 (seed derived from the tournament seed and the seat), the highest final score wins
 and ties split the win. Seats playing the same strategy share nothing but the rules.

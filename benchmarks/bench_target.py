@@ -9,7 +9,7 @@ warm-up on 2-Yatzy): wall seconds of the full curve (every β up to the largest
 score; target <= 600 s for ``yahtzee``), peak RSS (target <= 8 GB), table size, and
 the checks:
 
-* ``yatzy``: Tillius (2014) Table 13 — P*(final >= β) at β = 200, 249, 287, 289, 300,
+* ``yatzy``: Tillius (2026) Table 13 — P*(final >= β) at β = 200, 249, 287, 289, 300,
   330, 374 — to 4 decimals (374: relative 1e-3);
 * every rule set: P*(final >= β) >= P(final >= β) of max-EV play for every β;
 * ``yatzy``: Tillius §4.4 — ``target:289`` against four max-EV players (100,000 blind

@@ -1,4 +1,4 @@
-"""Target-score play: maximize P(final score >= β) (Tillius 2014 §4 "Rekord-Yatzy").
+"""Target-score play: maximize P(final score >= β) (Tillius 2026 §4 "Rekord-Yatzy").
 
 Source: Tillius, *Optimala strategier för Yatzy* (Tillius 2026), §4: the record strategy
 maximizes the probability of reaching a final score β instead of the expected score;
@@ -26,7 +26,7 @@ from .registry import register
 
 @register("target")
 class TargetScore(Strategy):
-    """Maximizes P(final score >= ``beta``) (Tillius 2014 §4); id ``target:β``.
+    """Maximizes P(final score >= ``beta``) (Tillius 2026 §4); id ``target:β``.
 
     Parameters
     ----------

@@ -672,6 +672,13 @@ def cmd_report(args) -> int:
     return 0
 
 
+def _first_sentence(doc: str | None) -> str:
+    """A docstring's first sentence on one line (up to the first ". " or blank line)."""
+    text = " ".join((doc or "").strip().split("\n\n")[0].split())
+    end = text.find(". ")
+    return text if end < 0 else text[: end + 1]
+
+
 def cmd_strategies(args) -> int:
     from dataclasses import asdict
 
@@ -681,7 +688,6 @@ def cmd_strategies(args) -> int:
     rows = []
     for sid in strategy_ids():
         cls = strategy_class(sid)
-        doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
         rows.append(
             {
                 "id": sid,
@@ -690,7 +696,7 @@ def cmd_strategies(args) -> int:
                 "deterministic": cls.deterministic,
                 "in_all": cls.in_all,
                 "rules": [name for name in PRESETS if cls.supports(get_rules(name))],
-                "description": doc,
+                "description": _first_sentence(cls.__doc__),
                 "references": [asdict(r) for r in cls.references],
             }
         )

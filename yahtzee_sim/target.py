@@ -1,6 +1,6 @@
 """Target-score optimal play: the largest probability of reaching a final score β.
 
-One backward pass (Tillius 2014 §4, "Rekord-Yatzy"; Glenn 2006 §8) gives, for every
+One backward pass (Tillius 2026 §4, "Rekord-Yatzy"; Glenn 2006 §8) gives, for every
 turn-start state and every number of points still needed ``t``, the maximum
 probability of scoring at least ``t`` more — hence the curve ``P*(final >= β)``
 from the start **for every β at once**, and the decisions of the strategy
