@@ -36,6 +36,7 @@ from ._kernels.exact import (
     compact_outcomes,
     forward_level,
     level_effects,
+    new_moments,
     pmf_level,
     support_top,
     turn_outcomes,
@@ -556,12 +557,7 @@ def _forward(strategy, rules: RuleSet, progress: bool, on_decisions=None) -> lis
     """Level outcomes (fullest level last) followed by the forward statistics."""
     C = rules.n_categories
     size = n_states(rules)
-    A = np.zeros(size)
-    B = np.zeros(size)
-    S2 = np.zeros(size)
-    A[0] = 1.0
-    cat_sum, cat_zero, cat_turn = np.zeros(C), np.zeros(C), np.zeros(C)
-    stats = np.zeros(2)
+    acc = new_moments(size, C)
     rng = np.random.default_rng(20061)  # fixed: the position-only check is reproducible
     states = np.zeros(1, dtype=np.int64)
     levels = []
@@ -571,29 +567,13 @@ def _forward(strategy, rules: RuleSet, progress: bool, on_decisions=None) -> lis
     if on_decisions is not None:
 
         def hook(turn, chunk, keep, cat):
-            on_decisions(turn, chunk, keep, cat, A)
+            on_decisions(turn, chunk, keep, cat, acc.A)
 
     for turn in range(C):
         n_reached += len(states)
         lv = level_outcomes(strategy, rules, states, turn, rng, hook)
         forward_level(
-            states,
-            lv.ptr,
-            lv.cat,
-            lv.raw,
-            lv.yb,
-            lv.nxt,
-            lv.pts,
-            lv.ub,
-            lv.prob,
-            turn,
-            A,
-            B,
-            S2,
-            cat_sum,
-            cat_zero,
-            cat_turn,
-            stats,
+            states, lv.ptr, lv.cat, lv.raw, lv.yb, lv.nxt, lv.pts, lv.ub, lv.prob, turn, acc
         )
         levels.append(lv)
         states = _unique_states(lv.nxt, size)
@@ -601,16 +581,16 @@ def _forward(strategy, rules: RuleSet, progress: bool, on_decisions=None) -> lis
     bar.close()
     levels.append(
         {
-            "mean": float(B[states].sum()),
-            "second": float(S2[states].sum()),
-            "total": float(A[states].sum()),
-            "cat_sum": cat_sum,
-            "cat_zero": cat_zero,
-            "cat_turn": cat_turn,
-            "stats": stats,
+            "mean": float(acc.B[states].sum()),
+            "second": float(acc.S2[states].sum()),
+            "total": float(acc.A[states].sum()),
+            "cat_sum": acc.cat_sum,
+            "cat_zero": acc.cat_zero,
+            "cat_turn": acc.cat_turn,
+            "stats": acc.stats,
             "n_states": n_reached,
             "final_states": states,
-            "reach": A,
+            "reach": acc.A,
         }
     )
     return levels

@@ -8,6 +8,8 @@ the points scored (bonuses included) follow from it.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
@@ -168,30 +170,34 @@ def level_effects(kr, used, upper, flag, ptr, cat, raw, yb, nxt, pts, ub):
             )
 
 
+class Moments(NamedTuple):
+    """What the forward pass accumulates: per state the reach probability ``A`` and the
+    partial moments ``B = E[score; at s]``, ``S2 = E[score^2; at s]``; per box the
+    expected points, P(zero) and fill turn; ``stats`` = (P(upper bonus), expected
+    Yahtzee bonuses)."""
+
+    A: np.ndarray
+    B: np.ndarray
+    S2: np.ndarray
+    cat_sum: np.ndarray
+    cat_zero: np.ndarray
+    cat_turn: np.ndarray
+    stats: np.ndarray
+
+
+def new_moments(n_states: int, n_categories: int) -> Moments:
+    """Zero moments, with the start state reached for sure."""
+    m = Moments(*(np.zeros(n) for n in (n_states,) * 3 + (n_categories,) * 3 + (2,)))
+    m.A[0] = 1.0
+    return m
+
+
 @njit(cache=True, nogil=True)
-def forward_level(
-    states,
-    ptr,
-    cat,
-    raw,
-    yb,
-    nxt,
-    pts,
-    ub,
-    prob,
-    turn,
-    A,
-    B,
-    S2,
-    cat_sum,
-    cat_zero,
-    cat_turn,
-    stats,
-):
-    """Push reach probability ``A`` and the partial moments ``B = E[score; at s]``,
-    ``S2 = E[score^2; at s]`` from a level's states to the next level's, and add
-    each outcome's contribution to the per-category and bonus statistics
-    (``stats``: upper bonus probability, expected Yahtzee bonuses)."""
+def forward_level(states, ptr, cat, raw, yb, nxt, pts, ub, prob, turn, acc):
+    """Push reach probability and partial moments (``acc``, :class:`Moments`) from a
+    level's states to the next level's, and add each outcome's contribution to the
+    per-category and bonus statistics."""
+    A, B, S2, cat_sum, cat_zero, cat_turn, stats = acc
     for i in range(states.shape[0]):
         s = states[i]
         a = A[s]
