@@ -61,7 +61,6 @@ class KernelRules(NamedTuple):
     upper_threshold: int
     upper_bonus: int
     flag_size: int
-    upper_mask: int  # bit c set for an upper-section box c
 
 
 def _first_roll_prob(t) -> np.ndarray:
@@ -105,10 +104,6 @@ def kernel_rules(rules) -> KernelRules:
     if rules.joker != "none":  # joker scores (e.g. a Yahtzee as a Large straight)
         box_max = np.maximum(box_max, t.joker_table.max(axis=0))
     slot_ptr, slot_points, score_slot, points_slot = _box_slots(t.score_table, t.joker_table)
-    flag_size = 2 if rules.has_yahtzee_flag else 1
-    yahtzee_index = -1 if yi is None else yi
-    yahtzee_points = 0 if yi is None else rules.categories[yi].points
-    upper_mask = sum(1 << c for c, cat in enumerate(rules.categories) if cat.is_upper)
     kr = KernelRules(
         score_table=t.score_table,
         joker_table=t.joker_table,
@@ -139,14 +134,13 @@ def kernel_rules(rules) -> KernelRules:
         n_categories=rules.n_categories,
         rolls=rules.rolls_per_turn,
         joker=_JOKER_CODES[rules.joker],
-        yahtzee_index=yahtzee_index,
-        yahtzee_points=yahtzee_points,
+        yahtzee_index=-1 if yi is None else yi,
+        yahtzee_points=0 if yi is None else rules.categories[yi].points,
         yahtzee_bonus=rules.yahtzee_bonus,
         upper_cap=rules.upper_cap,
         upper_threshold=rules.upper_bonus_threshold,
         upper_bonus=rules.upper_bonus,
-        flag_size=flag_size,
-        upper_mask=upper_mask,
+        flag_size=2 if rules.has_yahtzee_flag else 1,
     )
     rules.__dict__["_kernel_rules"] = kr
     return kr
@@ -267,7 +261,7 @@ def upper_after(kr, upper, c, p):
     total ``upper``: an upper box moves it to ``min(upper + p, cap)`` and pays the bonus
     when it reaches the cap now."""
     cap = kr.upper_cap
-    if (kr.upper_mask >> c) & 1 == 0 or cap == 0:
+    if not kr.is_upper[c] or cap == 0:
         return upper, 0
     u2 = upper + p
     if u2 < cap:
@@ -282,7 +276,7 @@ def upper_after_lanes(kr, lo, nu, c, p):
     lanes ``a <= t < b`` reaching the cap now (bonus paid) and lanes ``t >= b`` already
     at the cap. A lower box (or no upper bonus) leaves every total: ``(nu, nu, 0)``."""
     cap = kr.upper_cap
-    if (kr.upper_mask >> c) & 1 == 0 or cap == 0:
+    if not kr.is_upper[c] or cap == 0:
         return nu, nu, 0
     a = min(max(cap - p - lo, 0), nu)
     return a, min(max(cap - lo, a), nu), p
