@@ -2,6 +2,7 @@ import numpy as np
 import pytest
 
 from yahtzee_sim import StrategyError, simulate
+from yahtzee_sim.strategies._card import THREE_OF_A_KIND, YAHTZEE_BOXES
 from yahtzee_sim.strategies.rule_based import Glenn2007Rules
 
 from helpers import view_for
@@ -27,15 +28,7 @@ def test_keep_rules():
     assert kept((5, 5, 5, 1, 2)) == (5, 5, 5)  # tripleton, Fives open
     assert kept((5, 5, 2, 2, 1)) == (5, 5)  # doubleton, high preferred
     assert kept((2, 3, 4, 6, 6), used=("sixes",)) == (2, 3, 4)  # [2 3 4], SS open
-    lower = (
-        "three_of_a_kind",
-        "four_of_a_kind",
-        "full_house",
-        "small_straight",
-        "large_straight",
-        "yahtzee",
-        "chance",
-    )
+    lower = YAHTZEE_BOXES[THREE_OF_A_KIND:]
     # one upper box left open of those present, few upper open: a low singleton
     assert kept((1, 3, 5, 6, 2), used=(*lower, "ones", "twos")) == (3,)
     assert kept((1, 2, 3, 5, 6), used=(*lower, "threes", "fives", "sixes", "ones")) == (2,)

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 from yahtzee_sim import YahtzeeSimError, get_rules, simulate
 from yahtzee_sim.results import PERCENTILES
 from yahtzee_sim.state import decode_state, encode_state, n_states
+from yahtzee_sim.vocabulary import SIMULATION_KEYS, SUMMARY_KEYS
 
 
 def test_bit_identical_for_any_n_jobs():
@@ -40,20 +41,7 @@ def test_bad_arguments_raise_value_errors(kwargs, match):
 def test_summary_keys_and_values():
     res = simulate("greedy", 5000, seed=1)
     s = res.summary()
-    assert {
-        "strategy",
-        "rules",
-        "games",
-        "seed",
-        "mean",
-        "sd",
-        "ci95",
-        "min",
-        "max",
-        "percentiles",
-        "bonus_rate",
-        "yahtzees_mean",
-    } <= set(s)
+    assert set(s) == {*SUMMARY_KEYS, *SIMULATION_KEYS}
     assert list(s["percentiles"]) == [f"p{p}" for p in PERCENTILES]
     assert s["min"] <= s["percentiles"]["p1"] <= s["percentiles"]["p50"] <= s["max"]
     assert s["ci95"][0] < s["mean"] < s["ci95"][1]

@@ -199,8 +199,8 @@ def test_function_adapter_matches_batched_greedy_decisions():
     """The one-game adapter and the batched greedy agree when the adapter asks greedy."""
     g = Greedy()
 
-    def keep(pos):
-        v = view_for(
+    def view_of(pos):  # the adapter's one-game position as a one-row batch
+        return view_for(
             pos.rules,
             pos.dice,
             used=[c for c in pos.rules.category_names if c not in pos.open_categories],
@@ -209,18 +209,13 @@ def test_function_adapter_matches_batched_greedy_decisions():
             rolls_left=pos.rolls_left,
             turn=pos.turn,
         )
+
+    def keep(pos):
+        v = view_of(pos)
         return list(v.tables.faces_from_counts(g.keep(v)[0]))
 
     def category(pos):
-        v = view_for(
-            pos.rules,
-            pos.dice,
-            used=[c for c in pos.rules.category_names if c not in pos.open_categories],
-            flag=int(pos.yahtzee_bonus_flag),
-            upper_total=pos.upper_total,
-            turn=pos.turn,
-        )
-        return int(g.category(v)[0])
+        return int(g.category(view_of(pos))[0])
 
     a = simulate(FunctionStrategy(keep, category), 200, seed=8)
     b = simulate("greedy", 200, seed=8)

@@ -52,6 +52,10 @@ SUMMARY_KEYS = (
     "category_fill_turn",
 )
 
+#: Keys a simulated summary adds (``ci95``: normal-theory 95% interval of the mean;
+#: ``yahtzees_mean``: turns ending on an n-of-a-kind, per game).
+SIMULATION_KEYS = ("games", "seed", "ci95", "yahtzees_mean")
+
 
 def percentile_key(q: float) -> str:
     """The summary key of the ``q``-th percentile (``10`` → ``"p10"``)."""
