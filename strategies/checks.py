@@ -6,6 +6,8 @@ import pickle
 
 import numpy as np
 
+from yahtzee_sim.state import flag_size
+
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.rules import get_rules
 from yahtzee_sim.simulate import simulate
@@ -37,7 +39,7 @@ def _random_views(rules, n: int, seed: int, rolls_left: int) -> TurnView:
                 upper[i] += cat.param * int(rng.integers(0, rules.n_dice + 1))
         yi = rules.yahtzee_index
         if rules.has_yahtzee_flag and yi is not None and (used[i] >> yi) & 1:
-            flag[i] = int(rng.integers(0, 2))
+            flag[i] = int(rng.integers(0, flag_size(rules)))
     rolls = rng.integers(0, t.n_rolls, n).astype(np.int32)
     return TurnView(
         rules,

@@ -15,6 +15,7 @@ from yahtzee_sim._kernels.decisions import fill_lanes, fill_states, gather_decis
 from yahtzee_sim._kernels.play import kernel_rules
 from yahtzee_sim._kernels.widget import upper_total_lanes
 from yahtzee_sim.solver import value_table
+from yahtzee_sim.state import flag_size
 from yahtzee_sim.view import TurnView
 
 from ._cache import StateCache
@@ -103,7 +104,7 @@ class TableStrategy(Strategy):
         )
         keep = np.zeros((len(states), max(rules.rolls_per_turn - 1, 1), t.n_rolls), np.int16)
         cat = np.empty((len(states), t.n_rolls), dtype=np.int8)
-        fs = 2 if rules.has_yahtzee_flag else 1
+        fs = flag_size(rules)
         fill_lanes(
             kernel_rules(rules),
             upper_total_lanes(self._values),

@@ -257,7 +257,7 @@ def glenn_keep(counts, used, flag, joker, out):
         if pair_hi >= 0 and (op[THREE_OF_A_KIND] or op[CHANCE]):
             out[i, pair_hi] = 2
             continue
-        if f3 >= 0 and (op[YAHTZEE] or flag[i] == 1):
+        if f3 >= 0 and (op[YAHTZEE] or flag[i] >= 1):
             out[i, f3] = c[f3]
             continue
         if n_open_upper <= 4:

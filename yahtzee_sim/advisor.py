@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._kernels.decisions import position_values
-from ._kernels.play import kernel_rules, scored_state
+from ._kernels.play import flag_after_roll, kernel_rules, scored_state
 from ._kernels.widget import upper_total_lanes
 from .errors import YahtzeeSimError
 from .rules import RuleSet, get_rules
@@ -67,6 +67,7 @@ def advise(
     yahtzee_bonus: bool = False,
     rules: str | RuleSet = "yahtzee",
     table: ValueTable | None = None,
+    bonuses_paid: int = 0,
 ) -> list[Option]:
     """Every distinct option at a decision, best first.
 
@@ -87,6 +88,9 @@ def advise(
     rules : str or RuleSet
     table : ValueTable, optional
         Defaults to the (cached) optimal table of ``rules``.
+    bonuses_paid : int
+        Yahtzee bonuses paid so far; matters only under rules that limit them
+        (``yahtzee-single-bonus``); needs ``yahtzee_bonus``.
 
     Raises
     ------
@@ -118,8 +122,16 @@ def advise(
         raise PositionError(f"rules {rules.name!r} have no Yahtzee bonus")
     if yahtzee_bonus and not (yi is not None and (mask >> yi) & 1):
         raise PositionError("the Yahtzee bonus flag needs 'yahtzee' among the used categories")
+    limit = rules.yahtzee_bonus_limit
+    if bonuses_paid and not (yahtzee_bonus and limit and 0 <= bonuses_paid <= limit):
+        raise PositionError(
+            f"bonuses_paid={bonuses_paid!r} needs yahtzee_bonus and rules that limit the "
+            f"Yahtzee bonus (at most {limit} under {rules.name!r})"
+            if limit
+            else f"bonuses_paid: rules {rules.name!r} do not limit the Yahtzee bonus"
+        )
     table = value_table(rules) if table is None else table
-    flag = int(bool(yahtzee_bonus))
+    flag = int(bool(yahtzee_bonus)) + (int(bonuses_paid) if limit else 0)
     roll = int(t.roll_index(counts))
     if rolls_left == 0:
         options = _category_options(rules, table, counts, roll, mask, upper, flag)
@@ -164,6 +176,6 @@ def _category_options(rules, table, counts, roll, mask, upper, flag) -> list[Opt
         p = int(points[c])
         if p < 0:
             continue
-        nxt, bonus = scored_state(kr, mask, capped, flag, c, p)
+        nxt, bonus = scored_state(kr, mask, capped, flag_after_roll(kr, flag, ybonus), c, p)
         out.append(Option(float(p + bonus + ybonus) + table.values[nxt], category=name))
     return out

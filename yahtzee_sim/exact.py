@@ -227,7 +227,7 @@ def _views(rules: RuleSet, states: np.ndarray, turn: int):
     cat_scores = np.zeros((m, rules.n_categories), dtype=np.int16)
     yi = rules.yahtzee_index
     if yi is not None and rules.has_yahtzee_flag:
-        cat_scores[:, yi] = np.where(flag == 1, rules.categories[yi].points, 0)
+        cat_scores[:, yi] = np.where(flag >= 1, rules.categories[yi].points, 0)
 
     def make(rolls_left: int, rows=slice(None), score=None, scores=None, games=None, key=None):
         return TurnView(

@@ -153,6 +153,9 @@ class RuleSet:
         Upper bonus paid when the upper total reaches the threshold (``upper_bonus=0``: none).
     yahtzee_bonus : int
         Paid for each extra Yahtzee while the Yahtzee box holds its full points (0: none).
+    yahtzee_bonus_limit : int
+        Most Yahtzee bonuses paid in a game (0: no limit). "Simulating Yahtzee"'s program
+        pays one (for the second Yahtzee only).
     joker : {"none", "free", "forced"}
         How an extra Yahtzee may be placed once the Yahtzee box is filled
         (see the README's rules section).
@@ -168,6 +171,7 @@ class RuleSet:
     upper_bonus_threshold: int = 63
     upper_bonus: int = 35
     yahtzee_bonus: int = 0
+    yahtzee_bonus_limit: int = 0
     joker: str = "none"
     two_pairs_allows_one_pair: bool = False
 
@@ -197,6 +201,11 @@ class RuleSet:
             raise RulesError("a Yahtzee bonus or joker rule needs a 'yahtzee' category")
         if self.upper_bonus < 0 or self.upper_bonus_threshold < 0:
             raise RulesError("upper bonus and threshold must be >= 0")
+        if self.yahtzee_bonus_limit < 0 or (self.yahtzee_bonus_limit and not self.yahtzee_bonus):
+            raise RulesError(
+                f"yahtzee_bonus_limit must be >= 0 and needs a yahtzee_bonus, got "
+                f"{self.yahtzee_bonus_limit} with yahtzee_bonus={self.yahtzee_bonus}"
+            )
 
     # ------------------------------------------------------------------ derived
     @property
@@ -251,6 +260,8 @@ class RuleSet:
         """A JSON-serializable description (everything that affects play)."""
         d = dataclasses.asdict(self)
         d.pop("name")
+        if not d["yahtzee_bonus_limit"]:  # absent = no limit (fingerprints predate the field)
+            d.pop("yahtzee_bonus_limit")
         return d
 
     def fingerprint(self) -> str:
@@ -292,7 +303,7 @@ def _upper(names: Sequence[str], n_faces: int) -> list[Category]:
 UPPER_NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes")
 
 
-def _yahtzee(name: str, yahtzee_bonus: int, joker: str) -> RuleSet:
+def _yahtzee(name: str, yahtzee_bonus: int, joker: str, bonus_limit: int = 0) -> RuleSet:
     cats = [
         *_upper(UPPER_NAMES, 6),
         Category("three_of_a_kind", "n_kind", param=3),
@@ -312,6 +323,7 @@ def _yahtzee(name: str, yahtzee_bonus: int, joker: str) -> RuleSet:
         upper_bonus_threshold=63,
         upper_bonus=35,
         yahtzee_bonus=yahtzee_bonus,
+        yahtzee_bonus_limit=bonus_limit,
         joker=joker,
     )
 
@@ -360,6 +372,7 @@ _PRESETS = {
     "yahtzee-free-joker": lambda: _yahtzee("yahtzee-free-joker", 100, "free"),
     "yahtzee-no-joker": lambda: _yahtzee("yahtzee-no-joker", 100, "none"),
     "yahtzee-no-bonus": lambda: _yahtzee("yahtzee-no-bonus", 0, "none"),
+    "yahtzee-single-bonus": lambda: _yahtzee("yahtzee-single-bonus", 100, "none", bonus_limit=1),
     "yatzy": lambda: _yatzy("yatzy"),
     "yatzy-no-bonus": lambda: _yatzy("yatzy-no-bonus", upper_bonus=0),
     "yatzy-kth2012": lambda: _yatzy("yatzy-kth2012", allow_one_pair=True),

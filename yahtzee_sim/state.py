@@ -13,14 +13,18 @@ A *turn-start state* is the triple
     ``used`` is clear, holds 0 when the bit is set and the flag is 0, and holds
     50 when both are set: ``used`` and ``flag`` together tell the forced-joker
     rules all they need. Games without Yahtzee bonus and joker rules keep the
-    flag at 0 and the flag axis has size 1.
+    flag at 0 and the flag axis has size 1. When the rules pay at most ``L``
+    bonuses (``yahtzee_bonus_limit``), flag ``1 + k`` means the box holds 50 and
+    ``k`` bonuses were paid (``k <= L``): a bonus is paid while ``flag <= L``, and
+    each one moves the flag up (:func:`bonus_payable`, :func:`flag_after_bonus`).
 
 It packs into one integer, in this order (upper fastest)::
 
     index = (used * flag_size + flag) * (upper_cap + 1) + upper
 
 so every array of per-state values has length :func:`n_states`
-(2**13 * 2 * 64 = 1,048,576 for Yahtzee; 2**15 * 64 = 2,097,152 for Yatzy).
+(2**13 * 2 * 64 = 1,048,576 for Yahtzee; 2**15 * 64 = 2,097,152 for Yatzy;
+2**13 * 3 * 64 for one bonus at most).
 """
 
 from __future__ import annotations
@@ -31,8 +35,25 @@ from .rules import RuleSet
 
 
 def flag_size(rules: RuleSet) -> int:
-    """Size of the flag axis: 2 when the rules need the Yahtzee-bonus flag, else 1."""
-    return 2 if rules.has_yahtzee_flag else 1
+    """Size of the flag axis: 1 without the Yahtzee-bonus flag, 2 with it, ``2 + L``
+    when at most ``L`` bonuses are paid."""
+    if not rules.has_yahtzee_flag:
+        return 1
+    return 2 + rules.yahtzee_bonus_limit
+
+
+def bonus_payable(rules: RuleSet, flag):
+    """Whether a Yahtzee rolled with flag ``flag`` earns the bonus (the Yahtzee box
+    filled with its full points and fewer than the limit paid); array or bool."""
+    flag = np.asarray(flag)
+    limit = rules.yahtzee_bonus_limit
+    out = (flag >= 1) & ((flag <= limit) if limit else True) & (rules.yahtzee_bonus > 0)
+    return out if out.ndim else bool(out)
+
+
+def flag_after_bonus(rules: RuleSet, flag):
+    """The flag after a Yahtzee bonus is paid: one more bonus counted (capped)."""
+    return np.minimum(np.asarray(flag) + 1, flag_size(rules) - 1)
 
 
 def n_states(rules: RuleSet) -> int:
@@ -81,7 +102,11 @@ def max_points_to_come(rules: RuleSet, used, flag: int) -> np.ndarray:
     if rules.yahtzee_bonus and yi is not None:
         n_open = open_.sum(axis=1)
         y_open = open_[:, yi] == 1
-        total += rules.yahtzee_bonus * np.where(y_open, n_open - 1, n_open if flag else 0)
+        bonuses = np.where(y_open, n_open - 1, n_open if bonus_payable(rules, flag) else 0)
+        limit = rules.yahtzee_bonus_limit
+        if limit:  # flag 1 + k: k bonuses paid already
+            bonuses = np.minimum(bonuses, np.where(y_open, limit, limit + 1 - flag))
+        total += rules.yahtzee_bonus * bonuses
     return total
 
 

@@ -28,7 +28,7 @@ from ._kernels.widget import points_needed_lanes
 from .errors import YahtzeeSimError
 from .rules import RuleSet, get_rules
 from .solver import levels, upper_lanes
-from .state import encode_state, max_points_to_come, n_states
+from .state import encode_state, flag_size, max_points_to_come, n_states
 
 #: Lanes of t per widget call: the work array (keeps x lanes) stays in cache.
 TILE = 64
@@ -116,7 +116,7 @@ def layout(rules: RuleSet, max_beta: int):
     one shared row ``[1.0]``."""
     ns = n_states(rules)
     cap1 = rules.upper_cap + 1
-    fs = 2 if rules.has_yahtzee_flag else 1
+    fs = flag_size(rules)
     offset = np.full(ns, -1, dtype=np.int64)
     length = np.zeros(ns, dtype=np.int64)
     full = (1 << rules.n_categories) - 1
@@ -128,10 +128,9 @@ def layout(rules: RuleSet, max_beta: int):
     for masks in levels(rules.n_categories):
         start, count = upper_lanes(rules, masks)
         items = []
-        flags = [0, 1] if fs == 2 else [0]
-        for flag in flags:
+        for flag in range(fs):
             sel = np.ones(len(masks), dtype=bool)
-            if flag == 1:  # the flag is only set once the Yahtzee box is filled
+            if flag >= 1:  # the flag is only set once the Yahtzee box is filled
                 sel = ((masks >> rules.yahtzee_index) & 1) == 1
             m, st, n = masks[sel], start[sel], count[sel]
             if not len(m):

@@ -9,7 +9,7 @@ import numpy as np
 from ._kernels.play import bonus_options, category_options, kernel_rules, yahtzee_bonuses
 from ._kernels.rng import uniforms
 from .rules import RuleSet
-from .state import encode_state
+from .state import bonus_payable, encode_state
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
@@ -41,7 +41,9 @@ class TurnView:
     upper_total : ndarray (m,) int64
         Uncapped upper-section total.
     flag : ndarray (m,) int64
-        1 when the Yahtzee box holds its full points (extra Yahtzees earn the bonus).
+        0 unless the Yahtzee box holds its full points; then 1 (extra Yahtzees earn the
+        bonus), or ``1 + k`` after ``k`` bonuses under rules that limit them
+        (see :attr:`yahtzee_bonus_open`).
     score : ndarray (m,) int64
         Points so far, bonuses earned so far included (the upper bonus counts once reached).
     category_scores : ndarray (m, n_categories) int16
@@ -127,6 +129,12 @@ class TurnView:
         return bonus_options(
             kr, self.roll_index, self.used, self.upper, self.flag, self.category_points
         )
+
+    @cached_property
+    def yahtzee_bonus_open(self) -> np.ndarray:
+        """``(m,)`` bool: a Yahtzee rolled now would earn the Yahtzee bonus (the box holds
+        its full points and the rules' bonus limit is not reached)."""
+        return _readonly(bonus_payable(self.rules, self.flag))
 
     def yahtzee_bonus_points(self) -> np.ndarray:
         """``(m,)``: the Yahtzee bonus the current roll earns, whatever box it goes in."""

@@ -97,7 +97,8 @@ def strategy_label(strategy) -> str:
     """How results name a strategy: its id, or its class name for a user's class.
 
     A registered strategy is named by its id (``"greedy"``; a parametric id such as
-    ``"target:300"`` keeps its number). A class that is not registered (a plugin, a
+    ``"target:300"`` keeps its number; an older version keeps its version,
+    ``"glenn-2007-rules-v1"``). A class that is not registered (a plugin, a
     subclass of a built-in) is named by the ``name`` it defines, else by its class
     name. Constructor parameters away from their defaults (numbers, strings, tuples)
     follow in parentheses, e.g. ``"greedy(yahtzee_bonus_in_value=True)"`` or
@@ -108,7 +109,7 @@ def strategy_label(strategy) -> str:
     cls = type(strategy)
     params = _changed_params(strategy)
     if "version" in vars(cls):  # set on the class by the registry
-        label = cls.name
+        label = getattr(cls, "label_id", cls.name)
         id_parameter = getattr(cls, "id_parameter", None)
         if id_parameter is not None:
             params.pop(id_parameter, None)

@@ -13,7 +13,13 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from .play import category_legal_points, joker_case, scored_state, yahtzee_bonus_points
+from .play import (
+    category_legal_points,
+    flag_after_roll,
+    joker_case,
+    scored_state,
+    yahtzee_bonus_points,
+)
 
 
 @njit(cache=True, nogil=True)
@@ -156,7 +162,7 @@ def compact_outcomes(out_n, out_cat, out_raw, out_yb, out_prob, cat, raw, yb, pr
 @njit(cache=True, nogil=True)
 def outcome_effects(kr, used, upper, flag, cat, raw, yb):
     """``(next state, points incl. bonuses, upper bonus paid?)`` of one outcome."""
-    nxt, bonus = scored_state(kr, used, upper, flag, cat, raw)
+    nxt, bonus = scored_state(kr, used, upper, flag_after_roll(kr, flag, yb), cat, raw)
     return nxt, raw + yb * kr.yahtzee_bonus + bonus, 1 if bonus > 0 else 0
 
 

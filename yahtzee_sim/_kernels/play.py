@@ -7,6 +7,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from ..state import flag_size
 from .rng import dice_counter, face_from_word, game_key, word
 
 JOKER_NONE, JOKER_FREE, JOKER_FORCED = 0, 1, 2
@@ -57,6 +58,7 @@ class KernelRules(NamedTuple):
     yahtzee_index: int  # -1 if none
     yahtzee_points: int
     yahtzee_bonus: int
+    yahtzee_bonus_limit: int  # 0: no limit
     upper_cap: int
     upper_threshold: int
     upper_bonus: int
@@ -137,10 +139,11 @@ def kernel_rules(rules) -> KernelRules:
         yahtzee_index=-1 if yi is None else yi,
         yahtzee_points=0 if yi is None else rules.categories[yi].points,
         yahtzee_bonus=rules.yahtzee_bonus,
+        yahtzee_bonus_limit=rules.yahtzee_bonus_limit,
         upper_cap=rules.upper_cap,
         upper_threshold=rules.upper_bonus_threshold,
         upper_bonus=rules.upper_bonus,
-        flag_size=2 if rules.has_yahtzee_flag else 1,
+        flag_size=flag_size(rules),
     )
     rules.__dict__["_kernel_rules"] = kr
     return kr
@@ -252,7 +255,16 @@ def sets_flag(kr, c, p):
 
     Written as ``&`` of comparisons: numba compiles a chain of ``and`` *returned as a
     value* into code about 100 times slower in the widget's hot loop."""
-    return (kr.flag_size == 2) & (c == kr.yahtzee_index) & (p == kr.yahtzee_points) & (p > 0)
+    return (kr.flag_size >= 2) & (c == kr.yahtzee_index) & (p == kr.yahtzee_points) & (p > 0)
+
+
+@njit(cache=True, nogil=True)
+def flag_after_roll(kr, flag, yb):
+    """The flag once a roll's Yahtzee bonus ``yb`` is paid: with a bonus limit each paid
+    bonus moves it up (:func:`yahtzee_sim.state.flag_after_bonus`); else unchanged."""
+    if yb > 0 and kr.yahtzee_bonus_limit > 0:
+        return min(flag + 1, kr.flag_size - 1)
+    return flag
 
 
 @njit(cache=True, nogil=True)
@@ -285,7 +297,8 @@ def upper_after_lanes(kr, lo, nu, c, p):
 @njit(cache=True, nogil=True)
 def scored_state(kr, used, upper, flag, c, p):
     """The scoring step: ``(next state index, upper bonus paid)`` after ``p`` points in
-    box ``c`` (the Yahtzee bonus is :func:`yahtzee_bonus_points`, paid for the roll)."""
+    box ``c`` (the Yahtzee bonus is :func:`yahtzee_bonus_points`, paid for the roll;
+    ``flag`` is the flag after it, :func:`flag_after_roll`)."""
     u2, bonus = upper_after(kr, upper, c, p)
     nf = 1 if sets_flag(kr, c, p) else flag
     return state_index(kr, used | (np.int64(1) << c), u2, nf), bonus
@@ -296,9 +309,11 @@ def yahtzee_bonus_points(kr, roll, used, flag):
     """Yahtzee bonus earned by scoring ``roll`` (whatever box it goes in)."""
     if kr.yahtzee_bonus == 0 or kr.yahtzee_index < 0 or kr.yahtzee_face[roll] < 0:
         return 0
-    if (used >> kr.yahtzee_index) & 1 and flag:
-        return kr.yahtzee_bonus
-    return 0
+    if (used >> kr.yahtzee_index) & 1 == 0 or flag == 0:
+        return 0
+    if kr.yahtzee_bonus_limit > 0 and flag > kr.yahtzee_bonus_limit:
+        return 0
+    return kr.yahtzee_bonus
 
 
 @njit(cache=True, nogil=True)
@@ -385,6 +400,7 @@ def apply_categories(
         if bonus:
             ybonus[i] += 1
             score[i] += bonus
+            flag[i] = flag_after_roll(kr, flag[i], bonus)
         if kr.yahtzee_face[roll] >= 0:
             ycount[i] += 1
         _, ub = upper_after(kr, min(upper_sum[i], kr.upper_cap), c, pts)

@@ -33,9 +33,9 @@ def solve_level(kr, lanes, masks, u_start, n_upper):
         work = new_work(kr, max_nu, 0)
         for i in range(chunk, n_masks, n_chunks):
             used = masks[i]
-            n_flags = 1
-            if kr.flag_size == 2 and kr.yahtzee_index >= 0 and (used >> kr.yahtzee_index) & 1:
-                n_flags = 2
+            n_flags = 1  # flags above 0 need the Yahtzee box filled
+            if kr.yahtzee_index >= 0 and (used >> kr.yahtzee_index) & 1:
+                n_flags = kr.flag_size
             nu = n_upper[i]
             u0 = u_start[i]
             for flag in range(n_flags):

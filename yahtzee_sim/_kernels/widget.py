@@ -47,6 +47,7 @@ import numpy as np
 from numba import njit
 
 from .play import (
+    flag_after_roll,
     roll_options,
     scored_state,
     sets_flag,
@@ -85,6 +86,7 @@ class Work(NamedTuple):
     W: np.ndarray  # keeps x lanes: values
     A: np.ndarray  # keeps x lanes: best sub-keep (float64, so the selects vectorize)
     val: np.ndarray  # box slots x (lanes + Yahtzee bonus): value of each (box, points)
+    val_bonus: np.ndarray  # the same after a bonus Yahtzee moves the flag (bonus limit)
     slots: np.ndarray  # boxes: one roll's slot per box (int64)
     cat: np.ndarray  # rolls x lanes: best box (record >= 1)
     keep: np.ndarray  # rolls-per-turn x rolls x lanes: best keep (record >= 1)
@@ -99,10 +101,12 @@ def new_work(kr, max_nu, record):
     n_rolls = kr.roll_keep_index.shape[0]
     rec = max_nu if record >= 1 else 0
     vals = max_nu if record >= 2 else 0
+    n_val = kr.slot_points.shape[0] * (max_nu + kr.yahtzee_bonus)
     return Work(
         np.empty(n_keeps * max_nu),
         np.empty(n_keeps * rec),
-        np.empty(kr.slot_points.shape[0] * (max_nu + kr.yahtzee_bonus)),
+        np.empty(n_val),
+        np.empty(n_val if kr.yahtzee_bonus_limit > 0 else 0),
         np.empty(kr.n_categories, dtype=np.int64),
         np.empty(n_rolls * rec, dtype=np.int64),
         np.zeros(kr.rolls * n_rolls * rec, dtype=np.int64),
@@ -182,7 +186,21 @@ def box_values(kr, lanes, used, upper, flag, lo, nu, val):
 
 
 @njit(cache=True, nogil=True)
-def category_step(kr, lanes, used, upper, flag, lo, nu, W, val, slots, record, cat):
+def bonus_moves_flag(kr, used, flag):
+    """Whether a Yahtzee rolled from this state earns a bonus that moves the flag (rules
+    with a bonus limit): its boxes then lead to states with the next flag."""
+    yi = kr.yahtzee_index
+    return (
+        (kr.yahtzee_bonus_limit > 0)
+        & (yi >= 0)
+        & ((used >> yi) & 1 == 1)
+        & (flag >= 1)
+        & (flag <= kr.yahtzee_bonus_limit)
+    )
+
+
+@njit(cache=True, nogil=True)
+def category_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots, record, cat):
     """Rows of rolls in ``W`` = the value of each roll's best box, lane by lane;
     with ``record``, ``cat[r, t]`` = that box (the first in card order on ties).
 
@@ -191,11 +209,16 @@ def category_step(kr, lanes, used, upper, flag, lo, nu, W, val, slots, record, c
     ``yb`` adds to max-EV lanes and, in target lanes, means ``yb`` fewer points needed:
     lane ``t`` reads the box value ``yb`` lanes lower, so target lanes of a state whose
     rolls can earn the bonus start the box values ``pad = yahtzee_bonus`` lanes early.
-    ``slots`` is scratch for one roll's slot per box (-1: illegal).
+    ``slots`` is scratch for one roll's slot per box (-1: illegal). Under a bonus limit,
+    a bonus Yahtzee moves the flag, so its boxes are valued from ``val_bonus``, filled
+    for the next flag (:func:`bonus_moves_flag`).
     """
     need_lanes = lanes.kind != LANES_UPPER
     pad = val.shape[1] - nu
     box_values(kr, lanes, used, upper, flag, lo - pad, nu + pad, val)
+    moves = bonus_moves_flag(kr, used, flag)
+    if moves:
+        box_values(kr, lanes, used, upper, flag_after_roll(kr, flag, 1), lo - pad, nu + pad, val_bonus)
     C = kr.n_categories
     score_slot = kr.score_slot
     rki = kr.roll_keep_index
@@ -212,6 +235,7 @@ def category_step(kr, lanes, used, upper, flag, lo, nu, W, val, slots, record, c
                     slots[c] = kr.points_slot[c, slots[c]]
         src = pad - yb if need_lanes else pad  # lane t of this roll reads lane src + t
         add = 0.0 if need_lanes else float(yb)
+        V = val_bonus if yb > 0 and moves else val
         for t in range(nu):
             W[k, t] = NEG
         if record:
@@ -223,19 +247,19 @@ def category_step(kr, lanes, used, upper, flag, lo, nu, W, val, slots, record, c
                 continue
             if src > 0:  # target lanes and no Yahtzee bonus: skip the early lanes
                 for t in range(nu):
-                    if val[s, src + t] > W[k, t]:
-                        W[k, t] = val[s, src + t]
+                    if V[s, src + t] > W[k, t]:
+                        W[k, t] = V[s, src + t]
                         if record:
                             cat[r, t] = c
             elif record:
                 for t in range(nu):
-                    v = val[s, t] + add
+                    v = V[s, t] + add
                     if v > W[k, t]:
                         W[k, t] = v
                         cat[r, t] = c
             else:
                 for t in range(nu):
-                    W[k, t] = max(W[k, t], val[s, t] + add)
+                    W[k, t] = max(W[k, t], V[s, t] + add)
 
 
 @njit(cache=True, nogil=True)
@@ -322,8 +346,12 @@ def widget(kr, lanes, used, upper, flag, lo, nu, work, record):
     keep = _layers(work.keep, kr.rolls, n_rolls, nu)
     keep_vals = _layers(work.keep_vals, kr.rolls, n_keeps, nu)
     roll_vals = _layers(work.roll_vals, kr.rolls, n_rolls, nu)
-    val = _rows(work.val, kr.slot_points.shape[0], nu + box_pad(kr, lanes, flag))
-    category_step(kr, lanes, used, upper, flag, lo, nu, W, val, work.slots, record >= 1, cat)
+    width = nu + box_pad(kr, lanes, flag)
+    val = _rows(work.val, kr.slot_points.shape[0], width)
+    val_bonus = _rows(work.val_bonus, kr.slot_points.shape[0], width)
+    category_step(
+        kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, work.slots, record >= 1, cat
+    )
     for j in range(kr.rolls):
         if j > 0:
             keep_values(kr, W, nu)
