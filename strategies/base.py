@@ -42,6 +42,11 @@ class Reference:
         The same for each entry of ``stats``.
     note : str
         What we get and why it differs, when it does.
+    tables : dict
+        Per-box figures the source published, keyed like the summary
+        (``"category_means"``, ``"category_zero_rate"``, ``"category_fill_turn"``:
+        ``{box: value}``; ``"upper_bonus_points"``, ``"yahtzee_bonus_points"``: scalars),
+        as printed. ``yahtzee-sim reproduce`` sets them beside ours.
     """
 
     source: str
@@ -54,6 +59,7 @@ class Reference:
     sd_tolerance: float | None = None
     stats_tolerance: dict = field(default_factory=dict)
     note: str = ""
+    tables: dict = field(default_factory=dict)
 
 
 class Strategy:

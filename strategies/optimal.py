@@ -126,12 +126,41 @@ class TableStrategy(Strategy):
         return self._decide(view)
 
 
+#: Optimal play's mean points per box, as "Simulating Yahtzee" (Table 11) quotes Glenn.
+GLENN_BOX_MEANS = {
+    "category_means": {
+        "ones": 1.88,
+        "twos": 5.28,
+        "threes": 8.57,
+        "fours": 12.16,
+        "fives": 15.69,
+        "sixes": 19.19,
+        "three_of_a_kind": 21.66,
+        "four_of_a_kind": 13.1,
+        "full_house": 22.59,
+        "small_straight": 29.46,
+        "large_straight": 32.71,
+        "yahtzee": 16.87,
+        "chance": 22.01,
+    },
+    "upper_bonus_points": 23.84,
+    "yahtzee_bonus_points": 9.58,
+}
+
+
 @register("optimal")
 class Optimal(TableStrategy):
     """Maximizes expected final score (Glenn 2006, Verhoeff 1999): table lookup."""
 
     references = (
-        Reference("Glenn 2006, Table 3", "yahtzee-free-joker", mean=254.59, sd=59.61),
+        Reference(
+            "Glenn 2006, Table 3",
+            "yahtzee-free-joker",
+            mean=254.59,
+            sd=59.61,
+            note='per-box means as "Simulating Yahtzee", Table 11 quotes them',
+            tables=GLENN_BOX_MEANS,
+        ),
         Reference("Verhoeff 1999", "yahtzee-free-joker", mean=254.5896095, tolerance=5e-8),
         Reference("independent public solvers", "yahtzee", mean=254.5877287, tolerance=5e-8),
         Reference(

@@ -79,55 +79,33 @@ _SOURCE = '"Simulating Yahtzee", Table 2'
 _RULES = "yahtzee-single-bonus"
 _NOTE = "the program's own readings on its engine's rules (one Yahtzee bonus, no joker)"
 
-#: Table 8 of "Simulating Yahtzee" (Glenn 2007 rules): mean points per box. The paper's
-#: Yahtzee row includes the bonus (the program adds it to the box); ours is the box alone:
-#: 30.23 − 9.82 = 20.41.
-TABLE_8 = {
-    "ones": 2.38,
-    "twos": 4.78,
-    "threes": 7.25,
-    "fours": 9.70,
-    "fives": 14.39,
-    "sixes": 17.58,
-    "three_of_a_kind": 17.40,
-    "four_of_a_kind": 14.51,
-    "full_house": 13.80,
-    "small_straight": 27.57,
-    "large_straight": 24.50,
-    "yahtzee": 30.23 - 9.82,
-    "chance": 19.85,
-}
-#: Table 9: share of games scoring 0 in each box (its Large straight row repeats the
-#: Small straight one, a copying slip: not compared).
-TABLE_9 = {
-    "ones": 0.067,
-    "twos": 0.062,
-    "threes": 0.060,
-    "fours": 0.061,
-    "fives": 0.028,
-    "sixes": 0.023,
-    "three_of_a_kind": 0.011,
-    "four_of_a_kind": 0.095,
-    "full_house": 0.448,
-    "small_straight": 0.081,
-    "yahtzee": 0.592,
-    "chance": 0.0,
-}
-#: Table 10: mean turn (1-13) each box is filled.
-TABLE_10 = {
-    "ones": 6.99,
-    "twos": 6.95,
-    "threes": 7.00,
-    "fours": 7.12,
-    "fives": 5.52,
-    "sixes": 5.06,
-    "three_of_a_kind": 6.21,
-    "four_of_a_kind": 6.24,
-    "full_house": 8.73,
-    "small_straight": 5.68,
-    "large_straight": 7.92,
-    "yahtzee": 10.18,
-    "chance": 7.40,
+#: "Simulating Yahtzee" Tables 8-10, Glenn 2007 column (its Yahtzee row includes the bonus,
+#: 30.23 = 50 × P(50 in the box) + 9.82; its Large straight zero row repeats the Small
+#: straight one, a copying slip: 1 − 24.50 / 40 = 38.75% zeros).
+SIMULATING_YAHTZEE_TABLES = {
+    "category_means": dict(
+        zip(
+            YAHTZEE_BOXES,
+            (2.38, 4.78, 7.25, 9.70, 14.39, 17.58, 17.40, 14.51, 13.80, 27.57, 24.50, 30.23, 19.85),
+            strict=True,
+        )
+    ),
+    "upper_bonus_points": 8.25,
+    "yahtzee_bonus_points": 9.82,
+    "category_zero_rate": dict(
+        zip(
+            YAHTZEE_BOXES,
+            (0.067, 0.062, 0.060, 0.061, 0.028, 0.023, 0.011, 0.095, 0.448, 0.081, 0.081, 0.592, 0.0),
+            strict=True,
+        )
+    ),
+    "category_fill_turn": dict(
+        zip(
+            YAHTZEE_BOXES,
+            (6.99, 6.95, 7.00, 7.12, 5.52, 5.06, 6.21, 6.24, 8.73, 5.68, 7.92, 10.18, 7.40),
+            strict=True,
+        )
+    ),
 }
 
 
@@ -160,6 +138,7 @@ class Glenn2007Program(YahtzeeCard, Strategy):
             sd_tolerance=0.45,
             stats_tolerance={"bonus_rate": 0.008, "yahtzee_bonuses_mean": 0.006},
             note=_NOTE + "; ours 212.161 ± 58.978 exactly",
+            tables=SIMULATING_YAHTZEE_TABLES,
         ),
     )
 

@@ -192,6 +192,37 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
+    p = sub.add_parser(
+        "reproduce", help="every published table the project can compute: paper | ours"
+    )
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="skip the Yatzy target table (Tillius Table 13); Kim-Nelson for delta >= 1 only",
+    )
+    p.add_argument(
+        "--sections",
+        default="all",
+        help="'all' (default) or comma-separated sections (reference-values, glenn-2006, "
+        "simulating-yahtzee, kim-nelson, defensive, tillius)",
+    )
+    p.add_argument(
+        "--games",
+        type=_positive_int,
+        default=100_000,
+        help="games per simulated figure (default 100000, as the papers; at least 100)",
+    )
+    p.add_argument("--seed", type=_seed, default=2026)
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=Path("reports/reproduction"),
+        help="output folder (default reports/reproduction)",
+    )
+    p.add_argument("--jobs", type=_jobs, default=2, help="parallel jobs (default 2)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
     p = sub.add_parser("target", help="max P(final score >= beta): target-score optimal play")
     _add_rules(p)
     p.add_argument(
@@ -672,6 +703,41 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_reproduce(args) -> int:
+    from .analysis.reproduce import SECTIONS, reproduce
+
+    sections = SECTIONS if args.sections == "all" else tuple(args.sections.split(","))
+    if args.games < 100:
+        raise CliError(f"--games must be at least 100, got {args.games}")
+    rep = reproduce(
+        sections=sections,
+        quick=args.quick,
+        games=args.games,
+        seed=args.seed,
+        out=args.out,
+        n_jobs=args.jobs,
+        progress=not (args.quiet or args.json),
+    )
+    if args.json:
+        print(json.dumps(rep.to_dict()))
+        return 0
+    frame = rep.frame()
+    shown = frame[["table", "item", "paper", "ours", "difference", "method"]]
+    with pd_options():
+        print(shown.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    for what, why in rep.skipped.items():
+        print(f"skipped {what}: {why}")
+    print(f"written to {rep.out / 'report.md'} (and report.html, reproduction.csv, figures)")
+    return 0
+
+
+def pd_options():
+    """Wide, untruncated pandas printing for one table."""
+    import pandas as pd
+
+    return pd.option_context("display.width", 200, "display.max_colwidth", 70)
+
+
 def _first_sentence(doc: str | None) -> str:
     """A docstring's first sentence on one line (up to the first ". " or blank line)."""
     text = " ".join((doc or "").strip().split("\n\n")[0].split())
@@ -743,6 +809,7 @@ COMMANDS = {
     "target": cmd_target,
     "tournament": cmd_tournament,
     "report": cmd_report,
+    "reproduce": cmd_reproduce,
     "strategies": cmd_strategies,
     "rules": cmd_rules,
 }
