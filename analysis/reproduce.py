@@ -549,8 +549,9 @@ def _write(rep: Reproduction, out: Path, kn_frame) -> list[str]:
     (out / "report.md").write_text(doc.to_markdown(), encoding="utf-8")
     (out / "report.html").write_text(doc.to_html(), encoding="utf-8")
     files = ["report.md", "report.html", *files]
-    (out / "reproduction.json").write_text(json.dumps(rep.to_dict() | {"files": files},
-                                                      indent=1), encoding="utf-8")  # fmt: skip
+    data = rep.to_dict() | {"files": files}
+    data.pop("out")  # the file is the same wherever the folder is
+    (out / "reproduction.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
     return [*files, "reproduction.json"]
 
 

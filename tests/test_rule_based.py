@@ -125,3 +125,90 @@ def test_defensive_decisions():
     assert b((5, 5, 5, 1, 2)) == "three_of_a_kind"
     assert b((1, 1, 3, 4, 6), used=("three_of_a_kind",)) == "ones"
     assert b((4, 5, 6, 6, 1), used=("ones", "chance")) == "four_of_a_kind"  # zero: lowest EV
+
+
+# ------------------------------------------- v2: the readings of the paper's own program
+SB = "yahtzee-single-bonus"
+
+
+def _v2(sid):
+    from yahtzee_sim.strategies import get_strategy
+
+    return get_strategy(sid)
+
+
+def kept_v2(sid, dice, used=(), rolls_left=2, flag=0, upper_total=0):
+    v = view_for(SB, dice, used=used, rolls_left=rolls_left, flag=flag, upper_total=upper_total)
+    return v.tables.faces_from_counts(_v2(sid).keep(v)[0])
+
+
+def box_v2(sid, dice, used=(), upper_total=0, turn=3, flag=0):
+    v = view_for(SB, dice, used=used, upper_total=upper_total, turn=turn, flag=flag)
+    return v.rules.category_names[_v2(sid).category(v)[0]]
+
+
+def test_v2_is_the_default_and_v1_keeps_its_label():
+    from yahtzee_sim.strategies import get_strategy
+    from yahtzee_sim.vocabulary import strategy_label
+
+    for sid in ("glenn-2007-rules", "prioritize-upper", "prioritize-yahtzee"):
+        assert get_strategy(sid).version == 2
+        assert strategy_label(get_strategy(sid)) == sid
+        assert strategy_label(get_strategy(f"{sid}-v1")) == f"{sid}-v1"
+
+
+def test_v2_keep_readings():
+    g = "glenn-2007-rules"
+    closed = ("fours", "three_of_a_kind", "four_of_a_kind", "full_house", "chance",
+              "small_straight")  # fmt: skip
+    # rule 9 keeps exactly three dice (v1 kept all four)
+    assert kept_v2(g, (4, 4, 4, 4, 2), used=closed) == (4, 4, 4)
+    assert kept((4, 4, 4, 4, 2), used=closed) == (4, 4, 4, 4)
+    # ... and needs the Yahtzee box open or the bonus still to earn (flag 1, not 2)
+    assert kept_v2(g, (4, 4, 4, 1, 2), used=(*closed, "yahtzee"), flag=1) == (4, 4, 4)
+    # (flag 2: rule 11, "any doubleton", takes two of the three)
+    assert kept_v2(g, (4, 4, 4, 1, 2), used=(*closed, "yahtzee"), flag=2) == (4, 4)
+    # a five of a kind is kept while it counts: box holding 0 (flag 0) or the bonus open
+    assert kept_v2(g, (2,) * 5, used=("yahtzee", "twos")) == (2,) * 5
+    # "any doubleton" is the highest face with two or more
+    lower_closed = (*YAHTZEE_BOXES[THREE_OF_A_KIND:-2], "chance")
+    many = (*lower_closed, "yahtzee", "twos", "threes", "fours", "fives", "sixes")  # Ones open
+    assert kept_v2(g, (6, 6, 6, 2, 2), used=many, flag=2) == (6, 6)
+
+
+def test_v2_scoring_readings():
+    g = "glenn-2007-rules"
+    # exactly three 6s in the upper box (rule 7); four 6s go there by rule 5
+    assert box_v2(g, (6, 6, 6, 1, 2)) == "sixes"
+    assert box_v2(g, (6, 6, 6, 6, 2)) == "sixes"
+    # nothing placed by the rules: the box with the most points, zeros to the last open
+    # box of the tie order (Sixes before Ones)
+    assert box_v2(g, (1, 2, 4, 6, 6), used=("sixes", "chance")) == "fours"
+    zeros = YAHTZEE_BOXES[:3] + YAHTZEE_BOXES[6:]
+    assert box_v2(g, (1, 1, 2, 2, 3), used=zeros) == "sixes"
+
+
+def test_v2_bonus_yahtzee_box():
+    g = "glenn-2007-rules"
+    up_closed = ("threes", "yahtzee")
+    # its upper box if open; else Chance, 3K, 4K; else a stolen joker box (SS first), at 0
+    assert box_v2(g, (3,) * 5, used=("yahtzee",), flag=1) == "threes"
+    assert box_v2(g, (3,) * 5, used=up_closed, flag=1) == "chance"
+    assert box_v2(g, (3,) * 5, used=(*up_closed, "chance"), flag=1) == "three_of_a_kind"
+    no_sum = (*up_closed, "chance", "three_of_a_kind", "four_of_a_kind")
+    assert box_v2(g, (3,) * 5, used=(*no_sum, "ones", "twos", "fours", "fives", "sixes"),
+                  flag=1) == "small_straight"  # fmt: skip
+    # only zeros and an upper box open: the upper box (the last in the tie order)
+    assert box_v2(g, (3,) * 5, used=no_sum, flag=1) == "sixes"
+
+
+def test_v2_variants():
+    py, pu = "prioritize-yahtzee", "prioritize-upper"
+    # ties go to an open upper box, then the LOWER face; stops once two Yahtzees counted
+    assert kept_v2(py, (2, 2, 5, 5, 6)) == (2, 2)
+    assert kept_v2(py, (2, 2, 5, 5, 6), used=("yahtzee",), flag=2) == (5, 5)
+    # upper priority: keep nothing when no face showing has an open upper box
+    used = ("ones", "twos", "threes")
+    assert kept_v2(pu, (1, 1, 2, 3, 3), used=used, upper_total=10) == ()
+    # ... but only while the bonus is reachable (10 + 4 x (4 + 5 + 6) >= 63)
+    assert kept_v2(pu, (1, 1, 2, 3, 3), used=used, upper_total=2) == (3, 3)

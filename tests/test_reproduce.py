@@ -1,0 +1,105 @@
+"""`yahtzee-sim reproduce`: published tables next to ours (a quick subset; the full run
+with 100,000 games per figure and the Yatzy target table is `yahtzee-sim reproduce`)."""
+
+import json
+
+import pytest
+
+from yahtzee_sim.analysis.reproduce import ReproduceError, reproduce
+from yahtzee_sim.cli import main
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    """A quick run: the rule-based strategies simulated (2,000 games) instead of evaluated
+    exactly (the literature test checks their exact-quality figures); optimal exact."""
+    import yahtzee_sim.analysis.reproduce as mod
+
+    out = tmp_path_factory.mktemp("repro")
+    sections = ("reference-values", "simulating-yahtzee", "kim-nelson", "tillius")
+    exact_only = mod._deterministic
+    mod._deterministic = lambda sid: sid == "optimal" and exact_only(sid)
+    try:
+        rep = reproduce(sections, quick=True, games=2000, out=out, n_jobs=1, kn_deltas=[6.0])
+    finally:
+        mod._deterministic = exact_only
+    return rep, out
+
+
+def _row(rep, table, item):
+    (row,) = [r for r in rep.rows if r.table == table and r.item == item]
+    return row
+
+
+def test_rows_hold_paper_ours_and_method(quick):
+    rep, _ = quick
+    sy = '"Simulating Yahtzee"'
+    for sid in ("random", "glenn-2007-rules", "prioritize-upper", "prioritize-yahtzee"):
+        row = _row(rep, f"{sy}, Table 2", f"{sid}: mean")
+        assert row.method == "simulated" and row.games == 2000
+        assert row.ci_low < row.ours < row.ci_high
+        half = (row.ci_high - row.ci_low) / 2  # the program's readings: within 2 half-widths
+        assert abs(row.difference) < 2 * half + 1, row
+    # Table 8's Yahtzee row includes the bonus, ours too
+    row = _row(rep, f"{sy}, Table 8", "glenn-2007-rules: yahtzee (mean points)")
+    assert abs(row.difference) < 6
+    # Glenn's optimal per-box means, quoted in Table 11, to their two decimals
+    t11 = [r for r in rep.rows if "Table 11" in r.table]
+    assert len(t11) == 15 and max(abs(r.difference) for r in t11) < 0.005
+
+
+def test_reference_values_and_tillius(quick):
+    rep, _ = quick
+    pinned = [r for r in rep.rows if r.table == "Reference values" and "web page" not in r.item]
+    assert len(pinned) >= 8
+    for r in pinned:  # published to their precision
+        assert abs(r.difference) <= 0.005 + 1e-9, r
+    assert _row(rep, "Tillius 2026, Table 5", "target:5, 2-Yatzy: P(score >= 5)").ours == (
+        pytest.approx(0.7734, abs=5e-5)
+    )
+    assert _row(rep, "Tillius 2026, §4.4", "four optimal players: median winning score").ours == 289
+    assert "Tillius 2026, Table 13" in rep.skipped
+
+
+def test_kim_nelson_sweep_picks_the_papers_winners(quick):
+    rep, _ = quick
+    rows = [r for r in rep.rows if r.table == '"Simulating Yahtzee", Table 3']
+    assert len(rows) == 2 and all(r.note == "same winners" for r in rows)
+
+
+def test_files_and_json(quick):
+    rep, out = quick
+    for name in ("report.md", "report.html", "reproduction.csv", "reproduction.json",
+                 "kim_nelson.csv", "tables_8_10.png"):  # fmt: skip
+        assert (out / name).is_file(), name
+    data = json.loads((out / "reproduction.json").read_text())
+    assert len(data["rows"]) == len(rep.rows) and "seconds" not in data
+    assert "Table 8" in (out / "report.md").read_text()
+
+
+def test_same_command_same_bytes(tmp_path):
+    a = reproduce(("reference-values",), out=tmp_path / "a")
+    b = reproduce(("reference-values",), out=tmp_path / "b")
+    for name in a.files:
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+
+
+def test_errors(tmp_path, capsys):
+    with pytest.raises(ReproduceError, match="unknown sections"):
+        reproduce(("tables",))
+    with pytest.raises(ReproduceError, match="games"):
+        reproduce(("defensive",), games=10)
+    f = tmp_path / "file"
+    f.write_text("x")
+    with pytest.raises(ReproduceError, match="is a file"):
+        reproduce(("reference-values",), out=f)
+    assert main(["reproduce", "--sections", "nope", "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown sections" in err
+
+
+def test_cli_json(tmp_path, capsys):
+    code = main(["reproduce", "--sections", "reference-values", "--out", str(tmp_path), "--json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["sections"] == ["reference-values"] and data["rows"]
