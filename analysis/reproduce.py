@@ -57,7 +57,8 @@ SY_STRATEGIES = (
 #: box and the one bonus) and Table 5 (share of games with the upper bonus).
 SY_TABLE_4 = dict(zip(SY_STRATEGIES, (0.00, 0.00, 0.30, 0.51, 0.45, 0.57), strict=True))
 SY_TABLE_5 = dict(zip(SY_STRATEGIES, (0.0, 0.0, 0.033, 0.236, 0.144, 0.162), strict=True))
-#: "Simulating Yahtzee" Table 3: δ → (winners for m = 1, observations; m = 2, observations).
+#: "Simulating Yahtzee" Table 3: δ → observations needed for m = 1 and for m = 2 (winners:
+#: :data:`SY_WINNERS`).
 SY_TABLE_3 = {
     0.1: (84_859, 10_364),
     0.2: (30_803, 5_359),
@@ -72,17 +73,44 @@ SY_TABLE_3 = {
 SY_WINNERS = {1: ("greedy",), 2: ("greedy", "glenn-2007-rules")}
 KN_N0 = 10  # the first stage of the paper's constants (η 0.8591, h² 15.464)
 #: Tillius 2026, Table 3 (100,000 simulated games of max-EV Yatzy).
-TILLIUS_TABLE_3 = {"mean": 248.4810, "median": 249, "sd": 38.5504, "min": 100, "max": 348,
-                   "P(score >= 300)": 0.09973}  # fmt: skip
+TILLIUS_TABLE_3 = {
+    "mean": 248.4810,
+    "median": 249,
+    "sd": 38.5504,
+    "min": 100,
+    "max": 348,
+    "P(score >= 300)": 0.09973,
+}
 #: Tillius 2026, Tables 4 and 5 (2-Yatzy, 100,000 games; Table 5 exact).
 TILLIUS_TABLE_4 = {
-    "optimal": {"mean": 5.0009, "median": 5, "sd": 1.1453, "min": 1, "max": 6, "P(score >= 5)": 0.7503},
-    "target:5": {"mean": 4.7298, "median": 5, "sd": 1.3031, "min": 2, "max": 6, "P(score >= 5)": 0.7742},
-}  # fmt: skip
+    "optimal": {
+        "mean": 5.0009,
+        "median": 5,
+        "sd": 1.1453,
+        "min": 1,
+        "max": 6,
+        "P(score >= 5)": 0.7503,
+    },
+    "target:5": {
+        "mean": 4.7298,
+        "median": 5,
+        "sd": 1.3031,
+        "min": 2,
+        "max": 6,
+        "P(score >= 5)": 0.7742,
+    },
+}
 TILLIUS_TABLE_5 = {"optimal": (5.0, 0.75), "target:5": (4.7266, 0.7734)}
 #: Tillius 2026, Table 13: β → max P(final score >= β) in Yatzy.
-TILLIUS_TABLE_13 = {200: 0.9457, 249: 0.5710, 287: 0.2228, 289: 0.2080, 300: 0.1373,
-                    330: 0.0114, 374: 1.3146626799340199e-12}  # fmt: skip
+TILLIUS_TABLE_13 = {
+    200: 0.9457,
+    249: 0.5710,
+    287: 0.2228,
+    289: 0.2080,
+    300: 0.1373,
+    330: 0.0114,
+    374: 1.3146626799340199e-12,
+}
 #: Tillius 2026 §4.4: four max-EV players, the winner's score over 100,000 games.
 TILLIUS_FOUR_PLAYERS = {"median": 289, "mean": 286.9367}
 #: The exact-value web page's optimal expected score ("Calculating the exact theoretical
@@ -128,8 +156,18 @@ class Reproduction:
     def frame(self) -> pd.DataFrame:
         """One row per figure: ``table, item, paper, ours, difference, method, games, CI, note``."""
         data = [{**asdict(r), "difference": r.difference} for r in self.rows]
-        cols = ["table", "item", "paper", "ours", "difference", "method", "games",
-                "ci_low", "ci_high", "note"]  # fmt: skip
+        cols = [
+            "table",
+            "item",
+            "paper",
+            "ours",
+            "difference",
+            "method",
+            "games",
+            "ci_low",
+            "ci_high",
+            "note",
+        ]
         return pd.DataFrame(data, columns=cols)
 
     def to_dict(self) -> dict:
@@ -240,13 +278,28 @@ def reference_values(laws: _Laws) -> list[Row]:
         if ref.sd is not None:
             continue  # Glenn's Table 3 row: in its own section
         ev = value_table(get_rules(ref.rules)).expected_value()
-        rows.append(Row("Reference values", f"optimal EV, {ref.rules}", ref.mean, ev, "exact",
-                        note=ref.source))  # fmt: skip
+        rows.append(
+            Row(
+                "Reference values",
+                f"optimal EV, {ref.rules}",
+                ref.mean,
+                ev,
+                "exact",
+                note=ref.source,
+            )
+        )
     for name in ("yahtzee", "yahtzee-free-joker", "yahtzee-no-joker", SY_RULES):
         ev = value_table(get_rules(name)).expected_value()
-        rows.append(Row("Reference values", f"optimal EV, {name} vs the web page", WEB_PAGE_EV,
-                        ev, "exact", note="exact-value web page: no rule set of ours gives "
-                        "254.4067 (README)"))  # fmt: skip
+        rows.append(
+            Row(
+                "Reference values",
+                f"optimal EV, {name} vs the web page",
+                WEB_PAGE_EV,
+                ev,
+                "exact",
+                note="exact-value web page: no rule set of ours gives 254.4067 (README)",
+            )
+        )
     return rows
 
 
@@ -255,8 +308,9 @@ def glenn_2006(laws: _Laws) -> list[Row]:
     rows = []
     for sid, ref in _references("Glenn 2006, Table 3"):
         d = laws.exact(sid, ref.rules).to_dict()
-        rows.append(Row("Glenn 2006, Table 3", f"{sid}: mean", ref.mean, d["mean"], "exact",
-                        note=ref.note))  # fmt: skip
+        rows.append(
+            Row("Glenn 2006, Table 3", f"{sid}: mean", ref.mean, d["mean"], "exact", note=ref.note)
+        )
         rows.append(Row("Glenn 2006, Table 3", f"{sid}: SD", ref.sd, d["sd"], "exact"))
     return rows
 
@@ -267,19 +321,46 @@ def simulating_yahtzee(laws: _Laws) -> list[Row]:
     refs = dict(_references(f"{SY}, Table 2"))
     for sid in SY_STRATEGIES:
         ref = refs[sid]
-        rows.append(laws.row(f"{SY}, Table 2", f"{sid}: mean", ref.mean, sid, ref.rules, "mean",
-                             note=ref.note))  # fmt: skip
+        rows.append(
+            laws.row(
+                f"{SY}, Table 2", f"{sid}: mean", ref.mean, sid, ref.rules, "mean", note=ref.note
+            )
+        )
         rows.append(laws.row(f"{SY}, Table 2", f"{sid}: SD", ref.sd, sid, ref.rules, "sd"))
     glenn = next(ref for sid, ref in _references("Glenn 2006, Table 3") if sid == "optimal")
-    rows.append(laws.row(f"{SY}, Table 2", "optimal (Glenn's figure): mean", glenn.mean,
-                         "optimal", glenn.rules, "mean", note="quoted from Glenn 2006"))  # fmt: skip
+    rows.append(
+        laws.row(
+            f"{SY}, Table 2",
+            "optimal (Glenn's figure): mean",
+            glenn.mean,
+            "optimal",
+            glenn.rules,
+            "mean",
+            note="quoted from Glenn 2006",
+        )
+    )
     for sid in SY_STRATEGIES:
         summary, method, res = laws.summary(sid, SY_RULES)
-        rows.append(Row(f"{SY}, Table 4", f"{sid}: Yahtzees per game (50 in the box + bonus)",
-                        SY_TABLE_4[sid], _yahtzees_counted(summary), method,
-                        None if res is None else laws.games))  # fmt: skip
-        rows.append(laws.row(f"{SY}, Table 5", f"{sid}: upper bonus rate", SY_TABLE_5[sid],
-                             sid, SY_RULES, "bonus_rate"))  # fmt: skip
+        rows.append(
+            Row(
+                f"{SY}, Table 4",
+                f"{sid}: Yahtzees per game (50 in the box + bonus)",
+                SY_TABLE_4[sid],
+                _yahtzees_counted(summary),
+                method,
+                None if res is None else laws.games,
+            )
+        )
+        rows.append(
+            laws.row(
+                f"{SY}, Table 5",
+                f"{sid}: upper bonus rate",
+                SY_TABLE_5[sid],
+                sid,
+                SY_RULES,
+                "bonus_rate",
+            )
+        )
     for sid in ("greedy", "glenn-2007-rules"):
         rows += _box_tables(laws, sid, refs[sid])
     opt = next(ref for sid, ref in _references("Glenn 2006, Table 3") if sid == "optimal")
@@ -306,18 +387,42 @@ def _box_tables(laws: _Laws, sid: str, ref, table: str | None = None) -> list[Ro
                 note = "the paper's row includes the Yahtzee bonus; so does ours here"
             if key == "category_zero_rate" and box == "large_straight":
                 note = "the paper's row repeats Small straight's (a copying slip)"
-            rows.append(Row(table or f"{SY}, {number}", f"{sid}: {box} ({what})", paper, ours,
-                            method, note=note))  # fmt: skip
+            rows.append(
+                Row(
+                    table or f"{SY}, {number}",
+                    f"{sid}: {box} ({what})",
+                    paper,
+                    ours,
+                    method,
+                    note=note,
+                )
+            )
     if "upper_bonus_points" in ref.tables:
         ub = get_rules(ref.rules).upper_bonus * summary["bonus_rate"]
-        rows.append(Row(table or f"{SY}, Table 8", f"{sid}: upper bonus (points)",
-                        ref.tables["upper_bonus_points"], ub, method))  # fmt: skip
-        rows.append(Row(table or f"{SY}, Table 8", f"{sid}: Yahtzee bonus (points)",
-                        ref.tables["yahtzee_bonus_points"], bonus_points, method))  # fmt: skip
+        rows.append(
+            Row(
+                table or f"{SY}, Table 8",
+                f"{sid}: upper bonus (points)",
+                ref.tables["upper_bonus_points"],
+                ub,
+                method,
+            )
+        )
+        rows.append(
+            Row(
+                table or f"{SY}, Table 8",
+                f"{sid}: Yahtzee bonus (points)",
+                ref.tables["yahtzee_bonus_points"],
+                bonus_points,
+                method,
+            )
+        )
     return rows
 
 
-def kim_nelson_sweep(laws: _Laws, deltas=None, progress: bool = False) -> tuple[list[Row], pd.DataFrame]:
+def kim_nelson_sweep(
+    laws: _Laws, deltas=None, progress: bool = False
+) -> tuple[list[Row], pd.DataFrame]:
     """ "Simulating Yahtzee" Table 3: Kim–Nelson over δ × m on the six strategies, with
     single-game observations (the paper) and with batch means of ours."""
     from .selection import DEFAULT_BATCH, select_best
@@ -326,20 +431,42 @@ def kim_nelson_sweep(laws: _Laws, deltas=None, progress: bool = False) -> tuple[
     rows, records = [], []
     runs = [(d, m, b) for d in deltas for m in (1, 2) for b in (1, DEFAULT_BATCH)]
     for delta, m, batch in tqdm(runs, desc="Kim–Nelson", disable=not progress):
-        kn = select_best(SY_STRATEGIES, delta=delta, m=m, n0=KN_N0, batch=batch,
-                         seed=laws.seed, rules=SY_RULES, n_jobs=laws.n_jobs)  # fmt: skip
+        kn = select_best(
+            SY_STRATEGIES,
+            delta=delta,
+            m=m,
+            n0=KN_N0,
+            batch=batch,
+            seed=laws.seed,
+            rules=SY_RULES,
+            n_jobs=laws.n_jobs,
+        )
         needed = max(kn.observations[w] for w in kn.winners)
         same = tuple(sorted(kn.winners)) == tuple(sorted(SY_WINNERS[m]))
-        records.append({"delta": delta, "m": m, "batch": batch,
-                        "winners": ", ".join(kn.winners), "paper winners":
-                        ", ".join(SY_WINNERS[m]), "same winners": same,
-                        "observations": needed, "paper observations": SY_TABLE_3[delta][m - 1],
-                        "games": needed * batch})  # fmt: skip
+        records.append(
+            {
+                "delta": delta,
+                "m": m,
+                "batch": batch,
+                "winners": ", ".join(kn.winners),
+                "paper winners": ", ".join(SY_WINNERS[m]),
+                "same winners": same,
+                "observations": needed,
+                "paper observations": SY_TABLE_3[delta][m - 1],
+                "games": needed * batch,
+            }
+        )
         if batch == 1:
-            rows.append(Row(f"{SY}, Table 3", f"δ = {delta:g}, m = {m}: observations needed",
-                            SY_TABLE_3[delta][m - 1], needed, "simulated",
-                            note=("same winners" if same else
-                                  f"winners {', '.join(kn.winners)}")))  # fmt: skip
+            rows.append(
+                Row(
+                    f"{SY}, Table 3",
+                    f"δ = {delta:g}, m = {m}: observations needed",
+                    SY_TABLE_3[delta][m - 1],
+                    needed,
+                    "simulated",
+                    note=("same winners" if same else f"winners {', '.join(kn.winners)}"),
+                )
+            )
     return rows, pd.DataFrame(records)
 
 
@@ -351,14 +478,24 @@ def defensive(laws: _Laws) -> list[Row]:
         sim = laws.simulated(sid, ref.rules)
         table = "Hellström & Jaccopucci 2015"
         rows.append(Row(table, f"{sid}: mean", ref.mean, ex.mean, "exact", note=ref.note))
-        rows.append(Row(table, f"{sid}: 10th percentile", ref.stats["p10"], ex.percentile(10),
-                        "exact"))  # fmt: skip
+        rows.append(
+            Row(table, f"{sid}: 10th percentile", ref.stats["p10"], ex.percentile(10), "exact")
+        )
         support = np.flatnonzero(ex.pmf > 0)
-        rows.append(Row(table, f"{sid}: minimum (exact law)", ref.stats["min"],
-                        float(support[0]), "exact"))  # fmt: skip
+        rows.append(
+            Row(table, f"{sid}: minimum (exact law)", ref.stats["min"], float(support[0]), "exact")
+        )
         for what, value in (("minimum", sim.total.min()), ("maximum", sim.total.max())):
-            rows.append(Row(table, f"{sid}: {what} of {laws.games:,} games",
-                            ref.stats[what[:3]], float(value), "simulated", laws.games))  # fmt: skip
+            rows.append(
+                Row(
+                    table,
+                    f"{sid}: {what} of {laws.games:,} games",
+                    ref.stats[what[:3]],
+                    float(value),
+                    "simulated",
+                    laws.games,
+                )
+            )
     return rows
 
 
@@ -371,51 +508,132 @@ def tillius(laws: _Laws, quick: bool, progress: bool = False) -> list[Row]:
     rows = []
     ex = laws.exact("optimal", "yatzy")
     sim = laws.simulated("optimal", "yatzy")
-    mine = {"mean": ex.mean, "median": ex.percentile(50), "sd": ex.sd,
-            "P(score >= 300)": float(ex.survival()[300])}  # fmt: skip
+    mine = {
+        "mean": ex.mean,
+        "median": ex.percentile(50),
+        "sd": ex.sd,
+        "P(score >= 300)": float(ex.survival()[300]),
+    }
     for key, paper in TILLIUS_TABLE_3.items():
         if key in mine:
-            rows.append(Row("Tillius 2026, Table 3", f"optimal, Yatzy: {key}", paper, mine[key],
-                            "exact", note="the paper simulated 100,000 games"))  # fmt: skip
+            rows.append(
+                Row(
+                    "Tillius 2026, Table 3",
+                    f"optimal, Yatzy: {key}",
+                    paper,
+                    mine[key],
+                    "exact",
+                    note="the paper simulated 100,000 games",
+                )
+            )
         else:
             value = sim.total.min() if key == "min" else sim.total.max()
-            rows.append(Row("Tillius 2026, Table 3", f"optimal, Yatzy: {key}", paper,
-                            float(value), "simulated", laws.games))  # fmt: skip
+            rows.append(
+                Row(
+                    "Tillius 2026, Table 3",
+                    f"optimal, Yatzy: {key}",
+                    paper,
+                    float(value),
+                    "simulated",
+                    laws.games,
+                )
+            )
     curve2 = target_table("2-yatzy").curve()
     for sid, stats in TILLIUS_TABLE_4.items():
         res = laws.simulated(sid, "2-yatzy")
         t = res.total
-        mine = {"mean": t.mean(), "median": float(np.median(t)), "sd": t.std(ddof=1),
-                "min": t.min(), "max": t.max(), "P(score >= 5)": (t >= 5).mean()}  # fmt: skip
+        mine = {
+            "mean": t.mean(),
+            "median": float(np.median(t)),
+            "sd": t.std(ddof=1),
+            "min": t.min(),
+            "max": t.max(),
+            "P(score >= 5)": (t >= 5).mean(),
+        }
         for key, paper in stats.items():
             lo, hi = _ci(t) if key == "mean" else (None, None)
-            rows.append(Row("Tillius 2026, Table 4", f"{sid}, 2-Yatzy: {key}", paper,
-                            float(mine[key]), "simulated", laws.games, lo, hi))  # fmt: skip
+            rows.append(
+                Row(
+                    "Tillius 2026, Table 4",
+                    f"{sid}, 2-Yatzy: {key}",
+                    paper,
+                    float(mine[key]),
+                    "simulated",
+                    laws.games,
+                    lo,
+                    hi,
+                )
+            )
     opt2 = laws.exact("optimal", "2-yatzy")
     res5 = laws.simulated("target:5", "2-yatzy")
     lo, hi = _ci(res5.total)
     rows += [
-        Row("Tillius 2026, Table 5", "optimal, 2-Yatzy: expected score", 5.0, opt2.mean, "exact"),
-        Row("Tillius 2026, Table 5", "optimal, 2-Yatzy: P(score >= 5)", 0.75,
-            float(opt2.survival()[5]), "exact"),
-        Row("Tillius 2026, Table 5", "target:5, 2-Yatzy: expected score", 4.7266,
-            float(res5.total.mean()), "simulated", laws.games, lo, hi,
-            note="exact laws of target play: a later issue"),
-        Row("Tillius 2026, Table 5", "target:5, 2-Yatzy: P(score >= 5)", 0.7734,
-            float(curve2[5]), "exact"),
-    ]  # fmt: skip
+        Row(
+            "Tillius 2026, Table 5",
+            "optimal, 2-Yatzy: expected score",
+            TILLIUS_TABLE_5["optimal"][0],
+            opt2.mean,
+            "exact",
+        ),
+        Row(
+            "Tillius 2026, Table 5",
+            "optimal, 2-Yatzy: P(score >= 5)",
+            TILLIUS_TABLE_5["optimal"][1],
+            float(opt2.survival()[5]),
+            "exact",
+        ),
+        Row(
+            "Tillius 2026, Table 5",
+            "target:5, 2-Yatzy: expected score",
+            TILLIUS_TABLE_5["target:5"][0],
+            float(res5.total.mean()),
+            "simulated",
+            laws.games,
+            lo,
+            hi,
+            note="ties among equally likely keeps broken differently (README)",
+        ),
+        Row(
+            "Tillius 2026, Table 5",
+            "target:5, 2-Yatzy: P(score >= 5)",
+            TILLIUS_TABLE_5["target:5"][1],
+            float(curve2[5]),
+            "exact",
+        ),
+    ]
     win = exact_winning_law([ex.pmf] * 4)
     cdf = np.cumsum(win)
-    rows.append(Row("Tillius 2026, §4.4", "four optimal players: median winning score",
-                    TILLIUS_FOUR_PLAYERS["median"], float(np.searchsorted(cdf, 0.5)), "exact",
-                    note="the paper simulated 100,000 games"))  # fmt: skip
-    rows.append(Row("Tillius 2026, §4.4", "four optimal players: mean winning score",
-                    TILLIUS_FOUR_PLAYERS["mean"], float(np.arange(len(win)) @ win), "exact"))
+    rows.append(
+        Row(
+            "Tillius 2026, §4.4",
+            "four optimal players: median winning score",
+            TILLIUS_FOUR_PLAYERS["median"],
+            float(np.searchsorted(cdf, 0.5)),
+            "exact",
+            note="the paper simulated 100,000 games",
+        )
+    )
+    rows.append(
+        Row(
+            "Tillius 2026, §4.4",
+            "four optimal players: mean winning score",
+            TILLIUS_FOUR_PLAYERS["mean"],
+            float(np.arange(len(win)) @ win),
+            "exact",
+        )
+    )
     if not quick:
         curve = target_table("yatzy", progress=progress).curve()
         for beta, paper in TILLIUS_TABLE_13.items():
-            rows.append(Row("Tillius 2026, Table 13", f"max P(score >= {beta}), Yatzy", paper,
-                            float(curve[beta]), "exact"))  # fmt: skip
+            rows.append(
+                Row(
+                    "Tillius 2026, Table 13",
+                    f"max P(score >= {beta}), Yatzy",
+                    paper,
+                    float(curve[beta]),
+                    "exact",
+                )
+            )
     return rows
 
 
@@ -473,8 +691,9 @@ def reproduce(
         "defensive": lambda: defensive(laws),
         "tillius": lambda: tillius(laws, quick, progress),
     }
-    for name in tqdm([s for s in SECTIONS if s in sections], desc="reproduce",
-                     disable=not progress):  # fmt: skip
+    for name in tqdm(
+        [s for s in SECTIONS if s in sections], desc="reproduce", disable=not progress
+    ):
         if name == "kim-nelson":
             kn_rows, kn_frame = kim_nelson_sweep(laws, kn_deltas, progress)
             rows += kn_rows
@@ -526,17 +745,28 @@ def _write(rep: Reproduction, out: Path, kn_frame) -> list[str]:
                 "figure": part["item"],
                 "paper": [_fmt(v) for v in part["paper"]],
                 "ours": [_fmt(v) for v in part["ours"]],
-                "difference": [f"{v:+.4f}" if abs(v) >= 1e-4 or v == 0 else f"{v:+.2e}"
-                               for v in part["difference"]],  # fmt: skip
+                "difference": [
+                    f"{v:+.4f}" if abs(v) >= 1e-4 or v == 0 else f"{v:+.2e}"
+                    for v in part["difference"]
+                ],
                 "method": [
-                    m if m == "exact" else (f"simulated, n={int(g):,}" +
-                    (f", CI {lo:.2f}–{hi:.2f}" if lo == lo and lo is not None else ""))
-                    for m, g, lo, hi in zip(part["method"], part["games"].fillna(0),
-                                            part["ci_low"], part["ci_high"], strict=True)
+                    m
+                    if m == "exact"
+                    else (
+                        f"simulated, n={int(g):,}"
+                        + (f", CI {lo:.2f}–{hi:.2f}" if lo == lo and lo is not None else "")
+                    )
+                    for m, g, lo, hi in zip(
+                        part["method"],
+                        part["games"].fillna(0),
+                        part["ci_low"],
+                        part["ci_high"],
+                        strict=True,
+                    )
                 ],
                 "note": part["note"],
             }
-        )  # fmt: skip
+        )
         doc.table(shown, index=False)
         if table == f"{SY}, Table 8":
             name = "tables_8_10.png"
@@ -560,16 +790,20 @@ def _plot_box_tables(frame: pd.DataFrame, path: Path, plt) -> None:
 
     fig, axes = plt.subplots(3, 1, figsize=(10, 9), sharex=True)
     boxes = None
-    for ax, (number, what) in zip(axes, (("Table 8", "mean points"), ("Table 9", "share of zeros"),
-                                         ("Table 10", "turn filled")), strict=True):  # fmt: skip
+    for ax, (number, what) in zip(
+        axes,
+        (("Table 8", "mean points"), ("Table 9", "share of zeros"), ("Table 10", "turn filled")),
+        strict=True,
+    ):
         part = frame[frame["table"] == f"{SY}, {number}"]
         for i, sid in enumerate(("greedy", "glenn-2007-rules")):
-            sel = part[part["item"].str.startswith(f"{sid}: ") & part["item"].str.endswith(f"({what})")]
+            sel = part[
+                part["item"].str.startswith(f"{sid}: ") & part["item"].str.endswith(f"({what})")
+            ]
             labels = [s.split(": ", 1)[1].rsplit(" (", 1)[0] for s in sel["item"]]
             boxes = labels if boxes is None else boxes
             x = np.arange(len(labels)) + (i - 0.5) * 0.38
-            ax.bar(x, sel["paper"], width=0.36, color=PALETTE[i], alpha=0.45,
-                   label=f"{sid}: paper")  # fmt: skip
+            ax.bar(x, sel["paper"], width=0.36, color=PALETTE[i], alpha=0.45, label=f"{sid}: paper")
             ax.plot(x, sel["ours"], "o", color=PALETTE[i], ms=4, label=f"{sid}: ours")
         ax.set_ylabel(what)
         ax.set_title(f'"Simulating Yahtzee" {number}', fontsize="medium")

@@ -1,11 +1,10 @@
 """The README's table of every built-in strategy against its source's figure.
 
-Usage: ``python benchmarks/strategy_table.py [--games 200000] [--json]`` prints a Markdown
-table (or JSON). The published figures come from each strategy's ``references`` (declared
-in its module; ``tests/test_literature.py`` checks them all). Each strategy is played on
-the rules its source used: deterministic
-strategies are evaluated exactly (:func:`yahtzee_sim.exact.evaluate`, moments only),
-random ones simulated (``--games`` games, seed 1).
+Usage: ``python benchmarks/strategy_table.py [--games 100000] [--json]`` prints a Markdown
+table (or JSON). It is a digest of ``yahtzee-sim reproduce`` (sections ``glenn-2006``,
+``simulating-yahtzee``, ``defensive``): the mean ± SD rows, each strategy on the rules its
+source used, exact for deterministic strategies, simulated (``--games`` games, seed 2026)
+for random ones.
 """
 
 from __future__ import annotations
@@ -17,68 +16,50 @@ import sys
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200_000)
+    parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
-    from yahtzee_sim import simulate
-    from yahtzee_sim.exact import evaluate
-    from yahtzee_sim.strategies import default_strategy_ids, strategy_class
+    from yahtzee_sim.analysis.reproduce import reproduce
+    from yahtzee_sim.strategies import strategy_class
 
-    rows = []
-    for sid in default_strategy_ids():  # "all": not target play (minutes per table)
-        refs = strategy_class(sid).references  # each strategy's module declares them
-        if refs:  # the first reference: the figure the strategy's source is known for
-            rules, source, mean, sd = refs[0].rules, refs[0].source, refs[0].mean, refs[0].sd
-        else:
-            rules, source, mean, sd = "yahtzee", "", None, None
-        row = {
-            "strategy": sid,
-            "rules": rules,
-            "paper_mean": mean,
-            "paper_sd": sd,
-            "source": source,
-        }
-        if strategy_class(sid).deterministic:
-            r = evaluate(sid, rules, distribution=False)
-            row.update(method="exact", games=None, mean=r.mean, sd=r.sd, half_ci95=None)
-        else:
-            s = simulate(sid, args.games, seed=1, rules=rules, n_jobs=2, keep_games=False)
-            s = s.summary()
-            row.update(
-                method="simulated",
-                games=args.games,
-                mean=s["mean"],
-                sd=s["sd"],
-                half_ci95=s["ci95"][1] - s["mean"],
-            )
-        row["difference"] = None if mean is None else row["mean"] - mean
-        rows.append(row)
-        print(f"{sid}: {row['mean']:.2f} ({row['method']})", file=sys.stderr)
+    rep = reproduce(("glenn-2006", "simulating-yahtzee", "defensive"), games=args.games)
+    rows: dict[str, dict] = {}
+    for r in rep.rows:
+        sid, _, what = r.item.partition(": ")
+        if what not in ("mean", "SD") or sid.startswith("optimal ("):
+            continue
+        row = rows.setdefault(
+            sid, {"strategy": sid, "source": r.table, "method": r.method, "games": r.games}
+        )
+        key = "mean" if what == "mean" else "sd"
+        row[key], row[f"paper_{key}"] = r.ours, r.paper
+        if what == "mean":
+            row["ci95"] = None if r.ci_low is None else (r.ci_low, r.ci_high)
+    for sid, row in rows.items():
+        src = row["source"]
+        ref = next(
+            x
+            for x in strategy_class(sid).references
+            if src.startswith(x.source) or x.source.startswith(src)
+        )
+        row["rules"] = ref.rules
+        row["difference"] = row["mean"] - row["paper_mean"]
+    rows = dict(sorted(rows.items()))
     if args.json:
-        print(json.dumps(rows, indent=2))
+        print(json.dumps(list(rows.values()), indent=2))
         return 0
     print("| strategy | rules | ours: mean ± SD | how | paper | difference |")
     print("|---|---|---|---|---|---|")
-    for r in rows:
-        paper = (
-            ""
-            if r["paper_mean"] is None
-            else (
-                f"{r['paper_mean']:.2f}"
-                + ("" if r["paper_sd"] is None else f" ± {r['paper_sd']:.2f}")
-                + f" ({r['source']})"
-            )
-        )
-        diff = "" if r["difference"] is None else f"{r['difference']:+.2f}"
-        how = (
-            "exact"
-            if r["method"] == "exact"
-            else (f"{r['games']:,} games, 95% CI ±{r['half_ci95']:.2f}")
-        )
+    for r in rows.values():
+        sd = "" if r.get("sd") is None else f" ± {r['sd']:.2f}"
+        psd = "" if r.get("paper_sd") is None else f" ± {r['paper_sd']:.2f}"
+        how = "exact"
+        if r["method"] != "exact":
+            how = f"{r['games']:,} games, 95% CI ±{(r['ci95'][1] - r['ci95'][0]) / 2:.2f}"
         print(
-            f"| `{r['strategy']}` | {r['rules']} | {r['mean']:.2f} ± {r['sd']:.2f} | {how} "
-            f"| {paper} | {diff} |"
+            f"| `{r['strategy']}` | {r['rules']} | {r['mean']:.2f}{sd} | {how} "
+            f"| {r['paper_mean']:.2f}{psd} ({r['source']}) | {r['difference']:+.2f} |"
         )
     return 0
 

@@ -6,11 +6,10 @@ import pickle
 
 import numpy as np
 
-from yahtzee_sim.state import flag_size
-
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.rules import get_rules
 from yahtzee_sim.simulate import simulate
+from yahtzee_sim.state import flag_size
 from yahtzee_sim.view import TurnView
 
 from .base import Strategy

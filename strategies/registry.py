@@ -35,8 +35,10 @@ def register(base_id: str, version: int = 1):
         cls.version = version
         for other in _REGISTRY.values():  # older versions are labelled with their version
             if other.name == base_id:
-                other.label_id = base_id if other.version == _LATEST[base_id] else (
-                    f"{base_id}-v{other.version}"
+                other.label_id = (
+                    base_id
+                    if other.version == _LATEST[base_id]
+                    else (f"{base_id}-v{other.version}")
                 )
         return cls
 

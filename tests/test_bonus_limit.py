@@ -54,8 +54,9 @@ def _brute_value(rules: RuleSet) -> float:
         if used == (1 << C) - 1:
             return 0.0
         rolls = list(itertools.product(range(1, F + 1), repeat=N))
-        return sum(best(tuple(sorted(d)), rules.rolls_per_turn - 1, used, upper, flag)
-                   for d in rolls) / len(rolls)
+        return sum(
+            best(tuple(sorted(d)), rules.rolls_per_turn - 1, used, upper, flag) for d in rolls
+        ) / len(rolls)
 
     @cache
     def best(dice, left, used, upper, flag) -> float:
@@ -64,8 +65,9 @@ def _brute_value(rules: RuleSet) -> float:
             for k in range(N):  # keep k dice (keeping all = scoring now)
                 for kept in set(itertools.combinations(dice, k)):
                     rolls = list(itertools.product(range(1, F + 1), repeat=N - k))
-                    v = sum(best(tuple(sorted(kept + r)), left - 1, used, upper, flag)
-                            for r in rolls) / len(rolls)
+                    v = sum(
+                        best(tuple(sorted(kept + r)), left - 1, used, upper, flag) for r in rolls
+                    ) / len(rolls)
                     value = max(value, v)
         return value
 

@@ -69,8 +69,14 @@ def test_kim_nelson_sweep_picks_the_papers_winners(quick):
 
 def test_files_and_json(quick):
     rep, out = quick
-    for name in ("report.md", "report.html", "reproduction.csv", "reproduction.json",
-                 "kim_nelson.csv", "tables_8_10.png"):  # fmt: skip
+    for name in (
+        "report.md",
+        "report.html",
+        "reproduction.csv",
+        "reproduction.json",
+        "kim_nelson.csv",
+        "tables_8_10.png",
+    ):
         assert (out / name).is_file(), name
     data = json.loads((out / "reproduction.json").read_text())
     assert len(data["rows"]) == len(rep.rows) and "seconds" not in data
@@ -79,7 +85,7 @@ def test_files_and_json(quick):
 
 def test_same_command_same_bytes(tmp_path):
     a = reproduce(("reference-values",), out=tmp_path / "a")
-    b = reproduce(("reference-values",), out=tmp_path / "b")
+    reproduce(("reference-values",), out=tmp_path / "b")
     for name in a.files:
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
 

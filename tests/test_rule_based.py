@@ -159,8 +159,14 @@ def test_v2_is_the_default_and_v1_keeps_its_label():
 
 def test_v2_keep_readings():
     g = "glenn-2007-rules"
-    closed = ("fours", "three_of_a_kind", "four_of_a_kind", "full_house", "chance",
-              "small_straight")  # fmt: skip
+    closed = (
+        "fours",
+        "three_of_a_kind",
+        "four_of_a_kind",
+        "full_house",
+        "chance",
+        "small_straight",
+    )
     # rule 9 keeps exactly three dice (v1 kept all four)
     assert kept_v2(g, (4, 4, 4, 4, 2), used=closed) == (4, 4, 4)
     assert kept((4, 4, 4, 4, 2), used=closed) == (4, 4, 4, 4)
@@ -196,8 +202,10 @@ def test_v2_bonus_yahtzee_box():
     assert box_v2(g, (3,) * 5, used=up_closed, flag=1) == "chance"
     assert box_v2(g, (3,) * 5, used=(*up_closed, "chance"), flag=1) == "three_of_a_kind"
     no_sum = (*up_closed, "chance", "three_of_a_kind", "four_of_a_kind")
-    assert box_v2(g, (3,) * 5, used=(*no_sum, "ones", "twos", "fours", "fives", "sixes"),
-                  flag=1) == "small_straight"  # fmt: skip
+    assert (
+        box_v2(g, (3,) * 5, used=(*no_sum, "ones", "twos", "fours", "fives", "sixes"), flag=1)
+        == "small_straight"
+    )
     # only zeros and an upper box open: the upper box (the last in the tie order)
     assert box_v2(g, (3,) * 5, used=no_sum, flag=1) == "sixes"
 

@@ -218,7 +218,9 @@ def category_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots
     box_values(kr, lanes, used, upper, flag, lo - pad, nu + pad, val)
     moves = bonus_moves_flag(kr, used, flag)
     if moves:
-        box_values(kr, lanes, used, upper, flag_after_roll(kr, flag, 1), lo - pad, nu + pad, val_bonus)
+        box_values(
+            kr, lanes, used, upper, flag_after_roll(kr, flag, 1), lo - pad, nu + pad, val_bonus
+        )
     C = kr.n_categories
     score_slot = kr.score_slot
     rki = kr.roll_keep_index
