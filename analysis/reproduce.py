@@ -57,20 +57,43 @@ SY_STRATEGIES = (
 #: box and the one bonus) and Table 5 (share of games with the upper bonus).
 SY_TABLE_4 = dict(zip(SY_STRATEGIES, (0.00, 0.00, 0.30, 0.51, 0.45, 0.57), strict=True))
 SY_TABLE_5 = dict(zip(SY_STRATEGIES, (0.0, 0.0, 0.033, 0.236, 0.144, 0.162), strict=True))
-#: "Simulating Yahtzee" Table 3: δ → observations needed for m = 1 and for m = 2 (winners:
-#: :data:`SY_WINNERS`).
-SY_TABLE_3 = {
-    0.1: (84_859, 10_364),
-    0.2: (30_803, 5_359),
-    0.5: (14_958, 2_021),
-    1.0: (3_429, 931),
-    2.0: (1_337, 461),
-    3.0: (1_114, 324),
-    4.0: (850, 217),
-    5.0: (593, 181),
-    6.0: (450, 137),
+_G, _PU, _PY = "glenn-2007-rules", "prioritize-upper", "prioritize-yahtzee"
+#: "Simulating Yahtzee" Tables 3, 6 and 7 (Kim–Nelson, single-game observations): metric
+#: and, per δ, (winners for m = 1, observations needed, winners for m = 2, observations).
+SY_KN_TABLES = {
+    "Table 3": (
+        "total",
+        {
+            0.1: (("greedy",), 84_859, ("greedy", _G), 10_364),
+            0.2: (("greedy",), 30_803, ("greedy", _G), 5_359),
+            0.5: (("greedy",), 14_958, ("greedy", _G), 2_021),
+            1.0: (("greedy",), 3_429, ("greedy", _G), 931),
+            2.0: (("greedy",), 1_337, ("greedy", _G), 461),
+            3.0: (("greedy",), 1_114, ("greedy", _G), 324),
+            4.0: (("greedy",), 850, ("greedy", _G), 217),
+            5.0: (("greedy",), 593, ("greedy", _G), 181),
+            6.0: (("greedy",), 450, ("greedy", _G), 137),
+        },
+    ),
+    "Table 6": (
+        "yahtzees",
+        {
+            0.01: ((_PY,), 14_067, (_G, _PY), 5_912),
+            0.05: ((_PY,), 1_563, (_G, _PY), 921),
+            0.1: ((_PY,), 730, (_G, _PY), 366),
+            0.2: ((_PY,), 228, (_G, _PY), 162),
+        },
+    ),
+    "Table 7": (
+        "bonus",
+        {
+            0.01: ((_G,), 726, (_G, _PY), 550),
+            0.05: ((_G,), 73, (_G, _PY), 68),
+            0.1: ((_G,), 43, (_G, _PY), 35),
+            0.2: ((_PY,), 50, (_PU, _PY), 12),
+        },
+    ),
 }
-SY_WINNERS = {1: ("greedy",), 2: ("greedy", "glenn-2007-rules")}
 KN_N0 = 10  # the first stage of the paper's constants (η 0.8591, h² 15.464)
 #: Tillius 2026, Table 3 (100,000 simulated games of max-EV Yatzy).
 TILLIUS_TABLE_3 = {
@@ -421,50 +444,67 @@ def _box_tables(laws: _Laws, sid: str, ref, table: str | None = None) -> list[Ro
 
 
 def kim_nelson_sweep(
-    laws: _Laws, deltas=None, progress: bool = False
+    laws: _Laws, deltas=None, progress: bool = False, quick: bool = False
 ) -> tuple[list[Row], pd.DataFrame]:
-    """ "Simulating Yahtzee" Table 3: Kim–Nelson over δ × m on the six strategies, with
-    single-game observations (the paper) and with batch means of ours."""
+    """ "Simulating Yahtzee" Tables 3, 6 and 7: Kim–Nelson over δ × m on the six strategies
+    (final score, Yahtzees per game, upper-bonus indicator), with single-game observations
+    as the paper; Table 3 also with batch means of ours. ``deltas`` keeps only those δ;
+    ``quick`` runs Table 3 for δ ≥ 1 only."""
     from .selection import DEFAULT_BATCH, select_best
 
-    deltas = sorted(SY_TABLE_3) if deltas is None else deltas
+    runs = []
+    for table, (metric, by_delta) in SY_KN_TABLES.items():
+        for delta in sorted(by_delta):
+            if deltas is not None and delta not in deltas:
+                continue
+            if quick and table == "Table 3" and delta < 1:
+                continue
+            batches = (1, DEFAULT_BATCH) if table == "Table 3" else (1,)
+            runs += [(table, metric, delta, m, b) for m in (1, 2) for b in batches]
     rows, records = [], []
-    runs = [(d, m, b) for d in deltas for m in (1, 2) for b in (1, DEFAULT_BATCH)]
-    for delta, m, batch in tqdm(runs, desc="Kim–Nelson", disable=not progress):
+    for table, metric, delta, m, batch in tqdm(runs, desc="Kim–Nelson", disable=not progress):
         kn = select_best(
             SY_STRATEGIES,
             delta=delta,
             m=m,
             n0=KN_N0,
             batch=batch,
+            metric=metric,
             seed=laws.seed,
             rules=SY_RULES,
             n_jobs=laws.n_jobs,
         )
+        paper = SY_KN_TABLES[table][1][delta]
+        winners, observations = paper[2 * (m - 1)], paper[2 * (m - 1) + 1]
         needed = max(kn.observations[w] for w in kn.winners)
-        same = tuple(sorted(kn.winners)) == tuple(sorted(SY_WINNERS[m]))
+        same = sorted(kn.winners) == sorted(winners)
         records.append(
             {
+                "table": table,
+                "metric": metric,
                 "delta": delta,
                 "m": m,
                 "batch": batch,
                 "winners": ", ".join(kn.winners),
-                "paper winners": ", ".join(SY_WINNERS[m]),
+                "paper winners": ", ".join(winners),
                 "same winners": same,
                 "observations": needed,
-                "paper observations": SY_TABLE_3[delta][m - 1],
+                "paper observations": observations,
                 "games": needed * batch,
             }
         )
         if batch == 1:
+            note = "same winners" if same else f"winners: {', '.join(kn.winners)}"
+            if metric == "yahtzees":
+                note += " (ours counts every Yahtzee scored)"
             rows.append(
                 Row(
-                    f"{SY}, Table 3",
+                    f"{SY}, {table}",
                     f"δ = {delta:g}, m = {m}: observations needed",
-                    SY_TABLE_3[delta][m - 1],
+                    observations,
                     needed,
                     "simulated",
-                    note=("same winners" if same else f"winners {', '.join(kn.winners)}"),
+                    note=note,
                 )
             )
     return rows, pd.DataFrame(records)
@@ -655,8 +695,8 @@ def reproduce(
     sections : sequence of str
         Any of :data:`SECTIONS` (default: all).
     quick : bool
-        Skip what needs the Yatzy target table (Tillius Table 13) and run the Kim–Nelson
-        sweep for δ ≥ 1 only.
+        Skip what needs the Yatzy target table (Tillius Table 13) and run the final-score
+        Kim–Nelson sweep (Table 3) for δ ≥ 1 only.
     games : int
         Games per simulated figure (the sources simulated 100,000).
     seed : int
@@ -665,7 +705,8 @@ def reproduce(
         ``kim_nelson.csv`` and the figures.
     n_jobs : int
     kn_deltas : sequence of float, optional
-        δ values of the Kim–Nelson sweep (default: the paper's, or δ ≥ 1 with ``quick``).
+        Only these δ values in the Kim–Nelson sweeps (default: the paper's; with ``quick``
+        Table 3 for δ ≥ 1 only).
     """
     unknown = [s for s in sections if s not in SECTIONS]
     if unknown or not sections:
@@ -683,7 +724,6 @@ def reproduce(
     skipped = {}
     if quick:
         skipped["Tillius 2026, Table 13"] = "quick: needs the Yatzy target table"
-        kn_deltas = [d for d in SY_TABLE_3 if d >= 1] if kn_deltas is None else kn_deltas
     steps = {
         "reference-values": lambda: reference_values(laws),
         "glenn-2006": lambda: glenn_2006(laws),
@@ -695,7 +735,7 @@ def reproduce(
         [s for s in SECTIONS if s in sections], desc="reproduce", disable=not progress
     ):
         if name == "kim-nelson":
-            kn_rows, kn_frame = kim_nelson_sweep(laws, kn_deltas, progress)
+            kn_rows, kn_frame = kim_nelson_sweep(laws, kn_deltas, progress, quick)
             rows += kn_rows
         else:
             rows += steps[name]()
@@ -773,8 +813,11 @@ def _write(rep: Reproduction, out: Path, kn_frame) -> list[str]:
             _plot_box_tables(frame, out / name, plt)
             files.append(name)
             doc.figure(name, "Tables 8–10: the paper's per-box figures (bars) and ours (dots)")
-        if table == f"{SY}, Table 3" and kn_frame is not None:
-            doc.paragraph("Every run (single-game observations as the paper, and batch means):")
+        if table == f"{SY}, Table 7" and kn_frame is not None:
+            doc.paragraph(
+                "Every Kim–Nelson run (single-game observations as the paper; Table 3 also "
+                "with batch means of 10 games):"
+            )
             doc.table(kn_frame, index=False)
     (out / "report.md").write_text(doc.to_markdown(), encoding="utf-8")
     (out / "report.html").write_text(doc.to_html(), encoding="utf-8")

@@ -106,6 +106,7 @@ def test_presets_match_reference():
         "yahtzee-free-joker": ("free", 100, 35),
         "yahtzee-no-joker": ("none", 100, 35),
         "yahtzee-no-bonus": ("none", 0, 35),
+        "yahtzee-single-bonus": ("none", 100, 35),  # paid once: tests/test_bonus_limit.py
         "yatzy": ("none", 0, 50),
         "yatzy-no-bonus": ("none", 0, 0),
         "yatzy-kth2012": ("none", 0, 50),
