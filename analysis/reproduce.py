@@ -794,7 +794,7 @@ def _write(rep: Reproduction, out: Path, kn_frame) -> list[str]:
                     if m == "exact"
                     else (
                         f"simulated, n={int(g):,}"
-                        + (f", CI {lo:.2f}–{hi:.2f}" if lo == lo and lo is not None else "")
+                        + (f", CI {_fmt(lo)}–{_fmt(hi)}" if lo == lo and lo is not None else "")
                     )
                     for m, g, lo, hi in zip(
                         part["method"],

@@ -61,15 +61,6 @@ print(json.dumps({**extra,
 }))
 """
 
-TILLIUS_TABLE_13 = {
-    200: 0.9457,
-    249: 0.5710,
-    287: 0.2228,
-    289: 0.2080,
-    300: 0.1373,
-    330: 0.0114,
-    374: 1.3147e-12,
-}
 TARGET_SECONDS = {"yahtzee": 600.0}
 
 
@@ -77,6 +68,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rules", nargs="+", default=["yahtzee", "yatzy"])
     args = ap.parse_args()
+    from yahtzee_sim.analysis.reproduce import TILLIUS_TABLE_13
+
     out = {}
     for rules in args.rules:
         proc = subprocess.run(

@@ -19,26 +19,14 @@ from yahtzee_sim.exact import ExactEvaluationError, decision_tables, evaluate
 from yahtzee_sim.state import decode_state, n_states
 from yahtzee_sim.strategies import get_strategy, strategy_class, strategy_ids
 from yahtzee_sim.strategies.base import Strategy
+from yahtzee_sim.strategies.optimal import GLENN_BOX_MEANS
 from yahtzee_sim.vocabulary import SUMMARY_KEYS
 
 from helpers import view_for
 
-# "Simulating Yahtzee", Table 11, optimal column (yahtzee with free-choice joker).
-TABLE_11_OPTIMAL = {
-    "ones": 1.88,
-    "twos": 5.28,
-    "threes": 8.57,
-    "fours": 12.16,
-    "fives": 15.69,
-    "sixes": 19.19,
-    "three_of_a_kind": 21.66,
-    "four_of_a_kind": 13.10,
-    "full_house": 22.59,
-    "small_straight": 29.46,
-    "large_straight": 32.71,
-    "yahtzee": 16.87,
-    "chance": 22.01,
-}
+# "Simulating Yahtzee", Table 11, optimal column (yahtzee with free-choice joker), as the
+# optimal strategy's module declares it.
+TABLE_11_OPTIMAL = GLENN_BOX_MEANS["category_means"]
 
 
 @pytest.fixture(scope="module")
