@@ -33,6 +33,8 @@ from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.rules import get_rules
 
 from .document import Document
+from .report import _is_deterministic
+from .stats import _mean_ci
 
 SECTIONS = (
     "reference-values",
@@ -221,16 +223,15 @@ def _simulate(sid: str, rules: str, games: int, seed: int, n_jobs: int):
 
 
 def _ci(x: np.ndarray) -> tuple[float, float]:
-    half = 1.959964 * float(np.std(x, ddof=1)) / np.sqrt(len(x))
-    m = float(np.mean(x))
-    return m - half, m + half
+    """95% confidence interval of the mean (:func:`.stats._mean_ci`, as ``summarize``)."""
+    return _mean_ci(np.asarray(x, dtype=np.float64), 0.95)[2:]
 
 
 def _deterministic(sid: str) -> bool:
+    """Exact evaluation applies (the report's test)."""
     from yahtzee_sim.strategies import strategy_class
 
-    cls = strategy_class(sid)
-    return bool(cls.deterministic) and not bool(cls.uses_total)
+    return _is_deterministic(strategy_class, sid)
 
 
 def _references(source_prefix: str):

@@ -332,6 +332,16 @@ def _first_by_rank(p, rank, points, last):
 
 
 @njit(cache=True, nogil=True)
+def _last_legal(p, rank, n):
+    """The legal box (``p[b] >= 0``) among the first ``n`` that comes last in the tie order."""
+    pick = -1
+    for b in range(n):
+        if p[b] >= 0 and (pick < 0 or rank[b] > rank[pick]):
+            pick = b
+    return pick
+
+
+@njit(cache=True, nogil=True)
 def bonus_box(p, face, rank):
     """Where the program writes a bonus Yahtzee of ``face`` (0-based); ``p`` = legal points."""
     if p[face] >= 0:
@@ -346,11 +356,7 @@ def bonus_box(p, face, rank):
         else:
             best_lower = max(best_lower, p[b])
     if best == 0 and upper_legal:  # only zeros: an upper box, the last in the tie order
-        pick = -1
-        for b in range(N_FACES):
-            if p[b] >= 0 and (pick < 0 or rank[b] > rank[pick]):
-                pick = b
-        return pick
+        return _last_legal(p, rank, N_FACES)
     if p[THREE_OF_A_KIND] >= 0 or p[FOUR_OF_A_KIND] >= 0:  # Chance, 3K, 4K (last first)
         return _first_by_rank(p, rank, best_lower, True)
     steal = np.full(N_BOXES, -1, dtype=np.int64)  # the scores a joker would "steal"
@@ -361,11 +367,7 @@ def bonus_box(p, face, rank):
     top = steal.max()
     if top >= 0:
         return _first_by_rank(steal, rank, top, True)
-    pick = -1
-    for b in range(N_BOXES):
-        if p[b] >= 0 and (pick < 0 or rank[b] > rank[pick]):
-            pick = b
-    return pick
+    return _last_legal(p, rank, N_BOXES)
 
 
 @njit(cache=True, nogil=True)

@@ -723,7 +723,7 @@ def cmd_reproduce(args) -> int:
         return 0
     frame = rep.frame()
     shown = frame[["table", "item", "paper", "ours", "difference", "method"]]
-    with pd_options():
+    with _wide_pandas():
         print(shown.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     for what, why in rep.skipped.items():
         print(f"skipped {what}: {why}")
@@ -731,7 +731,7 @@ def cmd_reproduce(args) -> int:
     return 0
 
 
-def pd_options():
+def _wide_pandas():
     """Wide, untruncated pandas printing for one table."""
     import pandas as pd
 

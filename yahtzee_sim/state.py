@@ -16,7 +16,8 @@ A *turn-start state* is the triple
     flag at 0 and the flag axis has size 1. When the rules pay at most ``L``
     bonuses (``yahtzee_bonus_limit``), flag ``1 + k`` means the box holds 50 and
     ``k`` bonuses were paid (``k <= L``): a bonus is paid while ``flag <= L``, and
-    each one moves the flag up (:func:`bonus_payable`, :func:`flag_after_bonus`).
+    each one moves the flag up (:func:`bonus_payable`;
+    the scoring step's ``_kernels.play.flag_after_roll``).
 
 It packs into one integer, in this order (upper fastest)::
 
@@ -49,11 +50,6 @@ def bonus_payable(rules: RuleSet, flag):
     limit = rules.yahtzee_bonus_limit
     out = (flag >= 1) & ((flag <= limit) if limit else True) & (rules.yahtzee_bonus > 0)
     return out if out.ndim else bool(out)
-
-
-def flag_after_bonus(rules: RuleSet, flag):
-    """The flag after a Yahtzee bonus is paid: one more bonus counted (capped)."""
-    return np.minimum(np.asarray(flag) + 1, flag_size(rules) - 1)
 
 
 def n_states(rules: RuleSet) -> int:

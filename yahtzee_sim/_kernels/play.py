@@ -261,7 +261,8 @@ def sets_flag(kr, c, p):
 @njit(cache=True, nogil=True)
 def flag_after_roll(kr, flag, yb):
     """The flag once a roll's Yahtzee bonus ``yb`` is paid: with a bonus limit each paid
-    bonus moves it up (:func:`yahtzee_sim.state.flag_after_bonus`); else unchanged."""
+    bonus moves it up (flag ``1 + k`` = ``k`` bonuses paid, :mod:`yahtzee_sim.state`);
+    else unchanged."""
     if yb > 0 and kr.yahtzee_bonus_limit > 0:
         return min(flag + 1, kr.flag_size - 1)
     return flag
