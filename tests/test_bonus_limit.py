@@ -142,3 +142,20 @@ def test_bonus_limit_is_validated_and_keeps_old_fingerprints():
         _small(1, bonus=0)
     assert "yahtzee_bonus_limit" not in get_rules("yahtzee").describe()
     assert get_rules("yahtzee-single-bonus").describe()["yahtzee_bonus_limit"] == 1
+
+
+def test_advisor_counts_paid_bonuses():
+    from yahtzee_sim.advisor import PositionError, advise
+
+    used = ["yahtzee", "chance"]
+    five = [4, 4, 4, 4, 4]
+    first = advise(five, 0, used=used, yahtzee_bonus=True, rules="yahtzee-single-bonus")
+    after = advise(
+        five, 0, used=used, yahtzee_bonus=True, bonuses_paid=1, rules="yahtzee-single-bonus"
+    )
+    # the one bonus still to earn is worth 100 now; once paid, a Yahtzee earns nothing extra
+    assert first[0].value - after[0].value > 100
+    with pytest.raises(PositionError, match="do not limit"):
+        advise(five, 0, used=used, yahtzee_bonus=True, bonuses_paid=1, rules="yahtzee")
+    with pytest.raises(PositionError, match="at most 1"):
+        advise(five, 0, used=used, yahtzee_bonus=True, bonuses_paid=2, rules="yahtzee-single-bonus")
