@@ -11,10 +11,12 @@ from .plots import (
     plot_pmf,
     plot_regret,
     plot_regret_by_turn,
+    plot_risk_frontier,
     plot_score_histogram,
     plot_survival,
     plot_target_curve,
     plot_win_matrix,
+    plot_win_sweep,
 )
 from .regret import RegretResult, regret
 from .selection import DEFAULT_BATCH, METRICS, select_best
@@ -45,10 +47,12 @@ __all__ = [
     "plot_pmf",
     "plot_regret",
     "plot_regret_by_turn",
+    "plot_risk_frontier",
     "plot_score_histogram",
     "plot_survival",
     "plot_target_curve",
     "plot_win_matrix",
+    "plot_win_sweep",
     "regret",
     "select_best",
     "summarize",

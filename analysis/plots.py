@@ -298,3 +298,50 @@ def plot_target_curve(curve, optimal=None, ax=None, title: str | None = None):
     ax.set_title(title or "Target-score play")
     ax.legend()
     return ax
+
+
+def plot_risk_frontier(rows, axes=None, title: str | None = None):
+    """The frontier of risk-sensitive play: mean against SD and mean against the 10th
+    percentile, one point per θ (``rows``: dicts with theta, mean, sd, p10), max-EV
+    play (θ = 0) marked."""
+    import matplotlib.pyplot as plt
+
+    if axes is None:
+        _, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+    rows = sorted(rows, key=lambda r: r["theta"])
+    for ax, key, label in zip(
+        axes, ("sd", "p10"), ("standard deviation", "10th percentile"), strict=True
+    ):
+        x = [r[key] for r in rows]
+        y = [r["mean"] for r in rows]
+        ax.plot(x, y, color=PALETTE[0], marker="o", markersize=4)
+        for r in rows:
+            if r["theta"] == 0:
+                ax.plot(r[key], r["mean"], "s", color=PALETTE[1], label="max-EV (θ = 0)")
+            ax.annotate(
+                f"{r['theta']:g}",
+                (r[key], r["mean"]),
+                fontsize="x-small",
+                xytext=(3, 3),
+                textcoords="offset points",
+            )
+        ax.set_xlabel(label)
+        ax.set_ylabel("mean score")
+        ax.legend(fontsize="small")
+    axes[0].set_title(title or "Risk-sensitive play (labels: θ)")
+    return axes
+
+
+def plot_win_sweep(rows, ax=None, title: str | None = None):
+    """P(win) of the best response against ``N - 1`` max-EV players, against 1/N, for
+    each table size N (``rows``: dicts with players, win_probability), log-log."""
+    ax = _axes(ax)
+    n = np.array([r["players"] for r in rows], dtype=float)
+    p = np.array([r["win_probability"] for r in rows])
+    ax.loglog(n, p, marker="o", color=PALETTE[0], label="best response win:N")
+    ax.loglog(n, 1 / n, linestyle="--", color=PALETTE[1], label="1/N (max-EV play)")
+    ax.set_xlabel("players N")
+    ax.set_ylabel("P(win)")
+    ax.set_title(title or "Best response against N − 1 max-EV players")
+    ax.legend()
+    return ax

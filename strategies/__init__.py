@@ -5,9 +5,11 @@ from . import glenn2006 as _glenn2006  # noqa: F401  (registers)
 from . import greedy as _greedy  # noqa: F401  (registers)
 from . import optimal as _optimal  # noqa: F401  (registers)
 from . import random as _random  # noqa: F401  (registers)
+from . import risk as _risk  # noqa: F401  (registers)
 from . import rule_based as _rule_based  # noqa: F401  (registers)
 from . import rule_based_program as _rule_based_program  # noqa: F401  (registers)
 from . import target as _target  # noqa: F401  (registers)
+from . import win as _win  # noqa: F401  (registers)
 from .adapter import FunctionStrategy, Position
 from .base import Strategy
 from .checks import StrategyCheckError, check_strategy

@@ -36,6 +36,10 @@ class TableStrategy(Strategy):
         """``E'`` for every encoded state of ``rules``."""
         raise NotImplementedError
 
+    def lanes(self):
+        """The widget lanes the decisions are read from (max-EV over upper totals)."""
+        return upper_total_lanes(self._values)
+
     def prepare(self, rules) -> None:
         cache = getattr(self, "_cache", None)
         if cache is not None and cache.rules == rules:
@@ -66,7 +70,7 @@ class TableStrategy(Strategy):
         rules = self._cache.rules
         fill_states(
             kernel_rules(rules),
-            upper_total_lanes(self._values),
+            self.lanes(),
             used,
             upper,
             flag,
@@ -107,7 +111,7 @@ class TableStrategy(Strategy):
         fs = flag_size(rules)
         fill_lanes(
             kernel_rules(rules),
-            upper_total_lanes(self._values),
+            self.lanes(),
             groups // fs,
             groups % fs,
             u_lo,

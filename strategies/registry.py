@@ -12,7 +12,7 @@ from .plugins import is_plugin_spec, load_strategy_class
 _REGISTRY: dict[str, type[Strategy]] = {}
 _LATEST: dict[str, int] = {}
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-_PARAM_ID = re.compile(r"^([a-z0-9][a-z0-9-]*):(-?\d+)$")  # "target:300"
+_PARAM_ID = re.compile(r"^([a-z0-9][a-z0-9-]*):(-?\d+(?:\.\d*)?(?:e-?\d+)?)$")  # "target:300"
 
 
 def register(base_id: str, version: int = 1):
@@ -71,7 +71,8 @@ def strategy_class(strategy_id: str) -> type[Strategy]:
 def get_strategy(strategy: str | Strategy, **params) -> Strategy:
     """A strategy instance from an id (``"greedy"``, ``"greedy-v1"``), a plugin spec
     (``"path/to/file.py:MyStrategy"``, ``"package.module:MyStrategy"``), a parametric
-    id (``"target:300"``: ``TargetScore(beta=300)``) or an instance."""
+    id (``"target:300"``: ``TargetScore(beta=300)``; ``"risk:-0.02"``: a float) or an
+    instance."""
     if isinstance(strategy, Strategy):
         if params:
             raise StrategyError("parameters can only be given with a strategy id")
@@ -82,7 +83,9 @@ def get_strategy(strategy: str | Strategy, **params) -> Strategy:
     if param and getattr(strategy_class(param.group(1)), "id_parameter", None):
         # the number after the colon sets the class's id parameter (target:300 → beta=300)
         cls = strategy_class(param.group(1))
-        params = {cls.id_parameter: int(param.group(2)), **params}
+        number = param.group(2)
+        value = int(number) if re.fullmatch(r"-?\d+", number) else float(number)
+        params = {cls.id_parameter: value, **params}
     elif is_plugin_spec(strategy):
         cls = load_strategy_class(strategy)
     else:

@@ -15,17 +15,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from yahtzee_sim._kernels.widget import points_needed_lanes
 from yahtzee_sim.errors import StrategyError
-from yahtzee_sim.target import decisions, target_table
-from yahtzee_sim.view import TurnView
+from yahtzee_sim.target import target_table
 
-from .base import Strategy
-from .optimal import Optimal
+from ._lanes import LaneStrategy
 from .registry import register
 
 
 @register("target")
-class TargetScore(Strategy):
+class TargetScore(LaneStrategy):
     """Maximizes P(final score >= ``beta``) (Tillius 2026 §4); id ``target:β``.
 
     Parameters
@@ -34,8 +33,6 @@ class TargetScore(Strategy):
         The target final score (>= 1).
     """
 
-    uses_total = True  # decisions depend on the points still needed
-    parallel_backend = "threads"  # one shared table; the kernel releases the GIL
     id_parameter = "beta"  # the number of the id "target:300"
     references = ()  # Tillius's figures are P(score >= beta) per beta: tests/test_target.py
     in_all = False  # not part of "all": its table takes minutes per rule set
@@ -50,34 +47,8 @@ class TargetScore(Strategy):
         if isinstance(beta, bool) or not isinstance(beta, (int, np.integer)) or beta < 1:
             raise StrategyError(f"target: beta must be an integer >= 1, got {beta!r}")
         self._table = target_table(rules)
-        self._optimal = Optimal()
-        self._optimal.prepare(rules)
+        t = self._table
+        self._lanes = points_needed_lanes(t.probs, t.offset, t.length)
+        self._anchor = int(beta)
+        self._prepare_fallback(rules)
         self._rules = rules
-
-    def _decide(self, view: TurnView) -> np.ndarray:
-        self.prepare(view.rules)
-        table = self._table
-        states = view.state_index
-        need = self.beta - np.asarray(view.score, dtype=np.int64)
-        length = table.length[states]
-        at = table.offset[states] + np.clip(need, 0, length - 1)
-        live = (need > 0) & (need < length) & (table.probs[at] > 0.0)
-        out = np.asarray(self._optimal._decide(view), dtype=np.int64).copy()
-        if live.any():
-            rows = np.flatnonzero(live)
-            out[rows] = decisions(
-                table,
-                view.used[rows],
-                view.upper[rows],
-                view.flag[rows],
-                need[rows],
-                np.full(len(rows), view.rolls_left),
-                view.roll_index[rows],
-            )
-        return out
-
-    def keep(self, view: TurnView) -> np.ndarray:
-        return view.tables.keep_counts[self._decide(view)]
-
-    def category(self, view: TurnView) -> np.ndarray:
-        return self._decide(view)

@@ -57,6 +57,15 @@ def _jobs(text: str) -> int:
     return value
 
 
+def _float_list(text: str) -> list[float]:
+    try:
+        return [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected numbers separated by commas, got {text!r}"
+        ) from None
+
+
 def _add_rules(p: argparse.ArgumentParser) -> None:
     from .rules import PRESETS
 
@@ -245,8 +254,41 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--plot", type=Path, default=None, help="with --curve: save the plot to FILE.png/.pdf/.svg"
     )
+    p.add_argument(
+        "--percentile",
+        type=float,
+        default=None,
+        help="the highest q-th percentile any strategy can guarantee, and its target",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("win", help="play to win: the best response to known opponents")
+    _add_rules(p)
+    p.add_argument(
+        "--players", type=_positive_int, default=2, help="players at the table (>= 2; default 2)"
+    )
+    p.add_argument(
+        "--vs",
+        default="optimal",
+        help="the opponents' strategy (deterministic: its exact law is used; default optimal)",
+    )
+    p.add_argument("--law", action="store_true", help="also the exact law of win:N (mean, SD)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("risk", help="risk-sensitive play: exponential utility, frontier")
+    _add_rules(p)
+    p.add_argument(
+        "--theta",
+        type=_float_list,
+        default=None,
+        help="risk parameter(s), comma-separated (> 0 risk-averse, < 0 risk-seeking)",
+    )
+    p.add_argument(
+        "--plot", type=Path, default=None, help="save the mean-vs-SD / mean-vs-p10 frontier"
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
 
     p = sub.add_parser("tournament", help="blind multiplayer games: win rates, winning score")
     p.add_argument(
@@ -581,8 +623,8 @@ def cmd_target(args) -> int:
         raise CliError(
             f"--beta {args.beta} is above {top}, the largest score on rules {rules.name!r}"
         )
-    if args.beta is None and not args.curve:
-        raise CliError("give --beta N (one target) or --curve (every target)")
+    if args.beta is None and not args.curve and args.percentile is None:
+        raise CliError("give --beta N (one target), --curve (every target) or --percentile Q")
     if args.plot is not None and not args.curve:
         raise CliError("--plot draws the curve: add --curve")
     if args.beta is not None and args.max_beta is not None and args.beta > args.max_beta:
@@ -611,6 +653,22 @@ def cmd_target(args) -> int:
         )
     if args.curve:
         out.update(curve=curve.tolist(), optimal_curve=opt.tolist())
+    if args.percentile is not None:
+        from .target import best_percentile
+
+        best = best_percentile(curve, args.percentile)
+        out["percentile"] = {
+            "q": args.percentile,
+            "best": best,
+            "strategy": f"target:{best}",
+            "optimal": evaluate("optimal", rules).percentile(args.percentile),
+        }
+        if not args.json:
+            print(
+                f"rules {rules.name}: the best {args.percentile:g}th percentile any strategy "
+                f"can guarantee is {best} (target:{best}); max-EV play's is "
+                f"{out['percentile']['optimal']}"
+            )
     if args.plot is not None:
         import matplotlib
 
@@ -800,6 +858,102 @@ def cmd_rules(args) -> int:
     return 0
 
 
+def cmd_win(args) -> int:
+    from .exact import evaluate
+    from .strategies import get_strategy
+    from .strategies.win import WinProbability
+
+    rules = _rules_from(args)
+    if args.players < 2:
+        raise CliError(f"--players must be at least 2, got {args.players}")
+    t0 = time.perf_counter()
+    vs = get_strategy(args.vs)
+    strategy = WinProbability(args.players, vs=vs)
+    p = strategy.win_probability(rules)
+    law = evaluate(strategy, rules, progress=not (args.quiet or args.json)) if args.law else None
+    opp = evaluate(vs, rules)
+    out = {
+        "rules": rules.name,
+        "players": args.players,
+        "vs": args.vs,
+        "win_probability": p,
+        "baseline": 1.0 / args.players,
+        "opponent_mean": opp.mean,
+        "opponent_sd": opp.sd,
+        "mean": law.mean if law else None,
+        "sd": law.sd if law else None,
+        "seconds": time.perf_counter() - t0,
+    }
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(
+        f"rules {rules.name}, {args.players} players, opponents play {args.vs}: "
+        f"win:{args.players} wins with probability {p:.6f} (baseline {1 / args.players:.6f})"
+    )
+    if law:
+        print(
+            f"  its score: mean {law.mean:.4f}, SD {law.sd:.4f} "
+            f"(opponents: mean {opp.mean:.4f}, SD {opp.sd:.4f})"
+        )
+    print(f"  ({out['seconds']:.1f} s)")
+    return 0
+
+
+def cmd_risk(args) -> int:
+    from .exact import evaluate
+    from .risk import check_theta
+
+    rules = _rules_from(args)
+    if not args.theta:
+        raise CliError("give --theta T (or several, comma-separated)")
+    thetas = [check_theta(t, rules) for t in args.theta]
+    _check_plot(args.plot)
+    rows = []
+    for theta in thetas:
+        t0 = time.perf_counter()
+        res = evaluate(f"risk:{theta!r}", rules)
+        rows.append(
+            {
+                "theta": theta,
+                "mean": res.mean,
+                "sd": res.sd,
+                "p10": res.percentile(10),
+                "p90": res.percentile(90),
+                "seconds": time.perf_counter() - t0,
+            }
+        )
+    opt = evaluate("optimal", rules)
+    base = {
+        "theta": 0.0,
+        "mean": opt.mean,
+        "sd": opt.sd,
+        "p10": opt.percentile(10),
+        "p90": opt.percentile(90),
+    }
+    if args.plot is not None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        from .analysis import plot_risk_frontier
+
+        fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+        plot_risk_frontier([*rows, base], axes, title=f"Risk-sensitive play on {rules.name}")
+        fig.tight_layout()
+        fig.savefig(args.plot, dpi=120)
+        plt.close(fig)
+    if args.json:
+        print(json.dumps({"rules": rules.name, "rows": rows, "optimal": base}))
+        return 0
+    print(f"rules {rules.name}: exponential-utility play (theta 0 = max-EV)")
+    print(f"  {'theta':>9} {'mean':>9} {'sd':>8} {'p10':>5} {'p90':>5}")
+    for r in sorted([*rows, base], key=lambda r: r["theta"]):
+        print(f"  {r['theta']:>9.4g} {r['mean']:>9.3f} {r['sd']:>8.3f} {r['p10']:>5} {r['p90']:>5}")
+    return 0
+
+
 COMMANDS = {
     "simulate": cmd_simulate,
     "solve": cmd_solve,
@@ -807,6 +961,8 @@ COMMANDS = {
     "select": cmd_select,
     "exact": cmd_exact,
     "target": cmd_target,
+    "win": cmd_win,
+    "risk": cmd_risk,
     "tournament": cmd_tournament,
     "report": cmd_report,
     "reproduce": cmd_reproduce,

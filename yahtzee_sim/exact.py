@@ -208,11 +208,11 @@ def _check_evaluable(strategy) -> None:
             f"strategy {name!r} is random: its decisions are not a function of the position, "
             "so it has no single exact score law here; use simulate() instead"
         )
-    if getattr(strategy, "uses_total", False):
+    if getattr(strategy, "uses_total", False) and not hasattr(strategy, "lane_play"):
         raise ExactEvaluationError(
             f"strategy {name!r} uses the running score: exact evaluation covers strategies "
-            "whose decisions depend on the position only (state, dice, rolls left); use "
-            "simulate() instead"
+            "whose decisions depend on the position only (state, dice, rolls left) and "
+            "score-dependent table strategies (target, win, utility); use simulate() instead"
         )
 
 
@@ -492,6 +492,8 @@ def evaluate(
     """
     t0 = time.perf_counter()
     strategy, rules = prepared(strategy, rules)
+    if hasattr(strategy, "lane_play"):  # score-dependent: score-augmented states
+        return _lane_result(strategy, rules, progress, t0)
     levels, fw = forward_pass(strategy, rules, progress)
     return exact_result(strategy, rules, levels, fw, distribution, progress, t0)
 
@@ -525,6 +527,33 @@ def exact_result(
         n_states=fw["n_states"],
         seconds=time.perf_counter() - t0,
         meta={"total_probability": fw["total"]},
+    )
+
+
+def _lane_result(strategy, rules: RuleSet, progress: bool, t0: float) -> ExactResult:
+    """The :class:`ExactResult` of a need-lane strategy (:mod:`yahtzee_sim.exact_scores`)."""
+    from .exact_scores import lane_law
+
+    fw = lane_law(strategy, rules, progress)
+    pmf = fw["pmf"]
+    x = np.arange(len(pmf), dtype=np.float64)
+    total = float(pmf.sum())
+    mean = float(pmf @ x)
+    var = max(float(pmf @ (x * x)) - mean * mean, 0.0)
+    return ExactResult(
+        strategy=strategy_label(strategy),
+        rules=rules,
+        mean=mean,
+        sd=float(np.sqrt(var)),
+        pmf=pmf,
+        category_means=fw["cat_sum"],
+        category_zero_rate=fw["cat_zero"],
+        category_fill_turn=fw["cat_turn"],
+        bonus_rate=float(fw["stats"][0]),
+        yahtzee_bonuses_mean=float(fw["stats"][1]),
+        n_states=fw["n_states"],
+        seconds=time.perf_counter() - t0,
+        meta={"total_probability": total, "score_augmented": True},
     )
 
 

@@ -85,13 +85,18 @@ def upper_lanes(rules: RuleSet, masks: np.ndarray) -> tuple[np.ndarray, np.ndarr
 def solve(rules: str | RuleSet = "yahtzee") -> ValueTable:
     """Solve ``rules`` by backward induction (no cache; see :func:`value_table`)."""
     rules = get_rules(rules)
-    kr = kernel_rules(rules)
     t0 = time.perf_counter()
     V = np.zeros(n_states(rules))
-    lanes = upper_total_lanes(V)
+    backward(rules, upper_total_lanes(V))
+    return ValueTable(rules, V, seconds=time.perf_counter() - t0)
+
+
+def backward(rules: RuleSet, lanes) -> None:
+    """Fill ``lanes.values`` (lanes over upper totals: max-EV or exponential utility)
+    level by level from the full score cards, whose entries must be set."""
+    kr = kernel_rules(rules)
     for masks in levels(rules.n_categories):
         solve_level(kr, lanes, masks, *upper_lanes(rules, masks))
-    return ValueTable(rules, V, seconds=time.perf_counter() - t0)
 
 
 _MEMORY: dict[str, ValueTable] = {}

@@ -109,3 +109,26 @@ def max_points_to_come(rules: RuleSet, used, flag: int) -> np.ndarray:
 def start_state() -> int:
     """Index of the empty score card (always 0)."""
     return 0
+
+
+def max_points_so_far(rules: RuleSet, used, upper, flag: int) -> np.ndarray:
+    """An upper bound on the points already scored in turn-start states ``(used, upper,
+    flag)``: the most points of every filled box (joker scores included), the upper bonus
+    if the upper total is at the threshold, and a Yahtzee bonus for every filled box
+    after the Yahtzee box (``flag - 1`` of them under a bonus limit).
+
+    With :func:`max_points_to_come` it bounds the lanes of score-dependent tables: a
+    state's bound grows by at least the points of any move out of it."""
+    from ._kernels.play import kernel_rules
+
+    best = kernel_rules(rules).box_max
+    used = np.atleast_1d(np.asarray(used, dtype=np.int64))
+    filled = (used[:, None] >> np.arange(rules.n_categories)) & 1
+    total = filled @ best
+    if rules.upper_bonus:
+        total = total + rules.upper_bonus * (np.asarray(upper) >= rules.upper_cap)
+    if rules.yahtzee_bonus and rules.yahtzee_index is not None and flag >= 1:
+        limit = rules.yahtzee_bonus_limit
+        bonuses = np.full(len(used), flag - 1) if limit else filled.sum(axis=1) - 1
+        total = total + rules.yahtzee_bonus * bonuses
+    return total

@@ -96,6 +96,23 @@ class TargetTable:
         return self.probs.nbytes + self.offset.nbytes + self.length.nbytes
 
 
+def best_percentile(curve: np.ndarray, q: float) -> int:
+    """The highest ``q``-th percentile of the final score any strategy can reach, from a
+    target curve ``curve[β] = P*(final >= β)``.
+
+    The ``q``-th percentile (the smallest ``x`` with P(final <= x) >= q/100, as
+    :meth:`~yahtzee_sim.exact.ExactResult.percentile`) is at least β exactly when
+    P(final >= β) > 1 - q/100, so the answer is the largest such β, and ``target:β``
+    attains it. ``q`` in (0, 100).
+    """
+    if isinstance(q, bool) or not isinstance(q, (int, float, np.integer, np.floating)):
+        raise TargetError(f"percentile q must be a number in (0, 100), got {q!r}")
+    if not 0 < q < 100:
+        raise TargetError(f"percentile q must be in (0, 100), got {q!r}")
+    ok = np.flatnonzero(np.asarray(curve) > 1.0 - q / 100.0 + 1e-12)
+    return int(ok[-1]) if len(ok) else 0
+
+
 def _check_beta(beta, max_beta: int) -> int:
     if isinstance(beta, bool) or not isinstance(beta, (int, np.integer)):
         raise TargetError(f"beta must be an integer score, got {beta!r}")
@@ -107,23 +124,25 @@ def _check_beta(beta, max_beta: int) -> int:
     return int(beta)
 
 
-def layout(rules: RuleSet, max_beta: int):
-    """Rows of the table: ``(offset, length, items_by_level, size)``.
+def row_layout(rules: RuleSet, extent, full_length: int):
+    """Rows of a need-lane table: ``(offset, first, length, items_by_level, size)``.
 
-    ``items_by_level`` lists, fullest level first, the states to compute as rows
-    ``(used, upper, flag, state index)``; states whose upper total cannot reach the
-    bonus point at the row of the lowest such total; every full score card points at
-    one shared row ``[1.0]``."""
+    ``extent(used, upper, flag)`` (arrays) gives each state's row as ``(first lane,
+    number of lanes)``; ``items_by_level`` lists, fullest level first, the states to
+    compute as rows ``(used, upper, flag, state index)``; states whose upper total
+    cannot reach the bonus point at the row of the lowest such total; every full score
+    card points at one shared row of ``full_length`` lanes from lane 0 at offset 0."""
     ns = n_states(rules)
     cap1 = rules.upper_cap + 1
     fs = flag_size(rules)
     offset = np.full(ns, -1, dtype=np.int64)
+    first = np.zeros(ns, dtype=np.int64)
     length = np.zeros(ns, dtype=np.int64)
     full = (1 << rules.n_categories) - 1
     lo = encode_state(rules, full, 0, 0)
     offset[lo : lo + fs * cap1] = 0
-    length[lo : lo + fs * cap1] = 1
-    size = 1
+    length[lo : lo + fs * cap1] = full_length
+    size = full_length
     items_by_level = []
     for masks in levels(rules.n_categories):
         start, count = upper_lanes(rules, masks)
@@ -135,21 +154,35 @@ def layout(rules: RuleSet, max_beta: int):
             m, st, n = masks[sel], start[sel], count[sel]
             if not len(m):
                 continue
-            rows = np.minimum(max_points_to_come(rules, m, flag) + 1, max_beta + 1)
             rep_m = np.repeat(m, n)
-            rep_len = np.repeat(rows, n)
             u = np.repeat(st, n) + (np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n))
+            rep_first, rep_len = extent(rep_m, u, flag)
             s = (rep_m * fs + flag) * cap1 + u
             offset[s] = size + np.cumsum(rep_len) - rep_len
+            first[s] = rep_first
             length[s] = rep_len
             size += int(rep_len.sum())
             # totals below the first hopeful one share its row
             for mi, sti in zip(m, st, strict=True):
                 base = (int(mi) * fs + flag) * cap1
                 offset[base : base + sti] = offset[base + sti]
+                first[base : base + sti] = first[base + sti]
                 length[base : base + sti] = length[base + sti]
             items.append(np.stack([rep_m, u, np.full(len(u), flag), s], axis=1))
         items_by_level.append(np.concatenate(items).astype(np.int64))
+    return offset, first, length, items_by_level, size
+
+
+def layout(rules: RuleSet, max_beta: int):
+    """Rows of the target table: ``(offset, length, items_by_level, size)``
+    (:func:`row_layout`; rows start at lane 0 and stop at the state's largest
+    remaining score or ``max_beta``; full score cards share the row ``[1.0]``)."""
+
+    def extent(used, upper, flag):
+        rows = np.minimum(max_points_to_come(rules, used, flag) + 1, max_beta + 1)
+        return np.zeros_like(rows), rows
+
+    offset, _, length, items_by_level, size = row_layout(rules, extent, 1)
     return offset, length, items_by_level, size
 
 
@@ -239,28 +272,24 @@ def target_table(
     return table
 
 
-def decisions(table: TargetTable, used, upper, flag, need, rolls_left, roll) -> np.ndarray:
-    """Decisions maximizing P(at least ``need`` more points), one per row: keep indices
-    where ``rolls_left > 0``, box indices where ``rolls_left == 0``."""
-    rules = table.rules
-    used, upper, flag, need, rolls_left, roll = (
-        np.ascontiguousarray(x, dtype=np.int64) for x in (used, upper, flag, need, rolls_left, roll)
+def lane_decisions(rules: RuleSet, lanes, used, upper, flag, lane, rolls_left, roll) -> np.ndarray:
+    """Best decisions in need lanes ``lane`` (one per row, any need-lane table): keep
+    indices where ``rolls_left > 0``, box indices where ``rolls_left == 0``."""
+    used, upper, flag, lane, rolls_left, roll = (
+        np.ascontiguousarray(x, dtype=np.int64) for x in (used, upper, flag, lane, rolls_left, roll)
     )
     n = len(used)
     keep = np.empty((n, max(rules.rolls_per_turn - 1, 1), rules.tables.n_rolls), dtype=np.int64)
     cat = np.empty((n, rules.tables.n_rolls), dtype=np.int64)
-    lanes = points_needed_lanes(table.probs, table.offset, table.length)
-    fill_states(
-        kernel_rules(rules),
-        lanes,
-        used,
-        upper,
-        flag,
-        np.clip(need, 0, None),
-        np.arange(n),
-        keep,
-        cat,
-    )
+    fill_states(kernel_rules(rules), lanes, used, upper, flag, lane, np.arange(n), keep, cat)
     rows = np.arange(n)
     layer = np.maximum(rolls_left, 1) - 1
     return np.where(rolls_left == 0, cat[rows, roll], keep[rows, layer, roll])
+
+
+def decisions(table: TargetTable, used, upper, flag, need, rolls_left, roll) -> np.ndarray:
+    """Decisions maximizing P(at least ``need`` more points), one per row: keep indices
+    where ``rolls_left > 0``, box indices where ``rolls_left == 0``."""
+    lanes = points_needed_lanes(table.probs, table.offset, table.length)
+    need = np.clip(np.asarray(need, dtype=np.int64), 0, None)
+    return lane_decisions(table.rules, lanes, used, upper, flag, need, rolls_left, roll)

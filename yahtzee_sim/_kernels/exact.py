@@ -108,32 +108,9 @@ def turn_outcomes(
                         break
             if not same:
                 final_roll_law(kr, keep_dec[i], p, w, fin)
-            bad_roll[i] = -1
-            n_touched = 0
-            for r in range(n_rolls):
-                if fin[r] == 0.0:
-                    continue
-                c = cat_dec[i, r]
-                pts = -1
-                yb = 0
-                if 0 <= c < C:
-                    if kr.yahtzee_face[r] >= 0:
-                        case = joker_case(kr, r, used[i], flag[i])
-                        pts = category_legal_points(kr, case, r, used[i], c)
-                        yb = 1 if yahtzee_bonus_points(kr, r, used[i], flag[i]) > 0 else 0
-                    elif (used[i] >> c) & 1 == 0:
-                        pts = kr.score_table[r, c]
-                if pts < 0:
-                    bad_roll[i] = r
-                    break
-                s = c * width + 2 * pts + yb
-                if acc[s] == 0.0:
-                    touched[n_touched] = s
-                    n_touched += 1
-                acc[s] += fin[r]
-            if bad_roll[i] >= 0:
-                n_touched = 0
-                acc[:] = 0.0
+            n_touched, bad_roll[i] = roll_outcomes(
+                kr, used[i], flag[i], cat_dec[i], fin, acc, touched, width
+            )
             for m in range(n_touched):
                 s = touched[m]
                 out_cat[i, m] = s // width
@@ -142,6 +119,39 @@ def turn_outcomes(
                 out_prob[i, m] = acc[s]
                 acc[s] = 0.0
             out_n[i] = n_touched
+
+
+@njit(cache=True, nogil=True)
+def roll_outcomes(kr, used, flag, cat_row, fin, acc, touched, width):
+    """Group the law ``fin`` of a turn's final roll by outcome ``(box cat_row[r], legal
+    points, Yahtzee bonus?)``: ``acc[c * width + 2 * points + bonus]`` += P, the keys
+    listed in ``touched``. Returns ``(number of keys, first reachable roll whose box is
+    illegal or -1)``; with an illegal box nothing is accumulated."""
+    C = kr.n_categories
+    n_touched = 0
+    for r in range(fin.shape[0]):
+        if fin[r] == 0.0:
+            continue
+        c = cat_row[r]
+        pts = -1
+        yb = 0
+        if 0 <= c < C:
+            if kr.yahtzee_face[r] >= 0:
+                case = joker_case(kr, r, used, flag)
+                pts = category_legal_points(kr, case, r, used, c)
+                yb = 1 if yahtzee_bonus_points(kr, r, used, flag) > 0 else 0
+            elif (used >> c) & 1 == 0:
+                pts = kr.score_table[r, c]
+        if pts < 0:
+            for m in range(n_touched):
+                acc[touched[m]] = 0.0
+            return 0, r
+        s = c * width + 2 * pts + yb
+        if acc[s] == 0.0:
+            touched[n_touched] = s
+            n_touched += 1
+        acc[s] += fin[r]
+    return n_touched, -1
 
 
 @njit(cache=True, nogil=True)

@@ -2,8 +2,9 @@
 parallel (the levels of equal used-count are independent given the level above).
 
 * :func:`solve_level` — max-EV values, lanes over upper totals (:mod:`yahtzee_sim.solver`);
-* :func:`solve_need_level` — target-score rows, lanes over points still needed, in tiles
-  (:mod:`yahtzee_sim.target`).
+* :func:`solve_need_level` — rows over points still needed, in tiles: target score
+  (:mod:`yahtzee_sim.target`) and any utility of the final score
+  (:mod:`yahtzee_sim.utility`); exponential utility runs :func:`solve_level`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from numba import njit, prange
 
 from .play import state_index
-from .widget import new_work, widget
+from .widget import new_work, row_first, widget
 
 #: Work buffers are allocated once per chunk of states, not per state.
 MAX_CHUNKS = 64
@@ -49,20 +50,23 @@ def solve_level(kr, lanes, masks, u_start, n_upper):
 
 @njit(cache=True, parallel=True, nogil=True)
 def solve_need_level(kr, lanes, items, tile):
-    """Fill the target rows of the states ``items[:, 3]`` (used, upper, flag, state index
-    in columns 0..3) of one level, in parallel, ``tile`` lanes at a time (the work
-    array of a tile stays in the core's cache)."""
+    """Fill the need-lane rows (target or utility table) of the states ``items[:, 3]``
+    (used, upper, flag, state index in columns 0..3) of one level, in parallel, ``tile``
+    lanes at a time (the work array of a tile stays in the core's cache)."""
     probs = lanes.values  # written through a local: parfors do not write through tuples
     n = items.shape[0]
     n_chunks = min(n, MAX_CHUNKS)
+    target = lanes.first.shape[0] == 0
     for chunk in prange(n_chunks):
         work = new_work(kr, tile, 0)
         for k in range(chunk, n, n_chunks):
             s = items[k, 3]
             o = lanes.offset[s]
+            f = row_first(lanes, s)
             for lo in range(0, lanes.length[s], tile):
                 nu = min(tile, lanes.length[s] - lo)
-                W = widget(kr, lanes, items[k, 0], items[k, 1], items[k, 2], lo, nu, work, 0)[0]
+                W = widget(kr, lanes, items[k, 0], items[k, 1], items[k, 2], f + lo, nu, work, 0)[0]
                 for i in range(nu):
                     probs[o + lo + i] = W[0, i]
-            probs[o] = 1.0  # P(at least 0 more) is exactly 1
+            if target and lanes.length[s] > 0:
+                probs[o] = 1.0  # P(at least 0 more) is exactly 1

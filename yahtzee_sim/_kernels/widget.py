@@ -9,9 +9,15 @@ what they record.
 
 * :data:`LANES_UPPER` (max-EV): lane ``t`` is the upper total ``lo + t`` of the
   state; ``values[state index]`` is the expected score still to come;
-* :data:`LANES_NEED` (target score): lane ``t`` is the number of points still
-  needed ``lo + t``; state ``s`` has the row ``values[offset[s] : offset[s] +
-  length[s]]`` of max P(at least t more points), 1 for ``t <= 0``, 0 past the row.
+* :data:`LANES_NEED` (target score, any utility of the final score): lane ``t`` is
+  the number of points still needed ``lo + t`` (to reach β, or the score ``M`` above
+  which a utility is constant); state ``s`` has the row ``values[offset[s] :
+  offset[s] + length[s]]`` holding lanes ``first[s] .. first[s] + length[s] - 1``
+  (``first`` empty: 0 for every state); lanes before the row have the value ``top``
+  (the goal is reached), lanes past it ``bottom`` (target: 1 and 0);
+* :data:`LANES_EXP` (exponential utility, risk-sensitive play): as max-EV, over upper
+  totals, but a state's value is ``±E[exp(-θ · points to come)]`` and scoring ``q``
+  points multiplies by ``scale[q] = exp(-θ q)`` instead of adding ``q``.
 
 **Steps** (all in one work array ``W``, one row per keep, ``nu`` lanes):
 
@@ -58,7 +64,9 @@ from .play import (
 NEG = -1.0e300
 LANES_UPPER = 0
 LANES_NEED = 1
+LANES_EXP = 2
 _NO_ROWS = np.zeros(0, dtype=np.int64)
+_NO_SCALE = np.zeros(0)
 
 
 class Lanes(NamedTuple):
@@ -68,16 +76,59 @@ class Lanes(NamedTuple):
     values: np.ndarray  # float64
     offset: np.ndarray  # int64, LANES_NEED only
     length: np.ndarray  # int64, LANES_NEED only
+    first: np.ndarray  # int64, LANES_NEED only: first lane of each row (empty: all 0)
+    top: float  # LANES_NEED: value of lanes before a row (the goal reached)
+    bottom: float  # LANES_NEED: value of lanes past a row
+    scale: np.ndarray  # float64, LANES_EXP only: scale[q] = exp(-theta * q)
 
 
 def upper_total_lanes(values: np.ndarray) -> Lanes:
     """Max-EV lanes over upper totals, from a value table indexed by state."""
-    return Lanes(LANES_UPPER, values, _NO_ROWS, _NO_ROWS)
+    return Lanes(LANES_UPPER, values, _NO_ROWS, _NO_ROWS, _NO_ROWS, 0.0, 0.0, _NO_SCALE)
 
 
-def points_needed_lanes(probs: np.ndarray, offset: np.ndarray, length: np.ndarray) -> Lanes:
-    """Target-score lanes over points still needed, from rows of a target table."""
-    return Lanes(LANES_NEED, probs, offset, length)
+def points_needed_lanes(
+    probs: np.ndarray,
+    offset: np.ndarray,
+    length: np.ndarray,
+    first: np.ndarray = _NO_ROWS,
+    top: float = 1.0,
+    bottom: float = 0.0,
+) -> Lanes:
+    """Lanes over points still needed, from rows of a target table (``first`` empty,
+    ``top`` 1, ``bottom`` 0) or of a utility table."""
+    return Lanes(LANES_NEED, probs, offset, length, first, float(top), float(bottom), _NO_SCALE)
+
+
+def exponential_lanes(values: np.ndarray, scale: np.ndarray) -> Lanes:
+    """Exponential-utility lanes over upper totals (``scale[q] = exp(-θ q)``)."""
+    return Lanes(LANES_EXP, values, _NO_ROWS, _NO_ROWS, _NO_ROWS, 0.0, 0.0, scale)
+
+
+@njit(cache=True, nogil=True)
+def row_first(lanes, s):
+    """First lane of state ``s``'s row (need lanes)."""
+    return lanes.first[s] if lanes.first.shape[0] else 0
+
+
+@njit(cache=True, nogil=True)
+def lane_live(lanes, s, t):
+    """Whether need lane ``t`` of state ``s`` still depends on the play: the goal not
+    reached (``t > 0``), the lane in the state's row, its value not ``bottom`` (the goal
+    out of reach). Score-dependent strategies play max-EV elsewhere."""
+    f = row_first(lanes, s)
+    if t <= 0 or t < f or t >= f + lanes.length[s]:
+        return False
+    return lanes.values[lanes.offset[s] + t - f] != lanes.bottom
+
+
+@njit(cache=True, nogil=True)
+def live_lanes(lanes, states, t):
+    """:func:`lane_live` of every ``(states[i], t[i])``."""
+    out = np.empty(states.shape[0], dtype=np.bool_)
+    for i in range(states.shape[0]):
+        out[i] = lane_live(lanes, states[i], t[i])
+    return out
 
 
 class Work(NamedTuple):
@@ -134,7 +185,7 @@ def _layers(buf, m, n, nu):
 def box_pad(kr, lanes, flag):
     """Extra lanes of box values below ``lo``: the Yahtzee bonus in target lanes of a
     state whose n-of-a-kind rolls earn it (the flag is set), else 0."""
-    return kr.yahtzee_bonus if lanes.kind != LANES_UPPER and flag else 0
+    return kr.yahtzee_bonus if lanes.kind == LANES_NEED and flag else 0
 
 
 @njit(cache=True, nogil=True)
@@ -143,14 +194,16 @@ def box_values(kr, lanes, used, upper, flag, lo, nu, val):
     for every slot of every open box (one call per state).
 
     Max-EV lanes: points + upper bonus if reached + the next state's value (the
-    Yahtzee bonus is added per roll: it is the same for every box). Target lanes:
-    P(at least ``lo + t - q`` more points from the next state), ``q`` = points + upper
-    bonus (a roll's Yahtzee bonus shifts the lanes, see :func:`category_step`).
+    Yahtzee bonus is added per roll: it is the same for every box); exponential lanes:
+    the same with ``exp(-θ points)`` times the value. Need lanes: the next state's value
+    with ``lo + t - q`` points still needed, ``q`` = points + upper bonus (a roll's
+    Yahtzee bonus shifts the lanes, see :func:`category_step`).
 
     The loops are written out here, not in a per-slot helper: a numba call passing
     ``kr`` moves every array of the bundle, which costs more than a slot's work.
     """
-    upper_lanes = lanes.kind == LANES_UPPER
+    upper_lanes = lanes.kind != LANES_NEED
+    exp_lanes = lanes.kind == LANES_EXP
     V = lanes.values
     for c in range(kr.n_categories):
         if (used >> c) & 1:
@@ -161,11 +214,20 @@ def box_values(kr, lanes, used, upper, flag, lo, nu, val):
                 nf = 1 if sets_flag(kr, c, p) else flag
                 base = state_index(kr, used | (np.int64(1) << c), 0, nf)
                 a, b, shift = upper_after_lanes(kr, lo, nu, c, p)
-                fp = float(p)
                 src = base + lo + shift
+                at_cap = V[base + kr.upper_cap]
+                if exp_lanes:  # multiply by exp(-theta * points)
+                    f, fb = lanes.scale[p], lanes.scale[p + kr.upper_bonus]
+                    for t in range(a):
+                        val[s, t] = f * V[src + t]
+                    for t in range(a, b):
+                        val[s, t] = fb * at_cap
+                    for t in range(b, nu):
+                        val[s, t] = f * at_cap
+                    continue
+                fp = float(p)
                 for t in range(a):  # lane t moves to the upper total lo + t + shift
                     val[s, t] = fp + V[src + t]
-                at_cap = V[base + kr.upper_cap]
                 for t in range(a, b):  # the bonus is reached now
                     val[s, t] = fp + kr.upper_bonus + at_cap
                 for t in range(b, nu):
@@ -173,16 +235,16 @@ def box_values(kr, lanes, used, upper, flag, lo, nu, val):
                 continue
             s2, bonus = scored_state(kr, used, upper, flag, c, p)
             q = p + bonus
-            n2 = lanes.length[s2]
-            a = min(max(q - lo + 1, 0), nu)  # lanes needing at most q: sure
-            b = min(max(q + n2 - lo, 0), nu)  # lanes past b: beyond the next state's reach
+            f2 = row_first(lanes, s2)
+            a = min(max(q + f2 - lo, 0), nu)  # lanes before the next row: goal reached
+            b = min(max(q + f2 + lanes.length[s2] - lo, 0), nu)  # past b: past the row
             for t in range(a):
-                val[s, t] = 1.0
-            src = lanes.offset[s2] + lo - q
+                val[s, t] = lanes.top
+            src = lanes.offset[s2] + lo - q - f2
             for t in range(a, b):
                 val[s, t] = V[src + t]
             for t in range(b, nu):
-                val[s, t] = 0.0
+                val[s, t] = lanes.bottom
 
 
 @njit(cache=True, nogil=True)
@@ -213,7 +275,7 @@ def category_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots
     a bonus Yahtzee moves the flag, so its boxes are valued from ``val_bonus``, filled
     for the next flag (:func:`bonus_moves_flag`).
     """
-    need_lanes = lanes.kind != LANES_UPPER
+    need_lanes = lanes.kind == LANES_NEED
     pad = val.shape[1] - nu
     box_values(kr, lanes, used, upper, flag, lo - pad, nu + pad, val)
     moves = bonus_moves_flag(kr, used, flag)
@@ -236,7 +298,8 @@ def category_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots
                 if slots[c] >= 0:
                     slots[c] = kr.points_slot[c, slots[c]]
         src = pad - yb if need_lanes else pad  # lane t of this roll reads lane src + t
-        add = 0.0 if need_lanes else float(yb)
+        add = 0.0 if need_lanes or lanes.kind == LANES_EXP else float(yb)
+        mul = lanes.scale[yb] if lanes.kind == LANES_EXP else 1.0
         V = val_bonus if yb > 0 and moves else val
         for t in range(nu):
             W[k, t] = NEG
@@ -255,13 +318,13 @@ def category_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots
                             cat[r, t] = c
             elif record:
                 for t in range(nu):
-                    v = V[s, t] + add
+                    v = V[s, t] * mul + add
                     if v > W[k, t]:
                         W[k, t] = v
                         cat[r, t] = c
             else:
                 for t in range(nu):
-                    W[k, t] = max(W[k, t], V[s, t] + add)
+                    W[k, t] = max(W[k, t], V[s, t] * mul + add)
 
 
 @njit(cache=True, nogil=True)

@@ -1,0 +1,102 @@
+"""Play-to-win benchmark and results. Prints one JSON object.
+
+Usage::
+
+    python benchmarks/bench_win.py [--rules yatzy] [--players 5] [--games 200000]
+                                   [--iterate 0] [--risk 0.02]
+
+For each case (fresh process, no table cache): the utility solve of ``win:N``
+against ``N - 1`` max-EV players (seconds, peak RSS, table size; targets: Yatzy
+<= 120 s, Yahtzee <= 180 s, <= 6 GB), the exact P(win) (the table's value at the
+start) against the baseline 1/N, the exact law of ``win:N`` (mean and SD given up
+against ``optimal``), a ``tournament`` of ``--games`` blind games with a 95% CI, and
+``--iterate`` rounds of best responses (two players: the best response to the last
+best response). ``--risk θ``: the risk-sensitive solve time (target <= 2 s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import time
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rules", default="yatzy")
+    ap.add_argument("--players", type=int, default=5)
+    ap.add_argument("--games", type=int, default=200_000)
+    ap.add_argument("--iterate", type=int, default=0)
+    ap.add_argument("--risk", type=float, default=None)
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+
+    from yahtzee_sim.analysis import tournament
+    from yahtzee_sim.exact import evaluate
+    from yahtzee_sim.risk import solve_risk
+    from yahtzee_sim.strategies.win import WinProbability, win_table
+    from yahtzee_sim.utility import solve_utility
+
+    solve_utility("2-yatzy", [0.0, 0.5, 1.0])  # compile
+    out: dict = {"rules": args.rules, "players": args.players}
+    if args.risk is not None:
+        solve_risk(args.rules, args.risk)  # compile
+        t0 = time.perf_counter()
+        solve_risk(args.rules, args.risk)
+        out["risk_solve_seconds"] = round(time.perf_counter() - t0, 3)
+    opt = evaluate("optimal", args.rules)
+    t0 = time.perf_counter()
+    table = win_table(args.rules, args.players)
+    out["solve_seconds"] = round(time.perf_counter() - t0, 1)
+    out["peak_rss_gb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20, 2)
+    out["table_gb"] = round(table.nbytes / 2**30, 2)
+    out["top_score"] = table.top_score
+    out["win_probability"] = table.expected_utility()
+    out["baseline"] = 1 / args.players
+    strat = WinProbability(args.players)
+    t0 = time.perf_counter()
+    law = evaluate(strat, args.rules)
+    out["exact_law"] = {
+        "mean": law.mean,
+        "sd": law.sd,
+        "optimal_mean": opt.mean,
+        "optimal_sd": opt.sd,
+        "mean_given_up": opt.mean - law.mean,
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
+    if args.games:
+        t0 = time.perf_counter()
+        res = tournament(
+            [strat, "optimal"],
+            players=args.players,
+            games=args.games,
+            seed=0,
+            rules=args.rules,
+            n_jobs=args.jobs,
+        )
+        secs = time.perf_counter() - t0
+        r = res.win_rates()
+        out["tournament"] = {
+            "games": args.games,
+            "win_rate": float(r["win_rate"].iloc[0]),
+            "ci95": [float(r["win_lo"].iloc[0]), float(r["win_hi"].iloc[0])],
+            "seconds": round(secs, 1),
+            "games_per_second": round(args.games / secs),
+        }
+    chain = []
+    prev = strat
+    for _ in range(args.iterate):
+        nxt = WinProbability(2, vs=prev)
+        p = nxt.win_probability(args.rules)
+        law = evaluate(nxt, args.rules)
+        chain.append({"win_probability_vs_previous": p, "mean": law.mean, "sd": law.sd})
+        prev = nxt
+    if chain:
+        out["best_response_iteration"] = chain
+    out["peak_rss_gb_total"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20, 2)
+    print(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()
