@@ -106,11 +106,12 @@ def test_target_strategy_reaches_beta_as_often_as_the_table_says():
     assert 4.7266 + 4 * se < res.total.mean() < evaluate("optimal", "2-yatzy").mean
 
 
-def test_exact_evaluator_refuses_target_play():
-    from yahtzee_sim.exact import ExactEvaluationError
-
-    with pytest.raises(ExactEvaluationError, match="running score"):
-        evaluate("target:5", "2-yatzy")
+def test_exact_law_of_target_play_gives_the_curve():
+    """Score-augmented exact evaluation: P(final >= β) of target:β's law is the curve's."""
+    curve = solve_target("2-yatzy").curve()
+    for beta in range(1, len(curve)):
+        law = evaluate(f"target:{beta}", "2-yatzy")
+        assert law.survival()[beta] == pytest.approx(curve[beta], abs=1e-12)
 
 
 def test_probability_from_a_position():

@@ -511,6 +511,12 @@ def exact_result(
     backward pass for the pmf)."""
     t0 = time.perf_counter() if t0 is None else t0
     pmf = _backward(rules, levels, progress) if distribution else None
+    return _result(strategy, rules, fw, pmf, t0, {"total_probability": fw["total"]})
+
+
+def _result(strategy, rules: RuleSet, fw: dict, pmf, t0: float, meta: dict) -> ExactResult:
+    """An :class:`ExactResult` from forward statistics (``mean``, ``second``, per-box
+    sums, ``stats``, ``n_states``) and the pmf."""
     mean = fw["mean"]
     var = max(fw["second"] - mean * mean, 0.0)
     return ExactResult(
@@ -526,7 +532,7 @@ def exact_result(
         yahtzee_bonuses_mean=float(fw["stats"][1]),
         n_states=fw["n_states"],
         seconds=time.perf_counter() - t0,
-        meta={"total_probability": fw["total"]},
+        meta=meta,
     )
 
 
@@ -537,24 +543,10 @@ def _lane_result(strategy, rules: RuleSet, progress: bool, t0: float) -> ExactRe
     fw = lane_law(strategy, rules, progress)
     pmf = fw["pmf"]
     x = np.arange(len(pmf), dtype=np.float64)
-    total = float(pmf.sum())
-    mean = float(pmf @ x)
-    var = max(float(pmf @ (x * x)) - mean * mean, 0.0)
-    return ExactResult(
-        strategy=strategy_label(strategy),
-        rules=rules,
-        mean=mean,
-        sd=float(np.sqrt(var)),
-        pmf=pmf,
-        category_means=fw["cat_sum"],
-        category_zero_rate=fw["cat_zero"],
-        category_fill_turn=fw["cat_turn"],
-        bonus_rate=float(fw["stats"][0]),
-        yahtzee_bonuses_mean=float(fw["stats"][1]),
-        n_states=fw["n_states"],
-        seconds=time.perf_counter() - t0,
-        meta={"total_probability": total, "score_augmented": True},
-    )
+    fw["mean"] = float(pmf @ x)
+    fw["second"] = float(pmf @ (x * x))
+    meta = {"total_probability": float(pmf.sum()), "score_augmented": True}
+    return _result(strategy, rules, fw, pmf, t0, meta)
 
 
 def prepared(strategy, rules: str | RuleSet):

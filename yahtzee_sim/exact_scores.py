@@ -14,6 +14,7 @@ pmf of the final score. A state's positions span 0 ..
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -29,6 +30,8 @@ from .state import decode_state, encode_state, flag_size, max_points_so_far, n_s
 #: States per batch of fallback (max-EV) decisions.
 _CHUNK = 8192
 TILE = 64
+#: Threads per level (fixed: the order of the sums is part of the result).
+_WORKERS = 2
 
 
 def _level_offsets(rules: RuleSet, masks: np.ndarray) -> np.ndarray:
@@ -56,7 +59,9 @@ def _level_offsets(rules: RuleSet, masks: np.ndarray) -> np.ndarray:
 def lane_law(strategy, rules: RuleSet, progress: bool = False) -> dict:
     """The forward statistics of a need-lane strategy (``strategy.lane_play(rules)``):
     a dict with ``pmf``, the per-box sums and ``stats`` (P(upper bonus), expected
-    Yahtzee bonuses), ``n_states`` (positions reached) and ``seconds``."""
+    Yahtzee bonuses), ``n_states`` (turn-start states reached) and ``seconds``.
+    Two threads share each level, always two, so that the sums (and the result, to
+    the last bit) never depend on the machine."""
     t0 = time.perf_counter()
     lanes, anchor = strategy.lane_play(rules)
     kr = kernel_rules(rules)
@@ -71,38 +76,50 @@ def lane_law(strategy, rules: RuleSet, progress: bool = False) -> dict:
     mass[off[0]] = 1.0
     reached = 0
     full = np.array([(1 << C) - 1], dtype=np.int64)
+    workers = _WORKERS
     for turn in tqdm(range(C), desc="exact (score-augmented)", disable=not progress):
         nxt_masks = by_level[turn + 1] if turn + 1 < C else full
         next_off = _level_offsets(rules, nxt_masks)
-        next_mass = np.zeros(int(next_off[-1]))
         count = np.r_[0, np.cumsum(mass > 0)]  # positions with mass, per state
         states = np.flatnonzero(count[off[1:]] > count[off[:-1]])
         reached += len(states)
-        for lo in range(0, len(states), _CHUNK):
-            chunk = states[lo : lo + _CHUNK]
-            used, upper, flag = decode_state(rules, chunk)
-            keep = np.empty((len(chunk), layers, n_rolls), dtype=np.int64)
-            cat = np.empty((len(chunk), n_rolls), dtype=np.int64)
-            fill_states(kr, opt_lanes, used, upper, flag, upper, np.arange(len(chunk)), keep, cat)
-            items = np.stack([used, upper, flag, chunk], axis=1).astype(np.int64)
-            augmented_level(
-                kr,
-                lanes,
-                int(anchor),
-                items,
-                keep,
-                cat,
-                off,
-                mass,
-                next_off,
-                next_mass,
-                turn,
-                TILE,
-                stats,
-                cat_sum,
-                cat_zero,
-                cat_turn,
-            )
+        # each worker pushes into its own copy of the next level (the kernel releases the
+        # GIL); the copies are summed in a fixed order, so results do not depend on timing
+        parts = [states[w::workers] for w in range(workers)]
+        outs = [
+            (np.zeros(int(next_off[-1])), np.zeros(2), np.zeros(C), np.zeros(C), np.zeros(C))
+            for _ in parts
+        ]
+
+        def run(w, off=off, mass=mass, next_off=next_off, turn=turn, parts=parts, outs=outs):
+            nm, st, cs, cz, ct = outs[w]
+            for lo in range(0, len(parts[w]), _CHUNK):
+                chunk = parts[w][lo : lo + _CHUNK]
+                used, upper, flag = decode_state(rules, chunk)
+                keep = np.empty((len(chunk), layers, n_rolls), dtype=np.int64)
+                cat = np.empty((len(chunk), n_rolls), dtype=np.int64)
+                fill_states(
+                    kr, opt_lanes, used, upper, flag, upper, np.arange(len(chunk)), keep, cat
+                )
+                items = np.stack([used, upper, flag, chunk], axis=1).astype(np.int64)
+                augmented_level(
+                    kr, lanes, int(anchor), items, keep, cat, off, mass, next_off, nm, turn,
+                    TILE, st, cs, cz, ct,
+                )  # fmt: skip
+
+        if workers == 1:
+            run(0)
+        else:
+            with ThreadPoolExecutor(workers) as pool:
+                list(pool.map(run, range(workers)))
+        next_mass = outs[0][0]
+        for w in range(1, workers):
+            next_mass += outs[w][0]
+        for _, st, cs, cz, ct in outs:
+            stats += st
+            cat_sum += cs
+            cat_zero += cz
+            cat_turn += ct
         off, mass = next_off, next_mass
     # full score cards: the law of the final score
     sizes = np.diff(off)

@@ -1,0 +1,77 @@
+"""Tournament-size sweep (Perkins): the best response against N - 1 max-EV players.
+
+Usage::
+
+    python benchmarks/win_sweep.py [--rules yatzy] [--players 2 3 5 10 100 1000]
+                                   [--plot reports/win_sweep.png]
+
+Prints one JSON object: per N the exact P(win) of ``win:N`` against 1/N, the exact
+mean and SD of its score (score-augmented law) against max-EV play's, and the solve
+seconds; ``--plot`` draws P(win) and the mean given up against N.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rules", default="yatzy")
+    ap.add_argument(
+        "--players", type=int, nargs="+", default=[2, 3, 4, 5, 6, 7, 8, 9, 10, 100, 1000]
+    )
+    ap.add_argument("--plot", type=Path, default=None)
+    args = ap.parse_args()
+
+    from yahtzee_sim.exact import evaluate
+    from yahtzee_sim.strategies.win import WinProbability
+
+    opt = evaluate("optimal", args.rules)
+    rows = []
+    for n in args.players:
+        t0 = time.perf_counter()
+        s = WinProbability(n)
+        p = s.win_probability(args.rules)
+        solve = time.perf_counter() - t0
+        law = evaluate(s, args.rules)
+        rows.append(
+            {
+                "players": n,
+                "win_probability": p,
+                "baseline": 1 / n,
+                "ratio": p * n,
+                "mean": law.mean,
+                "sd": law.sd,
+                "mean_given_up": opt.mean - law.mean,
+                "p90": law.percentile(90),
+                "solve_seconds": round(solve, 1),
+                "law_seconds": round(time.perf_counter() - t0 - solve, 1),
+            }
+        )
+        print(json.dumps(rows[-1]), flush=True)
+    if args.plot is not None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        from yahtzee_sim.analysis import plot_win_sweep
+
+        fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+        plot_win_sweep(rows, ax=axes[0], title=f"Best response on {args.rules}")
+        axes[1].semilogx(
+            [r["players"] for r in rows], [r["mean_given_up"] for r in rows], marker="o"
+        )
+        axes[1].set_xlabel("players N")
+        axes[1].set_ylabel("mean score given up vs max-EV")
+        fig.tight_layout()
+        fig.savefig(args.plot, dpi=120)
+    print(json.dumps({"rules": args.rules, "optimal_mean": opt.mean, "rows": rows}))
+
+
+if __name__ == "__main__":
+    main()
