@@ -228,3 +228,18 @@ def test_cli_win_and_risk(capsys):
     assert cli.main(["risk", "--rules", "2-yatzy", "--theta", "0.5,-0.5", "--json"]) == 0
     rows = __import__("json").loads(capsys.readouterr().out)["rows"]
     assert [r["theta"] for r in rows] == [0.5, -0.5]
+
+
+def test_regret_refuses_score_dependent_play():
+    from yahtzee_sim.analysis import regret
+    from yahtzee_sim.exact import ExactEvaluationError
+
+    with pytest.raises(ExactEvaluationError, match="running score"):
+        regret("target:5", rules="2-yatzy")
+
+
+def test_cli_best_percentile(capsys):
+    assert cli.main(["target", "--rules", "2-yatzy", "--percentile", "10", "--json"]) == 0
+    out = __import__("json").loads(capsys.readouterr().out)
+    assert out["percentile"]["best"] == 3 and out["percentile"]["strategy"] == "target:3"
+    assert out["percentile"]["optimal"] <= 3

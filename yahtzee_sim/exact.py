@@ -570,6 +570,12 @@ def forward_pass(strategy, rules: RuleSet, progress: bool = False, on_decisions=
     keep, cat, reach)`` is called with every chunk's decision tables; the reach
     probabilities of those states are final by then.
     """
+    if hasattr(strategy, "lane_play"):
+        raise ExactEvaluationError(
+            f"strategy {strategy_label(strategy)!r} uses the running score: its exact law comes "
+            "from evaluate() (score-augmented states); analyses built on the position-only "
+            "forward pass (regret) do not cover it"
+        )
     levels = _forward(strategy, rules, progress, on_decisions)
     return levels[:-1], levels[-1]
 
