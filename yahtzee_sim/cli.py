@@ -657,6 +657,11 @@ def cmd_target(args) -> int:
         from .target import best_percentile
 
         best = best_percentile(curve, args.percentile)
+        if best >= table.max_beta and table.max_beta < top:
+            raise CliError(
+                f"the best {args.percentile:g}th percentile is at least --max-beta "
+                f"{table.max_beta}: raise --max-beta"
+            )
         out["percentile"] = {
             "q": args.percentile,
             "best": best,

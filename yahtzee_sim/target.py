@@ -103,7 +103,8 @@ def best_percentile(curve: np.ndarray, q: float) -> int:
     The ``q``-th percentile (the smallest ``x`` with P(final <= x) >= q/100, as
     :meth:`~yahtzee_sim.exact.ExactResult.percentile`) is at least β exactly when
     P(final >= β) > 1 - q/100, so the answer is the largest such β, and ``target:β``
-    attains it. ``q`` in (0, 100).
+    attains it. ``q`` in (0, 100). A curve cut at ``max_beta`` answers at most
+    ``max_beta``: an answer equal to its last β means "at least that".
     """
     if isinstance(q, bool) or not isinstance(q, (int, float, np.integer, np.floating)):
         raise TargetError(f"percentile q must be a number in (0, 100), got {q!r}")
