@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import sys
 import time
 
 
@@ -45,6 +46,7 @@ def main() -> None:
         t0 = time.perf_counter()
         solve_risk(args.rules, args.risk)
         out["risk_solve_seconds"] = round(time.perf_counter() - t0, 3)
+    print(f"[{time.strftime('%H:%M:%S')}] solve", file=sys.stderr, flush=True)
     opt = evaluate("optimal", args.rules)
     t0 = time.perf_counter()
     table = win_table(args.rules, args.players)
@@ -55,6 +57,7 @@ def main() -> None:
     out["win_probability"] = table.expected_utility()
     out["baseline"] = 1 / args.players
     strat = WinProbability(args.players)
+    print(f"[{time.strftime('%H:%M:%S')}] exact law", file=sys.stderr, flush=True)
     t0 = time.perf_counter()
     law = evaluate(strat, args.rules)
     out["exact_law"] = {
@@ -87,10 +90,13 @@ def main() -> None:
     chain = []
     prev = strat
     for _ in range(args.iterate):
+        print(f"[{time.strftime('%H:%M:%S')}] best response", file=sys.stderr, flush=True)
         nxt = WinProbability(2, vs=prev)
         p = nxt.win_probability(args.rules)
         law = evaluate(nxt, args.rules)
+        # P(the previous strategy beats optimal) stays known: the chain's first step
         chain.append({"win_probability_vs_previous": p, "mean": law.mean, "sd": law.sd})
+        print(json.dumps(chain[-1]), file=sys.stderr, flush=True)
         prev = nxt
     if chain:
         out["best_response_iteration"] = chain

@@ -263,10 +263,21 @@ def win_utility(opponent_pmf, players: int) -> np.ndarray:
     if p.ndim != 1 or np.any(p < 0) or not np.isclose(p.sum(), 1.0, atol=1e-9):
         raise UtilityError("opponent_pmf must be a 1-d probability vector over final scores")
     n = int(players)
-    F = np.cumsum(p)
-    F = np.minimum(F / F[-1], 1.0)
-    below = np.r_[0.0, F[:-1]]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        tie = (F**n - below**n) / (n * p)
-    u = np.where(p > 0, tie, below ** (n - 1))
+    p = p / p.sum()
+    # G(x) = P(opponent < x): summed from below in the lower half, as 1 - P(opponent >= x)
+    # summed from the top in the upper half (each side keeps its small tail exact)
+    from_below = np.r_[0.0, np.cumsum(p)[:-1]]
+    from_top = np.cumsum(p[::-1])[::-1]
+    below = np.where(from_below < 0.5, from_below, 1.0 - from_top)
+    # (F^n - G^n) / (n p) with F = G + p, in logs as G^(n-1) ((1 + p/G)^n - 1) / (n p/G):
+    # exact where p is lost against G in F = G + p (far tails), no overflow for large n
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        ratio = p / below
+        y = n * np.log1p(ratio)
+        log_growth = np.where(
+            ratio > 0, y + np.log(-np.expm1(-y)) - np.log(n * ratio), 0.0
+        )  # log(expm1(y)) = y + log(1 - exp(-y)), stable for every y > 0
+        log_below = np.where(from_below < 0.5, np.log(below), np.log1p(-from_top))
+        u = np.exp((n - 1) * log_below + log_growth)
+    u = np.where(below > 0, u, p ** (n - 1) / n)
     return np.concatenate([u, [1.0]])  # above the opponents' largest score: a sure win
