@@ -243,3 +243,15 @@ def test_cli_best_percentile(capsys):
     out = __import__("json").loads(capsys.readouterr().out)
     assert out["percentile"]["best"] == 3 and out["percentile"]["strategy"] == "target:3"
     assert out["percentile"]["optimal"] <= 3
+
+
+def test_win_utility_in_the_far_tails():
+    """Scores far in the opponents' tail: winning there is (almost) sure, not 0, and
+    large tables do not overflow."""
+    pmf = np.array([0.5, 0.5 - 1e-20, 1e-20])
+    u = win_utility(pmf, 2)
+    assert u[2] == pytest.approx(1.0 - 0.5e-20, abs=1e-15)
+    assert u[1] == pytest.approx(0.5 + (0.5 - 1e-20) / 2)
+    big = win_utility(np.full(50, 1 / 50), 1000)
+    assert np.all(np.isfinite(big)) and big[-1] == 1.0 and big[10] == 0.0
+    assert np.all(np.diff(big) >= 0)
