@@ -255,3 +255,21 @@ def test_win_utility_in_the_far_tails():
     big = win_utility(np.full(50, 1 / 50), 1000)
     assert np.all(np.isfinite(big)) and big[-1] == 1.0 and big[10] == 0.0
     assert np.all(np.diff(big) >= 0)
+
+
+def test_table_decisions_match_the_target_tables():
+    """A threshold utility's decisions are the target table's (same lanes, same ties)."""
+    from yahtzee_sim.target import decisions
+
+    rules = get_rules("2-yatzy", rolls_per_turn=3)
+    target = solve_target(rules)
+    n_rolls = rules.tables.n_rolls
+    for beta in (3, 4, 5):
+        table = solve_utility(rules, threshold_utility(rules, beta))
+        for rolls_left in (0, 1, 2):
+            z = np.zeros(n_rolls, dtype=np.int64)
+            left = np.full(n_rolls, rolls_left)
+            roll = np.arange(n_rolls)
+            got = table.decisions(z, z, z, z, left, roll)
+            want = decisions(target, z, z, z, np.full(n_rolls, beta), left, roll)
+            np.testing.assert_array_equal(got, want)

@@ -116,13 +116,6 @@ class UtilityTable:
         """Need lane of ``score`` points so far: ``M - score``."""
         return self.top_score - np.asarray(score, dtype=np.int64)
 
-    def in_row(self, states, score) -> np.ndarray:
-        """Whether positions ``(state, score)`` lie in their state's row (elsewhere the
-        utility no longer depends on the play: every move is worth the same)."""
-        t = self.lane(score)
-        f = self.first[states]
-        return (t >= f) & (t < f + self.length[states])
-
     def value(self, used: int = 0, upper: int = 0, flag: int = 0, score: int = 0) -> float:
         """Largest ``E[u(final)]`` from turn-start state (used, upper, flag) with
         ``score`` points so far."""
