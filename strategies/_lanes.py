@@ -32,6 +32,11 @@ class LaneStrategy(Strategy):
     parallel_backend = "threads"  # one shared table; the kernels release the GIL
     abstract = True
 
+    def __getstate__(self):
+        """Parameters only: a worker that unpickles the strategy prepares it again (from
+        the disk cache), rather than receiving GBs of table and a thread-local stash."""
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
     def lane_play(self, rules):
         """``(lanes, anchor)``: what the exact evaluator needs to replay the strategy
         (:func:`yahtzee_sim.exact.evaluate`)."""
