@@ -65,24 +65,29 @@ def main() -> None:
             }
         )
         print(json.dumps(rows[-1]), flush=True)
+    rows.sort(key=lambda r: r["players"])
     if args.plot is not None:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        from yahtzee_sim.analysis import plot_win_sweep
-
-        fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
-        plot_win_sweep(rows, ax=axes[0], title=f"Best response on {args.rules}")
-        axes[1].semilogx(
-            [r["players"] for r in rows], [r["mean_given_up"] for r in rows], marker="o"
-        )
-        axes[1].set_xlabel("players N")
-        axes[1].set_ylabel("mean score given up vs max-EV")
-        fig.tight_layout()
-        fig.savefig(args.plot, dpi=120)
+        plot(rows, args.rules, args.plot)
     print(json.dumps({"rules": args.rules, "optimal_mean": opt.mean, "rows": rows}))
+
+
+def plot(rows: list[dict], rules: str, path: Path) -> None:
+    """P(win) against 1/N and the mean given up against N, side by side."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from yahtzee_sim.analysis import plot_win_sweep
+
+    rows = sorted(rows, key=lambda r: r["players"])
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
+    plot_win_sweep(rows, ax=axes[0], title=f"Best response on {rules}")
+    axes[1].semilogx([r["players"] for r in rows], [r["mean_given_up"] for r in rows], marker="o")
+    axes[1].set_xlabel("players N")
+    axes[1].set_ylabel("mean score given up vs max-EV")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
 
 
 if __name__ == "__main__":
