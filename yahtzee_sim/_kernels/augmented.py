@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .exact import final_roll_law, outcome_effects, roll_outcomes
+from .exact import final_roll_law, outcome_effects, roll_outcomes, tally_outcome
 from .widget import lane_live, new_work, widget
 
 
@@ -39,12 +39,7 @@ def _push(
         nxt, pts, ub = outcome_effects(kr, used, upper, flag, c, raw, yb)
         w = acc[key] * mass
         next_mass[next_off[nxt] + x + pts] += w
-        cat_sum[c] += w * raw
-        if raw == 0:
-            cat_zero[c] += w
-        cat_turn[c] += w * (turn + 1)
-        stats[0] += w * ub
-        stats[1] += w * yb
+        tally_outcome(cat_sum, cat_zero, cat_turn, stats, c, raw, yb, ub, w, turn)
 
 
 @njit(cache=True, nogil=True)

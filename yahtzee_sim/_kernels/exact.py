@@ -208,6 +208,18 @@ def new_moments(n_states: int, n_categories: int) -> Moments:
     return m
 
 
+@njit(cache=True, nogil=True, inline="always")
+def tally_outcome(cat_sum, cat_zero, cat_turn, stats, c, raw, yb, ub, m, turn):
+    """Add probability ``m`` of an outcome (box ``c``, ``raw`` points, Yahtzee bonus
+    ``yb``, upper bonus ``ub``, in 0-based ``turn``) to the per-box and bonus statistics."""
+    cat_sum[c] += m * raw
+    if raw == 0:
+        cat_zero[c] += m
+    cat_turn[c] += m * (turn + 1)
+    stats[0] += m * ub
+    stats[1] += m * yb
+
+
 @njit(cache=True, nogil=True)
 def forward_level(states, ptr, cat, raw, yb, nxt, pts, ub, prob, turn, acc):
     """Push reach probability and partial moments (``acc``, :class:`Moments`) from a
@@ -226,14 +238,8 @@ def forward_level(states, ptr, cat, raw, yb, nxt, pts, ub, prob, turn, acc):
             A[n] += pr * a
             B[n] += pr * (b + x * a)
             S2[n] += pr * (s2 + 2.0 * x * b + x * x * a)
-            m = pr * a
-            c = cat[t]
-            cat_sum[c] += m * raw[t]
-            if raw[t] == 0:
-                cat_zero[c] += m
-            cat_turn[c] += m * (turn + 1)
-            stats[0] += m * ub[t]
-            stats[1] += m * yb[t]
+            tally_outcome(cat_sum, cat_zero, cat_turn, stats, cat[t], raw[t], yb[t], ub[t],
+                          pr * a, turn)  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
