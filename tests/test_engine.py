@@ -165,7 +165,8 @@ def test_reroll_frequencies_match_keep_roll_table():
         rolling = np.ones(n, dtype=np.bool_)
         keep = np.tile(keep_counts, (n, 1))
         games = np.arange(n, dtype=np.int64)
-        assert roll_dice(kr, counts, roll_idx, keep, rolling, games, 3, 1, k0, k1) == -1
+        turns, rolls = np.full(n, 3), np.full(n, 1)
+        assert roll_dice(kr, counts, roll_idx, keep, rolling, games, turns, rolls, k0, k1) == -1
         k = int(t.keep_index(keep_counts))
         lo, hi = t.keep_roll_ptr[k], t.keep_roll_ptr[k + 1]
         rolls, probs = t.keep_roll_roll[lo:hi], t.keep_roll_prob[lo:hi]
@@ -189,7 +190,8 @@ def test_same_reroll_count_sees_same_new_faces():
         counts = start.copy()
         roll_idx = np.zeros(1000, dtype=np.int32)
         rolling = np.ones(1000, dtype=np.bool_)
-        roll_dice(kr, counts, roll_idx, keep, rolling, games, 2, 1, k0, k1)
+        turns, rolls = np.full(1000, 2), np.full(1000, 1)
+        roll_dice(kr, counts, roll_idx, keep, rolling, games, turns, rolls, k0, k1)
         new.append(counts - keep)
     np.testing.assert_array_equal(new[0], new[1])
     np.testing.assert_array_equal(new[0], new[2])

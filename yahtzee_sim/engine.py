@@ -136,13 +136,16 @@ def play_block(
             active,
         )
 
+    everyone = np.ones(n, dtype=np.bool_)
     for turn in range(C):
+        turns = np.full(n, turn, dtype=np.int64)
         rolling[:] = True
-        roll_dice(kr, counts, roll_idx, nothing_kept, rolling, games, turn, 0, k0, k1)
+        roll_dice(kr, counts, roll_idx, nothing_kept, rolling, games, turns, turns * 0, k0, k1)
         for roll in range(1, rules.rolls_per_turn):
             view = view_of(rules.rolls_per_turn - roll, turn, rolling.copy())
             keep = _as_keep(strategy, strategy.keep(view), view)
-            bad = roll_dice(kr, counts, roll_idx, keep, rolling, games, turn, roll, k0, k1)
+            rolls = np.full(n, roll, dtype=np.int64)
+            bad = roll_dice(kr, counts, roll_idx, keep, rolling, games, turns, rolls, k0, k1)
             if bad >= 0:
                 action = f"keep {list(DiceTables.faces_from_counts(keep[bad]))}"
                 raise _illegal(strategy, "keep", view, bad, action)
@@ -153,6 +156,7 @@ def play_block(
         bad = apply_categories(
             kr,
             cats,
+            everyone,
             roll_idx,
             used,
             upper_sum,
@@ -162,7 +166,7 @@ def play_block(
             filled_turn,
             ycount,
             ybonus,
-            turn,
+            turns,
         )
         if bad >= 0:
             c = int(cats[bad])

@@ -157,9 +157,10 @@ def roll_dice(kr, counts, roll_idx, keep, rolling, games, turn, roll, key0, key1
     ``keep[i]`` (face counts) must be a sub-multiset of ``counts[i]``; the
     first game for which it is not is returned before anything changes (-1
     when all are legal). Then ``counts[i]`` becomes ``keep[i]`` plus the faces
-    of slots ``0..m-1`` of roll ``roll`` in turn ``turn`` (``m`` = dice not
-    kept), ``roll_idx[i]`` its roll index, and ``rolling[i]`` is cleared for
-    games that kept every die (their turn has ended).
+    of slots ``0..m-1`` of roll ``roll[i]`` in turn ``turn[i]`` (``m`` = dice not
+    kept; per game, so games at different points of play, as in the Gymnasium
+    environments, roll in one call), ``roll_idx[i]`` its roll index, and
+    ``rolling[i]`` is cleared for games that kept every die (their turn has ended).
 
     The loop over slots has a fixed trip count (no data-dependent branches):
     faces of slots ``>= m`` are drawn and discarded.
@@ -186,7 +187,7 @@ def roll_dice(kr, counts, roll_idx, keep, rolling, games, turn, roll, key0, key1
             continue
         gk = game_key(key0, games[i])
         for p in range(n_words):
-            w = word(gk, key1, dice_counter(turn, roll, p))
+            w = word(gk, key1, dice_counter(turn[i], roll[i], p))
             s = 2 * p
             code += kr.code_weights[face_from_word(w, s, F)] * (s < m)
             code += kr.code_weights[face_from_word(w, s + 1, F)] * (s + 1 < m)
@@ -367,6 +368,7 @@ def bonus_options(kr, roll_idx, used, upper, flag, points):
 def apply_categories(
     kr,
     cats,
+    active,
     roll_idx,
     used,
     upper_sum,
@@ -378,12 +380,13 @@ def apply_categories(
     ybonus,
     turn,
 ):
-    """Score ``cats[i]`` for game ``i``; returns the first illegal index or -1.
-
-    Nothing is modified for games at or after an illegal decision.
+    """Score ``cats[i]`` in turn ``turn[i]`` for the games ``i`` with ``active`` set;
+    returns the first illegal index or -1 (then nothing is modified).
     """
     n = cats.shape[0]
     for i in range(n):
+        if not active[i]:
+            continue
         c = cats[i]
         if c < 0 or c >= kr.n_categories:
             return i
@@ -393,6 +396,8 @@ def apply_categories(
         if pts < 0:
             return i
     for i in range(n):
+        if not active[i]:
+            continue
         c = cats[i]
         roll = roll_idx[i]
         case = joker_case(kr, roll, used[i], flag[i])
@@ -407,7 +412,7 @@ def apply_categories(
         _, ub = upper_after(kr, min(upper_sum[i], kr.upper_cap), c, pts)
         score[i] += pts + ub
         cat_scores[i, c] = pts
-        filled_turn[i, c] = turn + 1
+        filled_turn[i, c] = turn[i] + 1
         if kr.is_upper[c]:
             upper_sum[i] += pts
         if sets_flag(kr, c, pts):
