@@ -13,6 +13,7 @@ from . import win as _win  # noqa: F401  (registers)
 from .adapter import FunctionStrategy, Position
 from .base import Strategy
 from .checks import StrategyCheckError, check_strategy
+from .policy import PolicyStrategy, as_policy
 from .registry import (
     default_strategy_ids,
     get_strategy,
@@ -23,9 +24,11 @@ from .registry import (
 
 __all__ = [
     "FunctionStrategy",
+    "PolicyStrategy",
     "Position",
     "Strategy",
     "StrategyCheckError",
+    "as_policy",
     "check_strategy",
     "default_strategy_ids",
     "get_strategy",

@@ -1,0 +1,450 @@
+"""Gymnasium environments: one game (:class:`YahtzeeEnv`) or many in lockstep
+(:class:`YahtzeeVectorEnv`), on the engine's own kernels.
+
+Needs the optional extra ``rl`` (``pip install "yahtzee-sim[rl]"``, which brings
+``gymnasium``). Importing this module registers the environment ids
+
+* ``YahtzeeSim/Yahtzee-v0`` — official Yahtzee (``rules="yahtzee"``),
+* ``YahtzeeSim/Yatzy-v0`` — Scandinavian Yatzy (``rules="yatzy"``),
+
+and any preset plays through the ``rules`` argument::
+
+    import gymnasium as gym
+    import yahtzee_sim.env  # registers the ids
+
+    env = gym.make("YahtzeeSim/Yahtzee-v0")
+    envs = gym.make_vec("YahtzeeSim/Yatzy-v0", num_envs=4096,
+                        vectorization_mode="vector_entry_point")
+
+Observations, actions and the action mask (``info["action_mask"]``) are those of
+:mod:`yahtzee_sim.observation`. The reward of a step is the points it scored, bonuses
+included (0 for a keep), so an episode's return is the game's final score.
+
+**Seeding follows the engine's dice.** ``reset(seed=s)`` starts game 0 of seed ``s``;
+each later ``reset()`` the next game (``options={"game": g}`` picks one). The vector
+environment plays game ``i`` in copy ``i`` and, when copy ``i`` starts a new game, the
+game ``num_envs`` further on. The dice of game ``g`` are those ``simulate(..., seed=s)``
+deals game ``g``: the same seed and the same decisions give the same games.
+
+**Illegal actions** raise :class:`~yahtzee_sim.errors.IllegalMoveError` (naming the
+game, the turn, the dice and the action), changing nothing. With
+``illegal_action="penalty"`` they instead leave the position as it was, give the reward
+``illegal_penalty`` and set ``info["illegal"]``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
+except ImportError as exc:  # pragma: no cover - exercised without the extra
+    raise ImportError("yahtzee_sim.env needs gymnasium: pip install 'yahtzee-sim[rl]'") from exc
+
+from ._kernels.play import apply_categories, kernel_rules, roll_dice
+from ._kernels.rng import keys_from_seed
+from .dice import DiceTables
+from .errors import IllegalMoveError, YahtzeeSimError
+from .observation import (
+    action_masks,
+    describe_action,
+    n_actions,
+    observation_bounds,
+    observe,
+)
+from .rules import RuleSet, get_rules
+
+ILLEGAL_MODES = ("raise", "penalty")
+
+
+class GameBatch:
+    """``n`` games, each at its own point of play, advanced one decision at a time by
+    the engine's kernels (rolling and scoring). What both environments run on."""
+
+    def __init__(self, rules: RuleSet, n: int) -> None:
+        self.rules = rules
+        self.kr = kernel_rules(rules)
+        F, C = rules.n_faces, rules.n_categories
+        self.n = n
+        self.games = np.zeros(n, dtype=np.int64)
+        self.counts = np.zeros((n, F), dtype=np.int8)
+        self.roll_idx = np.zeros(n, dtype=np.int32)
+        self.rolls_left = np.zeros(n, dtype=np.int64)
+        self.turn = np.zeros(n, dtype=np.int64)
+        self.used = np.zeros(n, dtype=np.int64)
+        self.upper_total = np.zeros(n, dtype=np.int64)
+        self.flag = np.zeros(n, dtype=np.int64)
+        self.score = np.zeros(n, dtype=np.int64)
+        self.category_scores = np.zeros((n, C), dtype=np.int16)
+        self.filled_turn = np.zeros((n, C), dtype=np.int8)
+        self.yahtzees = np.zeros(n, dtype=np.int8)
+        self.yahtzee_bonuses = np.zeros(n, dtype=np.int8)
+        self.keys = (np.uint64(0), np.uint64(0))
+        self.mask = np.zeros((n, n_actions(rules)), dtype=np.int8)
+
+    def seed(self, seed: int) -> None:
+        """Deal the dice of ``simulate(..., seed=seed)``."""
+        self.keys = keys_from_seed(seed)[:2]
+
+    def start(self, rows: np.ndarray, games: np.ndarray) -> None:
+        """Start game ``games[j]`` in row ``rows[j]``: an empty card and the first roll."""
+        for a in (self.used, self.upper_total, self.flag, self.score, self.turn):
+            a[rows] = 0
+        for a in (self.category_scores, self.filled_turn, self.yahtzees, self.yahtzee_bonuses):
+            a[rows] = 0
+        self.games[rows] = games
+        rolling = np.zeros(self.n, dtype=np.bool_)
+        rolling[rows] = True
+        self._roll(rolling)
+
+    def _roll(self, rows: np.ndarray, keep: np.ndarray | None = None) -> None:
+        """Roll the dice of ``rows``: the first roll of their turn (``keep`` None), or a
+        reroll of the dice not in ``keep`` (face counts); keeping every die ends the
+        rolling (0 rolls left)."""
+        rules = self.rules
+        first = keep is None
+        if first:
+            keep = np.zeros((self.n, rules.n_faces), dtype=np.int8)
+            roll = np.zeros(self.n, dtype=np.int64)
+        else:
+            roll = rules.rolls_per_turn - self.rolls_left
+        rolled = rows.copy()
+        k0, k1 = self.keys
+        roll_dice(
+            self.kr, self.counts, self.roll_idx, keep, rolled, self.games, self.turn, roll, k0, k1
+        )
+        if first:
+            self.rolls_left[rows] = rules.rolls_per_turn - 1
+        else:
+            self.rolls_left[rolled] -= 1
+            self.rolls_left[rows & ~rolled] = 0
+        self._update_mask(rows)
+
+    def _update_mask(self, rows: np.ndarray) -> None:
+        idx = np.flatnonzero(rows)
+        self.mask[idx] = action_masks(
+            self.rules, self.roll_idx[idx], self.rolls_left[idx], self.used[idx], self.flag[idx]
+        )
+
+    def observation(self) -> np.ndarray:
+        """``(n, size)`` int16 observations (:func:`yahtzee_sim.observation.observe`)."""
+        return observe(
+            self.rules,
+            self.counts,
+            self.rolls_left,
+            self.used,
+            self.upper_total,
+            self.flag,
+            self.score,
+        )
+
+    def illegal(self, actions: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Which of ``rows`` the ``actions`` are illegal for."""
+        a = np.clip(actions, 0, self.mask.shape[1] - 1)
+        ok = (actions >= 0) & (actions < self.mask.shape[1])
+        ok &= self.mask[np.arange(self.n), a] == 1
+        return rows & ~ok
+
+    def error(self, i: int, action) -> IllegalMoveError:
+        """The error for the illegal ``action`` of row ``i``."""
+        rules = self.rules
+        dice = DiceTables.faces_from_counts(self.counts[i])
+        a = int(action)
+        what = describe_action(rules, a)
+        rl = int(self.rolls_left[i])
+        allowed = (
+            f"keeps 0..{rules.tables.n_keeps - 1} that the dice hold"
+            if rl
+            else f"boxes {rules.tables.n_keeps}..{n_actions(rules) - 1} the rules allow"
+        )
+        return IllegalMoveError(
+            f"illegal action {a} ({what}) in game {int(self.games[i])}, turn "
+            f"{int(self.turn[i]) + 1}, rolls left {rl}, dice {list(dice)}: legal are {allowed} "
+            "(see info['action_mask'])",
+            strategy="env",
+            game=int(self.games[i]),
+            turn=int(self.turn[i]) + 1,
+            dice=dice,
+            action=a,
+        )
+
+    def step(self, actions: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Play the (legal) ``actions`` of ``rows``; ``(reward, game over)`` per row."""
+        rules = self.rules
+        n_keeps = rules.tables.n_keeps
+        keeping = rows & (self.rolls_left > 0)
+        scoring = rows & (self.rolls_left == 0)
+        before = self.score.copy()
+        if keeping.any():
+            keep = rules.tables.keep_counts[np.where(keeping, actions, 0)]
+            self._roll(keeping, keep)
+        over = np.zeros(self.n, dtype=np.bool_)
+        if scoring.any():
+            cats = np.where(scoring, actions - n_keeps, 0).astype(np.int64)
+            apply_categories(
+                self.kr,
+                cats,
+                scoring,
+                self.roll_idx,
+                self.used,
+                self.upper_total,
+                self.flag,
+                self.score,
+                self.category_scores,
+                self.filled_turn,
+                self.yahtzees,
+                self.yahtzee_bonuses,
+                self.turn,
+            )
+            over = scoring & (self.turn == rules.n_categories - 1)
+            nxt = scoring & ~over
+            self.turn[nxt] += 1
+            self._roll(nxt)
+            self._update_mask(over)
+        return (self.score - before).astype(np.float64), over
+
+
+def _check_rules(rules) -> RuleSet:
+    return get_rules(rules)
+
+
+def _check_illegal(mode: str, penalty) -> tuple[str, float]:
+    if mode not in ILLEGAL_MODES:
+        raise YahtzeeSimError(
+            f"illegal_action must be one of {', '.join(ILLEGAL_MODES)}, got {mode!r}"
+        )
+    try:
+        value = float(penalty)
+    except (TypeError, ValueError):
+        raise YahtzeeSimError(f"illegal_penalty must be a number, got {penalty!r}") from None
+    return mode, value
+
+
+def _fresh_seed() -> int:
+    return int(np.random.SeedSequence().entropy % (2**63))
+
+
+def _check_int(name: str, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise YahtzeeSimError(f"{name} must be an integer >= 0, got {value!r}")
+    return int(value)
+
+
+class YahtzeeEnv(gymnasium.Env):
+    """One game of Yahtzee or Yatzy as a Gymnasium environment.
+
+    Parameters
+    ----------
+    rules : str or RuleSet
+        A preset name (see :data:`yahtzee_sim.rules.PRESETS`) or a rule set.
+    illegal_action : {"raise", "penalty"}
+        What an illegal action does (see the module docstring).
+    illegal_penalty : float
+        Reward of an illegal action in ``"penalty"`` mode.
+    render_mode : {None, "ansi"}
+        ``"ansi"``: :meth:`render` returns the position as text.
+    """
+
+    metadata: ClassVar[dict] = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        rules: str | RuleSet = "yahtzee",
+        illegal_action: str = "raise",
+        illegal_penalty: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        self.rules = _check_rules(rules)
+        self.illegal_action, self.illegal_penalty = _check_illegal(illegal_action, illegal_penalty)
+        if render_mode not in (None, "ansi"):
+            raise YahtzeeSimError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.render_mode = render_mode
+        low, high = observation_bounds(self.rules)
+        self.observation_space = spaces.Box(low, high, dtype=np.int16)
+        self.action_space = spaces.Discrete(n_actions(self.rules))
+        self._batch = GameBatch(self.rules, 1)
+        self._next_game = 0
+        self._over = True
+
+    def _info(self) -> dict:
+        b = self._batch
+        return {
+            "action_mask": b.mask[0].copy(),
+            "game": int(b.games[0]),
+            "turn": int(b.turn[0]) + 1,
+        }
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._batch.seed(_check_int("seed", seed))
+            self._next_game = 0
+        elif self._batch.keys == (np.uint64(0), np.uint64(0)):
+            self._batch.seed(_fresh_seed())
+        game = _check_int("options['game']", (options or {}).get("game", self._next_game))
+        self._batch.start(np.array([0]), np.array([game]))
+        self._next_game = game + 1
+        self._over = False
+        return self._batch.observation()[0], self._info()
+
+    def step(self, action):
+        if self._over:
+            raise YahtzeeSimError("the game is over: call reset() before step()")
+        b = self._batch
+        a = np.array([int(np.asarray(action).item())], dtype=np.int64)
+        one = np.ones(1, dtype=np.bool_)
+        if b.illegal(a, one)[0]:
+            if self.illegal_action == "raise":
+                raise b.error(0, a[0])
+            info = self._info()
+            info["illegal"] = True
+            return b.observation()[0], self.illegal_penalty, False, False, info
+        reward, over = b.step(a, one)
+        self._over = bool(over[0])
+        info = self._info()
+        if self._over:
+            info["final_score"] = int(b.score[0])
+        return b.observation()[0], float(reward[0]), self._over, False, info
+
+    def render(self):
+        if self.render_mode != "ansi":
+            return None
+        b, rules = self._batch, self.rules
+        dice = " ".join(map(str, DiceTables.faces_from_counts(b.counts[0])))
+        card = ", ".join(
+            f"{name} {int(b.category_scores[0, c])}"
+            for c, name in enumerate(rules.category_names)
+            if (int(b.used[0]) >> c) & 1
+        )
+        return (
+            f"game {int(b.games[0])}, turn {int(b.turn[0]) + 1}, dice {dice}, "
+            f"rolls left {int(b.rolls_left[0])}, score {int(b.score[0])}; filled: {card or '-'}"
+        )
+
+
+class YahtzeeVectorEnv(VectorEnv):
+    """``num_envs`` games in lockstep on the engine's kernels (no Python loop per game).
+
+    Autoreset is Gymnasium's default, ``NEXT_STEP``: the step after a game ends starts
+    the copy's next game (its action is ignored; reward 0). ``info`` holds arrays:
+    ``action_mask`` ``(num_envs, n_actions)`` int8, ``game`` and ``turn``; at a game's
+    last step also ``final_score`` (with ``_final_score`` marking the copies).
+
+    Parameters
+    ----------
+    num_envs : int
+        Games played at once (>= 1).
+    rules, illegal_action, illegal_penalty
+        As :class:`YahtzeeEnv`; an illegal action of any copy raises before any copy
+        moves.
+    """
+
+    metadata: ClassVar[dict] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        rules: str | RuleSet = "yahtzee",
+        illegal_action: str = "raise",
+        illegal_penalty: float = -1.0,
+    ) -> None:
+        if (
+            isinstance(num_envs, bool)
+            or not isinstance(num_envs, (int, np.integer))
+            or (num_envs < 1)
+        ):
+            raise YahtzeeSimError(f"num_envs must be an integer >= 1, got {num_envs!r}")
+        self.num_envs = int(num_envs)
+        self.rules = _check_rules(rules)
+        self.illegal_action, self.illegal_penalty = _check_illegal(illegal_action, illegal_penalty)
+        low, high = observation_bounds(self.rules)
+        self.single_observation_space = spaces.Box(low, high, dtype=np.int16)
+        self.single_action_space = spaces.Discrete(n_actions(self.rules))
+        self.observation_space = gymnasium.vector.utils.batch_space(
+            self.single_observation_space, self.num_envs
+        )
+        self.action_space = gymnasium.vector.utils.batch_space(
+            self.single_action_space, self.num_envs
+        )
+        self._batch = GameBatch(self.rules, self.num_envs)
+        self._next = np.zeros(self.num_envs, dtype=np.int64)
+        self._autoreset = np.zeros(self.num_envs, dtype=np.bool_)
+        self._started = False
+
+    def _info(self) -> dict:
+        b = self._batch
+        return {"action_mask": b.mask.copy(), "game": b.games.copy(), "turn": b.turn + 1}
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._batch.seed(_check_int("seed", seed))
+        elif not self._started:
+            self._batch.seed(_fresh_seed())
+        n = self.num_envs
+        rows = np.arange(n)
+        if seed is not None or not self._started:
+            self._next = rows.copy()
+        self._batch.start(rows, self._next)
+        self._next = self._next + n
+        self._autoreset[:] = False
+        self._started = True
+        return self._batch.observation(), self._info()
+
+    def step(self, actions):
+        if not self._started:
+            raise YahtzeeSimError("call reset() before step()")
+        b = self._batch
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
+            raise YahtzeeSimError(
+                f"actions must be integers of shape ({self.num_envs},), "
+                f"got {a.dtype} array of shape {a.shape}"
+            )
+        a = a.astype(np.int64)
+        restart = self._autoreset.copy()
+        live = ~restart
+        bad = b.illegal(a, live)
+        rewards = np.zeros(self.num_envs)
+        if bad.any():
+            if self.illegal_action == "raise":
+                i = int(np.flatnonzero(bad)[0])
+                raise b.error(i, a[i])
+            live &= ~bad
+            rewards[bad] = self.illegal_penalty
+        got, over = b.step(a, live)
+        rewards += got
+        info = self._info()
+        if over.any():
+            info["final_score"] = np.where(over, b.score, 0)
+            info["_final_score"] = over.copy()
+        if restart.any():
+            rows = np.flatnonzero(restart)
+            b.start(rows, self._next[rows])
+            self._next[rows] += self.num_envs
+            info = self._info() | {k: v for k, v in info.items() if "final_score" in k}
+        if self.illegal_action == "penalty":
+            info["illegal"] = bad
+        self._autoreset = over
+        truncated = np.zeros(self.num_envs, dtype=np.bool_)
+        return b.observation(), rewards, over.copy(), truncated, info
+
+
+def _register() -> None:
+    ids = {"YahtzeeSim/Yahtzee-v0": "yahtzee", "YahtzeeSim/Yatzy-v0": "yatzy"}
+    for env_id, preset in ids.items():
+        if env_id in gymnasium.registry:
+            continue
+        gymnasium.register(
+            id=env_id,
+            entry_point="yahtzee_sim.env:YahtzeeEnv",
+            vector_entry_point="yahtzee_sim.env:YahtzeeVectorEnv",
+            kwargs={"rules": preset},
+        )
+
+
+_register()
