@@ -147,3 +147,31 @@ def describe_action(rules: RuleSet, action: int) -> str:
     counts = rules.tables.keep_counts[action]
     faces = [str(f + 1) for f in range(rules.n_faces) for _ in range(int(counts[f]))]
     return "keep " + (" ".join(faces) if faces else "nothing")
+
+
+@njit(cache=True, nogil=True)
+def _pick_legal(mask, u, out):
+    A = mask.shape[1]
+    for i in range(mask.shape[0]):
+        c = 0
+        for a in range(A):
+            c += mask[i, a]
+        out[i] = -1
+        k = min(np.int64(u[i] * c), c - 1)
+        for a in range(A):
+            if mask[i, a]:
+                if k == 0:
+                    out[i] = a
+                    break
+                k -= 1
+
+
+def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action per row of ``mask`` (-1 where none is legal): the
+    random agent, drawn from ``rng`` (one uniform per row)."""
+    mask = np.ascontiguousarray(mask, dtype=np.int8)
+    if mask.ndim != 2:
+        raise ValueError(f"mask must be 2-d (rows, n_actions), got shape {mask.shape}")
+    out = np.empty(mask.shape[0], dtype=np.int64)
+    _pick_legal(mask, rng.random(mask.shape[0]), out)
+    return out
