@@ -6,6 +6,7 @@ import pytest
 from yahtzee_sim import StrategyError, simulate
 from yahtzee_sim.strategies import (
     FunctionStrategy,
+    PolicyStrategy,
     Strategy,
     get_strategy,
     register,
@@ -41,8 +42,8 @@ def test_every_strategy_subclass_in_the_package_is_registered():
     for cls in subclasses(Strategy):
         if not cls.__module__.startswith(pkg.__name__) or cls.__name__.startswith("_"):
             continue
-        # built from a user's data (a function, a utility array), so not in the registry
-        if cls in (FunctionStrategy, UtilityPlay) or cls.__dict__.get("abstract", False):
+        # built from a user's data (a function, a policy, a utility array): not registered
+        if cls in (FunctionStrategy, PolicyStrategy, UtilityPlay) or cls.__dict__.get("abstract", False):
             continue
         assert cls in registered, f"{cls.__name__} is not registered"
 
