@@ -43,7 +43,8 @@ def test_every_strategy_subclass_in_the_package_is_registered():
         if not cls.__module__.startswith(pkg.__name__) or cls.__name__.startswith("_"):
             continue
         # built from a user's data (a function, a policy, a utility array): not registered
-        if cls in (FunctionStrategy, PolicyStrategy, UtilityPlay) or cls.__dict__.get("abstract", False):
+        from_data = (FunctionStrategy, PolicyStrategy, UtilityPlay)
+        if cls in from_data or cls.__dict__.get("abstract", False):
             continue
         assert cls in registered, f"{cls.__name__} is not registered"
 
