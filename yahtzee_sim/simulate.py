@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, effective_n_jobs
 from tqdm.auto import tqdm
 
 from ._kernels.rng import keys_from_seed
@@ -93,7 +93,8 @@ def simulate(
         ``joblib.parallel_config`` backend such as dask). Built-in strategies run
         in threads unless a backend is configured; others in processes.
     chunk_size : int
-        Games per block played in lockstep.
+        Games per block played in lockstep (the most: with ``n_jobs > 1`` and no
+        checkpoint, blocks shrink so that every worker gets one).
     first_game : int
         Global index of the first game (to continue or split a run).
     progress : bool, optional
@@ -128,6 +129,9 @@ def simulate(
     strategy = get_strategy(strategy)
     keys = keys_from_seed(seed)
     dice_key, strategy_key = keys[:2], keys[2:]
+    if n_jobs != 1 and checkpoint is None:  # one block at least per worker
+        workers = max(1, effective_n_jobs(n_jobs))
+        chunk_size = min(chunk_size, -(-n_games // workers))
     starts = list(range(first_game, first_game + n_games, chunk_size))
     sizes = [min(chunk_size, first_game + n_games - s) for s in starts]
     run = {
