@@ -234,3 +234,31 @@ def test_function_adapter_bad_outputs():
     s = FunctionStrategy(lambda pos: list(pos.dice), lambda pos: "kniffel", label="k")
     with pytest.raises(ValueError, match="unknown category 'kniffel'"):
         simulate(s, 2)
+    s = FunctionStrategy(lambda pos: [*pos.dice, 1], _best_box, label="six")
+    with pytest.raises(ValueError, match="keep_fn kept 6 dice"):
+        simulate(s, 2)
+
+
+def test_function_adapter_memoizes_each_position_once():
+    asked = []
+
+    def keep(pos):
+        asked.append(
+            (pos.open_categories, pos.upper_total, pos.dice, pos.rolls_left, pos.yahtzee_bonus_flag)
+        )
+        return _greedy_ish_keep(pos)
+
+    plain = simulate(FunctionStrategy(_greedy_ish_keep, _best_box), 400, seed=2)
+    memo = simulate(FunctionStrategy(keep, _best_box, memoize=True), 400, seed=2)
+    np.testing.assert_array_equal(plain.total, memo.total)
+    np.testing.assert_array_equal(plain.category_scores, memo.category_scores)
+    assert len(asked) == len(set(asked))  # every distinct position asked once
+    assert len(asked) < 400 * 13 * 2  # and repeated ones not asked again
+
+
+def test_function_adapter_runs_in_worker_processes_bit_identically():
+    s = FunctionStrategy(_greedy_ish_keep, _best_box, memoize=True)
+    one = simulate(s, 600, seed=4, n_jobs=1)
+    two = simulate(s, 600, seed=4, n_jobs=2)
+    np.testing.assert_array_equal(one.total, two.total)
+    np.testing.assert_array_equal(one.filled_turn, two.filled_turn)
