@@ -309,6 +309,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
+    p = sub.add_parser(
+        "dataset", help="one row per decision of a strategy, every option valued (optimal)"
+    )
+    p.add_argument("--strategy", default="greedy", help="strategy id (default: greedy)")
+    p.add_argument(
+        "--games", type=_positive_int, default=10_000, help="number of games (default: 10000)"
+    )
+    p.add_argument("--seed", type=_seed, default=0, help="master seed (default: 0)")
+    _add_rules(p)
+    p.add_argument(
+        "--out", type=Path, required=True, help="write the decisions to FILE.parquet or FILE.csv"
+    )
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
     p = sub.add_parser("strategies", help="list the registered strategies")
     p.add_argument("--json", action="store_true", help="print JSON")
 
@@ -959,8 +974,34 @@ def cmd_risk(args) -> int:
     return 0
 
 
+def cmd_dataset(args) -> int:
+    from .analysis.dataset import _check_path, decision_dataset
+
+    _check_path(args.out)  # before the games are played
+    ds = decision_dataset(
+        args.strategy, args.games, args.seed, _rules_from(args), progress=not args.quiet and None
+    )
+    ds.write(args.out)
+    out = ds.summary() | {"out": str(args.out), "seconds": round(ds.seconds, 2)}
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(
+        f"{out['decisions']:,} decisions of {out['strategy']} in {out['games']:,} games "
+        f"({out['rules']}, seed {out['seed']}) written to {args.out}"
+    )
+    print(f"  regret against optimal: {out['regret_per_game']:.3f} points per game")
+    for name, k in out["by_decision"].items():
+        print(
+            f"  {name:<22} {k['decisions']:>10,} decisions, {k['mistakes']:>9,} mistakes, "
+            f"{k['regret_per_game']:.3f} points per game"
+        )
+    return 0
+
+
 COMMANDS = {
     "simulate": cmd_simulate,
+    "dataset": cmd_dataset,
     "solve": cmd_solve,
     "advise": cmd_advise,
     "select": cmd_select,

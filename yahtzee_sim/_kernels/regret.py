@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit, prange
 
 from .exact import reach_layer
-from .play import roll_options
+from .play import flag_after_roll, roll_options, scored_state
 from .solve import MAX_CHUNKS
 from .widget import NEG, new_work, widget
 
@@ -117,3 +117,58 @@ def level_regret(kr, lanes, used, upper, flag, keep_dec, cat_dec, out):
             rows = (out[0][i], out[1][i], out[2][i], out[3][i], out[4][i], out[5][i])
             _turn_regret(kr, lanes, used[i], upper[i], flag[i], keep_dec[i], cat_dec[i], work,
                          scratch, rows)  # fmt: skip
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def decision_options(
+    kr, lanes, used, upper, flag, group_ptr, roll, rolls_left, chosen, opt_ptr, out
+):
+    """Every legal option of recorded decisions, valued under optimal play afterwards.
+
+    Groups ``g`` are turn-start states ``(used[g], upper[g], flag[g])`` (upper capped)
+    holding decisions ``group_ptr[g] .. group_ptr[g + 1] - 1`` at roll ``roll[i]`` with
+    ``rolls_left[i]`` rerolls left. Writes the actions (keep indices, then ``n_keeps +
+    box``) and values of decision ``i``'s options into ``out = (opt_action, opt_value,
+    value, best_action, best_value)`` at ``opt_ptr[i] .. opt_ptr[i + 1] - 1``, and the
+    value of ``chosen[i]`` and the best option (the first of the highest value). A
+    value is the expected points still to come from the decision on: a keep's is the
+    widget's (keeping every die ends the rolling: the roll's best box), a box's its
+    points, the bonuses it earns and the next state's value (the advisor's values).
+    """
+    opt_action, opt_value, value, best_action, best_value = out
+    n = used.shape[0]
+    n_keeps = kr.keep_add.shape[0]
+    n_chunks = min(n, MAX_CHUNKS)
+    for chunk in prange(n_chunks):
+        work = new_work(kr, 1, 2)
+        points = np.empty(kr.n_categories, dtype=np.int64)
+        for g in range(chunk, n, n_chunks):
+            u, up, f = used[g], upper[g], flag[g]
+            _, _, _, keep_vals, roll_vals = widget(kr, lanes, u, up, f, up, 1, work, 2)
+            for i in range(group_ptr[g], group_ptr[g + 1]):
+                r, j = roll[i], rolls_left[i]
+                o = opt_ptr[i]
+                if j > 0:
+                    for e in range(kr.roll_keep_ptr[r], kr.roll_keep_ptr[r + 1]):
+                        k = kr.roll_keep_keep[e]
+                        opt_action[o] = k
+                        whole = kr.keep_size[k] == kr.n_dice
+                        opt_value[o] = roll_vals[0, r, 0] if whole else keep_vals[j, k, 0]
+                        o += 1
+                else:
+                    yb = roll_options(kr, r, u, f, points)
+                    f2 = flag_after_roll(kr, f, yb)
+                    for c in range(kr.n_categories):
+                        if points[c] >= 0:
+                            nxt, ub = scored_state(kr, u, up, f2, c, points[c])
+                            opt_action[o] = n_keeps + c
+                            opt_value[o] = points[c] + ub + yb + lanes.values[nxt]
+                            o += 1
+                best_value[i] = NEG
+                value[i] = np.nan
+                for e in range(opt_ptr[i], opt_ptr[i + 1]):
+                    if opt_value[e] > best_value[i]:
+                        best_value[i] = opt_value[e]
+                        best_action[i] = opt_action[e]
+                    if opt_action[e] == chosen[i]:
+                        value[i] = opt_value[e]

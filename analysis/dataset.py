@@ -1,0 +1,369 @@
+"""Decision datasets: one row per decision a strategy makes, with every legal option
+valued under optimal play — for imitation learning and error analysis.
+
+A row holds the position (game, turn, rolls left, dice, filled boxes, upper total,
+Yahtzee flag, points so far), the move the strategy made (``action``, in the encoding of
+:mod:`yahtzee_sim.observation`, and ``move``, readable), the best move, and every legal
+option (``option_actions``, ``option_values``). A value is the expected number of points
+still to come from the decision on when play is optimal afterwards (the advisor's
+values, :func:`yahtzee_sim.advisor.advise`); ``regret = optimal_value - value``.
+
+The games are those ``simulate(strategy, n_games, seed, rules)`` plays.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from tqdm.auto import tqdm
+
+from yahtzee_sim._kernels.play import category_options, kernel_rules
+from yahtzee_sim._kernels.regret import decision_options
+from yahtzee_sim._kernels.rng import keys_from_seed
+from yahtzee_sim._kernels.widget import upper_total_lanes
+from yahtzee_sim.engine import play_block
+from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.observation import describe_action, n_actions
+from yahtzee_sim.rules import RuleSet, get_rules
+from yahtzee_sim.simulate import DEFAULT_CHUNK, _check_int
+from yahtzee_sim.solver import value_table
+from yahtzee_sim.state import encode_state
+from yahtzee_sim.view import TurnView
+from yahtzee_sim.vocabulary import strategy_label
+
+#: Position columns (one value per decision), in table order.
+POSITION_COLUMNS = (
+    "game",
+    "turn",
+    "rolls_left",
+    "dice",
+    "roll",
+    "used",
+    "upper_total",
+    "flag",
+    "score",
+)
+#: Move columns.
+MOVE_COLUMNS = (
+    "action",
+    "move",
+    "value",
+    "optimal_action",
+    "optimal_move",
+    "optimal_value",
+    "regret",
+    "n_options",
+)
+#: List columns: every legal option's action and value.
+OPTION_COLUMNS = ("option_actions", "option_values")
+FORMATS = (".parquet", ".csv")
+
+
+class DatasetError(YahtzeeSimError):
+    """Bad arguments for a decision dataset (output path, format, sizes)."""
+
+
+class _Recorder:
+    """Plays ``strategy`` and records every decision of the active games."""
+
+    def __init__(self, strategy) -> None:
+        self.strategy = strategy
+        self.name = getattr(strategy, "name", "strategy")
+        self.parts: list[dict] = []
+
+    def _record(self, view: TurnView, actions: np.ndarray) -> None:
+        rows = np.flatnonzero(view.active)
+        self.parts.append(
+            {
+                "game": view.games[rows],
+                "turn": np.full(len(rows), view.turn, dtype=np.int64),
+                "rolls_left": np.full(len(rows), view.rolls_left, dtype=np.int64),
+                "roll": view.roll_index[rows].astype(np.int64),
+                "used": view.used[rows].copy(),
+                "upper_total": view.upper_total[rows].copy(),
+                "flag": view.flag[rows].copy(),
+                "score": view.score[rows].copy(),
+                "action": actions[rows],
+            }
+        )
+
+    def keep(self, view: TurnView) -> np.ndarray:
+        out = np.asarray(self.strategy.keep(view))
+        t = view.tables
+        counts = np.where(view.active[:, None], out, view.dice)  # ended turns: ignored
+        self._record(view, t.keep_index(counts).astype(np.int64))
+        return out
+
+    def category(self, view: TurnView) -> np.ndarray:
+        out = np.asarray(self.strategy.category(view))
+        self._record(view, out.astype(np.int64) + view.tables.n_keeps)
+        return out
+
+
+@dataclass(eq=False)
+class DecisionDataset:
+    """Recorded decisions: position and move columns (numpy arrays, one entry per
+    decision, game by game in order of play) and the options in CSR form
+    (``option_actions[option_ptr[i] : option_ptr[i + 1]]`` are decision ``i``'s)."""
+
+    rules: RuleSet
+    strategy: str
+    seed: int
+    n_games: int
+    columns: dict
+    option_ptr: np.ndarray
+    option_actions: np.ndarray
+    option_values: np.ndarray
+    seconds: float = 0.0
+    meta: dict = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.option_ptr) - 1
+
+    def to_frame(self) -> pd.DataFrame:
+        """A pandas DataFrame (the option columns hold one array per row)."""
+        df = pd.DataFrame(self.columns)
+        cut = self.option_ptr[1:-1]
+        df["option_actions"] = np.split(self.option_actions, cut)
+        df["option_values"] = np.split(self.option_values, cut)
+        return df
+
+    def to_arrow(self):
+        """A ``pyarrow.Table`` with list columns for the options (needs pyarrow)."""
+        pa = _pyarrow()
+        arrays = {k: pa.array(v) for k, v in self.columns.items()}
+        offsets = pa.array(self.option_ptr.astype(np.int32))
+        arrays["option_actions"] = pa.ListArray.from_arrays(offsets, pa.array(self.option_actions))
+        arrays["option_values"] = pa.ListArray.from_arrays(offsets, pa.array(self.option_values))
+        meta = {
+            "rules": self.rules.name,
+            "rules_fingerprint": self.rules.fingerprint(),
+            "strategy": self.strategy,
+            "seed": str(self.seed),
+            "n_games": str(self.n_games),
+            "n_keeps": str(self.rules.tables.n_keeps),
+            "n_actions": str(n_actions(self.rules)),
+        }
+        return pa.table(arrays, metadata={f"yahtzee_sim.{k}": v for k, v in meta.items()})
+
+    def write(self, path: str | os.PathLike) -> Path:
+        """Write to ``.parquet`` (needs pyarrow) or ``.csv`` (options as space-separated
+        lists); the same dataset gives byte-identical files."""
+        path = _check_path(path)
+        if path.suffix == ".parquet":
+            import pyarrow.parquet as pq
+
+            pq.write_table(self.to_arrow(), path)
+        else:
+            df = pd.DataFrame(self.columns)
+            cut = self.option_ptr[1:-1]
+            df["option_actions"] = [
+                " ".join(map(str, a)) for a in np.split(self.option_actions, cut)
+            ]
+            df["option_values"] = [
+                " ".join(f"{v:.10g}" for v in a) for a in np.split(self.option_values, cut)
+            ]
+            df.to_csv(path, index=False)
+        return path
+
+    def summary(self) -> dict:
+        """Decisions, games, mean regret per game and by decision type (JSON-ready)."""
+        c = self.columns
+        regret = c["regret"]
+        kinds = {}
+        for j in sorted(set(c["rolls_left"].tolist()), reverse=True):
+            sel = c["rolls_left"] == j
+            name = "category" if j == 0 else f"keep, {j} reroll{'s' if j > 1 else ''} left"
+            kinds[name] = {
+                "decisions": int(sel.sum()),
+                "mistakes": int((regret[sel] > 1e-9).sum()),
+                "regret_per_game": float(regret[sel].sum() / self.n_games),
+            }
+        return {
+            "strategy": self.strategy,
+            "rules": self.rules.name,
+            "seed": self.seed,
+            "games": self.n_games,
+            "decisions": len(self),
+            "regret_per_game": float(regret.sum() / self.n_games),
+            "by_decision": kinds,
+        }
+
+
+def _pyarrow():
+    try:
+        import pyarrow
+    except ImportError:  # pragma: no cover - pyarrow is in the dev extra
+        raise DatasetError(
+            "writing parquet needs pyarrow: pip install 'yahtzee-sim[parquet]' (or write .csv)"
+        ) from None
+    return pyarrow
+
+
+def _check_path(path) -> Path:
+    path = Path(path)
+    if path.suffix not in FORMATS:
+        raise DatasetError(f"output {str(path)!r}: the name must end in {' or '.join(FORMATS)}")
+    if not path.parent.is_dir():
+        raise DatasetError(f"output folder {str(path.parent)!r} does not exist")
+    if path.suffix == ".parquet":
+        _pyarrow()
+    return path
+
+
+def _options(rules: RuleSet, rec: dict, lanes) -> tuple:
+    """Group decisions by turn-start state and value every option (kernel)."""
+    kr = kernel_rules(rules)
+    state = encode_state(rules, rec["used"], rec["upper_total"], rec["flag"])
+    order = np.argsort(state, kind="stable")
+    s = state[order]
+    starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
+    group_ptr = np.r_[starts, len(s)].astype(np.int64)
+    first = order[starts]
+    roll = rec["roll"][order]
+    rolls_left = rec["rolls_left"][order]
+    used = rec["used"][order]
+    flag = rec["flag"][order]
+    t = rules.tables
+    n_opts = np.empty(len(order), dtype=np.int64)
+    keeps = rolls_left > 0
+    n_opts[keeps] = t.roll_keep_ptr[roll[keeps] + 1] - t.roll_keep_ptr[roll[keeps]]
+    boxes = ~keeps
+    pts = category_options(kr, roll[boxes], used[boxes], flag[boxes])
+    n_opts[boxes] = (pts >= 0).sum(axis=1)
+    opt_ptr = np.r_[0, np.cumsum(n_opts)].astype(np.int64)
+    m, total = len(order), int(opt_ptr[-1])
+    out = (
+        np.empty(total, dtype=np.int64),
+        np.empty(total),
+        np.empty(m),
+        np.empty(m, dtype=np.int64),
+        np.empty(m),
+    )
+    upper_cap = np.minimum(rec["upper_total"][first], rules.upper_cap)
+    decision_options(
+        kr,
+        lanes,
+        np.ascontiguousarray(rec["used"][first]),
+        np.ascontiguousarray(upper_cap),
+        np.ascontiguousarray(rec["flag"][first]),
+        group_ptr,
+        np.ascontiguousarray(roll),
+        np.ascontiguousarray(rolls_left),
+        np.ascontiguousarray(rec["action"][order]),
+        opt_ptr,
+        out,
+    )
+    return order, n_opts, opt_ptr, out
+
+
+def decision_dataset(
+    strategy,
+    n_games: int,
+    seed: int = 0,
+    rules: str | RuleSet = "yahtzee",
+    chunk_size: int = DEFAULT_CHUNK,
+    progress: bool | None = None,
+) -> DecisionDataset:
+    """Play ``n_games`` games of ``strategy`` and grade every decision against optimal.
+
+    Parameters
+    ----------
+    strategy : str or Strategy
+        Any strategy (random ones too: the decisions are those of the games played).
+    n_games, seed, rules, chunk_size
+        As :func:`yahtzee_sim.simulate` (the same games).
+    progress : bool, optional
+        Progress bar over blocks; default: when stderr is a terminal.
+
+    Returns
+    -------
+    DecisionDataset
+    """
+    import sys
+
+    from yahtzee_sim.simulate import _prepared
+    from yahtzee_sim.strategies import get_strategy
+
+    t0 = time.perf_counter()
+    n_games = _check_int("n_games", n_games, 1)
+    seed = _check_int("seed", seed, 0)
+    chunk_size = _check_int("chunk_size", chunk_size, 1)
+    rules = get_rules(rules)
+    strategy = _prepared(get_strategy(strategy), rules)
+    lanes = upper_total_lanes(value_table(rules).values)
+    keys = keys_from_seed(seed)
+    t = rules.tables
+    faces = np.array([" ".join(map(str, t.faces_from_counts(c))) for c in t.roll_counts])
+    names = np.array([describe_action(rules, a) for a in range(n_actions(rules))])
+    cols, ptrs, acts, vals = [], [], [], []
+    offset = 0
+    bar = tqdm(
+        total=n_games,
+        unit="game",
+        disable=not (sys.stderr.isatty() if progress is None else progress),
+        desc=f"dataset {strategy_label(strategy)}",
+    )
+    for first in range(0, n_games, chunk_size):
+        n = min(chunk_size, n_games - first)
+        recorder = _Recorder(strategy)
+        play_block(recorder, rules, first, n, keys[:2], keys[2:])
+        rec = {k: np.concatenate([p[k] for p in recorder.parts]) for k in recorder.parts[0]}
+        order, n_opts, opt_ptr, (oa, ov, value, best_a, best_v) = _options(rules, rec, lanes)
+        # back to the order of play, game by game
+        seq = np.empty(len(order), dtype=np.int64)
+        seq[order] = np.arange(len(order))
+        play = np.lexsort((np.arange(len(order)), rec["game"]))
+        pos = seq[play]
+        block = {
+            "game": rec["game"][play],
+            "turn": (rec["turn"][play] + 1).astype(np.int8),
+            "rolls_left": rec["rolls_left"][play].astype(np.int8),
+            "dice": faces[rec["roll"][play]],
+            "roll": rec["roll"][play].astype(np.int16),
+            "used": rec["used"][play].astype(np.int32),
+            "upper_total": rec["upper_total"][play].astype(np.int16),
+            "flag": rec["flag"][play].astype(np.int8),
+            "score": rec["score"][play].astype(np.int16),
+            "action": rec["action"][play].astype(np.int16),
+            "move": names[rec["action"][play]],
+            "value": value[pos],
+            "optimal_action": best_a[pos].astype(np.int16),
+            "optimal_move": names[best_a[pos]],
+            "optimal_value": best_v[pos],
+            "regret": np.maximum(best_v[pos] - value[pos], 0.0),
+            "n_options": n_opts[pos].astype(np.int16),
+        }
+        idx = _gather(opt_ptr, pos)
+        cols.append(block)
+        acts.append(oa[idx].astype(np.int16))
+        vals.append(ov[idx])
+        ptrs.append(np.cumsum(n_opts[pos]) + offset)
+        offset += int(n_opts.sum())
+        bar.update(n)
+    bar.close()
+    columns = {k: np.concatenate([c[k] for c in cols]) for k in cols[0]}
+    option_ptr = np.r_[0, np.concatenate(ptrs)].astype(np.int64)
+    return DecisionDataset(
+        rules=rules,
+        strategy=strategy_label(strategy),
+        seed=seed,
+        n_games=n_games,
+        columns=columns,
+        option_ptr=option_ptr,
+        option_actions=np.concatenate(acts),
+        option_values=np.concatenate(vals),
+        seconds=time.perf_counter() - t0,
+    )
+
+
+def _gather(ptr: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The indices ``ptr[r] .. ptr[r + 1] - 1`` of each of ``rows``, concatenated."""
+    lengths = ptr[rows + 1] - ptr[rows]
+    starts = np.repeat(ptr[rows] - np.r_[0, np.cumsum(lengths)[:-1]], lengths)
+    return starts + np.arange(int(lengths.sum()))
