@@ -153,3 +153,12 @@ def test_cli_solve_json(capsys):
     assert data["expected_value"] == pytest.approx(5.0)
     assert data["states"] == 4 and {"seconds", "rules", "source"} <= set(data)
     assert np.isfinite(data["seconds"])
+
+
+def test_keeping_every_die_is_valued_as_the_best_box_now():
+    """Keeping every die ends the rolling (as in the engine), so that option is worth
+    the roll's best box, not the value of the same roll with a reroll still in hand."""
+    dice = [1, 2, 3, 3, 6]
+    keep_all = {tuple(o.keep): o.value for o in advise(dice, 2)}[(1, 2, 3, 3, 6)]
+    assert keep_all == advise(dice, 0)[0].value
+    assert keep_all < advise(dice, 1)[0].value  # with a reroll left this roll is worth more

@@ -77,7 +77,8 @@ def advise(
         Face values, e.g. ``[1, 3, 5, 5, 6]`` (any order).
     rolls_left : int
         Rerolls left (``0``: choose a category). Each distinct kept multiset is
-        an option when ``rolls_left > 0``; each legal box otherwise.
+        an option when ``rolls_left > 0`` (keeping every die ends the rolling: its
+        value is the best box's now); each legal box otherwise.
     used : iterable of str
         Filled boxes, by name.
     upper : int
@@ -144,8 +145,15 @@ def advise(
             flag,
         )
         keeps = t.roll_keep_keep[t.roll_keep_ptr[roll] : t.roll_keep_ptr[roll + 1]]
+        # keeping every die ends the rolling (as in the engine): the roll's best box now
+        stop = max(
+            o.value for o in _category_options(rules, table, counts, roll, mask, upper, flag)
+        )
         options = [
-            Option(float(keep_vals[rolls_left, k]), keep=t.faces_from_counts(t.keep_counts[k]))
+            Option(
+                stop if t.keep_size[k] == rules.n_dice else float(keep_vals[rolls_left, k]),
+                keep=t.faces_from_counts(t.keep_counts[k]),
+            )
             for k in keeps
         ]
     return sorted(
