@@ -27,6 +27,7 @@ from yahtzee_sim.observation import (
     n_actions,
     observation_layout,
     observe_view,
+    used_masks,
 )
 from yahtzee_sim.rules import RuleSet, get_rules
 from yahtzee_sim.view import TurnView
@@ -117,9 +118,8 @@ def views_of_observations(rules: RuleSet, obs: np.ndarray):
     layout = observation_layout(rules)
     t = rules.tables
     dice = np.ascontiguousarray(obs[:, layout["dice"]], dtype=np.int8)
-    bits = np.asarray(obs[:, layout["used"]], dtype=np.int64)
-    used = bits @ (np.int64(1) << np.arange(rules.n_categories, dtype=np.int64))
-    turn = bits.sum(axis=1)
+    used = used_masks(rules, obs)
+    turn = obs[:, layout["used"]].astype(np.int64).sum(axis=1)
     rolls_left = obs[:, layout["rolls_left"].start].astype(np.int64)
     upper = obs[:, layout["upper_total"].start].astype(np.int64)
     flag = obs[:, layout["flag"].start].astype(np.int64)

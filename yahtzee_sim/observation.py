@@ -93,6 +93,12 @@ def observe(rules: RuleSet, dice, rolls_left, used, upper_total, flag, score) ->
     return out
 
 
+def used_masks(rules: RuleSet, obs: np.ndarray) -> np.ndarray:
+    """The used-box bitmasks ``(m,)`` int64 of observations ``obs``."""
+    bits = np.asarray(np.asarray(obs)[:, observation_layout(rules)["used"]], dtype=np.int64)
+    return bits @ (np.int64(1) << np.arange(rules.n_categories, dtype=np.int64))
+
+
 def observe_view(view) -> np.ndarray:
     """:func:`observe` of every game of a :class:`~yahtzee_sim.view.TurnView`."""
     return observe(
@@ -175,3 +181,17 @@ def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarr
     out = np.empty(mask.shape[0], dtype=np.int64)
     _pick_legal(mask, rng.random(mask.shape[0]), out)
     return out
+
+
+def box_points(rules: RuleSet, obs: np.ndarray) -> np.ndarray:
+    """``(m, n_categories)`` int16: the points each box would get now for the dice of
+    observations ``obs`` (-1 where the box is filled or not allowed; joker rules applied,
+    bonuses not included) — what a policy needs to value its box actions."""
+    from ._kernels.play import category_options
+
+    obs = np.asarray(obs)
+    lay = observation_layout(rules)
+    used = used_masks(rules, obs)
+    roll = rules.tables.roll_index(obs[:, lay["dice"]]).astype(np.int64)
+    flag = np.ascontiguousarray(obs[:, lay["flag"].start], dtype=np.int64)
+    return category_options(kernel_rules(rules), roll, used, flag)
