@@ -21,6 +21,10 @@ SMALL = {
         'GAMES = 2_000\nRULES = "yahtzee"\n'
         'STRATEGIES = ["greedy", "glenn-heuristic", "optimal"]\nDELTA = 1.0\nALPHA = 0.05'
     ),
+    "train_an_agent.ipynb": (
+        'RULES = "2-yatzy"\nITERATIONS = 2\nPOPULATION = 6\nELITES = 2\nEPISODES = 64\n'
+        "GAMES = 2_000"
+    ),
 }
 
 
