@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -35,6 +35,8 @@ from yahtzee_sim.solver import value_table
 from yahtzee_sim.state import encode_state
 from yahtzee_sim.view import TurnView
 from yahtzee_sim.vocabulary import strategy_label
+
+from .regret import _layer_name
 
 #: Position columns (one value per decision), in table order.
 POSITION_COLUMNS = (
@@ -120,7 +122,6 @@ class DecisionDataset:
     option_actions: np.ndarray
     option_values: np.ndarray
     seconds: float = 0.0
-    meta: dict = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.option_ptr) - 1
@@ -178,8 +179,7 @@ class DecisionDataset:
         kinds = {}
         for j in sorted(set(c["rolls_left"].tolist()), reverse=True):
             sel = c["rolls_left"] == j
-            name = "category" if j == 0 else f"keep, {j} reroll{'s' if j > 1 else ''} left"
-            kinds[name] = {
+            kinds[_layer_name(j)] = {
                 "decisions": int(sel.sum()),
                 "mistakes": int((regret[sel] > 1e-9).sum()),
                 "regret_per_game": float(regret[sel].sum() / self.n_games),

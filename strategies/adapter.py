@@ -139,7 +139,25 @@ def _position_keys(view: TurnView, rows: np.ndarray) -> np.ndarray:
     return key * rules.rolls_per_turn + view.rolls_left
 
 
-class FunctionStrategy(Strategy):
+class UserStrategy(Strategy):
+    """Base of strategies built from a user's objects (functions, a policy) rather than
+    registered: results and errors name them by their ``label``, and
+    ``is_deterministic`` says whether their decisions depend on the position only."""
+
+    abstract = True
+    label: str
+    is_deterministic: bool
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return self.label
+
+    @property
+    def deterministic(self) -> bool:  # type: ignore[override]
+        return self.is_deterministic
+
+
+class FunctionStrategy(UserStrategy):
     """A strategy from two one-game functions.
 
     Parameters
@@ -173,14 +191,6 @@ class FunctionStrategy(Strategy):
         self.label = label
         self.is_deterministic = is_deterministic
         self.memoize = memoize
-
-    @property
-    def name(self) -> str:  # type: ignore[override]
-        return self.label
-
-    @property
-    def deterministic(self) -> bool:  # type: ignore[override]
-        return self.is_deterministic
 
     def _bad_output(self, pos: Position, what: str, allowed: str, action) -> IllegalMoveError:
         return IllegalMoveError(

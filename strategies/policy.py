@@ -32,12 +32,12 @@ from yahtzee_sim.observation import (
 from yahtzee_sim.rules import RuleSet, get_rules
 from yahtzee_sim.view import TurnView
 
-from .base import Strategy
+from .adapter import UserStrategy
 
 Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
-class PolicyStrategy(Strategy):
+class PolicyStrategy(UserStrategy):
     """A strategy from a batched policy ``policy(obs, mask) -> actions``.
 
     Parameters
@@ -59,14 +59,6 @@ class PolicyStrategy(Strategy):
         self.policy = policy
         self.label = label
         self.is_deterministic = is_deterministic
-
-    @property
-    def name(self) -> str:  # type: ignore[override]
-        return self.label
-
-    @property
-    def deterministic(self) -> bool:  # type: ignore[override]
-        return self.is_deterministic
 
     def _actions(self, view: TurnView) -> np.ndarray:
         mask = mask_view(view)
