@@ -24,16 +24,15 @@ from tqdm.auto import tqdm
 
 from yahtzee_sim._kernels.play import category_options, kernel_rules
 from yahtzee_sim._kernels.regret import decision_options
-from yahtzee_sim._kernels.rng import keys_from_seed
 from yahtzee_sim._kernels.widget import upper_total_lanes
-from yahtzee_sim.engine import play_block
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.observation import describe_action, n_actions
+from yahtzee_sim.records import recorded_blocks
 from yahtzee_sim.rules import RuleSet, get_rules
 from yahtzee_sim.simulate import DEFAULT_CHUNK, _check_int
 from yahtzee_sim.solver import value_table
 from yahtzee_sim.state import encode_state
-from yahtzee_sim.view import TurnView
+from yahtzee_sim.strategies import get_strategy
 from yahtzee_sim.vocabulary import strategy_label
 
 from .regret import _layer_name
@@ -68,43 +67,6 @@ FORMATS = (".parquet", ".csv")
 
 class DatasetError(YahtzeeSimError):
     """Bad arguments for a decision dataset (output path, format, sizes)."""
-
-
-class _Recorder:
-    """Plays ``strategy`` and records every decision of the active games."""
-
-    def __init__(self, strategy) -> None:
-        self.strategy = strategy
-        self.name = getattr(strategy, "name", "strategy")
-        self.parts: list[dict] = []
-
-    def _record(self, view: TurnView, actions: np.ndarray) -> None:
-        rows = np.flatnonzero(view.active)
-        self.parts.append(
-            {
-                "game": view.games[rows],
-                "turn": np.full(len(rows), view.turn, dtype=np.int64),
-                "rolls_left": np.full(len(rows), view.rolls_left, dtype=np.int64),
-                "roll": view.roll_index[rows].astype(np.int64),
-                "used": view.used[rows].copy(),
-                "upper_total": view.upper_total[rows].copy(),
-                "flag": view.flag[rows].copy(),
-                "score": view.score[rows].copy(),
-                "action": actions[rows],
-            }
-        )
-
-    def keep(self, view: TurnView) -> np.ndarray:
-        out = np.asarray(self.strategy.keep(view))
-        t = view.tables
-        counts = np.where(view.active[:, None], out, view.dice)  # ended turns: ignored
-        self._record(view, t.keep_index(counts).astype(np.int64))
-        return out
-
-    def category(self, view: TurnView) -> np.ndarray:
-        out = np.asarray(self.strategy.category(view))
-        self._record(view, out.astype(np.int64) + view.tables.n_keeps)
-        return out
 
 
 @dataclass(eq=False)
@@ -262,6 +224,28 @@ def _options(rules: RuleSet, rec: dict, lanes) -> tuple:
     return order, n_opts, opt_ptr, out
 
 
+def grade_decisions(rules: RuleSet, rec: dict, lanes=None) -> dict:
+    """Every legal option of decisions ``rec`` (arrays ``turn, rolls_left, roll, used,
+    upper_total, flag, action``) valued under optimal play, aligned with ``rec``'s rows:
+    ``value`` (of the action taken), ``optimal_action``, ``optimal_value``, ``n_options``
+    and the options in CSR form (``option_ptr``, ``option_actions``, ``option_values``)."""
+    if lanes is None:
+        lanes = upper_total_lanes(value_table(rules).values)
+    order, n_opts, opt_ptr, (oa, ov, value, best_a, best_v) = _options(rules, rec, lanes)
+    pos = np.empty(len(order), dtype=np.int64)
+    pos[order] = np.arange(len(order))
+    idx = _gather(opt_ptr, pos)
+    return {
+        "value": value[pos],
+        "optimal_action": best_a[pos],
+        "optimal_value": best_v[pos],
+        "n_options": n_opts[pos],
+        "option_ptr": np.r_[0, np.cumsum(n_opts[pos])].astype(np.int64),
+        "option_actions": oa[idx],
+        "option_values": ov[idx],
+    }
+
+
 def decision_dataset(
     strategy,
     n_games: int,
@@ -287,17 +271,13 @@ def decision_dataset(
     """
     import sys
 
-    from yahtzee_sim.simulate import _prepared
-    from yahtzee_sim.strategies import get_strategy
-
     t0 = time.perf_counter()
     n_games = _check_int("n_games", n_games, 1)
     seed = _check_int("seed", seed, 0)
     chunk_size = _check_int("chunk_size", chunk_size, 1)
     rules = get_rules(rules)
-    strategy = _prepared(get_strategy(strategy), rules)
+    label = strategy_label(get_strategy(strategy))
     lanes = upper_total_lanes(value_table(rules).values)
-    keys = keys_from_seed(seed)
     t = rules.tables
     faces = np.array([" ".join(map(str, t.faces_from_counts(c))) for c in t.roll_counts])
     names = np.array([describe_action(rules, a) for a in range(n_actions(rules))])
@@ -307,51 +287,44 @@ def decision_dataset(
         total=n_games,
         unit="game",
         disable=not (sys.stderr.isatty() if progress is None else progress),
-        desc=f"dataset {strategy_label(strategy)}",
+        desc=f"dataset {label}",
     )
-    for first in range(0, n_games, chunk_size):
-        n = min(chunk_size, n_games - first)
-        recorder = _Recorder(strategy)
-        play_block(recorder, rules, first, n, keys[:2], keys[2:])
-        rec = {k: np.concatenate([p[k] for p in recorder.parts]) for k in recorder.parts[0]}
-        order, n_opts, opt_ptr, (oa, ov, value, best_a, best_v) = _options(rules, rec, lanes)
-        # back to the order of play, game by game
-        seq = np.empty(len(order), dtype=np.int64)
-        seq[order] = np.arange(len(order))
-        play = np.lexsort((np.arange(len(order)), rec["game"]))
-        pos = seq[play]
-        block = {
-            "game": rec["game"][play],
-            "turn": (rec["turn"][play] + 1).astype(np.int8),
-            "rolls_left": rec["rolls_left"][play].astype(np.int8),
-            "dice": faces[rec["roll"][play]],
-            "roll": rec["roll"][play].astype(np.int16),
-            "used": rec["used"][play].astype(np.int32),
-            "upper_total": rec["upper_total"][play].astype(np.int16),
-            "flag": rec["flag"][play].astype(np.int8),
-            "score": rec["score"][play].astype(np.int16),
-            "action": rec["action"][play].astype(np.int16),
-            "move": names[rec["action"][play]],
-            "value": value[pos],
-            "optimal_action": best_a[pos].astype(np.int16),
-            "optimal_move": names[best_a[pos]],
-            "optimal_value": best_v[pos],
-            "regret": np.maximum(best_v[pos] - value[pos], 0.0),
-            "n_options": n_opts[pos].astype(np.int16),
-        }
-        idx = _gather(opt_ptr, pos)
-        cols.append(block)
-        acts.append(oa[idx].astype(np.int16))
-        vals.append(ov[idx])
-        ptrs.append(np.cumsum(n_opts[pos]) + offset)
-        offset += int(n_opts.sum())
+    for _, n, rec in recorded_blocks(strategy, n_games, seed, rules, chunk_size):
+        play = np.lexsort((np.arange(len(rec["game"])), rec["game"]))  # game by game
+        rec = {k: v[play] for k, v in rec.items()}
+        g = grade_decisions(rules, rec, lanes)
+        cols.append(
+            {
+                "game": rec["game"],
+                "turn": (rec["turn"] + 1).astype(np.int8),
+                "rolls_left": rec["rolls_left"].astype(np.int8),
+                "dice": faces[rec["roll"]],
+                "roll": rec["roll"].astype(np.int16),
+                "used": rec["used"].astype(np.int32),
+                "upper_total": rec["upper_total"].astype(np.int16),
+                "flag": rec["flag"].astype(np.int8),
+                "score": rec["score"].astype(np.int16),
+                "action": rec["action"].astype(np.int16),
+                "move": names[rec["action"]],
+                "value": g["value"],
+                "optimal_action": g["optimal_action"].astype(np.int16),
+                "optimal_move": names[g["optimal_action"]],
+                "optimal_value": g["optimal_value"],
+                "regret": np.maximum(g["optimal_value"] - g["value"], 0.0),
+                "n_options": g["n_options"].astype(np.int16),
+            }
+        )
+        acts.append(g["option_actions"].astype(np.int16))
+        vals.append(g["option_values"])
+        ptrs.append(g["option_ptr"][1:] + offset)
+        offset += int(g["option_ptr"][-1])
         bar.update(n)
     bar.close()
     columns = {k: np.concatenate([c[k] for c in cols]) for k in cols[0]}
     option_ptr = np.r_[0, np.concatenate(ptrs)].astype(np.int64)
     return DecisionDataset(
         rules=rules,
-        strategy=strategy_label(strategy),
+        strategy=label,
         seed=seed,
         n_games=n_games,
         columns=columns,

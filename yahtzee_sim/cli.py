@@ -118,6 +118,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="save progress to FILE after every block; resume from it if it exists",
     )
+    p.add_argument(
+        "--record",
+        type=Path,
+        default=None,
+        metavar="FILE.jsonl",
+        help="also write every game's rolls, keeps and boxes (game records, JSON Lines)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -324,6 +331,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
+    p = sub.add_parser(
+        "analyze", help="grade recorded games against optimal play: mistakes, luck and skill"
+    )
+    p.add_argument("file", type=Path, help="game records (JSON Lines, see the README)")
+    p.add_argument("--rules", default=None, metavar="PRESET", help="override the records' rules")
+    p.add_argument("--game", type=int, default=None, help="show this game's decisions")
+    p.add_argument("--top", type=_positive_int, default=5, help="mistakes to list (default 5)")
+    p.add_argument("--plot", type=Path, default=None, help="write the game's value path (PNG)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = sub.add_parser("play", help="play a game in the terminal, with a coach")
+    _add_rules(p)
+    p.add_argument("--seed", type=_seed, default=None, help="dice of this seed (default: random)")
+    p.add_argument("--game", type=_seed, default=0, help="which game of the seed (default 0)")
+    p.add_argument(
+        "--dice",
+        choices=("program", "manual"),
+        default="program",
+        help="'manual': type the dice of a real game (default: the program rolls)",
+    )
+    p.add_argument("--no-coach", action="store_true", help="no advice until the end")
+    p.add_argument("--record", type=Path, default=None, help="write the game's record (JSONL)")
+
     p = sub.add_parser("strategies", help="list the registered strategies")
     p.add_argument("--json", action="store_true", help="print JSON")
 
@@ -398,6 +428,8 @@ def cmd_simulate(args) -> int:
     rules = _rules_from(args)
     strategy = get_strategy(args.strategy)
     _check_out(args.out)
+    if args.record is not None and not args.record.parent.is_dir():
+        raise CliError(f"--record: folder {str(args.record.parent)!r} does not exist")
     t0 = time.perf_counter()
     res = simulate(
         strategy,
@@ -413,6 +445,10 @@ def cmd_simulate(args) -> int:
     seconds = time.perf_counter() - t0
     if args.out is not None:
         _write_frame(res.to_frame(), args.out)
+    if args.record is not None:  # the same games again, every decision recorded
+        from .records import record_games, write_records
+
+        write_records(args.record, record_games(strategy, args.games, args.seed, rules))
     summary = res.summary()
     if args.json:  # no wall time: the same command prints the same bytes
         print(json.dumps(summary))
@@ -420,6 +456,8 @@ def cmd_simulate(args) -> int:
         print(_format_summary(summary, seconds))
         if args.out is not None:
             print(f"per-game results written to {args.out}")
+        if args.record is not None:
+            print(f"game records written to {args.record}")
     return 0
 
 
@@ -974,6 +1012,129 @@ def cmd_risk(args) -> int:
     return 0
 
 
+def cmd_analyze(args) -> int:
+    from .analysis.coach import analyze, plot_value_path
+
+    res = analyze(args.file, args.rules)
+    games = res.games
+    single = (
+        args.game if args.game is not None else (games["game"].iloc[0] if len(games) == 1 else None)
+    )
+    if single is not None and single not in set(games["game"]):
+        raise CliError(f"--game {single}: the file holds games {_span(games['game'])}")
+    if args.plot is not None:
+        _check_out_png(args.plot)
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(10, 4))
+        plot_value_path(res, single, ax)
+        fig.tight_layout()
+        fig.savefig(args.plot, dpi=120)
+        plt.close(fig)
+    out = res.summary(args.top)
+    if single is not None:
+        d = res.decisions[res.decisions["game"] == single]
+        out["game"] = games[games["game"] == single].iloc[0].to_dict()
+        out["decisions"] = d.to_dict(orient="records")
+    if args.json:
+        print(json.dumps(out, default=_json_default))
+        return 0
+    if single is not None:
+        _print_game(res, single)
+    _print_summary(res, out)
+    if args.plot is not None:
+        print(f"value path written to {args.plot}")
+    return 0
+
+
+def _json_default(x):
+    import numpy as np
+
+    if isinstance(x, np.generic):
+        return x.item()
+    raise TypeError(f"not JSON serializable: {type(x).__name__}")
+
+
+def _span(values) -> str:
+    v = sorted(set(int(x) for x in values))
+    return f"{v[0]}..{v[-1]}" if len(v) > 1 else str(v[0])
+
+
+def _check_out_png(path: Path) -> None:
+    if path.suffix.lower() != ".png":
+        raise CliError(f"--plot {str(path)!r}: the name must end in .png")
+    if not path.parent.is_dir():
+        raise CliError(f"--plot: folder {str(path.parent)!r} does not exist")
+
+
+def _print_game(res, game) -> None:
+    d = res.decisions[res.decisions["game"] == game]
+    print(f"game {game}: every decision, its loss against optimal play and the luck before it")
+    print(f"  {'turn':>4} {'left':>4}  {'dice':<10} {'move':<22} {'best move':<22} "
+          f"{'luck':>7} {'loss':>6}")  # fmt: skip
+    for r in d.itertuples():
+        flag = "  <-" if r.loss > 0.5 else ""
+        print(
+            f"  {r.turn:>4} {r.rolls_left:>4}  {r.dice:<10} {r.move:<22} "
+            f"{(r.optimal_move if r.loss > 1e-9 else '='):<22} {r.luck:>+7.2f} {r.loss:>6.2f}{flag}"
+        )
+    row = res.games[res.games["game"] == game].iloc[0]
+    print(
+        f"  score {row['score']} = start {res.start_value:.2f} + luck {row['luck']:+.2f} "
+        f"- regret {row['regret']:.2f}"
+        + ("" if row["complete"] else f" (in progress: expected final {row['expected_final']:.2f})")
+    )
+
+
+def _print_summary(res, out: dict) -> None:
+    n = out["games"]
+    if n > 1:
+        print(f"{n:,} games ({out['complete_games']:,} complete), rules {out['rules']}")
+        for key, name in (("expected_final", "score"), ("luck", "luck"), ("regret", "regret")):
+            m = out[key]
+            print(f"  mean {name:<7} {m['mean']:8.2f}  (95% CI {m['lo']:.2f} .. {m['hi']:.2f})")
+        print(f"  start value {res.start_value:.2f} (expected score of optimal play)")
+    print("  points lost by decision type (per game):")
+    for name, r in out["by_decision"].items():
+        print(
+            f"    {name:<22} {int(r['mistakes']):>7,} mistakes in {int(r['decisions']):>8,} "
+            f"decisions  {r['loss_per_game']:6.2f}"
+        )
+    if out["mistakes"] and n > 1:
+        print("  costliest mistakes:")
+        for m in out["mistakes"]:
+            print(
+                f"    game {m['game']}, turn {m['turn']}, {m['rolls_left']} left, dice "
+                f"{m['dice']}: {m['move']} instead of {m['optimal_move']} (-{m['loss']:.2f})"
+            )
+
+
+def cmd_play(args) -> int:
+    import numpy as np
+
+    from .play import play
+
+    if args.record is not None and not args.record.parent.is_dir():
+        raise CliError(f"--record: folder {str(args.record.parent)!r} does not exist")
+    seed = args.seed
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % 2**32)
+    play(
+        _rules_from(args),
+        seed=seed,
+        game=args.game,
+        manual=args.dice == "manual",
+        coach=not args.no_coach,
+        record=args.record,
+    )
+    if args.record is not None:
+        print(f"game record written to {args.record} (yahtzee-sim analyze {args.record})")
+    return 0
+
+
 def cmd_dataset(args) -> int:
     from .analysis.dataset import _check_path, decision_dataset
 
@@ -1002,6 +1163,8 @@ def cmd_dataset(args) -> int:
 COMMANDS = {
     "simulate": cmd_simulate,
     "dataset": cmd_dataset,
+    "analyze": cmd_analyze,
+    "play": cmd_play,
     "solve": cmd_solve,
     "advise": cmd_advise,
     "select": cmd_select,

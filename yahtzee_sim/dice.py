@@ -145,6 +145,20 @@ class DiceTables:
             raise DiceError(f"a keep has at most {self.n_dice} dice")
         return self.code_to_keep[self.encode(counts)]
 
+    def keep_from_faces(self, faces) -> int:
+        """Keep index of the dice ``faces`` (face values, at most ``n_dice`` of them).
+
+        Raises
+        ------
+        DiceError
+            If a face value does not fit the rules or there are too many dice.
+        """
+        faces = [int(f) for f in faces]
+        if len(faces) > self.n_dice or any(not 1 <= f <= self.n_faces for f in faces):
+            raise DiceError(f"a keep is at most {self.n_dice} faces 1..{self.n_faces}, got {faces}")
+        counts = np.bincount(np.asarray(faces, dtype=np.int64) - 1, minlength=self.n_faces)
+        return int(self.keep_index(counts))
+
     def counts_from_faces(self, faces) -> np.ndarray:
         """Face counts of a roll given as face values, e.g. ``[1, 3, 5, 5, 6]``.
 

@@ -1,0 +1,255 @@
+"""Game analysis: grade every decision of recorded games and split each score into luck
+and skill.
+
+For a game, ``V0`` is the expected final score of optimal play from the empty card. Every
+decision point has an optimal value ``W`` (the expected points still to come when play
+is optimal from there) and the action taken has a value ``C`` (the same after the action);
+values are the advisor's (:func:`yahtzee_sim.advisor.advise`). Then
+
+* a decision's **regret** (points lost) is ``W − C >= 0``;
+* a roll's **luck** is ``W`` at the decision the roll leads to minus its expectation: ``C``
+  of the keep before it, or the value of the turn-start state for a turn's first roll;
+
+and, because the expectations telescope, exactly (up to rounding)::
+
+    final score − V0 = total luck − total regret
+
+(for a game in progress: points so far plus the value of the position reached, minus
+``V0``). :func:`analyze_records` grades games; ``yahtzee-sim analyze FILE`` prints the
+grades, ``--json`` and a figure of a game's value path.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from yahtzee_sim._kernels.widget import upper_total_lanes
+from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.observation import describe_action, n_actions
+from yahtzee_sim.records import GameRecord, read_records
+from yahtzee_sim.rules import RuleSet
+from yahtzee_sim.solver import value_table
+from yahtzee_sim.state import encode_state
+
+from .dataset import grade_decisions
+from .regret import _layer_name
+
+DECISION_COLUMNS = (
+    "game",
+    "turn",
+    "rolls_left",
+    "dice",
+    "move",
+    "optimal_move",
+    "luck",
+    "loss",
+    "expected_before",
+    "expected_after",
+)
+
+
+class AnalysisError(YahtzeeSimError):
+    """Records that cannot be analyzed together (mixed rules, no decisions)."""
+
+
+@dataclass(eq=False)
+class GameAnalysis:
+    """Grades of recorded games.
+
+    Attributes
+    ----------
+    rules : RuleSet
+    start_value : float
+        ``V0``: the expected final score of optimal play from the empty card.
+    games : pandas.DataFrame
+        One row per game: ``game`` (the record's number, else its position), ``strategy``,
+        ``complete``, ``score`` (points so far), ``expected_final`` (score plus the value
+        of the position reached; the final score for a complete game), ``luck``,
+        ``regret``, ``decisions``, ``mistakes``.
+    decisions : pandas.DataFrame
+        One row per decision, in order of play (:data:`DECISION_COLUMNS`): the luck of the
+        roll that led to it, the points lost by the move, and the expected final score
+        before and after the move (points so far plus the value of the position).
+    """
+
+    rules: RuleSet
+    start_value: float
+    games: pd.DataFrame
+    decisions: pd.DataFrame
+
+    def identity_error(self) -> float:
+        """Largest ``|expected_final − V0 − (luck − regret)|`` over the games."""
+        g = self.games
+        return float((g["expected_final"] - self.start_value - g["luck"] + g["regret"]).abs().max())
+
+    def mistakes(self, top: int = 10) -> pd.DataFrame:
+        """The ``top`` costliest decisions."""
+        d = self.decisions
+        return d[d["loss"] > 1e-9].sort_values("loss", ascending=False, kind="stable").head(top)
+
+    def by_decision(self) -> pd.DataFrame:
+        """Mistakes and points lost per game by decision type (keeps by rerolls left, box)."""
+        d, n = self.decisions, len(self.games)
+        rows = {}
+        for j in sorted(d["rolls_left"].unique(), reverse=True):
+            sel = d[d["rolls_left"] == j]
+            rows[_layer_name(int(j))] = {
+                "decisions": len(sel),
+                "mistakes": int((sel["loss"] > 1e-9).sum()),
+                "loss_per_game": float(sel["loss"].sum() / n),
+            }
+        return pd.DataFrame(rows).T
+
+    def summary(self, top: int = 5) -> dict:
+        """JSON-ready: means with 95% intervals over the games, mistake types, worst
+        mistakes."""
+        g = self.games
+        out = {
+            "rules": self.rules.name,
+            "games": len(g),
+            "complete_games": int(g["complete"].sum()),
+            "start_value": self.start_value,
+            "identity_max_error": self.identity_error(),
+        }
+        for col in ("expected_final", "luck", "regret"):
+            out[col] = _mean_ci(g[col].to_numpy(dtype=float))
+        out["by_decision"] = self.by_decision().to_dict(orient="index")
+        out["mistakes"] = self.mistakes(top).to_dict(orient="records")
+        return out
+
+
+def _mean_ci(x: np.ndarray) -> dict:
+    mean = float(x.mean())
+    half = 1.96 * float(x.std(ddof=1)) / math.sqrt(len(x)) if len(x) > 1 else float("nan")
+    return {"mean": mean, "lo": mean - half, "hi": mean + half}
+
+
+def _decision_arrays(games: list[GameRecord]) -> dict:
+    cols = {
+        k: []
+        for k in ("game", "turn", "rolls_left", "roll", "used", "upper_total", "flag", "score")
+    }
+    cols["action"] = []
+    for gi, rec in enumerate(games):
+        for d in rec.decisions:
+            cols["game"].append(gi)
+            cols["turn"].append(d.turn)
+            cols["rolls_left"].append(d.rolls_left)
+            cols["roll"].append(d.roll)
+            cols["used"].append(d.used)
+            cols["upper_total"].append(d.upper_total)
+            cols["flag"].append(d.flag)
+            cols["score"].append(d.score)
+            cols["action"].append(d.action)
+    return {k: np.asarray(v, dtype=np.int64) for k, v in cols.items()}
+
+
+def analyze_records(games: list[GameRecord]) -> GameAnalysis:
+    """Grade checked game records (:func:`yahtzee_sim.records.read_records`), all of one
+    rule set, against the optimal value table."""
+    if not games:
+        raise AnalysisError("no games to analyze")
+    rules = games[0].rules
+    other = next((g.rules.name for g in games if g.rules != rules), None)
+    if other is not None:
+        raise AnalysisError(f"the records mix rule sets ({rules.name!r} and {other!r})")
+    values = value_table(rules).values
+    rec = _decision_arrays(games)
+    n = len(rec["game"])
+    if not n:
+        raise AnalysisError("the records hold no decisions")
+    g = grade_decisions(rules, rec, upper_total_lanes(values))
+    best, chosen = g["optimal_value"], g["value"]
+    start = values[encode_state(rules, rec["used"], rec["upper_total"], rec["flag"])]
+    first = np.ones(n, dtype=bool)
+    first[1:] = (rec["game"][1:] != rec["game"][:-1]) | (rec["turn"][1:] != rec["turn"][:-1])
+    prior = np.where(first, start, np.r_[0.0, chosen[:-1]])
+    luck = best - prior
+    loss = np.maximum(best - chosen, 0.0)
+    t = rules.tables
+    faces = np.array([" ".join(map(str, t.faces_from_counts(c))) for c in t.roll_counts])
+    names = np.array([describe_action(rules, a) for a in range(n_actions(rules))])
+    decisions = pd.DataFrame(
+        {
+            "game": rec["game"],
+            "turn": rec["turn"] + 1,
+            "rolls_left": rec["rolls_left"],
+            "dice": faces[rec["roll"]],
+            "move": names[rec["action"]],
+            "optimal_move": names[g["optimal_action"]],
+            "luck": luck,
+            "loss": loss,
+            "expected_before": rec["score"] + best,
+            "expected_after": rec["score"] + chosen,
+        }
+    )
+    rows = []
+    start_value = float(values[0])
+    for gi, game in enumerate(games):
+        sel = rec["game"] == gi
+        used, upper, flag = game.state
+        reached = float(values[encode_state(rules, used, upper, flag)]) if not game.complete else 0
+        last_partial = game.data["turns"] and "box" not in game.data["turns"][-1]
+        tail = decisions["expected_after"].to_numpy()[sel]
+        expected = float(tail[-1]) if last_partial and len(tail) else game.final + reached
+        rows.append(
+            {
+                "game": game.data.get("game", gi),
+                "strategy": game.data.get("strategy", ""),
+                "complete": game.complete,
+                "score": game.final,
+                "expected_final": expected,
+                "luck": float(luck[sel].sum()),
+                "regret": float(loss[sel].sum()),
+                "decisions": int(sel.sum()),
+                "mistakes": int((loss[sel] > 1e-9).sum()),
+            }
+        )
+    decisions["game"] = [rows[i]["game"] for i in rec["game"]]
+    return GameAnalysis(rules, start_value, pd.DataFrame(rows), decisions)
+
+
+def analyze(path: str | os.PathLike, rules: str | RuleSet | None = None) -> GameAnalysis:
+    """Read, check and grade a record file (:mod:`yahtzee_sim.records`)."""
+    return analyze_records(read_records(path, rules))
+
+
+def plot_value_path(analysis: GameAnalysis, game=None, ax=None):
+    """A game's expected final score, decision by decision: rolls move it (luck), mistakes
+    drop it (red). ``game``: the record's number (default: the first game)."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(9, 4))
+    g = analysis.games
+    game = g["game"].iloc[0] if game is None else game
+    d = analysis.decisions[analysis.decisions["game"] == game]
+    if d.empty:
+        raise AnalysisError(f"no game {game!r} in the analysis")
+    x = np.arange(len(d) + 1)
+    path = np.r_[analysis.start_value, d["expected_after"].to_numpy()]
+    before = d["expected_before"].to_numpy()
+    ax.step(x, path, where="post", color="#4C72B0", label="expected final score")
+    bad = np.flatnonzero(d["loss"].to_numpy() > 0.05)
+    for i in bad:
+        ax.plot([x[i + 1], x[i + 1]], [before[i], path[i + 1]], color="#C44E52", lw=2.5)
+    if len(bad):
+        ax.plot([], [], color="#C44E52", lw=2.5, label="points lost by a move")
+    turns = d["turn"].to_numpy()
+    starts = np.flatnonzero(np.r_[True, turns[1:] != turns[:-1]])
+    ax.set_xticks(starts + 1, [str(t) for t in turns[starts]])
+    ax.set_xlabel("turn (one step per decision)")
+    ax.set_ylabel("points so far + value to come")
+    row = g[g["game"] == game].iloc[0]
+    ax.set_title(
+        f"game {game}: {row['score']} points; luck {row['luck']:+.1f}, "
+        f"regret {row['regret']:.1f} (start {analysis.start_value:.1f})"
+    )
+    ax.axhline(analysis.start_value, color="grey", ls=":", lw=1)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+    return ax
