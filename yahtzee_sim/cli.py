@@ -1082,10 +1082,13 @@ def _print_game(res, game) -> None:
             f"{(r.optimal_move if r.loss > 1e-9 else '='):<22} {r.luck:>+7.2f} {r.loss:>6.2f}{flag}"
         )
     row = res.games[res.games["game"] == game].iloc[0]
+    if row["complete"]:
+        head = f"  score {row['score']}"
+    else:
+        head = f"  expected final {row['expected_final']:.2f} (in progress, {row['score']} so far)"
     print(
-        f"  score {row['score']} = start {res.start_value:.2f} + luck {row['luck']:+.2f} "
+        f"{head} = start {res.start_value:.2f} + luck {row['luck']:+.2f} "
         f"- regret {row['regret']:.2f}"
-        + ("" if row["complete"] else f" (in progress: expected final {row['expected_final']:.2f})")
     )
 
 

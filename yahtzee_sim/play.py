@@ -203,21 +203,23 @@ class Game:
         options = self._options(0)
         legal = {o.category: o for o in options}
         pts = self._points()
-        self.say("  boxes: " + ", ".join(f"{n} {pts[n]}" for n in legal))
+        names = self.rules.category_names
+        self.say("  boxes: " + ", ".join(f"{n} {pts[n]}" for n in names if n in legal))
         while True:
             text = self.ask("box> ").strip().lower()
             match = [n for n in legal if n == text] or [n for n in legal if n.startswith(text)]
             if text and len(match) == 1:
                 break
-            self.say(f"  name one box: {', '.join(legal)}")
-        chosen = legal[match[0]]
-        b = self.batch
-        used_after = [*self.used, match[0]]
-        upper = int(b.upper_total[0]) + (pts[match[0]] if self.rules.categories[
-            self.rules.category_names.index(match[0])].is_upper else 0)  # fmt: skip
-        self._coach(options, chosen, upper_outlook(self.rules, used_after, upper)
-                    or f"{options[0].category} scores best now")  # fmt: skip
-        return match[0]
+            self.say(f"  name one box: {', '.join(n for n in names if n in legal)}")
+        box, best = match[0], options[0].category
+        reason = f"{best} takes {pts[best]} now"
+        upper = [n for n in (box, best) if self.rules.categories[names.index(n)].is_upper]
+        if upper:
+            total = int(self.batch.upper_total[0]) + (pts[box] if upper[0] == box else 0)
+            outlook = upper_outlook(self.rules, [*self.used, box], total)
+            reason += f"; after {box}, {outlook}" if outlook else ""
+        self._coach(options, legal[box], reason)
+        return box
 
     def _points(self) -> dict[str, int]:
         from .view import TurnView
