@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -90,29 +91,65 @@ def upper_outlook(rules: RuleSet, used: list[str], upper_total: int) -> str:
     )
 
 
-class Game:
-    """One person's game: the position, the record, and the coach's notes.
+class MoveError(YahtzeeSimError):
+    """A move the position does not allow (dice not held, a box not open, the game over)."""
 
-    ``ask(prompt) -> str`` reads a line (raising :class:`EndOfInput` at the end);
-    ``say(text)`` writes one.
+
+@dataclass(frozen=True)
+class Coach:
+    """The coach's word on one move: points lost against optimal play (0 for a best
+    move), the best move and a one-line reason."""
+
+    loss: float
+    best: str
+    reason: str
+
+    def line(self) -> str:
+        if self.loss <= 1e-9:
+            return f"coach: best move ({self.reason})"
+        return f"coach: -{self.loss:.2f} points; best was {self.best} ({self.reason})"
+
+
+def _move_name(option: Option) -> str:
+    if option.category is not None:
+        return option.category
+    return "keep " + " ".join(map(str, option.keep)) if option.keep else "reroll everything"
+
+
+class Game:
+    """One person's game, a move at a time: the position, the coach and the record.
+
+    The program rolls the engine's dice (game ``game`` of ``seed``), or, with
+    ``manual``, :meth:`set_dice` enters the dice of a real game before each decision.
+    :meth:`keep` and :meth:`box` play a move and return the :class:`Coach`'s word;
+    :meth:`state` describes the position; :attr:`record` is the game record so far.
+    The terminal game (:func:`play`) and the web page (:mod:`yahtzee_sim.server`) both
+    drive this class.
     """
 
-    def __init__(self, rules, ask, say, seed=0, game=0, manual=False, coach=True):
+    def __init__(self, rules="yahtzee", seed: int = 0, game: int = 0, manual: bool = False):
         from .env import GameBatch  # the engine's rolling and scoring, one game
 
         self.rules = get_rules(rules)
-        self.ask, self.say = ask, say
-        self.manual, self.coach = manual, coach
+        self.manual = manual
         self.batch = GameBatch(self.rules, 1)
         self.batch.seed(seed)
         self.record = {"format": FORMAT, "rules": self.rules.name, "strategy": "person"}
         if not manual:
             self.record |= {"seed": seed, "game": game}
-        self.turns: list[dict] = []
-        self.game = game
-        self.total_loss = 0.0
+        self.record["turns"] = []
+        self.batch.start(np.array([0]), np.array([game]))
+        self.need_dice = manual  # manual: the dice of the first roll are still to come
+        self.rolls_left = self.rules.rolls_per_turn - 1
+        self.losses: list[float] = []
+        if not manual:
+            self._new_turn()
 
     # ----------------------------------------------------------------- state
+    @property
+    def over(self) -> bool:
+        return int(self.batch.used[0]) == (1 << self.rules.n_categories) - 1
+
     @property
     def used(self) -> list[str]:
         u = int(self.batch.used[0])
@@ -121,107 +158,14 @@ class Game:
     def dice(self) -> list[int]:
         return list(self.rules.tables.faces_from_counts(self.batch.counts[0]))
 
-    def _options(self, rolls_left: int) -> list[Option]:
-        b = self.batch
-        flag = int(b.flag[0])
-        return advise(
-            self.dice(),
-            rolls_left,
-            self.used,
-            int(b.upper_total[0]),
-            yahtzee_bonus=flag >= 1,
-            rules=self.rules,
-            bonuses_paid=max(flag - 1, 0) if self.rules.yahtzee_bonus_limit else 0,
-        )
+    def _turn(self) -> dict:
+        return self.record["turns"][-1]
 
-    def _set_dice(self, faces: list[int]) -> None:
-        b, t = self.batch, self.rules.tables
-        counts = t.counts_from_faces(faces)
-        b.counts[0] = counts
-        b.roll_idx[0] = int(t.roll_index(counts))
+    def _new_turn(self) -> None:
+        self.record["turns"].append({"rolls": [self.dice()], "keeps": []})
 
-    def _manual_roll(self, kept: list[int]) -> None:
-        n = self.rules.n_dice
-        held = f", with {' '.join(map(str, kept))}" if kept else ""
-        while True:
-            text = self.ask(f"dice> (the {n} dice of this roll{held}) ")
-            faces = _parse_faces(text, self.rules)
-            if faces is None or len(faces) != n:
-                self.say(f"  enter {n} dice, faces 1..{self.rules.n_faces} (e.g. 1 3 5 5 6)")
-            elif not _hold(faces, kept):
-                self.say(f"  those dice lost the kept {' '.join(map(str, kept))}")
-            else:
-                self._set_dice(faces)
-                return
-
-    # ------------------------------------------------------------------ play
-    def _show(self, rolls_left: int) -> None:
-        b = self.batch
-        self.say(
-            f"turn {int(b.turn[0]) + 1}, score {int(b.score[0])}, dice "
-            f"{' '.join(map(str, self.dice()))}, rolls left {rolls_left}"
-        )
-
-    def _coach(self, options: list[Option], chosen: Option, reason: str) -> None:
-        best = options[0]
-        loss = best.value - chosen.value
-        self.total_loss += max(loss, 0.0)
-        if not self.coach:
-            return
-        if loss <= 1e-9:
-            self.say(f"  coach: best move ({reason})")
-        else:
-            what = best.category or ("keep " + " ".join(map(str, best.keep)) if best.keep
-                                     else "reroll everything")  # fmt: skip
-            self.say(f"  coach: -{loss:.2f} points; best was {what} ({reason})")
-
-    def _keep(self, rolls_left: int) -> list[int] | None:
-        """Ask for the dice to keep; None stops the rolling (every die kept)."""
-        options = self._options(rolls_left)
-        dice = self.dice()
-        while True:
-            text = self.ask("keep> (dice to hold, 'all' to stop rolling, '-' for none) ").strip()
-            if text.lower() in ("all", "stop", "a"):
-                kept = dice
-            elif text in ("-", "none", "0"):
-                kept = []
-            else:
-                kept = _parse_faces(text, self.rules)
-                if kept is None or not _hold(dice, kept):
-                    self.say(f"  hold some of {' '.join(map(str, dice))} (or 'all', or '-')")
-                    continue
-            break
-        key = tuple(sorted(kept))
-        chosen = next(o for o in options if o.keep == key)
-        best = options[0]
-        why = keep_reason(self.rules, best.keep, [n for n in self.rules.category_names
-                                                   if n not in self.used])  # fmt: skip
-        self._coach(options, chosen, why)
-        return None if len(kept) == self.rules.n_dice else sorted(kept)
-
-    def _box(self) -> str:
-        options = self._options(0)
-        legal = {o.category: o for o in options}
-        pts = self._points()
-        names = self.rules.category_names
-        self.say("  boxes: " + ", ".join(f"{n} {pts[n]}" for n in names if n in legal))
-        while True:
-            text = self.ask("box> ").strip().lower()
-            match = [n for n in legal if n == text] or [n for n in legal if n.startswith(text)]
-            if text and len(match) == 1:
-                break
-            self.say(f"  name one box: {', '.join(n for n in names if n in legal)}")
-        box, best = match[0], options[0].category
-        reason = f"{best} takes {pts[best]} now"
-        upper = [n for n in (box, best) if self.rules.categories[names.index(n)].is_upper]
-        if upper:
-            total = int(self.batch.upper_total[0]) + (pts[box] if upper[0] == box else 0)
-            outlook = upper_outlook(self.rules, [*self.used, box], total)
-            reason += f"; after {box}, {outlook}" if outlook else ""
-        self._coach(options, legal[box], reason)
-        return box
-
-    def _points(self) -> dict[str, int]:
+    def points(self) -> dict[str, int]:
+        """The legal boxes for the dice now and their points (joker rules applied)."""
         from .view import TurnView
 
         b = self.batch
@@ -230,62 +174,213 @@ class Game:
         p = view.category_points[0]
         return {n: int(p[c]) for c, n in enumerate(self.rules.category_names) if p[c] >= 0}
 
-    def play(self) -> dict:
-        """Play to the end (or the end of the input); returns the record."""
-        rules, b, t = self.rules, self.batch, self.rules.tables
-        try:
-            b.start(np.array([0]), np.array([self.game]))
-            for _ in range(rules.n_categories):
-                turn = {"rolls": [], "keeps": []}
-                self.turns.append(turn)
-                if self.manual:
-                    self._manual_roll([])
-                rolls_left = rules.rolls_per_turn - 1
-                turn["rolls"].append(self.dice())
-                while rolls_left > 0:
-                    self._show(rolls_left)
-                    kept = self._keep(rolls_left)
-                    if kept is None:
-                        break
-                    turn["keeps"].append(kept)
-                    action = t.keep_from_faces(kept)
-                    if self.manual:
-                        self._manual_roll(kept)
-                        b.rolls_left[0] -= 1
-                    else:
-                        b.step(np.array([action]), np.ones(1, dtype=bool))
-                    rolls_left -= 1
-                    turn["rolls"].append(self.dice())
-                self._show(0)
-                box = self._box()
-                turn["box"] = box
-                b.rolls_left[0] = 0
-                c = rules.category_names.index(box)
-                b.step(np.array([t.n_keeps + c]), np.ones(1, dtype=bool))
-        except EndOfInput:
-            self.say("(input ended: the game stops here)")
-            if self.turns and "box" not in self.turns[-1]:
-                last = self.turns[-1]
-                last["rolls"] = last["rolls"][: len(last["keeps"]) + 1]
-                if not last["rolls"]:
-                    self.turns.pop()
-        self.record["turns"] = self.turns
-        self._summary()
-        return self.record
+    def state(self) -> dict:
+        """JSON-ready: turn, dice, rolls left, score, the card (points or None), the legal
+        boxes with their points, whether dice are awaited (manual) or the game is over."""
+        b = self.batch
+        names = self.rules.category_names
+        used = set(self.used)
+        card = {n: (int(b.category_scores[0, c]) if n in used else None)
+                for c, n in enumerate(names)}  # fmt: skip
+        return {
+            "rules": self.rules.name,
+            "turn": min(int(b.turn[0]) + 1, self.rules.n_categories),
+            "dice": [] if self.need_dice else self.dice(),
+            "rolls_left": self.rolls_left,
+            "score": int(b.score[0]),
+            "upper_total": int(b.upper_total[0]),
+            "card": card,
+            "boxes": {} if (self.over or self.need_dice) else self.points(),
+            "need_dice": self.need_dice,
+            "over": self.over,
+        }
 
-    def _summary(self) -> None:
+    def options(self, rolls_left: int | None = None) -> list[Option]:
+        """Every option now (or with ``rolls_left``), valued by optimal play, best first."""
+        b = self.batch
+        flag = int(b.flag[0])
+        return advise(
+            self.dice(),
+            self.rolls_left if rolls_left is None else rolls_left,
+            self.used,
+            int(b.upper_total[0]),
+            yahtzee_bonus=flag >= 1,
+            rules=self.rules,
+            bonuses_paid=max(flag - 1, 0) if self.rules.yahtzee_bonus_limit else 0,
+        )
+
+    # ----------------------------------------------------------------- moves
+    def _check_move(self) -> None:
+        if self.over:
+            raise MoveError("the game is over")
+        if self.need_dice:
+            raise MoveError("enter the dice of this roll first")
+
+    def set_dice(self, faces: list[int]) -> None:
+        """Manual dice: the dice of the roll just made (they must hold the kept dice)."""
+        if not self.manual:
+            raise MoveError("the program rolls in this game (start it with manual dice)")
+        if self.over or not self.need_dice:
+            raise MoveError("no roll is awaited now")
+        n = self.rules.n_dice
+        if len(faces) != n or any(not 1 <= f <= self.rules.n_faces for f in faces):
+            raise MoveError(f"enter {n} dice, faces 1..{self.rules.n_faces}")
+        turn = self.record["turns"][-1] if self.record["turns"] else None
+        kept = turn["keeps"][-1] if turn and len(turn["keeps"]) == len(turn["rolls"]) else []
+        if kept and not _hold(faces, kept):
+            raise MoveError(f"those dice lost the kept {' '.join(map(str, kept))}")
+        t = self.rules.tables
+        counts = t.counts_from_faces(faces)
+        self.batch.counts[0] = counts
+        self.batch.roll_idx[0] = int(t.roll_index(counts))
+        self.need_dice = False
+        if turn is None or "box" in turn:
+            self._new_turn()
+        else:
+            turn["rolls"].append(self.dice())
+
+    def keep(self, kept: list[int]) -> Coach:
+        """Keep ``kept`` (face values) and reroll the rest; keeping every die stops the
+        rolling. Returns the coach's word."""
+        self._check_move()
+        if self.rolls_left == 0:
+            raise MoveError("no rerolls left: choose a box")
+        dice = self.dice()
+        if not _hold(dice, kept):
+            raise MoveError(f"the dice {' '.join(map(str, dice))} do not hold {kept}")
+        options = self.options()
+        key = tuple(sorted(kept))
+        chosen = next(o for o in options if o.keep == key)
+        best = options[0]
+        open_boxes = [n for n in self.rules.category_names if n not in self.used]
+        coach = self._coach(options, chosen, keep_reason(self.rules, best.keep, open_boxes))
+        if len(kept) == self.rules.n_dice:  # stop rolling
+            self.rolls_left = 0
+            return coach
+        self._turn()["keeps"].append(sorted(kept))
+        b, t = self.batch, self.rules.tables
+        if self.manual:
+            self.need_dice = True
+            b.rolls_left[0] -= 1
+        else:
+            b.step(np.array([t.keep_from_faces(kept)]), np.ones(1, dtype=bool))
+            self._turn()["rolls"].append(self.dice())
+        self.rolls_left -= 1
+        return coach
+
+    def box(self, name: str) -> Coach:
+        """Write the roll in box ``name`` (an exact name or a unique prefix)."""
+        self._check_move()
+        options = self.options(0)
+        legal = {o.category: o for o in options}
+        match = [n for n in legal if n == name] or [n for n in legal if n.startswith(name)]
+        if not name or len(match) != 1:
+            raise MoveError(f"name one open box the dice may go in: {', '.join(legal)}")
+        box, best = match[0], options[0].category
+        pts = self.points()
+        names = self.rules.category_names
+        reason = f"{best} takes {pts[best]} now"
+        upper = [n for n in (box, best) if self.rules.categories[names.index(n)].is_upper]
+        if upper:
+            total = int(self.batch.upper_total[0]) + (pts[box] if upper[0] == box else 0)
+            outlook = upper_outlook(self.rules, [*self.used, box], total)
+            reason += f"; after {box}, {outlook}" if outlook else ""
+        coach = self._coach(options, legal[box], reason)
+        self._turn()["box"] = box
+        b, t = self.batch, self.rules.tables
+        b.rolls_left[0] = 0
+        b.step(np.array([t.n_keeps + names.index(box)]), np.ones(1, dtype=bool))
+        self.rolls_left = self.rules.rolls_per_turn - 1
+        if not self.over:
+            if self.manual:
+                self.need_dice = True
+            else:
+                self._new_turn()
+        return coach
+
+    def _coach(self, options: list[Option], chosen: Option, reason: str) -> Coach:
+        loss = max(options[0].value - chosen.value, 0.0)
+        self.losses.append(loss)
+        return Coach(loss, _move_name(options[0]), reason)
+
+    def record_so_far(self) -> dict:
+        """The game record now (a keep whose new dice are still to be entered is left out)."""
+        rec = dict(self.record)
+        turns = [dict(tr) for tr in rec["turns"]]
+        if turns and "box" not in turns[-1] and len(turns[-1]["keeps"]) == len(turns[-1]["rolls"]):
+            turns[-1]["keeps"] = turns[-1]["keeps"][:-1]
+        rec["turns"] = [tr for tr in turns if tr["rolls"]]
+        return rec
+
+    def summary(self) -> dict | None:
+        """Luck and skill of the game so far (:mod:`yahtzee_sim.analysis.coach`), or None
+        before the first move."""
         from .analysis.coach import analyze_records
 
-        if not any("box" in tr or tr.get("keeps") for tr in self.turns):
-            return
-        res = analyze_records([check_record(self.record)])
+        if not self.losses:
+            return None
+        res = analyze_records([check_record(self.record_so_far())])
         row = res.games.iloc[0]
-        head = "final score" if row["complete"] else "score so far"
-        self.say(
-            f"{head} {row['score']}: luck {row['luck']:+.1f}, points lost to decisions "
-            f"{row['regret']:.1f} ({row['mistakes']} mistakes); optimal play expects "
-            f"{res.start_value:.1f} from the start"
-        )
+        return {
+            "complete": bool(row["complete"]),
+            "score": int(row["score"]),
+            "expected_final": float(row["expected_final"]),
+            "luck": float(row["luck"]),
+            "regret": float(row["regret"]),
+            "mistakes": int(row["mistakes"]),
+            "start_value": res.start_value,
+        }
+
+
+def summary_line(s: dict) -> str:
+    head = "final score" if s["complete"] else "score so far"
+    return (
+        f"{head} {s['score']}: luck {s['luck']:+.1f}, points lost to decisions "
+        f"{s['regret']:.1f} ({s['mistakes']} mistakes); optimal play expects "
+        f"{s['start_value']:.1f} from the start"
+    )
+
+
+def _terminal(game: Game, ask, say, coach: bool) -> None:
+    """Drive ``game`` from lines of input until it ends (or the input does)."""
+    rules = game.rules
+    n = rules.n_dice
+    while not game.over:
+        st = game.state()
+        if st["need_dice"]:
+            turn = game.record["turns"][-1] if game.record["turns"] else None
+            kept = turn["keeps"][-1] if turn and len(turn["keeps"]) == len(turn["rolls"]) else []
+            held = f", with {' '.join(map(str, kept))}" if kept else ""
+            faces = _parse_faces(ask(f"dice> (the {n} dice of this roll{held}) "), rules)
+            try:
+                game.set_dice(faces if faces is not None else [])
+            except MoveError as exc:
+                say(f"  {exc} (e.g. 1 3 5 5 6)")
+            continue
+        dice = " ".join(map(str, st["dice"]))
+        say(f"turn {st['turn']}, score {st['score']}, dice {dice}, rolls left {st['rolls_left']}")
+        if st["rolls_left"] > 0:
+            text = ask("keep> (dice to hold, 'all' to stop rolling, '-' for none) ").strip()
+            if text.lower() in ("all", "stop", "a"):
+                kept = st["dice"]
+            elif text in ("-", "none", "0"):
+                kept = []
+            else:
+                kept = _parse_faces(text, rules)
+            if kept is None or not _hold(st["dice"], kept):
+                say(f"  hold some of {dice} (or 'all', or '-')")
+                continue
+            word = game.keep(kept)
+        else:
+            names = rules.category_names
+            say("  boxes: " + ", ".join(f"{b} {st['boxes'][b]}" for b in names if b in st["boxes"]))
+            try:
+                word = game.box(ask("box> ").strip().lower())
+            except MoveError as exc:
+                say(f"  {exc}")
+                continue
+        if coach:
+            say("  " + word.line())
 
 
 def play(
@@ -302,8 +397,15 @@ def play(
     with ``record``, writes it (JSON Lines, one line)."""
     if ask is None:
         ask = _stdin_reader()
-    g = Game(rules, ask, say, seed=seed, game=game, manual=manual, coach=coach)
-    out = g.play()
+    g = Game(rules, seed=seed, game=game, manual=manual)
+    try:
+        _terminal(g, ask, say, coach)
+    except EndOfInput:
+        say("(input ended: the game stops here)")
+    s = g.summary()
+    if s is not None:
+        say(summary_line(s))
+    out = g.record_so_far()
     if record is not None:
         write_records(record, [out])
     return out
