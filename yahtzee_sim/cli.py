@@ -57,6 +57,16 @@ def _jobs(text: str) -> int:
     return value
 
 
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, got {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port in 0..65535, got {value}")
+    return value
+
+
 def _float_list(text: str) -> list[float]:
     try:
         return [float(x) for x in text.split(",") if x.strip()]
@@ -353,6 +363,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-coach", action="store_true", help="no advice until the end")
     p.add_argument("--record", type=Path, default=None, help="write the game's record (JSONL)")
+
+    p = sub.add_parser("serve", help="a local web page: advisor, coach and a playable game")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default: localhost)")
+    p.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any free)")
+    p.add_argument("--rules", default="yahtzee", metavar="PRESET", help="default rule set")
 
     p = sub.add_parser("strategies", help="list the registered strategies")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -1115,6 +1130,18 @@ def _print_summary(res, out: dict) -> None:
             )
 
 
+def cmd_serve(args) -> int:
+    from .rules import get_rules
+
+    get_rules(args.rules)  # a bad preset: one line before anything starts
+    try:
+        from .server import serve
+    except ImportError as exc:
+        raise CliError(str(exc)) from None
+    serve(args.host, args.port, args.rules)
+    return 0
+
+
 def cmd_play(args) -> int:
     import numpy as np
 
@@ -1168,6 +1195,7 @@ COMMANDS = {
     "dataset": cmd_dataset,
     "analyze": cmd_analyze,
     "play": cmd_play,
+    "serve": cmd_serve,
     "solve": cmd_solve,
     "advise": cmd_advise,
     "select": cmd_select,

@@ -314,12 +314,13 @@ class Game:
 
     def summary(self) -> dict | None:
         """Luck and skill of the game so far (:mod:`yahtzee_sim.analysis.coach`), or None
-        before the first move."""
+        before the first recorded move."""
         from .analysis.coach import analyze_records
 
-        if not self.losses:
+        rec = check_record(self.record_so_far())
+        if not rec.decisions:  # (a stop is recorded with its box)
             return None
-        res = analyze_records([check_record(self.record_so_far())])
+        res = analyze_records([rec])
         row = res.games.iloc[0]
         return {
             "complete": bool(row["complete"]),

@@ -1,0 +1,189 @@
+"""The local web page: its JSON API (Flask test client) and the page in a real headless
+browser (Debian's Chromium and ChromeDriver, installed by .ci/run)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+
+import pytest
+
+pytest.importorskip("flask")
+
+from yahtzee_sim.advisor import advise
+from yahtzee_sim.server import create_app
+
+
+@pytest.fixture(scope="module")
+def client():
+    return create_app().test_client()
+
+
+def test_advise_api_is_the_advisor(client):
+    res = client.post("/api/advise", json={"dice": [1, 3, 5, 5, 6], "rolls_left": 2})
+    assert res.status_code == 200
+    got = res.get_json()["options"]
+    want = advise([1, 3, 5, 5, 6], 2)
+    assert [o["value"] for o in got] == [o.value for o in want]
+    assert got[0]["loss"] == 0 and got[1]["loss"] > 0
+    res = client.post(
+        "/api/advise",
+        json={
+            "dice": [6, 6, 6, 6, 6],
+            "rolls_left": 0,
+            "used": ["yahtzee"],
+            "yahtzee_bonus": True,
+            "upper": 0,
+            "rules": "yahtzee",
+        },
+    )
+    assert res.get_json()["options"][0]["category"] == "sixes"
+
+
+@pytest.mark.parametrize(
+    ("body", "match"),
+    [
+        ("not json", "JSON object"),
+        ({"dice": [1, 3, 5, 5, 9], "rolls_left": 2}, "9"),
+        ({"dice": [1, 3, 5, 5, 6]}, "'rolls_left' is missing"),
+        ({"dice": [1, 3, 5, 5, 6], "rolls_left": "two"}, "'rolls_left' must be an integer"),
+        ({"dice": [1, 3, 5, 5, 6], "rolls_left": 1, "rules": "monopoly"}, "monopoly"),
+        ({"dice": [1, 3, 5, 5, 6], "rolls_left": 1, "upper": 7, "used": ["ones"]}, "upper total"),
+    ],
+)
+def test_bad_requests_get_a_clear_400(client, body, match):
+    kw = {"data": body} if isinstance(body, str) else {"json": body}
+    res = client.post("/api/advise", **kw)
+    assert res.status_code == 400 and match in res.get_json()["error"]
+
+
+def test_other_errors(client):
+    assert client.get("/api/games/nope").status_code == 404
+    assert "error" in client.get("/api/nothing").get_json()
+    assert client.delete("/api/advise").status_code == 405
+    big = client.post("/api/advise", data="x" * 70_000, content_type="application/json")
+    assert big.status_code == 413
+    assert client.post("/api/games", json={"seed": -1}).status_code == 400
+
+
+def test_a_whole_game_through_the_api(client):
+    res = client.post("/api/games", json={"seed": 5})
+    assert res.status_code == 201
+    gid, state = res.get_json()["id"], res.get_json()["state"]
+    words = 0
+    while not state["over"]:
+        if state["rolls_left"]:
+            out = client.post(f"/api/games/{gid}/keep", json={"keep": state["dice"]}).get_json()
+        else:
+            box = next(iter(state["boxes"]))
+            out = client.post(f"/api/games/{gid}/box", json={"box": box}).get_json()
+        state, words = out["state"], words + 1
+        assert "coach" in out and out["coach"]["loss"] >= 0
+    assert words == 26 and out["summary"]["complete"]
+    assert out["summary"]["score"] == state["score"]
+    record = client.get(f"/api/games/{gid}/record").get_json()
+    assert len(record["turns"]) == 13 and record["seed"] == 5
+    res = client.post(f"/api/games/{gid}/box", json={"box": "chance"})
+    assert res.status_code == 400 and "over" in res.get_json()["error"]
+
+
+def test_manual_dice_through_the_api(client):
+    out = client.post("/api/games", json={"manual": True}).get_json()
+    gid = out["id"]
+    assert out["state"]["need_dice"]
+    bad = client.post(f"/api/games/{gid}/keep", json={"keep": []})
+    assert bad.status_code == 400 and "dice" in bad.get_json()["error"]
+    client.post(f"/api/games/{gid}/dice", json={"dice": [2, 2, 3, 5, 6]})
+    client.post(f"/api/games/{gid}/keep", json={"keep": [2, 2]})
+    lost = client.post(f"/api/games/{gid}/dice", json={"dice": [1, 1, 1, 1, 1]})
+    assert lost.status_code == 400 and "lost the kept" in lost.get_json()["error"]
+    out = client.post(f"/api/games/{gid}/dice", json={"dice": [2, 2, 2, 4, 6]}).get_json()
+    assert out["state"]["dice"] == [2, 2, 2, 4, 6] and out["state"]["rolls_left"] == 1
+
+
+# --------------------------------------------------------------- the browser
+def _browser_or_skip():
+    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    if not (chromium and driver):
+        if os.environ.get("CI"):
+            pytest.fail("CI must install Debian's chromium and chromium-driver (.ci/run)")
+        pytest.skip("no chromium/chromedriver here (apt-get install chromium chromium-driver)")
+    webdriver = pytest.importorskip("selenium.webdriver")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chromium
+    for flag in (
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--window-size=1300,1000", "--disable-dev-shm-usage",
+    ):  # fmt: skip
+        opts.add_argument(flag)
+    service = webdriver.ChromeService(executable_path=driver)
+    return webdriver.Chrome(options=opts, service=service)
+
+
+@pytest.fixture(scope="module")
+def server():
+    from werkzeug.serving import make_server
+
+    srv = make_server("127.0.0.1", 0, create_app(), threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.port}"
+    srv.shutdown()
+
+
+def test_the_page_in_a_headless_browser(server):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser = _browser_or_skip()
+    wait = WebDriverWait(browser, 20)
+    try:
+        browser.get(server)
+        wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "#adv-used input")))
+        # the advisor: enter a position, read the ranked options
+        dice = browser.find_element(By.ID, "adv-dice")
+        dice.clear()
+        dice.send_keys("2 3 4 5 5")
+        browser.find_element(By.CSS_SELECTOR, "#adv-used input[value='chance']").click()
+        browser.find_element(By.ID, "adv-go").click()
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#adv-table tbody tr"))
+        rows = browser.find_elements(By.CSS_SELECTOR, "#adv-table tbody tr")
+        want = advise([2, 3, 4, 5, 5], 2, ["chance"])
+        assert len(rows) == len(want)
+        first = rows[0].find_elements(By.TAG_NAME, "td")
+        assert first[1].text == "keep " + " ".join(map(str, want[0].keep))
+        assert float(first[2].text) == pytest.approx(want[0].value, abs=1e-3)
+        # bad input shows the server's message, no crash
+        dice.clear()
+        dice.send_keys("2 3 4 5 9")
+        browser.find_element(By.ID, "adv-go").click()
+        wait.until(lambda b: b.find_element(By.ID, "adv-error").text)
+        assert "9" in browser.find_element(By.ID, "adv-error").text
+        # a whole game: hold a die, reroll, stop, pick the first legal box, to the end
+        browser.find_element(By.ID, "new-game").click()
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#dice .die"))
+        for _ in range(60):
+            status = browser.find_element(By.ID, "status").text
+            if status.startswith("Game over"):
+                break
+            turn = status
+            if not browser.find_element(By.ID, "reroll").get_attribute("disabled"):
+                browser.find_elements(By.CSS_SELECTOR, "#dice .die")[0].click()
+                browser.find_element(By.ID, "reroll").click()
+                wait.until(lambda b, t=turn: b.find_element(By.ID, "status").text != t)
+                turn = browser.find_element(By.ID, "status").text
+                browser.find_element(By.ID, "stop").click()
+            else:
+                browser.find_elements(By.CSS_SELECTOR, "#boxes .box")[0].click()
+            wait.until(lambda b, t=turn: b.find_element(By.ID, "status").text != t)
+        status = browser.find_element(By.ID, "status").text
+        assert status.startswith("Game over"), status
+        score = int(browser.find_element(By.ID, "score").text)
+        assert f"Game over: {score} points." == status
+        assert browser.find_element(By.ID, "summary").text.startswith(f"Final score {score}")
+        assert browser.find_element(By.ID, "coach").text.startswith("coach:")
+    finally:
+        browser.quit()
