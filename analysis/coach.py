@@ -188,15 +188,24 @@ def analyze_records(games: list[GameRecord]) -> GameAnalysis:
             "expected_after": rec["score"] + chosen,
         }
     )
-    rows = []
     start_value = float(values[0])
+    G = len(games)
+    gid = rec["game"]
+    per_game = {
+        "luck": np.bincount(gid, weights=luck, minlength=G),
+        "regret": np.bincount(gid, weights=loss, minlength=G),
+        "decisions": np.bincount(gid, minlength=G),
+        "mistakes": np.bincount(gid, weights=loss > 1e-9, minlength=G).astype(np.int64),
+    }
+    last = np.full(G, -1, dtype=np.int64)
+    last[gid] = np.arange(n)  # decisions are in order of play: the last one wins
+    after = decisions["expected_after"].to_numpy()
+    rows = []
     for gi, game in enumerate(games):
-        sel = rec["game"] == gi
         used, upper, flag = game.state
         reached = float(values[encode_state(rules, used, upper, flag)]) if not game.complete else 0
-        last_partial = game.data["turns"] and "box" not in game.data["turns"][-1]
-        tail = decisions["expected_after"].to_numpy()[sel]
-        expected = float(tail[-1]) if last_partial and len(tail) else game.final + reached
+        partial = game.data["turns"] and "box" not in game.data["turns"][-1]
+        expected = float(after[last[gi]]) if partial and last[gi] >= 0 else game.final + reached
         rows.append(
             {
                 "game": game.data.get("game", gi),
@@ -204,13 +213,13 @@ def analyze_records(games: list[GameRecord]) -> GameAnalysis:
                 "complete": game.complete,
                 "score": game.final,
                 "expected_final": expected,
-                "luck": float(luck[sel].sum()),
-                "regret": float(loss[sel].sum()),
-                "decisions": int(sel.sum()),
-                "mistakes": int((loss[sel] > 1e-9).sum()),
+                "luck": float(per_game["luck"][gi]),
+                "regret": float(per_game["regret"][gi]),
+                "decisions": int(per_game["decisions"][gi]),
+                "mistakes": int(per_game["mistakes"][gi]),
             }
         )
-    decisions["game"] = [rows[i]["game"] for i in rec["game"]]
+    decisions["game"] = np.array([r["game"] for r in rows])[gid]
     return GameAnalysis(rules, start_value, pd.DataFrame(rows), decisions)
 
 

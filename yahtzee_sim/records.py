@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import json
 import os
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -48,8 +48,7 @@ class RecordError(YahtzeeSimError):
     """A game record that is malformed or that the rules cannot produce."""
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(NamedTuple):
     """One decision of a checked record: at roll ``roll`` (index in the dice tables) with
     ``rolls_left`` rerolls left in turn ``turn`` (0-based) from the turn-start state
     ``(used, upper_total, flag)`` with ``score`` points so far, the player took ``action``
@@ -84,7 +83,33 @@ class GameRecord:
         return self.state[0] == (1 << self.rules.n_categories) - 1
 
 
+class _Index:
+    """Per-rule-set lookups: the roll and keep index of sorted face tuples, and the set of
+    keeps (sub-multisets) of every roll."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        t = rules.tables
+        faces = t.faces_from_counts
+        self.roll = {faces(c): r for r, c in enumerate(t.roll_counts)}
+        self.keep = {faces(c): k for k, c in enumerate(t.keep_counts)}
+        self.subkeeps = [
+            frozenset(t.roll_keep_keep[t.roll_keep_ptr[r] : t.roll_keep_ptr[r + 1]].tolist())
+            for r in range(t.n_rolls)
+        ]
+
+
+def _index(rules: RuleSet) -> _Index:
+    got = rules.__dict__.get("_record_index")
+    if got is None:
+        got = rules.__dict__["_record_index"] = _Index(rules)
+    return got
+
+
 def _faces(rules: RuleSet, dice, what: str) -> tuple[int, ...]:
+    if isinstance(dice, list):  # the common case: a known roll or keep
+        key = tuple(sorted(dice)) if all(type(d) is int for d in dice) else None
+        if key is not None and (key in _index(rules).keep or key in _index(rules).roll):
+            return key
     if not isinstance(dice, list) or not all(
         isinstance(d, int) and not isinstance(d, bool) for d in dice
     ):
@@ -97,7 +122,8 @@ def _faces(rules: RuleSet, dice, what: str) -> tuple[int, ...]:
 
 def _check_game(rules: RuleSet, data: dict) -> GameRecord:
     """The decisions of one record, or a :class:`RecordError` (without the line)."""
-    t, kr = rules.tables, kernel_rules(rules)
+    t, kr, index = rules.tables, kernel_rules(rules), _index(rules)
+    scorer = _Scorer(rules)
     turns = data.get("turns")
     if not isinstance(turns, list):
         raise RecordError("'turns' must be a list of turns")
@@ -127,14 +153,15 @@ def _check_game(rules: RuleSet, data: dict) -> GameRecord:
             raise RecordError(f"{where}: 'box' is missing (only the last turn may lack it)")
         state = (used, upper, flag, score)
         kept: tuple[int, ...] = ()
+        action = -1
         for ri, dice in enumerate(rolls):
             faces = _faces(rules, dice, f"{where}, roll {ri + 1}")
             if len(faces) != rules.n_dice:
                 raise RecordError(
                     f"{where}, roll {ri + 1}: {len(faces)} dice, the rules roll {rules.n_dice}"
                 )
-            roll = int(t.roll_index(t.counts_from_faces(faces)))
-            if ri > 0 and Counter(kept) - Counter(faces):
+            roll = index.roll[faces]
+            if ri > 0 and action not in index.subkeeps[roll]:
                 raise RecordError(
                     f"{where}, roll {ri + 1}: the dice {list(faces)} lost some of the dice "
                     f"kept, {list(kept)}"
@@ -142,7 +169,8 @@ def _check_game(rules: RuleSet, data: dict) -> GameRecord:
             rolls_left = rules.rolls_per_turn - 1 - ri
             if ri < len(rolls) - 1:
                 kept = _faces(rules, keeps[ri], f"{where}, keep {ri + 1}")
-                if Counter(kept) - Counter(faces):
+                action = index.keep.get(kept, -1)
+                if action not in index.subkeeps[roll]:
                     raise RecordError(
                         f"{where}, keep {ri + 1}: the dice {list(faces)} do not hold {list(kept)}"
                     )
@@ -151,7 +179,6 @@ def _check_game(rules: RuleSet, data: dict) -> GameRecord:
                         f"{where}, keep {ri + 1}: keeping every die ends the rolling; "
                         "no roll can follow it"
                     )
-                action = t.keep_from_faces(kept)
                 decisions.append(Decision(ti, rolls_left, roll, *state, action))
             elif rolls_left > 0 and "box" in turn:  # stopped early: kept every die
                 decisions.append(Decision(ti, rolls_left, roll, *state, t.roll_keep_index[roll]))
@@ -169,30 +196,35 @@ def _check_game(rules: RuleSet, data: dict) -> GameRecord:
                 f"{where}: the rules do not allow {list(faces)} in {box!r} (joker rules)"
             )
         decisions.append(Decision(ti, 0, roll, *state, t.n_keeps + c))
-        used, upper, flag, score = _score(rules, kr, roll, used, upper, flag, score, c)
+        used, upper, flag, score = scorer(roll, used, upper, flag, score, c)
     return GameRecord(rules, data, tuple(decisions), score, (used, upper, flag))
 
 
-def _score(rules, kr, roll, used, upper, flag, score, c):
-    """The engine's scoring step on one game: the state and score after box ``c``."""
-    a = [np.array([v], dtype=np.int64) for v in (used, upper, flag, score)]
-    extra = (np.zeros((1, rules.n_categories), dtype=np.int16),)
-    apply_categories(
-        kr,
-        np.array([c], dtype=np.int64),
-        np.ones(1, dtype=np.bool_),
-        np.array([roll], dtype=np.int32),
-        a[0],
-        a[1],
-        a[2],
-        a[3],
-        extra[0],
-        np.zeros((1, rules.n_categories), dtype=np.int8),
-        np.zeros(1, dtype=np.int8),
-        np.zeros(1, dtype=np.int8),
-        np.zeros(1, dtype=np.int64),
-    )
-    return int(a[0][0]), int(a[1][0]), int(a[2][0]), int(a[3][0])
+class _Scorer:
+    """The engine's scoring step (``apply_categories``) on one game, its arrays reused."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        C = rules.n_categories
+        self.kr = kernel_rules(rules)
+        self.state = np.zeros(4, dtype=np.int64)  # used, upper total, flag, score
+        self.rows = [self.state[i : i + 1] for i in range(4)]
+        self.cat = np.zeros(1, dtype=np.int64)
+        self.roll = np.zeros(1, dtype=np.int32)
+        self.rest = (
+            np.zeros((1, C), dtype=np.int16),
+            np.zeros((1, C), dtype=np.int8),
+            np.zeros(1, dtype=np.int8),
+            np.zeros(1, dtype=np.int8),
+            np.zeros(1, dtype=np.int64),
+        )
+        self.one = np.ones(1, dtype=np.bool_)
+
+    def __call__(self, roll, used, upper, flag, score, c):
+        """``(used, upper total, flag, score)`` after box ``c``."""
+        self.state[:] = (used, upper, flag, score)
+        self.cat[0], self.roll[0] = c, roll
+        apply_categories(self.kr, self.cat, self.one, self.roll, *self.rows, *self.rest)
+        return tuple(self.state.tolist())
 
 
 def check_record(data: dict, rules: str | RuleSet | None = None) -> GameRecord:
