@@ -71,6 +71,8 @@ def test_a_whole_game_through_the_api(client):
     res = client.post("/api/games", json={"seed": 5})
     assert res.status_code == 201
     gid, state = res.get_json()["id"], res.get_json()["state"]
+    early = client.post(f"/api/games/{gid}/box", json={"box": "chance"})
+    assert early.status_code == 400 and "reroll(s) left" in early.get_json()["error"]
     words = 0
     while not state["over"]:
         if state["rolls_left"]:

@@ -94,6 +94,16 @@ def _add_rules(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_games(p: argparse.ArgumentParser, games: int) -> None:
+    """``--strategy``, ``--games``, ``--seed`` and the rules: which games to play."""
+    p.add_argument("--strategy", default="greedy", help="strategy id (default: greedy)")
+    p.add_argument(
+        "--games", type=_positive_int, default=games, help=f"number of games (default: {games})"
+    )
+    p.add_argument("--seed", type=_seed, default=0, help="master seed (default: 0)")
+    _add_rules(p)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``yahtzee-sim`` command."""
     from . import __version__
@@ -106,12 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("simulate", help="simulate games of one strategy and summarize them")
-    p.add_argument("--strategy", default="greedy", help="strategy id (default: greedy)")
-    p.add_argument(
-        "--games", type=_positive_int, default=100_000, help="number of games (default: 100000)"
-    )
-    p.add_argument("--seed", type=_seed, default=0, help="master seed (default: 0)")
-    _add_rules(p)
+    _add_games(p, 100_000)
     p.add_argument("--jobs", type=_jobs, default=1, help="worker processes, -1 = all cores")
     p.add_argument(
         "--chunk-size",
@@ -329,12 +334,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "dataset", help="one row per decision of a strategy, every option valued (optimal)"
     )
-    p.add_argument("--strategy", default="greedy", help="strategy id (default: greedy)")
-    p.add_argument(
-        "--games", type=_positive_int, default=10_000, help="number of games (default: 10000)"
-    )
-    p.add_argument("--seed", type=_seed, default=0, help="master seed (default: 0)")
-    _add_rules(p)
+    _add_games(p, 10_000)
     p.add_argument(
         "--out", type=Path, required=True, help="write the decisions to FILE.parquet or FILE.csv"
     )

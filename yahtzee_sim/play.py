@@ -269,8 +269,14 @@ class Game:
         return coach
 
     def box(self, name: str) -> Coach:
-        """Write the roll in box ``name`` (an exact name or a unique prefix)."""
+        """Write the roll in box ``name`` (an exact name or a unique prefix); with rerolls
+        left, stop rolling first (:meth:`keep` every die)."""
         self._check_move()
+        if self.rolls_left > 0:
+            raise MoveError(
+                f"{self.rolls_left} reroll(s) left: keep dice and reroll, or keep every die "
+                "to stop rolling, before choosing a box"
+            )
         options = self.options(0)
         legal = {o.category: o for o in options}
         match = [n for n in legal if n == name] or [n for n in legal if n.startswith(name)]

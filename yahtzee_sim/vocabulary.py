@@ -115,7 +115,10 @@ def strategy_label(strategy) -> str:
             params.pop(id_parameter, None)
             label = f"{label}:{getattr(strategy, id_parameter)}"
     else:  # a name the class itself defines (e.g. FunctionStrategy's label), else its class
-        name = getattr(strategy, "name", None) if "name" in vars(cls) else None
+        own = "name" in vars(cls) or any(
+            isinstance(vars(k).get("name"), property) for k in cls.__mro__
+        )  # e.g. a label given to the instance (FunctionStrategy, PolicyStrategy)
+        name = getattr(strategy, "name", None) if own else None
         if isinstance(name, str):
             return name
         label = cls.__name__
