@@ -55,12 +55,14 @@ class LaneStrategy(Strategy):
         self._turns = threading.local()
 
     def _turn_decisions(self, view: TurnView, rows: np.ndarray, lane: np.ndarray):
-        """Per-game ``(keep (m, layers, rolls), cat (m, rolls))`` of live games ``rows``,
-        computed at the turn's first decision and kept for its later ones."""
+        """``(keep (u, layers, rolls), cat (u, rolls), which (m,))``: the decisions of the
+        ``u`` distinct (state, lane) pairs among live games ``rows`` and each game's pair,
+        computed at the turn's first decision and kept for its later ones (per pair, not
+        per game: a block's games would copy hundreds of MB per turn)."""
         key = (view.turn, view.games[rows].tobytes(), lane.tobytes())
         stash = getattr(self._turns, "stash", None)
         if stash is not None and stash[0] == key:
-            return stash[1], stash[2]
+            return stash[1], stash[2], stash[3]
         rules = view.rules
         states = view.state_index[rows]
         pair = states.astype(np.int64) * (1 << 20) + (lane - lane.min())
@@ -80,8 +82,8 @@ class LaneStrategy(Strategy):
             keep,
             cat,
         )
-        self._turns.stash = (key, keep[inverse], cat[inverse])
-        return self._turns.stash[1], self._turns.stash[2]
+        self._turns.stash = (key, keep, cat, inverse)
+        return keep, cat, inverse
 
     def _decide(self, view: TurnView) -> np.ndarray:
         self.prepare(view.rules)
@@ -89,13 +91,12 @@ class LaneStrategy(Strategy):
         out = np.asarray(self._optimal._decide(view), dtype=np.int64).copy()
         if live.any():
             rows = np.flatnonzero(live)
-            keep, cat = self._turn_decisions(view, rows, lane[rows])
+            keep, cat, which = self._turn_decisions(view, rows, lane[rows])
             r = view.roll_index[rows]
-            idx = np.arange(len(rows))
             if view.rolls_left == 0:
-                out[rows] = cat[idx, r]
+                out[rows] = cat[which, r]
             else:
-                out[rows] = keep[idx, view.rolls_left - 1, r]
+                out[rows] = keep[which, view.rolls_left - 1, r]
         return out
 
     def keep(self, view: TurnView) -> np.ndarray:
