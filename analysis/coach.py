@@ -21,7 +21,6 @@ grades, ``--json`` and a figure of a game's value path.
 
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass
 
@@ -30,7 +29,7 @@ import pandas as pd
 
 from yahtzee_sim._kernels.widget import upper_total_lanes
 from yahtzee_sim.errors import YahtzeeSimError
-from yahtzee_sim.observation import describe_action, n_actions
+from yahtzee_sim.observation import action_names, roll_names
 from yahtzee_sim.records import GameRecord, read_records
 from yahtzee_sim.rules import RuleSet
 from yahtzee_sim.solver import value_table
@@ -38,6 +37,7 @@ from yahtzee_sim.state import encode_state
 
 from .dataset import grade_decisions
 from .regret import _layer_name
+from .stats import _mean_ci as stats_mean_ci
 
 DECISION_COLUMNS = (
     "game",
@@ -124,9 +124,8 @@ class GameAnalysis:
 
 
 def _mean_ci(x: np.ndarray) -> dict:
-    mean = float(x.mean())
-    half = 1.96 * float(x.std(ddof=1)) / math.sqrt(len(x)) if len(x) > 1 else float("nan")
-    return {"mean": mean, "lo": mean - half, "hi": mean + half}
+    mean, _, lo, hi = stats_mean_ci(x, 0.95)  # the project's t interval
+    return {"mean": mean, "lo": lo, "hi": hi}
 
 
 def _decision_arrays(games: list[GameRecord]) -> dict:
@@ -171,9 +170,7 @@ def analyze_records(games: list[GameRecord]) -> GameAnalysis:
     prior = np.where(first, start, np.r_[0.0, chosen[:-1]])
     luck = best - prior
     loss = np.maximum(best - chosen, 0.0)
-    t = rules.tables
-    faces = np.array([" ".join(map(str, t.faces_from_counts(c))) for c in t.roll_counts])
-    names = np.array([describe_action(rules, a) for a in range(n_actions(rules))])
+    faces, names = roll_names(rules), action_names(rules)
     decisions = pd.DataFrame(
         {
             "game": rec["game"],

@@ -26,7 +26,7 @@ from yahtzee_sim._kernels.play import category_options, kernel_rules
 from yahtzee_sim._kernels.regret import decision_options
 from yahtzee_sim._kernels.widget import upper_total_lanes
 from yahtzee_sim.errors import YahtzeeSimError
-from yahtzee_sim.observation import describe_action, n_actions
+from yahtzee_sim.observation import action_names, n_actions, roll_names
 from yahtzee_sim.records import recorded_blocks
 from yahtzee_sim.rules import RuleSet, get_rules
 from yahtzee_sim.simulate import DEFAULT_CHUNK, _check_int
@@ -278,9 +278,7 @@ def decision_dataset(
     rules = get_rules(rules)
     label = strategy_label(get_strategy(strategy))
     lanes = upper_total_lanes(value_table(rules).values)
-    t = rules.tables
-    faces = np.array([" ".join(map(str, t.faces_from_counts(c))) for c in t.roll_counts])
-    names = np.array([describe_action(rules, a) for a in range(n_actions(rules))])
+    faces, names = roll_names(rules), action_names(rules)
     cols, ptrs, acts, vals = [], [], [], []
     offset = 0
     bar = tqdm(

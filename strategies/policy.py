@@ -30,6 +30,7 @@ from yahtzee_sim.observation import (
     used_masks,
 )
 from yahtzee_sim.rules import RuleSet, get_rules
+from yahtzee_sim.state import known_box_scores
 from yahtzee_sim.view import TurnView
 
 from .adapter import UserStrategy
@@ -117,10 +118,7 @@ def views_of_observations(rules: RuleSet, obs: np.ndarray):
     flag = obs[:, layout["flag"].start].astype(np.int64)
     score = obs[:, layout["score"].start].astype(np.int64)
     roll_index = t.roll_index(dice).astype(np.int32)
-    scores = np.zeros((len(obs), rules.n_categories), dtype=np.int16)
-    yi = rules.yahtzee_index
-    if yi is not None and rules.has_yahtzee_flag:
-        scores[:, yi] = np.where(flag >= 1, rules.categories[yi].points, 0)
+    scores = known_box_scores(rules, flag)
     group = turn * (rules.rolls_per_turn + 1) + rolls_left
     for g in np.unique(group):
         rows = np.flatnonzero(group == g)

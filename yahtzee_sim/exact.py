@@ -45,7 +45,7 @@ from ._kernels.play import kernel_rules
 from .dice import DiceTables
 from .errors import IllegalMoveError, StrategyError
 from .rules import RuleSet, get_rules
-from .state import decode_state, n_states
+from .state import decode_state, known_box_scores, n_states
 from .view import TurnView
 from .vocabulary import PERCENTILES, box_statistics, percentile_key, strategy_label
 
@@ -224,10 +224,7 @@ def _views(rules: RuleSet, states: np.ndarray, turn: int):
     rolls = np.tile(np.arange(n_rolls, dtype=np.int32), len(states))
     dice = t.roll_counts[rolls]
     m = len(rolls)
-    cat_scores = np.zeros((m, rules.n_categories), dtype=np.int16)
-    yi = rules.yahtzee_index
-    if yi is not None and rules.has_yahtzee_flag:
-        cat_scores[:, yi] = np.where(flag >= 1, rules.categories[yi].points, 0)
+    cat_scores = known_box_scores(rules, flag)
 
     def make(rolls_left: int, rows=slice(None), score=None, scores=None, games=None, key=None):
         return TurnView(

@@ -143,6 +143,17 @@ def mask_view(view) -> np.ndarray:
     return action_masks(view.rules, view.roll_index, view.rolls_left, view.used, view.flag)
 
 
+def action_names(rules: RuleSet) -> np.ndarray:
+    """:func:`describe_action` of every action, as an array indexed by action."""
+    return np.array([describe_action(rules, a) for a in range(n_actions(rules))])
+
+
+def roll_names(rules: RuleSet) -> np.ndarray:
+    """Every roll's sorted faces as text ("1 3 5 5 6"), indexed by roll."""
+    t = rules.tables
+    return np.array([" ".join(map(str, t.faces_from_counts(c))) for c in t.roll_counts])
+
+
 def describe_action(rules: RuleSet, action: int) -> str:
     """A readable name of ``action``: ``"keep 5 5 6"``, ``"keep nothing"`` or the box name."""
     n_keeps = rules.tables.n_keeps

@@ -132,3 +132,15 @@ def max_points_so_far(rules: RuleSet, used, upper, flag: int) -> np.ndarray:
         bonuses = np.full(len(used), flag - 1) if limit else filled.sum(axis=1) - 1
         total = total + rules.yahtzee_bonus * bonuses
     return total
+
+
+def known_box_scores(rules: RuleSet, flag) -> np.ndarray:
+    """``(m, n_categories)`` int16 box contents that states with Yahtzee flags ``flag``
+    determine: the Yahtzee box's full points where the flag is set, 0 elsewhere (what a
+    view of a position knows when only its state is given)."""
+    flag = np.asarray(flag)
+    out = np.zeros((len(flag), rules.n_categories), dtype=np.int16)
+    yi = rules.yahtzee_index
+    if yi is not None and rules.has_yahtzee_flag:
+        out[:, yi] = np.where(flag >= 1, rules.categories[yi].points, 0)
+    return out
