@@ -17,6 +17,7 @@ from scipy import stats
 
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.rules import get_rules
+from yahtzee_sim.tables import play_tables, seat_seed
 
 
 class TournamentError(YahtzeeSimError):
@@ -117,14 +118,6 @@ def seat_list(strategies, players: int | None) -> list[str]:
     return seats + [seats[-1]] * (players - len(seats))
 
 
-def seat_seed(seed: int, seat: int) -> int:
-    """The dice seed of ``seat`` (independent streams per seat, from ``SeedSequence``)."""
-    return int(
-        np.random.SeedSequence(seed, spawn_key=(seat,)).generate_state(1, np.uint64)[0]
-        >> np.uint64(1)
-    )
-
-
 def tournament(
     strategies,
     players: int | None = None,
@@ -133,8 +126,9 @@ def tournament(
     rules="yahtzee",
     n_jobs: int = 1,
     progress: bool = False,
+    visible: bool = False,
 ) -> TournamentResult:
-    """Play ``games`` blind ``players``-player games.
+    """Play ``games`` ``players``-player games, blind (default) or with visible cards.
 
     Parameters
     ----------
@@ -147,6 +141,10 @@ def tournament(
     games, seed, rules, n_jobs, progress
         As in :func:`yahtzee_sim.simulate`; seat ``i`` uses the seed
         :func:`seat_seed` ``(seed, i)``.
+    visible : bool
+        Play the seats' turns interleaved at one table, each seeing the others' score
+        cards (:mod:`yahtzee_sim.tables`); every seat keeps its blind dice stream, so
+        strategies that ignore their opponents score exactly as in the blind game.
     """
     from yahtzee_sim import simulate
 
@@ -155,20 +153,25 @@ def tournament(
     seats = seat_list(strategies, players)
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
         raise TournamentError(f"games must be an integer >= 1, got {games!r}")
-    scores = np.empty((games, len(seats)), dtype=np.int64)
-    names = []
-    for i, s in enumerate(seats):
-        res = simulate(
-            s,
-            games,
-            seed=seat_seed(seed, i),
-            rules=rules,
-            n_jobs=n_jobs,
-            progress=progress,
-            keep_games=True,
-        )
-        scores[:, i] = res.total
-        names.append(s if isinstance(s, str) else repr(s))
+    names = [s if isinstance(s, str) else repr(s) for s in seats]
+    if visible:
+        from yahtzee_sim.strategies import get_strategy
+
+        instances = [get_strategy(s) for s in seats]
+        scores = play_tables(instances, rules, games, seed, n_jobs=n_jobs, progress=progress)
+    else:
+        scores = np.empty((games, len(seats)), dtype=np.int64)
+        for i, s in enumerate(seats):
+            res = simulate(
+                s,
+                games,
+                seed=seat_seed(seed, i),
+                rules=rules,
+                n_jobs=n_jobs,
+                progress=progress,
+                keep_games=True,
+            )
+            scores[:, i] = res.total
     top = scores.max(axis=1, keepdims=True)
     at_top = scores == top
     wins = at_top / at_top.sum(axis=1, keepdims=True)
@@ -178,7 +181,12 @@ def tournament(
         wins,
         rules.name,
         time.perf_counter() - t0,
-        {"players": len(seats), "games": games, "seed": seed},
+        {
+            "players": len(seats),
+            "games": games,
+            "seed": seed,
+            **({"visible": True} if visible else {}),
+        },
     )
 
 

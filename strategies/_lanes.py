@@ -59,7 +59,12 @@ class LaneStrategy(Strategy):
         ``u`` distinct (state, lane) pairs among live games ``rows`` and each game's pair,
         computed at the turn's first decision and kept for its later ones (per pair, not
         per game: a block's games would copy hundreds of MB per turn)."""
-        key = (view.turn, view.games[rows].tobytes(), lane.tobytes())
+        key = (
+            view.turn,
+            view.games[rows].tobytes(),
+            lane.tobytes(),
+            view.state_index[rows].tobytes(),
+        )
         stash = getattr(self._turns, "stash", None)
         if stash is not None and stash[0] == key:
             return stash[1], stash[2], stash[3]

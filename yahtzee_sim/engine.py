@@ -90,6 +90,119 @@ def _as_categories(strategy, out, view: TurnView) -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=np.int64)
 
 
+class GameBlock:
+    """The per-game arrays of a block of games of one player, advanced turn by turn.
+
+    Solitaire blocks (:func:`play_block`) and every seat of a visible table
+    (:mod:`yahtzee_sim.tables`) are played by the same :meth:`play_turn`.
+    """
+
+    def __init__(self, rules: RuleSet, first_game: int, n_games: int, dice_key, strategy_key):
+        n, F, C = n_games, rules.n_faces, rules.n_categories
+        self.rules = rules
+        self.kr = kernel_rules(rules)
+        self.dice_key = dice_key
+        self.strategy_key = strategy_key
+        self.games = np.arange(first_game, first_game + n, dtype=np.int64)
+        self.counts = np.zeros((n, F), dtype=np.int8)
+        self.roll_idx = np.zeros(n, dtype=np.int32)
+        self.used = np.zeros(n, dtype=np.int64)
+        self.upper_sum = np.zeros(n, dtype=np.int64)
+        self.flag = np.zeros(n, dtype=np.int64)
+        self.score = np.zeros(n, dtype=np.int64)
+        self.cat_scores = np.zeros((n, C), dtype=np.int16)
+        self.filled_turn = np.zeros((n, C), dtype=np.int8)
+        self.ycount = np.zeros(n, dtype=np.int8)
+        self.ybonus = np.zeros(n, dtype=np.int8)
+        self._nothing_kept = np.zeros((n, F), dtype=np.int8)
+        self._rolling = np.ones(n, dtype=np.bool_)
+        self._everyone = np.ones(n, dtype=np.bool_)
+
+    def __len__(self) -> int:
+        return len(self.games)
+
+    def view(self, rolls_left: int, turn: int, active=None, table=None) -> TurnView:
+        """The strategy's view of every game of the block at one decision."""
+        return TurnView(
+            self.rules,
+            self.games,
+            self.counts,
+            self.roll_idx,
+            rolls_left,
+            turn,
+            self.used,
+            self.upper_sum,
+            self.flag,
+            self.score,
+            self.cat_scores,
+            self.strategy_key,
+            active,
+            table,
+        )
+
+    def play_turn(self, strategy: BatchStrategy, turn: int, table=None) -> None:
+        """Roll, reroll and score turn ``turn`` of every game, asking ``strategy``;
+        ``table`` (:class:`~yahtzee_sim.view.TableInfo`, visible games) goes into its views."""
+        rules, kr = self.rules, self.kr
+        k0, k1 = self.dice_key
+        n = len(self)
+        turns = np.full(n, turn, dtype=np.int64)
+        rolling = self._rolling
+        rolling[:] = True
+        roll_dice(
+            kr, self.counts, self.roll_idx, self._nothing_kept, rolling, self.games, turns,
+            turns * 0, k0, k1,
+        )  # fmt: skip
+        for roll in range(1, rules.rolls_per_turn):
+            view = self.view(rules.rolls_per_turn - roll, turn, rolling.copy(), table)
+            keep = _as_keep(strategy, strategy.keep(view), view)
+            rolls = np.full(n, roll, dtype=np.int64)
+            bad = roll_dice(
+                kr, self.counts, self.roll_idx, keep, rolling, self.games, turns, rolls, k0, k1
+            )
+            if bad >= 0:
+                action = f"keep {list(DiceTables.faces_from_counts(keep[bad]))}"
+                raise _illegal(strategy, "keep", view, bad, action)
+            if not rolling.any():
+                break
+        view = self.view(0, turn, None, table)
+        cats = _as_categories(strategy, strategy.category(view), view)
+        bad = apply_categories(
+            kr, cats, self._everyone, self.roll_idx, self.used, self.upper_sum, self.flag,
+            self.score, self.cat_scores, self.filled_turn, self.ycount, self.ybonus, turns,
+        )  # fmt: skip
+        if bad >= 0:
+            C = rules.n_categories
+            c = int(cats[bad])
+            label = rules.category_names[c] if 0 <= c < C else f"index {c}"
+            if 0 <= c < C and (int(self.used[bad]) >> c) & 1:
+                label += " (already filled)"
+            elif 0 <= c < C:
+                label += " (not allowed by the joker rule)"
+            raise _illegal(strategy, "category choice", view, bad, label)
+
+    def results(self) -> dict[str, np.ndarray]:
+        """The per-game arrays of :data:`RESULT_DTYPES` (after the last turn)."""
+        rules = self.rules
+        n = len(self)
+        upper_bonus = np.where(self.upper_sum >= rules.upper_bonus_threshold, rules.upper_bonus, 0)
+        if not rules.upper_bonus:
+            upper_bonus = np.zeros(n, dtype=np.int64)
+        total = (
+            self.cat_scores.sum(axis=1, dtype=np.int64)
+            + upper_bonus
+            + self.ybonus.astype(np.int64) * rules.yahtzee_bonus
+        )
+        return {
+            "total": total.astype(RESULT_DTYPES["total"]),
+            "category_scores": self.cat_scores,
+            "filled_turn": self.filled_turn,
+            "upper_bonus": upper_bonus.astype(RESULT_DTYPES["upper_bonus"]),
+            "yahtzees": self.ycount,
+            "yahtzee_bonuses": self.ybonus,
+        }
+
+
 def play_block(
     strategy: BatchStrategy,
     rules: RuleSet,
@@ -102,94 +215,7 @@ def play_block(
 
     Returns the per-game arrays of :data:`RESULT_DTYPES`.
     """
-    kr = kernel_rules(rules)
-    n, F, C = n_games, rules.n_faces, rules.n_categories
-    k0, k1 = dice_key
-    games = np.arange(first_game, first_game + n, dtype=np.int64)
-    counts = np.zeros((n, F), dtype=np.int8)
-    roll_idx = np.zeros(n, dtype=np.int32)
-    used = np.zeros(n, dtype=np.int64)
-    upper_sum = np.zeros(n, dtype=np.int64)
-    flag = np.zeros(n, dtype=np.int64)
-    score = np.zeros(n, dtype=np.int64)
-    cat_scores = np.zeros((n, C), dtype=np.int16)
-    filled_turn = np.zeros((n, C), dtype=np.int8)
-    ycount = np.zeros(n, dtype=np.int8)
-    ybonus = np.zeros(n, dtype=np.int8)
-    nothing_kept = np.zeros((n, F), dtype=np.int8)
-    rolling = np.ones(n, dtype=np.bool_)
-
-    def view_of(rolls_left, turn, active):
-        return TurnView(
-            rules,
-            games,
-            counts,
-            roll_idx,
-            rolls_left,
-            turn,
-            used,
-            upper_sum,
-            flag,
-            score,
-            cat_scores,
-            strategy_key,
-            active,
-        )
-
-    everyone = np.ones(n, dtype=np.bool_)
-    for turn in range(C):
-        turns = np.full(n, turn, dtype=np.int64)
-        rolling[:] = True
-        roll_dice(kr, counts, roll_idx, nothing_kept, rolling, games, turns, turns * 0, k0, k1)
-        for roll in range(1, rules.rolls_per_turn):
-            view = view_of(rules.rolls_per_turn - roll, turn, rolling.copy())
-            keep = _as_keep(strategy, strategy.keep(view), view)
-            rolls = np.full(n, roll, dtype=np.int64)
-            bad = roll_dice(kr, counts, roll_idx, keep, rolling, games, turns, rolls, k0, k1)
-            if bad >= 0:
-                action = f"keep {list(DiceTables.faces_from_counts(keep[bad]))}"
-                raise _illegal(strategy, "keep", view, bad, action)
-            if not rolling.any():
-                break
-        view = view_of(0, turn, None)
-        cats = _as_categories(strategy, strategy.category(view), view)
-        bad = apply_categories(
-            kr,
-            cats,
-            everyone,
-            roll_idx,
-            used,
-            upper_sum,
-            flag,
-            score,
-            cat_scores,
-            filled_turn,
-            ycount,
-            ybonus,
-            turns,
-        )
-        if bad >= 0:
-            c = int(cats[bad])
-            label = rules.category_names[c] if 0 <= c < C else f"index {c}"
-            if 0 <= c < C and (int(used[bad]) >> c) & 1:
-                label += " (already filled)"
-            elif 0 <= c < C:
-                label += " (not allowed by the joker rule)"
-            raise _illegal(strategy, "category choice", view, bad, label)
-
-    upper_bonus = np.where(upper_sum >= rules.upper_bonus_threshold, rules.upper_bonus, 0)
-    if not rules.upper_bonus:
-        upper_bonus = np.zeros(n, dtype=np.int64)
-    total = (
-        cat_scores.sum(axis=1, dtype=np.int64)
-        + upper_bonus
-        + ybonus.astype(np.int64) * rules.yahtzee_bonus
-    )
-    return {
-        "total": total.astype(RESULT_DTYPES["total"]),
-        "category_scores": cat_scores,
-        "filled_turn": filled_turn,
-        "upper_bonus": upper_bonus.astype(RESULT_DTYPES["upper_bonus"]),
-        "yahtzees": ycount,
-        "yahtzee_bonuses": ybonus,
-    }
+    block = GameBlock(rules, first_game, n_games, dice_key, strategy_key)
+    for turn in range(rules.n_categories):
+        block.play_turn(strategy, turn)
+    return block.results()

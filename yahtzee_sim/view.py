@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
@@ -16,6 +17,52 @@ def _readonly(a: np.ndarray) -> np.ndarray:
     a = np.asarray(a).view()
     a.flags.writeable = False
     return a
+
+
+@dataclass(frozen=True, eq=False)
+class TableInfo:
+    """What a player sees of the other players at a visible table (one row per table).
+
+    Attributes
+    ----------
+    seat : int
+        This player's seat (0 plays first in every round).
+    n_players : int
+        Players at the table, this one included.
+    seats : ndarray (n_players - 1,) int64
+        The opponents' seats, in seat order; the columns of the arrays below.
+    turns : ndarray (n_players - 1,) int64
+        Turns each opponent has played (opponents seated before this player have
+        played this round's turn already).
+    score : ndarray (m, n_players - 1) int64
+        Each opponent's points so far, bonuses earned included (the final total once
+        they have played every turn).
+    used, upper_total, flag : ndarray (m, n_players - 1) int64
+        Each opponent's filled boxes (bitmask), uncapped upper total and Yahtzee flag
+        (as :class:`TurnView`'s).
+    """
+
+    seat: int
+    n_players: int
+    seats: np.ndarray
+    turns: np.ndarray
+    score: np.ndarray
+    used: np.ndarray
+    upper_total: np.ndarray
+    flag: np.ndarray
+
+    def take(self, rows) -> TableInfo:
+        """The same table information for the rows ``rows`` of the batch."""
+        return TableInfo(
+            self.seat,
+            self.n_players,
+            self.seats,
+            self.turns,
+            self.score[rows],
+            self.used[rows],
+            self.upper_total[rows],
+            self.flag[rows],
+        )
 
 
 class TurnView:
@@ -55,6 +102,10 @@ class TurnView:
         is returned for it is ignored. Always all True at a category decision.
     strategy_key : tuple of two uint64
         Key of the strategy's own random stream (see :meth:`uniform`).
+    table : TableInfo or None
+        The opponents' score cards at a visible multiplayer table
+        (:func:`yahtzee_sim.tables.play_tables`); ``None`` in solitaire and blind
+        games. See also :attr:`n_players`, :attr:`seat`.
     """
 
     def __init__(
@@ -72,6 +123,7 @@ class TurnView:
         category_scores: np.ndarray,
         strategy_key: tuple = (np.uint64(1), np.uint64(2)),
         active: np.ndarray | None = None,
+        table: TableInfo | None = None,
     ) -> None:
         self.rules = rules
         self.games = _readonly(games)
@@ -86,6 +138,17 @@ class TurnView:
         self.category_scores = _readonly(category_scores)
         self.strategy_key = strategy_key
         self.active = _readonly(np.ones(len(games), dtype=np.bool_) if active is None else active)
+        self.table = table
+
+    @property
+    def n_players(self) -> int:
+        """Players at the table (1 in solitaire and blind games, whose cards are hidden)."""
+        return 1 if self.table is None else self.table.n_players
+
+    @property
+    def seat(self) -> int:
+        """This player's seat at a visible table (0 in solitaire and blind games)."""
+        return 0 if self.table is None else self.table.seat
 
     def __len__(self) -> int:
         return len(self.games)

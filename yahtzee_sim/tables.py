@@ -1,0 +1,130 @@
+"""Visible multiplayer games: N-seat tables played in lockstep, turn by turn.
+
+At a real table players take turns and see each other's score cards. Here a block
+of tables advances as arrays (leading axis = tables): in every round, seat 0 plays
+its turn in all tables, then seat 1, and so on. Each seat is a
+:class:`~yahtzee_sim.engine.GameBlock` with the dice stream it has in a blind
+tournament (:func:`yahtzee_sim.analysis.tournament.seat_seed`), so the same seed
+gives every seat the same dice whether the cards are visible or not: a strategy that
+ignores its opponents plays exactly the games it plays blind, and blind and visible
+results pair up under common random numbers. What a seat sees of the others is a
+:class:`~yahtzee_sim.view.TableInfo` in its :class:`~yahtzee_sim.view.TurnView`.
+
+The engine side never imports a concrete strategy.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+from joblib import Parallel, delayed, effective_n_jobs
+from tqdm.auto import tqdm
+
+from ._kernels.rng import keys_from_seed
+from .engine import GameBlock
+from .errors import YahtzeeSimError
+from .rules import RuleSet
+from .view import TableInfo
+
+
+def seat_seed(seed: int, seat: int) -> int:
+    """The dice seed of ``seat`` (independent streams per seat, from ``SeedSequence``)."""
+    return int(
+        np.random.SeedSequence(seed, spawn_key=(seat,)).generate_state(1, np.uint64)[0]
+        >> np.uint64(1)
+    )
+
+
+def seat_keys(seed: int, players: int) -> list[tuple]:
+    """``(dice_key, strategy_key)`` of every seat: those of ``simulate(seed=seat_seed(seed,
+    seat))``, so a seat's games are the blind games of that seed."""
+    out = []
+    for i in range(players):
+        k = keys_from_seed(seat_seed(seed, i))
+        out.append((k[:2], k[2:]))
+    return out
+
+
+def table_info(blocks: list[GameBlock], seat: int, turn: int) -> TableInfo:
+    """What seat ``seat`` sees of the other seats before its turn ``turn``."""
+    others = [j for j in range(len(blocks)) if j != seat]
+
+    def stack(name):
+        return np.stack([getattr(blocks[j], name) for j in others], axis=1)
+
+    return TableInfo(
+        seat=seat,
+        n_players=len(blocks),
+        seats=np.asarray(others, dtype=np.int64),
+        turns=np.asarray([turn + 1 if j < seat else turn for j in others], dtype=np.int64),
+        score=stack("score"),
+        used=stack("used"),
+        upper_total=stack("upper_sum"),
+        flag=stack("flag"),
+    )
+
+
+def play_table_block(
+    strategies: list, rules: RuleSet, first_table: int, n_tables: int, keys: list[tuple]
+) -> np.ndarray:
+    """Play tables ``first_table ..`` in lockstep; ``strategies[i]`` sits at seat ``i``
+    with ``keys[i] = (dice_key, strategy_key)``. Returns the final totals ``(n, seats)``."""
+    blocks = [GameBlock(rules, first_table, n_tables, *keys[i]) for i in range(len(strategies))]
+    for turn in range(rules.n_categories):
+        for i, strategy in enumerate(strategies):
+            blocks[i].play_turn(strategy, turn, table_info(blocks, i, turn))
+    return np.stack([b.results()["total"] for b in blocks], axis=1).astype(np.int64)
+
+
+def _prepared(strategy, rules):
+    from .simulate import _prepared as prepared
+
+    return prepared(strategy, rules)
+
+
+def _run(strategies, rules, first, n, keys, prepare):
+    if prepare:
+        strategies = [_prepared(s, rules) for s in strategies]
+    return play_table_block(strategies, rules, first, n, keys)
+
+
+def play_tables(
+    strategies: list,
+    rules: RuleSet,
+    games: int,
+    seed: int = 0,
+    n_jobs: int = 1,
+    chunk_size: int = 32_768,
+    progress: bool | None = None,
+) -> np.ndarray:
+    """Final totals ``(games, seats)`` of ``games`` visible tables, seat ``i`` playing
+    ``strategies[i]`` (instances). Bit-identical for any ``n_jobs`` and ``chunk_size``."""
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+        raise YahtzeeSimError(f"games must be an integer >= 1, got {games!r}")
+    keys = seat_keys(seed, len(strategies))
+    if n_jobs != 1:
+        chunk_size = min(chunk_size, -(-games // max(1, effective_n_jobs(n_jobs))))
+    todo = [(s, min(chunk_size, games - s)) for s in range(0, games, chunk_size)]
+    if progress is None:
+        progress = sys.stderr.isatty()
+    bar = tqdm(total=games, unit="table", disable=not progress, desc="tables")
+    out = []
+    threads = all(getattr(s, "parallel_backend", "processes") == "threads" for s in strategies)
+    if n_jobs == 1 or len(todo) == 1 or threads:
+        prepared = [_prepared(s, rules) for s in strategies]
+        if n_jobs == 1 or len(todo) == 1:
+            parts = (_run(prepared, rules, s, n, keys, False) for s, n in todo)
+        else:
+            parts = Parallel(n_jobs=n_jobs, return_as="generator", prefer="threads")(
+                delayed(_run)(prepared, rules, s, n, keys, False) for s, n in todo
+            )
+    else:
+        parts = Parallel(n_jobs=n_jobs, return_as="generator")(
+            delayed(_run)(strategies, rules, s, n, keys, True) for s, n in todo
+        )
+    for part, (_, n) in zip(parts, todo, strict=True):
+        out.append(part)
+        bar.update(n)
+    bar.close()
+    return np.concatenate(out)
