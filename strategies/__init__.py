@@ -10,6 +10,7 @@ from . import rule_based as _rule_based  # noqa: F401  (registers)
 from . import rule_based_program as _rule_based_program  # noqa: F401  (registers)
 from . import target as _target  # noqa: F401  (registers)
 from . import win as _win  # noqa: F401  (registers)
+from . import winaware as _winaware  # noqa: F401  (registers)
 from .adapter import FunctionStrategy, Position
 from .base import Strategy
 from .checks import StrategyCheckError, check_strategy

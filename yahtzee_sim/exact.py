@@ -626,8 +626,11 @@ def _unique_states(nxt: np.ndarray, size: int) -> np.ndarray:
     return np.flatnonzero(seen)
 
 
-def _backward(rules: RuleSet, levels: list[LevelOutcomes], progress: bool) -> np.ndarray:
-    """The law of the points to come from each reached state, fullest level first."""
+def _backward(
+    rules: RuleSet, levels: list[LevelOutcomes], progress: bool, all_rows: bool = False
+) -> np.ndarray:
+    """The law of the points to come from the first level's first state (``all_rows``:
+    from each of its states, one row per state), fullest level first."""
     row_of = np.full(n_states(rules), -1, dtype=np.int64)
     final = _unique_states(levels[-1].nxt, len(row_of))
     row_of[final] = np.arange(len(final))
@@ -643,4 +646,4 @@ def _backward(rules: RuleSet, levels: list[LevelOutcomes], progress: bool) -> np
         V_next, top_next = V, top
         bar.update(1)
     bar.close()
-    return V_next[0].copy()
+    return V_next if all_rows else V_next[0].copy()

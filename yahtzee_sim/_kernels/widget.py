@@ -15,6 +15,10 @@ what they record.
   offset[s] + length[s]]`` holding lanes ``first[s] .. first[s] + length[s] - 1``
   (``first`` empty: 0 for every state); lanes before the row have the value ``top``
   (the goal is reached), lanes past it ``bottom`` (target: 1 and 0);
+* :data:`LANES_GIVEN` (one lane; win-aware play): the caller fills the value of every
+  (box, points) pair in ``work.val`` itself (column ``pad``; column 0 the same with a
+  roll's Yahtzee bonus added, as need lanes read it) and the widget skips
+  :func:`box_values`;
 * :data:`LANES_EXP` (exponential utility, risk-sensitive play): as max-EV, over upper
   totals, but a state's value is ``±E[exp(-θ · points to come)]`` and scoring ``q``
   points multiplies by ``scale[q] = exp(-θ q)`` instead of adding ``q``.
@@ -65,6 +69,7 @@ NEG = -1.0e300
 LANES_UPPER = 0
 LANES_NEED = 1
 LANES_EXP = 2
+LANES_GIVEN = 3
 _NO_ROWS = np.zeros(0, dtype=np.int64)
 _NO_SCALE = np.zeros(0)
 
@@ -183,9 +188,14 @@ def _layers(buf, m, n, nu):
 
 @njit(cache=True, nogil=True)
 def box_pad(kr, lanes, flag):
-    """Extra lanes of box values below ``lo``: the Yahtzee bonus in target lanes of a
-    state whose n-of-a-kind rolls earn it (the flag is set), else 0."""
-    return kr.yahtzee_bonus if lanes.kind == LANES_NEED and flag else 0
+    """Extra lanes of box values below ``lo``: the Yahtzee bonus in target (and given)
+    lanes of a state whose n-of-a-kind rolls earn it (the flag is set), else 0."""
+    return kr.yahtzee_bonus if lanes.kind >= LANES_NEED and lanes.kind != LANES_EXP and flag else 0
+
+
+def given_lanes() -> Lanes:
+    """One caller-valued lane (:data:`LANES_GIVEN`)."""
+    return Lanes(LANES_GIVEN, _NO_SCALE, _NO_ROWS, _NO_ROWS, _NO_ROWS, 0.0, 0.0, _NO_SCALE)
 
 
 @njit(cache=True, nogil=True)
@@ -275,11 +285,13 @@ def category_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots
     a bonus Yahtzee moves the flag, so its boxes are valued from ``val_bonus``, filled
     for the next flag (:func:`bonus_moves_flag`).
     """
-    need_lanes = lanes.kind == LANES_NEED
+    need_lanes = lanes.kind == LANES_NEED or lanes.kind == LANES_GIVEN
     pad = val.shape[1] - nu
-    box_values(kr, lanes, used, upper, flag, lo - pad, nu + pad, val)
+    given = lanes.kind == LANES_GIVEN  # the caller filled val (and val_bonus)
+    if not given:
+        box_values(kr, lanes, used, upper, flag, lo - pad, nu + pad, val)
     moves = bonus_moves_flag(kr, used, flag)
-    if moves:
+    if moves and not given:
         box_values(
             kr, lanes, used, upper, flag_after_roll(kr, flag, 1), lo - pad, nu + pad, val_bonus
         )

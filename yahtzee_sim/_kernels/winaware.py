@@ -1,0 +1,116 @@
+"""Kernel of win-aware play: one turn of the widget per game, its boxes valued by the
+probability of winning the game from the state they lead to.
+
+A box written now leads to the turn-start state ``s2`` with ``q`` more points. From
+there the player is assumed to play max-EV, so the rest of their game adds a score
+with the mean and SD of :func:`yahtzee_sim.future.future_moments` at ``s2``; each
+opponent still playing likewise ends near ``score + mean`` with that SD, a finished
+opponent at their total. The box's value is P(win) (ties split) under normal
+approximations of those remaining scores — exact once nothing is left to play for
+anyone but this turn's player on their last turn. The widget
+(:data:`.widget.LANES_GIVEN`) then takes the best keeps and boxes against these values.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit, prange
+
+from .play import flag_after_roll, scored_state
+from .widget import _rows, bonus_moves_flag, box_pad, new_work, widget
+
+MAX_CHUNKS = 256
+_SQRT2 = math.sqrt(2.0)
+
+
+@njit(cache=True, nogil=True)
+def normal_cdf(x):
+    """Standard normal CDF."""
+    return 0.5 * math.erfc(-x / _SQRT2)
+
+
+@njit(cache=True, nogil=True)
+def win_share(x, fin_best, fin_ties, um, usd, n_unf):
+    """Expected share of the win with final score ``x``: finished opponents' best total
+    ``fin_best`` held by ``fin_ties`` of them (0: none finished; a tie splits the win),
+    times P(beating) each opponent still playing (normal with mean ``um[k]``, SD
+    ``usd[k]``; ties count half)."""
+    g = 1.0
+    if fin_ties > 0:
+        xr = math.floor(x + 0.5)
+        if xr < fin_best:
+            return 0.0
+        if xr == fin_best:
+            g = 1.0 / (fin_ties + 1)
+    for k in range(n_unf):
+        g *= normal_cdf((x - um[k]) / usd[k])
+    return g
+
+
+@njit(cache=True, nogil=True)
+def win_value(base, mu, sd, fin_best, fin_ties, um, usd, n_unf, gh_x, gh_w):
+    """P(win) when this player's final score is ``base`` + a normal (``mu``, ``sd``):
+    exact for ``sd = 0``, closed form against one opponent still playing, else
+    Gauss-Hermite quadrature (nodes ``gh_x``, weights ``gh_w`` summing to 1)."""
+    if sd == 0.0:
+        return win_share(base + mu, fin_best, fin_ties, um, usd, n_unf)
+    if fin_ties == 0 and n_unf == 1:
+        return normal_cdf((base + mu - um[0]) / math.sqrt(sd * sd + usd[0] * usd[0]))
+    acc = 0.0
+    for i in range(gh_x.shape[0]):
+        acc += gh_w[i] * win_share(base + mu + sd * gh_x[i], fin_best, fin_ties, um, usd, n_unf)
+    return acc
+
+
+@njit(cache=True, nogil=True)
+def fill_win_values(kr, lanes, used, upper, flag, score, mean, sd, fb, ft, um, usd, n_unf,
+                    gh_x, gh_w, val, val_bonus):  # fmt: skip
+    """``val[s, pad]`` = P(win) after writing the points of slot ``s`` in its box;
+    ``val[s, 0]`` the same with a roll's Yahtzee bonus (``pad`` = the bonus, when this
+    state's rolls can earn it); ``val_bonus[s, 0]`` under a bonus limit (the flag moves)."""
+    pad = val.shape[1] - 1
+    moves = bonus_moves_flag(kr, used, flag)
+    for c in range(kr.n_categories):
+        if (used >> c) & 1:
+            continue
+        for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
+            p = kr.slot_points[s]
+            s2, bonus = scored_state(kr, used, upper, flag, c, p)
+            base = float(score + p + bonus)
+            val[s, pad] = win_value(base, mean[s2], sd[s2], fb, ft, um, usd, n_unf, gh_x, gh_w)
+            if pad > 0:
+                if moves:
+                    s2, bonus = scored_state(kr, used, upper, flag_after_roll(kr, flag, 1), c, p)
+                    base = float(score + p + bonus)
+                    val_bonus[s, 0] = win_value(base + pad, mean[s2], sd[s2], fb, ft, um, usd,
+                                                n_unf, gh_x, gh_w)  # fmt: skip
+                else:
+                    val[s, 0] = win_value(base + pad, mean[s2], sd[s2], fb, ft, um, usd, n_unf,
+                                          gh_x, gh_w)  # fmt: skip
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def win_aware_decisions(kr, lanes, used, upper, flag, score, mean, sd, fin_best, fin_ties,
+                        um, usd, n_unf, gh_x, gh_w, keep_out, cat_out):  # fmt: skip
+    """Win-aware decisions of games ``i`` at every roll of their turn: ``keep_out[i, j - 1,
+    r]`` (j rerolls left) and ``cat_out[i, r]``; opponents as in :func:`win_share` (rows
+    ``um[i, :n_unf[i]]``), in parallel over games. ``lanes`` = ``widget.given_lanes()``."""
+    n = used.shape[0]
+    n_rolls = kr.roll_keep_index.shape[0]
+    n_slots = kr.slot_points.shape[0]
+    n_chunks = min(n, MAX_CHUNKS)
+    for chunk in prange(n_chunks):
+        work = new_work(kr, 1, 1)
+        for i in range(chunk, n, n_chunks):
+            width = 1 + box_pad(kr, lanes, flag[i])
+            val = _rows(work.val, n_slots, width)
+            vb = _rows(work.val_bonus, n_slots, width)
+            fill_win_values(kr, lanes, used[i], upper[i], flag[i], score[i], mean, sd,
+                            fin_best[i], fin_ties[i], um[i], usd[i], n_unf[i], gh_x, gh_w,
+                            val, vb)  # fmt: skip
+            _, cat, keep, _, _ = widget(kr, lanes, used[i], upper[i], flag[i], 0, 1, work, 1)
+            for r in range(n_rolls):
+                cat_out[i, r] = cat[r, 0]
+                for j in range(1, kr.rolls):
+                    keep_out[i, j - 1, r] = keep[j, r, 0]

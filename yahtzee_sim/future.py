@@ -1,0 +1,185 @@
+"""The points still to come under max-EV play: moments of every state, exact laws.
+
+Win-aware play and the live win probability need, for a player at any turn-start
+state, what the rest of the game will bring if they play max-EV (optimal) from
+there:
+
+* :func:`future_moments` — the mean and SD of the points to come from **every**
+  encoded state (one backward pass over levels with optimal play's turn outcomes,
+  :func:`yahtzee_sim.exact.level_outcomes`; the mean is the optimal value table,
+  which the tests check); cached on disk like the value table;
+* :func:`future_law` — the exact law of the points to come from one state, or from
+  a position inside a turn (dice and rerolls left), by the exact evaluator's forward
+  and backward passes started from that state.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from . import cache
+from ._kernels.exact import outcome_effects, reach_layer, roll_outcomes
+from ._kernels.play import kernel_rules
+from .exact import _backward, _unique_states, level_outcomes, prepared
+from .rules import RuleSet, get_rules
+from .solver import levels, upper_lanes
+from .state import decode_state, encode_state, flag_size, n_states
+
+
+class FutureMoments(NamedTuple):
+    """Mean and SD of the points still to come from every encoded state (max-EV play);
+    0 at full score cards and at states no game can reach."""
+
+    mean: np.ndarray
+    sd: np.ndarray
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def moments_level(states, ptr, nxt, pts, prob, mean, second):
+    """``mean[s]``, ``second[s]`` (E[R], E[R²] of the points to come R) of the states of
+    one level, from their turn outcomes and the next level's moments (in place)."""
+    for i in prange(states.shape[0]):
+        m1 = 0.0
+        m2 = 0.0
+        for t in range(ptr[i], ptr[i + 1]):
+            q = float(pts[t])
+            a = mean[nxt[t]]
+            m1 += prob[t] * (q + a)
+            m2 += prob[t] * (q * q + 2.0 * q * a + second[nxt[t]])
+        mean[states[i]] = m1
+        second[states[i]] = m2
+
+
+def level_states(rules: RuleSet, masks: np.ndarray) -> np.ndarray:
+    """Every reachable-looking state of these used masks: upper totals the filled upper
+    boxes can make, Yahtzee flags only where the Yahtzee box is filled."""
+    start, count = upper_lanes(rules, masks)
+    hi = start + count - 1
+    fs = flag_size(rules)
+    yi = rules.yahtzee_index
+    parts = []
+    for f in range(fs):
+        ok = np.ones(len(masks), dtype=bool) if f == 0 else ((masks >> yi) & 1).astype(bool)
+        m, h = masks[ok], hi[ok]
+        rep = np.repeat(np.arange(len(m)), h + 1)
+        upper = np.arange(len(rep)) - np.repeat(np.cumsum(h + 1) - (h + 1), h + 1)
+        parts.append(encode_state(rules, m[rep], upper, np.full(len(rep), f)))
+    return np.sort(np.concatenate(parts))
+
+
+def _solve_moments(rules: RuleSet, progress: bool = False) -> FutureMoments:
+    strategy, rules = prepared("optimal", rules)
+    size = n_states(rules)
+    mean = np.zeros(size)
+    second = np.zeros(size)
+    C = rules.n_categories
+    for masks in levels(C):
+        turn = int(bin(int(masks[0])).count("1"))
+        states = level_states(rules, masks)
+        lv = level_outcomes(strategy, rules, states, turn)
+        moments_level(states, lv.ptr, lv.nxt, lv.pts, lv.prob, mean, second)
+    return FutureMoments(mean, np.sqrt(np.maximum(second - mean * mean, 0.0)))
+
+
+_MEMORY: dict[str, FutureMoments] = {}
+
+
+def future_moments(rules: str | RuleSet = "yahtzee", use_cache: bool = True) -> FutureMoments:
+    """:class:`FutureMoments` of ``rules``: from memory, the disk cache, or computed
+    (Yahtzee: about 10 s on two cores)."""
+    rules = get_rules(rules)
+    fp = rules.fingerprint()
+    if use_cache and fp in _MEMORY:
+        return _MEMORY[fp]
+    size = n_states(rules)
+    paths = [cache.cache_path(f"future-{k}", fp) for k in ("mean", "sd")]
+    got = [cache.load_array(p, size) for p in paths] if use_cache else [None]
+    if any(g is None for g in got):
+        t0 = time.perf_counter()
+        got = _solve_moments(rules)
+        if use_cache:
+            for p, a in zip(paths, got, strict=True):
+                cache.save_array(p, a, {"rules": fp, "seconds": time.perf_counter() - t0})
+    out = FutureMoments(*got)
+    if use_cache:
+        _MEMORY[fp] = out
+    return out
+
+
+def _law_from_outcomes(strategy, rules: RuleSet, first_states, first_pts, first_prob):
+    """Law of the points to come given the law of the current turn's outcomes
+    (next state, points) and max-EV play afterwards."""
+    size = n_states(rules)
+    used0 = decode_state(rules, np.asarray(first_states))[0]
+    pmf = np.zeros(1)
+    turn = int(bin(int(used0[0])).count("1")) if len(first_states) else rules.n_categories
+    laws = {}
+    if turn < rules.n_categories:
+        states = _unique_states(np.asarray(first_states, dtype=np.int64), size)
+        lvs = []
+        for t in range(turn, rules.n_categories):
+            lv = level_outcomes(strategy, rules, states, t)
+            lvs.append(lv)
+            states = _unique_states(lv.nxt, size)
+        rows = _backward(rules, lvs, False, all_rows=True)
+        laws = {int(s): rows[i] for i, s in enumerate(lvs[0].states)}
+    for s, q, p in zip(first_states, first_pts, first_prob, strict=True):
+        law = laws.get(int(s), np.ones(1))
+        top = q + len(law)
+        if top > len(pmf):
+            pmf = np.pad(pmf, (0, top - len(pmf)))
+        pmf[q:top] += p * law
+    return np.trim_zeros(pmf, "b")
+
+
+def future_law(
+    rules: str | RuleSet,
+    state: int,
+    dice=None,
+    rolls_left: int | None = None,
+) -> np.ndarray:
+    """Exact law of the points still to come under max-EV play: ``pmf[x]`` = P(x more
+    points, bonuses included).
+
+    From the turn-start state ``state`` (encoded, :func:`yahtzee_sim.state.encode_state`),
+    or, with ``dice`` (face counts, as a view's) and ``rolls_left``, from that point of
+    the turn being played from ``state``. A full score card gives ``[1.0]``.
+    """
+    strategy, rules = prepared("optimal", rules)
+    kr = kernel_rules(rules)
+    used, upper, flag = decode_state(rules, state)
+    if used == (1 << rules.n_categories) - 1:
+        return np.ones(1)
+    if dice is None:
+        lv = level_outcomes(strategy, rules, np.array([state]), bin(used).count("1"))
+        return _law_from_outcomes(strategy, rules, lv.nxt, lv.pts, lv.prob)
+    t = rules.tables
+    keep, cat = strategy.decision_table(rules, np.array([state], dtype=np.int64))
+    p = np.zeros(t.n_rolls)
+    fin = np.zeros(t.n_rolls)
+    w = np.empty(len(t.keep_counts))
+    roll = int(t.roll_index(np.asarray(dice, dtype=np.int8)[None])[0])
+    p[roll] = 1.0
+    for j in range(int(rolls_left), 0, -1):
+        reach_layer(kr, keep[0, j - 1], p, w, fin)
+    fin += p
+    return _outcomes_law(strategy, rules, kr, used, upper, flag, cat[0], fin)
+
+
+def _outcomes_law(strategy, rules, kr, used, upper, flag, cat_row, fin):
+    width = 2 * (int(kr.box_max.max()) + 1)
+    acc = np.zeros(rules.n_categories * width)
+    touched = np.empty(len(fin), dtype=np.int64)
+    n, _ = roll_outcomes(kr, used, flag, cat_row, fin, acc, touched, width)
+    nxt, pts, prob = [], [], []
+    for s in touched[:n]:
+        c, raw, yb = s // width, (s % width) // 2, s % 2
+        x, q, _ = outcome_effects(kr, used, upper, flag, c, raw, yb)
+        nxt.append(x)
+        pts.append(q)
+        prob.append(acc[s])
+    return _law_from_outcomes(strategy, rules, np.array(nxt), np.array(pts), np.array(prob))
