@@ -121,6 +121,20 @@ class GameBlock:
     def __len__(self) -> int:
         return len(self.games)
 
+    def set_position(self, card) -> None:
+        """Start every game of the block from the score card ``card``
+        (:class:`~yahtzee_sim.winprob.ScoreCard`): its boxes, upper total, flag, bonuses."""
+        names = self.rules.category_names
+        for name, pts in card.boxes.items():
+            c = names.index(name)
+            self.cat_scores[:, c] = pts
+            self.filled_turn[:, c] = -1  # filled before the block started
+        self.used[:] = card.used
+        self.upper_sum[:] = card.upper_total
+        self.flag[:] = card.flag
+        self.score[:] = card.score
+        self.ybonus[:] = card.yahtzee_bonuses
+
     def view(self, rolls_left: int, turn: int, active=None, table=None) -> TurnView:
         """The strategy's view of every game of the block at one decision."""
         return TurnView(

@@ -66,13 +66,31 @@ def table_info(blocks: list[GameBlock], seat: int, turn: int) -> TableInfo:
 
 
 def play_table_block(
-    strategies: list, rules: RuleSet, first_table: int, n_tables: int, keys: list[tuple]
+    strategies: list,
+    rules: RuleSet,
+    first_table: int,
+    n_tables: int,
+    keys: list[tuple],
+    start: tuple | None = None,
 ) -> np.ndarray:
     """Play tables ``first_table ..`` in lockstep; ``strategies[i]`` sits at seat ``i``
-    with ``keys[i] = (dice_key, strategy_key)``. Returns the final totals ``(n, seats)``."""
+    with ``keys[i] = (dice_key, strategy_key)``. Returns the final totals ``(n, seats)``.
+
+    ``start = (cards, seat)`` starts every table from those score cards
+    (:class:`~yahtzee_sim.winprob.ScoreCard`, one per seat) with ``seat`` to move
+    (-1: the game is over).
+    """
     blocks = [GameBlock(rules, first_table, n_tables, *keys[i]) for i in range(len(strategies))]
-    for turn in range(rules.n_categories):
+    first_turn, first_seat = 0, 0
+    if start is not None:
+        cards, first_seat = start
+        for block, card in zip(blocks, cards, strict=True):
+            block.set_position(card)
+        first_turn = rules.n_categories if first_seat < 0 else cards[first_seat].turns
+    for turn in range(first_turn, rules.n_categories):
         for i, strategy in enumerate(strategies):
+            if turn == first_turn and i < first_seat:
+                continue  # played this round's turn before the start
             blocks[i].play_turn(strategy, turn, table_info(blocks, i, turn))
     return np.stack([b.results()["total"] for b in blocks], axis=1).astype(np.int64)
 
@@ -83,10 +101,10 @@ def _prepared(strategy, rules):
     return prepared(strategy, rules)
 
 
-def _run(strategies, rules, first, n, keys, prepare):
+def _run(strategies, rules, first, n, keys, prepare, start=None):
     if prepare:
         strategies = [_prepared(s, rules) for s in strategies]
-    return play_table_block(strategies, rules, first, n, keys)
+    return play_table_block(strategies, rules, first, n, keys, start)
 
 
 def play_tables(
@@ -97,9 +115,11 @@ def play_tables(
     n_jobs: int = 1,
     chunk_size: int = 32_768,
     progress: bool | None = None,
+    start: tuple | None = None,
 ) -> np.ndarray:
     """Final totals ``(games, seats)`` of ``games`` visible tables, seat ``i`` playing
-    ``strategies[i]`` (instances). Bit-identical for any ``n_jobs`` and ``chunk_size``."""
+    ``strategies[i]`` (instances). Bit-identical for any ``n_jobs`` and ``chunk_size``.
+    ``start``: a starting position, as :func:`play_table_block` takes it."""
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
         raise YahtzeeSimError(f"games must be an integer >= 1, got {games!r}")
     keys = seat_keys(seed, len(strategies))
@@ -114,14 +134,14 @@ def play_tables(
     if n_jobs == 1 or len(todo) == 1 or threads:
         prepared = [_prepared(s, rules) for s in strategies]
         if n_jobs == 1 or len(todo) == 1:
-            parts = (_run(prepared, rules, s, n, keys, False) for s, n in todo)
+            parts = (_run(prepared, rules, s, n, keys, False, start) for s, n in todo)
         else:
             parts = Parallel(n_jobs=n_jobs, return_as="generator", prefer="threads")(
-                delayed(_run)(prepared, rules, s, n, keys, False) for s, n in todo
+                delayed(_run)(prepared, rules, s, n, keys, False, start) for s, n in todo
             )
     else:
         parts = Parallel(n_jobs=n_jobs, return_as="generator")(
-            delayed(_run)(strategies, rules, s, n, keys, True) for s, n in todo
+            delayed(_run)(strategies, rules, s, n, keys, True, start) for s, n in todo
         )
     for part, (_, n) in zip(parts, todo, strict=True):
         out.append(part)
