@@ -22,9 +22,11 @@ from .regret import RegretResult, regret
 from .selection import DEFAULT_BATCH, METRICS, select_best
 from .stats import paired_difference, summarize
 from .tournament import (
+    RoundRobinResult,
     TournamentError,
     TournamentResult,
     exact_winning_law,
+    round_robin,
     tournament,
 )
 
@@ -34,6 +36,7 @@ __all__ = [
     "PALETTE",
     "KNResult",
     "RegretResult",
+    "RoundRobinResult",
     "SelectionError",
     "TournamentError",
     "TournamentResult",
@@ -54,6 +57,7 @@ __all__ = [
     "plot_win_matrix",
     "plot_win_sweep",
     "regret",
+    "round_robin",
     "select_best",
     "summarize",
     "tournament",

@@ -236,11 +236,16 @@ def plot_regret_by_turn(frame, ax=None):
     return ax
 
 
-def plot_win_matrix(matrix, ax=None):
-    """Heatmap of P(row beats column) in a blind two-player game (ties count half)."""
+def plot_win_matrix(
+    matrix, ax=None, title: str = "P(row beats column), blind two-player game", fmt: str = ".2f"
+):
+    """Heatmap of P(row beats column) (ties count half); entries printed with ``fmt``.
+    Values within 0.1 of 1/2 get a scale centred on 1/2, so that small edges show."""
     ax = _axes(ax)
     m = np.asarray(matrix, dtype=float)
-    im = ax.imshow(m, cmap="cividis", vmin=0, vmax=1)
+    spread = np.nanmax(np.abs(m - 0.5)) if np.isfinite(m).any() else 0.5
+    lo, hi = (0.0, 1.0) if spread > 0.1 else (0.5 - spread, 0.5 + spread)
+    im = ax.imshow(m, cmap="cividis", vmin=lo, vmax=hi)
     labels = list(matrix.index)
     ax.set_xticks(range(len(labels)), labels, rotation=60, ha="right", fontsize="small")
     ax.set_yticks(range(len(labels)), labels, fontsize="small")
@@ -250,13 +255,13 @@ def plot_win_matrix(matrix, ax=None):
                 ax.text(
                     j,
                     i,
-                    f"{m[i, j]:.2f}",
+                    format(m[i, j], fmt),
                     ha="center",
                     va="center",
-                    fontsize=6,
-                    color="white" if m[i, j] < 0.5 else "black",
+                    fontsize=6 if len(m) > 6 else 9,
+                    color="white" if m[i, j] < (lo + hi) / 2 else "black",
                 )
-    ax.set_title("P(row beats column), blind two-player game")
+    ax.set_title(title)
     ax.figure.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
     return ax
 

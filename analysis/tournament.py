@@ -198,3 +198,159 @@ def exact_winning_law(pmfs) -> np.ndarray:
         p = np.pad(np.asarray(p, dtype=np.float64), (0, n - len(p)))
         cdf *= np.cumsum(p / p.sum())
     return np.diff(np.concatenate(([0.0], cdf)))
+
+
+@dataclass(eq=False)
+class RoundRobinResult:
+    """Outcome of :func:`round_robin`.
+
+    Attributes
+    ----------
+    strategies : list of str
+    matches : list of tuple
+        The strategy index of every seat of every match (every ordered choice of
+        distinct strategies: both seat orders of each pairing).
+    wins : ndarray (matches, games, players)
+        Win shares of every seat of every game of every match.
+    scores : ndarray (matches, games, players)
+    """
+
+    strategies: list[str]
+    matches: list[tuple]
+    wins: np.ndarray
+    scores: np.ndarray
+    rules_name: str
+    seconds: float = 0.0
+    parameters: dict = field(default_factory=dict)
+
+    def _shares(self, i: int, j: int | None) -> np.ndarray:
+        out = [
+            self.wins[m, :, seat.index(i)]
+            for m, seat in enumerate(self.matches)
+            if i in seat and (j is None or j in seat)
+        ]
+        return np.concatenate(out) if out else np.zeros(0)
+
+    def win_matrix(self, level: float = 0.95) -> pd.DataFrame:
+        """Rows: strategy; columns: opponent; entries: the row's mean win share in the
+        games where both sit (both seat orders), with its t interval half-width in
+        ``win_matrix().attrs["halfwidth"]``."""
+        k = len(self.strategies)
+        mean = np.full((k, k), np.nan)
+        half = np.full((k, k), np.nan)
+        for i in range(k):
+            for j in range(k):
+                if i != j:
+                    mean[i, j], half[i, j] = _mean_half(self._shares(i, j), level)
+        df = pd.DataFrame(mean, index=self.strategies, columns=self.strategies)
+        df.attrs["halfwidth"] = pd.DataFrame(half, index=self.strategies, columns=self.strategies)
+        return df
+
+    def ranking(self, level: float = 0.95) -> pd.DataFrame:
+        """Strategies by mean win share against the field, with intervals and the
+        fair share ``1 / players`` for comparison."""
+        rows = []
+        for i, name in enumerate(self.strategies):
+            shares = self._shares(i, None)
+            m, h = _mean_half(shares, level)
+            sc = np.concatenate(
+                [self.scores[n, :, s.index(i)] for n, s in enumerate(self.matches) if i in s]
+            )
+            rows.append((name, m, m - h, m + h, float(sc.mean())))
+        df = pd.DataFrame(rows, columns=["strategy", "win_share", "win_lo", "win_hi", "mean_score"])
+        df = df.sort_values("win_share", ascending=False, kind="stable").reset_index(drop=True)
+        df.index = pd.RangeIndex(1, len(df) + 1, name="rank")
+        return df
+
+    def to_dict(self) -> dict:
+        """JSON-ready summary (no wall time)."""
+        wm = self.win_matrix()
+        return {
+            "rules": self.rules_name,
+            "strategies": self.strategies,
+            "parameters": self.parameters,
+            "win_matrix": [[None if np.isnan(v) else v for v in row] for row in wm.values],
+            "win_matrix_halfwidth": [
+                [None if np.isnan(v) else v for v in row] for row in wm.attrs["halfwidth"].values
+            ],
+            "ranking": self.ranking().to_dict(orient="records"),
+        }
+
+    def plot(self, ax=None):
+        """Heat map of the win matrix (the row's win share against the column)."""
+        from .plots import plot_win_matrix
+
+        kind = "visible" if self.parameters.get("visible") else "blind"
+        n = self.parameters.get("players", 2)
+        title = f"win share of row against column, {kind} {n}-player games"
+        return plot_win_matrix(self.win_matrix(), ax=ax, title=title, fmt=".3f")
+
+
+def _mean_half(x: np.ndarray, level: float) -> tuple[float, float]:
+    n = len(x)
+    if n < 2:
+        return (float(x.mean()) if n else np.nan), np.nan
+    q = stats.t.ppf(0.5 + level / 2, n - 1)
+    return float(x.mean()), float(q * x.std(ddof=1) / np.sqrt(n))
+
+
+def round_robin(
+    strategies,
+    players: int = 2,
+    games: int = 10_000,
+    seed: int = 0,
+    rules="yahtzee",
+    visible: bool = True,
+    n_jobs: int = 1,
+    progress: bool = False,
+) -> RoundRobinResult:
+    """Every ordered choice of ``players`` distinct strategies plays ``games`` games
+    (Axelrod-style round robin; both seat orders of each pairing). All matches share
+    the seed, so seat ``i`` has the same dice in every match (common random numbers).
+
+    Parameters
+    ----------
+    strategies : str or list
+        At least ``players`` distinct strategy ids.
+    players : int
+        Seats per game (>= 2).
+    visible : bool
+        Visible score cards (default) or blind games.
+    """
+    from itertools import permutations
+
+    t0 = time.perf_counter()
+    rules = get_rules(rules)
+    if isinstance(strategies, str):
+        strategies = [s.strip() for s in strategies.split(",") if s.strip()]
+    names = [s if isinstance(s, str) else repr(s) for s in strategies]
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players < 2:
+        raise TournamentError(f"players must be an integer >= 2, got {players!r}")
+    if len(set(names)) != len(names) or len(names) < players:
+        raise TournamentError(
+            f"a round robin of {players}-player games needs at least {players} distinct "
+            f"strategies, got {names}"
+        )
+    matches = list(permutations(range(len(names)), players))
+    wins, scores = [], []
+    for seats in matches:
+        res = tournament(
+            [strategies[i] for i in seats],
+            games=games,
+            seed=seed,
+            rules=rules,
+            n_jobs=n_jobs,
+            progress=progress,
+            visible=visible,
+        )
+        wins.append(res.wins)
+        scores.append(res.scores)
+    return RoundRobinResult(
+        names,
+        matches,
+        np.stack(wins),
+        np.stack(scores),
+        rules.name,
+        time.perf_counter() - t0,
+        {"players": players, "games": games, "seed": seed, "visible": bool(visible)},
+    )

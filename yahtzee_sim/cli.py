@@ -312,7 +312,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
-    p = sub.add_parser("tournament", help="blind multiplayer games: win rates, winning score")
+    p = sub.add_parser(
+        "tournament", help="multiplayer games (blind or visible): win rates, round robins"
+    )
     p.add_argument(
         "--strategies",
         default="optimal,greedy",
@@ -328,8 +330,49 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     _add_rules(p)
     p.add_argument("--jobs", type=_positive_int, default=1, help="parallel jobs per seat")
+    p.add_argument(
+        "--visible",
+        action="store_true",
+        help="players take turns at one table and see each other's score cards",
+    )
+    p.add_argument(
+        "--round-robin",
+        action="store_true",
+        help="every ordered choice of --players distinct strategies (default 2 players)",
+    )
+    p.add_argument(
+        "--plot", type=Path, default=None, help="with --round-robin: save the win matrix plot"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("winprob", help="live win probability of mid-game score cards")
+    p.add_argument(
+        "--me",
+        required=True,
+        metavar="CARD",
+        help="your card: 'ones=3,full_house=25,...' ('' = empty)",
+    )
+    p.add_argument(
+        "--opponent",
+        action="append",
+        required=True,
+        metavar="CARD",
+        help="an opponent's card (repeat; seats follow yours in order)",
+    )
+    p.add_argument("--seat", type=int, default=0, help="your seat (0 = first to play)")
+    p.add_argument("--dice", default=None, help="dice of the player to move, e.g. 6,6,6,2,3")
+    p.add_argument("--rolls-left", type=int, default=None, help="rerolls left with --dice")
+    p.add_argument(
+        "--simulate",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also play the position out N times (win-aware at every seat)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the play-outs (default 0)")
+    _add_rules(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
 
     p = sub.add_parser(
         "dataset", help="one row per decision of a strategy, every option valued (optimal)"
@@ -778,6 +821,10 @@ def cmd_target(args) -> int:
 def cmd_tournament(args) -> int:
     from .analysis import tournament
 
+    if args.round_robin:
+        return _round_robin(args)
+    if args.plot is not None:
+        raise CliError("--plot needs --round-robin")
     res = tournament(
         args.strategies,
         players=args.players,
@@ -786,12 +833,14 @@ def cmd_tournament(args) -> int:
         rules=_rules_from(args),
         n_jobs=args.jobs,
         progress=not (args.quiet or args.json),
+        visible=args.visible,
     )
     if args.json:
         print(json.dumps(res.to_dict()))
         return 0
+    kind = "visible" if args.visible else "blind"
     print(
-        f"{res.parameters['players']}-player blind games on {res.rules_name}, "
+        f"{res.parameters['players']}-player {kind} games on {res.rules_name}, "
         f"{res.games} games, seed {args.seed}"
     )
     print(res.win_rates().to_string(float_format=lambda v: f"{v:.4f}"))
@@ -800,6 +849,91 @@ def cmd_tournament(args) -> int:
         f"winning score: mean {w['mean']:.2f}, SD {w['sd']:.2f}, p10 {w['p10']:.0f}, "
         f"median {w['median']:.0f}, p90 {w['p90']:.0f}   ({res.seconds:.1f} s)"
     )
+    return 0
+
+
+def _round_robin(args) -> int:
+    from .analysis import round_robin
+
+    _check_plot(args.plot)
+    res = round_robin(
+        args.strategies,
+        players=args.players or 2,
+        games=args.games,
+        seed=args.seed,
+        rules=_rules_from(args),
+        visible=args.visible,
+        n_jobs=args.jobs,
+        progress=not (args.quiet or args.json),
+    )
+    if args.plot is not None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(7, 5.5))
+        res.plot(ax=ax)
+        fig.tight_layout()
+        fig.savefig(args.plot, dpi=120)
+        plt.close(fig)
+    if args.json:
+        print(json.dumps(res.to_dict()))
+        return 0
+    kind = "visible" if args.visible else "blind"
+    p = res.parameters
+    print(
+        f"round robin of {p['players']}-player {kind} games on {res.rules_name}: "
+        f"{len(res.matches)} matches of {p['games']} games, seed {p['seed']}"
+    )
+    print("win share of row against column (both seat orders):")
+    print(res.win_matrix().to_string(float_format=lambda v: f"{v:.4f}", na_rep="-"))
+    print(res.ranking().to_string(float_format=lambda v: f"{v:.4f}"))
+    print(f"({res.seconds:.1f} s)")
+    if args.plot is not None:
+        print(f"plot written to {args.plot}")
+    return 0
+
+
+def cmd_winprob(args) -> int:
+    from .winprob import ScoreCard, win_probability_now
+
+    rules = _rules_from(args)
+    cards = [ScoreCard.parse(c, rules) for c in args.opponent]
+    if not 0 <= args.seat <= len(cards):
+        raise CliError(f"--seat must be in 0..{len(cards)} with {len(cards)} opponents")
+    cards.insert(args.seat, ScoreCard.parse(args.me, rules))
+    dice = None
+    if args.dice is not None:
+        try:
+            dice = [int(d) for d in args.dice.replace(" ", ",").split(",") if d]
+        except ValueError:
+            raise CliError(f"--dice must be faces like 6,6,6,2,3, got {args.dice!r}") from None
+    elif args.rolls_left is not None:
+        raise CliError("--rolls-left needs --dice")
+    if args.simulate < 0:
+        raise CliError(f"--simulate must be >= 0, got {args.simulate}")
+    t0 = time.perf_counter()
+    res = win_probability_now(
+        cards, rules, dice=dice, rolls_left=args.rolls_left, simulate=args.simulate,
+        seed=args.seed,
+    )  # fmt: skip
+    if args.json:
+        print(json.dumps(res.to_dict()))
+        return 0
+    who = "game over" if res.to_move < 0 else f"seat {res.to_move} to move"
+    print(f"rules {rules.name}, {len(cards)} players, {who}")
+    for i, c in enumerate(cards):
+        name = "you" if i == args.seat else f"seat {i}"
+        line = (
+            f"  {name:8s} score {c.score:4d} ({c.turns:2d} boxes)  expected final "
+            f"{res.expected_final[i]:7.2f}  P(win), max-EV play: {res.exact[i]:.4f}"
+        )
+        if res.simulated is not None:
+            lo, hi = res.simulated_ci95[i]
+            line += f"  win-aware: {res.simulated[i]:.4f} [{lo:.4f}, {hi:.4f}]"
+        print(line)
+    print(f"({time.perf_counter() - t0:.1f} s)")
     return 0
 
 
@@ -1204,6 +1338,7 @@ COMMANDS = {
     "win": cmd_win,
     "risk": cmd_risk,
     "tournament": cmd_tournament,
+    "winprob": cmd_winprob,
     "report": cmd_report,
     "reproduce": cmd_reproduce,
     "strategies": cmd_strategies,

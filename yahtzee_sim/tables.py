@@ -96,9 +96,12 @@ def play_table_block(
 
 
 def _prepared(strategy, rules):
-    from .simulate import _prepared as prepared
-
-    return prepared(strategy, rules)
+    """``strategy`` prepared for ``rules`` (each seat's own instance: seats never share
+    one, even when their parameters are equal)."""
+    prepare = getattr(strategy, "prepare", None)
+    if prepare is not None:
+        prepare(rules)
+    return strategy
 
 
 def _run(strategies, rules, first, n, keys, prepare, start=None):
