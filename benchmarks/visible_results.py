@@ -37,7 +37,7 @@ def run(strategy: str, players: int, games: int, rules: str, jobs: int, seed: in
         "strategy": strategy,
         "players": players,
         "rules": rules,
-        "games": int(len(w)),
+        "games": len(w),
         "win_share": m,
         "ci95": [m - h, m + h],
         "fair_share": 1 / players,

@@ -98,9 +98,15 @@ class _OpponentAware(Strategy):
         fb, ft, um, usd, k = opponents_summary(view, self._moments)
         keep = np.empty((m, max(rules.rolls_per_turn - 1, 1), t.n_rolls), dtype=np.int16)
         cat = np.empty((m, t.n_rolls), dtype=np.int8)
+        states = np.asarray(view.state_index)
+        order = np.argsort(states, kind="stable")
+        cuts = np.flatnonzero(np.diff(states[order])) + 1
+        group_ptr = np.concatenate(([0], cuts, [m])).astype(np.int64)
         win_aware_decisions(
             kernel_rules(rules),
             given_lanes(),
+            order.astype(np.int64),
+            group_ptr,
             np.ascontiguousarray(view.used, dtype=np.int64),
             np.ascontiguousarray(view.upper, dtype=np.int64),
             np.ascontiguousarray(view.flag, dtype=np.int64),

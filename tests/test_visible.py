@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from yahtzee_sim import simulate
 from yahtzee_sim._kernels.play import kernel_rules, scored_state, yahtzee_bonus_points
-from yahtzee_sim._kernels.widget import _rows, box_pad, given_lanes, new_work, widget
+from yahtzee_sim._kernels.widget import _rows, given_lanes, new_work, widget
 from yahtzee_sim.advisor import advise
 from yahtzee_sim.analysis import TournamentError, round_robin, tournament
 from yahtzee_sim.cli import main
@@ -116,16 +116,17 @@ def test_given_lanes_with_max_ev_values_reproduce_optimal_decisions(rules_name):
     for i, s in enumerate(np.sort(states)):
         used, upper, flag = decode_state(rules, int(s))
         work = new_work(kr, 1, 1)
-        width = 1 + box_pad(kr, lanes, flag)
-        val = _rows(work.val, kr.slot_points.shape[0], width)
+        val = _rows(work.val, kr.slot_points.shape[0], 1)
+        val_bonus = _rows(work.val_bonus, kr.slot_points.shape[0], 1)
         for c in range(rules.n_categories):
             if (used >> c) & 1:
                 continue
             for slot in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
                 p = int(kr.slot_points[slot])
                 s2, bonus = scored_state(kr, used, upper, flag, c, p)
-                val[slot, width - 1] = p + bonus + V[s2]
-                val[slot, 0] = p + bonus + V[s2] + (width - 1)  # + a roll's Yahtzee bonus
+                val[slot, 0] = p + bonus + V[s2]
+                if flag:  # the roll also earns the Yahtzee bonus
+                    val_bonus[slot, 0] = p + bonus + V[s2] + rules.yahtzee_bonus
         W, cat, keep, _, _ = widget(kr, lanes, used, upper, flag, 0, 1, work, 1)
         assert W[0, 0] == pytest.approx(V[s], abs=1e-9)
         assert np.array_equal(cat[:, 0], cat_opt[i])

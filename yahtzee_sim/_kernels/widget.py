@@ -15,10 +15,10 @@ what they record.
   offset[s] + length[s]]`` holding lanes ``first[s] .. first[s] + length[s] - 1``
   (``first`` empty: 0 for every state); lanes before the row have the value ``top``
   (the goal is reached), lanes past it ``bottom`` (target: 1 and 0);
-* :data:`LANES_GIVEN` (one lane; win-aware play): the caller fills the value of every
-  (box, points) pair in ``work.val`` itself (column ``pad``; column 0 the same with a
-  roll's Yahtzee bonus added, as need lanes read it) and the widget skips
-  :func:`box_values`;
+* :data:`LANES_GIVEN` (win-aware play): the caller fills the value of every (box,
+  points) pair in every lane itself — ``work.val[s, t]``, and in ``work.val_bonus[s, t]``
+  the same with a roll's Yahtzee bonus paid — and the widget skips :func:`box_values`
+  (lanes are whatever the caller makes them: one game each);
 * :data:`LANES_EXP` (exponential utility, risk-sensitive play): as max-EV, over upper
   totals, but a state's value is ``±E[exp(-θ · points to come)]`` and scoring ``q``
   points multiplies by ``scale[q] = exp(-θ q)`` instead of adding ``q``.
@@ -142,7 +142,7 @@ class Work(NamedTuple):
     W: np.ndarray  # keeps x lanes: values
     A: np.ndarray  # keeps x lanes: best sub-keep (float64, so the selects vectorize)
     val: np.ndarray  # box slots x (lanes + Yahtzee bonus): value of each (box, points)
-    val_bonus: np.ndarray  # the same after a bonus Yahtzee moves the flag (bonus limit)
+    val_bonus: np.ndarray  # the same after a bonus Yahtzee (bonus limit; given lanes)
     slots: np.ndarray  # boxes: one roll's slot per box (int64)
     cat: np.ndarray  # rolls x lanes: best box (record >= 1)
     keep: np.ndarray  # rolls-per-turn x rolls x lanes: best keep (record >= 1)
@@ -162,7 +162,7 @@ def new_work(kr, max_nu, record):
         np.empty(n_keeps * max_nu),
         np.empty(n_keeps * rec),
         np.empty(n_val),
-        np.empty(n_val if kr.yahtzee_bonus_limit > 0 else 0),
+        np.empty(n_val if kr.yahtzee_bonus_limit > 0 or kr.yahtzee_bonus > 0 else 0),
         np.empty(kr.n_categories, dtype=np.int64),
         np.empty(n_rolls * rec, dtype=np.int64),
         np.zeros(kr.rolls * n_rolls * rec, dtype=np.int64),
@@ -188,13 +188,13 @@ def _layers(buf, m, n, nu):
 
 @njit(cache=True, nogil=True)
 def box_pad(kr, lanes, flag):
-    """Extra lanes of box values below ``lo``: the Yahtzee bonus in target (and given)
-    lanes of a state whose n-of-a-kind rolls earn it (the flag is set), else 0."""
-    return kr.yahtzee_bonus if lanes.kind >= LANES_NEED and lanes.kind != LANES_EXP and flag else 0
+    """Extra lanes of box values below ``lo``: the Yahtzee bonus in target lanes of a
+    state whose n-of-a-kind rolls earn it (the flag is set), else 0."""
+    return kr.yahtzee_bonus if lanes.kind == LANES_NEED and flag else 0
 
 
 def given_lanes() -> Lanes:
-    """One caller-valued lane (:data:`LANES_GIVEN`)."""
+    """Caller-valued lanes (:data:`LANES_GIVEN`)."""
     return Lanes(LANES_GIVEN, _NO_SCALE, _NO_ROWS, _NO_ROWS, _NO_ROWS, 0.0, 0.0, _NO_SCALE)
 
 
@@ -309,10 +309,10 @@ def category_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots
             for c in range(C):
                 if slots[c] >= 0:
                     slots[c] = kr.points_slot[c, slots[c]]
-        src = pad - yb if need_lanes else pad  # lane t of this roll reads lane src + t
+        src = pad - yb if need_lanes and not given else pad  # lane t reads lane src + t
         add = 0.0 if need_lanes or lanes.kind == LANES_EXP else float(yb)
         mul = lanes.scale[yb] if lanes.kind == LANES_EXP else 1.0
-        V = val_bonus if yb > 0 and moves else val
+        V = val_bonus if yb > 0 and (moves or given) else val
         for t in range(nu):
             W[k, t] = NEG
         if record:

@@ -18,9 +18,10 @@ import math
 from numba import njit, prange
 
 from .play import flag_after_roll, scored_state
-from .widget import _rows, bonus_moves_flag, box_pad, new_work, widget
+from .widget import _rows, new_work, widget
 
 MAX_CHUNKS = 256
+TILE = 32  # games of one state run as the lanes of one widget call
 _SQRT2 = math.sqrt(2.0)
 
 
@@ -64,13 +65,13 @@ def win_value(base, mu, sd, fin_best, fin_ties, um, usd, n_unf, gh_x, gh_w):
 
 
 @njit(cache=True, nogil=True)
-def fill_win_values(kr, lanes, used, upper, flag, score, mean, sd, fb, ft, um, usd, n_unf,
-                    gh_x, gh_w, val, val_bonus):  # fmt: skip
-    """``val[s, pad]`` = P(win) after writing the points of slot ``s`` in its box;
-    ``val[s, 0]`` the same with a roll's Yahtzee bonus (``pad`` = the bonus, when this
-    state's rolls can earn it); ``val_bonus[s, 0]`` under a bonus limit (the flag moves)."""
-    pad = val.shape[1] - 1
-    moves = bonus_moves_flag(kr, used, flag)
+def fill_win_values(kr, used, upper, flag, score, mean, sd, fb, ft, um, usd, n_unf, gh_x, gh_w,
+                    t, val, val_bonus):  # fmt: skip
+    """Lane ``t`` (one game): ``val[s, t]`` = P(win) after writing the points of slot ``s``
+    in its box; ``val_bonus[s, t]`` the same when the roll also earns the Yahtzee bonus
+    (filled when the state's rolls can earn it; the flag moves under a bonus limit)."""
+    bonus_flag = flag_after_roll(kr, flag, 1)
+    earns = kr.yahtzee_bonus > 0 and flag >= 1
     for c in range(kr.n_categories):
         if (used >> c) & 1:
             continue
@@ -78,39 +79,46 @@ def fill_win_values(kr, lanes, used, upper, flag, score, mean, sd, fb, ft, um, u
             p = kr.slot_points[s]
             s2, bonus = scored_state(kr, used, upper, flag, c, p)
             base = float(score + p + bonus)
-            val[s, pad] = win_value(base, mean[s2], sd[s2], fb, ft, um, usd, n_unf, gh_x, gh_w)
-            if pad > 0:
-                if moves:
-                    s2, bonus = scored_state(kr, used, upper, flag_after_roll(kr, flag, 1), c, p)
-                    base = float(score + p + bonus)
-                    val_bonus[s, 0] = win_value(base + pad, mean[s2], sd[s2], fb, ft, um, usd,
-                                                n_unf, gh_x, gh_w)  # fmt: skip
-                else:
-                    val[s, 0] = win_value(base + pad, mean[s2], sd[s2], fb, ft, um, usd, n_unf,
-                                          gh_x, gh_w)  # fmt: skip
+            val[s, t] = win_value(base, mean[s2], sd[s2], fb, ft, um, usd, n_unf, gh_x, gh_w)
+            if earns:
+                s2, bonus = scored_state(kr, used, upper, bonus_flag, c, p)
+                base = float(score + p + bonus + kr.yahtzee_bonus)
+                val_bonus[s, t] = win_value(base, mean[s2], sd[s2], fb, ft, um, usd, n_unf,
+                                            gh_x, gh_w)  # fmt: skip
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def win_aware_decisions(kr, lanes, used, upper, flag, score, mean, sd, fin_best, fin_ties,
-                        um, usd, n_unf, gh_x, gh_w, keep_out, cat_out):  # fmt: skip
+def win_aware_decisions(kr, lanes, order, group_ptr, used, upper, flag, score, mean, sd,
+                        fin_best, fin_ties, um, usd, n_unf, gh_x, gh_w, keep_out,
+                        cat_out):  # fmt: skip
     """Win-aware decisions of games ``i`` at every roll of their turn: ``keep_out[i, j - 1,
     r]`` (j rerolls left) and ``cat_out[i, r]``; opponents as in :func:`win_share` (rows
-    ``um[i, :n_unf[i]]``), in parallel over games. ``lanes`` = ``widget.given_lanes()``."""
-    n = used.shape[0]
+    ``um[i, :n_unf[i]]``). Games ``order[group_ptr[g] : group_ptr[g + 1]]`` share a
+    state and run as the lanes of one widget call (up to ``TILE`` at a time), in
+    parallel over groups. ``lanes`` = ``widget.given_lanes()``."""
+    n_groups = group_ptr.shape[0] - 1
     n_rolls = kr.roll_keep_index.shape[0]
     n_slots = kr.slot_points.shape[0]
-    n_chunks = min(n, MAX_CHUNKS)
+    n_chunks = min(n_groups, MAX_CHUNKS)
     for chunk in prange(n_chunks):
-        work = new_work(kr, 1, 1)
-        for i in range(chunk, n, n_chunks):
-            width = 1 + box_pad(kr, lanes, flag[i])
-            val = _rows(work.val, n_slots, width)
-            vb = _rows(work.val_bonus, n_slots, width)
-            fill_win_values(kr, lanes, used[i], upper[i], flag[i], score[i], mean, sd,
-                            fin_best[i], fin_ties[i], um[i], usd[i], n_unf[i], gh_x, gh_w,
-                            val, vb)  # fmt: skip
-            _, cat, keep, _, _ = widget(kr, lanes, used[i], upper[i], flag[i], 0, 1, work, 1)
-            for r in range(n_rolls):
-                cat_out[i, r] = cat[r, 0]
-                for j in range(1, kr.rolls):
-                    keep_out[i, j - 1, r] = keep[j, r, 0]
+        work = new_work(kr, TILE, 1)
+        for g in range(chunk, n_groups, n_chunks):
+            for lo in range(group_ptr[g], group_ptr[g + 1], TILE):
+                nu = min(TILE, group_ptr[g + 1] - lo)
+                i0 = order[lo]
+                val = _rows(work.val, n_slots, nu)
+                vb = _rows(work.val_bonus, n_slots, nu)
+                for t in range(nu):
+                    i = order[lo + t]
+                    fill_win_values(kr, used[i], upper[i], flag[i], score[i], mean, sd,
+                                    fin_best[i], fin_ties[i], um[i], usd[i], n_unf[i], gh_x,
+                                    gh_w, t, val, vb)  # fmt: skip
+                _, cat, keep, _, _ = widget(
+                    kr, lanes, used[i0], upper[i0], flag[i0], 0, nu, work, 1
+                )
+                for t in range(nu):
+                    i = order[lo + t]
+                    for r in range(n_rolls):
+                        cat_out[i, r] = cat[r, t]
+                        for j in range(1, kr.rolls):
+                            keep_out[i, j - 1, r] = keep[j, r, t]
