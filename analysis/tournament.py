@@ -19,6 +19,8 @@ from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.rules import get_rules
 from yahtzee_sim.tables import play_tables, seat_seed
 
+from .stats import _mean_ci
+
 
 class TournamentError(YahtzeeSimError):
     """Bad tournament input (seats, players, games)."""
@@ -287,11 +289,11 @@ class RoundRobinResult:
 
 
 def _mean_half(x: np.ndarray, level: float) -> tuple[float, float]:
-    n = len(x)
-    if n < 2:
-        return (float(x.mean()) if n else np.nan), np.nan
-    q = stats.t.ppf(0.5 + level / 2, n - 1)
-    return float(x.mean()), float(q * x.std(ddof=1) / np.sqrt(n))
+    """Mean and t-interval half-width (the project's interval, :func:`.stats._mean_ci`)."""
+    if len(x) < 2:
+        return (float(x.mean()) if len(x) else np.nan), np.nan
+    mean, _, lo, _ = _mean_ci(x, level)
+    return mean, mean - lo
 
 
 def round_robin(

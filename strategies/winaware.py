@@ -154,6 +154,8 @@ class WinAware(_OpponentAware):
         Gauss-Hermite nodes for P(win) against several opponents still playing.
     """
 
+    references = ()  # Pawlewicz 2010's figures were not available to us (README)
+
     def __init__(self, nodes: int = 8) -> None:
         self.nodes = nodes
 
@@ -171,6 +173,8 @@ class Chase(_OpponentAware):
     fallback : str
         The strategy played before (a registry id; default max-EV).
     """
+
+    references = ()  # Tillius 2026 states the theorem, no figures for it
 
     def __init__(self, fallback: str = "optimal") -> None:
         self.fallback = fallback
