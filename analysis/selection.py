@@ -11,11 +11,13 @@ from yahtzee_sim.simulate import simulate
 
 from .kim_nelson import KNResult, SelectionError, kim_nelson
 
-#: Per-game metrics selection can rank on ("Simulating Yahtzee" Tables 3, 6, 7).
+#: Per-game metrics selection can rank on ("Simulating Yahtzee" Tables 3, 6, 7), and
+#: ``"win"``: the share of the game won against a field (see :func:`select_best`).
 METRICS = {
     "total": lambda res: res.total.astype(np.float64),
     "yahtzees": lambda res: res.yahtzees.astype(np.float64),
     "bonus": lambda res: (res.upper_bonus > 0).astype(np.float64),
+    "win": None,
 }
 
 #: Default games per KN observation: batch means tame the skewed, multimodal scores.
@@ -34,6 +36,9 @@ def select_best(
     rules: str | RuleSet = "yahtzee",
     maximize: bool = True,
     n_jobs: int = 1,
+    field: str = "optimal",
+    players: int = 2,
+    visible: bool = True,
 ) -> KNResult:
     """Kim–Nelson selection among strategies, observations drawn sequentially from the engine.
 
@@ -47,7 +52,10 @@ def select_best(
     ----------
     strategies : sequence of str or Strategy
         At least two, with distinct names.
-    metric : {"total", "yahtzees", "bonus"}
+    metric : {"total", "yahtzees", "bonus", "win"}
+        ``"win"``: each strategy plays ``players``-player tables against ``players - 1``
+        seats of ``field`` (cards ``visible`` or not), once in every seat on the same dice;
+        a game counts its share of the win (ties split), averaged over the seats.
     batch : int
         Games per observation (default :data:`DEFAULT_BATCH`).
     Other parameters are those of :func:`~yahtzee_sim.analysis.kim_nelson.kim_nelson`.
@@ -64,10 +72,21 @@ def select_best(
     if len(set(names)) != len(names):
         raise SelectionError(f"strategies must be distinct, got {names}")
     value = METRICS[metric]
+    if metric == "win":
+        if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players < 2:
+            raise SelectionError(f"players must be an integer >= 2, got {players!r}")
+        opponents = [get_strategy(field) for _ in range(players - 1)]
 
     def draw(systems: np.ndarray, start: int, stop: int) -> np.ndarray:
         out = np.empty((len(systems), stop - start))
         for row, i in enumerate(systems):
+            if metric == "win":
+                shares = _win_shares(
+                    [objs[i], *opponents], rules, (stop - start) * batch, seed, start * batch,
+                    visible, n_jobs,
+                )  # fmt: skip
+                out[row] = shares.reshape(stop - start, batch).mean(axis=1)
+                continue
             res = simulate(
                 objs[i],
                 (stop - start) * batch,
@@ -81,6 +100,8 @@ def select_best(
         return out
 
     result = kim_nelson(draw, names, delta, alpha=alpha, n0=n0, m=m, maximize=maximize)
+    if metric == "win":
+        result.parameters.update(field=field, players=players, visible=visible)
     result.parameters.update(
         metric=metric,
         batch=batch,
@@ -89,3 +110,20 @@ def select_best(
         games=result.total_observations * batch,
     )
     return result
+
+
+def _win_shares(seats, rules, games, seed, first_game, visible, n_jobs) -> np.ndarray:
+    """The share of each game's win (ties split) of ``seats[0]``, averaged over its
+    playing every seat (the others keep their order)."""
+    from yahtzee_sim.tables import play_tables
+
+    me, field = seats[0], seats[1:]
+    out = np.zeros(games)
+    for p in range(len(seats)):
+        totals = play_tables(
+            [*field[:p], me, *field[p:]], rules, games, seed, n_jobs=n_jobs, progress=False,
+            first_game=first_game, visible=visible,
+        )  # fmt: skip
+        at_top = totals == totals.max(axis=1)[:, None]
+        out += at_top[:, p] / at_top.sum(axis=1)
+    return out / len(seats)

@@ -336,3 +336,25 @@ def test_cli_visible_tournament_and_round_robin(capsys, tmp_path):
     out = json.loads(capsys.readouterr().out)
     assert out["win_matrix"][0][0] is None and plot.stat().st_size > 0
     assert main(["tournament", "--plot", str(plot)]) == 2
+
+
+def test_tables_split_by_first_game_and_blind_tables_hide_the_cards():
+    rules = get_rules("yahtzee")
+    players = [get_strategy("win-aware"), get_strategy("optimal")]
+    whole = play_tables(players, rules, 900, seed=2)
+    tail = play_tables(players, rules, 400, seed=2, first_game=500)
+    assert np.array_equal(whole[500:], tail)
+    blind = play_tables(players, rules, 900, seed=2, visible=False)
+    both_optimal = play_tables([get_strategy("optimal")] * 2, rules, 900, seed=2)
+    assert np.array_equal(blind, both_optimal)
+
+
+def test_select_best_ranks_on_the_win_share_against_a_field():
+    from yahtzee_sim.analysis import select_best
+
+    res = select_best(
+        ["optimal", "greedy", "chase"], delta=0.02, metric="win", n0=10, batch=100, seed=1
+    )
+    assert res.means["optimal"] == pytest.approx(0.5)  # the field itself, every seat
+    assert "greedy" not in res.winners
+    assert res.parameters["field"] == "optimal" and res.parameters["players"] == 2

@@ -173,7 +173,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="indifference zone: smallest difference worth detecting (default 1)",
     )
     p.add_argument("--alpha", type=float, default=0.05, help="1 - P(correct selection)")
-    p.add_argument("--metric", choices=["total", "yahtzees", "bonus"], default="total")
+    p.add_argument("--metric", choices=["total", "yahtzees", "bonus", "win"], default="total")
+    p.add_argument("--field", default="optimal", help="with --metric win: the opponents' strategy")
+    p.add_argument(
+        "--players", type=_positive_int, default=2, help="with --metric win: seats per table"
+    )
+    p.add_argument(
+        "--blind", action="store_true", help="with --metric win: hide the cards (blind games)"
+    )
     p.add_argument("--minimize", action="store_true", help="select the smallest mean")
     p.add_argument("--m", type=_positive_int, default=1, help="stop when m strategies remain")
     p.add_argument("--n0", type=_positive_int, default=20, help="first-stage observations")
@@ -602,6 +609,9 @@ def cmd_select(args) -> int:
         rules=_rules_from(args),
         maximize=not args.minimize,
         n_jobs=args.jobs,
+        field=args.field,
+        players=args.players,
+        visible=not args.blind,
     )
     seconds = time.perf_counter() - t0
     common = min(res.observations.values())

@@ -72,13 +72,15 @@ def play_table_block(
     n_tables: int,
     keys: list[tuple],
     start: tuple | None = None,
+    visible: bool = True,
 ) -> np.ndarray:
     """Play tables ``first_table ..`` in lockstep; ``strategies[i]`` sits at seat ``i``
     with ``keys[i] = (dice_key, strategy_key)``. Returns the final totals ``(n, seats)``.
 
     ``start = (cards, seat)`` starts every table from those score cards
     (:class:`~yahtzee_sim.winprob.ScoreCard`, one per seat) with ``seat`` to move
-    (-1: the game is over).
+    (-1: the game is over). ``visible=False`` hides the cards (blind play: each seat's
+    games are then exactly its solitaire games).
     """
     blocks = [GameBlock(rules, first_table, n_tables, *keys[i]) for i in range(len(strategies))]
     first_turn, first_seat = 0, 0
@@ -91,7 +93,8 @@ def play_table_block(
         for i, strategy in enumerate(strategies):
             if turn == first_turn and i < first_seat:
                 continue  # played this round's turn before the start
-            blocks[i].play_turn(strategy, turn, table_info(blocks, i, turn))
+            table = table_info(blocks, i, turn) if visible else None
+            blocks[i].play_turn(strategy, turn, table)
     return np.stack([b.results()["total"] for b in blocks], axis=1).astype(np.int64)
 
 
@@ -104,10 +107,10 @@ def _prepared(strategy, rules):
     return strategy
 
 
-def _run(strategies, rules, first, n, keys, prepare, start=None):
+def _run(strategies, rules, first, n, keys, prepare, start=None, visible=True):
     if prepare:
         strategies = [_prepared(s, rules) for s in strategies]
-    return play_table_block(strategies, rules, first, n, keys, start)
+    return play_table_block(strategies, rules, first, n, keys, start, visible)
 
 
 def play_tables(
@@ -119,16 +122,19 @@ def play_tables(
     chunk_size: int = 32_768,
     progress: bool | None = None,
     start: tuple | None = None,
+    first_game: int = 0,
+    visible: bool = True,
 ) -> np.ndarray:
-    """Final totals ``(games, seats)`` of ``games`` visible tables, seat ``i`` playing
-    ``strategies[i]`` (instances). Bit-identical for any ``n_jobs`` and ``chunk_size``.
-    ``start``: a starting position, as :func:`play_table_block` takes it."""
+    """Final totals ``(games, seats)`` of tables ``first_game .. first_game + games - 1``,
+    seat ``i`` playing ``strategies[i]`` (instances). Bit-identical for any ``n_jobs`` and
+    ``chunk_size``. ``start``, ``visible``: as :func:`play_table_block` takes them."""
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
         raise YahtzeeSimError(f"games must be an integer >= 1, got {games!r}")
     keys = seat_keys(seed, len(strategies))
     if n_jobs != 1:
         chunk_size = min(chunk_size, -(-games // max(1, effective_n_jobs(n_jobs))))
-    todo = [(s, min(chunk_size, games - s)) for s in range(0, games, chunk_size)]
+    end = first_game + games
+    todo = [(s, min(chunk_size, end - s)) for s in range(first_game, end, chunk_size)]
     if progress is None:
         progress = sys.stderr.isatty()
     bar = tqdm(total=games, unit="table", disable=not progress, desc="tables")
@@ -137,14 +143,14 @@ def play_tables(
     if n_jobs == 1 or len(todo) == 1 or threads:
         prepared = [_prepared(s, rules) for s in strategies]
         if n_jobs == 1 or len(todo) == 1:
-            parts = (_run(prepared, rules, s, n, keys, False, start) for s, n in todo)
+            parts = (_run(prepared, rules, s, n, keys, False, start, visible) for s, n in todo)
         else:
             parts = Parallel(n_jobs=n_jobs, return_as="generator", prefer="threads")(
-                delayed(_run)(prepared, rules, s, n, keys, False, start) for s, n in todo
+                delayed(_run)(prepared, rules, s, n, keys, False, start, visible) for s, n in todo
             )
     else:
         parts = Parallel(n_jobs=n_jobs, return_as="generator")(
-            delayed(_run)(strategies, rules, s, n, keys, True, start) for s, n in todo
+            delayed(_run)(strategies, rules, s, n, keys, True, start, visible) for s, n in todo
         )
     for part, (_, n) in zip(parts, todo, strict=True):
         out.append(part)
