@@ -98,9 +98,11 @@ class _OpponentAware(Strategy):
         fb, ft, um, usd, k = opponents_summary(view, self._moments)
         keep = np.empty((m, max(rules.rolls_per_turn - 1, 1), t.n_rolls), dtype=np.int16)
         cat = np.empty((m, t.n_rolls), dtype=np.int8)
-        states = np.asarray(view.state_index)
-        order = np.argsort(states, kind="stable")
-        cuts = np.flatnonzero(np.diff(states[order])) + 1
+        # games with the same filled boxes and flag share a widget call (the upper total
+        # only enters the box values, which each lane fills for its own game)
+        groups = np.asarray(view.state_index) // (rules.upper_cap + 1)
+        order = np.argsort(groups, kind="stable")
+        cuts = np.flatnonzero(np.diff(groups[order])) + 1
         group_ptr = np.concatenate(([0], cuts, [m])).astype(np.int64)
         win_aware_decisions(
             kernel_rules(rules),

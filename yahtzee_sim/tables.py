@@ -119,7 +119,7 @@ def play_tables(
     games: int,
     seed: int = 0,
     n_jobs: int = 1,
-    chunk_size: int = 32_768,
+    chunk_size: int = 65_536,
     progress: bool | None = None,
     start: tuple | None = None,
     first_game: int = 0,

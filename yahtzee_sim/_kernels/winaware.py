@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit, prange
 
 from .play import flag_after_roll, scored_state
 from .widget import _rows, new_work, widget
 
 MAX_CHUNKS = 256
-TILE = 32  # games of one state run as the lanes of one widget call
+TILE = 64  # games sharing filled boxes and flag run as the lanes of one widget call
 _SQRT2 = math.sqrt(2.0)
 
 
@@ -93,32 +94,41 @@ def win_aware_decisions(kr, lanes, order, group_ptr, used, upper, flag, score, m
                         cat_out):  # fmt: skip
     """Win-aware decisions of games ``i`` at every roll of their turn: ``keep_out[i, j - 1,
     r]`` (j rerolls left) and ``cat_out[i, r]``; opponents as in :func:`win_share` (rows
-    ``um[i, :n_unf[i]]``). Games ``order[group_ptr[g] : group_ptr[g + 1]]`` share a
-    state and run as the lanes of one widget call (up to ``TILE`` at a time), in
-    parallel over groups. ``lanes`` = ``widget.given_lanes()``."""
+    ``um[i, :n_unf[i]]``). Games ``order[group_ptr[g] : group_ptr[g + 1]]`` share their
+    filled boxes and flag (the upper total only enters the box values, filled per lane)
+    and run as the lanes of one widget call (up to ``TILE`` at a time), in parallel over
+    groups. ``lanes`` = ``widget.given_lanes()``."""
     n_groups = group_ptr.shape[0] - 1
     n_rolls = kr.roll_keep_index.shape[0]
     n_slots = kr.slot_points.shape[0]
-    n_chunks = min(n_groups, MAX_CHUNKS)
-    for chunk in prange(n_chunks):
+    n_tiles = 0
+    for g in range(n_groups):
+        n_tiles += (group_ptr[g + 1] - group_ptr[g] + TILE - 1) // TILE
+    tile_lo = np.empty(n_tiles, dtype=np.int64)
+    tile_nu = np.empty(n_tiles, dtype=np.int64)
+    k = 0
+    for g in range(n_groups):
+        for lo in range(group_ptr[g], group_ptr[g + 1], TILE):
+            tile_lo[k] = lo
+            tile_nu[k] = min(TILE, group_ptr[g + 1] - lo)
+            k += 1
+    n_chunks = min(n_tiles, MAX_CHUNKS)
+    for chunk in prange(n_chunks):  # tiles, not groups: one big group still uses every core
         work = new_work(kr, TILE, 1)
-        for g in range(chunk, n_groups, n_chunks):
-            for lo in range(group_ptr[g], group_ptr[g + 1], TILE):
-                nu = min(TILE, group_ptr[g + 1] - lo)
-                i0 = order[lo]
-                val = _rows(work.val, n_slots, nu)
-                vb = _rows(work.val_bonus, n_slots, nu)
-                for t in range(nu):
-                    i = order[lo + t]
-                    fill_win_values(kr, used[i], upper[i], flag[i], score[i], mean, sd,
-                                    fin_best[i], fin_ties[i], um[i], usd[i], n_unf[i], gh_x,
-                                    gh_w, t, val, vb)  # fmt: skip
-                _, cat, keep, _, _ = widget(
-                    kr, lanes, used[i0], upper[i0], flag[i0], 0, nu, work, 1
-                )
-                for t in range(nu):
-                    i = order[lo + t]
-                    for r in range(n_rolls):
-                        cat_out[i, r] = cat[r, t]
-                        for j in range(1, kr.rolls):
-                            keep_out[i, j - 1, r] = keep[j, r, t]
+        for k in range(chunk, n_tiles, n_chunks):
+            lo, nu = tile_lo[k], tile_nu[k]
+            i0 = order[lo]
+            val = _rows(work.val, n_slots, nu)
+            vb = _rows(work.val_bonus, n_slots, nu)
+            for t in range(nu):
+                i = order[lo + t]
+                fill_win_values(kr, used[i], upper[i], flag[i], score[i], mean, sd,
+                                fin_best[i], fin_ties[i], um[i], usd[i], n_unf[i], gh_x,
+                                gh_w, t, val, vb)  # fmt: skip
+            _, cat, keep, _, _ = widget(kr, lanes, used[i0], upper[i0], flag[i0], 0, nu, work, 1)
+            for t in range(nu):
+                i = order[lo + t]
+                for r in range(n_rolls):
+                    cat_out[i, r] = cat[r, t]
+                    for j in range(1, kr.rolls):
+                        keep_out[i, j - 1, r] = keep[j, r, t]
