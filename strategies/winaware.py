@@ -14,7 +14,9 @@ two-player play). We could read only that paper's abstract in the stored copies,
   their turn-start state (:func:`yahtzee_sim.future.future_moments`) and treated as
   normal; finished players count with their totals; ties split the win;
 * so it is exact where nothing but this turn is left to decide: on the last seat's
-  last turn it is ``chase``.
+  last turn it is ``chase``;
+* moves that win equally often (a decided game) are ranked by max-EV (the expected final
+  score, weighted 1e-9 per point, is added to P(win)).
 
 ``chase`` plays max-EV (or ``fallback``) until every opponent has finished, then the
 exact best last turn against the best total (win outright, or tie for a split).
@@ -129,7 +131,7 @@ class _OpponentAware(Strategy):
 
     def _decide(self, view: TurnView, what: str) -> np.ndarray:
         self.prepare(view.rules)
-        if view.table is None or not self._aware_rows(view):
+        if view.table is None or view.n_players < 2 or not self._aware_rows(view):
             return getattr(self._fallback, what)(view)
         keep, cat = self._turn_decisions(view)
         rows = np.arange(len(view))

@@ -369,3 +369,19 @@ def test_select_best_ranks_on_the_win_share_against_a_field():
     assert res.means["optimal"] == pytest.approx(0.5)  # the field itself, every seat
     assert "greedy" not in res.winners
     assert res.parameters["field"] == "optimal" and res.parameters["players"] == 2
+
+
+def test_a_decided_game_is_still_played_max_ev():
+    """Seat 0 finished out of reach: every move wins with probability 0, and the
+    opponent-aware strategies then play exactly max-EV (same dice, same totals)."""
+    rules = get_rules("yahtzee")
+    me = ScoreCard.parse(LATE_A + ",yahtzee=50", rules)
+    far = LATE_B.replace("yahtzee=0", "yahtzee=50") + ",large_straight=40,chance=22"
+    opp = ScoreCard.parse(far + ",yahtzee_bonuses=3", rules)
+    start = ([opp, me], 1)
+    ref = play_tables([get_strategy("optimal")] * 2, rules, 5_000, seed=1, start=start)
+    for name in ("chase", "win-aware"):
+        got = play_tables(
+            [get_strategy("optimal"), get_strategy(name)], rules, 5_000, 1, start=start
+        )
+        assert np.array_equal(got, ref)

@@ -22,6 +22,9 @@ from .play import flag_after_roll, scored_state
 from .widget import _rows, new_work, widget
 
 MAX_CHUNKS = 256
+#: Weight of the expected final score added to P(win): moves that win equally often are
+#: ranked by max-EV (a decided game is still played well); 1e-9 per point, so below 2e-6.
+EV_TIE_BREAK = 1e-9
 TILE = 64  # games sharing filled boxes and flag run as the lanes of one widget call
 _SQRT2 = math.sqrt(2.0)
 
@@ -39,14 +42,19 @@ def win_share(x, fin_best, fin_ties, um, usd, n_unf):
     times P(beating) each opponent still playing (normal with mean ``um[k]``, SD
     ``usd[k]``; ties count half)."""
     g = 1.0
-    if fin_ties > 0:
+    if fin_ties > 0:  # finished opponents
         xr = math.floor(x + 0.5)
         if xr < fin_best:
             return 0.0
         if xr == fin_best:
             g = 1.0 / (fin_ties + 1)
     for k in range(n_unf):
-        g *= normal_cdf((x - um[k]) / usd[k])
+        if usd[k] > 0.0:
+            g *= normal_cdf((x - um[k]) / usd[k])
+        elif x < um[k]:  # a future without spread: a known final score
+            return 0.0
+        elif x == um[k]:
+            g *= 0.5
     return g
 
 
@@ -81,11 +89,12 @@ def fill_win_values(kr, used, upper, flag, score, mean, sd, fb, ft, um, usd, n_u
             s2, bonus = scored_state(kr, used, upper, flag, c, p)
             base = float(score + p + bonus)
             val[s, t] = win_value(base, mean[s2], sd[s2], fb, ft, um, usd, n_unf, gh_x, gh_w)
+            val[s, t] += EV_TIE_BREAK * (base + mean[s2])
             if earns:
                 s2, bonus = scored_state(kr, used, upper, bonus_flag, c, p)
                 base = float(score + p + bonus + kr.yahtzee_bonus)
-                val_bonus[s, t] = win_value(base, mean[s2], sd[s2], fb, ft, um, usd, n_unf,
-                                            gh_x, gh_w)  # fmt: skip
+                v = win_value(base, mean[s2], sd[s2], fb, ft, um, usd, n_unf, gh_x, gh_w)
+                val_bonus[s, t] = v + EV_TIE_BREAK * (base + mean[s2])
 
 
 @njit(cache=True, parallel=True, nogil=True)
