@@ -2,7 +2,7 @@
 win-aware seat (2 jobs, warm caches: the best of 3 runs after a warm-up), and the live
 win probability of a mid-game position. Prints one JSON object.
 
-    python benchmarks/bench_visible.py [--games 200000] [--aware-games 40000]
+    python benchmarks/bench_visible.py [--games 200000] [--aware-games 131072]
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def tables_per_second(seats, games, jobs) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200_000)
-    ap.add_argument("--aware-games", type=int, default=40_000)
+    ap.add_argument("--aware-games", type=int, default=131_072)
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
     out = {

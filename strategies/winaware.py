@@ -90,54 +90,63 @@ class _OpponentAware(Strategy):
         raise NotImplementedError
 
     def _turn_decisions(self, view: TurnView):
-        """``(keep (m, layers, rolls), cat (m, rolls))`` of this turn, computed once."""
+        """``(keep (u, layers, rolls), cat (u, rolls), which (m,))`` of this turn, computed
+        once: game ``i`` plays row ``which[i]``. On the first turn, games with the same
+        inputs (every game of the first seat) share a row."""
         key = (view.turn, view.seat, view.games.tobytes(), view.score.tobytes())
         stash = getattr(self._turns, "stash", None)
         if stash is not None and stash[0] == key:
-            return stash[1], stash[2]
+            return stash[1:]
         rules = view.rules
         m, t = len(view), rules.tables
         fb, ft, um, usd, k = opponents_summary(view, self._moments)
-        keep = np.empty((m, max(rules.rolls_per_turn - 1, 1), t.n_rolls), dtype=np.int16)
-        cat = np.empty((m, t.n_rolls), dtype=np.int8)
+        states = np.asarray(view.state_index, dtype=np.int64)
+        score = np.asarray(view.score, dtype=np.int64)
+        rows, which = np.arange(m), np.arange(m)
+        if view.turn == 0:
+            inputs = np.column_stack([states, score, fb, ft, um, usd]).astype(np.float64)
+            _, rows, which = np.unique(inputs, axis=0, return_index=True, return_inverse=True)
+            which = which.reshape(-1)
+        u = len(rows)
+        keep = np.empty((u, max(rules.rolls_per_turn - 1, 1), t.n_rolls), dtype=np.int16)
+        cat = np.empty((u, t.n_rolls), dtype=np.int8)
         # games with the same filled boxes and flag share a widget call (the upper total
         # only enters the box values, which each lane fills for its own game)
-        groups = np.asarray(view.state_index) // (rules.upper_cap + 1)
+        groups = states[rows] // (rules.upper_cap + 1)
         order = np.argsort(groups, kind="stable")
         cuts = np.flatnonzero(np.diff(groups[order])) + 1
-        group_ptr = np.concatenate(([0], cuts, [m])).astype(np.int64)
+        group_ptr = np.concatenate(([0], cuts, [u])).astype(np.int64)
         win_aware_decisions(
             kernel_rules(rules),
             given_lanes(),
             order.astype(np.int64),
             group_ptr,
-            np.ascontiguousarray(view.used, dtype=np.int64),
-            np.ascontiguousarray(view.upper, dtype=np.int64),
-            np.ascontiguousarray(view.flag, dtype=np.int64),
-            np.ascontiguousarray(view.score, dtype=np.int64),
+            np.ascontiguousarray(view.used[rows], dtype=np.int64),
+            np.ascontiguousarray(view.upper[rows], dtype=np.int64),
+            np.ascontiguousarray(view.flag[rows], dtype=np.int64),
+            np.ascontiguousarray(score[rows]),
             self._moments.mean,
             self._moments.sd,
-            fb,
-            ft,
-            um,
-            usd,
-            np.full(m, k, dtype=np.int64),
+            np.ascontiguousarray(fb[rows], dtype=np.int64),
+            np.ascontiguousarray(ft[rows], dtype=np.int64),
+            np.ascontiguousarray(um[rows]),
+            np.ascontiguousarray(usd[rows]),
+            np.full(u, k, dtype=np.int64),
             *self._gh,
             keep,
             cat,
         )
-        self._turns.stash = (key, keep, cat)
-        return keep, cat
+        self._turns.stash = (key, keep, cat, which)
+        return keep, cat, which
 
     def _decide(self, view: TurnView, what: str) -> np.ndarray:
         self.prepare(view.rules)
         if view.table is None or view.n_players < 2 or not self._aware_rows(view):
             return getattr(self._fallback, what)(view)
-        keep, cat = self._turn_decisions(view)
-        rows = np.arange(len(view))
+        keep, cat, which = self._turn_decisions(view)
         if view.rolls_left == 0:
-            return cat[rows, view.roll_index].astype(np.int64)
-        k = keep[rows, view.rolls_left - 1, view.roll_index]
+            return cat[which, view.roll_index].astype(np.int64)
+        k = keep[which, view.rolls_left - 1, view.roll_index]
         return view.tables.keep_counts[k]
 
     def keep(self, view: TurnView) -> np.ndarray:

@@ -21,7 +21,7 @@ from numba import njit, prange
 from .play import flag_after_roll, scored_state
 from .widget import _rows, new_work, widget
 
-MAX_CHUNKS = 256
+CHUNKS = 16  # parallel work units per call (each allocates one widget work buffer)
 #: Weight of the expected final score added to P(win): moves that win equally often are
 #: ranked by max-EV (a decided game is still played well); 1e-9 per point, so below 2e-6.
 EV_TIE_BREAK = 1e-9
@@ -29,10 +29,32 @@ TILE = 64  # games sharing filled boxes and flag run as the lanes of one widget 
 _SQRT2 = math.sqrt(2.0)
 
 
+_CDF_STEP = 1.0 / 128
+_CDF_ZMAX = 9.0  # beyond: 0 or 1 (the max-EV tie-break outweighs smaller chances)
+_CDF_Z = np.arange(-_CDF_ZMAX, _CDF_ZMAX + _CDF_STEP / 2, _CDF_STEP)
+_CDF_PHI = np.array([0.5 * math.erfc(-z / _SQRT2) for z in _CDF_Z])
+_CDF_PDF = _CDF_STEP * np.exp(-_CDF_Z * _CDF_Z / 2) / math.sqrt(2 * math.pi)
+
+
 @njit(cache=True, nogil=True)
 def normal_cdf(x):
-    """Standard normal CDF."""
-    return 0.5 * math.erfc(-x / _SQRT2)
+    """Standard normal CDF: cubic Hermite interpolation of a table (step 1/128, error
+    below 1e-11; four times faster than ``erfc``, which it replaced in the fill)."""
+    if x <= -_CDF_ZMAX:
+        return 0.0
+    if x >= _CDF_ZMAX:
+        return 1.0
+    u = (x + _CDF_ZMAX) * 128.0
+    k = int(u)
+    s = u - k
+    s2 = s * s
+    s3 = s2 * s
+    return (
+        (2.0 * s3 - 3.0 * s2 + 1.0) * _CDF_PHI[k]
+        + (s3 - 2.0 * s2 + s) * _CDF_PDF[k]
+        + (3.0 * s2 - 2.0 * s3) * _CDF_PHI[k + 1]
+        + (s3 - s2) * _CDF_PDF[k + 1]
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -121,7 +143,7 @@ def win_aware_decisions(kr, lanes, order, group_ptr, used, upper, flag, score, m
             tile_lo[k] = lo
             tile_nu[k] = min(TILE, group_ptr[g + 1] - lo)
             k += 1
-    n_chunks = min(n_tiles, MAX_CHUNKS)
+    n_chunks = min(n_tiles, CHUNKS)
     for chunk in prange(n_chunks):  # tiles, not groups: one big group still uses every core
         work = new_work(kr, TILE, 1)
         for k in range(chunk, n_tiles, n_chunks):
@@ -135,9 +157,10 @@ def win_aware_decisions(kr, lanes, order, group_ptr, used, upper, flag, score, m
                                 fin_best[i], fin_ties[i], um[i], usd[i], n_unf[i], gh_x,
                                 gh_w, t, val, vb)  # fmt: skip
             _, cat, keep, _, _ = widget(kr, lanes, used[i0], upper[i0], flag[i0], 0, nu, work, 1)
-            for t in range(nu):
-                i = order[lo + t]
-                for r in range(n_rolls):
-                    cat_out[i, r] = cat[r, t]
-                    for j in range(1, kr.rolls):
-                        keep_out[i, j - 1, r] = keep[j, r, t]
+            rows = order[lo : lo + nu]
+            for r in range(n_rolls):  # read the widget's lanes in order, write per game
+                for t in range(nu):
+                    cat_out[rows[t], r] = cat[r, t]
+                for j in range(1, kr.rolls):
+                    for t in range(nu):
+                        keep_out[rows[t], j - 1, r] = keep[j, r, t]
