@@ -14,9 +14,9 @@ import threading
 
 import numpy as np
 
-from yahtzee_sim._kernels.decisions import fill_states
+from yahtzee_sim._kernels.batched import group_by_boxes, need_lane_decisions
 from yahtzee_sim._kernels.play import kernel_rules
-from yahtzee_sim._kernels.widget import live_lanes
+from yahtzee_sim._kernels.widget import given_lanes, live_lanes
 from yahtzee_sim.view import TurnView
 
 from .base import Strategy
@@ -76,14 +76,18 @@ class LaneStrategy(Strategy):
         keep = np.empty((n, max(rules.rolls_per_turn - 1, 1), rules.tables.n_rolls), np.int64)
         cat = np.empty((n, rules.tables.n_rolls), dtype=np.int64)
         pick = rows[first_row]
-        fill_states(
+        states = np.ascontiguousarray(view.state_index[pick], dtype=np.int64)
+        order, group_ptr = group_by_boxes(states, rules.upper_cap)  # pairs as widget lanes
+        need_lane_decisions(
             kernel_rules(rules),
             self._lanes,
+            given_lanes(),
+            order,
+            group_ptr,
             np.ascontiguousarray(view.used[pick], dtype=np.int64),
             np.ascontiguousarray(view.upper[pick], dtype=np.int64),
             np.ascontiguousarray(view.flag[pick], dtype=np.int64),
             np.ascontiguousarray(lane[first_row], dtype=np.int64),
-            np.arange(n),
             keep,
             cat,
         )

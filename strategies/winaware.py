@@ -30,6 +30,7 @@ import threading
 
 import numpy as np
 
+from yahtzee_sim._kernels.batched import group_by_boxes
 from yahtzee_sim._kernels.play import kernel_rules
 from yahtzee_sim._kernels.widget import given_lanes
 from yahtzee_sim._kernels.winaware import win_aware_decisions
@@ -110,16 +111,11 @@ class _OpponentAware(Strategy):
         u = len(rows)
         keep = np.empty((u, max(rules.rolls_per_turn - 1, 1), t.n_rolls), dtype=np.int16)
         cat = np.empty((u, t.n_rolls), dtype=np.int8)
-        # games with the same filled boxes and flag share a widget call (the upper total
-        # only enters the box values, which each lane fills for its own game)
-        groups = states[rows] // (rules.upper_cap + 1)
-        order = np.argsort(groups, kind="stable")
-        cuts = np.flatnonzero(np.diff(groups[order])) + 1
-        group_ptr = np.concatenate(([0], cuts, [u])).astype(np.int64)
+        order, group_ptr = group_by_boxes(states[rows], rules.upper_cap)
         win_aware_decisions(
             kernel_rules(rules),
             given_lanes(),
-            order.astype(np.int64),
+            order,
             group_ptr,
             np.ascontiguousarray(view.used[rows], dtype=np.int64),
             np.ascontiguousarray(view.upper[rows], dtype=np.int64),

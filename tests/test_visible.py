@@ -385,3 +385,46 @@ def test_a_decided_game_is_still_played_max_ev():
             [get_strategy("optimal"), get_strategy(name)], rules, 5_000, 1, start=start
         )
         assert np.array_equal(got, ref)
+
+
+@pytest.mark.parametrize("rules_name", ["yahtzee", "yahtzee-single-bonus", "yatzy"])
+def test_batched_need_lanes_decide_as_one_lane_widget_runs(rules_name):
+    """Score-dependent table play batches (state, lane) pairs sharing filled boxes as the
+    lanes of one widget call with given box values; on a random need-lane table its
+    decisions equal one-lane need-lane widget runs, pair by pair (Yahtzee bonus and
+    bonus limit included)."""
+    from yahtzee_sim._kernels.batched import group_by_boxes, need_lane_decisions
+    from yahtzee_sim._kernels.decisions import fill_states
+    from yahtzee_sim._kernels.widget import points_needed_lanes
+    from yahtzee_sim.state import n_states
+
+    rules = get_rules(rules_name)
+    kr = kernel_rules(rules)
+    rng = np.random.default_rng(3)
+    size, width = n_states(rules), 6
+    first = rng.integers(0, 40, size=size)
+    table = points_needed_lanes(
+        rng.random(size * width),
+        np.arange(size, dtype=np.int64) * width,
+        np.full(size, width, dtype=np.int64),
+        first,
+        top=1.0,
+        bottom=0.0,
+    )
+    V = value_table(rules).values
+    reachable = np.flatnonzero(V > 0)
+    states = np.sort(rng.choice(reachable, size=150, replace=False))
+    states = np.repeat(states, 2)  # two lanes per state: pairs share widget calls
+    used, upper, flag = decode_state(rules, states)
+    lane = first[states] + rng.integers(-2, width + 2, size=len(states))
+    layers, n_rolls = max(rules.rolls_per_turn - 1, 1), rules.tables.n_rolls
+    keep_a = np.empty((len(states), layers, n_rolls), np.int64)
+    cat_a = np.empty((len(states), n_rolls), np.int64)
+    fill_states(kr, table, used, upper, flag, lane, np.arange(len(states)), keep_a, cat_a)
+    keep_b, cat_b = np.empty_like(keep_a), np.empty_like(cat_a)
+    order, ptr = group_by_boxes(states, rules.upper_cap)
+    need_lane_decisions(
+        kr, table, given_lanes(), order, ptr, used, upper, flag, lane, keep_b, cat_b
+    )
+    assert np.array_equal(cat_a, cat_b)
+    assert np.array_equal(keep_a, keep_b)

@@ -18,14 +18,13 @@ import math
 import numpy as np
 from numba import njit, prange
 
+from .batched import CHUNKS, TILE, copy_decisions, group_tiles
 from .play import flag_after_roll, scored_state
 from .widget import _rows, new_work, widget
 
-CHUNKS = 16  # parallel work units per call (each allocates one widget work buffer)
 #: Weight of the expected final score added to P(win): moves that win equally often are
 #: ranked by max-EV (a decided game is still played well); 1e-9 per point, so below 2e-6.
 EV_TIE_BREAK = 1e-9
-TILE = 64  # games sharing filled boxes and flag run as the lanes of one widget call
 _SQRT2 = math.sqrt(2.0)
 
 
@@ -129,38 +128,22 @@ def win_aware_decisions(kr, lanes, order, group_ptr, used, upper, flag, score, m
     filled boxes and flag (the upper total only enters the box values, filled per lane)
     and run as the lanes of one widget call (up to ``TILE`` at a time), in parallel over
     groups. ``lanes`` = ``widget.given_lanes()``."""
-    n_groups = group_ptr.shape[0] - 1
-    n_rolls = kr.roll_keep_index.shape[0]
+    tile_lo, tile_nu = group_tiles(group_ptr)
+    n_tiles = tile_lo.shape[0]
     n_slots = kr.slot_points.shape[0]
-    n_tiles = 0
-    for g in range(n_groups):
-        n_tiles += (group_ptr[g + 1] - group_ptr[g] + TILE - 1) // TILE
-    tile_lo = np.empty(n_tiles, dtype=np.int64)
-    tile_nu = np.empty(n_tiles, dtype=np.int64)
-    k = 0
-    for g in range(n_groups):
-        for lo in range(group_ptr[g], group_ptr[g + 1], TILE):
-            tile_lo[k] = lo
-            tile_nu[k] = min(TILE, group_ptr[g + 1] - lo)
-            k += 1
     n_chunks = min(n_tiles, CHUNKS)
     for chunk in prange(n_chunks):  # tiles, not groups: one big group still uses every core
         work = new_work(kr, TILE, 1)
         for k in range(chunk, n_tiles, n_chunks):
             lo, nu = tile_lo[k], tile_nu[k]
-            i0 = order[lo]
+            rows = order[lo : lo + nu]
             val = _rows(work.val, n_slots, nu)
             vb = _rows(work.val_bonus, n_slots, nu)
             for t in range(nu):
-                i = order[lo + t]
+                i = rows[t]
                 fill_win_values(kr, used[i], upper[i], flag[i], score[i], mean, sd,
                                 fin_best[i], fin_ties[i], um[i], usd[i], n_unf[i], gh_x,
                                 gh_w, t, val, vb)  # fmt: skip
+            i0 = rows[0]
             _, cat, keep, _, _ = widget(kr, lanes, used[i0], upper[i0], flag[i0], 0, nu, work, 1)
-            rows = order[lo : lo + nu]
-            for r in range(n_rolls):  # read the widget's lanes in order, write per game
-                for t in range(nu):
-                    cat_out[rows[t], r] = cat[r, t]
-                for j in range(1, kr.rolls):
-                    for t in range(nu):
-                        keep_out[rows[t], j - 1, r] = keep[j, r, t]
+            copy_decisions(kr, cat, keep, rows, cat_out, keep_out)
