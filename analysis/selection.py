@@ -115,7 +115,7 @@ def select_best(
 def _win_shares(seats, rules, games, seed, first_game, visible, n_jobs) -> np.ndarray:
     """The share of each game's win (ties split) of ``seats[0]``, averaged over its
     playing every seat (the others keep their order)."""
-    from yahtzee_sim.tables import play_tables
+    from yahtzee_sim.tables import play_tables, win_shares_of
 
     me, field = seats[0], seats[1:]
     out = np.zeros(games)
@@ -124,6 +124,5 @@ def _win_shares(seats, rules, games, seed, first_game, visible, n_jobs) -> np.nd
             [*field[:p], me, *field[p:]], rules, games, seed, n_jobs=n_jobs, progress=False,
             first_game=first_game, visible=visible,
         )  # fmt: skip
-        at_top = totals == totals.max(axis=1)[:, None]
-        out += at_top[:, p] / at_top.sum(axis=1)
+        out += win_shares_of(totals)[:, p]
     return out / len(seats)

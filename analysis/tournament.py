@@ -17,7 +17,7 @@ from scipy import stats
 
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.rules import get_rules
-from yahtzee_sim.tables import play_tables, seat_seed
+from yahtzee_sim.tables import play_tables, seat_seed, win_shares_of
 
 from .stats import _mean_ci
 
@@ -174,9 +174,7 @@ def tournament(
                 keep_games=True,
             )
             scores[:, i] = res.total
-    top = scores.max(axis=1, keepdims=True)
-    at_top = scores == top
-    wins = at_top / at_top.sum(axis=1, keepdims=True)
+    wins = win_shares_of(scores)
     return TournamentResult(
         names,
         scores,

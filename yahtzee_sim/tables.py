@@ -46,6 +46,13 @@ def seat_keys(seed: int, players: int) -> list[tuple]:
     return out
 
 
+def win_shares_of(totals: np.ndarray) -> np.ndarray:
+    """Each seat's share of each game's win from final totals ``(games, seats)``: 1 for
+    the highest score, ``1/k`` each for a ``k``-way tie at the top, else 0."""
+    at_top = totals == totals.max(axis=1, keepdims=True)
+    return at_top / at_top.sum(axis=1, keepdims=True)
+
+
 def table_info(blocks: list[GameBlock], seat: int, turn: int) -> TableInfo:
     """What seat ``seat`` sees of the other seats before its turn ``turn``."""
     others = [j for j in range(len(blocks)) if j != seat]

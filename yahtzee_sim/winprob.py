@@ -291,13 +291,11 @@ def _dice_counts(rules: RuleSet, dice, rolls_left) -> np.ndarray:
 
 def _simulate(res, cards, rules, seat, games, strategy, seed, n_jobs) -> None:
     from .strategies import get_strategy
-    from .tables import play_tables
+    from .tables import play_tables, win_shares_of
 
     players = [get_strategy(strategy) for _ in cards]
     scores = play_tables(players, rules, games, seed, n_jobs=n_jobs, start=(cards, seat))
-    top = scores.max(axis=1, keepdims=True)
-    at_top = scores == top
-    wins = at_top / at_top.sum(axis=1, keepdims=True)
+    wins = win_shares_of(scores)
     mean = wins.mean(axis=0)
     se = wins.std(axis=0, ddof=1) / np.sqrt(games) if games > 1 else np.zeros_like(mean)
     q = stats.t.ppf(0.975, max(games - 1, 1))
