@@ -14,13 +14,27 @@ import threading
 
 import numpy as np
 
-from yahtzee_sim._kernels.batched import group_by_boxes, need_lane_decisions
+from yahtzee_sim._kernels.batched import lane_order, need_lane_decisions
 from yahtzee_sim._kernels.play import kernel_rules
-from yahtzee_sim._kernels.widget import given_lanes, live_lanes
+from yahtzee_sim._kernels.widget import live_lanes
 from yahtzee_sim.view import TurnView
 
 from .base import Strategy
 from .optimal import Optimal
+
+
+def decision_buffers(local: threading.local, n: int, rules) -> tuple[np.ndarray, np.ndarray]:
+    """``(keep (n, layers, rolls) int16, cat (n, rolls) int8)``: views of a thread's
+    buffers for one turn's per-game decisions (``local``: the strategy's thread-local
+    turn state), grown geometrically and reused turn after turn — fresh arrays of this
+    size cost more in page faults than the widget calls that fill them."""
+    layers, n_rolls = max(rules.rolls_per_turn - 1, 1), rules.tables.n_rolls
+    keep = getattr(local, "keep", None)
+    if keep is None or keep.shape[0] < n or keep.shape[1:] != (layers, n_rolls):
+        size = max(n, 2 * (0 if keep is None else keep.shape[0]))
+        local.keep = np.empty((size, layers, n_rolls), dtype=np.int16)
+        local.cat = np.empty((size, n_rolls), dtype=np.int8)
+    return local.keep[:n], local.cat[:n]
 
 
 class LaneStrategy(Strategy):
@@ -54,36 +68,34 @@ class LaneStrategy(Strategy):
         self._optimal.prepare(rules)
         self._turns = threading.local()
 
-    def _turn_decisions(self, view: TurnView, rows: np.ndarray, lane: np.ndarray):
-        """``(keep (u, layers, rolls), cat (u, rolls), which (m,))``: the decisions of the
-        ``u`` distinct (state, lane) pairs among live games ``rows`` and each game's pair,
-        computed at the turn's first decision and kept for its later ones (per pair, not
-        per game: a block's games would copy hundreds of MB per turn)."""
+    def _turn_decisions(self, view: TurnView):
+        """``(rows, keep (u, layers, rolls), cat (u, rolls), which (len(rows),))``: the
+        live games ``rows`` of the view, the decisions of the ``u`` distinct (state, lane)
+        pairs among them and each live game's pair — computed at the turn's first
+        decision and kept for its later ones (per pair, not per game: a block's games
+        would copy hundreds of MB per turn)."""
         key = (
             view.turn,
-            view.games[rows].tobytes(),
-            lane.tobytes(),
-            view.state_index[rows].tobytes(),
+            view.games.tobytes(),
+            view.state_index.tobytes(),
+            np.asarray(view.score).tobytes(),
         )
         stash = getattr(self._turns, "stash", None)
         if stash is not None and stash[0] == key:
-            return stash[1], stash[2], stash[3]
+            return stash[1]
         rules = view.rules
-        states = view.state_index[rows]
-        pair = states.astype(np.int64) * (1 << 20) + (lane - lane.min())
+        lane, live = self.lane_of(view)
+        rows = np.flatnonzero(live)
+        lane = lane[rows]
+        states = view.state_index[rows].astype(np.int64)
+        pair = states * (1 << 20) + (lane - lane.min(initial=0))
         uniq, first_row, inverse = np.unique(pair, return_index=True, return_inverse=True)
-        n = len(uniq)
-        keep = np.empty((n, max(rules.rolls_per_turn - 1, 1), rules.tables.n_rolls), np.int64)
-        cat = np.empty((n, rules.tables.n_rolls), dtype=np.int64)
+        keep, cat = decision_buffers(self._turns, len(uniq), rules)
         pick = rows[first_row]
-        states = np.ascontiguousarray(view.state_index[pick], dtype=np.int64)
-        order, group_ptr = group_by_boxes(states, rules.upper_cap)  # pairs as widget lanes
-        need_lane_decisions(
+        need_lane_decisions(  # the pairs as the lanes of few widget calls
             kernel_rules(rules),
             self._lanes,
-            given_lanes(),
-            order,
-            group_ptr,
+            lane_order(states[first_row]),
             np.ascontiguousarray(view.used[pick], dtype=np.int64),
             np.ascontiguousarray(view.upper[pick], dtype=np.int64),
             np.ascontiguousarray(view.flag[pick], dtype=np.int64),
@@ -91,21 +103,22 @@ class LaneStrategy(Strategy):
             keep,
             cat,
         )
-        self._turns.stash = (key, keep, cat, inverse)
-        return keep, cat, inverse
+        out = (rows, keep, cat, inverse.reshape(-1))
+        self._turns.stash = (key, out)
+        return out
 
     def _decide(self, view: TurnView) -> np.ndarray:
         self.prepare(view.rules)
-        lane, live = self.lane_of(view)
-        out = np.asarray(self._optimal._decide(view), dtype=np.int64).copy()
-        if live.any():
-            rows = np.flatnonzero(live)
-            keep, cat, which = self._turn_decisions(view, rows, lane[rows])
-            r = view.roll_index[rows]
-            if view.rolls_left == 0:
-                out[rows] = cat[which, r]
-            else:
-                out[rows] = keep[which, view.rolls_left - 1, r]
+        rows, keep, cat, which = self._turn_decisions(view)
+        out = np.empty(len(view), dtype=np.int64)
+        r = view.roll_index[rows]
+        out[rows] = cat[which, r] if view.rolls_left == 0 else keep[which, view.rolls_left - 1, r]
+        if len(rows) < len(out):  # the rest: every move worth the same, played max-EV
+            dead = np.ones(len(out), dtype=bool)
+            dead[rows] = False
+            out[dead] = self._optimal.decisions(
+                view.rules, view.state_index[dead], view.roll_index[dead], view.rolls_left
+            )
         return out
 
     def keep(self, view: TurnView) -> np.ndarray:

@@ -56,15 +56,18 @@ class TableStrategy(Strategy):
         )
 
     def _decide(self, view: TurnView) -> np.ndarray:
-        self.prepare(view.rules)
+        return self.decisions(view.rules, view.state_index, view.roll_index, view.rolls_left)
+
+    def decisions(self, rules, states, roll_index, rolls_left: int) -> np.ndarray:
+        """The decision (keep index, or box with ``rolls_left == 0``) at roll ``roll_index[i]``
+        of turn-start state ``states[i]`` — what :meth:`keep`/:meth:`category` play, for
+        callers holding only some games of a view (score-dependent strategies' fallback)."""
+        self.prepare(rules)
         c = self._cache
-        states = view.state_index
         c.fill_missing(states, self._fill)
-        if view.rolls_left == 0:
-            return gather_decisions(c.slot, states, view.roll_index, c.arrays["cat"][:, None, :], 0)
-        return gather_decisions(
-            c.slot, states, view.roll_index, c.arrays["keep"], view.rolls_left - 1
-        )
+        if rolls_left == 0:
+            return gather_decisions(c.slot, states, roll_index, c.arrays["cat"][:, None, :], 0)
+        return gather_decisions(c.slot, states, roll_index, c.arrays["keep"], rolls_left - 1)
 
     def _fill(self, used, upper, flag, slots) -> None:
         rules = self._cache.rules

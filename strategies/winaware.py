@@ -30,14 +30,14 @@ import threading
 
 import numpy as np
 
-from yahtzee_sim._kernels.batched import group_by_boxes
+from yahtzee_sim._kernels.batched import lane_order
 from yahtzee_sim._kernels.play import kernel_rules
-from yahtzee_sim._kernels.widget import given_lanes
 from yahtzee_sim._kernels.winaware import win_aware_decisions
 from yahtzee_sim.future import future_moments
 from yahtzee_sim.state import encode_state
 from yahtzee_sim.view import TurnView
 
+from ._lanes import decision_buffers
 from .base import Strategy
 from .registry import get_strategy, register
 
@@ -99,7 +99,7 @@ class _OpponentAware(Strategy):
         if stash is not None and stash[0] == key:
             return stash[1:]
         rules = view.rules
-        m, t = len(view), rules.tables
+        m = len(view)
         fb, ft, um, usd, k = opponents_summary(view, self._moments)
         states = np.asarray(view.state_index, dtype=np.int64)
         score = np.asarray(view.score, dtype=np.int64)
@@ -109,14 +109,10 @@ class _OpponentAware(Strategy):
             _, rows, which = np.unique(inputs, axis=0, return_index=True, return_inverse=True)
             which = which.reshape(-1)
         u = len(rows)
-        keep = np.empty((u, max(rules.rolls_per_turn - 1, 1), t.n_rolls), dtype=np.int16)
-        cat = np.empty((u, t.n_rolls), dtype=np.int8)
-        order, group_ptr = group_by_boxes(states[rows], rules.upper_cap)
+        keep, cat = decision_buffers(self._turns, u, rules)
         win_aware_decisions(
             kernel_rules(rules),
-            given_lanes(),
-            order,
-            group_ptr,
+            lane_order(states[rows]),
             np.ascontiguousarray(view.used[rows], dtype=np.int64),
             np.ascontiguousarray(view.upper[rows], dtype=np.int64),
             np.ascontiguousarray(view.flag[rows], dtype=np.int64),

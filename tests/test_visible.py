@@ -393,7 +393,7 @@ def test_batched_need_lanes_decide_as_one_lane_widget_runs(rules_name):
     lanes of one widget call with given box values; on a random need-lane table its
     decisions equal one-lane need-lane widget runs, pair by pair (Yahtzee bonus and
     bonus limit included)."""
-    from yahtzee_sim._kernels.batched import group_by_boxes, need_lane_decisions
+    from yahtzee_sim._kernels.batched import lane_order, need_lane_decisions
     from yahtzee_sim._kernels.decisions import fill_states
     from yahtzee_sim._kernels.widget import points_needed_lanes
     from yahtzee_sim.state import n_states
@@ -421,10 +421,8 @@ def test_batched_need_lanes_decide_as_one_lane_widget_runs(rules_name):
     keep_a = np.empty((len(states), layers, n_rolls), np.int64)
     cat_a = np.empty((len(states), n_rolls), np.int64)
     fill_states(kr, table, used, upper, flag, lane, np.arange(len(states)), keep_a, cat_a)
-    keep_b, cat_b = np.empty_like(keep_a), np.empty_like(cat_a)
-    order, ptr = group_by_boxes(states, rules.upper_cap)
-    need_lane_decisions(
-        kr, table, given_lanes(), order, ptr, used, upper, flag, lane, keep_b, cat_b
-    )
+    keep_b = np.empty(keep_a.shape, np.int16)  # the compact decision arrays play uses
+    cat_b = np.empty(cat_a.shape, np.int8)
+    need_lane_decisions(kr, table, lane_order(states), used, upper, flag, lane, keep_b, cat_b)
     assert np.array_equal(cat_a, cat_b)
     assert np.array_equal(keep_a, keep_b)

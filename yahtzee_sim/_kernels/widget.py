@@ -214,7 +214,12 @@ def box_values(kr, lanes, used, upper, flag, lo, nu, val):
     """
     upper_lanes = lanes.kind != LANES_NEED
     exp_lanes = lanes.kind == LANES_EXP
+    # the lanes' fields as locals: read through the bundle (or row_first) per slot, they
+    # cost several times the slot's work when a call has one lane
     V = lanes.values
+    offset, length, first = lanes.offset, lanes.length, lanes.first
+    has_first = first.shape[0] > 0
+    top, bottom = lanes.top, lanes.bottom
     for c in range(kr.n_categories):
         if (used >> c) & 1:
             continue
@@ -245,16 +250,16 @@ def box_values(kr, lanes, used, upper, flag, lo, nu, val):
                 continue
             s2, bonus = scored_state(kr, used, upper, flag, c, p)
             q = p + bonus
-            f2 = row_first(lanes, s2)
+            f2 = first[s2] if has_first else 0  # row_first
             a = min(max(q + f2 - lo, 0), nu)  # lanes before the next row: goal reached
-            b = min(max(q + f2 + lanes.length[s2] - lo, 0), nu)  # past b: past the row
+            b = min(max(q + f2 + length[s2] - lo, 0), nu)  # past b: past the row
             for t in range(a):
-                val[s, t] = lanes.top
-            src = lanes.offset[s2] + lo - q - f2
+                val[s, t] = top
+            src = offset[s2] + lo - q - f2
             for t in range(a, b):
                 val[s, t] = V[src + t]
             for t in range(b, nu):
-                val[s, t] = lanes.bottom
+                val[s, t] = bottom
 
 
 @njit(cache=True, nogil=True)
@@ -378,10 +383,11 @@ def best_subkeeps(kr, W, A, nu, record):
             if kk < 0:
                 continue
             if record:
-                for t in range(nu):  # branch-free, so that it vectorizes
-                    better = W[kk, t] > W[k, t]
-                    A[k, t] = A[kk, t] if better else A[k, t]
-                    W[k, t] = W[kk, t] if better else W[k, t]
+                for t in range(nu):  # branch-free, every load unconditional: vectorizes
+                    v, w, a, b = W[kk, t], W[k, t], A[kk, t], A[k, t]
+                    better = v > w
+                    A[k, t] = a if better else b
+                    W[k, t] = v if better else w
             else:
                 for t in range(nu):
                     W[k, t] = max(W[k, t], W[kk, t])
@@ -416,7 +422,6 @@ def widget(kr, lanes, used, upper, flag, lo, nu, work, record):
     """
     n_keeps = kr.keep_add.shape[0]
     n_rolls = kr.roll_keep_index.shape[0]
-    rki = kr.roll_keep_index
     W = _rows(work.W, n_keeps, nu)
     A = _rows(work.A, n_keeps, nu)
     cat = _rows(work.cat, n_rolls, nu)
@@ -429,6 +434,22 @@ def widget(kr, lanes, used, upper, flag, lo, nu, work, record):
     category_step(
         kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, work.slots, record >= 1, cat
     )
+    reroll_steps(kr, W, A, nu, work, record)
+    return W, cat, keep, keep_vals, roll_vals
+
+
+@njit(cache=True, nogil=True)
+def reroll_steps(kr, W, A, nu, work, record):
+    """Steps 2 and 3 of :func:`widget`, from rows of rolls holding their best box's value
+    (the category step): the keep steps, recorded as ``record`` says into ``work``, then
+    the state's value in ``W[0, :nu]``. They depend on the dice only, not on the state,
+    so lanes of different states share them (:func:`widget_mixed`)."""
+    n_keeps = kr.keep_add.shape[0]
+    n_rolls = kr.roll_keep_index.shape[0]
+    rki = kr.roll_keep_index
+    keep = _layers(work.keep, kr.rolls, n_rolls, nu)
+    keep_vals = _layers(work.keep_vals, kr.rolls, n_keeps, nu)
+    roll_vals = _layers(work.roll_vals, kr.rolls, n_rolls, nu)
     for j in range(kr.rolls):
         if j > 0:
             keep_values(kr, W, nu)
@@ -444,4 +465,72 @@ def widget(kr, lanes, used, upper, flag, lo, nu, work, record):
                 for t in range(nu):
                     roll_vals[j, r, t] = W[rki[r], t]
     first_roll_mean(kr, W, nu)
-    return W, cat, keep, keep_vals, roll_vals
+
+
+@njit(cache=True, nogil=True)
+def mask_used_boxes(kr, used, t, val):
+    """Given lanes of mixed states: lane ``t``'s filled boxes (``used``) get the value
+    ``NEG`` in ``val``, so that no roll writes in them (:func:`mixed_category_step`)."""
+    for c in range(kr.n_categories):
+        if (used >> c) & 1:
+            for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
+                val[s, t] = NEG
+
+
+@njit(cache=True, nogil=True)
+def mixed_category_step(kr, used, flag, nu, W, val, val_bonus, slots, cat):
+    """The category step of given lanes (:data:`LANES_GIVEN`) whose turn-start states
+    differ: lane ``t`` is a game at filled boxes ``used[t]`` and flag ``flag[t]``, its
+    filled boxes valued ``NEG`` in ``val`` (:func:`mask_used_boxes`). A roll's best box
+    is then a max over the boxes open in any lane, lane by lane; n-of-a-kind rolls,
+    whose legal boxes and Yahtzee bonus depend on the lane's own boxes and flag (joker
+    rules), are scored lane by lane from :func:`roll_options`. Same values and ties as
+    :func:`category_step` run per lane; records ``cat[r, t]``."""
+    C = kr.n_categories
+    score_slot = kr.score_slot
+    rki = kr.roll_keep_index
+    open_any = 0
+    for t in range(nu):
+        open_any |= ~used[t]
+    for r in range(rki.shape[0]):
+        k = rki[r]
+        for t in range(nu):
+            W[k, t] = NEG
+            cat[r, t] = -1
+        if kr.yahtzee_face[r] < 0:  # normal scoring: the boxes' own slots
+            for c in range(C):
+                if not (open_any >> c) & 1:
+                    continue
+                s = score_slot[r, c]
+                for t in range(nu):
+                    if val[s, t] > W[k, t]:
+                        W[k, t] = val[s, t]
+                        cat[r, t] = c
+            continue
+        for t in range(nu):  # n of a kind: joker rules and the bonus, per lane
+            yb = roll_options(kr, r, used[t], flag[t], slots)
+            V = val_bonus if yb > 0 else val
+            for c in range(C):
+                if slots[c] >= 0:
+                    v = V[kr.points_slot[c, slots[c]], t]
+                    if v > W[k, t]:
+                        W[k, t] = v
+                        cat[r, t] = c
+
+
+@njit(cache=True, nogil=True)
+def widget_mixed(kr, used, flag, nu, work, record):
+    """:func:`widget` over given lanes of mixed states (``used[t]``, ``flag[t]``; box
+    values filled by the caller, filled boxes masked): returns ``(W, cat, keep)`` views
+    of ``work`` as :func:`widget` does (``record`` >= 1)."""
+    n_keeps = kr.keep_add.shape[0]
+    n_rolls = kr.roll_keep_index.shape[0]
+    n_slots = kr.slot_points.shape[0]
+    W = _rows(work.W, n_keeps, nu)
+    A = _rows(work.A, n_keeps, nu)
+    cat = _rows(work.cat, n_rolls, nu)
+    val = _rows(work.val, n_slots, nu)
+    val_bonus = _rows(work.val_bonus, n_slots, nu)
+    mixed_category_step(kr, used, flag, nu, W, val, val_bonus, work.slots, cat)
+    reroll_steps(kr, W, A, nu, work, record)
+    return W, cat, _layers(work.keep, kr.rolls, n_rolls, nu)

@@ -18,9 +18,9 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .batched import CHUNKS, TILE, copy_decisions, group_tiles
+from .batched import CHUNKS, TILE, copy_decisions, tile_lanes
 from .play import flag_after_roll, scored_state
-from .widget import _rows, new_work, widget
+from .widget import _rows, mask_used_boxes, new_work, widget_mixed
 
 #: Weight of the expected final score added to P(win): moves that win equally often are
 #: ranked by max-EV (a decided game is still played well); 1e-9 per point, so below 2e-6.
@@ -119,24 +119,24 @@ def fill_win_values(kr, used, upper, flag, score, mean, sd, fb, ft, um, usd, n_u
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def win_aware_decisions(kr, lanes, order, group_ptr, used, upper, flag, score, mean, sd,
-                        fin_best, fin_ties, um, usd, n_unf, gh_x, gh_w, keep_out,
-                        cat_out):  # fmt: skip
+def win_aware_decisions(kr, order, used, upper, flag, score, mean, sd, fin_best, fin_ties, um,
+                        usd, n_unf, gh_x, gh_w, keep_out, cat_out):  # fmt: skip
     """Win-aware decisions of games ``i`` at every roll of their turn: ``keep_out[i, j - 1,
     r]`` (j rerolls left) and ``cat_out[i, r]``; opponents as in :func:`win_share` (rows
-    ``um[i, :n_unf[i]]``). Games ``order[group_ptr[g] : group_ptr[g + 1]]`` share their
-    filled boxes and flag (the upper total only enters the box values, filled per lane)
-    and run as the lanes of one widget call (up to ``TILE`` at a time), in parallel over
-    groups. ``lanes`` = ``widget.given_lanes()``."""
-    tile_lo, tile_nu = group_tiles(group_ptr)
-    n_tiles = tile_lo.shape[0]
+    ``um[i, :n_unf[i]]``). Games run ``TILE`` at a time in ``order``
+    (:func:`.batched.lane_order`) as the lanes of :func:`.widget.widget_mixed`, tiles in
+    parallel."""
+    n = order.shape[0]
+    n_tiles = (n + TILE - 1) // TILE
     n_slots = kr.slot_points.shape[0]
     n_chunks = min(n_tiles, CHUNKS)
-    for chunk in prange(n_chunks):  # tiles, not groups: one big group still uses every core
+    for chunk in prange(n_chunks):
         work = new_work(kr, TILE, 1)
+        tu = np.empty(TILE, dtype=np.int64)
+        tf = np.empty(TILE, dtype=np.int64)
         for k in range(chunk, n_tiles, n_chunks):
-            lo, nu = tile_lo[k], tile_nu[k]
-            rows = order[lo : lo + nu]
+            rows = order[k * TILE : min(n, (k + 1) * TILE)]
+            nu = rows.shape[0]
             val = _rows(work.val, n_slots, nu)
             vb = _rows(work.val_bonus, n_slots, nu)
             for t in range(nu):
@@ -144,6 +144,7 @@ def win_aware_decisions(kr, lanes, order, group_ptr, used, upper, flag, score, m
                 fill_win_values(kr, used[i], upper[i], flag[i], score[i], mean, sd,
                                 fin_best[i], fin_ties[i], um[i], usd[i], n_unf[i], gh_x,
                                 gh_w, t, val, vb)  # fmt: skip
-            i0 = rows[0]
-            _, cat, keep, _, _ = widget(kr, lanes, used[i0], upper[i0], flag[i0], 0, nu, work, 1)
+                mask_used_boxes(kr, used[i], t, val)
+            tile_lanes(used, flag, rows, tu, tf)
+            _, cat, keep = widget_mixed(kr, tu, tf, nu, work, 1)
             copy_decisions(kr, cat, keep, rows, cat_out, keep_out)
