@@ -1,11 +1,12 @@
 """Shared play of score-dependent table strategies (target score, any utility).
 
 Their decisions come from a need-lane table (:mod:`yahtzee_sim._kernels.widget`): at
-a turn-start state, the lane is set by the points so far. One recorded one-lane
-widget run gives the decisions at every roll of the turn, so they are computed once
-per turn for each distinct (state, lane) among the games, at the turn's first
-decision, and read back at the later ones. Positions outside their state's row — the
-goal reached or out of reach, every move worth the same — are played max-EV.
+a turn-start state, the lane is set by the points so far. At a turn's first decision
+the distinct (state, lane) pairs among the games run as the lanes of few widget calls
+(:func:`yahtzee_sim._kernels.batched.need_lane_decisions`), which give the decisions
+at every roll of the turn, read back at its later decisions. Positions outside their
+state's row — the goal reached or out of reach, every move worth the same — are played
+max-EV.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import threading
 
 import numpy as np
 
-from yahtzee_sim._kernels.batched import lane_order, need_lane_decisions
+from yahtzee_sim._kernels.batched import lane_order, need_lane_decisions, tile_rows
 from yahtzee_sim._kernels.play import kernel_rules
 from yahtzee_sim._kernels.widget import live_lanes
 from yahtzee_sim.view import TurnView
@@ -57,12 +58,6 @@ class LaneStrategy(Strategy):
         self.prepare(rules)
         return self._lanes, self._anchor
 
-    def lane_of(self, view: TurnView) -> tuple[np.ndarray, np.ndarray]:
-        """``(lane, live)`` per game of ``view`` (see ``lane_live``)."""
-        lane = self._anchor - np.asarray(view.score, dtype=np.int64)
-        states = np.ascontiguousarray(view.state_index, dtype=np.int64)
-        return lane, live_lanes(self._lanes, states, lane)
-
     def _prepare_fallback(self, rules) -> None:
         self._optimal = Optimal()
         self._optimal.prepare(rules)
@@ -71,7 +66,7 @@ class LaneStrategy(Strategy):
     def _turn_decisions(self, view: TurnView):
         """``(rows, keep (u, layers, rolls), cat (u, rolls), which (len(rows),))``: the
         live games ``rows`` of the view, the decisions of the ``u`` distinct (state, lane)
-        pairs among them and each live game's pair — computed at the turn's first
+        pairs among them and each live game's row there — computed at the turn's first
         decision and kept for its later ones (per pair, not per game: a block's games
         would copy hundreds of MB per turn)."""
         key = (
@@ -84,26 +79,30 @@ class LaneStrategy(Strategy):
         if stash is not None and stash[0] == key:
             return stash[1]
         rules = view.rules
-        lane, live = self.lane_of(view)
-        rows = np.flatnonzero(live)
-        lane = lane[rows]
-        states = view.state_index[rows].astype(np.int64)
+        lane = self._anchor - np.asarray(view.score, dtype=np.int64)
+        states = np.asarray(view.state_index, dtype=np.int64)
         pair = states * (1 << 20) + (lane - lane.min(initial=0))
-        uniq, first_row, inverse = np.unique(pair, return_index=True, return_inverse=True)
-        keep, cat = decision_buffers(self._turns, len(uniq), rules)
-        pick = rows[first_row]
+        _, first_game, inverse = np.unique(pair, return_index=True, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        # whether each pair is live: the table read once per pair, in state order
+        live_pair = live_lanes(self._lanes, states[first_game], lane[first_game])
+        rows = np.flatnonzero(live_pair[inverse])
+        pick = first_game[live_pair]  # one game per live pair
+        keep, cat = decision_buffers(self._turns, len(pick), rules)
+        order = lane_order(states[pick])
         need_lane_decisions(  # the pairs as the lanes of few widget calls
             kernel_rules(rules),
             self._lanes,
-            lane_order(states[first_row]),
+            order,
             np.ascontiguousarray(view.used[pick], dtype=np.int64),
             np.ascontiguousarray(view.upper[pick], dtype=np.int64),
             np.ascontiguousarray(view.flag[pick], dtype=np.int64),
-            np.ascontiguousarray(lane[first_row], dtype=np.int64),
+            np.ascontiguousarray(lane[pick]),
             keep,
             cat,
         )
-        out = (rows, keep, cat, inverse.reshape(-1))
+        live_number = np.cumsum(live_pair) - 1  # pair -> its number among live pairs
+        out = (rows, keep, cat, tile_rows(order)[live_number[inverse[rows]]])
         self._turns.stash = (key, out)
         return out
 

@@ -30,7 +30,7 @@ import threading
 
 import numpy as np
 
-from yahtzee_sim._kernels.batched import lane_order
+from yahtzee_sim._kernels.batched import lane_order, tile_rows
 from yahtzee_sim._kernels.play import kernel_rules
 from yahtzee_sim._kernels.winaware import win_aware_decisions
 from yahtzee_sim.future import future_moments
@@ -110,9 +110,10 @@ class _OpponentAware(Strategy):
             which = which.reshape(-1)
         u = len(rows)
         keep, cat = decision_buffers(self._turns, u, rules)
+        order = lane_order(states[rows])
         win_aware_decisions(
             kernel_rules(rules),
-            lane_order(states[rows]),
+            order,
             np.ascontiguousarray(view.used[rows], dtype=np.int64),
             np.ascontiguousarray(view.upper[rows], dtype=np.int64),
             np.ascontiguousarray(view.flag[rows], dtype=np.int64),
@@ -128,6 +129,7 @@ class _OpponentAware(Strategy):
             keep,
             cat,
         )
+        which = tile_rows(order)[which]  # the kernel wrote row order[p] in row p
         self._turns.stash = (key, keep, cat, which)
         return keep, cat, which
 

@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit, prange
 
 from .play import flag_after_roll
-from .widget import _rows, bonus_moves_flag, box_values, mask_used_boxes, new_work, widget_mixed
+from .widget import NEG, _rows, bonus_moves_flag, box_values, new_work, widget_mixed
 
 TILE = 64  # games run as the lanes of one widget call
 CHUNKS = 16  # parallel work units per call (each allocates one widget work buffer)
@@ -21,8 +21,16 @@ CHUNKS = 16  # parallel work units per call (each allocates one widget work buff
 def lane_order(states: np.ndarray) -> np.ndarray:
     """Games in order of their turn-start ``states``: games with the same filled boxes
     (and flag) adjacent, so that a tile's lanes share most open boxes and nearby table
-    rows."""
+    rows. The batched kernels take games in this order and write game ``order[p]``'s
+    decisions in row ``p`` of their outputs."""
     return np.argsort(np.asarray(states, dtype=np.int64), kind="stable").astype(np.int64)
+
+
+def tile_rows(order: np.ndarray) -> np.ndarray:
+    """``row[i]``: the output row of game ``i`` of a batched kernel run in ``order``."""
+    row = np.empty(len(order), dtype=np.int64)
+    row[order] = np.arange(len(order))
+    return row
 
 
 @njit(cache=True, nogil=True)
@@ -34,47 +42,101 @@ def tile_lanes(used, flag, rows, tile_used, tile_flag):
 
 
 @njit(cache=True, nogil=True)
-def copy_decisions(kr, cat, keep, rows, cat_out, keep_out):
-    """Lane ``t`` of a widget run's recorded decisions into row ``rows[t]`` of the
-    outputs (read in lane order, written per game)."""
-    nu = rows.shape[0]
+def copy_decisions(kr, cat, keep, row0, nu, cat_out, keep_out):
+    """Lane ``t`` of a widget run's recorded decisions into row ``row0 + t`` of the
+    outputs (a tile's games write one block of rows: the kernels' outputs are in tile
+    order, see :func:`lane_order`)."""
     for r in range(kr.roll_keep_index.shape[0]):
         for t in range(nu):
-            cat_out[rows[t], r] = cat[r, t]
+            cat_out[row0 + t, r] = cat[r, t]
         for j in range(1, kr.rolls):
             for t in range(nu):
-                keep_out[rows[t], j - 1, r] = keep[j, r, t]
+                keep_out[row0 + t, j - 1, r] = keep[j, r, t]
+
+
+SPAN = 32  # widest run of lanes of one state whose box values one box_values call fills
 
 
 @njit(cache=True, nogil=True)
-def fill_need_values(kr, lanes, used, upper, flag, lane, t, val, val_bonus, tmp):
-    """Lane ``t``: the box values of need lanes (``lanes``) at ``lane`` points still
-    needed, into ``val[:, t]``; with a roll's Yahtzee bonus (``lane`` minus the bonus,
-    the next flag under a bonus limit) into ``val_bonus[:, t]`` — what the need-lane
-    widget reads for that lane."""
-    box_values(kr, lanes, used, upper, flag, lane, 1, tmp)
-    for s in range(tmp.shape[0]):
-        val[s, t] = tmp[s, 0]
-    if kr.yahtzee_bonus > 0 and flag >= 1:
-        f2 = flag_after_roll(kr, flag, 1) if bonus_moves_flag(kr, used, flag) else flag
-        box_values(kr, lanes, used, upper, f2, lane - kr.yahtzee_bonus, 1, tmp)
-        for s in range(tmp.shape[0]):
-            val_bonus[s, t] = tmp[s, 0]
+def copy_box_values(slot_ptr, used, src, col, dst, t):
+    """``dst[:, t]`` = column ``col`` of box values ``src`` for the open boxes, ``NEG``
+    for the filled ones (:func:`.widget.mask_used_boxes`); box ``c``'s slots are
+    ``slot_ptr[c] .. slot_ptr[c + 1] - 1`` (``kr.slot_ptr``: a call passing the whole
+    bundle per lane costs more than the copy)."""
+    for c in range(slot_ptr.shape[0] - 1):
+        v = NEG if (used >> c) & 1 else 0.0
+        if v == 0.0:
+            for s in range(slot_ptr[c], slot_ptr[c + 1]):
+                dst[s, t] = src[s, col]
+        else:
+            for s in range(slot_ptr[c], slot_ptr[c + 1]):
+                dst[s, t] = v
+
+
+@njit(cache=True, nogil=True)
+def fill_need_run(kr, lanes, used, upper, flag, lane, rows, t0, t1, val, val_bonus, buf):
+    """Lanes ``t0 .. t1 - 1`` of a tile (pairs ``rows[t0:t1]`` of one state, ``lane`` =
+    points still needed): the box values of need lanes ``lanes`` into
+    ``val[:, t]``, filled boxes ``NEG``; with a roll's Yahtzee bonus (points needed
+    minus the bonus, the next flag under a bonus limit) into ``val_bonus[:, t]`` — what
+    the need-lane widget reads. One :func:`.widget.box_values` call covers the run's
+    lanes when they span at most ``SPAN`` (``buf``: ``n_slots * SPAN`` floats)."""
+    n_slots = kr.slot_points.shape[0]
+    slot_ptr = kr.slot_ptr
+    lo, hi = lane[rows[t0]], lane[rows[t0]]
+    for t in range(t0 + 1, t1):
+        lo, hi = min(lo, lane[rows[t]]), max(hi, lane[rows[t]])
+    per_pair = hi - lo >= SPAN
+    span = 1 if per_pair else hi - lo + 1
+    tmp = _rows(buf, n_slots, span)
+    earns = kr.yahtzee_bonus > 0 and flag >= 1
+    f2 = flag_after_roll(kr, flag, 1) if bonus_moves_flag(kr, used, flag) else flag
+    for bonus in range(2 if earns else 1):
+        dst = val_bonus if bonus else val
+        shift = kr.yahtzee_bonus if bonus else 0
+        fl = f2 if bonus else flag
+        if not per_pair:
+            box_values(kr, lanes, used, upper, fl, lo - shift, span, tmp)
+        for t in range(t0, t1):
+            if per_pair:
+                box_values(kr, lanes, used, upper, fl, lane[rows[t]] - shift, 1, tmp)
+            copy_box_values(slot_ptr, used, tmp, 0 if per_pair else lane[rows[t]] - lo, dst, t)
+
+
+@njit(cache=True, nogil=True)
+def fill_need_tile(kr, lanes, used, upper, flag, lane, rows, val, val_bonus, buf):
+    """Every lane of a tile (:func:`fill_need_run` per run of pairs of one state)."""
+    nu = rows.shape[0]
+    t0 = 0
+    while t0 < nu:
+        i = rows[t0]
+        t1 = t0 + 1
+        while (
+            t1 < nu
+            and used[rows[t1]] == used[i]
+            and upper[rows[t1]] == upper[i]
+            and flag[rows[t1]] == flag[i]
+        ):
+            t1 += 1
+        fill_need_run(kr, lanes, used[i], upper[i], flag[i], lane, rows, t0, t1, val,
+                      val_bonus, buf)  # fmt: skip
+        t0 = t1
 
 
 @njit(cache=True, parallel=True, nogil=True)
 def need_lane_decisions(kr, need, order, used, upper, flag, lane, keep_out, cat_out):
-    """Decisions of (state, lane) pairs ``i`` of a need-lane table ``need`` at every roll
-    of their turn (``keep_out[i, j - 1, r]``, ``cat_out[i, r]``), the same as one-lane
-    widget runs (:func:`.decisions.fill_states`) give; pairs run ``TILE`` at a time in
-    ``order`` (:func:`lane_order`) as the lanes of :func:`.widget.widget_mixed`."""
+    """Decisions of (state, lane) pairs ``i = order[p]`` of a need-lane table ``need`` at
+    every roll of their turn (``keep_out[p, j - 1, r]``, ``cat_out[p, r]``), the same as
+    one-lane widget runs (:func:`.decisions.fill_states`) give; pairs run ``TILE`` at a
+    time in ``order`` (:func:`lane_order`: by state, then ascending lane, so that runs of
+    one state share box-value fills) as the lanes of :func:`.widget.widget_mixed`."""
     n = order.shape[0]
     n_tiles = (n + TILE - 1) // TILE
     n_slots = kr.slot_points.shape[0]
     n_chunks = min(n_tiles, CHUNKS)
     for chunk in prange(n_chunks):
         work = new_work(kr, TILE, 1)
-        tmp = np.empty((n_slots, 1))
+        buf = np.empty(n_slots * SPAN)
         tu = np.empty(TILE, dtype=np.int64)
         tf = np.empty(TILE, dtype=np.int64)
         for k in range(chunk, n_tiles, n_chunks):
@@ -82,10 +144,7 @@ def need_lane_decisions(kr, need, order, used, upper, flag, lane, keep_out, cat_
             nu = rows.shape[0]
             val = _rows(work.val, n_slots, nu)
             vb = _rows(work.val_bonus, n_slots, nu)
-            for t in range(nu):
-                i = rows[t]
-                fill_need_values(kr, need, used[i], upper[i], flag[i], lane[i], t, val, vb, tmp)
-                mask_used_boxes(kr, used[i], t, val)
+            fill_need_tile(kr, need, used, upper, flag, lane, rows, val, vb, buf)
             tile_lanes(used, flag, rows, tu, tf)
             _, cat, keep = widget_mixed(kr, tu, tf, nu, work, 1)
-            copy_decisions(kr, cat, keep, rows, cat_out, keep_out)
+            copy_decisions(kr, cat, keep, k * TILE, nu, cat_out, keep_out)

@@ -507,8 +507,10 @@ def mixed_category_step(kr, used, flag, nu, W, val, val_bonus, slots, cat):
                         W[k, t] = val[s, t]
                         cat[r, t] = c
             continue
+        yb = 0
         for t in range(nu):  # n of a kind: joker rules and the bonus, per lane
-            yb = roll_options(kr, r, used[t], flag[t], slots)
+            if t == 0 or used[t] != used[t - 1] or flag[t] != flag[t - 1]:
+                yb = roll_options(kr, r, used[t], flag[t], slots)  # else as lane t - 1
             V = val_bonus if yb > 0 else val
             for c in range(C):
                 if slots[c] >= 0:
