@@ -15,27 +15,19 @@ import threading
 
 import numpy as np
 
-from yahtzee_sim._kernels.batched import lane_order, need_lane_decisions, tile_rows
+from yahtzee_sim._kernels.batched import (
+    decision_buffers,
+    lane_order,
+    need_lane_decisions,
+    read_decisions,
+    tile_rows,
+)
 from yahtzee_sim._kernels.play import kernel_rules
 from yahtzee_sim._kernels.widget import live_lanes
 from yahtzee_sim.view import TurnView
 
 from .base import Strategy
 from .optimal import Optimal
-
-
-def decision_buffers(local: threading.local, n: int, rules) -> tuple[np.ndarray, np.ndarray]:
-    """``(keep (n, layers, rolls) int16, cat (n, rolls) int8)``: views of a thread's
-    buffers for one turn's per-game decisions (``local``: the strategy's thread-local
-    turn state), grown geometrically and reused turn after turn — fresh arrays of this
-    size cost more in page faults than the widget calls that fill them."""
-    layers, n_rolls = max(rules.rolls_per_turn - 1, 1), rules.tables.n_rolls
-    keep = getattr(local, "keep", None)
-    if keep is None or keep.shape[0] < n or keep.shape[1:] != (layers, n_rolls):
-        size = max(n, 2 * (0 if keep is None else keep.shape[0]))
-        local.keep = np.empty((size, layers, n_rolls), dtype=np.int16)
-        local.cat = np.empty((size, n_rolls), dtype=np.int8)
-    return local.keep[:n], local.cat[:n]
 
 
 class LaneStrategy(Strategy):
@@ -64,9 +56,10 @@ class LaneStrategy(Strategy):
         self._turns = threading.local()
 
     def _turn_decisions(self, view: TurnView):
-        """``(rows, keep (u, layers, rolls), cat (u, rolls), which (len(rows),))``: the
-        live games ``rows`` of the view, the decisions of the ``u`` distinct (state, lane)
-        pairs among them and each live game's row there — computed at the turn's first
+        """``(rows, keep, cat, which)``: the live games ``rows`` of the view, the
+        decisions of the distinct (state, lane) pairs among them
+        (:func:`~yahtzee_sim._kernels.batched.decision_buffers`) and each live game's row
+        there — computed at the turn's first
         decision and kept for its later ones (per pair, not per game: a block's games
         would copy hundreds of MB per turn)."""
         key = (
@@ -110,8 +103,7 @@ class LaneStrategy(Strategy):
         self.prepare(view.rules)
         rows, keep, cat, which = self._turn_decisions(view)
         out = np.empty(len(view), dtype=np.int64)
-        r = view.roll_index[rows]
-        out[rows] = cat[which, r] if view.rolls_left == 0 else keep[which, view.rolls_left - 1, r]
+        out[rows] = read_decisions(keep, cat, which, view.rolls_left, view.roll_index[rows])
         if len(rows) < len(out):  # the rest: every move worth the same, played max-EV
             dead = np.ones(len(out), dtype=bool)
             dead[rows] = False

@@ -30,14 +30,13 @@ import threading
 
 import numpy as np
 
-from yahtzee_sim._kernels.batched import lane_order, tile_rows
+from yahtzee_sim._kernels.batched import decision_buffers, lane_order, read_decisions, tile_rows
 from yahtzee_sim._kernels.play import kernel_rules
 from yahtzee_sim._kernels.winaware import win_aware_decisions
 from yahtzee_sim.future import future_moments
 from yahtzee_sim.state import encode_state
 from yahtzee_sim.view import TurnView
 
-from ._lanes import decision_buffers
 from .base import Strategy
 from .registry import get_strategy, register
 
@@ -91,8 +90,8 @@ class _OpponentAware(Strategy):
         raise NotImplementedError
 
     def _turn_decisions(self, view: TurnView):
-        """``(keep (u, layers, rolls), cat (u, rolls), which (m,))`` of this turn, computed
-        once: game ``i`` plays row ``which[i]``. On the first turn, games with the same
+        """``(keep, cat, which)`` of this turn (:func:`decision_buffers`), computed once:
+        game ``i`` plays row ``which[i]``. On the first turn, games with the same
         inputs (every game of the first seat) share a row."""
         key = (view.turn, view.seat, view.games.tobytes(), view.score.tobytes())
         stash = getattr(self._turns, "stash", None)
@@ -138,10 +137,8 @@ class _OpponentAware(Strategy):
         if view.table is None or view.n_players < 2 or not self._aware_rows(view):
             return getattr(self._fallback, what)(view)
         keep, cat, which = self._turn_decisions(view)
-        if view.rolls_left == 0:
-            return cat[which, view.roll_index].astype(np.int64)
-        k = keep[which, view.rolls_left - 1, view.roll_index]
-        return view.tables.keep_counts[k]
+        d = read_decisions(keep, cat, which, view.rolls_left, view.roll_index)
+        return d if view.rolls_left == 0 else view.tables.keep_counts[d]
 
     def keep(self, view: TurnView) -> np.ndarray:
         return self._decide(view, "keep")

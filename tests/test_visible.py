@@ -5,6 +5,7 @@ round robins, and the CLI."""
 from __future__ import annotations
 
 import json
+import threading
 from itertools import product
 
 import numpy as np
@@ -393,7 +394,12 @@ def test_batched_need_lanes_decide_as_one_lane_widget_runs(rules_name):
     lanes of one widget call with given box values; on a random need-lane table its
     decisions equal one-lane need-lane widget runs, pair by pair (Yahtzee bonus and
     bonus limit included)."""
-    from yahtzee_sim._kernels.batched import lane_order, need_lane_decisions
+    from yahtzee_sim._kernels.batched import (
+        decision_buffers,
+        lane_order,
+        need_lane_decisions,
+        read_decisions,
+    )
     from yahtzee_sim._kernels.decisions import fill_states
     from yahtzee_sim._kernels.widget import points_needed_lanes
     from yahtzee_sim.state import n_states
@@ -421,9 +427,10 @@ def test_batched_need_lanes_decide_as_one_lane_widget_runs(rules_name):
     keep_a = np.empty((len(states), layers, n_rolls), np.int64)
     cat_a = np.empty((len(states), n_rolls), np.int64)
     fill_states(kr, table, used, upper, flag, lane, np.arange(len(states)), keep_a, cat_a)
-    keep_b = np.empty(keep_a.shape, np.int16)  # the compact decision arrays play uses
-    cat_b = np.empty(cat_a.shape, np.int8)
+    keep_b, cat_b = decision_buffers(threading.local(), len(states), rules)
     order = lane_order(states)
     need_lane_decisions(kr, table, order, used, upper, flag, lane, keep_b, cat_b)
-    assert np.array_equal(cat_a[order], cat_b)  # pair order[p] in row p
-    assert np.array_equal(keep_a[order], keep_b)
+    p = np.arange(len(states))  # pair order[p] in row p
+    for left in range(layers + 1):
+        got = read_decisions(keep_b, cat_b, p, left, np.arange(n_rolls)[:, None]).T
+        assert np.array_equal(got, cat_a[order] if left == 0 else keep_a[order, left - 1])

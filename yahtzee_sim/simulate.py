@@ -6,6 +6,7 @@ import os
 import sys
 from pathlib import Path
 
+import numba
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 from tqdm.auto import tqdm
@@ -49,6 +50,15 @@ def _run_block(strategy, rules, first, n, dice_key, strategy_key, keep_games=Tru
     played = _prepared(strategy, rules) if prepare else strategy
     block = play_block(played, rules, first, n, dice_key, strategy_key)
     return block if keep_games else Aggregate.from_arrays(rules, block)
+
+
+def _run_threaded_block(threads, strategy, rules, first, n, dice_key, strategy_key, keep_games):
+    """:func:`_run_block` in a worker thread whose parallel kernels use ``threads``
+    threads (numba's count is per calling thread): blocks running side by side share
+    the cores instead of each spreading its kernels over all of them. The results do not
+    depend on it."""
+    numba.set_num_threads(threads)
+    return _run_block(strategy, rules, first, n, dice_key, strategy_key, keep_games, False)
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -218,8 +228,11 @@ def _blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, keep_games):
         _backend_configured()
     ):
         prepared = _prepared(strategy, rules)
+        share = max(1, numba.get_num_threads() // min(effective_n_jobs(n_jobs), len(todo)))
         jobs = (
-            delayed(_run_block)(prepared, rules, s, n, dice_key, strategy_key, keep_games, False)
+            delayed(_run_threaded_block)(
+                share, prepared, rules, s, n, dice_key, strategy_key, keep_games
+            )
             for s, n in todo
         )
         yield from Parallel(n_jobs=n_jobs, return_as="generator", prefer="threads")(jobs)

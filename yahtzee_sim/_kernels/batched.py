@@ -22,7 +22,7 @@ def lane_order(states: np.ndarray) -> np.ndarray:
     """Games in order of their turn-start ``states``: games with the same filled boxes
     (and flag) adjacent, so that a tile's lanes share most open boxes and nearby table
     rows. The batched kernels take games in this order and write game ``order[p]``'s
-    decisions in row ``p`` of their outputs."""
+    decisions in row ``p`` of their outputs (:func:`decision_buffers`)."""
     return np.argsort(np.asarray(states, dtype=np.int64), kind="stable").astype(np.int64)
 
 
@@ -41,17 +41,43 @@ def tile_lanes(used, flag, rows, tile_used, tile_flag):
         tile_flag[t] = flag[rows[t]]
 
 
+def decision_buffers(local, n: int, rules) -> tuple[np.ndarray, np.ndarray]:
+    """Outputs of the batched kernels for ``n`` rows, in tile layout: ``keep (tiles,
+    layers, rolls, TILE)`` int16 and ``cat (tiles, rolls, TILE)`` int8, row ``p`` in
+    tile ``p // TILE``, lane ``p % TILE`` — the widget's own layout, so a tile's
+    decisions are copied as whole rows (:func:`read_decisions` reads them). Views of
+    buffers kept on ``local`` (a strategy's thread-local turn state), grown geometrically
+    and reused turn after turn: fresh arrays of this size cost more in page faults than
+    the widget calls that fill them."""
+    layers, n_rolls = max(rules.rolls_per_turn - 1, 1), rules.tables.n_rolls
+    tiles = -(-n // TILE)
+    keep = getattr(local, "keep", None)
+    if keep is None or keep.shape[0] < tiles or keep.shape[1:] != (layers, n_rolls, TILE):
+        size = max(tiles, 2 * (0 if keep is None else keep.shape[0]))
+        local.keep = np.empty((size, layers, n_rolls, TILE), dtype=np.int16)
+        local.cat = np.empty((size, n_rolls, TILE), dtype=np.int8)
+    return local.keep[:tiles], local.cat[:tiles]
+
+
+def read_decisions(keep, cat, rows, rolls_left: int, roll) -> np.ndarray:
+    """The decisions (int64) of output rows ``rows`` at rolls ``roll`` with ``rolls_left``
+    rerolls left: a box if 0, else a keep (:func:`decision_buffers` layout)."""
+    tile, lane = np.divmod(np.asarray(rows, dtype=np.int64), TILE)
+    if rolls_left == 0:
+        return cat[tile, roll, lane].astype(np.int64)
+    return keep[tile, rolls_left - 1, roll, lane].astype(np.int64)
+
+
 @njit(cache=True, nogil=True)
-def copy_decisions(kr, cat, keep, row0, nu, cat_out, keep_out):
-    """Lane ``t`` of a widget run's recorded decisions into row ``row0 + t`` of the
-    outputs (a tile's games write one block of rows: the kernels' outputs are in tile
-    order, see :func:`lane_order`)."""
+def copy_decisions(kr, cat, keep, k, nu, cat_out, keep_out):
+    """The recorded decisions of a widget run over tile ``k``'s ``nu`` lanes into the
+    tile's block of the outputs (:func:`decision_buffers`)."""
     for r in range(kr.roll_keep_index.shape[0]):
         for t in range(nu):
-            cat_out[row0 + t, r] = cat[r, t]
+            cat_out[k, r, t] = cat[r, t]
         for j in range(1, kr.rolls):
             for t in range(nu):
-                keep_out[row0 + t, j - 1, r] = keep[j, r, t]
+                keep_out[k, j - 1, r, t] = keep[j, r, t]
 
 
 SPAN = 32  # widest run of lanes of one state whose box values one box_values call fills
@@ -126,7 +152,7 @@ def fill_need_tile(kr, lanes, used, upper, flag, lane, rows, val, val_bonus, buf
 @njit(cache=True, parallel=True, nogil=True)
 def need_lane_decisions(kr, need, order, used, upper, flag, lane, keep_out, cat_out):
     """Decisions of (state, lane) pairs ``i = order[p]`` of a need-lane table ``need`` at
-    every roll of their turn (``keep_out[p, j - 1, r]``, ``cat_out[p, r]``), the same as
+    every roll of their turn (row ``p`` of :func:`decision_buffers`), the same as
     one-lane widget runs (:func:`.decisions.fill_states`) give; pairs run ``TILE`` at a
     time in ``order`` (:func:`lane_order`: by state, then ascending lane, so that runs of
     one state share box-value fills) as the lanes of :func:`.widget.widget_mixed`."""
@@ -147,4 +173,4 @@ def need_lane_decisions(kr, need, order, used, upper, flag, lane, keep_out, cat_
             fill_need_tile(kr, need, used, upper, flag, lane, rows, val, vb, buf)
             tile_lanes(used, flag, rows, tu, tf)
             _, cat, keep = widget_mixed(kr, tu, tf, nu, work, 1)
-            copy_decisions(kr, cat, keep, k * TILE, nu, cat_out, keep_out)
+            copy_decisions(kr, cat, keep, k, nu, cat_out, keep_out)

@@ -140,7 +140,7 @@ class Work(NamedTuple):
     """Scratch and recording buffers of one widget run (flat; viewed per ``nu``)."""
 
     W: np.ndarray  # keeps x lanes: values
-    A: np.ndarray  # keeps x lanes: best sub-keep (float64, so the selects vectorize)
+    A: np.ndarray  # keeps x lanes: best sub-keep (int32)
     val: np.ndarray  # box slots x (lanes + Yahtzee bonus): value of each (box, points)
     val_bonus: np.ndarray  # the same after a bonus Yahtzee (bonus limit; given lanes)
     slots: np.ndarray  # boxes: one roll's slot per box (int64)
@@ -160,7 +160,7 @@ def new_work(kr, max_nu, record):
     n_val = kr.slot_points.shape[0] * (max_nu + kr.yahtzee_bonus)
     return Work(
         np.empty(n_keeps * max_nu),
-        np.empty(n_keeps * rec),
+        np.empty(n_keeps * rec, dtype=np.int32),
         np.empty(n_val),
         np.empty(n_val if kr.yahtzee_bonus_limit > 0 or kr.yahtzee_bonus > 0 else 0),
         np.empty(kr.n_categories, dtype=np.int64),
@@ -375,9 +375,9 @@ def best_subkeeps(kr, W, A, nu, record):
     n_keeps, F = keep_remove.shape
     for k in range(n_keeps):
         if record:
-            fk = float(k)
+            k32 = np.int32(k)
             for t in range(nu):
-                A[k, t] = fk
+                A[k, t] = k32
         for f in range(F):
             kk = keep_remove[k, f]
             if kk < 0:
@@ -459,7 +459,7 @@ def reroll_steps(kr, W, A, nu, work, record):
             if record >= 1:
                 for r in range(n_rolls):
                     for t in range(nu):
-                        keep[j, r, t] = np.int64(A[rki[r], t])
+                        keep[j, r, t] = A[rki[r], t]
         if record >= 2:
             for r in range(n_rolls):
                 for t in range(nu):

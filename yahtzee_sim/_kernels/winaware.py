@@ -121,8 +121,8 @@ def fill_win_values(kr, used, upper, flag, score, mean, sd, fb, ft, um, usd, n_u
 @njit(cache=True, parallel=True, nogil=True)
 def win_aware_decisions(kr, order, used, upper, flag, score, mean, sd, fin_best, fin_ties, um,
                         usd, n_unf, gh_x, gh_w, keep_out, cat_out):  # fmt: skip
-    """Win-aware decisions of games ``i = order[p]`` at every roll of their turn:
-    ``keep_out[p, j - 1, r]`` (j rerolls left) and ``cat_out[p, r]``; opponents as in
+    """Win-aware decisions of games ``i = order[p]`` at every roll of their turn, in row
+    ``p`` of :func:`.batched.decision_buffers`; opponents as in
     :func:`win_share` (rows ``um[i, :n_unf[i]]``). Games run ``TILE`` at a time in ``order``
     (:func:`.batched.lane_order`) as the lanes of :func:`.widget.widget_mixed`, tiles in
     parallel."""
@@ -147,4 +147,4 @@ def win_aware_decisions(kr, order, used, upper, flag, score, mean, sd, fin_best,
                 mask_used_boxes(kr, used[i], t, val)
             tile_lanes(used, flag, rows, tu, tf)
             _, cat, keep = widget_mixed(kr, tu, tf, nu, work, 1)
-            copy_decisions(kr, cat, keep, k * TILE, nu, cat_out, keep_out)
+            copy_decisions(kr, cat, keep, k, nu, cat_out, keep_out)
