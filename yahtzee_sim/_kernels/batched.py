@@ -23,7 +23,10 @@ def lane_order(states: np.ndarray) -> np.ndarray:
     (and flag) adjacent, so that a tile's lanes share most open boxes and nearby table
     rows. The batched kernels take games in this order and write game ``order[p]``'s
     decisions in row ``p`` of their outputs (:func:`decision_buffers`)."""
-    return np.argsort(np.asarray(states, dtype=np.int64), kind="stable").astype(np.int64)
+    states = np.asarray(states, dtype=np.int64)
+    if np.all(states[1:] >= states[:-1]):  # already in order (distinct pairs, sorted)
+        return np.arange(len(states), dtype=np.int64)
+    return np.argsort(states, kind="stable").astype(np.int64)
 
 
 def tile_rows(order: np.ndarray) -> np.ndarray:
@@ -62,10 +65,22 @@ def decision_buffers(local, n: int, rules) -> tuple[np.ndarray, np.ndarray]:
 def read_decisions(keep, cat, rows, rolls_left: int, roll) -> np.ndarray:
     """The decisions (int64) of output rows ``rows`` at rolls ``roll`` with ``rolls_left``
     rerolls left: a box if 0, else a keep (:func:`decision_buffers` layout)."""
-    tile, lane = np.divmod(np.asarray(rows, dtype=np.int64), TILE)
+    rows, roll = np.broadcast_arrays(np.asarray(rows, dtype=np.int64), roll)
+    flat_rows = np.ascontiguousarray(rows.ravel())
+    flat_roll = np.ascontiguousarray(roll.ravel(), dtype=np.int64)
     if rolls_left == 0:
-        return cat[tile, roll, lane].astype(np.int64)
-    return keep[tile, rolls_left - 1, roll, lane].astype(np.int64)
+        out = _gather(cat[:, None], flat_rows, 0, flat_roll)
+    else:
+        out = _gather(keep, flat_rows, rolls_left - 1, flat_roll)
+    return out.reshape(rows.shape)
+
+
+@njit(cache=True, nogil=True)
+def _gather(table, rows, layer, roll):
+    out = np.empty(rows.shape[0], dtype=np.int64)
+    for i in range(rows.shape[0]):
+        out[i] = table[rows[i] // TILE, layer, roll[i], rows[i] % TILE]
+    return out
 
 
 @njit(cache=True, nogil=True)
