@@ -115,13 +115,31 @@ def copy_box_values(slot_ptr, used, src, col, dst, t):
 
 
 @njit(cache=True, nogil=True)
-def fill_need_run(kr, lanes, used, upper, flag, lane, rows, t0, t1, val, val_bonus, buf):
+def n_of_a_kind_slots(kr):
+    """``mask[s]``: whether slot ``s`` can score an n-of-a-kind roll (its points, or its
+    joker points, in some box) — the only slots whose values a roll's Yahtzee bonus
+    changes (``val_bonus`` in :func:`.widget.category_step`)."""
+    mask = np.zeros(kr.slot_points.shape[0], dtype=np.bool_)
+    for r in range(kr.roll_keep_index.shape[0]):
+        if kr.yahtzee_face[r] < 0:
+            continue
+        for c in range(kr.n_categories):
+            for p in (kr.score_table[r, c], kr.joker_table[r, c]):
+                if 0 <= p < kr.points_slot.shape[1] and kr.points_slot[c, p] >= 0:
+                    mask[kr.points_slot[c, p]] = True
+    return mask
+
+
+@njit(cache=True, nogil=True)
+def fill_need_run(kr, lanes, used, upper, flag, lane, rows, t0, t1, val, val_bonus, buf,
+                  bonus_slots):  # fmt: skip
     """Lanes ``t0 .. t1 - 1`` of a tile (pairs ``rows[t0:t1]`` of one state, ``lane`` =
     points still needed): the box values of need lanes ``lanes`` into
     ``val[:, t]``, filled boxes ``NEG``; with a roll's Yahtzee bonus (points needed
     minus the bonus, the next flag under a bonus limit) into ``val_bonus[:, t]`` — what
-    the need-lane widget reads. One :func:`.widget.box_values` call covers the run's
-    lanes when they span at most ``SPAN`` (``buf``: ``n_slots * SPAN`` floats)."""
+    the need-lane widget reads (only ``bonus_slots``: :func:`n_of_a_kind_slots`). One
+    :func:`.widget.box_values` call covers the run's lanes when they span at most
+    ``SPAN`` (``buf``: ``n_slots * SPAN`` floats)."""
     n_slots = kr.slot_points.shape[0]
     slot_ptr = kr.slot_ptr
     lo, hi = lane[rows[t0]], lane[rows[t0]]
@@ -136,16 +154,18 @@ def fill_need_run(kr, lanes, used, upper, flag, lane, rows, t0, t1, val, val_bon
         dst = val_bonus if bonus else val
         shift = kr.yahtzee_bonus if bonus else 0
         fl = f2 if bonus else flag
+        only = bonus_slots if bonus else bonus_slots[:0]
         if not per_pair:
-            box_values(kr, lanes, used, upper, fl, lo - shift, span, tmp)
+            box_values(kr, lanes, used, upper, fl, lo - shift, span, tmp, only)
         for t in range(t0, t1):
             if per_pair:
-                box_values(kr, lanes, used, upper, fl, lane[rows[t]] - shift, 1, tmp)
-            copy_box_values(slot_ptr, used, tmp, 0 if per_pair else lane[rows[t]] - lo, dst, t)
+                box_values(kr, lanes, used, upper, fl, lane[rows[t]] - shift, 1, tmp, only)
+            col = 0 if per_pair else lane[rows[t]] - lo
+            copy_box_values(slot_ptr, used, tmp, col, dst, t)  # (unfilled slots: unread)
 
 
 @njit(cache=True, nogil=True)
-def fill_need_tile(kr, lanes, used, upper, flag, lane, rows, val, val_bonus, buf):
+def fill_need_tile(kr, lanes, used, upper, flag, lane, rows, val, val_bonus, buf, bonus_slots):
     """Every lane of a tile (:func:`fill_need_run` per run of pairs of one state)."""
     nu = rows.shape[0]
     t0 = 0
@@ -160,7 +180,7 @@ def fill_need_tile(kr, lanes, used, upper, flag, lane, rows, val, val_bonus, buf
         ):
             t1 += 1
         fill_need_run(kr, lanes, used[i], upper[i], flag[i], lane, rows, t0, t1, val,
-                      val_bonus, buf)  # fmt: skip
+                      val_bonus, buf, bonus_slots)  # fmt: skip
         t0 = t1
 
 
@@ -175,6 +195,7 @@ def need_lane_decisions(kr, need, order, used, upper, flag, lane, keep_out, cat_
     n_tiles = (n + TILE - 1) // TILE
     n_slots = kr.slot_points.shape[0]
     n_chunks = min(n_tiles, CHUNKS)
+    bonus_slots = n_of_a_kind_slots(kr)
     for chunk in prange(n_chunks):
         work = new_work(kr, TILE, 1)
         buf = np.empty(n_slots * SPAN)
@@ -185,7 +206,7 @@ def need_lane_decisions(kr, need, order, used, upper, flag, lane, keep_out, cat_
             nu = rows.shape[0]
             val = _rows(work.val, n_slots, nu)
             vb = _rows(work.val_bonus, n_slots, nu)
-            fill_need_tile(kr, need, used, upper, flag, lane, rows, val, vb, buf)
+            fill_need_tile(kr, need, used, upper, flag, lane, rows, val, vb, buf, bonus_slots)
             tile_lanes(used, flag, rows, tu, tf)
             _, cat, keep = widget_mixed(kr, tu, tf, nu, work, 1)
             copy_decisions(kr, cat, keep, k, nu, cat_out, keep_out)

@@ -72,6 +72,7 @@ LANES_EXP = 2
 LANES_GIVEN = 3
 _NO_ROWS = np.zeros(0, dtype=np.int64)
 _NO_SCALE = np.zeros(0)
+_NO_MASK = np.zeros(0, dtype=np.bool_)
 
 
 class Lanes(NamedTuple):
@@ -199,9 +200,10 @@ def given_lanes() -> Lanes:
 
 
 @njit(cache=True, nogil=True)
-def box_values(kr, lanes, used, upper, flag, lo, nu, val):
+def box_values(kr, lanes, used, upper, flag, lo, nu, val, only=_NO_MASK):
     """``val[s, t]`` = value in lane ``t`` of writing the points of slot ``s`` in its box,
-    for every slot of every open box (one call per state).
+    for every slot of every open box (one call per state; ``only``, if not empty: the
+    slots ``s`` with ``only[s]``, the others left as they are).
 
     Max-EV lanes: points + upper bonus if reached + the next state's value (the
     Yahtzee bonus is added per roll: it is the same for every box); exponential lanes:
@@ -214,6 +216,7 @@ def box_values(kr, lanes, used, upper, flag, lo, nu, val):
     """
     upper_lanes = lanes.kind != LANES_NEED
     exp_lanes = lanes.kind == LANES_EXP
+    masked = only.shape[0] > 0
     # the lanes' fields as locals: read through the bundle (or row_first) per slot, they
     # cost several times the slot's work when a call has one lane
     V = lanes.values
@@ -224,6 +227,8 @@ def box_values(kr, lanes, used, upper, flag, lo, nu, val):
         if (used >> c) & 1:
             continue
         for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
+            if masked and not only[s]:
+                continue
             p = kr.slot_points[s]
             if upper_lanes:
                 nf = 1 if sets_flag(kr, c, p) else flag
