@@ -17,6 +17,7 @@ import numpy as np
 
 from yahtzee_sim._kernels.batched import (
     decision_buffers,
+    distinct,
     lane_order,
     need_lane_decisions,
     read_decisions,
@@ -75,8 +76,7 @@ class LaneStrategy(Strategy):
         lane = self._anchor - np.asarray(view.score, dtype=np.int64)
         states = np.asarray(view.state_index, dtype=np.int64)
         pair = states * (1 << 20) + (lane - lane.min(initial=0))
-        _, first_game, inverse = np.unique(pair, return_index=True, return_inverse=True)
-        inverse = inverse.reshape(-1)
+        first_game, inverse = distinct(pair)
         # whether each pair is live: the table read once per pair, in state order
         live_pair = live_lanes(self._lanes, states[first_game], lane[first_game])
         rows = np.flatnonzero(live_pair[inverse])

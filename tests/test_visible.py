@@ -388,6 +388,20 @@ def test_a_decided_game_is_still_played_max_ev():
         assert np.array_equal(got, ref)
 
 
+@given(st.lists(st.integers(-(2**40), 2**40), min_size=1, max_size=300), st.integers(1, 20))
+@settings(max_examples=50, deadline=None)
+def test_distinct_keys_match_numpy_unique(values, spread):
+    """Table play groups games by (state, lane) with ``distinct``: the same groups, in the
+    same key order, as ``np.unique``; each representative holds its group's key."""
+    from yahtzee_sim._kernels.batched import distinct
+
+    keys = np.array(values, dtype=np.int64) // spread  # many repeats
+    rep, inverse = distinct(keys)
+    uniq, inv = np.unique(keys, return_inverse=True)
+    assert np.array_equal(keys[rep], uniq)
+    assert np.array_equal(inverse, inv.reshape(-1))
+
+
 @pytest.mark.parametrize("rules_name", ["yahtzee", "yahtzee-single-bonus", "yatzy"])
 def test_batched_need_lanes_decide_as_one_lane_widget_runs(rules_name):
     """Score-dependent table play batches (state, lane) pairs sharing filled boxes as the

@@ -29,6 +29,29 @@ def lane_order(states: np.ndarray) -> np.ndarray:
     return np.argsort(states, kind="stable").astype(np.int64)
 
 
+def distinct(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(rep, inverse)``: one index ``rep[u]`` per distinct key, in ascending key order,
+    and each entry's key number ``inverse[i]`` — what ``np.unique`` returns, about five
+    times faster (any representative of a key will do, so the sort need not be stable)."""
+    keys = np.ascontiguousarray(keys, dtype=np.int64)
+    return _distinct(keys, np.argsort(keys).astype(np.int64))
+
+
+@njit(cache=True, nogil=True)
+def _distinct(keys, order):
+    n = order.shape[0]
+    rep = np.empty(n, dtype=np.int64)
+    inverse = np.empty(n, dtype=np.int64)
+    u = -1
+    for j in range(n):
+        i = order[j]
+        if j == 0 or keys[i] != keys[order[j - 1]]:
+            u += 1
+            rep[u] = i
+        inverse[i] = u
+    return rep[: u + 1], inverse
+
+
 def tile_rows(order: np.ndarray) -> np.ndarray:
     """``row[i]``: the output row of game ``i`` of a batched kernel run in ``order``."""
     row = np.empty(len(order), dtype=np.int64)
