@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from yahtzee_sim import simulate
 from yahtzee_sim._kernels.play import kernel_rules, scored_state, yahtzee_bonus_points
-from yahtzee_sim._kernels.widget import _rows, given_lanes, new_work, widget
+from yahtzee_sim._kernels.widget import _rows, new_work
 from yahtzee_sim.advisor import advise
 from yahtzee_sim.analysis import TournamentError, round_robin, tournament
 from yahtzee_sim.cli import main
@@ -100,39 +100,49 @@ def test_without_a_table_opponent_aware_play_is_max_ev():
     assert np.array_equal(a.total, b.total)
 
 
-# ------------------------------------------------------------ the given lanes
+# ------------------------------------------------------- caller-valued lanes
 @pytest.mark.parametrize("rules_name", ["yahtzee", "yatzy"])
-def test_given_lanes_with_max_ev_values_reproduce_optimal_decisions(rules_name):
+def test_mixed_lanes_with_max_ev_values_reproduce_optimal_decisions(rules_name):
+    """Games at different states as the lanes of one widget_mixed call, each box valued
+    by max-EV (points + bonuses + the next state's value): every lane's decisions and
+    value are optimal's at its own state (joker rules and Yahtzee bonuses included)."""
+    from yahtzee_sim._kernels.widget import mask_used_boxes, widget_mixed
+
     rules = get_rules(rules_name)
     kr = kernel_rules(rules)
     V = value_table(rules).values
     opt = get_strategy("optimal")
     rng = np.random.default_rng(0)
-    lanes = given_lanes()
     states = rng.choice(np.flatnonzero(V > 0), size=12, replace=False)
     if rules.has_yahtzee_flag:  # and states whose rolls earn the Yahtzee bonus
         used, _, flag = decode_state(rules, np.flatnonzero(V > 0))
         states = np.r_[states, rng.choice(np.flatnonzero(V > 0)[flag == 1], 6, replace=False)]
-    keep_opt, cat_opt = opt.decision_table(rules, np.sort(states))
-    for i, s in enumerate(np.sort(states)):
-        used, upper, flag = decode_state(rules, int(s))
-        work = new_work(kr, 1, 1)
-        val = _rows(work.val, kr.slot_points.shape[0], 1)
-        val_bonus = _rows(work.val_bonus, kr.slot_points.shape[0], 1)
+    states = np.sort(states)
+    keep_opt, cat_opt = opt.decision_table(rules, states)
+    nu = len(states)
+    work = new_work(kr, nu, 1)
+    val = _rows(work.val, kr.slot_points.shape[0], nu)
+    val_bonus = _rows(work.val_bonus, kr.slot_points.shape[0], nu)
+    used_l, upper_l, flag_l = decode_state(rules, states)
+    for t in range(nu):
+        used, upper, flag = int(used_l[t]), int(upper_l[t]), int(flag_l[t])
         for c in range(rules.n_categories):
             if (used >> c) & 1:
                 continue
             for slot in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
                 p = int(kr.slot_points[slot])
                 s2, bonus = scored_state(kr, used, upper, flag, c, p)
-                val[slot, 0] = p + bonus + V[s2]
+                val[slot, t] = p + bonus + V[s2]
                 if flag:  # the roll also earns the Yahtzee bonus
-                    val_bonus[slot, 0] = p + bonus + V[s2] + rules.yahtzee_bonus
-        W, cat, keep, _, _ = widget(kr, lanes, used, upper, flag, 0, 1, work, 1)
-        assert W[0, 0] == pytest.approx(V[s], abs=1e-9)
-        assert np.array_equal(cat[:, 0], cat_opt[i])
-        for j in range(1, rules.rolls_per_turn):
-            assert np.array_equal(keep[j, :, 0], keep_opt[i, j - 1])
+                    val_bonus[slot, t] = p + bonus + V[s2] + rules.yahtzee_bonus
+        mask_used_boxes(kr, used, t, val)
+    lane_used = np.ascontiguousarray(used_l, dtype=np.int64)
+    lane_flag = np.ascontiguousarray(flag_l, dtype=np.int64)
+    W, cat, keep = widget_mixed(kr, lane_used, lane_flag, nu, work, 1)
+    assert np.allclose(W[0, :nu], V[states], atol=1e-9)
+    assert np.array_equal(cat[:, :nu].T, cat_opt)
+    for j in range(1, rules.rolls_per_turn):
+        assert np.array_equal(keep[j, :, :nu].T, keep_opt[:, j - 1])
 
 
 # --------------------------------------------------------- win-aware and chase

@@ -107,6 +107,16 @@ def _gather(table, rows, layer, roll):
 
 
 @njit(cache=True, nogil=True)
+def solve_tile(kr, used, flag, rows, k, work, tile_used, tile_flag, keep_out, cat_out):
+    """Tile ``k`` (games ``rows``, box values already in ``work.val``/``work.val_bonus``):
+    one :func:`.widget.widget_mixed` call, its decisions copied into the outputs."""
+    nu = rows.shape[0]
+    tile_lanes(used, flag, rows, tile_used, tile_flag)
+    _, cat, keep = widget_mixed(kr, tile_used, tile_flag, nu, work, 1)
+    copy_decisions(kr, cat, keep, k, nu, cat_out, keep_out)
+
+
+@njit(cache=True, nogil=True)
 def copy_decisions(kr, cat, keep, k, nu, cat_out, keep_out):
     """The recorded decisions of a widget run over tile ``k``'s ``nu`` lanes into the
     tile's block of the outputs (:func:`decision_buffers`)."""
@@ -230,6 +240,4 @@ def need_lane_decisions(kr, need, order, used, upper, flag, lane, keep_out, cat_
             val = _rows(work.val, n_slots, nu)
             vb = _rows(work.val_bonus, n_slots, nu)
             fill_need_tile(kr, need, used, upper, flag, lane, rows, val, vb, buf, bonus_slots)
-            tile_lanes(used, flag, rows, tu, tf)
-            _, cat, keep = widget_mixed(kr, tu, tf, nu, work, 1)
-            copy_decisions(kr, cat, keep, k, nu, cat_out, keep_out)
+            solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)

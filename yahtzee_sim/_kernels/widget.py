@@ -15,10 +15,10 @@ what they record.
   offset[s] + length[s]]`` holding lanes ``first[s] .. first[s] + length[s] - 1``
   (``first`` empty: 0 for every state); lanes before the row have the value ``top``
   (the goal is reached), lanes past it ``bottom`` (target: 1 and 0);
-* :data:`LANES_GIVEN` (win-aware play): the caller fills the value of every (box,
-  points) pair in every lane itself — ``work.val[s, t]``, and in ``work.val_bonus[s, t]``
-  the same with a roll's Yahtzee bonus paid — and the widget skips :func:`box_values`
-  (lanes are whatever the caller makes them: one game each);
+* caller-valued lanes (:func:`widget_mixed`: win-aware play, batched table play): the
+  caller fills the value of every (box, points) pair in every lane itself —
+  ``work.val[s, t]``, and in ``work.val_bonus[s, t]`` the same with a roll's Yahtzee
+  bonus paid — and each lane is one game at its own state;
 * :data:`LANES_EXP` (exponential utility, risk-sensitive play): as max-EV, over upper
   totals, but a state's value is ``±E[exp(-θ · points to come)]`` and scoring ``q``
   points multiplies by ``scale[q] = exp(-θ q)`` instead of adding ``q``.
@@ -69,7 +69,6 @@ NEG = -1.0e300
 LANES_UPPER = 0
 LANES_NEED = 1
 LANES_EXP = 2
-LANES_GIVEN = 3
 _NO_ROWS = np.zeros(0, dtype=np.int64)
 _NO_SCALE = np.zeros(0)
 _NO_MASK = np.zeros(0, dtype=np.bool_)
@@ -143,7 +142,7 @@ class Work(NamedTuple):
     W: np.ndarray  # keeps x lanes: values
     A: np.ndarray  # keeps x lanes: best sub-keep (int32)
     val: np.ndarray  # box slots x (lanes + Yahtzee bonus): value of each (box, points)
-    val_bonus: np.ndarray  # the same after a bonus Yahtzee (bonus limit; given lanes)
+    val_bonus: np.ndarray  # the same after a bonus Yahtzee (bonus limit; caller-valued lanes)
     slots: np.ndarray  # boxes: one roll's slot per box (int64)
     cat: np.ndarray  # rolls x lanes: best box (record >= 1)
     keep: np.ndarray  # rolls-per-turn x rolls x lanes: best keep (record >= 1)
@@ -192,11 +191,6 @@ def box_pad(kr, lanes, flag):
     """Extra lanes of box values below ``lo``: the Yahtzee bonus in target lanes of a
     state whose n-of-a-kind rolls earn it (the flag is set), else 0."""
     return kr.yahtzee_bonus if lanes.kind == LANES_NEED and flag else 0
-
-
-def given_lanes() -> Lanes:
-    """Caller-valued lanes (:data:`LANES_GIVEN`)."""
-    return Lanes(LANES_GIVEN, _NO_SCALE, _NO_ROWS, _NO_ROWS, _NO_ROWS, 0.0, 0.0, _NO_SCALE)
 
 
 @njit(cache=True, nogil=True)
@@ -295,13 +289,11 @@ def category_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots
     a bonus Yahtzee moves the flag, so its boxes are valued from ``val_bonus``, filled
     for the next flag (:func:`bonus_moves_flag`).
     """
-    need_lanes = lanes.kind == LANES_NEED or lanes.kind == LANES_GIVEN
+    need_lanes = lanes.kind == LANES_NEED
     pad = val.shape[1] - nu
-    given = lanes.kind == LANES_GIVEN  # the caller filled val (and val_bonus)
-    if not given:
-        box_values(kr, lanes, used, upper, flag, lo - pad, nu + pad, val)
+    box_values(kr, lanes, used, upper, flag, lo - pad, nu + pad, val)
     moves = bonus_moves_flag(kr, used, flag)
-    if moves and not given:
+    if moves:
         box_values(
             kr, lanes, used, upper, flag_after_roll(kr, flag, 1), lo - pad, nu + pad, val_bonus
         )
@@ -319,10 +311,10 @@ def category_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots
             for c in range(C):
                 if slots[c] >= 0:
                     slots[c] = kr.points_slot[c, slots[c]]
-        src = pad - yb if need_lanes and not given else pad  # lane t reads lane src + t
+        src = pad - yb if need_lanes else pad  # lane t reads lane src + t
         add = 0.0 if need_lanes or lanes.kind == LANES_EXP else float(yb)
         mul = lanes.scale[yb] if lanes.kind == LANES_EXP else 1.0
-        V = val_bonus if yb > 0 and (moves or given) else val
+        V = val_bonus if yb > 0 and moves else val
         for t in range(nu):
             W[k, t] = NEG
         if record:
@@ -484,13 +476,13 @@ def mask_used_boxes(kr, used, t, val):
 
 @njit(cache=True, nogil=True)
 def mixed_category_step(kr, used, flag, nu, W, val, val_bonus, slots, cat):
-    """The category step of given lanes (:data:`LANES_GIVEN`) whose turn-start states
-    differ: lane ``t`` is a game at filled boxes ``used[t]`` and flag ``flag[t]``, its
-    filled boxes valued ``NEG`` in ``val`` (:func:`mask_used_boxes`). A roll's best box
-    is then a max over the boxes open in any lane, lane by lane; n-of-a-kind rolls,
-    whose legal boxes and Yahtzee bonus depend on the lane's own boxes and flag (joker
-    rules), are scored lane by lane from :func:`roll_options`. Same values and ties as
-    :func:`category_step` run per lane; records ``cat[r, t]``."""
+    """The category step of caller-valued lanes whose turn-start states differ: lane
+    ``t`` is a game at filled boxes ``used[t]`` and flag ``flag[t]``, its filled boxes
+    valued ``NEG`` in ``val`` (:func:`mask_used_boxes`). A roll's best box is then a max
+    over the boxes open in any lane, lane by lane; n-of-a-kind rolls, whose legal boxes
+    and Yahtzee bonus depend on the lane's own boxes and flag (joker rules), are scored
+    lane by lane from :func:`roll_options`. Same legal boxes and ties as
+    :func:`category_step`; records ``cat[r, t]``."""
     C = kr.n_categories
     score_slot = kr.score_slot
     rki = kr.roll_keep_index
@@ -527,7 +519,7 @@ def mixed_category_step(kr, used, flag, nu, W, val, val_bonus, slots, cat):
 
 @njit(cache=True, nogil=True)
 def widget_mixed(kr, used, flag, nu, work, record):
-    """:func:`widget` over given lanes of mixed states (``used[t]``, ``flag[t]``; box
+    """:func:`widget` over caller-valued lanes of mixed states (``used[t]``, ``flag[t]``; box
     values filled by the caller, filled boxes masked): returns ``(W, cat, keep)`` views
     of ``work`` as :func:`widget` does (``record`` >= 1)."""
     n_keeps = kr.keep_add.shape[0]

@@ -8,7 +8,7 @@ opponent still playing likewise ends near ``score + mean`` with that SD, a finis
 opponent at their total. The box's value is P(win) (ties split) under normal
 approximations of those remaining scores — exact once nothing is left to play for
 anyone but this turn's player on their last turn. The widget
-(:data:`.widget.LANES_GIVEN`) then takes the best keeps and boxes against these values.
+(:func:`.widget.widget_mixed`) then takes the best keeps and boxes against these values.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import math
 import numpy as np
 from numba import njit, prange
 
-from .batched import CHUNKS, TILE, copy_decisions, tile_lanes
+from .batched import CHUNKS, TILE, solve_tile
 from .play import flag_after_roll, scored_state
-from .widget import _rows, mask_used_boxes, new_work, widget_mixed
+from .widget import _rows, mask_used_boxes, new_work
 
 #: Weight of the expected final score added to P(win): moves that win equally often are
 #: ranked by max-EV (a decided game is still played well); 1e-9 per point, so below 2e-6.
@@ -145,6 +145,4 @@ def win_aware_decisions(kr, order, used, upper, flag, score, mean, sd, fin_best,
                                 fin_best[i], fin_ties[i], um[i], usd[i], n_unf[i], gh_x,
                                 gh_w, t, val, vb)  # fmt: skip
                 mask_used_boxes(kr, used[i], t, val)
-            tile_lanes(used, flag, rows, tu, tf)
-            _, cat, keep = widget_mixed(kr, tu, tf, nu, work, 1)
-            copy_decisions(kr, cat, keep, k, nu, cat_out, keep_out)
+            solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)
