@@ -60,9 +60,8 @@ class LaneStrategy(Strategy):
         """``(rows, keep, cat, which)``: the live games ``rows`` of the view, the
         decisions of the distinct (state, lane) pairs among them
         (:func:`~yahtzee_sim._kernels.batched.decision_buffers`) and each live game's row
-        there — computed at the turn's first
-        decision and kept for its later ones (per pair, not per game: a block's games
-        would copy hundreds of MB per turn)."""
+        there — computed at the turn's first decision and kept for its later ones (per
+        pair, not per game: a block's games would copy hundreds of MB per turn)."""
         key = (
             view.turn,
             view.games.tobytes(),
