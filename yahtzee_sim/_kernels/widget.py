@@ -300,8 +300,9 @@ def category_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots
     C = kr.n_categories
     score_slot = kr.score_slot
     rki = kr.roll_keep_index
+    boxes = np.empty(C, dtype=np.int64)  # one roll's legal boxes and their slots
+    rows = np.empty(C, dtype=np.int64)
     for r in range(rki.shape[0]):
-        k = rki[r]
         yb = 0
         if kr.yahtzee_face[r] < 0:  # normal scoring
             for c in range(C):
@@ -311,40 +312,69 @@ def category_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots
             for c in range(C):
                 if slots[c] >= 0:
                     slots[c] = kr.points_slot[c, slots[c]]
+        n = 0
+        for c in range(C):
+            if slots[c] >= 0:
+                boxes[n], rows[n] = c, slots[c]
+                n += 1
         src = pad - yb if need_lanes else pad  # lane t reads lane src + t
         add = 0.0 if need_lanes or lanes.kind == LANES_EXP else float(yb)
         mul = lanes.scale[yb] if lanes.kind == LANES_EXP else 1.0
         V = val_bonus if yb > 0 and moves else val
+        ck = cat[r] if record else slots  # (slots: not written without record)
+        best_boxes(W[rki[r]], ck, record, V, rows, boxes, n, src, mul, add, nu)
+
+
+@njit(cache=True, nogil=True)
+def best_boxes(Wk, ck, record, V, rows, boxes, n, src, mul, add, nu):
+    """``Wk[t]`` = the best of ``V[rows[i], src + t] * mul + add`` over ``i < n`` (``NEG``
+    if ``n`` is 0) and, with ``record``, ``ck[t]`` = its box ``boxes[i]`` (the first on
+    ties; -1 if none) — one roll's best box in every lane.
+
+    Four boxes at a time are compared in registers, in order, and the row written once,
+    unconditionally: a conditional update of the row per box compiles to masked stores,
+    slow on some processors, or to scalar code. A group short of four repeats its last
+    box, which can never win again (the comparisons are strict)."""
+    for t in range(nu):
+        Wk[t] = NEG
+    if record:
         for t in range(nu):
-            W[k, t] = NEG
-        if record:
+            ck[t] = -1
+    for i in range(0, n, 4):
+        j1, j2, j3 = min(i + 1, n - 1), min(i + 2, n - 1), min(i + 3, n - 1)
+        V0, V1, V2, V3 = V[rows[i]], V[rows[j1]], V[rows[j2]], V[rows[j3]]
+        c0, c1, c2, c3 = boxes[i], boxes[j1], boxes[j2], boxes[j3]
+        if not record:
             for t in range(nu):
-                cat[r, t] = -1
-        for c in range(C):
-            s = slots[c]
-            if s < 0:
-                continue
-            if src > 0:  # target lanes and no Yahtzee bonus: skip the early lanes
-                for t in range(nu):
-                    if V[s, src + t] > W[k, t]:
-                        W[k, t] = V[s, src + t]
-                        if record:
-                            cat[r, t] = c
-            elif record:
-                for t in range(nu):
-                    v = V[s, t] * mul + add
-                    if v > W[k, t]:
-                        W[k, t] = v
-                        cat[r, t] = c
-            else:
-                for t in range(nu):
-                    W[k, t] = max(W[k, t], V[s, t] * mul + add)
+                w = max(Wk[t], V0[src + t] * mul + add)
+                w = max(w, V1[src + t] * mul + add)
+                w = max(w, V2[src + t] * mul + add)
+                Wk[t] = max(w, V3[src + t] * mul + add)
+            continue
+        for t in range(nu):
+            w, a = Wk[t], ck[t]
+            v = V0[src + t] * mul + add
+            g = v > w
+            w, a = (v if g else w), (c0 if g else a)
+            v = V1[src + t] * mul + add
+            g = v > w
+            w, a = (v if g else w), (c1 if g else a)
+            v = V2[src + t] * mul + add
+            g = v > w
+            w, a = (v if g else w), (c2 if g else a)
+            v = V3[src + t] * mul + add
+            g = v > w
+            Wk[t], ck[t] = (v if g else w), (c3 if g else a)
 
 
 @njit(cache=True, nogil=True)
 def keep_values(kr, W, nu):
     """In place: rows of partial keeps become their expected values, from the rows of
-    full keeps (rolls), adding one rerolled die at a time (larger keeps first)."""
+    full keeps (rolls), adding one rerolled die at a time (larger keeps first).
+
+    With six faces the six rows a keep reads are summed in registers, in face order (the
+    same sums, bit for bit, as the general loop), and the row is written once: a
+    read-modify-write of the row per face costs three times as much."""
     keep_add = kr.keep_add
     keep_size = kr.keep_size
     n_keeps, F = keep_add.shape
@@ -352,14 +382,21 @@ def keep_values(kr, W, nu):
     for k in range(n_keeps - 1, -1, -1):
         if keep_size[k] == kr.n_dice:
             continue
-        for t in range(nu):
-            W[k, t] = 0.0
-        for f in range(F):
-            kk = keep_add[k, f]
+        Wk = W[k]
+        if F == 6:
+            W0, W1, W2 = W[keep_add[k, 0]], W[keep_add[k, 1]], W[keep_add[k, 2]]
+            W3, W4, W5 = W[keep_add[k, 3]], W[keep_add[k, 4]], W[keep_add[k, 5]]
             for t in range(nu):
-                W[k, t] += W[kk, t]
+                Wk[t] = (((((W0[t] + W1[t]) + W2[t]) + W3[t]) + W4[t]) + W5[t]) * inv
+            continue
         for t in range(nu):
-            W[k, t] *= inv
+            Wk[t] = 0.0
+        for f in range(F):
+            Wf = W[keep_add[k, f]]
+            for t in range(nu):
+                Wk[t] += Wf[t]
+        for t in range(nu):
+            Wk[t] *= inv
 
 
 @njit(cache=True, nogil=True)
@@ -489,21 +526,23 @@ def mixed_category_step(kr, used, flag, nu, W, val, val_bonus, slots, cat):
     open_any = 0
     for t in range(nu):
         open_any |= ~used[t]
+    boxes = np.empty(C, dtype=np.int64)  # the boxes open in some lane, and a roll's slots
+    rows = np.empty(C, dtype=np.int64)
+    n = 0
+    for c in range(C):
+        if (open_any >> c) & 1:
+            boxes[n] = c
+            n += 1
     for r in range(rki.shape[0]):
         k = rki[r]
+        if kr.yahtzee_face[r] < 0:  # normal scoring: the boxes' own slots
+            for i in range(n):
+                rows[i] = score_slot[r, boxes[i]]
+            best_boxes(W[k], cat[r], True, val, rows, boxes, n, 0, 1.0, 0.0, nu)
+            continue
         for t in range(nu):
             W[k, t] = NEG
             cat[r, t] = -1
-        if kr.yahtzee_face[r] < 0:  # normal scoring: the boxes' own slots
-            for c in range(C):
-                if not (open_any >> c) & 1:
-                    continue
-                s = score_slot[r, c]
-                for t in range(nu):
-                    if val[s, t] > W[k, t]:
-                        W[k, t] = val[s, t]
-                        cat[r, t] = c
-            continue
         yb = 0
         for t in range(nu):  # n of a kind: joker rules and the bonus, per lane
             if t == 0 or used[t] != used[t - 1] or flag[t] != flag[t - 1]:
