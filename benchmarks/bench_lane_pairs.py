@@ -1,0 +1,110 @@
+"""Batched decisions of score-dependent play, per (state, lane) pair. Prints one JSON object.
+
+Usage::
+
+    python benchmarks/bench_lane_pairs.py [--strategy win:5] [--rules yatzy]
+                                          [--games 20000] [--repeat 3]
+
+Plays one block of ``--games`` games of a lane strategy (``win:N``, ``target:β``; its
+table solved or loaded from the cache first), records the inputs of every turn's batched
+decision call (:func:`yahtzee_sim._kernels.batched.need_lane_decisions`) and its outputs,
+then replays the calls ``--repeat`` times on one thread: ``us_per_pair`` is the median
+of the replays' total time over the number of pairs (one core's time per pair), and
+``decisions_equal`` says whether every replay wrote the recorded decisions again. This
+isolates the kernel that dominates ``bench_engine.py --strategies win:N`` from the
+engine and from the machine's noise between whole simulations.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+
+import numba
+import numpy as np
+
+import yahtzee_sim
+from yahtzee_sim import get_rules, simulate
+from yahtzee_sim._kernels import batched
+from yahtzee_sim._kernels.play import kernel_rules
+from yahtzee_sim.strategies import _lanes, get_strategy
+
+FIELDS = ("order", "used", "upper", "flag", "lane")
+
+
+def record_calls(strategy, rules, games: int) -> list[dict]:
+    """Every batched decision call of one block of ``games`` games, inputs and outputs."""
+    calls = []
+    kernel = _lanes.need_lane_decisions
+
+    def recording(kr, need, order, used, upper, flag, lane, keep, cat):
+        kernel(kr, need, order, used, upper, flag, lane, keep, cat)
+        args = dict(order=order, used=used, upper=upper, flag=flag, lane=lane)
+        record = {k: np.array(v) for k, v in args.items()}
+        calls.append(record | dict(keep=keep.copy(), cat=cat.copy()))
+
+    _lanes.need_lane_decisions = recording
+    try:
+        simulate(strategy, games, seed=3, rules=rules, n_jobs=1, chunk_size=games)
+    finally:
+        _lanes.need_lane_decisions = kernel
+    return calls
+
+
+def replay(kr, lanes, calls) -> tuple[float, bool]:
+    """Seconds to run every call again, and whether each wrote the recorded decisions."""
+    total, equal = 0.0, True
+    for c in calls:
+        keep, cat = np.empty_like(c["keep"]), np.empty_like(c["cat"])
+        t = time.perf_counter()
+        batched.need_lane_decisions(kr, lanes, *(c[f] for f in FIELDS), keep, cat)
+        total += time.perf_counter() - t
+        n = len(c["order"])
+        tiles, lane = np.divmod(np.arange(n), batched.TILE)
+        equal &= bool(np.array_equal(keep[tiles, ..., lane], c["keep"][tiles, ..., lane]))
+        equal &= bool(np.array_equal(cat[tiles, :, lane], c["cat"][tiles, :, lane]))
+    return total, equal
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--strategy", default="win:5")
+    parser.add_argument("--rules", default="yatzy")
+    parser.add_argument("--games", type=int, default=20_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    rules = get_rules(args.rules)
+    strategy = get_strategy(args.strategy)
+    strategy.prepare(rules)
+    calls = record_calls(strategy, rules, args.games)  # the prepared table, not a second
+    numba.set_num_threads(1)
+    kr = kernel_rules(rules)
+    pairs = sum(len(c["order"]) for c in calls)
+    runs = [replay(kr, strategy._lanes, calls) for _ in range(args.repeat)]
+    seconds = sorted(r[0] for r in runs)
+    out = {
+        "benchmark": "lane_pairs",
+        "version": yahtzee_sim.__version__,
+        "python": platform.python_version(),
+        "numba": numba.__version__,
+        "machine": platform.machine(),
+        "processor": platform.processor(),
+        "strategy": args.strategy,
+        "rules": args.rules,
+        "games": args.games,
+        "turn_calls": len(calls),
+        "pairs": pairs,
+        "pairs_per_game": round(pairs / args.games, 2),
+        "seconds_all": [round(s, 3) for s in seconds],
+        "us_per_pair": round(seconds[len(seconds) // 2] / pairs * 1e6, 2),
+        "decisions_equal": all(r[1] for r in runs),
+    }
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
