@@ -419,6 +419,7 @@ def test_batched_need_lanes_decide_as_one_lane_widget_runs(rules_name):
     decisions equal one-lane need-lane widget runs, pair by pair (Yahtzee bonus and
     bonus limit included)."""
     from yahtzee_sim._kernels.batched import (
+        SPAN,
         decision_buffers,
         lane_order,
         need_lane_decisions,
@@ -444,9 +445,12 @@ def test_batched_need_lanes_decide_as_one_lane_widget_runs(rules_name):
     V = value_table(rules).values
     reachable = np.flatnonzero(V > 0)
     states = np.sort(rng.choice(reachable, size=150, replace=False))
-    states = np.repeat(states, 2)  # two lanes per state: pairs share widget calls
+    # one to three lanes per state: runs of pairs of one state share a box-value fill, a
+    # lone pair or a run spread over more than SPAN lanes is filled pair by pair
+    states = np.repeat(states, rng.integers(1, 4, size=len(states)))
     used, upper, flag = decode_state(rules, states)
     lane = first[states] + rng.integers(-2, width + 2, size=len(states))
+    lane += np.where(rng.random(len(states)) < 0.2, SPAN + 8, 0)  # spread, past the row
     layers, n_rolls = max(rules.rolls_per_turn - 1, 1), rules.tables.n_rolls
     keep_a = np.empty((len(states), layers, n_rolls), np.int64)
     cat_a = np.empty((len(states), n_rolls), np.int64)
