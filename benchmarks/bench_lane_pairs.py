@@ -32,7 +32,7 @@ from yahtzee_sim._kernels import batched
 from yahtzee_sim._kernels.play import kernel_rules
 from yahtzee_sim.strategies import _lanes, get_strategy
 
-FIELDS = ("order", "used", "upper", "flag", "lane")
+FIELDS = ("order", "used", "upper", "flag", "lane", "first_ptr", "first_roll")
 
 
 def record_calls(strategy, rules, games: int) -> list[dict]:
@@ -40,11 +40,15 @@ def record_calls(strategy, rules, games: int) -> list[dict]:
     calls = []
     kernel = _lanes.need_lane_decisions
 
-    def recording(kr, need, order, used, upper, flag, lane, keep, cat):
-        kernel(kr, need, order, used, upper, flag, lane, keep, cat)
-        args = dict(order=order, used=used, upper=upper, flag=flag, lane=lane)
+    def recording(kr, need, order, used, upper, flag, lane, first_ptr, first_roll, keep, cat,
+                  first_keep):  # fmt: skip
+        kernel(kr, need, order, used, upper, flag, lane, first_ptr, first_roll, keep, cat,
+               first_keep)  # fmt: skip
+        args = dict(order=order, used=used, upper=upper, flag=flag, lane=lane,
+                    first_ptr=first_ptr, first_roll=first_roll)  # fmt: skip
         record = {k: np.array(v) for k, v in args.items()}
-        calls.append(record | dict(keep=keep.copy(), cat=cat.copy()))
+        outputs = dict(keep=keep.copy(), cat=cat.copy(), first_keep=first_keep.copy())
+        calls.append(record | outputs)
 
     _lanes.need_lane_decisions = recording
     try:
@@ -59,13 +63,18 @@ def replay(kr, lanes, calls) -> tuple[float, bool]:
     total, equal = 0.0, True
     for c in calls:
         keep, cat = np.empty_like(c["keep"]), np.empty_like(c["cat"])
+        first_keep = np.empty_like(c["first_keep"])
         t = time.perf_counter()
-        batched.need_lane_decisions(kr, lanes, *(c[f] for f in FIELDS), keep, cat)
+        batched.need_lane_decisions(kr, lanes, *(c[f] for f in FIELDS), keep, cat, first_keep)
         total += time.perf_counter() - t
         n = len(c["order"])
         tiles, lane = np.divmod(np.arange(n), batched.TILE)
-        equal &= bool(np.array_equal(keep[tiles, ..., lane], c["keep"][tiles, ..., lane]))
+        # the layers written: every one, or all but the first roll's (taken at its rolls)
+        written = keep.shape[1] if len(c["first_ptr"]) == 0 else keep.shape[1] - 1
+        got, want = keep[tiles, :written, :, lane], c["keep"][tiles, :written, :, lane]
+        equal &= bool(np.array_equal(got, want))
         equal &= bool(np.array_equal(cat[tiles, :, lane], c["cat"][tiles, :, lane]))
+        equal &= bool(np.array_equal(first_keep, c["first_keep"]))
     return total, equal
 
 

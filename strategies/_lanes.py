@@ -3,10 +3,10 @@
 Their decisions come from a need-lane table (:mod:`yahtzee_sim._kernels.widget`): at
 a turn-start state, the lane is set by the points so far. At a turn's first decision
 the distinct (state, lane) pairs among the games run as the lanes of few widget calls
-(:func:`yahtzee_sim._kernels.batched.need_lane_decisions`), which give the decisions
-at every roll of the turn, read back at its later decisions. Positions outside their
-state's row — the goal reached or out of reach, every move worth the same — are played
-max-EV.
+(:func:`yahtzee_sim._kernels.batched.need_lane_decisions`), which give the best keeps
+at the games' first rolls and the decisions at every later roll of the turn, read back
+at its later decisions. Positions outside their state's row — the goal reached or out
+of reach, every move worth the same — are played max-EV.
 """
 
 from __future__ import annotations
@@ -57,20 +57,27 @@ class LaneStrategy(Strategy):
         self._turns = threading.local()
 
     def _turn_decisions(self, view: TurnView):
-        """``(rows, keep, cat, which)``: the live games ``rows`` of the view, the
+        """``(rows, keep, cat, which, first)``: the live games ``rows`` of the view, the
         decisions of the distinct (state, lane) pairs among them
         (:func:`~yahtzee_sim._kernels.batched.decision_buffers`) and each live game's row
         there — computed at the turn's first decision and kept for its later ones (per
-        pair, not per game: a block's games would copy hundreds of MB per turn)."""
+        pair, not per game: a block's games would copy hundreds of MB per turn). At the
+        first roll the live games' best keeps ``first`` come straight from their rolls
+        (the buffers then hold the later rolls' decisions only); ``None`` otherwise."""
         key = (
             view.turn,
             view.games.tobytes(),
             view.state_index.tobytes(),
             np.asarray(view.score).tobytes(),
         )
+        at_first_roll = view.rolls_left == view.rules.rolls_per_turn - 1 >= 1
         stash = getattr(self._turns, "stash", None)
         if stash is not None and stash[0] == key:
-            return stash[1]
+            rolls, out = stash[1], stash[2]
+            if not at_first_roll or (
+                out[4] is not None and np.array_equal(rolls, view.roll_index[out[0]])
+            ):
+                return out
         rules = view.rules
         lane = self._anchor - np.asarray(view.score, dtype=np.int64)
         states = np.asarray(view.state_index, dtype=np.int64)
@@ -82,6 +89,17 @@ class LaneStrategy(Strategy):
         pick = first_game[live_pair]  # one game per live pair
         keep, cat = decision_buffers(self._turns, len(pick), rules)
         order = lane_order(states[pick])
+        live_number = np.cumsum(live_pair) - 1  # pair -> its number among live pairs
+        which = tile_rows(order)[live_number[inverse[rows]]]
+        rolls = np.ascontiguousarray(view.roll_index[rows], dtype=np.int64)
+        if at_first_roll:  # the live games' first rolls, grouped by output row
+            by_row = np.argsort(which, kind="stable")
+            first_ptr = np.zeros(len(pick) + 1, dtype=np.int64)
+            np.cumsum(np.bincount(which, minlength=len(pick)), out=first_ptr[1:])
+            first_roll = rolls[by_row]
+        else:
+            first_ptr, first_roll = np.zeros(0, dtype=np.int64), rolls[:0]
+        first_keep = np.empty(len(first_roll), dtype=np.int64)
         need_lane_decisions(  # the pairs as the lanes of few widget calls
             kernel_rules(rules),
             self._lanes,
@@ -90,19 +108,28 @@ class LaneStrategy(Strategy):
             np.ascontiguousarray(view.upper[pick], dtype=np.int64),
             np.ascontiguousarray(view.flag[pick], dtype=np.int64),
             np.ascontiguousarray(lane[pick]),
+            first_ptr,
+            first_roll,
             keep,
             cat,
+            first_keep,
         )
-        live_number = np.cumsum(live_pair) - 1  # pair -> its number among live pairs
-        out = (rows, keep, cat, tile_rows(order)[live_number[inverse[rows]]])
-        self._turns.stash = (key, out)
+        first = None
+        if at_first_roll:
+            first = np.empty(len(rows), dtype=np.int64)
+            first[by_row] = first_keep
+        out = (rows, keep, cat, which, first)
+        self._turns.stash = (key, rolls, out)
         return out
 
     def _decide(self, view: TurnView) -> np.ndarray:
         self.prepare(view.rules)
-        rows, keep, cat, which = self._turn_decisions(view)
+        rows, keep, cat, which, first = self._turn_decisions(view)
         out = np.empty(len(view), dtype=np.int64)
-        out[rows] = read_decisions(keep, cat, which, view.rolls_left, view.roll_index[rows])
+        if view.rolls_left == view.rules.rolls_per_turn - 1 >= 1:
+            out[rows] = first
+        else:
+            out[rows] = read_decisions(keep, cat, which, view.rolls_left, view.roll_index[rows])
         if len(rows) < len(out):  # the rest: every move worth the same, played max-EV
             dead = np.ones(len(out), dtype=bool)
             dead[rows] = False

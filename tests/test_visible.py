@@ -455,10 +455,25 @@ def test_batched_need_lanes_decide_as_one_lane_widget_runs(rules_name):
     keep_a = np.empty((len(states), layers, n_rolls), np.int64)
     cat_a = np.empty((len(states), n_rolls), np.int64)
     fill_states(kr, table, used, upper, flag, lane, np.arange(len(states)), keep_a, cat_a)
-    keep_b, cat_b = decision_buffers(threading.local(), len(states), rules)
     order = lane_order(states)
-    need_lane_decisions(kr, table, order, used, upper, flag, lane, keep_b, cat_b)
     p = np.arange(len(states))  # pair order[p] in row p
-    for left in range(layers + 1):
+    none = np.zeros(0, dtype=np.int64)
+    keep_b, cat_b = decision_buffers(threading.local(), len(states), rules)
+    need_lane_decisions(kr, table, order, used, upper, flag, lane, none, none, keep_b, cat_b, none)
+    for left in range(layers + 1):  # every roll recorded
         got = read_decisions(keep_b, cat_b, p, left, np.arange(n_rolls)[:, None]).T
+        assert np.array_equal(got, cat_a[order] if left == 0 else keep_a[order, left - 1])
+    # the first roll's keeps taken at given rolls: here every roll of every pair, some
+    # twice, in a shuffled order within each row
+    per_row = np.tile(np.r_[np.arange(n_rolls), np.arange(0, n_rolls, 7)], (len(p), 1))
+    per_row = rng.permuted(per_row, axis=1)
+    first_ptr = np.arange(len(p) + 1, dtype=np.int64) * per_row.shape[1]
+    first_keep = np.full(per_row.size, -1, dtype=np.int64)
+    keep_c, cat_c = decision_buffers(threading.local(), len(states), rules)
+    need_lane_decisions(kr, table, order, used, upper, flag, lane, first_ptr,
+                        per_row.ravel().astype(np.int64), keep_c, cat_c, first_keep)  # fmt: skip
+    expected = np.take_along_axis(keep_a[order, layers - 1], per_row, axis=1)
+    assert np.array_equal(first_keep.reshape(per_row.shape), expected)
+    for left in range(layers):  # the later rolls as before
+        got = read_decisions(keep_c, cat_c, p, left, np.arange(n_rolls)[:, None]).T
         assert np.array_equal(got, cat_a[order] if left == 0 else keep_a[order, left - 1])

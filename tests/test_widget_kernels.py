@@ -1,19 +1,22 @@
 """The widget's register-accumulated inner steps against plain reference loops.
 
-``best_boxes`` and ``keep_values`` are written for the vectorizer (several rows compared
-or summed in registers, each row stored once); every figure the project prints depends on
-them giving the same numbers, bit for bit, and the same tie-breaks as the plain loops.
+``best_boxes``, ``keep_values`` and ``best_subkeeps`` are written for the vectorizer
+(several rows compared or summed in registers, each row stored once); every figure the
+project prints depends on them giving the same numbers, bit for bit, and the same
+tie-breaks as the plain loops.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yahtzee_sim import get_rules
-from yahtzee_sim._kernels.play import kernel_rules
-from yahtzee_sim._kernels.widget import NEG, best_boxes, keep_values
+from yahtzee_sim._kernels.play import keep_subs, kernel_rules
+from yahtzee_sim._kernels.widget import NEG, best_boxes, best_subkeeps, keep_values
 
 
 def reference_best_boxes(V, rows, boxes, n, src, mul, add, nu):
@@ -85,3 +88,72 @@ def test_keep_values_are_the_plain_sums_bit_for_bit(rules, nu, seed):
     expected = reference_keep_values(kr, W)
     keep_values(kr, W, nu)
     np.testing.assert_array_equal(W, expected)  # same sums in the same order: no tolerance
+
+
+def reference_best_subkeeps(kr, W):
+    """Each keep's best sub-keep value and which sub-keep: the keep itself, then one
+    die fewer, faces in ascending order, each a strictly better running best."""
+    W = W.copy()
+    A = np.tile(np.arange(W.shape[0], dtype=np.int32)[:, None], (1, W.shape[1]))
+    for k in range(W.shape[0]):
+        for f in range(kr.keep_remove.shape[1]):
+            kk = kr.keep_remove[k, f]
+            if kk < 0:
+                continue
+            better = W[kk] > W[k]
+            W[k] = np.where(better, W[kk], W[k])
+            A[k] = np.where(better, A[kk], A[k])
+    return W, A
+
+
+def six_dice_rules():
+    """Yatzy with six dice: keeps of six distinct faces (past the widget's five rows)."""
+    return dataclasses.replace(get_rules("yatzy"), n_dice=6, name="yatzy-six-dice")
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    rules=st.sampled_from(["yatzy", "yahtzee", "2-yatzy", "six dice"]),
+    nu=st.integers(1, 70),
+    levels=st.integers(1, 5),  # few distinct values: many exact ties
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_best_subkeeps_match_the_plain_loop_ties_included(rules, nu, levels, seed):
+    kr = kernel_rules(six_dice_rules() if rules == "six dice" else get_rules(rules))
+    rng = np.random.default_rng(seed)
+    W0 = rng.integers(0, levels, size=(kr.keep_add.shape[0], nu)).astype(np.float64)
+    W_ref, A_ref = reference_best_subkeeps(kr, W0)
+    W, A = W0.copy(), np.full(W0.shape, -5, dtype=np.int32)
+    best_subkeeps(kr, W, A, nu, True)
+    np.testing.assert_array_equal(W, W_ref)
+    np.testing.assert_array_equal(A, A_ref)
+    W, untouched = W0.copy(), np.full(W0.shape, -5, dtype=np.int32)
+    best_subkeeps(kr, W, untouched, nu, False)  # the values in registers, no record
+    np.testing.assert_array_equal(W, W_ref)
+    assert (untouched == -5).all()
+
+
+def test_best_subkeeps_reach_the_sixth_face_of_a_six_face_keep():
+    kr = kernel_rules(six_dice_rules())
+    k6 = int(np.flatnonzero(kr.keep_sub_count == 6)[0])  # one of each face
+    k5 = int(kr.keep_remove[k6, 5])  # the sixes removed: read past the five rows
+    for record in (True, False):
+        W, A = np.zeros((kr.keep_add.shape[0], 3)), np.zeros((kr.keep_add.shape[0], 3), np.int32)
+        W[k5] = 1.0
+        best_subkeeps(kr, W, A, 3, record)
+        assert (W[k6] == 1.0).all()
+        if record:
+            assert (A[k6] == k5).all()
+
+
+def test_keep_subs_list_each_keeps_distinct_one_die_fewer_keeps_padded():
+    # keeps of three faces: {a}, {b}, {a, b}, {a, a}, ... keep_remove by face, -1 absent
+    keep_remove = np.array([[-1, -1, -1], [0, -1, -1], [-1, 0, -1], [1, 2, -1], [3, 1, 4]])
+    sub, count = keep_subs(keep_remove)
+    assert count.tolist() == [0, 1, 1, 2, 3]
+    assert sub.shape == (5, 5)
+    assert sub[0].tolist() == [0] * 5  # none: the keep itself
+    assert sub[3].tolist() == [1, 2, 2, 2, 2]  # face order, the last one repeated
+    assert sub[4].tolist() == [3, 1, 4, 4, 4]
+    wide = np.arange(7)[None, :]  # a keep with seven faces: no padding needed
+    assert keep_subs(wide)[0].shape == (1, 7)

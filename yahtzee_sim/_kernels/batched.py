@@ -12,7 +12,15 @@ import numpy as np
 from numba import njit, prange
 
 from .play import flag_after_roll
-from .widget import NEG, _rows, bonus_moves_flag, box_values, new_work, widget_mixed
+from .widget import (
+    NEG,
+    _rows,
+    best_keep_at,
+    bonus_moves_flag,
+    box_values,
+    new_work,
+    widget_mixed,
+)
 
 TILE = 64  # games run as the lanes of one widget call
 CHUNKS = 16  # parallel work units per call (each allocates one widget work buffer)
@@ -107,25 +115,43 @@ def _gather(table, rows, layer, roll):
 
 
 @njit(cache=True, nogil=True)
-def solve_tile(kr, used, flag, rows, k, work, tile_used, tile_flag, keep_out, cat_out):
+def solve_tile(kr, used, flag, rows, k, work, tile_used, tile_flag, keep_out, cat_out,
+               top=True):  # fmt: skip
     """Tile ``k`` (games ``rows``, box values already in ``work.val``/``work.val_bonus``):
-    one :func:`.widget.widget_mixed` call, its decisions copied into the outputs."""
+    one :func:`.widget.widget_mixed` call, its decisions copied into the outputs
+    (``top`` False: not those of the first roll, see :func:`first_roll_keeps`); returns
+    the widget's rows ``W``."""
     nu = rows.shape[0]
     tile_lanes(used, flag, rows, tile_used, tile_flag)
-    _, cat, keep = widget_mixed(kr, tile_used, tile_flag, nu, work, 1)
-    copy_decisions(kr, cat, keep, k, nu, cat_out, keep_out)
+    W, cat, keep = widget_mixed(kr, tile_used, tile_flag, nu, work, 1, top)
+    copy_decisions(kr, cat, keep, k, nu, cat_out, keep_out, kr.rolls if top else kr.rolls - 1)
+    return W
 
 
 @njit(cache=True, nogil=True)
-def copy_decisions(kr, cat, keep, k, nu, cat_out, keep_out):
+def copy_decisions(kr, cat, keep, k, nu, cat_out, keep_out, layers):
     """The recorded decisions of a widget run over tile ``k``'s ``nu`` lanes into the
-    tile's block of the outputs (:func:`decision_buffers`)."""
+    tile's block of the outputs (:func:`decision_buffers`): the boxes and the keeps with
+    ``1 .. layers - 1`` rerolls left."""
     for r in range(kr.roll_keep_index.shape[0]):
         for t in range(nu):
             cat_out[k, r, t] = cat[r, t]
-        for j in range(1, kr.rolls):
+        for j in range(1, layers):
             for t in range(nu):
                 keep_out[k, j - 1, r, t] = keep[j, r, t]
+
+
+@njit(cache=True, nogil=True)
+def first_roll_keeps(kr, W, k, nu, first_ptr, first_roll, out, best, arg):
+    """The best keeps at the first rolls of tile ``k``'s rows: row ``p``'s rolls are
+    ``first_roll[first_ptr[p] : first_ptr[p + 1]]``, their keeps go to the same entries
+    of ``out``; ``W`` holds the keep values with every reroll left (a widget run with
+    ``top`` False). Taking the best keep at the rolls that occurred, rather than
+    recording it at every roll, spares a recorded best-keep step per tile."""
+    for t in range(nu):
+        p = k * TILE + t
+        for e in range(first_ptr[p], first_ptr[p + 1]):
+            out[e] = best_keep_at(kr, W, t, first_roll[e], best, arg)
 
 
 SPAN = 32  # widest run of lanes of one state whose box values one box_values call fills
@@ -218,26 +244,39 @@ def fill_need_tile(kr, lanes, used, upper, flag, lane, rows, val, val_bonus, buf
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def need_lane_decisions(kr, need, order, used, upper, flag, lane, keep_out, cat_out):
+def need_lane_decisions(kr, need, order, used, upper, flag, lane, first_ptr, first_roll,
+                        keep_out, cat_out, first_keep):  # fmt: skip
     """Decisions of (state, lane) pairs ``i = order[p]`` of a need-lane table ``need`` at
     every roll of their turn (row ``p`` of :func:`decision_buffers`), the same as
     one-lane widget runs (:func:`.decisions.fill_states`) give; pairs run ``TILE`` at a
     time in ``order`` (:func:`lane_order`: by state, then ascending lane, so that runs of
-    one state share box-value fills) as the lanes of :func:`.widget.widget_mixed`."""
+    one state share box-value fills) as the lanes of :func:`.widget.widget_mixed`.
+
+    With ``first_ptr`` (``n + 1`` offsets; empty: every roll recorded) the keeps at the
+    first roll are taken only at the rolls that occurred: row ``p``'s first rolls
+    ``first_roll[first_ptr[p] : first_ptr[p + 1]]`` get their best keeps in the same
+    entries of ``first_keep`` (:func:`first_roll_keeps`), and the outputs hold the
+    decisions of the later rolls only."""
     n = order.shape[0]
     n_tiles = (n + TILE - 1) // TILE
     n_slots = kr.slot_points.shape[0]
+    n_keeps = kr.keep_add.shape[0]
     n_chunks = min(n_tiles, CHUNKS)
     bonus_slots = n_of_a_kind_slots(kr)
+    top = first_ptr.shape[0] == 0 or kr.rolls < 2
     for chunk in prange(n_chunks):
         work = new_work(kr, TILE, 1)
         buf = np.empty(n_slots * SPAN)
         tu = np.empty(TILE, dtype=np.int64)
         tf = np.empty(TILE, dtype=np.int64)
+        best = np.empty(n_keeps)
+        arg = np.empty(n_keeps, dtype=np.int64)
         for k in range(chunk, n_tiles, n_chunks):
             rows = order[k * TILE : min(n, (k + 1) * TILE)]
             nu = rows.shape[0]
             val = _rows(work.val, n_slots, nu)
             vb = _rows(work.val_bonus, n_slots, nu)
             fill_need_tile(kr, need, used, upper, flag, lane, rows, val, vb, buf, bonus_slots)
-            solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)
+            W = solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out, top)
+            if not top:
+                first_roll_keeps(kr, W, k, nu, first_ptr, first_roll, first_keep, best, arg)

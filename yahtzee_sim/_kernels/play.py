@@ -39,6 +39,8 @@ class KernelRules(NamedTuple):
     roll_counts: np.ndarray  # (n_rolls, F) int8
     keep_add: np.ndarray  # (n_keeps, F) int32
     keep_remove: np.ndarray  # (n_keeps, F) int32
+    keep_sub: np.ndarray  # (n_keeps, >= 5) int64: :func:`keep_subs`
+    keep_sub_count: np.ndarray  # (n_keeps,) int64
     keep_size: np.ndarray  # (n_keeps,) int8
     roll_keep_index: np.ndarray  # (n_rolls,) int32
     keep_roll_ptr: np.ndarray  # CSR keep -> (roll, probability)
@@ -91,6 +93,23 @@ def _box_slots(score_table: np.ndarray, joker_table: np.ndarray):
     return ptr, np.array(points, dtype=np.int64), score_slot, points_slot
 
 
+def keep_subs(keep_remove: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(sub, count)``: keep ``k``'s ``count[k]`` distinct keeps of one die fewer,
+    ``sub[k, :count[k]]``, in ascending order of the removed face (``keep_remove`` with
+    the absent faces dropped), the row padded with its last entry (``k`` itself if it
+    has none) to at least five columns — so the widget's best-keep step reads a fixed
+    number of rows per keep (:func:`.widget.best_subkeeps`); a repeated row never
+    changes a maximum or its tie order."""
+    n_keeps = keep_remove.shape[0]
+    count = (keep_remove >= 0).sum(axis=1).astype(np.int64)
+    sub = np.empty((n_keeps, max(5, int(count.max(initial=0)))), dtype=np.int64)
+    for k in range(n_keeps):
+        present = keep_remove[k][keep_remove[k] >= 0].astype(np.int64)
+        sub[k] = present[-1] if len(present) else k
+        sub[k, : len(present)] = present
+    return sub, count
+
+
 def kernel_rules(rules) -> KernelRules:
     """Build (once per rule set, cached on it) the :class:`KernelRules` of ``rules``."""
     cached = rules.__dict__.get("_kernel_rules")
@@ -106,6 +125,7 @@ def kernel_rules(rules) -> KernelRules:
     if rules.joker != "none":  # joker scores (e.g. a Yahtzee as a Large straight)
         box_max = np.maximum(box_max, t.joker_table.max(axis=0))
     slot_ptr, slot_points, score_slot, points_slot = _box_slots(t.score_table, t.joker_table)
+    keep_sub, keep_sub_count = keep_subs(t.keep_remove)
     kr = KernelRules(
         score_table=t.score_table,
         joker_table=t.joker_table,
@@ -120,6 +140,8 @@ def kernel_rules(rules) -> KernelRules:
         roll_counts=t.roll_counts,
         keep_add=t.keep_add,
         keep_remove=t.keep_remove,
+        keep_sub=keep_sub,
+        keep_sub_count=keep_sub_count,
         keep_size=t.keep_size,
         roll_keep_index=t.roll_keep_index,
         keep_roll_ptr=t.keep_roll_ptr,

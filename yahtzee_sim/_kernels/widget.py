@@ -404,27 +404,62 @@ def best_subkeeps(kr, W, A, nu, record):
     """In place: each row becomes the best value over the sub-keeps of its keep (smaller
     keeps first), so rows of rolls hold the value of the roll with this many rerolls.
     With ``record``, ``A[k, t]`` = the best sub-keep (ties: the larger keep, then
-    removing the lowest face)."""
+    removing the lowest face).
+
+    Without the record, keep ``k``'s own row and those of its keeps of one die fewer
+    (``kr.keep_sub``, each already the best of its own sub-keeps) are compared in
+    registers and the row written once: on Zen 3 about twice as fast as a
+    read-modify-write of the row per removed die. Two, three or five rows are read (the
+    table repeats a keep's last row; a maximum does not change), one loop each, chosen
+    outside the lanes so that each vectorizes."""
+    if record:
+        _best_subkeeps_recorded(kr, W, A, nu)
+        return
+    sub, count = kr.keep_sub, kr.keep_sub_count
+    for k in range(sub.shape[0]):
+        n = count[k]
+        if n == 0:
+            continue
+        Wk, W0, W1, W2 = W[k], W[sub[k, 0]], W[sub[k, 1]], W[sub[k, 2]]
+        if n <= 2:
+            for t in range(nu):
+                Wk[t] = max(max(Wk[t], W0[t]), W1[t])
+        elif n == 3:
+            for t in range(nu):
+                Wk[t] = max(max(max(Wk[t], W0[t]), W1[t]), W2[t])
+        else:
+            W3, W4 = W[sub[k, 3]], W[sub[k, 4]]
+            for t in range(nu):
+                w = max(max(max(Wk[t], W0[t]), W1[t]), W2[t])
+                Wk[t] = max(max(w, W3[t]), W4[t])
+            for i in range(5, n):  # more than five faces in one keep (no preset)
+                Wi = W[sub[k, i]]
+                for t in range(nu):
+                    Wk[t] = max(Wk[t], Wi[t])
+
+
+@njit(cache=True, nogil=True)
+def _best_subkeeps_recorded(kr, W, A, nu):
+    """:func:`best_subkeeps` with its record ``A``: one read-modify-write of keep ``k``'s
+    row and record per removed die, every load unconditional (the loop then vectorizes;
+    comparing a keep's rows in registers, as without the record, does not: with twelve
+    rows the compiler gives up its aliasing checks, and the scalar code branches on the
+    data — three times slower on the widget's rows)."""
     keep_remove = kr.keep_remove
     n_keeps, F = keep_remove.shape
     for k in range(n_keeps):
-        if record:
-            k32 = np.int32(k)
-            for t in range(nu):
-                A[k, t] = k32
+        k32 = np.int32(k)
+        for t in range(nu):
+            A[k, t] = k32
         for f in range(F):
             kk = keep_remove[k, f]
             if kk < 0:
                 continue
-            if record:
-                for t in range(nu):  # branch-free, every load unconditional: vectorizes
-                    v, w, a, b = W[kk, t], W[k, t], A[kk, t], A[k, t]
-                    better = v > w
-                    A[k, t] = a if better else b
-                    W[k, t] = v if better else w
-            else:
-                for t in range(nu):
-                    W[k, t] = max(W[k, t], W[kk, t])
+            for t in range(nu):
+                v, w, a, b = W[kk, t], W[k, t], A[kk, t], A[k, t]
+                better = v > w
+                A[k, t] = a if better else b
+                W[k, t] = v if better else w
 
 
 @njit(cache=True, nogil=True)
@@ -473,11 +508,15 @@ def widget(kr, lanes, used, upper, flag, lo, nu, work, record):
 
 
 @njit(cache=True, nogil=True)
-def reroll_steps(kr, W, A, nu, work, record):
+def reroll_steps(kr, W, A, nu, work, record, top=True):
     """Steps 2 and 3 of :func:`widget`, from rows of rolls holding their best box's value
     (the category step): the keep steps, recorded as ``record`` says into ``work``, then
     the state's value in ``W[0, :nu]``. They depend on the dice only, not on the state,
-    so lanes of different states share them (:func:`widget_mixed`)."""
+    so lanes of different states share them (:func:`widget_mixed`).
+
+    ``top`` False stops after the first roll's keep values (``W``: the value of each
+    keep with every reroll left): a caller that knows the first rolls it needs takes
+    their best keeps itself (:func:`best_keep_at`) rather than recording all of them."""
     n_keeps = kr.keep_add.shape[0]
     n_rolls = kr.roll_keep_index.shape[0]
     rki = kr.roll_keep_index
@@ -487,6 +526,8 @@ def reroll_steps(kr, W, A, nu, work, record):
     for j in range(kr.rolls):
         if j > 0:
             keep_values(kr, W, nu)
+            if not top and j == kr.rolls - 1:
+                return
             if record >= 2:
                 keep_vals[j] = W
             best_subkeeps(kr, W, A, nu, record >= 1)
@@ -499,6 +540,26 @@ def reroll_steps(kr, W, A, nu, work, record):
                 for t in range(nu):
                     roll_vals[j, r, t] = W[rki[r], t]
     first_roll_mean(kr, W, nu)
+
+
+@njit(cache=True, nogil=True)
+def best_keep_at(kr, W, t, r, best, arg):
+    """The best keep at roll ``r`` in lane ``t``, from the keep values ``W`` (as
+    :func:`reroll_steps` with ``top`` False leaves them), with the ties of
+    :func:`best_subkeeps`' record: over the roll's sub-keeps in ascending order (each
+    keep's own sub-keeps come first), a keep's best is itself or the strictly better
+    best of a keep of one die fewer, faces in ascending order. ``best`` and ``arg`` are
+    scratch indexed by keep (float64, int64)."""
+    keep_remove = kr.keep_remove
+    for i in range(kr.roll_keep_ptr[r], kr.roll_keep_ptr[r + 1]):
+        k = kr.roll_keep_keep[i]
+        w, a = W[k, t], np.int64(k)
+        for f in range(keep_remove.shape[1]):
+            kk = keep_remove[k, f]
+            if kk >= 0 and best[kk] > w:
+                w, a = best[kk], arg[kk]
+        best[k], arg[k] = w, a
+    return arg[kr.roll_keep_index[r]]
 
 
 @njit(cache=True, nogil=True)
@@ -557,10 +618,11 @@ def mixed_category_step(kr, used, flag, nu, W, val, val_bonus, slots, cat):
 
 
 @njit(cache=True, nogil=True)
-def widget_mixed(kr, used, flag, nu, work, record):
+def widget_mixed(kr, used, flag, nu, work, record, top=True):
     """:func:`widget` over caller-valued lanes of mixed states (``used[t]``, ``flag[t]``; box
     values filled by the caller, filled boxes masked): returns ``(W, cat, keep)`` views
-    of ``work`` as :func:`widget` does (``record`` >= 1)."""
+    of ``work`` as :func:`widget` does (``record`` >= 1; ``top`` as in
+    :func:`reroll_steps`)."""
     n_keeps = kr.keep_add.shape[0]
     n_rolls = kr.roll_keep_index.shape[0]
     n_slots = kr.slot_points.shape[0]
@@ -570,5 +632,5 @@ def widget_mixed(kr, used, flag, nu, work, record):
     val = _rows(work.val, n_slots, nu)
     val_bonus = _rows(work.val_bonus, n_slots, nu)
     mixed_category_step(kr, used, flag, nu, W, val, val_bonus, work.slots, cat)
-    reroll_steps(kr, W, A, nu, work, record)
+    reroll_steps(kr, W, A, nu, work, record, top)
     return W, cat, _layers(work.keep, kr.rolls, n_rolls, nu)
