@@ -220,6 +220,15 @@ def box_values(kr, lanes, used, upper, flag, lo, nu, val, only=_NO_MASK):
     for c in range(kr.n_categories):
         if (used >> c) & 1:
             continue
+        # need lanes: a box that moves neither the upper total nor the flag sends every
+        # slot to one next state, whose row is then read once for all of them
+        same_next = not upper_lanes and not (kr.is_upper[c] and kr.upper_cap > 0)
+        same_next &= c != kr.yahtzee_index or kr.flag_size < 2
+        f2 = n2 = o2 = 0
+        if same_next:
+            s2 = state_index(kr, used | (np.int64(1) << c), upper, flag)
+            f2 = first[s2] if has_first else 0
+            n2, o2 = length[s2], offset[s2]
         for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
             if masked and not only[s]:
                 continue
@@ -247,18 +256,30 @@ def box_values(kr, lanes, used, upper, flag, lo, nu, val, only=_NO_MASK):
                 for t in range(b, nu):
                     val[s, t] = fp + at_cap
                 continue
-            s2, bonus = scored_state(kr, used, upper, flag, c, p)
-            q = p + bonus
-            f2 = first[s2] if has_first else 0  # row_first
-            a = min(max(q + f2 - lo, 0), nu)  # lanes before the next row: goal reached
-            b = min(max(q + f2 + length[s2] - lo, 0), nu)  # past b: past the row
-            for t in range(a):
-                val[s, t] = top
-            src = offset[s2] + lo - q - f2
-            for t in range(a, b):
-                val[s, t] = V[src + t]
-            for t in range(b, nu):
-                val[s, t] = bottom
+            if same_next:  # every slot of the box leads to the same next state
+                q = p
+            else:
+                s2, bonus = scored_state(kr, used, upper, flag, c, p)
+                q = p + bonus
+                f2 = first[s2] if has_first else 0  # row_first
+                n2, o2 = length[s2], offset[s2]
+            need_row_lanes(val, s, V, o2, f2, n2, lo - q, nu, top, bottom)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def need_row_lanes(val, s, V, offset, first, length, lo, nu, top, bottom):
+    """``val[s, t]`` = need lane ``lo + t`` of the row at ``V[offset:]`` holding lanes
+    ``first .. first + length - 1``: ``top`` before it (the goal reached), ``bottom``
+    past it."""
+    i = lo - first
+    a = min(max(-i, 0), nu)  # lanes before the row
+    b = min(max(length - i, 0), nu)  # past b: past the row
+    for t in range(a):
+        val[s, t] = top
+    for t in range(a, b):
+        val[s, t] = V[offset + i + t]
+    for t in range(b, nu):
+        val[s, t] = bottom
 
 
 @njit(cache=True, nogil=True)
