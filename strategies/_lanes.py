@@ -31,6 +31,12 @@ from .base import Strategy
 from .optimal import Optimal
 
 
+def first_roll_with_rerolls(view: TurnView) -> bool:
+    """Whether the view's games are at their turn's first roll with a reroll left: their
+    keeps then come from their rolls (``first`` of :meth:`LaneStrategy._turn_decisions`)."""
+    return view.rolls_left == view.rules.rolls_per_turn - 1 >= 1
+
+
 class LaneStrategy(Strategy):
     """Base of strategies played from a need-lane table: the lane of ``score`` points so
     far is ``anchor - score``. Subclasses set ``self._lanes`` (widget lanes) and
@@ -70,7 +76,7 @@ class LaneStrategy(Strategy):
             view.state_index.tobytes(),
             np.asarray(view.score).tobytes(),
         )
-        at_first_roll = view.rolls_left == view.rules.rolls_per_turn - 1 >= 1
+        at_first_roll = first_roll_with_rerolls(view)
         stash = getattr(self._turns, "stash", None)
         if stash is not None and stash[0] == key:
             rolls, out = stash[1], stash[2]
@@ -126,7 +132,7 @@ class LaneStrategy(Strategy):
         self.prepare(view.rules)
         rows, keep, cat, which, first = self._turn_decisions(view)
         out = np.empty(len(view), dtype=np.int64)
-        if view.rolls_left == view.rules.rolls_per_turn - 1 >= 1:
+        if first_roll_with_rerolls(view):
             out[rows] = first
         else:
             out[rows] = read_decisions(keep, cat, which, view.rolls_left, view.roll_index[rows])

@@ -282,6 +282,14 @@ def sets_flag(kr, c, p):
 
 
 @njit(cache=True, nogil=True)
+def next_state_depends_on_points(kr, c):
+    """Whether the state after scoring box ``c`` depends on the points written there
+    (:func:`scored_state`): an upper box moves the upper total, a full-points Yahtzee
+    may set the flag; any other box leads to one next state whatever the points."""
+    return (kr.is_upper[c] & (kr.upper_cap > 0)) | ((kr.flag_size >= 2) & (c == kr.yahtzee_index))
+
+
+@njit(cache=True, nogil=True)
 def flag_after_roll(kr, flag, yb):
     """The flag once a roll's Yahtzee bonus ``yb`` is paid: with a bonus limit each paid
     bonus moves it up (flag ``1 + k`` = ``k`` bonuses paid, :mod:`yahtzee_sim.state`);

@@ -58,6 +58,7 @@ from numba import njit
 
 from .play import (
     flag_after_roll,
+    next_state_depends_on_points,
     roll_options,
     scored_state,
     sets_flag,
@@ -222,11 +223,10 @@ def box_values(kr, lanes, used, upper, flag, lo, nu, val, only=_NO_MASK):
             continue
         # need lanes: a box that moves neither the upper total nor the flag sends every
         # slot to one next state, whose row is then read once for all of them
-        same_next = not upper_lanes and not (kr.is_upper[c] and kr.upper_cap > 0)
-        same_next &= c != kr.yahtzee_index or kr.flag_size < 2
+        same_next = not upper_lanes and not next_state_depends_on_points(kr, c)
         f2 = n2 = o2 = 0
         if same_next:
-            s2 = state_index(kr, used | (np.int64(1) << c), upper, flag)
+            s2, _ = scored_state(kr, used, upper, flag, c, 0)
             f2 = first[s2] if has_first else 0
             n2, o2 = length[s2], offset[s2]
         for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
