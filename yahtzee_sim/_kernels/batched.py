@@ -19,6 +19,7 @@ from .widget import (
     bonus_moves_flag,
     box_values,
     new_work,
+    prefetch_box_rows,
     widget_mixed,
 )
 
@@ -226,20 +227,43 @@ def fill_need_run(kr, lanes, used, upper, flag, lane, rows, t0, t1, val, val_bon
 @njit(cache=True, nogil=True)
 def fill_need_tile(kr, lanes, used, upper, flag, lane, rows, val, val_bonus, buf, bonus_slots):
     """Every lane of a tile (:func:`fill_need_run` per run of pairs of one state)."""
-    nu = rows.shape[0]
     t0 = 0
-    while t0 < nu:
-        i = rows[t0]
-        t1 = t0 + 1
-        while (
-            t1 < nu
-            and used[rows[t1]] == used[i]
-            and upper[rows[t1]] == upper[i]
-            and flag[rows[t1]] == flag[i]
-        ):
-            t1 += 1
+    while t0 < rows.shape[0]:
+        i, t1 = rows[t0], state_run_end(used, upper, flag, rows, t0)
         fill_need_run(kr, lanes, used[i], upper[i], flag[i], lane, rows, t0, t1, val,
                       val_bonus, buf, bonus_slots)  # fmt: skip
+        t0 = t1
+
+
+@njit(cache=True, nogil=True)
+def state_run_end(used, upper, flag, rows, t0):
+    """The end of the run of pairs ``rows[t0:]`` of one state (as :func:`lane_order`
+    sorts them): the first ``t > t0`` whose state differs, or ``len(rows)``."""
+    i, t = rows[t0], t0 + 1
+    while t < rows.shape[0] and (
+        used[rows[t]] == used[i] and upper[rows[t]] == upper[i] and flag[rows[t]] == flag[i]
+    ):
+        t += 1
+    return t
+
+
+@njit(cache=True, nogil=True)
+def prefetch_need_tile(kr, lanes, used, upper, flag, lane, rows):
+    """Start loading the table entries :func:`fill_need_tile` will read for a tile
+    (:func:`.widget.prefetch_box_rows` per run of pairs of one state): issued one tile
+    ahead, the loads overlap the widget run of the tile before."""
+    t0 = 0
+    while t0 < rows.shape[0]:
+        i, t1 = rows[t0], state_run_end(used, upper, flag, rows, t0)
+        lo, hi = lane[i], lane[i]
+        for t in range(t0 + 1, t1):
+            lo, hi = min(lo, lane[rows[t]]), max(hi, lane[rows[t]])
+        if hi - lo < SPAN:  # one box_values call over the run's lanes
+            prefetch_box_rows(kr, lanes, used[i], upper[i], flag[i], lo, hi)
+        else:
+            for t in range(t0, t1):
+                prefetch_box_rows(kr, lanes, used[i], upper[i], flag[i], lane[rows[t]],
+                                  lane[rows[t]])  # fmt: skip
         t0 = t1
 
 
@@ -274,9 +298,15 @@ def need_lane_decisions(kr, need, order, used, upper, flag, lane, first_ptr, fir
         for k in range(chunk, n_tiles, n_chunks):
             rows = order[k * TILE : min(n, (k + 1) * TILE)]
             nu = rows.shape[0]
+            if k == chunk:  # this chunk's first tile (the next ones: a tile ahead)
+                prefetch_need_tile(kr, need, used, upper, flag, lane, rows)
             val = _rows(work.val, n_slots, nu)
             vb = _rows(work.val_bonus, n_slots, nu)
             fill_need_tile(kr, need, used, upper, flag, lane, rows, val, vb, buf, bonus_slots)
+            ahead = k + n_chunks
+            if ahead < n_tiles:
+                rows_ahead = order[ahead * TILE : min(n, (ahead + 1) * TILE)]
+                prefetch_need_tile(kr, need, used, upper, flag, lane, rows_ahead)
             W = solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out, top)
             if not top:
                 first_roll_keeps(kr, W, k, nu, first_ptr, first_roll, first_keep, best, arg)

@@ -56,6 +56,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from .memory import prefetch
 from .play import (
     flag_after_roll,
     next_state_depends_on_points,
@@ -264,6 +265,52 @@ def box_values(kr, lanes, used, upper, flag, lo, nu, val, only=_NO_MASK):
                 f2 = first[s2] if has_first else 0  # row_first
                 n2, o2 = length[s2], offset[s2]
             need_row_lanes(val, s, V, o2, f2, n2, lo - q, nu, top, bottom)
+
+
+@njit(cache=True, nogil=True)
+def prefetch_box_rows(kr, lanes, used, upper, flag, lo, hi):
+    """Start loading (:func:`.memory.prefetch`) the entries :func:`box_values` of need
+    lanes ``lanes`` reads for lanes ``lo .. hi`` of state ``(used, upper, flag)``:
+    for each open box, the part of its next states' rows those lanes reach. The rows of
+    a need-lane table lie scattered over a GB or more, so a box-value fill waits on
+    memory for most of its time unless they are asked for ahead."""
+    V = lanes.values
+    offset, length, first = lanes.offset, lanes.length, lanes.first
+    has_first = first.shape[0] > 0
+    for c in range(kr.n_categories):
+        if (used >> c) & 1:
+            continue
+        if not next_state_depends_on_points(kr, c):  # one next state: one stretch
+            s2, _ = scored_state(kr, used, upper, flag, c, 0)
+            p_min = kr.slot_points[kr.slot_ptr[c]]
+            p_max = kr.slot_points[kr.slot_ptr[c + 1] - 1]
+            f2 = first[s2] if has_first else 0
+            prefetch_row_lanes(V, offset[s2], f2, length[s2], lo - p_max, hi - p_min)
+            continue
+        for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
+            s2, bonus = scored_state(kr, used, upper, flag, c, kr.slot_points[s])
+            q = kr.slot_points[s] + bonus
+            f2 = first[s2] if has_first else 0
+            prefetch_row_lanes(V, offset[s2], f2, length[s2], lo - q, hi - q)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def prefetch_row_lanes(V, offset, first, length, lo, hi):
+    """Prefetch lanes ``lo .. hi`` of the row at ``V[offset:]`` holding lanes ``first ..
+    first + length - 1``, one entry per 64-byte line."""
+    a, b = row_span(first, length, lo, hi)
+    for i in range(a, b + 1, 8):
+        prefetch(V, offset + i)
+    if a <= b:
+        prefetch(V, offset + b)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def row_span(first, length, lo, hi):
+    """``(a, b)``: the entries ``a .. b`` of a row holding lanes ``first .. first +
+    length - 1`` that lanes ``lo .. hi`` read (:func:`need_row_lanes`; none if ``a >
+    b``: lanes outside the row read ``top`` or ``bottom``, not the row)."""
+    return max(lo - first, 0), min(hi - first, length - 1)
 
 
 @njit(cache=True, nogil=True, inline="always")
