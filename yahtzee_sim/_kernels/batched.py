@@ -191,6 +191,17 @@ def n_of_a_kind_slots(kr):
 
 
 @njit(cache=True, nogil=True)
+def run_lanes(lane, rows, t0, t1):
+    """``(lo, hi, per_pair)``: the lowest and highest lane of pairs ``rows[t0:t1]`` (one
+    state), and whether they span ``SPAN`` lanes or more — their box values are then
+    filled pair by pair rather than in one call over ``lo .. hi``."""
+    lo, hi = lane[rows[t0]], lane[rows[t0]]
+    for t in range(t0 + 1, t1):
+        lo, hi = min(lo, lane[rows[t]]), max(hi, lane[rows[t]])
+    return lo, hi, hi - lo >= SPAN
+
+
+@njit(cache=True, nogil=True)
 def fill_need_run(kr, lanes, used, upper, flag, lane, rows, t0, t1, val, val_bonus, buf,
                   bonus_slots):  # fmt: skip
     """Lanes ``t0 .. t1 - 1`` of a tile (pairs ``rows[t0:t1]`` of one state, ``lane`` =
@@ -202,10 +213,7 @@ def fill_need_run(kr, lanes, used, upper, flag, lane, rows, t0, t1, val, val_bon
     ``SPAN`` (``buf``: ``n_slots * SPAN`` floats)."""
     n_slots = kr.slot_points.shape[0]
     slot_ptr = kr.slot_ptr
-    lo, hi = lane[rows[t0]], lane[rows[t0]]
-    for t in range(t0 + 1, t1):
-        lo, hi = min(lo, lane[rows[t]]), max(hi, lane[rows[t]])
-    per_pair = hi - lo >= SPAN
+    lo, hi, per_pair = run_lanes(lane, rows, t0, t1)
     span = 1 if per_pair else hi - lo + 1
     tmp = _rows(buf, n_slots, span)
     earns = kr.yahtzee_bonus > 0 and flag >= 1
@@ -255,10 +263,8 @@ def prefetch_need_tile(kr, lanes, used, upper, flag, lane, rows):
     t0 = 0
     while t0 < rows.shape[0]:
         i, t1 = rows[t0], state_run_end(used, upper, flag, rows, t0)
-        lo, hi = lane[i], lane[i]
-        for t in range(t0 + 1, t1):
-            lo, hi = min(lo, lane[rows[t]]), max(hi, lane[rows[t]])
-        if hi - lo < SPAN:  # one box_values call over the run's lanes
+        lo, hi, per_pair = run_lanes(lane, rows, t0, t1)
+        if not per_pair:  # one box_values call over the run's lanes
             prefetch_box_rows(kr, lanes, used[i], upper[i], flag[i], lo, hi)
         else:
             for t in range(t0, t1):
