@@ -7,7 +7,7 @@ import re
 from yahtzee_sim.errors import StrategyError
 
 from .base import Strategy
-from .plugins import is_plugin_spec, load_strategy_class
+from .plugins import is_plugin_spec, load_plugin
 
 _REGISTRY: dict[str, type[Strategy]] = {}
 _LATEST: dict[str, int] = {}
@@ -70,7 +70,8 @@ def strategy_class(strategy_id: str) -> type[Strategy]:
 
 def get_strategy(strategy: str | Strategy, **params) -> Strategy:
     """A strategy instance from an id (``"greedy"``, ``"greedy-v1"``), a plugin spec
-    (``"path/to/file.py:MyStrategy"``, ``"package.module:MyStrategy"``), a parametric
+    (``"path/to/file.py:MyStrategy"``, ``"file.py:MyStrategy(theta=0.1)"``,
+    ``"package.module:MyStrategy"``, or an instance defined in the file), a parametric
     id (``"target:300"``: ``TargetScore(beta=300)``; ``"risk:-0.02"``: a float) or an
     instance."""
     if isinstance(strategy, Strategy):
@@ -87,7 +88,7 @@ def get_strategy(strategy: str | Strategy, **params) -> Strategy:
         value = int(number) if re.fullmatch(r"-?\d+", number) else float(number)
         params = {cls.id_parameter: value, **params}
     elif is_plugin_spec(strategy):
-        cls = load_strategy_class(strategy)
+        return load_plugin(strategy, **params)
     else:
         cls = strategy_class(strategy)
     try:

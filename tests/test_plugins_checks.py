@@ -29,6 +29,8 @@ class KeepSixes(Strategy):
 
 
 NOT_A_STRATEGY = 3
+
+SIXES_ONLY = KeepSixes(greedy_boxes=False)
 '''
 
 
@@ -67,9 +69,14 @@ def test_plugin_from_module():
     [
         ("{dir}/missing.py:X", "does not exist"),
         ("{file}:Nope", "has no attribute 'Nope'"),
-        ("{file}:NOT_A_STRATEGY", "is not a subclass"),
+        ("{file}:NOT_A_STRATEGY", "neither a subclass nor an instance"),
+        ("{file}:KeepSixes(nope=1)", "bad parameters"),
+        ("{file}:KeepSixes(greedy_boxes=open('x'))", "not a literal"),
+        ("{file}:KeepSixes(True)", "must be named"),
+        ("{file}:KeepSixes(greedy_boxes=", "must read like"),
+        ("{file}:SIXES_ONLY(greedy_boxes=True)", "is an instance; parameters need a class"),
         ("no_such_module_xyz:Thing", "cannot import module"),
-        ("{file}:", "expected 'path/to/file.py:Class'"),
+        ("{file}:", "expected FILE.py:NAME"),
     ],
 )
 def test_plugin_errors(plugin_file, spec, match):
@@ -118,3 +125,20 @@ def test_check_strategy_catches_hidden_randomness_and_batch_dependence():
         check_strategy(GlobalRandom(), n_games=50)
     with pytest.raises(StrategyCheckError, match="batched decisions differ"):
         check_strategy(BatchDependent(), n_games=50)
+
+
+def test_plugin_parameters_and_instances(plugin_file):
+    tuned = get_strategy(f"{plugin_file}:KeepSixes(greedy_boxes=False)")
+    assert tuned.greedy_boxes is False
+    assert get_strategy(f"{plugin_file}:KeepSixes", greedy_boxes=False).greedy_boxes is False
+    instance = get_strategy(f"{plugin_file}:SIXES_ONLY")
+    assert type(instance).__name__ == "KeepSixes" and instance.greedy_boxes is False
+    a = simulate(f"{plugin_file}:SIXES_ONLY", 2000, seed=3)
+    b = simulate(f"{plugin_file}:KeepSixes(greedy_boxes=False)", 2000, seed=3, n_jobs=2)
+    np.testing.assert_array_equal(a.total, b.total)
+
+
+def test_plugin_module_from_current_directory(plugin_file, monkeypatch):
+    monkeypatch.chdir(plugin_file.parent)
+    s = get_strategy("my_strategy:KeepSixes(greedy_boxes=False)")
+    assert type(s).__name__ == "KeepSixes" and s.greedy_boxes is False
