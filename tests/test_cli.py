@@ -1,4 +1,5 @@
 import json
+import sys
 
 import pandas as pd
 import pytest
@@ -97,3 +98,76 @@ def test_strategies_and_rules_listing(capsys):
 def test_rolls_per_turn_option(capsys):
     _code, out, _ = run(capsys, "simulate", "--games", "500", "--rolls-per-turn", "4", "--json")
     assert json.loads(out)["rules"] == "yahtzee@4"
+
+
+def _commands():
+    from yahtzee_sim.cli import COMMANDS
+
+    return [c.name for c in COMMANDS]
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_every_command_help(capsys, command):
+    with pytest.raises(SystemExit) as info:
+        main([command, "--help"])
+    assert info.value.code == 0
+    out, err = capsys.readouterr()
+    assert out.startswith(f"usage: yahtzee-sim {command}") and err == ""
+
+
+def test_top_level_help_lists_every_command(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert all(f"    {name}" in out for name in _commands())
+
+
+def test_extras_hint_both_forms(tmp_path):
+    from yahtzee_sim.cli._extras import install_hint, source_checkout
+
+    assert install_hint("web", checkout=True) == 'pip install -e ".[web]"'
+    assert install_hint("web", checkout=False) == "pip install 'yahtzee-sim[web]'"
+    package = tmp_path / "src" / "yahtzee_sim"
+    package.mkdir(parents=True)
+    assert not source_checkout(package)
+    (tmp_path / "src" / "pyproject.toml").write_text("[project]\n")
+    assert source_checkout(package)
+
+
+@pytest.mark.parametrize("checkout", [True, False])
+def test_missing_extra_one_line_exit_2(capsys, monkeypatch, checkout):
+    import yahtzee_sim.cli._extras as extras
+
+    monkeypatch.setattr(extras, "source_checkout", lambda: checkout)
+    monkeypatch.setitem(sys.modules, "flask", None)  # import flask -> ModuleNotFoundError
+    code, out, err = run(capsys, "serve", "--port", "0")
+    hint = 'pip install -e ".[web]"' if checkout else "pip install 'yahtzee-sim[web]'"
+    assert code == 2 and out == ""
+    assert (
+        err.strip()
+        == f"yahtzee-sim serve: error: serve needs Flask (the optional extra 'web'): {hint}"
+    )
+
+
+def test_missing_extra_raised_inside_a_command(capsys, monkeypatch):
+    """An ImportError of an optional package deep inside a command gets the same one line."""
+    import yahtzee_sim.cli._extras as extras
+    from yahtzee_sim.cli import catalog
+
+    def needs_gymnasium():
+        missing = ModuleNotFoundError("No module named 'gymnasium'", name="gymnasium")
+        raise ImportError("yahtzee_sim.env needs gymnasium") from missing
+
+    monkeypatch.setattr(extras, "source_checkout", lambda: False)
+    monkeypatch.setattr(catalog, "strategy_rows", needs_gymnasium)
+    code, _, err = run(capsys, "strategies")
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "gymnasium (the optional extra 'rl'): pip install 'yahtzee-sim[rl]'" in err
+
+
+def test_parquet_without_pyarrow_names_the_extra(capsys, monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    code, out, err = run(capsys, "simulate", "--games", "10", "--out", str(tmp_path / "g.parquet"))
+    assert code == 2 and out == ""
+    assert "needs pyarrow (the optional extra 'parquet')" in err and "Traceback" not in err

@@ -1,0 +1,207 @@
+"""Shared pieces of every command: the parser class, argument types and options.
+
+Each option that several commands take (``--rules``, ``--games``, ``--seed``,
+``--jobs``, ``--json``, ``--quiet`` ...) is declared here once; a command module adds
+it with one call and may change only its default and help text.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import YahtzeeSimError
+from ..rules import PRESETS, RuleSet, get_rules
+
+EXIT_USAGE = 2
+
+
+class CliError(YahtzeeSimError):
+    """A bad command-line argument."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand of ``yahtzee-sim``.
+
+    Attributes
+    ----------
+    name : str
+        The word typed after ``yahtzee-sim``.
+    help : str
+        One line shown in ``yahtzee-sim --help``.
+    add_arguments : callable
+        ``add_arguments(parser)`` declares the command's options.
+    run : callable
+        ``run(args) -> int`` does the work and returns the exit code.
+    """
+
+    name: str
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr and exit code 2."""
+
+    def error(self, message: str):
+        """Print ``prog: error: message`` and exit 2."""
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+# ------------------------------------------------------------------ argument types
+def _whole(text: str, expected: str) -> int:
+    """``text`` as an int (underscores allowed), or an ArgumentTypeError naming ``expected``."""
+    try:
+        return int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+
+
+def positive_int(text: str) -> int:
+    """A whole number >= 1 (``100_000`` allowed)."""
+    value = _whole(text, "a whole number")
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
+    return value
+
+
+def seed(text: str) -> int:
+    """A seed: a whole number >= 0."""
+    value = _whole(text, "a whole number >= 0")
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {value}")
+    return value
+
+
+def jobs(text: str) -> int:
+    """A number of jobs: >= 1, or -1 for all cores."""
+    value = _whole(text, "a whole number")
+    if value == 0 or value < -1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1 or -1 (all cores), got {value}")
+    return value
+
+
+def port(text: str) -> int:
+    """A TCP port in 0..65535 (0: any free port)."""
+    value = _whole(text, "a port number")
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port in 0..65535, got {value}")
+    return value
+
+
+def float_list(text: str) -> list[float]:
+    """Numbers separated by commas, e.g. ``0.5,-0.5``."""
+    try:
+        return [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected numbers separated by commas, got {text!r}"
+        ) from None
+
+
+def dice(text: str, option: str = "--dice") -> list[int]:
+    """Faces separated by commas or spaces, e.g. ``1,3,5,5,6``; CliError if not numbers."""
+    try:
+        return [int(x) for x in text.replace(" ", ",").split(",") if x]
+    except ValueError:
+        raise CliError(f"{option} must be comma-separated numbers, got {text!r}") from None
+
+
+def id_list(text: str) -> list[str]:
+    """Comma-separated ids, blanks dropped."""
+    return [s.strip() for s in text.split(",") if s.strip()]
+
+
+# ------------------------------------------------------------------ shared options
+def add_rules(
+    p: argparse.ArgumentParser,
+    *,
+    default: str | None = "yahtzee",
+    help: str | None = None,
+    rolls_per_turn: bool = True,
+) -> None:
+    """``--rules PRESET`` and (unless ``rolls_per_turn=False``) ``--rolls-per-turn N``."""
+    text = help or f"rule set: {', '.join(PRESETS)} (default: yahtzee, official Hasbro rules)"
+    p.add_argument("--rules", default=default, metavar="PRESET", help=text)
+    if rolls_per_turn:
+        p.add_argument(
+            "--rolls-per-turn",
+            type=positive_int,
+            default=None,
+            metavar="N",
+            help="override the number of rolls per turn (e.g. 4)",
+        )
+
+
+def add_strategy(p: argparse.ArgumentParser, default: str) -> None:
+    """``--strategy ID`` with the given default."""
+    p.add_argument("--strategy", default=default, help=f"strategy id (default: {default})")
+
+
+def add_games(p: argparse.ArgumentParser, default: int, help: str | None = None) -> None:
+    """``--games N`` (a whole number >= 1)."""
+    text = help or f"number of games (default: {default})"
+    p.add_argument("--games", type=positive_int, default=default, help=text)
+
+
+def add_seed(p: argparse.ArgumentParser, default: int | None = 0, help: str | None = None) -> None:
+    """``--seed N`` (a whole number >= 0)."""
+    text = help or f"master seed (default: {default})"
+    p.add_argument("--seed", type=seed, default=default, help=text)
+
+
+def add_jobs(
+    p: argparse.ArgumentParser, default: int, help: str, *, all_cores: bool = True
+) -> None:
+    """``--jobs N``; -1 (all cores) is accepted unless ``all_cores=False``."""
+    p.add_argument("--jobs", type=jobs if all_cores else positive_int, default=default, help=help)
+
+
+def add_game_options(p: argparse.ArgumentParser, games: int) -> None:
+    """``--strategy``, ``--games``, ``--seed`` and the rules: which games to play."""
+    add_strategy(p, "greedy")
+    add_games(p, games)
+    add_seed(p)
+    add_rules(p)
+
+
+def add_output(
+    p: argparse.ArgumentParser, *, quiet: bool = True, json_help: str = "print one JSON object"
+) -> None:
+    """``--json`` and (unless ``quiet=False``) ``--quiet``."""
+    p.add_argument("--json", action="store_true", help=json_help)
+    if quiet:
+        add_flag(p, "--quiet", "no progress bar")
+
+
+def add_count(
+    p: argparse.ArgumentParser, option: str, help: str, default: int | None = None
+) -> None:
+    """A whole-number option >= 1 (``--top``, ``--players``, ``--batch`` ...)."""
+    p.add_argument(option, type=positive_int, default=default, help=help)
+
+
+def add_flag(p: argparse.ArgumentParser, option: str, help: str) -> None:
+    """An on/off option (``store_true``)."""
+    p.add_argument(option, action="store_true", help=help)
+
+
+def add_path(
+    p: argparse.ArgumentParser, option: str, help: str, *, default: Path | None = None, **kw
+) -> None:
+    """A file or folder option (``--out``, ``--plot``, ``--record``) read as a Path."""
+    p.add_argument(option, type=Path, default=default, help=help, **kw)
+
+
+def rules_from(args: argparse.Namespace) -> RuleSet:
+    """The rule set named by ``--rules`` and ``--rolls-per-turn``."""
+    return get_rules(args.rules, rolls_per_turn=getattr(args, "rolls_per_turn", None))
+
+
+def progress(args: argparse.Namespace) -> bool:
+    """Whether to show a progress bar: not with ``--quiet`` nor ``--json``."""
+    return not (args.quiet or args.json)

@@ -1,0 +1,155 @@
+"""Reports written to a folder: ``report`` (the benchmark) and ``reproduce`` (the papers)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from . import _options as opt
+
+MIN_GAMES = 100
+
+
+def _fmt2(v: float) -> str:
+    """Two decimals."""
+    return f"{v:.2f}"
+
+
+def _fmt4(v: float) -> str:
+    """Four decimals."""
+    return f"{v:.4f}"
+
+
+def _check_games(games: int) -> None:
+    """CliError unless ``--games`` is at least :data:`MIN_GAMES`."""
+    if games < MIN_GAMES:
+        raise opt.CliError(f"--games must be at least {MIN_GAMES}, got {games}")
+
+
+# ------------------------------------------------------------------ report
+def add_report_arguments(p: argparse.ArgumentParser) -> None:
+    """Declare the options of ``report``."""
+    opt.add_rules(p)
+    p.add_argument(
+        "--strategies",
+        default="all",
+        help="'all' (default) or comma-separated ids; optimal is always added",
+    )
+    opt.add_games(p, 100_000, "simulated games per strategy (default 100000, at least 100)")
+    opt.add_seed(p)
+    opt.add_path(p, "--out", "report folder (default: reports/<rules>)")
+    opt.add_jobs(p, 2, "parallel jobs (default 2)")
+    p.add_argument(
+        "--top", type=int, default=10, help="costliest situations listed per strategy (default 10)"
+    )
+    opt.add_output(p)
+
+
+def format_report(rep) -> str:
+    """The summary table of a :class:`Report`, what was left out, where it was written."""
+    cols = ["exact mean", "mean", "SD", "p10", "median", "bonus %"]
+    lines = [rep.summary[cols].to_string(float_format=_fmt2)]
+    lines += [f"left out {what}: {why}" for what, why in rep.skipped.items()]
+    lines.append(
+        f"report written to {rep.out / 'report.md'} (and report.html, {len(rep.files) - 2} "
+        f"figures and data files) in {rep.seconds:.1f} s"
+    )
+    return "\n".join(lines)
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Write the benchmark report (:func:`analysis.report.build_report`) and summarize it."""
+    # analysis loads pandas, matplotlib and every strategy: imported here, not for --help.
+    from ..analysis.report import build_report
+
+    if args.top < 0:
+        raise opt.CliError(f"--top must be >= 0, got {args.top}")
+    _check_games(args.games)
+    rep = build_report(
+        rules=opt.rules_from(args),
+        strategies=args.strategies,
+        games=args.games,
+        seed=args.seed,
+        out=args.out,
+        n_jobs=args.jobs,
+        regret_top=args.top,
+        progress=opt.progress(args),
+    )
+    print(json.dumps(rep.to_dict()) if args.json else format_report(rep))
+    return 0
+
+
+REPORT = opt.Command(
+    "report",
+    "the benchmark report: every strategy simulated, exact, ranked, plotted",
+    add_report_arguments,
+    run_report,
+)
+
+
+# ------------------------------------------------------------------ reproduce
+def add_reproduce_arguments(p: argparse.ArgumentParser) -> None:
+    """Declare the options of ``reproduce``."""
+    opt.add_flag(
+        p,
+        "--quick",
+        "skip the Yatzy target table (Tillius Table 13); Kim-Nelson for delta >= 1 only",
+    )
+    p.add_argument(
+        "--sections",
+        default="all",
+        help="'all' (default) or comma-separated sections (reference-values, glenn-2006, "
+        "simulating-yahtzee, kim-nelson, defensive, tillius)",
+    )
+    opt.add_games(
+        p, 100_000, "games per simulated figure (default 100000, as the papers; at least 100)"
+    )
+    opt.add_seed(p, 2026)
+    opt.add_path(
+        p,
+        "--out",
+        "output folder (default reports/reproduction)",
+        default=Path("reports/reproduction"),
+    )
+    opt.add_jobs(p, 2, "parallel jobs (default 2)")
+    opt.add_output(p)
+
+
+def format_reproduction(rep) -> str:
+    """Paper against ours, one row per published figure, then what was skipped."""
+    import pandas as pd  # pandas is loaded by the analysis package already
+
+    shown = rep.frame()[["table", "item", "paper", "ours", "difference", "method"]]
+    with pd.option_context("display.width", 200, "display.max_colwidth", 70):
+        lines = [shown.to_string(index=False, float_format=_fmt4)]
+    lines += [f"skipped {what}: {why}" for what, why in rep.skipped.items()]
+    lines.append(f"written to {rep.out / 'report.md'} (and report.html, reproduction.csv, figures)")
+    return "\n".join(lines)
+
+
+def run_reproduce(args: argparse.Namespace) -> int:
+    """Recompute every published table (:func:`analysis.reproduce.reproduce`): paper | ours."""
+    from ..analysis.reproduce import SECTIONS, reproduce  # pandas, matplotlib: not for --help
+
+    sections = SECTIONS if args.sections == "all" else tuple(args.sections.split(","))
+    _check_games(args.games)
+    rep = reproduce(
+        sections=sections,
+        quick=args.quick,
+        games=args.games,
+        seed=args.seed,
+        out=args.out,
+        n_jobs=args.jobs,
+        progress=opt.progress(args),
+    )
+    print(json.dumps(rep.to_dict()) if args.json else format_reproduction(rep))
+    return 0
+
+
+REPRODUCE = opt.Command(
+    "reproduce",
+    "every published table the project can compute: paper | ours",
+    add_reproduce_arguments,
+    run_reproduce,
+)

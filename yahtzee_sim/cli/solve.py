@@ -1,0 +1,173 @@
+"""Optimal play on one rule set: ``solve``, ``advise`` and ``exact``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from ..advisor import Option, advise
+from ..exact import evaluate
+from ..solver import solve, value_table
+from ..state import n_states
+from . import _options as opt
+from ._files import PLOT_SUFFIXES, check_file, save_figure
+
+
+# ------------------------------------------------------------------ solve
+def add_solve_arguments(p: argparse.ArgumentParser) -> None:
+    """Declare the options of ``solve``."""
+    opt.add_rules(p)
+    opt.add_flag(p, "--force", "solve again even if cached")
+    opt.add_output(p, quiet=False)
+
+
+def solve_info(rules, force: bool) -> dict:
+    """Solve ``rules`` (or load the cached table): expected value, time, source, size."""
+    table = solve(rules) if force else value_table(rules)
+    return {
+        "rules": rules.name,
+        "expected_value": table.expected_value(),
+        "seconds": table.seconds,
+        "source": "solved" if force else table.meta.get("source", "solved"),
+        "states": n_states(rules),
+        "fingerprint": rules.fingerprint(),
+    }
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """Solve a rule set (:func:`yahtzee_sim.value_table`) and print its optimal expected score."""
+    info = solve_info(opt.rules_from(args), args.force)
+    if args.json:
+        print(json.dumps(info))
+        return 0
+    verb = "solved in" if info["source"] == "solved" else "loaded from cache in"
+    print(
+        f"{info['rules']}: optimal expected score {info['expected_value']:.7f} "
+        f"({info['states']:,} states, {verb} {info['seconds']:.2f} s)"
+    )
+    return 0
+
+
+SOLVE = opt.Command(
+    "solve",
+    "solve a rule set: optimal expected score of every state",
+    add_solve_arguments,
+    run_solve,
+)
+
+
+# ------------------------------------------------------------------ advise
+def add_advise_arguments(p: argparse.ArgumentParser) -> None:
+    """Declare the options of ``advise``."""
+    opt.add_rules(p)
+    p.add_argument("--dice", required=True, help="the dice, e.g. 1,3,5,5,6")
+    p.add_argument("--rolls-left", type=int, required=True, help="rerolls left (0 = score now)")
+    p.add_argument("--used", default="", help="filled categories, e.g. ones,chance")
+    p.add_argument("--upper", type=int, default=0, help="upper-section total so far")
+    opt.add_flag(p, "--yahtzee-bonus", "the Yahtzee box holds 50 (extra Yahtzees earn the bonus)")
+    opt.add_count(p, "--top", "show only the best N")
+    opt.add_output(p, quiet=False)
+
+
+def format_options(options: list[Option]) -> str:
+    """One line per option: its value, its loss against the best, the move."""
+    best = options[0].value
+    lines = []
+    for o in options:
+        kept = " ".join(map(str, o.keep)) if o.keep else "nothing (reroll all)"
+        label = o.category if o.category is not None else f"keep {kept}"
+        lines.append(f"{o.value:10.3f}  {o.value - best:+9.3f}  {label}")
+    return "\n".join(lines)
+
+
+def run_advise(args: argparse.Namespace) -> int:
+    """Value every option at one decision (:func:`yahtzee_sim.advise`) and print them."""
+    rules = opt.rules_from(args)
+    options = advise(
+        opt.dice(args.dice),
+        args.rolls_left,
+        used=opt.id_list(args.used),
+        upper=args.upper,
+        yahtzee_bonus=args.yahtzee_bonus,
+        rules=rules,
+    )
+    if args.top:
+        options = options[: args.top]
+    if args.json:
+        print(json.dumps({"rules": rules.name, "options": [o.to_dict() for o in options]}))
+    else:
+        print(format_options(options))
+    return 0
+
+
+ADVISE = opt.Command(
+    "advise", "value every option at one decision (optimal play)", add_advise_arguments, run_advise
+)
+
+
+# ------------------------------------------------------------------ exact
+def add_exact_arguments(p: argparse.ArgumentParser) -> None:
+    """Declare the options of ``exact``."""
+    opt.add_strategy(p, "optimal")
+    opt.add_rules(p)
+    opt.add_flag(
+        p, "--moments-only", "mean, SD and per-box statistics only (faster; no pmf or percentiles)"
+    )
+    opt.add_path(p, "--plot", "save the pmf plot to FILE.png/.pdf/.svg")
+    opt.add_output(p)
+
+
+def format_exact(r, seconds: float) -> str:
+    """The text report of an exact law (:class:`yahtzee_sim.exact.ExactResult`)."""
+    d = r.to_dict()
+    lines = [
+        f"strategy     {d['strategy']}",
+        f"rules        {d['rules']}",
+        f"exact        {r.n_states:,} reachable states, {seconds:.2f} s",
+        f"mean ± sd    {r.mean:.6f} ± {r.sd:.6f}",
+    ]
+    if r.pmf is not None:
+        lines += [
+            f"min / max    {d['min']} / {d['max']}",
+            "percentiles  " + "  ".join(f"{k} {v}" for k, v in d["percentiles"].items()),
+        ]
+    lines += [
+        f"upper bonus  {100 * r.bonus_rate:.2f}% of games",
+        f"Yahtzee bonuses {r.yahtzee_bonuses_mean:.4f} per game",
+        f"{'category':<18}{'mean':>8}{'P(zero)':>9}{'turn':>7}",
+    ]
+    columns = (r.category_means, r.category_zero_rate, r.category_fill_turn)
+    for name, m, z, t in zip(r.rules.category_names, *columns, strict=True):
+        lines.append(f"{name:<18}{m:8.3f}{z:9.4f}{t:7.2f}")
+    return "\n".join(lines)
+
+
+def run_exact(args: argparse.Namespace) -> int:
+    """Exact score law of a deterministic strategy (:func:`yahtzee_sim.exact.evaluate`)."""
+    from ..strategies import get_strategy  # loads every strategy: not needed for --help
+
+    rules = opt.rules_from(args)
+    strategy = get_strategy(args.strategy)
+    if args.plot is not None and args.moments_only:
+        raise opt.CliError("--plot needs the pmf: drop --moments-only")
+    check_file("--plot", args.plot, PLOT_SUFFIXES)
+    t0 = time.perf_counter()
+    res = evaluate(strategy, rules, distribution=not args.moments_only, progress=opt.progress(args))
+    seconds = time.perf_counter() - t0
+    if args.plot is not None:
+        from ..analysis import plot_pmf  # pandas: only when a plot is asked for
+
+        save_figure(args.plot, lambda ax: plot_pmf(res, ax=ax, label=args.strategy), (8, 4.5))
+    if args.json:  # no wall time: the same command prints the same bytes
+        print(json.dumps(res.to_dict()))
+        return 0
+    print(format_exact(res, seconds))
+    if args.plot is not None:
+        print(f"plot written to {args.plot}")
+    return 0
+
+
+EXACT = opt.Command(
+    "exact", "exact score distribution of a deterministic strategy", add_exact_arguments, run_exact
+)

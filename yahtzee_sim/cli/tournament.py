@@ -1,0 +1,198 @@
+"""Several players: ``tournament`` (and its round robin) and ``winprob``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from . import _options as opt
+from ._files import PLOT_SUFFIXES, check_file, save_figure
+
+
+# ------------------------------------------------------------------ tournament
+def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
+    """Declare the options of ``tournament``."""
+    p.add_argument(
+        "--strategies",
+        default="optimal,greedy",
+        help="one strategy per seat; the last fills the remaining seats",
+    )
+    opt.add_count(p, "--players", "number of seats (default: one per strategy)")
+    opt.add_games(p, 100_000)
+    opt.add_seed(p)
+    opt.add_rules(p)
+    opt.add_jobs(p, 1, "parallel jobs per seat", all_cores=False)
+    opt.add_flag(p, "--visible", "players take turns at one table and see each other's score cards")
+    opt.add_flag(
+        p,
+        "--round-robin",
+        "every ordered choice of --players distinct strategies (default 2 players)",
+    )
+    opt.add_path(p, "--plot", "with --round-robin: save the win matrix plot")
+    opt.add_output(p)
+
+
+def _fmt4(v: float) -> str:
+    """A rate with four decimals."""
+    return f"{v:.4f}"
+
+
+def format_tournament(res, visible: bool, seed: int) -> str:
+    """The text report of a :class:`TournamentResult`: win rates and the winning score."""
+    kind = "visible" if visible else "blind"
+    w = res.winning_summary()
+    return "\n".join(
+        [
+            f"{res.parameters['players']}-player {kind} games on {res.rules_name}, "
+            f"{res.games} games, seed {seed}",
+            res.win_rates().to_string(float_format=_fmt4),
+            f"winning score: mean {w['mean']:.2f}, SD {w['sd']:.2f}, p10 {w['p10']:.0f}, "
+            f"median {w['median']:.0f}, p90 {w['p90']:.0f}   ({res.seconds:.1f} s)",
+        ]
+    )
+
+
+def format_round_robin(res, visible: bool) -> str:
+    """The text report of a round robin: the win matrix and the ranking."""
+    kind = "visible" if visible else "blind"
+    p = res.parameters
+    return "\n".join(
+        [
+            f"round robin of {p['players']}-player {kind} games on {res.rules_name}: "
+            f"{len(res.matches)} matches of {p['games']} games, seed {p['seed']}",
+            "win share of row against column (both seat orders):",
+            res.win_matrix().to_string(float_format=_fmt4, na_rep="-"),
+            res.ranking().to_string(float_format=_fmt4),
+            f"({res.seconds:.1f} s)",
+        ]
+    )
+
+
+def run_tournament(args: argparse.Namespace) -> int:
+    """Multiplayer games (:func:`analysis.tournament` or :func:`analysis.round_robin`)."""
+    # analysis loads pandas and every strategy: imported here so that --help stays fast.
+    from ..analysis import round_robin, tournament
+
+    if not args.round_robin and args.plot is not None:
+        raise opt.CliError("--plot needs --round-robin")
+    check_file("--plot", args.plot, PLOT_SUFFIXES)
+    play = round_robin if args.round_robin else tournament
+    res = play(
+        args.strategies,
+        players=(args.players or 2) if args.round_robin else args.players,
+        games=args.games,
+        seed=args.seed,
+        rules=opt.rules_from(args),
+        n_jobs=args.jobs,
+        progress=opt.progress(args),
+        visible=args.visible,
+    )
+    if args.plot is not None:
+        save_figure(args.plot, lambda ax: res.plot(ax=ax), (7, 5.5))
+    if args.json:
+        print(json.dumps(res.to_dict()))
+    elif args.round_robin:
+        print(format_round_robin(res, args.visible))
+        if args.plot is not None:
+            print(f"plot written to {args.plot}")
+    else:
+        print(format_tournament(res, args.visible, args.seed))
+    return 0
+
+
+TOURNAMENT = opt.Command(
+    "tournament",
+    "multiplayer games (blind or visible): win rates, round robins",
+    add_tournament_arguments,
+    run_tournament,
+)
+
+
+# ------------------------------------------------------------------ winprob
+def add_winprob_arguments(p: argparse.ArgumentParser) -> None:
+    """Declare the options of ``winprob``."""
+    p.add_argument(
+        "--me",
+        required=True,
+        metavar="CARD",
+        help="your card: 'ones=3,full_house=25,...' ('' = empty)",
+    )
+    p.add_argument(
+        "--opponent",
+        action="append",
+        required=True,
+        metavar="CARD",
+        help="an opponent's card (repeat; seats follow yours in order)",
+    )
+    p.add_argument("--seat", type=int, default=0, help="your seat (0 = first to play)")
+    p.add_argument("--dice", default=None, help="dice of the player to move, e.g. 6,6,6,2,3")
+    p.add_argument("--rolls-left", type=int, default=None, help="rerolls left with --dice")
+    p.add_argument(
+        "--simulate",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also play the position out N times (win-aware at every seat)",
+    )
+    opt.add_seed(p, help="seed of the play-outs (default 0)")
+    opt.add_rules(p)
+    opt.add_output(p, quiet=False)
+
+
+def _cards(args: argparse.Namespace, rules) -> list:
+    """The score cards in seat order: the opponents', with yours at ``--seat``."""
+    from ..winprob import ScoreCard  # loads every strategy: not needed for --help
+
+    cards = [ScoreCard.parse(c, rules) for c in args.opponent]
+    if not 0 <= args.seat <= len(cards):
+        raise opt.CliError(f"--seat must be in 0..{len(cards)} with {len(cards)} opponents")
+    cards.insert(args.seat, ScoreCard.parse(args.me, rules))
+    return cards
+
+
+def format_winprob(res, cards: list, seat: int, rules_name: str) -> str:
+    """The text report of :func:`yahtzee_sim.winprob.win_probability_now`, one line a seat."""
+    who = "game over" if res.to_move < 0 else f"seat {res.to_move} to move"
+    lines = [f"rules {rules_name}, {len(cards)} players, {who}"]
+    for i, c in enumerate(cards):
+        name = "you" if i == seat else f"seat {i}"
+        line = (
+            f"  {name:8s} score {c.score:4d} ({c.turns:2d} boxes)  expected final "
+            f"{res.expected_final[i]:7.2f}  P(win), max-EV play: {res.exact[i]:.4f}"
+        )
+        if res.simulated is not None:
+            lo, hi = res.simulated_ci95[i]
+            line += f"  win-aware: {res.simulated[i]:.4f} [{lo:.4f}, {hi:.4f}]"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def run_winprob(args: argparse.Namespace) -> int:
+    """Live win probability of mid-game score cards (:func:`winprob.win_probability_now`)."""
+    from ..winprob import win_probability_now
+
+    rules = opt.rules_from(args)
+    cards = _cards(args, rules)
+    dice = None
+    if args.dice is not None:
+        dice = opt.dice(args.dice)
+    elif args.rolls_left is not None:
+        raise opt.CliError("--rolls-left needs --dice")
+    if args.simulate < 0:
+        raise opt.CliError(f"--simulate must be >= 0, got {args.simulate}")
+    t0 = time.perf_counter()
+    res = win_probability_now(
+        cards, rules, dice=dice, rolls_left=args.rolls_left, simulate=args.simulate, seed=args.seed
+    )
+    if args.json:
+        print(json.dumps(res.to_dict()))
+        return 0
+    print(format_winprob(res, cards, args.seat, rules.name))
+    print(f"({time.perf_counter() - t0:.1f} s)")
+    return 0
+
+
+WINPROB = opt.Command(
+    "winprob", "live win probability of mid-game score cards", add_winprob_arguments, run_winprob
+)
