@@ -7,7 +7,6 @@ import os
 import sys
 
 from .. import __version__
-from ..errors import YahtzeeSimError
 from . import catalog, learn, objectives, play, report, simulate, solve, tournament
 from ._extras import missing_extra_message, missing_optional
 from ._options import EXIT_USAGE, Command, Parser
@@ -72,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     run = {c.name: c.run for c in COMMANDS}[args.command]
     try:
         return run(args)
-    except YahtzeeSimError as exc:
+    except ValueError as exc:  # YahtzeeSimError and every other bad-input error of the API
         return _fail(args.command, str(exc))
     except ImportError as exc:  # an optional extra is missing: say which, and how to get it
         module = missing_optional(exc)
