@@ -21,10 +21,23 @@ def _fmt4(v: float) -> str:
     return f"{v:.4f}"
 
 
-def _check_games(games: int) -> None:
-    """CliError unless ``--games`` is at least :data:`MIN_GAMES`."""
-    if games < MIN_GAMES:
-        raise opt.CliError(f"--games must be at least {MIN_GAMES}, got {games}")
+def _run_options(args: argparse.Namespace) -> dict:
+    """The API keywords ``report`` and ``reproduce`` share: games, seed, folder, jobs, progress.
+
+    Raises
+    ------
+    CliError
+        If ``--games`` is below :data:`MIN_GAMES`.
+    """
+    if args.games < MIN_GAMES:
+        raise opt.CliError(f"--games must be at least {MIN_GAMES}, got {args.games}")
+    return {
+        "games": args.games,
+        "seed": args.seed,
+        "out": args.out,
+        "n_jobs": args.jobs,
+        "progress": opt.progress(args),
+    }
 
 
 # ------------------------------------------------------------------ report
@@ -65,16 +78,11 @@ def run_report(args: argparse.Namespace) -> int:
 
     if args.top < 0:
         raise opt.CliError(f"--top must be >= 0, got {args.top}")
-    _check_games(args.games)
     rep = build_report(
         rules=opt.rules_from(args),
         strategies=args.strategies,
-        games=args.games,
-        seed=args.seed,
-        out=args.out,
-        n_jobs=args.jobs,
         regret_top=args.top,
-        progress=opt.progress(args),
+        **_run_options(args),
     )
     print(json.dumps(rep.to_dict()) if args.json else format_report(rep))
     return 0
@@ -133,16 +141,7 @@ def run_reproduce(args: argparse.Namespace) -> int:
     from ..analysis.reproduce import SECTIONS, reproduce  # pandas, matplotlib: not for --help
 
     sections = SECTIONS if args.sections == "all" else tuple(args.sections.split(","))
-    _check_games(args.games)
-    rep = reproduce(
-        sections=sections,
-        quick=args.quick,
-        games=args.games,
-        seed=args.seed,
-        out=args.out,
-        n_jobs=args.jobs,
-        progress=opt.progress(args),
-    )
+    rep = reproduce(sections=sections, quick=args.quick, **_run_options(args))
     print(json.dumps(rep.to_dict()) if args.json else format_reproduction(rep))
     return 0
 
