@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import cache
 from ._kernels.widget import exponential_lanes
 from .errors import YahtzeeSimError
 from .rules import RuleSet, get_rules
@@ -104,13 +105,12 @@ def solve_risk(rules: str | RuleSet, theta: float) -> RiskTable:
     return table
 
 
-_MEMORY: dict[tuple, RiskTable] = {}
+#: Tables by rules fingerprint and θ, kept in memory only (each solves in about a second).
+TABLES = cache.TableCache("risk", max_entries=16, disk=False)
 
 
 def risk_table(rules: str | RuleSet, theta: float) -> RiskTable:
     """The risk table of ``(rules, theta)``, solved once per process (about a second)."""
     rules = get_rules(rules)
-    key = (rules.fingerprint(), check_theta(theta, rules))
-    if key not in _MEMORY:
-        _MEMORY[key] = solve_risk(rules, theta)
-    return _MEMORY[key]
+    theta = check_theta(theta, rules)
+    return TABLES.get(TABLES.key(rules, repr(theta)), solve=lambda: solve_risk(rules, theta))
