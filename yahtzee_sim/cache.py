@@ -246,6 +246,4 @@ class TableCache:
 
     def _save(self, key: str, arrays: Sequence[np.ndarray]) -> bool:
         meta = {"kind": self.kind, "key": key}
-        return all(
-            [save_array(p, a, meta) for p, a in zip(self.paths(key), arrays, strict=True)]
-        )
+        return all([save_array(p, a, meta) for p, a in zip(self.paths(key), arrays, strict=True)])

@@ -22,7 +22,7 @@ from numba import njit, prange
 
 from . import cache
 from ._kernels.exact import outcome_effects, reach_layer, roll_outcomes
-from ._kernels.play import kernel_rules
+from ._kernels.scoring import kernel_rules
 from .exact import _backward, _unique_states, level_outcomes, prepared
 from .rules import RuleSet, get_rules
 from .solver import levels, upper_lanes

@@ -8,6 +8,9 @@ needed. One backward pass over the one widget in exponential lanes
 value of every turn-start state and the decisions of ``risk:θ``. θ → 0 is max-EV
 play. The *certainty equivalent* ``-ln E[exp(-θ X)] / θ`` is the sure score the
 player values as much as the gamble.
+
+This module is the *solver* and its table; the strategy that plays from the table is
+:mod:`yahtzee_sim.strategies.risk` (``risk:θ``).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import cache
+from ._kernels.scoring import kernel_rules
 from ._kernels.widget import exponential_lanes
 from .errors import YahtzeeSimError
 from .rules import RuleSet, get_rules
@@ -83,8 +87,6 @@ class RiskTable:
 
 def scale_table(rules: RuleSet, theta: float) -> np.ndarray:
     """``exp(-θ q)`` for every number of points one move can score (bonuses included)."""
-    from ._kernels.play import kernel_rules
-
     kr = kernel_rules(rules)
     top = int(kr.box_max.max()) + rules.upper_bonus + rules.yahtzee_bonus + 1
     return np.exp(-theta * np.arange(top))

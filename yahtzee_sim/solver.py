@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import cache
-from ._kernels.play import kernel_rules
+from ._kernels.scoring import kernel_rules
 from ._kernels.solve import solve_level
 from ._kernels.widget import upper_total_lanes
 from .rules import RuleSet, get_rules

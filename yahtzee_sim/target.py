@@ -10,6 +10,9 @@ Rows stop at each state's largest remaining score, and upper totals from which t
 bonus is out of reach share one row (as in the max-EV solver), so the whole table for
 official Yahtzee has about 2.4e8 entries (1.9 GB). ``max_beta`` caps the lanes: the
 table is then exact for every β <= max_beta and smaller.
+
+This module is the *solver* and its table; the strategy that plays from the table is
+:mod:`yahtzee_sim.strategies.target` (``target:β``).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from tqdm.auto import tqdm
 
 from . import cache
 from ._kernels.decisions import fill_states
-from ._kernels.play import kernel_rules
+from ._kernels.scoring import kernel_rules
 from ._kernels.solve import solve_need_level
 from ._kernels.widget import points_needed_lanes
 from .errors import YahtzeeSimError

@@ -17,6 +17,9 @@ score-card is nearly empty and where it is nearly full.
 * :func:`win_utility` gives P(win) in a blind N-player game against opponents whose
   final-score law is known (Glenn 2006 §8: the best response to a max-EV player);
 * exponential utility needs no score lanes (:mod:`yahtzee_sim.risk`).
+
+This module is the *solver* and its table; the strategy that plays from the table is
+:mod:`yahtzee_sim.strategies.utility`.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from . import cache
-from ._kernels.play import kernel_rules
+from ._kernels.scoring import kernel_rules
 from ._kernels.solve import solve_need_level
 from ._kernels.widget import points_needed_lanes
 from .errors import YahtzeeSimError

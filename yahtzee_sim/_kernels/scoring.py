@@ -7,7 +7,6 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..state import flag_size
 from .rng import dice_counter, face_from_word, game_key, word
 
 JOKER_NONE, JOKER_FREE, JOKER_FORCED = 0, 1, 2
@@ -65,6 +64,26 @@ class KernelRules(NamedTuple):
     upper_threshold: int
     upper_bonus: int
     flag_size: int
+
+
+#: Fields of :class:`KernelRules` taken as they are from the rule set's dice tables.
+_FROM_DICE_TABLES = (
+    "score_table",
+    "joker_table",
+    "yahtzee_face",
+    "code_to_roll",
+    "code_to_keep",
+    "roll_counts",
+    "keep_add",
+    "keep_remove",
+    "keep_size",
+    "roll_keep_index",
+    "keep_roll_ptr",
+    "keep_roll_roll",
+    "keep_roll_prob",
+    "roll_keep_ptr",
+    "roll_keep_keep",
+)
 
 
 def _first_roll_prob(t) -> np.ndarray:
@@ -127,28 +146,14 @@ def kernel_rules(rules) -> KernelRules:
     slot_ptr, slot_points, score_slot, points_slot = _box_slots(t.score_table, t.joker_table)
     keep_sub, keep_sub_count = keep_subs(t.keep_remove)
     kr = KernelRules(
-        score_table=t.score_table,
-        joker_table=t.joker_table,
-        yahtzee_face=t.yahtzee_face,
         upper_cat_of_face=ucf,
         is_upper=np.array([c.is_upper for c in rules.categories]),
         box_max=box_max,
-        code_to_roll=t.code_to_roll,
-        code_to_keep=t.code_to_keep,
         code_weights=(rules.n_dice + 1) ** np.arange(rules.n_faces, dtype=np.int64),
         first_roll_prob=_first_roll_prob(t),
-        roll_counts=t.roll_counts,
-        keep_add=t.keep_add,
-        keep_remove=t.keep_remove,
         keep_sub=keep_sub,
         keep_sub_count=keep_sub_count,
-        keep_size=t.keep_size,
-        roll_keep_index=t.roll_keep_index,
-        keep_roll_ptr=t.keep_roll_ptr,
-        keep_roll_roll=t.keep_roll_roll,
-        keep_roll_prob=t.keep_roll_prob,
-        roll_keep_ptr=t.roll_keep_ptr,
-        roll_keep_keep=t.roll_keep_keep,
+        **{name: getattr(t, name) for name in _FROM_DICE_TABLES},
         slot_ptr=slot_ptr,
         slot_points=slot_points,
         score_slot=score_slot,
@@ -165,7 +170,7 @@ def kernel_rules(rules) -> KernelRules:
         upper_cap=rules.upper_cap,
         upper_threshold=rules.upper_bonus_threshold,
         upper_bonus=rules.upper_bonus,
-        flag_size=flag_size(rules),
+        flag_size=rules.flag_size,
     )
     rules.__dict__["_kernel_rules"] = kr
     return kr
