@@ -20,6 +20,16 @@ def test_project_kernels_use_the_shared_source_locator():
         assert isinstance(kernel._cache._impl.locator, SharedSourceLocator)
 
 
+def test_cache_file_names_change_when_a_shared_file_is_renamed():
+    """An index written before a rename (it names its types by module) is never read."""
+    before = kernels.names_tag((Path("k/play.py"), Path("k/widget.py")))
+    assert kernels.names_tag((Path("k/scoring.py"), Path("k/widget.py"))) != before
+    assert kernels.names_tag((Path("other/play.py"), Path("k/widget.py"))) == before
+    for kernel in (widget, greedy_fill_states):
+        locator = kernel._cache._impl.locator
+        assert locator.get_disambiguator().endswith(f"-{kernels.names_tag()}")
+
+
 def test_foreign_files_keep_numba_locators(tmp_path):
     other = tmp_path / "mod.py"
     other.write_text("def f():\n    return 1\n")
@@ -46,7 +56,7 @@ def test_stamp_changes_when_any_shared_file_changes(tmp_path):
 
 def test_every_kernel_file_is_shared():
     names = {p.name for p in kernels.shared_sources()}
-    assert {"play.py", "widget.py", "rng.py", "exact.py", "_card.py"} <= names
+    assert {"scoring.py", "widget.py", "rng.py", "exact.py", "_card.py"} <= names
 
 
 def test_strategy_kernels_are_found_in_an_installed_layout(tmp_path):

@@ -6,7 +6,8 @@ own source file only, so a kernel that inlines a shared one (the scoring step of
 changes. :class:`SharedSourceLocator` is put first among numba's cache locators: for
 every kernel of this project (this folder and the strategy modules) the cache is
 keyed on the kernel's own file *and* every shared kernel file, so editing any of them
-recompiles exactly what may depend on it — no cache deletion by hand.
+recompiles exactly what may depend on it — no cache deletion by hand. Cache file names
+carry :func:`names_tag`, so renaming a shared file never leaves an unreadable index.
 """
 
 from __future__ import annotations
@@ -63,12 +64,28 @@ def _stamp_once(py_file: str) -> str:  # kernels of one file share it; files are
     return source_stamp(py_file)
 
 
+@functools.cache
+def names_tag(shared: tuple[Path, ...] | None = None) -> str:
+    """Short digest of the shared kernel files' names, part of every cache file name.
+
+    Numba unpickles a cache index (which names the types it saw, such as
+    ``KernelRules``, by module) before it compares source stamps: an index written when
+    a shared module had another name would fail to load. Renaming, adding or removing
+    a shared file changes this tag, so such an index is never read; the kernels compile
+    again into new files."""
+    names = "\n".join(sorted(p.name for p in (shared or shared_sources())))
+    return hashlib.sha256(names.encode()).hexdigest()[:8]
+
+
 class SharedSourceLocator(caching.InTreeCacheLocator):
     """Numba cache locator for this project's kernels: cached next to the source (as
     numba does by default), stamped with :func:`source_stamp`."""
 
     def get_source_stamp(self):
         return _stamp_once(self._py_file)
+
+    def get_disambiguator(self):
+        return f"{super().get_disambiguator()}-{names_tag()}"
 
     @classmethod
     def from_function(cls, py_func, py_file):
