@@ -22,8 +22,8 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from yahtzee_sim._kernels.play import category_options, kernel_rules
 from yahtzee_sim._kernels.regret import decision_options
+from yahtzee_sim._kernels.scoring import category_options, kernel_rules
 from yahtzee_sim._kernels.widget import upper_total_lanes
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.observation import action_names, n_actions, roll_names

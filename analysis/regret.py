@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from yahtzee_sim._kernels.play import kernel_rules
 from yahtzee_sim._kernels.regret import level_regret
+from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.widget import upper_total_lanes
 from yahtzee_sim.dice import DiceTables
 from yahtzee_sim.exact import exact_result, forward_pass, prepared

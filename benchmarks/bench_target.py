@@ -41,7 +41,7 @@ opt = evaluate("optimal", rules).survival()
 n = min(len(curve), len(opt))
 extra = {}
 if rules == "yatzy":  # Tillius §4.4: target:289 against four max-EV players
-    target._MEMORY[(get_rules(rules).fingerprint(), table.max_beta)] = table
+    target.TABLES.put(target.TABLES.key(get_rules(rules), "all"), table)
     t1 = time.perf_counter()
     res = tournament(["target:289", "optimal"], players=5, games=100_000, seed=0, rules=rules)
     r = res.win_rates()

@@ -1,4 +1,9 @@
-"""Growable per-state decision caches shared by table-driven strategies."""
+"""Growable per-state decision caches shared by table-driven strategies.
+
+These hold the decisions a strategy has worked out for the turn-start states its games
+reached, filled while games are played and never stored; the solved tables the
+decisions are read from are kept by :class:`yahtzee_sim.cache.TableCache`.
+"""
 
 from __future__ import annotations
 

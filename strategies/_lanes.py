@@ -23,7 +23,7 @@ from yahtzee_sim._kernels.batched import (
     read_decisions,
     tile_rows,
 )
-from yahtzee_sim._kernels.play import kernel_rules
+from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.widget import live_lanes
 from yahtzee_sim.view import TurnView
 

@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit, prange
 
 from yahtzee_sim._kernels.decisions import gather_decisions
-from yahtzee_sim._kernels.play import (
+from yahtzee_sim._kernels.scoring import (
     category_legal_points,
     joker_case,
     kernel_rules,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from yahtzee_sim._kernels.decisions import fill_lanes, fill_states, gather_decisions
-from yahtzee_sim._kernels.play import kernel_rules
+from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.widget import upper_total_lanes
 from yahtzee_sim.solver import value_table
 from yahtzee_sim.state import flag_size

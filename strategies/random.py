@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from yahtzee_sim._kernels.play import category_legal_points, joker_case, kernel_rules
 from yahtzee_sim._kernels.rng import game_key, to_unit, word
+from yahtzee_sim._kernels.scoring import category_legal_points, joker_case, kernel_rules
 from yahtzee_sim.view import TurnView
 
 from .base import Reference, Strategy

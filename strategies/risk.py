@@ -6,6 +6,8 @@ offer; the model is the classical constant-absolute-risk-aversion utility
 10th percentile), θ < 0 the other way (a fatter top); θ → 0 is max-EV play. The
 utility factorizes over turns, so the decisions depend on the state alone and the
 strategy is evaluated exactly like ``optimal`` (:mod:`yahtzee_sim.risk`).
+
+This module is the *strategy*; the table it reads is solved by :mod:`yahtzee_sim.risk`.
 """
 
 from __future__ import annotations

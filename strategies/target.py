@@ -9,6 +9,8 @@ turn is played as the one-lane widget with ``P[next state, t − points]`` in pl
 the value table. Once the target is reached (``t <= 0``) or out of reach
 (``P = 0``), every move has the same probability, and the strategy plays max-EV
 (:class:`~yahtzee_sim.strategies.optimal.Optimal`) instead.
+
+This module is the *strategy*; the table it reads is solved by :mod:`yahtzee_sim.target`.
 """
 
 from __future__ import annotations

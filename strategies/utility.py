@@ -3,6 +3,8 @@
 The utility solver (:mod:`yahtzee_sim.utility`) gives the decisions; ``target:β``
 is ``u = 1[final >= β]`` and ``win:N`` is P(win) against known opponents
 (:mod:`.win`). Not registered (a utility is an array): build it with an array.
+
+This module is the *strategy*; the table it reads is solved by :mod:`yahtzee_sim.utility`.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ import threading
 import numpy as np
 
 from yahtzee_sim._kernels.batched import decision_buffers, lane_order, read_decisions, tile_rows
-from yahtzee_sim._kernels.play import kernel_rules
+from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.winaware import win_aware_decisions
 from yahtzee_sim.future import future_moments
 from yahtzee_sim.state import encode_state

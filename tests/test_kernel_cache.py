@@ -3,6 +3,11 @@ kernel (the scoring step, the widget) can never leave a stale compiled cache beh
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import yahtzee_sim._kernels as kernels
 from yahtzee_sim._kernels import SharedSourceLocator, numba_locators, source_stamp
 from yahtzee_sim._kernels.widget import widget
@@ -13,6 +18,16 @@ def test_project_kernels_use_the_shared_source_locator():
     assert numba_locators()[0] is SharedSourceLocator
     for kernel in (widget, greedy_fill_states):
         assert isinstance(kernel._cache._impl.locator, SharedSourceLocator)
+
+
+def test_cache_file_names_change_when_a_shared_file_is_renamed():
+    """An index written before a rename (it names its types by module) is never read."""
+    before = kernels.names_tag((Path("k/play.py"), Path("k/widget.py")))
+    assert kernels.names_tag((Path("k/scoring.py"), Path("k/widget.py"))) != before
+    assert kernels.names_tag((Path("other/play.py"), Path("k/widget.py"))) == before
+    for kernel in (widget, greedy_fill_states):
+        locator = kernel._cache._impl.locator
+        assert locator.get_disambiguator().endswith(f"-{kernels.names_tag()}")
 
 
 def test_foreign_files_keep_numba_locators(tmp_path):
@@ -41,4 +56,44 @@ def test_stamp_changes_when_any_shared_file_changes(tmp_path):
 
 def test_every_kernel_file_is_shared():
     names = {p.name for p in kernels.shared_sources()}
-    assert {"play.py", "widget.py", "rng.py", "exact.py", "_card.py"} <= names
+    assert {"scoring.py", "widget.py", "rng.py", "exact.py", "_card.py"} <= names
+
+
+def test_strategy_kernels_are_found_in_an_installed_layout(tmp_path):
+    """An installed package keeps the strategies in ``yahtzee_sim/strategies``, not
+    beside the package as a source checkout does: both are project kernel folders."""
+    site = tmp_path / "site"
+    kernels_dir = site / "yahtzee_sim" / "_kernels"
+    strategies_dir = site / "yahtzee_sim" / "strategies"
+    for d in (kernels_dir, strategies_dir):
+        d.mkdir(parents=True)
+    (site / "yahtzee_sim" / "__init__.py").write_text("")
+    (kernels_dir / "__init__.py").write_text(Path(kernels.__file__).read_text())
+    (strategies_dir / "__init__.py").write_text("")
+    (strategies_dir / "_card.py").write_text("x = 1\n")
+    code = (  # an editable install's finder would map the package back to this checkout
+        "import sys; sys.meta_path[:] = [f for f in sys.meta_path "
+        "if '__editable__' not in getattr(f, '__module__', '')]; "
+        "import yahtzee_sim._kernels as k; "
+        "print(*k._PROJECT_DIRS, sep='\\n'); print(k.shared_sources()[-1])"
+    )
+    env = dict(os.environ, PYTHONPATH=str(site))
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert out == [
+        str(kernels_dir.resolve()),
+        str(strategies_dir.resolve()),
+        str((strategies_dir / "_card.py").resolve()),
+    ]
+
+
+def test_strategy_kernels_are_found_in_this_checkout():
+    import yahtzee_sim.strategies as strategies
+
+    assert Path(strategies.__file__).resolve().parent in kernels.strategy_dirs()

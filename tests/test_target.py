@@ -136,10 +136,10 @@ def test_table_cache_round_trip(tmp_path, monkeypatch):
     import yahtzee_sim.target as target
 
     monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path))
-    monkeypatch.setattr(target, "_MEMORY", {})
+    target.TABLES.forget()
     first = target_table("2-yatzy")
     assert first.meta["source"] == "solved"
-    monkeypatch.setattr(target, "_MEMORY", {})
+    target.TABLES.forget()
     again = target_table("2-yatzy")
     assert again.meta["source"] == "cache"
     np.testing.assert_array_equal(first.probs, again.probs)

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yahtzee_sim import simulate
-from yahtzee_sim._kernels.play import kernel_rules, scored_state, yahtzee_bonus_points
+from yahtzee_sim._kernels.scoring import kernel_rules, scored_state, yahtzee_bonus_points
 from yahtzee_sim._kernels.widget import _rows, new_work
 from yahtzee_sim.advisor import advise
 from yahtzee_sim.analysis import TournamentError, round_robin, tournament

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yahtzee_sim import get_rules
-from yahtzee_sim._kernels.play import keep_subs, kernel_rules
+from yahtzee_sim._kernels.scoring import keep_subs, kernel_rules
 from yahtzee_sim._kernels.widget import NEG, best_boxes, best_subkeeps, keep_values
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._kernels.decisions import position_values
-from ._kernels.play import flag_after_roll, kernel_rules, scored_state
+from ._kernels.scoring import flag_after_roll, kernel_rules, scored_state
 from ._kernels.widget import upper_total_lanes
 from .errors import YahtzeeSimError
 from .rules import RuleSet, get_rules

@@ -18,14 +18,30 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from math import factorial
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from .errors import YahtzeeSimError
 
-if TYPE_CHECKING:
-    from .rules import RuleSet
+
+class _Scorer(Protocol):
+    """What a box offers the dice tables: its score of a roll (face counts), normal
+    and as a joker (:class:`~yahtzee_sim.rules.Category`)."""
+
+    def score(self, counts, allow_one_pair: bool = False) -> int: ...
+
+    def joker_score(self, counts) -> int: ...
+
+
+class DiceRules(Protocol):
+    """What :meth:`DiceTables.build` reads of a rule set
+    (:class:`~yahtzee_sim.rules.RuleSet` has it all)."""
+
+    n_dice: int
+    n_faces: int
+    categories: tuple[_Scorer, ...]
+    two_pairs_allows_one_pair: bool
 
 
 class DiceError(YahtzeeSimError):
@@ -183,7 +199,7 @@ class DiceTables:
         return tuple(f + 1 for f, n in enumerate(counts) for _ in range(int(n)))
 
     @classmethod
-    def build(cls, rules: RuleSet) -> DiceTables:
+    def build(cls, rules: DiceRules) -> DiceTables:
         """Build every table for ``rules`` (a few milliseconds for 5d6)."""
         n, F = rules.n_dice, rules.n_faces
         rolls = _multisets(F, n)

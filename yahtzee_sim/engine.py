@@ -24,7 +24,7 @@ from typing import Protocol
 
 import numpy as np
 
-from ._kernels.play import apply_categories, kernel_rules, roll_dice
+from ._kernels.scoring import apply_categories, kernel_rules, roll_dice
 from .dice import DiceTables
 from .errors import IllegalMoveError
 from .rules import RuleSet

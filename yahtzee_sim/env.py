@@ -45,8 +45,8 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised without the extra
     raise ImportError("yahtzee_sim.env needs gymnasium: pip install 'yahtzee-sim[rl]'") from exc
 
-from ._kernels.play import apply_categories, kernel_rules, roll_dice
 from ._kernels.rng import keys_from_seed
+from ._kernels.scoring import apply_categories, kernel_rules, roll_dice
 from .dice import DiceTables
 from .errors import IllegalMoveError, YahtzeeSimError
 from .observation import (

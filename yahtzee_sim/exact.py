@@ -41,7 +41,7 @@ from ._kernels.exact import (
     support_top,
     turn_outcomes,
 )
-from ._kernels.play import kernel_rules
+from ._kernels.scoring import kernel_rules
 from .dice import DiceTables
 from .errors import IllegalMoveError, StrategyError
 from .rules import RuleSet, get_rules

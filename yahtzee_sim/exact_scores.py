@@ -21,7 +21,7 @@ from tqdm.auto import tqdm
 
 from ._kernels.augmented import augmented_level
 from ._kernels.decisions import fill_states
-from ._kernels.play import kernel_rules
+from ._kernels.scoring import kernel_rules
 from ._kernels.widget import upper_total_lanes
 from .rules import RuleSet
 from .solver import levels, upper_lanes, value_table

@@ -15,7 +15,6 @@ there:
 
 from __future__ import annotations
 
-import time
 from typing import NamedTuple
 
 import numpy as np
@@ -23,7 +22,7 @@ from numba import njit, prange
 
 from . import cache
 from ._kernels.exact import outcome_effects, reach_layer, roll_outcomes
-from ._kernels.play import kernel_rules
+from ._kernels.scoring import kernel_rules
 from .exact import _backward, _unique_states, level_outcomes, prepared
 from .rules import RuleSet, get_rules
 from .solver import levels, upper_lanes
@@ -85,29 +84,27 @@ def _solve_moments(rules: RuleSet, progress: bool = False) -> FutureMoments:
     return FutureMoments(mean, np.sqrt(np.maximum(second - mean * mean, 0.0)))
 
 
-_MEMORY: dict[str, FutureMoments] = {}
+#: Moments by rules fingerprint, on disk as ``future-mean-*`` and ``future-sd-*``.
+TABLES = cache.TableCache("future", parts=("mean", "sd"), max_entries=8)
 
 
 def future_moments(rules: str | RuleSet = "yahtzee", use_cache: bool = True) -> FutureMoments:
     """:class:`FutureMoments` of ``rules``: from memory, the disk cache, or computed
     (Yahtzee: about 10 s on two cores)."""
     rules = get_rules(rules)
-    fp = rules.fingerprint()
-    if use_cache and fp in _MEMORY:
-        return _MEMORY[fp]
     size = n_states(rules)
-    paths = [cache.cache_path(f"future-{k}", fp) for k in ("mean", "sd")]
-    got = [cache.load_array(p, size) for p in paths] if use_cache else [None]
-    if any(g is None for g in got):
-        t0 = time.perf_counter()
-        got = _solve_moments(rules)
-        if use_cache:
-            for p, a in zip(paths, got, strict=True):
-                cache.save_array(p, a, {"rules": fp, "seconds": time.perf_counter() - t0})
-    out = FutureMoments(*got)
-    if use_cache:
-        _MEMORY[fp] = out
-    return out
+
+    def restore(read):
+        got = read(size, size)
+        return None if got is None else FutureMoments(*got)
+
+    return TABLES.get(
+        TABLES.key(rules),
+        solve=lambda: _solve_moments(rules),
+        arrays=list,
+        restore=restore,
+        use_cache=use_cache,
+    )
 
 
 def _law_from_outcomes(strategy, rules: RuleSet, first_states, first_pts, first_prob):

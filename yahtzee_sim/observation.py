@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._kernels.play import category_legal_points, joker_case, kernel_rules
+from ._kernels.scoring import category_legal_points, joker_case, kernel_rules
 from .rules import RuleSet
 from .state import flag_size, max_points_to_come
 
@@ -198,7 +198,7 @@ def box_points(rules: RuleSet, obs: np.ndarray) -> np.ndarray:
     """``(m, n_categories)`` int16: the points each box would get now for the dice of
     observations ``obs`` (-1 where the box is filled or not allowed; joker rules applied,
     bonuses not included) — what a policy needs to value its box actions."""
-    from ._kernels.play import category_options
+    from ._kernels.scoring import category_options
 
     obs = np.asarray(obs)
     lay = observation_layout(rules)

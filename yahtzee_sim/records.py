@@ -34,8 +34,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._kernels.play import apply_categories, category_legal_points, joker_case, kernel_rules
 from ._kernels.rng import keys_from_seed
+from ._kernels.scoring import apply_categories, category_legal_points, joker_case, kernel_rules
 from .engine import play_block
 from .errors import YahtzeeSimError
 from .rules import RuleSet, get_rules

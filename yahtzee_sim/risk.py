@@ -8,6 +8,9 @@ needed. One backward pass over the one widget in exponential lanes
 value of every turn-start state and the decisions of ``risk:θ``. θ → 0 is max-EV
 play. The *certainty equivalent* ``-ln E[exp(-θ X)] / θ`` is the sure score the
 player values as much as the gamble.
+
+This module is the *solver* and its table; the strategy that plays from the table is
+:mod:`yahtzee_sim.strategies.risk` (``risk:θ``).
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import cache
+from ._kernels.scoring import kernel_rules
 from ._kernels.widget import exponential_lanes
 from .errors import YahtzeeSimError
 from .rules import RuleSet, get_rules
@@ -82,8 +87,6 @@ class RiskTable:
 
 def scale_table(rules: RuleSet, theta: float) -> np.ndarray:
     """``exp(-θ q)`` for every number of points one move can score (bonuses included)."""
-    from ._kernels.play import kernel_rules
-
     kr = kernel_rules(rules)
     top = int(kr.box_max.max()) + rules.upper_bonus + rules.yahtzee_bonus + 1
     return np.exp(-theta * np.arange(top))
@@ -104,13 +107,12 @@ def solve_risk(rules: str | RuleSet, theta: float) -> RiskTable:
     return table
 
 
-_MEMORY: dict[tuple, RiskTable] = {}
+#: Tables by rules fingerprint and θ, kept in memory only (each solves in about a second).
+TABLES = cache.TableCache("risk", max_entries=16, disk=False)
 
 
 def risk_table(rules: str | RuleSet, theta: float) -> RiskTable:
     """The risk table of ``(rules, theta)``, solved once per process (about a second)."""
     rules = get_rules(rules)
-    key = (rules.fingerprint(), check_theta(theta, rules))
-    if key not in _MEMORY:
-        _MEMORY[key] = solve_risk(rules, theta)
-    return _MEMORY[key]
+    theta = check_theta(theta, rules)
+    return TABLES.get(TABLES.key(rules, repr(theta)), solve=lambda: solve_risk(rules, theta))

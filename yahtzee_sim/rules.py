@@ -22,6 +22,7 @@ from typing import Literal
 
 import numpy as np
 
+from .dice import DiceTables
 from .errors import RulesError
 
 JokerMode = Literal["none", "free", "forced"]
@@ -242,6 +243,14 @@ class RuleSet:
         return self.yahtzee_bonus > 0 or self.joker != "none"
 
     @property
+    def flag_size(self) -> int:
+        """Size of the state's flag axis (:mod:`yahtzee_sim.state`): 1 without the
+        Yahtzee-bonus flag, 2 with it, ``2 + L`` when at most ``L`` bonuses are paid."""
+        if not self.has_yahtzee_flag:
+            return 1
+        return 2 + self.yahtzee_bonus_limit
+
+    @property
     def upper_face(self) -> np.ndarray:
         """Face (1-based) of each category for the upper section, 0 for lower ones."""
         return np.array([c.param if c.is_upper else 0 for c in self.categories], dtype=np.int64)
@@ -280,10 +289,8 @@ class RuleSet:
 
     # ------------------------------------------------------------------ tables
     @cached_property
-    def tables(self):
+    def tables(self) -> DiceTables:
         """The :class:`~yahtzee_sim.dice.DiceTables` of this rule set (built once)."""
-        from .dice import DiceTables
-
         return DiceTables.build(self)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import cache
-from ._kernels.play import kernel_rules
+from ._kernels.scoring import kernel_rules
 from ._kernels.solve import solve_level
 from ._kernels.widget import upper_total_lanes
 from .rules import RuleSet, get_rules
@@ -99,34 +99,28 @@ def backward(rules: RuleSet, lanes) -> None:
         solve_level(kr, lanes, masks, *upper_lanes(rules, masks))
 
 
-_MEMORY: dict[str, ValueTable] = {}
+#: Optimal value tables by rule fingerprint (:class:`~yahtzee_sim.cache.TableCache`).
+TABLES = cache.TableCache("values", max_entries=16)
+#: The tables in memory (tests and benchmarks drop entries to force a reload).
+_MEMORY = TABLES.memory
 
 
 def value_table(rules: str | RuleSet = "yahtzee", use_cache: bool = True) -> ValueTable:
     """The optimal value table of ``rules``: from memory, the disk cache, or solved.
 
     A solved table is written to the cache folder (:func:`yahtzee_sim.cache.cache_dir`).
-    ``meta["source"]`` says where it came from (``memory``, ``cache`` or ``solved``).
+    ``meta["source"]`` says where it came from (``cache`` or ``solved``).
     """
     rules = get_rules(rules)
-    fp = rules.fingerprint()
-    if use_cache and fp in _MEMORY:
-        return _MEMORY[fp]
-    path = cache.cache_path("values", fp)
-    t0 = time.perf_counter()
-    values = cache.load_array(path, n_states(rules)) if use_cache else None
-    if values is not None:
-        table = ValueTable(
-            rules,
-            values,
-            seconds=time.perf_counter() - t0,
-            meta={"source": "cache", "path": str(path)},
-        )
-    else:
-        table = solve(rules)
-        table.meta["source"] = "solved"
-        if use_cache and cache.save_array(path, table.values, {"rules": fp}):
-            table.meta["path"] = str(path)
-    if use_cache:
-        _MEMORY[fp] = table
-    return table
+
+    def restore(read):
+        got = read(n_states(rules))
+        return None if got is None else ValueTable(rules, got[0])
+
+    return TABLES.get(
+        TABLES.key(rules),
+        solve=lambda: solve(rules),
+        arrays=lambda table: [table.values],
+        restore=restore,
+        use_cache=use_cache,
+    )

@@ -17,7 +17,7 @@ A *turn-start state* is the triple
     bonuses (``yahtzee_bonus_limit``), flag ``1 + k`` means the box holds 50 and
     ``k`` bonuses were paid (``k <= L``): a bonus is paid while ``flag <= L``, and
     each one moves the flag up (:func:`bonus_payable`;
-    the scoring step's ``_kernels.play.flag_after_roll``).
+    the scoring step's ``_kernels.scoring.flag_after_roll``).
 
 It packs into one integer, in this order (upper fastest)::
 
@@ -32,15 +32,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._kernels.scoring import kernel_rules
 from .rules import RuleSet
 
 
 def flag_size(rules: RuleSet) -> int:
     """Size of the flag axis: 1 without the Yahtzee-bonus flag, 2 with it, ``2 + L``
     when at most ``L`` bonuses are paid."""
-    if not rules.has_yahtzee_flag:
-        return 1
-    return 2 + rules.yahtzee_bonus_limit
+    return rules.flag_size
 
 
 def bonus_payable(rules: RuleSet, flag):
@@ -86,8 +85,6 @@ def max_points_to_come(rules: RuleSet, used, flag: int) -> np.ndarray:
     flag ``flag``: the most points of every open box (joker scores included under joker
     rules), the upper bonus if an upper box is open, and a Yahtzee bonus for every open
     box after a Yahtzee. ``max_points_to_come(rules, [0], 0)`` bounds every final score."""
-    from ._kernels.play import kernel_rules
-
     best = kernel_rules(rules).box_max
     used = np.atleast_1d(np.asarray(used, dtype=np.int64))
     open_ = 1 - ((used[:, None] >> np.arange(rules.n_categories)) & 1)
@@ -119,8 +116,6 @@ def max_points_so_far(rules: RuleSet, used, upper, flag: int) -> np.ndarray:
 
     With :func:`max_points_to_come` it bounds the lanes of score-dependent tables: a
     state's bound grows by at least the points of any move out of it."""
-    from ._kernels.play import kernel_rules
-
     best = kernel_rules(rules).box_max
     used = np.atleast_1d(np.asarray(used, dtype=np.int64))
     filled = (used[:, None] >> np.arange(rules.n_categories)) & 1

@@ -10,6 +10,9 @@ Rows stop at each state's largest remaining score, and upper totals from which t
 bonus is out of reach share one row (as in the max-EV solver), so the whole table for
 official Yahtzee has about 2.4e8 entries (1.9 GB). ``max_beta`` caps the lanes: the
 table is then exact for every β <= max_beta and smaller.
+
+This module is the *solver* and its table; the strategy that plays from the table is
+:mod:`yahtzee_sim.strategies.target` (``target:β``).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from tqdm.auto import tqdm
 
 from . import cache
 from ._kernels.decisions import fill_states
-from ._kernels.play import kernel_rules
+from ._kernels.scoring import kernel_rules
 from ._kernels.solve import solve_need_level
 from ._kernels.widget import points_needed_lanes
 from .errors import YahtzeeSimError
@@ -233,8 +236,8 @@ def solve_target(
     )
 
 
-#: Tables by ``(rules fingerprint, max_beta after capping)``.
-_MEMORY: dict[tuple, TargetTable] = {}
+#: Tables by rules fingerprint and β cap (``all`` for the largest score); each may be GBs.
+TABLES = cache.TableCache("target", max_entries=2)
 
 
 def target_table(
@@ -247,33 +250,19 @@ def target_table(
     (then cached). ``meta["source"]`` says which."""
     rules = get_rules(rules)
     cap = _cap(rules, max_beta)
-    key = (rules.fingerprint(), cap)
-    if use_cache and key in _MEMORY:
-        return _MEMORY[key]
-    suffix = "all" if cap == max_score(rules) else str(cap)
-    path = cache.cache_path("target", f"{rules.fingerprint()}-{suffix}")
-    if use_cache and path.exists():
-        t0 = time.perf_counter()
+
+    def restore(read):
         offset, length, _, size = layout(rules, cap)
-        probs = cache.load_array(path, size)
-        if probs is not None:
-            table = TargetTable(
-                rules,
-                probs,
-                offset,
-                length,
-                cap,
-                seconds=time.perf_counter() - t0,
-                meta={"source": "cache", "path": str(path)},
-            )
-            _MEMORY[key] = table
-            return table
-    table = solve_target(rules, cap, progress=progress)
-    if use_cache:
-        if cache.save_array(path, table.probs, {"rules": rules.fingerprint(), "kind": "target"}):
-            table.meta["path"] = str(path)
-        _MEMORY[key] = table
-    return table
+        got = read(size)
+        return None if got is None else TargetTable(rules, got[0], offset, length, cap)
+
+    return TABLES.get(
+        TABLES.key(rules, "all" if cap == max_score(rules) else str(cap)),
+        solve=lambda: solve_target(rules, cap, progress=progress),
+        arrays=lambda table: [table.probs],
+        restore=restore,
+        use_cache=use_cache,
+    )
 
 
 def lane_decisions(rules: RuleSet, lanes, used, upper, flag, lane, rolls_left, roll) -> np.ndarray:

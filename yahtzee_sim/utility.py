@@ -17,6 +17,9 @@ score-card is nearly empty and where it is nearly full.
 * :func:`win_utility` gives P(win) in a blind N-player game against opponents whose
   final-score law is known (Glenn 2006 §8: the best response to a max-EV player);
 * exponential utility needs no score lanes (:mod:`yahtzee_sim.risk`).
+
+This module is the *solver* and its table; the strategy that plays from the table is
+:mod:`yahtzee_sim.strategies.utility`.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from . import cache
-from ._kernels.play import kernel_rules
+from ._kernels.scoring import kernel_rules
 from ._kernels.solve import solve_need_level
 from ._kernels.widget import points_needed_lanes
 from .errors import YahtzeeSimError
@@ -186,8 +189,7 @@ def _key(rules: RuleSet, u: np.ndarray) -> str:
 
 
 #: Tables by rules fingerprint and utility digest (a few at most: each may be GBs).
-_MEMORY: dict[str, UtilityTable] = {}
-_MEMORY_SIZE = 2
+TABLES = cache.TableCache("utility", max_entries=2)
 
 
 def utility_table(
@@ -198,38 +200,21 @@ def utility_table(
     ``meta["source"]`` says which."""
     rules = get_rules(rules)
     u = _check_utility(utility, rules)
-    key = _key(rules, u)
-    if use_cache and key in _MEMORY:
-        return _MEMORY[key]
-    path = cache.cache_path("utility", key)
-    table = None
-    if use_cache and path.exists():
-        t0 = time.perf_counter()
+
+    def restore(read):
         offset, first, length, _, size, top_score = utility_layout(rules, u)
-        values = cache.load_array(path, size)
-        if values is not None:
-            table = UtilityTable(
-                rules,
-                u,
-                top_score,
-                values,
-                offset,
-                first,
-                length,
-                seconds=time.perf_counter() - t0,
-                meta={"source": "cache", "path": str(path)},
-            )
-    if table is None:
-        table = solve_utility(rules, u, progress=progress)
-        if use_cache and cache.save_array(
-            path, table.values, {"rules": rules.fingerprint(), "kind": "utility"}
-        ):
-            table.meta["path"] = str(path)
-    if use_cache:
-        while len(_MEMORY) >= _MEMORY_SIZE:
-            _MEMORY.pop(next(iter(_MEMORY)))
-        _MEMORY[key] = table
-    return table
+        got = read(size)
+        if got is None:
+            return None
+        return UtilityTable(rules, u, top_score, got[0], offset, first, length)
+
+    return TABLES.get(
+        TABLES.key(rules, hashlib.sha256(u.tobytes()).hexdigest()[:16]),
+        solve=lambda: solve_utility(rules, u, progress=progress),
+        arrays=lambda table: [table.values],
+        restore=restore,
+        use_cache=use_cache,
+    )
 
 
 def threshold_utility(rules: str | RuleSet, beta: int) -> np.ndarray:

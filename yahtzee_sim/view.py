@@ -7,8 +7,8 @@ from functools import cached_property
 
 import numpy as np
 
-from ._kernels.play import bonus_options, category_options, kernel_rules, yahtzee_bonuses
 from ._kernels.rng import uniforms
+from ._kernels.scoring import bonus_options, category_options, kernel_rules, yahtzee_bonuses
 from .rules import RuleSet
 from .state import bonus_payable, encode_state
 

@@ -2,32 +2,52 @@
 
 **Cache freshness.** Numba's on-disk cache normally keys each compiled kernel on its
 own source file only, so a kernel that inlines a shared one (the scoring step of
-``play.py``, the widget) would load a stale machine-code cache after the shared file
+``scoring.py``, the widget) would load a stale machine-code cache after the shared file
 changes. :class:`SharedSourceLocator` is put first among numba's cache locators: for
 every kernel of this project (this folder and the strategy modules) the cache is
 keyed on the kernel's own file *and* every shared kernel file, so editing any of them
-recompiles exactly what may depend on it — no cache deletion by hand.
+recompiles exactly what may depend on it — no cache deletion by hand. Cache file names
+carry :func:`names_tag`, so renaming a shared file never leaves an unreadable index.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 from pathlib import Path
 
 from numba.core import caching
 
 #: The folder of the shared kernels (every file here may be inlined by any kernel).
 KERNEL_DIR = Path(__file__).resolve().parent
+
+
+def strategy_dirs() -> tuple[Path, ...]:
+    """The folder(s) of the ``strategies`` subpackage, found where Python imports it from
+    without importing it: ``strategies/`` beside the package in a source checkout (an
+    editable install), ``yahtzee_sim/strategies/`` in an installed package."""
+    package = __name__.rpartition(".")[0]
+    try:
+        spec = importlib.util.find_spec(f"{package}.strategies")
+    except (ImportError, ValueError):
+        spec = None
+    found = [Path(p).resolve() for p in (spec and spec.submodule_search_locations) or ()]
+    if found:
+        return tuple(found)
+    candidates = (KERNEL_DIR.parent / "strategies", KERNEL_DIR.parents[1] / "strategies")
+    return tuple(d for d in candidates if d.is_dir())
+
+
 #: Folders whose modules define kernels (this one and the strategies).
-_PROJECT_DIRS = (KERNEL_DIR, KERNEL_DIR.parents[1] / "strategies")
+_PROJECT_DIRS = (KERNEL_DIR, *strategy_dirs())
 
 
 def shared_sources() -> list[Path]:
     """Files every kernel may inline: the kernel folder and the strategies' card module."""
     files = sorted(KERNEL_DIR.glob("*.py"))
-    card = _PROJECT_DIRS[1] / "_card.py"
-    return [*files, card] if card.exists() else files
+    cards = [d / "_card.py" for d in _PROJECT_DIRS[1:] if (d / "_card.py").exists()]
+    return [*files, *cards[:1]]
 
 
 def source_stamp(py_file: str | Path, shared: tuple[Path, ...] | None = None) -> str:
@@ -44,12 +64,28 @@ def _stamp_once(py_file: str) -> str:  # kernels of one file share it; files are
     return source_stamp(py_file)
 
 
+@functools.cache
+def names_tag(shared: tuple[Path, ...] | None = None) -> str:
+    """Short digest of the shared kernel files' names, part of every cache file name.
+
+    Numba unpickles a cache index (which names the types it saw, such as
+    ``KernelRules``, by module) before it compares source stamps: an index written when
+    a shared module had another name would fail to load. Renaming, adding or removing
+    a shared file changes this tag, so such an index is never read; the kernels compile
+    again into new files."""
+    names = "\n".join(sorted(p.name for p in (shared or shared_sources())))
+    return hashlib.sha256(names.encode()).hexdigest()[:8]
+
+
 class SharedSourceLocator(caching.InTreeCacheLocator):
     """Numba cache locator for this project's kernels: cached next to the source (as
     numba does by default), stamped with :func:`source_stamp`."""
 
     def get_source_stamp(self):
         return _stamp_once(self._py_file)
+
+    def get_disambiguator(self):
+        return f"{super().get_disambiguator()}-{names_tag()}"
 
     @classmethod
     def from_function(cls, py_func, py_file):

@@ -11,26 +11,11 @@ from .widget import lane_live, new_work, widget
 
 
 @njit(cache=True, nogil=True)
-def _push(
-    kr,
-    used,
-    upper,
-    flag,
-    x,
-    mass,
-    acc,
-    touched,
-    n_touched,
-    width,
-    next_off,
-    next_mass,
-    turn,
-    stats,
-    cat_sum,
-    cat_zero,
-    cat_turn,
-):
-    """Move ``mass`` at ``x`` points along the outcomes ``acc[touched[:n_touched]]``."""
+def _push(kr, used, upper, flag, x, mass, acc, touched, n_touched, width, sink):
+    """Move ``mass`` at ``x`` points along the outcomes ``acc[touched[:n_touched]]``
+    into ``sink = (next_off, next_mass, turn, stats, cat_sum, cat_zero, cat_turn)``
+    (the arrays of :func:`augmented_level`)."""
+    next_off, next_mass, turn, stats, cat_sum, cat_zero, cat_turn = sink
     for m in range(n_touched):
         key = touched[m]
         c = key // width
@@ -82,6 +67,7 @@ def augmented_level(
     keep_dec = np.zeros((layers, n_rolls), dtype=np.int64)
     cat_row = np.empty(n_rolls, dtype=np.int64)
     work = new_work(kr, tile, 1)
+    sink = (next_off, next_mass, turn, stats, cat_sum, cat_zero, cat_turn)
     for i in range(items.shape[0]):
         used, upper, flag, s = items[i, 0], items[i, 1], items[i, 2], items[i, 3]
         o = off[s]
@@ -100,25 +86,7 @@ def augmented_level(
                 t_lo = min(t_lo, t)
                 t_hi = max(t_hi, t)
             else:
-                _push(
-                    kr,
-                    used,
-                    upper,
-                    flag,
-                    x,
-                    mass[o + x],
-                    acc,
-                    touched,
-                    nd,
-                    width,
-                    next_off,
-                    next_mass,
-                    turn,
-                    stats,
-                    cat_sum,
-                    cat_zero,
-                    cat_turn,
-                )
+                _push(kr, used, upper, flag, x, mass[o + x], acc, touched, nd, width, sink)
         for m in range(nd):
             acc[touched[m]] = 0.0
         for lo in range(t_lo, t_hi + 1, tile):
@@ -134,25 +102,7 @@ def augmented_level(
                         keep_dec[j - 1, r] = keep[j, r, k]
                 final_roll_law(kr, keep_dec, p, w, fin)
                 nl, _ = roll_outcomes(kr, used, flag, cat_row, fin, acc, touched, width)
-                _push(
-                    kr,
-                    used,
-                    upper,
-                    flag,
-                    x,
-                    mass[o + x],
-                    acc,
-                    touched,
-                    nl,
-                    width,
-                    next_off,
-                    next_mass,
-                    turn,
-                    stats,
-                    cat_sum,
-                    cat_zero,
-                    cat_turn,
-                )
+                _push(kr, used, upper, flag, x, mass[o + x], acc, touched, nl, width, sink)
                 for m in range(nl):
                     acc[touched[m]] = 0.0
     return -1

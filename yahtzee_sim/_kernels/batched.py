@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .play import flag_after_roll
+from .scoring import flag_after_roll
 from .widget import (
     NEG,
     _rows,
@@ -116,8 +116,7 @@ def _gather(table, rows, layer, roll):
 
 
 @njit(cache=True, nogil=True)
-def solve_tile(kr, used, flag, rows, k, work, tile_used, tile_flag, keep_out, cat_out,
-               top=True):  # fmt: skip
+def solve_tile(kr, used, flag, rows, k, work, tile_used, tile_flag, keep_out, cat_out, top=True):
     """Tile ``k`` (games ``rows``, box values already in ``work.val``/``work.val_bonus``):
     one :func:`.widget.widget_mixed` call, its decisions copied into the outputs
     (``top`` False: not those of the first roll, see :func:`first_roll_keeps`); returns
@@ -202,8 +201,9 @@ def run_lanes(lane, rows, t0, t1):
 
 
 @njit(cache=True, nogil=True)
-def fill_need_run(kr, lanes, used, upper, flag, lane, rows, t0, t1, val, val_bonus, buf,
-                  bonus_slots):  # fmt: skip
+def fill_need_run(
+    kr, lanes, used, upper, flag, lane, rows, t0, t1, val, val_bonus, buf, bonus_slots
+):
     """Lanes ``t0 .. t1 - 1`` of a tile (pairs ``rows[t0:t1]`` of one state, ``lane`` =
     points still needed): the box values of need lanes ``lanes`` into
     ``val[:, t]``, filled boxes ``NEG``; with a roll's Yahtzee bonus (points needed
@@ -238,8 +238,21 @@ def fill_need_tile(kr, lanes, used, upper, flag, lane, rows, val, val_bonus, buf
     t0 = 0
     while t0 < rows.shape[0]:
         i, t1 = rows[t0], state_run_end(used, upper, flag, rows, t0)
-        fill_need_run(kr, lanes, used[i], upper[i], flag[i], lane, rows, t0, t1, val,
-                      val_bonus, buf, bonus_slots)  # fmt: skip
+        fill_need_run(
+            kr,
+            lanes,
+            used[i],
+            upper[i],
+            flag[i],
+            lane,
+            rows,
+            t0,
+            t1,
+            val,
+            val_bonus,
+            buf,
+            bonus_slots,
+        )
         t0 = t1
 
 
@@ -268,14 +281,16 @@ def prefetch_need_tile(kr, lanes, used, upper, flag, lane, rows):
             prefetch_box_rows(kr, lanes, used[i], upper[i], flag[i], lo, hi)
         else:
             for t in range(t0, t1):
-                prefetch_box_rows(kr, lanes, used[i], upper[i], flag[i], lane[rows[t]],
-                                  lane[rows[t]])  # fmt: skip
+                prefetch_box_rows(
+                    kr, lanes, used[i], upper[i], flag[i], lane[rows[t]], lane[rows[t]]
+                )
         t0 = t1
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def need_lane_decisions(kr, need, order, used, upper, flag, lane, first_ptr, first_roll,
-                        keep_out, cat_out, first_keep):  # fmt: skip
+def need_lane_decisions(
+    kr, need, order, used, upper, flag, lane, first_ptr, first_roll, keep_out, cat_out, first_keep
+):
     """Decisions of (state, lane) pairs ``i = order[p]`` of a need-lane table ``need`` at
     every roll of their turn (row ``p`` of :func:`decision_buffers`), the same as
     one-lane widget runs (:func:`.decisions.fill_states`) give; pairs run ``TILE`` at a

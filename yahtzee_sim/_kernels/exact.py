@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from .play import (
+from .scoring import (
     category_legal_points,
     flag_after_roll,
     joker_case,
@@ -238,8 +238,9 @@ def forward_level(states, ptr, cat, raw, yb, nxt, pts, ub, prob, turn, acc):
             A[n] += pr * a
             B[n] += pr * (b + x * a)
             S2[n] += pr * (s2 + 2.0 * x * b + x * x * a)
-            tally_outcome(cat_sum, cat_zero, cat_turn, stats, cat[t], raw[t], yb[t], ub[t],
-                          pr * a, turn)  # fmt: skip
+            tally_outcome(
+                cat_sum, cat_zero, cat_turn, stats, cat[t], raw[t], yb[t], ub[t], pr * a, turn
+            )
 
 
 @njit(cache=True, nogil=True)

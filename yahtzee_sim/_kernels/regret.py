@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit, prange
 
 from .exact import reach_layer
-from .play import flag_after_roll, roll_options, scored_state
+from .scoring import flag_after_roll, roll_options, scored_state
 from .solve import MAX_CHUNKS
 from .widget import NEG, new_work, widget
 
@@ -115,8 +115,9 @@ def level_regret(kr, lanes, used, upper, flag, keep_dec, cat_dec, out):
         scratch = (np.empty(n_rolls), np.empty(n_keeps), np.empty(n_rolls))
         for i in range(chunk, n, n_chunks):
             rows = (out[0][i], out[1][i], out[2][i], out[3][i], out[4][i], out[5][i])
-            _turn_regret(kr, lanes, used[i], upper[i], flag[i], keep_dec[i], cat_dec[i], work,
-                         scratch, rows)  # fmt: skip
+            _turn_regret(
+                kr, lanes, used[i], upper[i], flag[i], keep_dec[i], cat_dec[i], work, scratch, rows
+            )
 
 
 @njit(cache=True, parallel=True, nogil=True)

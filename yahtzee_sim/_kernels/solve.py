@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from numba import njit, prange
 
-from .play import state_index
+from .scoring import state_index
 from .widget import new_work, row_first, widget
 
 #: Work buffers are allocated once per chunk of states, not per state.

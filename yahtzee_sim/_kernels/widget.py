@@ -28,7 +28,7 @@ what they record.
 1. *category step* — the value of each (open box, points) pair is computed once per
    state (:func:`box_values`, the scoring step of :mod:`.play` applied to lanes), then
    each roll takes its best legal box by table lookup; n-of-a-kind rolls get their
-   legal points (joker rules) and Yahtzee bonus from :func:`.play.roll_options`;
+   legal points (joker rules) and Yahtzee bonus from :func:`.scoring.roll_options`;
 2. *keep steps* (one per reroll left) — a keep's value is the expected value of the
    roll it leads to, adding the rerolled dice one at a time (:func:`keep_values`,
    ``K[k] = mean_f K[k + f]``); a roll's value is the best of its sub-keeps, found by
@@ -57,7 +57,7 @@ import numpy as np
 from numba import njit
 
 from .memory import prefetch
-from .play import (
+from .scoring import (
     flag_after_roll,
     next_state_depends_on_points,
     roll_options,

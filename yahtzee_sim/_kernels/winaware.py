@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit, prange
 
 from .batched import CHUNKS, TILE, solve_tile
-from .play import flag_after_roll, scored_state
+from .scoring import flag_after_roll, scored_state
 from .widget import _rows, mask_used_boxes, new_work
 
 #: Weight of the expected final score added to P(win): moves that win equally often are
@@ -95,8 +95,9 @@ def win_value(base, mu, sd, fin_best, fin_ties, um, usd, n_unf, gh_x, gh_w):
 
 
 @njit(cache=True, nogil=True)
-def fill_win_values(kr, used, upper, flag, score, mean, sd, fb, ft, um, usd, n_unf, gh_x, gh_w,
-                    t, val, val_bonus):  # fmt: skip
+def fill_win_values(
+    kr, used, upper, flag, score, mean, sd, fb, ft, um, usd, n_unf, gh_x, gh_w, t, val, val_bonus
+):
     """Lane ``t`` (one game): ``val[s, t]`` = P(win) after writing the points of slot ``s``
     in its box; ``val_bonus[s, t]`` the same when the roll also earns the Yahtzee bonus
     (filled when the state's rolls can earn it; the flag moves under a bonus limit)."""
@@ -119,8 +120,25 @@ def fill_win_values(kr, used, upper, flag, score, mean, sd, fb, ft, um, usd, n_u
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def win_aware_decisions(kr, order, used, upper, flag, score, mean, sd, fin_best, fin_ties, um,
-                        usd, n_unf, gh_x, gh_w, keep_out, cat_out):  # fmt: skip
+def win_aware_decisions(
+    kr,
+    order,
+    used,
+    upper,
+    flag,
+    score,
+    mean,
+    sd,
+    fin_best,
+    fin_ties,
+    um,
+    usd,
+    n_unf,
+    gh_x,
+    gh_w,
+    keep_out,
+    cat_out,
+):
     """Win-aware decisions of games ``i = order[p]`` at every roll of their turn, in row
     ``p`` of :func:`.batched.decision_buffers`; opponents as in
     :func:`win_share` (rows ``um[i, :n_unf[i]]``). Games run ``TILE`` at a time in ``order``
@@ -141,8 +159,24 @@ def win_aware_decisions(kr, order, used, upper, flag, score, mean, sd, fin_best,
             vb = _rows(work.val_bonus, n_slots, nu)
             for t in range(nu):
                 i = rows[t]
-                fill_win_values(kr, used[i], upper[i], flag[i], score[i], mean, sd,
-                                fin_best[i], fin_ties[i], um[i], usd[i], n_unf[i], gh_x,
-                                gh_w, t, val, vb)  # fmt: skip
+                fill_win_values(
+                    kr,
+                    used[i],
+                    upper[i],
+                    flag[i],
+                    score[i],
+                    mean,
+                    sd,
+                    fin_best[i],
+                    fin_ties[i],
+                    um[i],
+                    usd[i],
+                    n_unf[i],
+                    gh_x,
+                    gh_w,
+                    t,
+                    val,
+                    vb,
+                )
                 mask_used_boxes(kr, used[i], t, val)
             solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)

@@ -7,7 +7,6 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..state import flag_size
 from .rng import dice_counter, face_from_word, game_key, word
 
 JOKER_NONE, JOKER_FREE, JOKER_FORCED = 0, 1, 2
@@ -67,6 +66,38 @@ class KernelRules(NamedTuple):
     flag_size: int
 
 
+#: Fields of :class:`KernelRules` taken as they are from the rule set's dice tables.
+_FROM_DICE_TABLES = (
+    "score_table",
+    "joker_table",
+    "yahtzee_face",
+    "code_to_roll",
+    "code_to_keep",
+    "roll_counts",
+    "keep_add",
+    "keep_remove",
+    "keep_size",
+    "roll_keep_index",
+    "keep_roll_ptr",
+    "keep_roll_roll",
+    "keep_roll_prob",
+    "roll_keep_ptr",
+    "roll_keep_keep",
+)
+
+#: Fields of :class:`KernelRules` taken as they are from the rule set.
+_FROM_RULES = (
+    "n_dice",
+    "n_faces",
+    "n_categories",
+    "yahtzee_bonus",
+    "yahtzee_bonus_limit",
+    "upper_cap",
+    "upper_bonus",
+    "flag_size",
+)
+
+
 def _first_roll_prob(t) -> np.ndarray:
     out = np.zeros(t.n_rolls)
     lo, hi = t.keep_roll_ptr[0], t.keep_roll_ptr[1]
@@ -74,10 +105,11 @@ def _first_roll_prob(t) -> np.ndarray:
     return out
 
 
-def _box_slots(score_table: np.ndarray, joker_table: np.ndarray):
-    """``(slot_ptr, slot_points, score_slot, points_slot)``: the distinct scores of each
-    box (normal and joker scores), the slot of every normal score, and the slot of
-    ``p`` points in box ``c`` (``points_slot[c, p]``, -1 if no roll scores so)."""
+def _box_slots(score_table: np.ndarray, joker_table: np.ndarray) -> dict[str, np.ndarray]:
+    """The box slots by field name: ``slot_ptr``, ``slot_points`` (the distinct scores of
+    each box, normal and joker scores), ``score_slot`` (the slot of every normal score)
+    and ``points_slot`` (``points_slot[c, p]``: the slot of ``p`` points in box ``c``, -1
+    if no roll scores so)."""
     n_rolls, C = score_table.shape
     ptr = np.zeros(C + 1, dtype=np.int64)
     points = []
@@ -90,7 +122,12 @@ def _box_slots(score_table: np.ndarray, joker_table: np.ndarray):
         score_slot[:, c] = points_slot[c, score_table[:, c]]
         points.extend(values.tolist())
         ptr[c + 1] = ptr[c] + len(values)
-    return ptr, np.array(points, dtype=np.int64), score_slot, points_slot
+    return {
+        "slot_ptr": ptr,
+        "slot_points": np.array(points, dtype=np.int64),
+        "score_slot": score_slot,
+        "points_slot": points_slot,
+    }
 
 
 def keep_subs(keep_remove: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -124,48 +161,23 @@ def kernel_rules(rules) -> KernelRules:
     box_max = t.score_table.max(axis=0).astype(np.int64)
     if rules.joker != "none":  # joker scores (e.g. a Yahtzee as a Large straight)
         box_max = np.maximum(box_max, t.joker_table.max(axis=0))
-    slot_ptr, slot_points, score_slot, points_slot = _box_slots(t.score_table, t.joker_table)
     keep_sub, keep_sub_count = keep_subs(t.keep_remove)
     kr = KernelRules(
-        score_table=t.score_table,
-        joker_table=t.joker_table,
-        yahtzee_face=t.yahtzee_face,
         upper_cat_of_face=ucf,
         is_upper=np.array([c.is_upper for c in rules.categories]),
         box_max=box_max,
-        code_to_roll=t.code_to_roll,
-        code_to_keep=t.code_to_keep,
+        **{name: getattr(t, name) for name in _FROM_DICE_TABLES},
         code_weights=(rules.n_dice + 1) ** np.arange(rules.n_faces, dtype=np.int64),
         first_roll_prob=_first_roll_prob(t),
-        roll_counts=t.roll_counts,
-        keep_add=t.keep_add,
-        keep_remove=t.keep_remove,
         keep_sub=keep_sub,
         keep_sub_count=keep_sub_count,
-        keep_size=t.keep_size,
-        roll_keep_index=t.roll_keep_index,
-        keep_roll_ptr=t.keep_roll_ptr,
-        keep_roll_roll=t.keep_roll_roll,
-        keep_roll_prob=t.keep_roll_prob,
-        roll_keep_ptr=t.roll_keep_ptr,
-        roll_keep_keep=t.roll_keep_keep,
-        slot_ptr=slot_ptr,
-        slot_points=slot_points,
-        score_slot=score_slot,
-        points_slot=points_slot,
-        n_dice=rules.n_dice,
-        n_faces=rules.n_faces,
-        n_categories=rules.n_categories,
+        **_box_slots(t.score_table, t.joker_table),
         rolls=rules.rolls_per_turn,
         joker=_JOKER_CODES[rules.joker],
         yahtzee_index=-1 if yi is None else yi,
         yahtzee_points=0 if yi is None else rules.categories[yi].points,
-        yahtzee_bonus=rules.yahtzee_bonus,
-        yahtzee_bonus_limit=rules.yahtzee_bonus_limit,
-        upper_cap=rules.upper_cap,
         upper_threshold=rules.upper_bonus_threshold,
-        upper_bonus=rules.upper_bonus,
-        flag_size=flag_size(rules),
+        **{name: getattr(rules, name) for name in _FROM_RULES},
     )
     rules.__dict__["_kernel_rules"] = kr
     return kr

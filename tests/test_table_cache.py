@@ -1,0 +1,176 @@
+"""The one cache of solved tables (yahtzee_sim.cache.TableCache): memory, disk, solve."""
+
+from __future__ import annotations
+
+import threading
+import time
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from yahtzee_sim.cache import CacheWarning, TableCache
+from yahtzee_sim.rules import get_rules
+
+
+@dataclass(eq=False)
+class Table:
+    values: np.ndarray
+    seconds: float = 0.0
+    meta: dict = field(default_factory=dict)
+
+
+class Solver:
+    """Counts solves; solves ``arange(n) * factor``."""
+
+    def __init__(self, n=50, factor=1.5):
+        self.n, self.factor, self.calls = n, factor, 0
+
+    def solve(self):
+        self.calls += 1
+        return Table(np.arange(self.n) * self.factor)
+
+    def restore(self, read):
+        got = read(self.n)
+        return None if got is None else Table(got[0])
+
+
+def get(cache, key, solver, **kw):
+    return cache.get(
+        key,
+        solve=solver.solve,
+        arrays=lambda t: [t.values],
+        restore=solver.restore,
+        **kw,
+    )
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path))
+    return tmp_path
+
+
+def test_memory_hit_returns_the_same_table(folder):
+    cache, solver = TableCache("t-mem"), Solver()
+    first = get(cache, "k", solver)
+    assert first.meta["source"] == "solved"
+    assert get(cache, "k", solver) is first
+    assert solver.calls == 1
+
+
+def test_disk_hit_after_forgetting(folder):
+    cache, solver = TableCache("t-disk"), Solver()
+    first = get(cache, "k", solver)
+    assert first.meta["path"] == str(folder / "t-disk-k-v1.bin")
+    cache.forget()
+    again = get(cache, "k", solver)
+    assert solver.calls == 1
+    assert again.meta["source"] == "cache" and again is not first
+    np.testing.assert_array_equal(again.values, first.values)
+
+
+def test_corrupt_file_detected_by_checksum_and_resolved(folder):
+    cache, solver = TableCache("t-bad"), Solver()
+    get(cache, "k", solver)
+    (path,) = cache.paths("k")
+    raw = bytearray(path.read_bytes())
+    raw[-3] ^= 0x10  # same length: only the checksum can tell
+    path.write_bytes(bytes(raw))
+    cache.forget("k")
+    with pytest.warns(CacheWarning, match="checksum mismatch"):
+        rebuilt = get(cache, "k", solver)
+    assert rebuilt.meta["source"] == "solved" and solver.calls == 2
+    np.testing.assert_array_equal(rebuilt.values, np.arange(50) * 1.5)
+    cache.forget("k")
+    with warnings.catch_warnings():  # the re-solved table was written again, intact
+        warnings.simplefilter("error")
+        assert get(cache, "k", solver).meta["source"] == "cache"
+
+
+def test_a_file_of_another_size_is_resolved_not_misread(folder):
+    cache = TableCache("t-size")
+    get(cache, "k", Solver(n=50))
+    cache.forget()
+    bigger = Solver(n=60)
+    with pytest.warns(CacheWarning, match="wrong size"):
+        table = get(cache, "k", bigger)
+    assert bigger.calls == 1 and len(table.values) == 60
+
+
+def test_parts_are_stored_and_checked_together(folder):
+    cache = TableCache("t-parts", parts=("mean", "sd"))
+    calls = []
+
+    def solve():
+        calls.append(1)
+        return (np.ones(5), np.full(5, 2.0))
+
+    def restore(read):
+        return read(5, 5)
+
+    kw = dict(solve=solve, arrays=list, restore=restore)
+    cache.get("k", **kw)
+    assert [p.name for p in cache.paths("k")] == ["t-parts-mean-k-v1.bin", "t-parts-sd-k-v1.bin"]
+    cache.forget()
+    mean, sd = cache.get("k", **kw)
+    assert len(calls) == 1 and mean[0] == 1.0 and sd[0] == 2.0
+    cache.paths("k")[1].unlink()  # one part missing: solved again
+    cache.forget()
+    cache.get("k", **kw)
+    assert len(calls) == 2
+
+
+def test_use_cache_false_touches_nothing(folder):
+    cache, solver = TableCache("t-off"), Solver()
+    table = get(cache, "k", solver, use_cache=False)
+    assert table.meta == {"source": "solved"}
+    assert not cache.memory and not any(folder.iterdir())
+
+
+def test_memory_only_cache_writes_no_file(folder):
+    cache, solver = TableCache("t-ram", disk=False), Solver()
+    assert cache.get("k", solve=solver.solve) is cache.get("k", solve=solver.solve)
+    assert solver.calls == 1 and not any(folder.iterdir())
+
+
+@settings(max_examples=30, deadline=None)
+@given(bound=st.integers(1, 4), keys=st.lists(st.sampled_from("abcdef"), max_size=25))
+def test_eviction_bound_and_least_recently_used_order(bound, keys):
+    cache = TableCache("t-lru", max_entries=bound, disk=False)
+    recent: list[str] = []
+    for k in keys:
+        cache.get(k, solve=lambda k=k: k.upper())
+        recent = [*(r for r in recent if r != k), k]
+        assert len(cache.memory) <= bound
+    assert list(cache.memory) == recent[-bound:] if recent else not cache.memory
+
+
+def test_threads_asking_at_once_solve_once(folder):
+    cache, solver = TableCache("t-threads"), Solver()
+    slow = solver.solve
+    solver.solve = lambda: (time.sleep(0.05), slow())[1]  # long enough for all to wait
+    got = []
+    threads = [
+        threading.Thread(target=lambda: got.append(get(cache, "k", solver))) for _ in range(4)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert solver.calls == 1 and all(g is got[0] for g in got)
+
+
+def test_key_is_the_rules_fingerprint_and_what_was_solved():
+    rules = get_rules("2-yatzy")
+    assert TableCache.key(rules) == rules.fingerprint()
+    assert TableCache.key(rules, "all") == f"{rules.fingerprint()}-all"
+    assert TableCache.key(get_rules("yatzy"), "all") != TableCache.key(rules, "all")
+
+
+def test_bad_bound_is_a_value_error():
+    with pytest.raises(ValueError, match="max_entries"):
+        TableCache("t", max_entries=0)
