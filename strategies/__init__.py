@@ -1,19 +1,18 @@
-"""Strategies: the batched :class:`Strategy` interface, the registry and the built-ins."""
+"""Strategies: the batched :class:`Strategy` interface, the registry and the built-ins.
 
-from . import defensive as _defensive  # noqa: F401  (registers)
-from . import glenn2006 as _glenn2006  # noqa: F401  (registers)
-from . import greedy as _greedy  # noqa: F401  (registers)
-from . import optimal as _optimal  # noqa: F401  (registers)
-from . import random as _random  # noqa: F401  (registers)
-from . import risk as _risk  # noqa: F401  (registers)
-from . import rule_based as _rule_based  # noqa: F401  (registers)
-from . import rule_based_program as _rule_based_program  # noqa: F401  (registers)
-from . import target as _target  # noqa: F401  (registers)
-from . import win as _win  # noqa: F401  (registers)
-from . import winaware as _winaware  # noqa: F401  (registers)
+The built-in families (one module each) register themselves when the registry first
+needs them (:func:`~yahtzee_sim.strategies.registry.load_builtins`), so the core modules
+that look a strategy up by id (``simulate``, ``exact``, …) depend on the registry only,
+never on a family that itself uses them. :func:`check_strategy` is imported on first use
+for the same reason (it simulates).
+"""
+
+from __future__ import annotations
+
+import importlib
+
 from .adapter import FunctionStrategy, Position
 from .base import Strategy
-from .checks import StrategyCheckError, check_strategy
 from .policy import PolicyStrategy, as_policy
 from .registry import (
     default_strategy_ids,
@@ -22,6 +21,8 @@ from .registry import (
     strategy_class,
     strategy_ids,
 )
+
+_LAZY = {"check_strategy": "checks", "StrategyCheckError": "checks"}
 
 __all__ = [
     "FunctionStrategy",
@@ -37,3 +38,9 @@ __all__ = [
     "strategy_class",
     "strategy_ids",
 ]
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

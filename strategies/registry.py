@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 
 from yahtzee_sim.errors import StrategyError
@@ -9,8 +10,24 @@ from yahtzee_sim.errors import StrategyError
 from .base import Strategy
 from .plugins import is_plugin_spec, load_plugin
 
+#: The modules of the built-in families, each registering its strategies on import.
+BUILTIN_MODULES = (
+    "defensive",
+    "glenn2006",
+    "greedy",
+    "optimal",
+    "random",
+    "risk",
+    "rule_based",
+    "rule_based_program",
+    "target",
+    "win",
+    "winaware",
+)
+
 _REGISTRY: dict[str, type[Strategy]] = {}
 _LATEST: dict[str, int] = {}
+_BUILTINS_LOADED = False
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _PARAM_ID = re.compile(r"^([a-z0-9][a-z0-9-]*):(-?\d+(?:\.\d*)?(?:e-?\d+)?)$")  # "target:300"
 
@@ -45,8 +62,23 @@ def register(base_id: str, version: int = 1):
     return deco
 
 
+def load_builtins() -> None:
+    """Import every built-in family once (each registers its strategies).
+
+    Imported by name, on the first lookup, so that importing the registry never
+    imports a family (some families use ``simulate`` or ``exact``, which use the
+    registry).
+    """
+    global _BUILTINS_LOADED
+    if not _BUILTINS_LOADED:
+        for module in BUILTIN_MODULES:
+            importlib.import_module(f"{__package__}.{module}")
+        _BUILTINS_LOADED = True
+
+
 def strategy_ids(versioned: bool = False) -> list[str]:
     """Registered ids: bare ids (default) or every versioned id."""
+    load_builtins()
     return sorted(_REGISTRY) if versioned else sorted(_LATEST)
 
 
@@ -58,6 +90,7 @@ def default_strategy_ids() -> list[str]:
 
 def strategy_class(strategy_id: str) -> type[Strategy]:
     """The class registered under ``strategy_id`` (bare or versioned)."""
+    load_builtins()
     if strategy_id in _LATEST:
         strategy_id = f"{strategy_id}-v{_LATEST[strategy_id]}"
     try:
