@@ -98,7 +98,7 @@ def test_observation_fields_and_render():
     everything = int(rules.tables.keep_index(obs[lay["dice"]]))
     obs, r, *_ = env.step(everything)
     assert r == 0 and obs[lay["rolls_left"]][0] == 0
-    mask = env.unwrapped._batch.mask[0]
+    mask = env.unwrapped._batch.action_mask()[0]
     assert mask[: rules.tables.n_keeps].sum() == 0 and mask[rules.tables.n_keeps :].all()
     faces = np.arange(1, 7) @ obs[lay["dice"]]
     obs, r, *_ = env.step(rules.tables.n_keeps + rules.category_index("chance"))
@@ -121,10 +121,10 @@ def test_illegal_actions_raise_or_penalize():
     _, info = envs.reset(seed=0)
     a = random_legal_actions(info["action_mask"], np.random.default_rng(0))
     a[2] = n_actions(envs.rules) + 7
-    before = envs._batch.counts.copy()
+    before = envs._batch.dice.copy()
     with pytest.raises(IllegalMoveError, match="out of range"):
         envs.step(a)
-    np.testing.assert_array_equal(envs._batch.counts, before)  # nothing moved
+    np.testing.assert_array_equal(envs._batch.dice, before)  # nothing moved
 
 
 @pytest.mark.parametrize(

@@ -36,7 +36,7 @@ def test_a_whole_game_played_as_greedy_matches_the_engine():
     words = []
     while not game.over:
         b = game.batch
-        obs = observe(rules, b.counts, game.rolls_left, b.used, b.upper_total, b.flag, b.score)
+        obs = observe(rules, b.dice, game.rolls_left, b.used, b.upper_total, b.flag, b.score)
         a = int(policy(obs, None)[0])
         if a >= t.n_keeps:
             words.append(game.box(rules.category_names[a - t.n_keeps]))

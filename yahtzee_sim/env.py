@@ -45,167 +45,45 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised without the extra
     raise ImportError("yahtzee_sim.env needs gymnasium: pip install 'yahtzee-sim[rl]'") from exc
 
-from ._kernels.rng import keys_from_seed
-from ._kernels.scoring import apply_categories, kernel_rules, roll_dice
+from .batch import GameBatch
 from .dice import DiceTables
 from .errors import IllegalMoveError, YahtzeeSimError
-from .observation import (
-    action_masks,
-    describe_action,
-    n_actions,
-    observation_bounds,
-    observe,
-)
+from .observation import describe_action, n_actions, observation_bounds
 from .rules import RuleSet, get_rules
 
 ILLEGAL_MODES = ("raise", "penalty")
 
 
-class GameBatch:
-    """``n`` games, each at its own point of play, advanced one decision at a time by
-    the engine's kernels (rolling and scoring). What both environments run on."""
+def _illegal_rows(mask: np.ndarray, actions: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Which of ``rows`` (bool) the ``actions`` are illegal for, by the action ``mask``."""
+    a = np.clip(actions, 0, mask.shape[1] - 1)
+    ok = (actions >= 0) & (actions < mask.shape[1])
+    ok &= mask[np.arange(len(mask)), a] == 1
+    return rows & ~ok
 
-    def __init__(self, rules: RuleSet, n: int) -> None:
-        self.rules = rules
-        self.kr = kernel_rules(rules)
-        F, C = rules.n_faces, rules.n_categories
-        self.n = n
-        self.games = np.zeros(n, dtype=np.int64)
-        self.counts = np.zeros((n, F), dtype=np.int8)
-        self.roll_idx = np.zeros(n, dtype=np.int32)
-        self.rolls_left = np.zeros(n, dtype=np.int64)
-        self.turn = np.zeros(n, dtype=np.int64)
-        self.used = np.zeros(n, dtype=np.int64)
-        self.upper_total = np.zeros(n, dtype=np.int64)
-        self.flag = np.zeros(n, dtype=np.int64)
-        self.score = np.zeros(n, dtype=np.int64)
-        self.category_scores = np.zeros((n, C), dtype=np.int16)
-        self.filled_turn = np.zeros((n, C), dtype=np.int8)
-        self.yahtzees = np.zeros(n, dtype=np.int8)
-        self.yahtzee_bonuses = np.zeros(n, dtype=np.int8)
-        self.keys = (np.uint64(0), np.uint64(0))
-        self.mask = np.zeros((n, n_actions(rules)), dtype=np.int8)
 
-    def seed(self, seed: int) -> None:
-        """Deal the dice of ``simulate(..., seed=seed)``."""
-        self.keys = keys_from_seed(seed)[:2]
-
-    def start(self, rows: np.ndarray, games: np.ndarray) -> None:
-        """Start game ``games[j]`` in row ``rows[j]``: an empty card and the first roll."""
-        for a in (self.used, self.upper_total, self.flag, self.score, self.turn):
-            a[rows] = 0
-        for a in (self.category_scores, self.filled_turn, self.yahtzees, self.yahtzee_bonuses):
-            a[rows] = 0
-        self.games[rows] = games
-        rolling = np.zeros(self.n, dtype=np.bool_)
-        rolling[rows] = True
-        self._roll(rolling)
-
-    def _roll(self, rows: np.ndarray, keep: np.ndarray | None = None) -> None:
-        """Roll the dice of ``rows``: the first roll of their turn (``keep`` None), or a
-        reroll of the dice not in ``keep`` (face counts); keeping every die ends the
-        rolling (0 rolls left)."""
-        rules = self.rules
-        first = keep is None
-        if first:
-            keep = np.zeros((self.n, rules.n_faces), dtype=np.int8)
-            roll = np.zeros(self.n, dtype=np.int64)
-        else:
-            roll = rules.rolls_per_turn - self.rolls_left
-        rolled = rows.copy()
-        k0, k1 = self.keys
-        roll_dice(
-            self.kr, self.counts, self.roll_idx, keep, rolled, self.games, self.turn, roll, k0, k1
-        )
-        if first:
-            self.rolls_left[rows] = rules.rolls_per_turn - 1
-        else:
-            self.rolls_left[rolled] -= 1
-            self.rolls_left[rows & ~rolled] = 0
-        self._update_mask(rows)
-
-    def _update_mask(self, rows: np.ndarray) -> None:
-        idx = np.flatnonzero(rows)
-        self.mask[idx] = action_masks(
-            self.rules, self.roll_idx[idx], self.rolls_left[idx], self.used[idx], self.flag[idx]
-        )
-
-    def observation(self) -> np.ndarray:
-        """``(n, size)`` int16 observations (:func:`yahtzee_sim.observation.observe`)."""
-        return observe(
-            self.rules,
-            self.counts,
-            self.rolls_left,
-            self.used,
-            self.upper_total,
-            self.flag,
-            self.score,
-        )
-
-    def illegal(self, actions: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """Which of ``rows`` the ``actions`` are illegal for."""
-        a = np.clip(actions, 0, self.mask.shape[1] - 1)
-        ok = (actions >= 0) & (actions < self.mask.shape[1])
-        ok &= self.mask[np.arange(self.n), a] == 1
-        return rows & ~ok
-
-    def error(self, i: int, action) -> IllegalMoveError:
-        """The error for the illegal ``action`` of row ``i``."""
-        rules = self.rules
-        dice = DiceTables.faces_from_counts(self.counts[i])
-        a = int(action)
-        what = describe_action(rules, a)
-        rl = int(self.rolls_left[i])
-        allowed = (
-            f"keeps 0..{rules.tables.n_keeps - 1} that the dice hold"
-            if rl
-            else f"boxes {rules.tables.n_keeps}..{n_actions(rules) - 1} the rules allow"
-        )
-        return IllegalMoveError(
-            f"illegal action {a} ({what}) in game {int(self.games[i])}, turn "
-            f"{int(self.turn[i]) + 1}, rolls left {rl}, dice {list(dice)}: legal are {allowed} "
-            "(see info['action_mask'])",
-            strategy="env",
-            game=int(self.games[i]),
-            turn=int(self.turn[i]) + 1,
-            dice=dice,
-            action=a,
-        )
-
-    def step(self, actions: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Play the (legal) ``actions`` of ``rows``; ``(reward, game over)`` per row."""
-        rules = self.rules
-        n_keeps = rules.tables.n_keeps
-        keeping = rows & (self.rolls_left > 0)
-        scoring = rows & (self.rolls_left == 0)
-        before = self.score.copy()
-        if keeping.any():
-            keep = rules.tables.keep_counts[np.where(keeping, actions, 0)]
-            self._roll(keeping, keep)
-        over = np.zeros(self.n, dtype=np.bool_)
-        if scoring.any():
-            cats = np.where(scoring, actions - n_keeps, 0).astype(np.int64)
-            apply_categories(
-                self.kr,
-                cats,
-                scoring,
-                self.roll_idx,
-                self.used,
-                self.upper_total,
-                self.flag,
-                self.score,
-                self.category_scores,
-                self.filled_turn,
-                self.yahtzees,
-                self.yahtzee_bonuses,
-                self.turn,
-            )
-            over = scoring & (self.turn == rules.n_categories - 1)
-            nxt = scoring & ~over
-            self.turn[nxt] += 1
-            self._roll(nxt)
-            self._update_mask(over)
-        return (self.score - before).astype(np.float64), over
+def _illegal_action(batch: GameBatch, i: int, action) -> IllegalMoveError:
+    """The error for the illegal ``action`` of row ``i`` of ``batch``."""
+    rules = batch.rules
+    dice = DiceTables.faces_from_counts(batch.dice[i])
+    a = int(action)
+    what = describe_action(rules, a)
+    rl = int(batch.rolls_left[i])
+    allowed = (
+        f"keeps 0..{rules.tables.n_keeps - 1} that the dice hold"
+        if rl
+        else f"boxes {rules.tables.n_keeps}..{n_actions(rules) - 1} the rules allow"
+    )
+    game, turn = int(batch.games[i]), int(batch.turn[i]) + 1
+    return IllegalMoveError(
+        f"illegal action {a} ({what}) in game {game}, turn {turn}, rolls left {rl}, "
+        f"dice {list(dice)}: legal are {allowed} (see info['action_mask'])",
+        strategy="env",
+        game=game,
+        turn=turn,
+        dice=dice,
+        action=a,
+    )
 
 
 def _check_rules(rules) -> RuleSet:
@@ -267,13 +145,16 @@ class YahtzeeEnv(gymnasium.Env):
         self.observation_space = spaces.Box(low, high, dtype=np.int16)
         self.action_space = spaces.Discrete(n_actions(self.rules))
         self._batch = GameBatch(self.rules, 1)
+        self._mask = self._batch.action_mask()
         self._next_game = 0
         self._over = True
 
     def _info(self) -> dict:
+        """The info of the position now (refreshes the action mask legality is checked by)."""
         b = self._batch
+        self._mask = b.action_mask()
         return {
-            "action_mask": b.mask[0].copy(),
+            "action_mask": self._mask[0].copy(),
             "game": int(b.games[0]),
             "turn": int(b.turn[0]) + 1,
         }
@@ -283,7 +164,7 @@ class YahtzeeEnv(gymnasium.Env):
         if seed is not None:
             self._batch.seed(_check_int("seed", seed))
             self._next_game = 0
-        elif self._batch.keys == (np.uint64(0), np.uint64(0)):
+        elif not self._batch.seeded:
             self._batch.seed(_fresh_seed())
         game = _check_int("options['game']", (options or {}).get("game", self._next_game))
         self._batch.start(np.array([0]), np.array([game]))
@@ -297,9 +178,9 @@ class YahtzeeEnv(gymnasium.Env):
         b = self._batch
         a = np.array([int(np.asarray(action).item())], dtype=np.int64)
         one = np.ones(1, dtype=np.bool_)
-        if b.illegal(a, one)[0]:
+        if _illegal_rows(self._mask, a, one)[0]:
             if self.illegal_action == "raise":
-                raise b.error(0, a[0])
+                raise _illegal_action(b, 0, a[0])
             info = self._info()
             info["illegal"] = True
             return b.observation()[0], self.illegal_penalty, False, False, info
@@ -314,7 +195,7 @@ class YahtzeeEnv(gymnasium.Env):
         if self.render_mode != "ansi":
             return None
         b, rules = self._batch, self.rules
-        dice = " ".join(map(str, DiceTables.faces_from_counts(b.counts[0])))
+        dice = " ".join(map(str, DiceTables.faces_from_counts(b.dice[0])))
         card = ", ".join(
             f"{name} {int(b.category_scores[0, c])}"
             for c, name in enumerate(rules.category_names)
@@ -371,13 +252,16 @@ class YahtzeeVectorEnv(VectorEnv):
             self.single_action_space, self.num_envs
         )
         self._batch = GameBatch(self.rules, self.num_envs)
+        self._mask = self._batch.action_mask()
         self._next = np.zeros(self.num_envs, dtype=np.int64)
         self._autoreset = np.zeros(self.num_envs, dtype=np.bool_)
         self._started = False
 
     def _info(self) -> dict:
+        """The info of the position now (refreshes the action mask legality is checked by)."""
         b = self._batch
-        return {"action_mask": b.mask.copy(), "game": b.games.copy(), "turn": b.turn + 1}
+        self._mask = b.action_mask()
+        return {"action_mask": self._mask.copy(), "game": b.games.copy(), "turn": b.turn + 1}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
@@ -408,25 +292,24 @@ class YahtzeeVectorEnv(VectorEnv):
         a = a.astype(np.int64)
         restart = self._autoreset.copy()
         live = ~restart
-        bad = b.illegal(a, live)
+        bad = _illegal_rows(self._mask, a, live)
         rewards = np.zeros(self.num_envs)
         if bad.any():
             if self.illegal_action == "raise":
                 i = int(np.flatnonzero(bad)[0])
-                raise b.error(i, a[i])
+                raise _illegal_action(b, i, a[i])
             live &= ~bad
             rewards[bad] = self.illegal_penalty
         got, over = b.step(a, live)
         rewards += got
-        info = self._info()
+        final = {}
         if over.any():
-            info["final_score"] = np.where(over, b.score, 0)
-            info["_final_score"] = over.copy()
+            final = {"final_score": np.where(over, b.score, 0), "_final_score": over.copy()}
         if restart.any():
             rows = np.flatnonzero(restart)
             b.start(rows, self._next[rows])
             self._next[rows] += self.num_envs
-            info = self._info() | {k: v for k, v in info.items() if "final_score" in k}
+        info = self._info() | final
         if self.illegal_action == "penalty":
             info["illegal"] = bad
         self._autoreset = over

@@ -44,6 +44,7 @@ from ._kernels.exact import (
 from ._kernels.scoring import kernel_rules
 from .dice import DiceTables
 from .errors import IllegalMoveError, StrategyError
+from .moves import category_array, category_label, illegal_move, keep_array, position_text
 from .rules import RuleSet, get_rules
 from .state import decode_state, known_box_scores, n_states
 from .view import TurnView
@@ -246,47 +247,20 @@ def _views(rules: RuleSet, states: np.ndarray, turn: int):
 
 
 def _keep_indices(strategy, rules: RuleSet, view: TurnView, out) -> np.ndarray:
-    name = strategy_label(strategy)
-    arr = np.asarray(out)
-    if arr.shape != (len(view), rules.n_faces) or not np.issubdtype(arr.dtype, np.integer):
-        raise IllegalMoveError(
-            f"strategy {name!r}: keep() must return integer face counts of shape "
-            f"({len(view)}, {rules.n_faces}), got {arr.dtype} array of shape {arr.shape}",
-            strategy=name,
-        )
+    """The keep index of each row's answer ``out`` (checked by :mod:`yahtzee_sim.moves`)."""
+    arr = keep_array(strategy, out, view)
     keep = np.empty(len(arr), dtype=np.int16)
-    i = keep_codes(
-        kernel_rules(rules), np.ascontiguousarray(arr), np.ascontiguousarray(view.dice), keep
-    )
+    i = keep_codes(kernel_rules(rules), arr, np.ascontiguousarray(view.dice), keep)
     if i >= 0:
-        dice = DiceTables.faces_from_counts(view.dice[i])
-        raise IllegalMoveError(
-            f"strategy {name!r} made an illegal keep at rolls left {view.rolls_left}, "
-            f"{_describe(rules, view, i)}: dice {list(dice)}, action keep {arr[i].tolist()}",
-            strategy=name,
-            turn=view.turn + 1,
-            dice=dice,
-            action=arr[i].tolist(),
-        )
+        action = f"keep {list(DiceTables.faces_from_counts(arr[i]))}"
+        raise illegal_move(strategy, "keep", view, i, action, in_game=False)
     return keep
 
 
 def _categories(strategy, rules: RuleSet, view: TurnView, out) -> np.ndarray:
-    name = strategy_label(strategy)
-    arr = np.asarray(out)
-    if arr.shape != (len(view),) or not np.issubdtype(arr.dtype, np.integer):
-        raise IllegalMoveError(
-            f"strategy {name!r}: category() must return integer category indices of shape "
-            f"({len(view)},), got {arr.dtype} array of shape {arr.shape}",
-            strategy=name,
-        )
+    """Each row's box (int8; -1 when out of range, refused where the box is written)."""
+    arr = category_array(strategy, out, view)
     return np.where((arr < 0) | (arr >= rules.n_categories), -1, arr).astype(np.int8)
-
-
-def _describe(rules: RuleSet, view: TurnView, i: int) -> str:
-    used = int(view.used[i])
-    filled = [n for j, n in enumerate(rules.category_names) if (used >> j) & 1]
-    return f"filled {filled or 'nothing'}, upper total {int(view.upper_total[i])}"
 
 
 def _check_position_only(strategy, rules, make, used, cat_scores, rolls_left, decided, rng):
@@ -435,13 +409,13 @@ def _illegal_category(strategy, rules, state, roll, c) -> IllegalMoveError:
     name = strategy_label(strategy)
     used, upper, _ = decode_state(rules, state)
     dice = DiceTables.faces_from_counts(rules.tables.roll_counts[roll])
-    filled = [n for j, n in enumerate(rules.category_names) if (used >> j) & 1]
-    label = rules.category_names[c] if 0 <= c < rules.n_categories else f"index {c}"
+    turn = bin(int(used)).count("1") + 1
+    label = category_label(rules, c, int(used))
     return IllegalMoveError(
-        f"strategy {name!r} made an illegal category choice with filled {filled or 'nothing'}, "
-        f"upper total {upper}: dice {list(dice)}, action {label}",
+        f"strategy {name!r} made an illegal category choice with "
+        f"{position_text(rules, int(used), int(upper))}: dice {list(dice)}, action {label}",
         strategy=name,
-        turn=len(filled) + 1,
+        turn=turn,
         dice=dice,
         action=label,
     )

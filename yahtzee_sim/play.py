@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .advisor import Option, advise
+from .batch import GameBatch
 from .errors import YahtzeeSimError
 from .records import FORMAT, check_record, write_records
 from .rules import RuleSet, get_rules
@@ -128,8 +129,6 @@ class Game:
     """
 
     def __init__(self, rules="yahtzee", seed: int = 0, game: int = 0, manual: bool = False):
-        from .env import GameBatch  # the engine's rolling and scoring, one game
-
         self.rules = get_rules(rules)
         self.manual = manual
         self.batch = GameBatch(self.rules, 1)
@@ -140,7 +139,6 @@ class Game:
         self.record["turns"] = []
         self.batch.start(np.array([0]), np.array([game]))
         self.need_dice = manual  # manual: the dice of the first roll are still to come
-        self.rolls_left = self.rules.rolls_per_turn - 1
         self.losses: list[float] = []
         if not manual:
             self._new_turn()
@@ -151,12 +149,17 @@ class Game:
         return int(self.batch.used[0]) == (1 << self.rules.n_categories) - 1
 
     @property
+    def rolls_left(self) -> int:
+        """Rerolls left this turn (0: choose a box)."""
+        return int(self.batch.rolls_left[0])
+
+    @property
     def used(self) -> list[str]:
         u = int(self.batch.used[0])
         return [n for c, n in enumerate(self.rules.category_names) if (u >> c) & 1]
 
     def dice(self) -> list[int]:
-        return list(self.rules.tables.faces_from_counts(self.batch.counts[0]))
+        return list(self.rules.tables.faces_from_counts(self.batch.dice[0]))
 
     def _turn(self) -> dict:
         return self.record["turns"][-1]
@@ -166,12 +169,7 @@ class Game:
 
     def points(self) -> dict[str, int]:
         """The legal boxes for the dice now and their points (joker rules applied)."""
-        from .view import TurnView
-
-        b = self.batch
-        view = TurnView(self.rules, b.games, b.counts, b.roll_idx, 0, int(b.turn[0]),
-                        b.used, b.upper_total, b.flag, b.score, b.category_scores)  # fmt: skip
-        p = view.category_points[0]
+        p = self.batch.view(0, int(self.batch.turn[0])).category_points[0]
         return {n: int(p[c]) for c, n in enumerate(self.rules.category_names) if p[c] >= 0}
 
     def state(self) -> dict:
@@ -229,10 +227,7 @@ class Game:
         kept = turn["keeps"][-1] if turn and len(turn["keeps"]) == len(turn["rolls"]) else []
         if kept and not _hold(faces, kept):
             raise MoveError(f"those dice lost the kept {' '.join(map(str, kept))}")
-        t = self.rules.tables
-        counts = t.counts_from_faces(faces)
-        self.batch.counts[0] = counts
-        self.batch.roll_idx[0] = int(t.roll_index(counts))
+        self.batch.set_dice(0, self.rules.tables.counts_from_faces(faces))
         self.need_dice = False
         if turn is None or "box" in turn:
             self._new_turn()
@@ -255,7 +250,7 @@ class Game:
         open_boxes = [n for n in self.rules.category_names if n not in self.used]
         coach = self._coach(options, chosen, keep_reason(self.rules, best.keep, open_boxes))
         if len(kept) == self.rules.n_dice:  # stop rolling
-            self.rolls_left = 0
+            self.batch.rolls_left[0] = 0
             return coach
         self._turn()["keeps"].append(sorted(kept))
         b, t = self.batch, self.rules.tables
@@ -265,7 +260,6 @@ class Game:
         else:
             b.step(np.array([t.keep_from_faces(kept)]), np.ones(1, dtype=bool))
             self._turn()["rolls"].append(self.dice())
-        self.rolls_left -= 1
         return coach
 
     def box(self, name: str) -> Coach:
@@ -294,9 +288,7 @@ class Game:
         coach = self._coach(options, legal[box], reason)
         self._turn()["box"] = box
         b, t = self.batch, self.rules.tables
-        b.rolls_left[0] = 0
         b.step(np.array([t.n_keeps + names.index(box)]), np.ones(1, dtype=bool))
-        self.rolls_left = self.rules.rolls_per_turn - 1
         if not self.over:
             if self.manual:
                 self.need_dice = True

@@ -35,7 +35,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._kernels.rng import keys_from_seed
-from ._kernels.scoring import apply_categories, category_legal_points, joker_case, kernel_rules
+from .batch import GameBatch
 from .engine import play_block
 from .errors import YahtzeeSimError
 from .rules import RuleSet, get_rules
@@ -122,8 +122,9 @@ def _faces(rules: RuleSet, dice, what: str) -> tuple[int, ...]:
 
 def _check_game(rules: RuleSet, data: dict) -> GameRecord:
     """The decisions of one record, or a :class:`RecordError` (without the line)."""
-    t, kr, index = rules.tables, kernel_rules(rules), _index(rules)
-    scorer = _Scorer(rules)
+    t, index = rules.tables, _index(rules)
+    game = GameBatch(rules, 1)  # the card, scored by the engine's scoring step
+    box_row, one = np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.bool_)
     turns = data.get("turns")
     if not isinstance(turns, list):
         raise RecordError("'turns' must be a list of turns")
@@ -190,41 +191,15 @@ def _check_game(rules: RuleSet, data: dict) -> GameRecord:
         c = names.index(box)
         if (used >> c) & 1:
             raise RecordError(f"{where}: box {box!r} is already filled")
-        points = category_legal_points(kr, joker_case(kr, roll, used, flag), roll, used, c)
-        if points < 0:
+        game.roll_index[0], game.turn[0], box_row[0] = roll, ti, c
+        if game.write_boxes(box_row, one) >= 0:
             raise RecordError(
                 f"{where}: the rules do not allow {list(faces)} in {box!r} (joker rules)"
             )
         decisions.append(Decision(ti, 0, roll, *state, t.n_keeps + c))
-        used, upper, flag, score = scorer(roll, used, upper, flag, score, c)
+        used, upper, flag = int(game.used[0]), int(game.upper_total[0]), int(game.flag[0])
+        score = int(game.score[0])
     return GameRecord(rules, data, tuple(decisions), score, (used, upper, flag))
-
-
-class _Scorer:
-    """The engine's scoring step (``apply_categories``) on one game, its arrays reused."""
-
-    def __init__(self, rules: RuleSet) -> None:
-        C = rules.n_categories
-        self.kr = kernel_rules(rules)
-        self.state = np.zeros(4, dtype=np.int64)  # used, upper total, flag, score
-        self.rows = [self.state[i : i + 1] for i in range(4)]
-        self.cat = np.zeros(1, dtype=np.int64)
-        self.roll = np.zeros(1, dtype=np.int32)
-        self.rest = (
-            np.zeros((1, C), dtype=np.int16),
-            np.zeros((1, C), dtype=np.int8),
-            np.zeros(1, dtype=np.int8),
-            np.zeros(1, dtype=np.int8),
-            np.zeros(1, dtype=np.int64),
-        )
-        self.one = np.ones(1, dtype=np.bool_)
-
-    def __call__(self, roll, used, upper, flag, score, c):
-        """``(used, upper total, flag, score)`` after box ``c``."""
-        self.state[:] = (used, upper, flag, score)
-        self.cat[0], self.roll[0] = c, roll
-        apply_categories(self.kr, self.cat, self.one, self.roll, *self.rows, *self.rest)
-        return tuple(self.state.tolist())
 
 
 def check_record(data: dict, rules: str | RuleSet | None = None) -> GameRecord:

@@ -3,7 +3,7 @@
 At a real table players take turns and see each other's score cards. Here a block
 of tables advances as arrays (leading axis = tables): in every round, seat 0 plays
 its turn in all tables, then seat 1, and so on. Each seat is a
-:class:`~yahtzee_sim.engine.GameBlock` with the dice stream it has in a blind
+:class:`~yahtzee_sim.batch.GameBatch` with the dice stream it has in a blind
 tournament (:func:`yahtzee_sim.analysis.tournament.seat_seed`), so the same seed
 gives every seat the same dice whether the cards are visible or not: a strategy that
 ignores its opponents plays exactly the games it plays blind, and blind and visible
@@ -22,7 +22,8 @@ from joblib import Parallel, delayed, effective_n_jobs
 from tqdm.auto import tqdm
 
 from ._kernels.rng import keys_from_seed
-from .engine import GameBlock
+from .batch import GameBatch
+from .engine import play_turn
 from .errors import YahtzeeSimError
 from .rules import RuleSet
 from .view import TableInfo
@@ -53,7 +54,7 @@ def win_shares_of(totals: np.ndarray) -> np.ndarray:
     return at_top / at_top.sum(axis=1, keepdims=True)
 
 
-def table_info(blocks: list[GameBlock], seat: int, turn: int) -> TableInfo:
+def table_info(blocks: list[GameBatch], seat: int, turn: int) -> TableInfo:
     """What seat ``seat`` sees of the other seats before its turn ``turn``."""
     others = [j for j in range(len(blocks)) if j != seat]
 
@@ -67,7 +68,7 @@ def table_info(blocks: list[GameBlock], seat: int, turn: int) -> TableInfo:
         turns=np.asarray([turn + 1 if j < seat else turn for j in others], dtype=np.int64),
         score=stack("score"),
         used=stack("used"),
-        upper_total=stack("upper_sum"),
+        upper_total=stack("upper_total"),
         flag=stack("flag"),
     )
 
@@ -89,7 +90,7 @@ def play_table_block(
     (-1: the game is over). ``visible=False`` hides the cards (blind play: each seat's
     games are then exactly its solitaire games).
     """
-    blocks = [GameBlock(rules, first_table, n_tables, *keys[i]) for i in range(len(strategies))]
+    blocks = [GameBatch(rules, n_tables, first_table, *keys[i]) for i in range(len(strategies))]
     first_turn, first_seat = 0, 0
     if start is not None:
         cards, first_seat = start
@@ -101,7 +102,7 @@ def play_table_block(
             if turn == first_turn and i < first_seat:
                 continue  # played this round's turn before the start
             table = table_info(blocks, i, turn) if visible else None
-            blocks[i].play_turn(strategy, turn, table)
+            play_turn(blocks[i], strategy, turn, table)
     return np.stack([b.results()["total"] for b in blocks], axis=1).astype(np.int64)
 
 
