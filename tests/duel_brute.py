@@ -27,11 +27,7 @@ def _rolls(n: int, faces: int) -> list[tuple[tuple[int, ...], float]]:
 
 
 def _keeps(dice: tuple[int, ...]) -> set[tuple[int, ...]]:
-    return {
-        tuple(sorted(k))
-        for r in range(len(dice) + 1)
-        for k in itertools.combinations(dice, r)
-    }
+    return {tuple(sorted(k)) for r in range(len(dice) + 1) for k in itertools.combinations(dice, r)}
 
 
 class Brute:

@@ -187,8 +187,9 @@ def _stages(rules, starts, seat, policies, d):
         offset = size + np.cumsum(lengths) - lengths
         size += int(lengths.sum())
         stages.append(
-            Stage(seat, level[seat], level[other], movers, waiters, m_mr, w_mr, offset,
-                  policies[seat])  # fmt: skip
+            Stage(
+                seat, level[seat], level[other], movers, waiters, m_mr, w_mr, offset, policies[seat]
+            )  # fmt: skip
         )
         if level[seat] == rules.n_categories:
             return stages, size
@@ -419,4 +420,3 @@ def _best_decision(res: DuelMove, table: DuelTable, cards, seat, counts, rolls_l
         res.keep = list(t.faces_from_counts(t.keep_counts[k]))
     else:
         res.category = rules.category_names[int(cat[r, 0])]
-

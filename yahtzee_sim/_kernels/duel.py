@@ -68,7 +68,20 @@ def _fill_next_rows(next_off, n_y, iy, d, mr_y, x2_states, x2_mr, off, first, le
 
 @njit(cache=True, parallel=True, nogil=True)
 def solve_stage(
-    kr, values, d, m_states, m_mr, w_mr, out_off, next_off, x2_states, x2_mr, iy_lo, iy_hi, out, base
+    kr,
+    values,
+    d,
+    m_states,
+    m_mr,
+    w_mr,
+    out_off,
+    next_off,
+    x2_states,
+    x2_mr,
+    iy_lo,
+    iy_hi,
+    out,
+    base,
 ):
     """Rows of the joint positions (mover ``m_states[i]``, waiter number ``iy``) for
     ``iy_lo <= iy < iy_hi``, from the next stage's rows in ``values``.

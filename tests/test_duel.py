@@ -1,0 +1,153 @@
+"""The exact two-player solver and the exact evaluation of strategy pairs, against
+brute-force recursion (tests/duel_brute.py) on the smallest games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from yahtzee_sim.duel import DuelError, EndgameTooLarge, duel, solve_duel
+from yahtzee_sim.duel_eval import PairError, evaluate_pair
+from yahtzee_sim.exact import decision_tables
+from yahtzee_sim.rules import Category, RuleSet, get_rules
+from yahtzee_sim.state import encode_state
+from yahtzee_sim.strategies import get_strategy
+
+from duel_brute import Brute
+
+#: Two dice, three faces, two rolls; two upper boxes with a bonus, and a pair box.
+TINY = RuleSet(
+    name="tiny-duel",
+    n_dice=2,
+    n_faces=3,
+    rolls_per_turn=2,
+    categories=(
+        Category("ones", "upper", param=1),
+        Category("threes", "upper", param=3),
+        Category("pair", "yahtzee", points=5),
+    ),
+    upper_bonus_threshold=4,
+    upper_bonus=3,
+)
+
+
+@pytest.fixture(scope="module")
+def brute():
+    return Brute(TINY)
+
+
+def _policy(rules: RuleSet, strategy_id: str):
+    """A brute-force policy function playing the strategy's decision tables."""
+    strategy = get_strategy(strategy_id)
+    strategy.prepare(rules)
+    t = rules.tables
+
+    def decide(card, dice, rolls_left):
+        used = sum(1 << c for c, p in enumerate(card) if p is not None)
+        upper = sum(p for c, p in enumerate(card) if p is not None and rules.categories[c].is_upper)
+        state = encode_state(rules, used, upper, 0)
+        keep, cat = decision_tables(strategy, rules, np.array([state]), bin(used).count("1"))
+        counts = t.counts_from_faces(dice)
+        r = int(t.roll_index(counts[None])[0])
+        if rolls_left == 0:
+            return int(cat[0, r])
+        return t.faces_from_counts(t.keep_counts[int(keep[0, rolls_left - 1, r])])
+
+    return decide
+
+
+def test_solver_matches_brute_force(brute):
+    table = solve_duel(TINY)
+    assert table.p_win(0) == pytest.approx(brute.p_win(0), abs=1e-12)
+    assert table.p_win(0) + table.p_win(1) == pytest.approx(1.0, abs=1e-15)
+    assert table.p_win(0) != pytest.approx(0.5, abs=1e-4)  # the game is not symmetric
+
+
+def test_preset_two_yatzy_matches_brute_force():
+    rules = get_rules("2-yatzy")
+    assert solve_duel(rules).p_win(1) == pytest.approx(Brute(rules).p_win(1), abs=1e-12)
+
+
+@pytest.mark.parametrize("fixed_seat", [0, 1])
+def test_best_response_to_max_ev_matches_brute_force(fixed_seat):
+    policies = [None, None]
+    policies[fixed_seat] = "optimal"
+    brute_policies = [None, None]
+    brute_policies[fixed_seat] = _policy(TINY, "optimal")
+    want = Brute(TINY, tuple(brute_policies)).p_win(1 - fixed_seat)
+    table = solve_duel(TINY, policies=tuple(policies))
+    assert table.p_win(1 - fixed_seat) == pytest.approx(want, abs=1e-12)
+    # the best response beats mirroring max-EV play, which is exactly even here
+    assert table.p_win(1 - fixed_seat) > 0.5
+
+
+def test_pair_evaluation_agrees_with_solver_and_brute_force():
+    fixed = solve_duel(TINY, policies=("optimal", "optimal")).p_win(0)
+    assert fixed == pytest.approx(0.5, abs=1e-14)  # the same blind play in both seats
+    pair = evaluate_pair(TINY, ("optimal", "optimal"))
+    assert pair.p_win[0] == pytest.approx(fixed, abs=1e-12)
+    # another position-only pair: forward pass (evaluate_pair) = backward pass (solver)
+    got = evaluate_pair(TINY, ("greedy", "optimal"), modes=("state", "state"))
+    assert got.p_win[0] == pytest.approx(
+        solve_duel(TINY, policies=("greedy", "optimal")).p_win(0), abs=1e-12
+    )
+    assert got.p_win[0] == pytest.approx(
+        Brute(TINY, (_policy(TINY, "greedy"), _policy(TINY, "optimal"))).p_win(0), abs=1e-12
+    )
+
+
+def test_table_play_is_below_the_best_response_and_matches_simulation():
+    from yahtzee_sim.tables import play_tables, win_shares_of
+
+    got = evaluate_pair(TINY, ("optimal", "win-aware"))
+    best = solve_duel(TINY, policies=("optimal", None)).p_win(1)
+    assert got.p_win[1] <= best + 1e-12  # no player beats the best response
+    players = [get_strategy("optimal"), get_strategy("win-aware")]
+    shares = win_shares_of(play_tables(players, TINY, 40_000, seed=3))[:, 1]
+    se = shares.std(ddof=1) / np.sqrt(len(shares))
+    assert abs(shares.mean() - got.p_win[1]) < 4 * se
+
+
+def test_pair_evaluation_with_full_keys_equals_declared_keys():
+    a = evaluate_pair(TINY, ("win-aware", "optimal"))
+    b = evaluate_pair(TINY, ("win-aware", "optimal"), modes=("full", "full"))
+    assert a.p_win[0] == pytest.approx(b.p_win[0], abs=1e-14)
+    assert b.decisions >= a.decisions
+
+
+def test_parallel_blocks_and_memory_map_are_identical(tmp_path):
+    one = solve_duel(TINY)
+    two = solve_duel(TINY, n_jobs=2, path=tmp_path / "duel.npy")
+    np.testing.assert_array_equal(np.asarray(two.values), one.values)
+
+
+def test_endgame_position_matches_brute_force():
+    rules = TINY
+    cards = ["ones=2", "threes=3"]
+    res = duel(cards, rules)
+    brute = Brute(rules)
+    want = brute.value(0, ((2, None, None), (None, 3, None)))
+    assert res.seat == 0 and res.p_win == pytest.approx(want, abs=1e-12)
+    # inside the turn: the best box of a final roll and its value
+    got = duel(cards, rules, dice=[3, 3], rolls_left=0)
+    values = {c: brute._after_box(0, ((2, None, None), (None, 3, None)), c, (3, 3)) for c in (1, 2)}
+    best = max(values, key=values.get)
+    assert got.category == rules.category_names[best]
+    assert got.p_win == pytest.approx(values[best], abs=1e-12)
+    keep = duel(cards, rules, dice=[1, 3], rolls_left=1)
+    assert keep.p_win == pytest.approx(
+        brute.roll_value(0, ((2, None, None), (None, 3, None)), (1, 3), 1), abs=1e-12
+    )
+
+
+def test_bad_input_raises_value_errors():
+    with pytest.raises(EndgameTooLarge, match="at most 3 open boxes"):
+        duel(["", ""], "yahtzee")
+    with pytest.raises(DuelError, match="two score cards"):
+        duel(["ones=1"], TINY)
+    with pytest.raises(DuelError, match="game is over"):
+        duel(["ones=1, threes=3, pair=5", "ones=1, threes=3, pair=0"], TINY)
+    with pytest.raises(ValueError, match="seats play in order"):
+        duel(["", "ones=2"], TINY)
+    with pytest.raises(PairError):
+        evaluate_pair(TINY, ("optimal",))
