@@ -9,7 +9,7 @@ Yahtzee bonus or joker rules).
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
+from functools import cache
 from math import factorial
 
 from yahtzee_sim.rules import RuleSet
@@ -49,7 +49,7 @@ class Brute:
         counts = [dice.count(f + 1) for f in range(self.rules.n_faces)]
         return self.rules.categories[c].score(counts, self.rules.two_pairs_allows_one_pair)
 
-    @lru_cache(maxsize=None)  # noqa: B019 (test helper, one instance per game)
+    @cache  # noqa: B019 (test helper, one instance per game)
     def value(self, seat: int, cards: tuple) -> float:
         """P(seat 0 wins) with ``seat`` to move at a turn start."""
         if all(p is not None for card in cards for p in card):
@@ -67,7 +67,7 @@ class Brute:
         new[seat] = tuple(card)
         return self.value(1 - seat, tuple(new))
 
-    @lru_cache(maxsize=None)  # noqa: B019
+    @cache  # noqa: B019
     def roll_value(self, seat: int, cards: tuple, dice: tuple, rolls_left: int) -> float:
         """P(seat 0 wins) with ``seat`` to decide at ``dice`` with ``rolls_left`` rerolls."""
         sign = 1.0 if seat == 0 else -1.0  # seat 1 minimizes seat 0's P(win)

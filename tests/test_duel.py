@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from duel_brute import Brute
 
 from yahtzee_sim.duel import DuelError, EndgameTooLarge, duel, solve_duel
 from yahtzee_sim.duel_eval import PairError, evaluate_pair
@@ -12,8 +13,6 @@ from yahtzee_sim.exact import decision_tables
 from yahtzee_sim.rules import Category, RuleSet, get_rules
 from yahtzee_sim.state import encode_state
 from yahtzee_sim.strategies import get_strategy
-
-from duel_brute import Brute
 
 #: Two dice, three faces, two rolls; two upper boxes with a bonus, and a pair box.
 TINY = RuleSet(

@@ -189,7 +189,7 @@ def _stages(rules, starts, seat, policies, d):
         stages.append(
             Stage(
                 seat, level[seat], level[other], movers, waiters, m_mr, w_mr, offset, policies[seat]
-            )  # fmt: skip
+            )
         )
         if level[seat] == rules.n_categories:
             return stages, size
@@ -229,15 +229,40 @@ def _stage_block(rules, values, d, stage, nxt, outcomes, lo, hi, into=None):
     out, b = (into, 0) if into is not None else (np.empty(end - base), base)
     if outcomes is None:
         solve_stage(
-            kr, values, d, stage.movers, stage.m_mr, stage.w_mr, stage.offset, nxt.offset,
-            nxt.waiters, nxt.w_mr, lo, hi, out, b,
-        )  # fmt: skip
+            kr,
+            values,
+            d,
+            stage.movers,
+            stage.m_mr,
+            stage.w_mr,
+            stage.offset,
+            nxt.offset,
+            nxt.waiters,
+            nxt.w_mr,
+            lo,
+            hi,
+            out,
+            b,
+        )
     else:
         ptr, j, pts, prob = outcomes
         policy_stage(
-            values, d, stage.m_mr, stage.w_mr, stage.offset, ptr, j, pts, prob, nxt.offset,
-            nxt.w_mr, lo, hi, out, b,
-        )  # fmt: skip
+            values,
+            d,
+            stage.m_mr,
+            stage.w_mr,
+            stage.offset,
+            ptr,
+            j,
+            pts,
+            prob,
+            nxt.offset,
+            nxt.w_mr,
+            lo,
+            hi,
+            out,
+            b,
+        )
     return None if into is not None else (base, out)
 
 
@@ -408,9 +433,20 @@ def _best_decision(res: DuelMove, table: DuelTable, cards, seat, counts, rolls_l
     st, nxt = table.stages[0], table.stages[1]
     lane = table.d + cards[1 - seat].score - cards[seat].score
     _, cat, keep, _, roll_vals = mover_turn(
-        kernel_rules(rules), table.values, table.d, int(st.movers[0]), int(st.m_mr[0]),
-        int(st.w_mr[0]), nxt.offset, 1, 0, nxt.waiters, nxt.w_mr, lane, 2,
-    )  # fmt: skip
+        kernel_rules(rules),
+        table.values,
+        table.d,
+        int(st.movers[0]),
+        int(st.m_mr[0]),
+        int(st.w_mr[0]),
+        nxt.offset,
+        1,
+        0,
+        nxt.waiters,
+        nxt.w_mr,
+        lane,
+        2,
+    )
     t = rules.tables
     r = int(t.roll_index(np.asarray(counts)[None])[0])
     res.rolls_left = rolls_left
