@@ -150,3 +150,65 @@ def test_bad_input_raises_value_errors():
         duel(["", "ones=2"], TINY)
     with pytest.raises(PairError):
         evaluate_pair(TINY, ("optimal",))
+
+
+# ------------------------------------------------------------------ CLI
+def _cli(argv):
+    import argparse
+
+    from yahtzee_sim import cli_duel
+
+    parser = argparse.ArgumentParser(prog="yahtzee-sim")
+    cli_duel.add_parser(parser.add_subparsers(dest="command"))
+    return cli_duel.run(parser.parse_args(["duel", *argv]))
+
+
+def test_cli_prints_the_best_box_and_json(capsys):
+    import json
+
+    assert _cli(["--rules", "2-yatzy", "--me", "ones=1", "--opponent", "twos=2", "--seat", "1",
+                 "--dice", "2,2", "--rolls-left", "0"]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "best box: twos" in out and "P(you win)" in out
+    assert _cli(["--rules", "2-yatzy", "--me", "", "--opponent", "", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    want = Brute(get_rules("2-yatzy")).p_win(0)
+    assert got["seat"] == 0 and got["p_win_me"] == pytest.approx(want, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--me", "", "--opponent", ""], "at most 3 open boxes"),
+        (["--rules", "2-yatzy", "--me", "ones=9", "--opponent", ""], "ones=9 is impossible"),
+        (["--rules", "2-yatzy", "--me", "", "--opponent", "", "--rolls-left", "1"], "needs --dice"),
+        (["--rules", "2-yatzy", "--me", "", "--opponent", "", "--dice", "1,x"], "--dice must"),
+    ],
+)
+def test_cli_bad_input_is_one_line_and_exit_2(capsys, argv, message):
+    assert _cli(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_dask_local_cluster_is_bit_identical():
+    distributed = pytest.importorskip("dask.distributed")
+    from joblib import parallel_config
+
+    local = solve_duel(TINY)
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster,
+        distributed.Client(cluster) as client,
+        parallel_config(backend="dask"),
+    ):
+        with distributed.get_task_stream(client) as tasks:
+            remote = solve_duel(TINY, n_jobs=2)
+        assert len(tasks.data) >= 2  # the stages' blocks ran on the cluster's workers
+    np.testing.assert_array_equal(remote.values, local.values)

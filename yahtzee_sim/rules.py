@@ -374,6 +374,36 @@ def _two_yatzy() -> RuleSet:
     )
 
 
+def _upper_mini() -> RuleSet:
+    """The upper section alone, scaled down for exact two-player solving: three dice with
+    four faces, bonus 15 at 20 (two of each face)."""
+    return RuleSet(
+        name="upper-3d4f",
+        n_dice=3,
+        n_faces=4,
+        rolls_per_turn=3,
+        categories=tuple(_upper(UPPER_NAMES, 4)),
+        upper_bonus_threshold=20,
+        upper_bonus=15,
+    )
+
+
+def _six_box() -> RuleSet:
+    """Six boxes of official Yahtzee (five dice, three rolls, no bonuses): small enough
+    for exact two-player solving."""
+    cats = _yahtzee("yahtzee", 0, "none").categories
+    keep = ("sixes", "three_of_a_kind", "full_house", "small_straight", "yahtzee", "chance")
+    return RuleSet(
+        name="yahtzee-6box",
+        n_dice=5,
+        n_faces=6,
+        rolls_per_turn=3,
+        categories=tuple(c for c in cats if c.name in keep),
+        upper_bonus_threshold=0,
+        upper_bonus=0,
+    )
+
+
 _PRESETS = {
     "yahtzee": lambda: _yahtzee("yahtzee", 100, "forced"),
     "yahtzee-free-joker": lambda: _yahtzee("yahtzee-free-joker", 100, "free"),
@@ -384,6 +414,8 @@ _PRESETS = {
     "yatzy-no-bonus": lambda: _yatzy("yatzy-no-bonus", upper_bonus=0),
     "yatzy-kth2012": lambda: _yatzy("yatzy-kth2012", allow_one_pair=True),
     "2-yatzy": _two_yatzy,
+    "upper-3d4f": _upper_mini,
+    "yahtzee-6box": _six_box,
 }
 
 #: Names accepted by :func:`get_rules`.
