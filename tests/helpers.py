@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 from yahtzee_sim import get_rules
@@ -36,3 +38,26 @@ def options(rules, dice, used=(), flag=0, upper_total=0):
     v = view_for(rules, dice, used, flag, upper_total)
     names = v.rules.category_names
     return {n: int(p) for n, p in zip(names, v.category_points[0], strict=True) if p >= 0}
+
+
+@contextlib.contextmanager
+def dask_cluster():
+    """A two-worker dask LocalCluster as the joblib backend; yields its client (the test
+    is skipped without dask.distributed)."""
+    import pytest
+
+    distributed = pytest.importorskip("dask.distributed")
+    from joblib import parallel_config
+
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster,
+        distributed.Client(cluster) as client,
+        parallel_config(backend="dask"),
+    ):
+        yield client

@@ -14,6 +14,8 @@ from yahtzee_sim.rules import Category, RuleSet, get_rules
 from yahtzee_sim.state import encode_state
 from yahtzee_sim.strategies import get_strategy
 
+from helpers import dask_cluster
+
 #: Two dice, three faces, two rolls; two upper boxes with a bonus, and a pair box.
 TINY = RuleSet(
     name="tiny-duel",
@@ -193,22 +195,11 @@ def test_cli_bad_input_is_one_line_and_exit_2(capsys, argv, message):
 
 @pytest.mark.slow
 def test_dask_local_cluster_is_bit_identical():
-    distributed = pytest.importorskip("dask.distributed")
-    from joblib import parallel_config
-
     local = solve_duel(TINY)
-    with (
-        distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-        ) as cluster,
-        distributed.Client(cluster) as client,
-        parallel_config(backend="dask"),
-    ):
-        with distributed.get_task_stream(client) as tasks:
+    with dask_cluster() as client:
+        from dask.distributed import get_task_stream
+
+        with get_task_stream(client) as tasks:
             remote = solve_duel(TINY, n_jobs=2)
         assert len(tasks.data) >= 2  # the stages' blocks ran on the cluster's workers
     np.testing.assert_array_equal(remote.values, local.values)

@@ -9,6 +9,8 @@ from yahtzee_sim.simulate import RunInterrupted
 from yahtzee_sim.strategies import Strategy
 from yahtzee_sim.strategies.greedy import Greedy
 
+from helpers import dask_cluster
+
 
 # -------------------------------------------------------------- streaming
 def test_streaming_summary_equals_keeping_all_games():
@@ -110,22 +112,11 @@ def test_cli_checkpoint(tmp_path, capsys):
 # -------------------------------------------------------------------- dask
 @pytest.mark.slow
 def test_dask_local_cluster_is_bit_identical():
-    distributed = pytest.importorskip("dask.distributed")
-    from joblib import parallel_config
-
     local = simulate("greedy", 20_000, seed=7, chunk_size=2500)
-    with (
-        distributed.LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-        ) as cluster,
-        distributed.Client(cluster) as client,
-        parallel_config(backend="dask"),
-    ):
-        with distributed.get_task_stream(client) as tasks:
+    with dask_cluster() as client:
+        from dask.distributed import get_task_stream
+
+        with get_task_stream(client) as tasks:
             remote = simulate("greedy", 20_000, seed=7, chunk_size=2500, n_jobs=-1)
         assert len(tasks.data) >= 8  # the 8 blocks ran on the cluster's workers
         streamed = simulate("random", 20_000, seed=7, chunk_size=2500, n_jobs=-1, keep_games=False)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+import numba
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
@@ -243,6 +244,7 @@ def _stage_block(rules, values, d, stage, nxt, outcomes, lo, hi, into=None):
             hi,
             out,
             b,
+            numba.get_num_threads(),
         )
     else:
         ptr, j, pts, prob = outcomes

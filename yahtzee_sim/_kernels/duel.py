@@ -82,6 +82,7 @@ def solve_stage(
     iy_hi,
     out,
     base,
+    threads,
 ):
     """Rows of the joint positions (mover ``m_states[i]``, waiter number ``iy``) for
     ``iy_lo <= iy < iy_hi``, from the next stage's rows in ``values``.
@@ -96,11 +97,12 @@ def solve_stage(
     n_y = w_mr.shape[0]
     n_states = (np.int64(1) << kr.n_categories) * kr.flag_size * (kr.upper_cap + 1)
     count = iy_hi - iy_lo
-    n_chunks = min(count, 8)
+    n_chunks = min(count, threads)
     for chunk in prange(n_chunks):
-        off = np.zeros(n_states, dtype=np.int64)
-        first = np.zeros(n_states, dtype=np.int64)
-        length = np.zeros(n_states, dtype=np.int64)
+        # rows by state, read only at the states the mover can score into (every one set)
+        off = np.empty(n_states, dtype=np.int64)
+        first = np.empty(n_states, dtype=np.int64)
+        length = np.empty(n_states, dtype=np.int64)
         work = new_work(kr, TILE, 0)
         lanes = Lanes(LANES_NEED, values, off, length, first, 1.0, 0.0, _NO_SCALE)
         for iy in range(iy_lo + chunk, iy_hi, n_chunks):
@@ -124,9 +126,9 @@ def mover_turn(kr, values, d, state, mr_x, mr_y, next_off, n_y, iy, x2_states, x
     single lane ``lane`` (= the mover's points needed + ``d``), recording at level
     ``record``: returns the widget's views ``(W, cat, keep, keep_vals, roll_vals)``."""
     n_states = (np.int64(1) << kr.n_categories) * kr.flag_size * (kr.upper_cap + 1)
-    off = np.zeros(n_states, dtype=np.int64)
-    first = np.zeros(n_states, dtype=np.int64)
-    length = np.zeros(n_states, dtype=np.int64)
+    off = np.empty(n_states, dtype=np.int64)
+    first = np.empty(n_states, dtype=np.int64)
+    length = np.empty(n_states, dtype=np.int64)
     _fill_next_rows(next_off, n_y, iy, d, mr_y, x2_states, x2_mr, off, first, length)
     lanes = Lanes(LANES_NEED, values, off, length, first, 1.0, 0.0, _NO_SCALE)
     work = new_work(kr, 1, record)
