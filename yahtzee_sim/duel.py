@@ -42,9 +42,10 @@ from .state import decode_state, max_points_to_come
 from .target import max_score
 from .winprob import ScoreCard, ScoreCardError, to_move
 
-#: Most open boxes per player for :func:`duel` on the full games (official Yahtzee and
-#: Yatzy): every position with at most this many open boxes on each card solves within
-#: about 5 s on one core (docs/guide/two-player.md gives the timings).
+#: Most open boxes per card :func:`duel` takes by default: positions of real games with
+#: three open boxes each solve in under a second on official Yahtzee and Yatzy; the
+#: slowest ones (upper bonus open, Yahtzee bonuses possible on both cards) in seconds
+#: to tens of seconds (docs/guide/two-player.md gives the timings).
 ENDGAME_BOXES = 3
 
 #: Joint-position rows per joblib block.
