@@ -36,7 +36,7 @@ import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
 from ._kernels.duel import mover_turn, policy_stage, solve_stage, successors
-from ._kernels.play import kernel_rules
+from ._kernels.scoring import kernel_rules
 from .rules import RuleSet, get_rules
 from .state import decode_state, max_points_to_come
 from .target import max_score

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .play import flag_after_roll, scored_state
+from .scoring import flag_after_roll, scored_state
 from .widget import LANES_NEED, Lanes, bonus_moves_flag, new_work, widget
 
 #: Lanes per widget call (the work array of a tile stays in cache).
