@@ -161,13 +161,9 @@ def test_bad_input_raises_value_errors():
 
 # ------------------------------------------------------------------ CLI
 def _cli(argv):
-    import argparse
+    from yahtzee_sim.cli import main
 
-    from yahtzee_sim import cli_duel
-
-    parser = argparse.ArgumentParser(prog="yahtzee-sim")
-    cli_duel.add_parser(parser.add_subparsers(dest="command"))
-    return cli_duel.run(parser.parse_args(["duel", *argv]))
+    return main(["duel", *argv])
 
 
 def test_cli_prints_the_best_box_and_json(capsys):

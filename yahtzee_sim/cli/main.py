@@ -7,7 +7,7 @@ import os
 import sys
 
 from .. import __version__
-from . import catalog, learn, objectives, play, report, simulate, solve, tournament
+from . import catalog, duel, learn, objectives, play, report, simulate, solve, tournament
 from ._extras import missing_extra_message, missing_optional
 from ._options import EXIT_USAGE, Command, Parser
 
@@ -25,6 +25,7 @@ COMMANDS: tuple[Command, ...] = (
     objectives.RISK,
     tournament.TOURNAMENT,
     tournament.WINPROB,
+    duel.DUEL,
     learn.DATASET,
     play.ANALYZE,
     play.PLAY,

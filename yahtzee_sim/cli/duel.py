@@ -1,0 +1,69 @@
+"""``yahtzee-sim duel``: the exact optimal two-player move and P(win) at an endgame."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from . import _options as opt
+
+
+def add_duel_arguments(p: argparse.ArgumentParser) -> None:
+    """Declare the options of ``duel``."""
+    p.add_argument("--me", required=True, metavar="CARD", help="your card: 'ones=3,...'")
+    p.add_argument("--opponent", required=True, metavar="CARD", help="the opponent's card")
+    p.add_argument("--seat", type=int, default=0, help="your seat (0 = first to play)")
+    p.add_argument("--dice", default=None, help="dice of the player to move, e.g. 6,6,6,2,3")
+    p.add_argument("--rolls-left", type=int, default=None, help="rerolls left with --dice")
+    p.add_argument(
+        "--max-open",
+        type=int,
+        default=None,
+        metavar="K",
+        help="most open boxes per card (default: the endgame limit, yahtzee_sim.duel."
+        "ENDGAME_BOXES; more may take minutes)",
+    )
+    opt.add_rules(p, rolls_per_turn=False)
+    opt.add_output(p, quiet=False)
+
+
+def run_duel(args: argparse.Namespace) -> int:
+    """The optimal two-player move and P(win) (:func:`yahtzee_sim.duel.duel`)."""
+    from ..duel import duel
+    from ..winprob import ScoreCard
+
+    rules = opt.rules_from(args)
+    if args.seat not in (0, 1):
+        raise opt.CliError(f"--seat must be 0 or 1, got {args.seat}")
+    if args.max_open is not None and args.max_open < 0:
+        raise opt.CliError(f"--max-open must be >= 0, got {args.max_open}")
+    if args.dice is None and args.rolls_left is not None:
+        raise opt.CliError("--rolls-left needs --dice")
+    dice = None if args.dice is None else opt.dice(args.dice)
+    cards = [ScoreCard.parse(args.opponent, rules)]
+    cards.insert(args.seat, ScoreCard.parse(args.me, rules))
+    limit = {} if args.max_open is None else {"max_open": args.max_open}
+    res = duel(cards, rules, dice=dice, rolls_left=args.rolls_left, **limit)
+    mine = res.p_win if res.seat == args.seat else 1.0 - res.p_win
+    if args.json:
+        print(json.dumps({**res.to_dict(), "seat_me": args.seat, "p_win_me": mine}))
+        return 0
+    who = "you" if res.seat == args.seat else "the opponent"
+    print(f"rules {rules.name}: seat {res.seat} ({who}) to move")
+    for i, c in enumerate(cards):
+        name = "you" if i == args.seat else "opponent"
+        print(f"  {name:9s} score {c.score:4d}, open: {', '.join(res.open_boxes[i]) or '-'}")
+    if res.keep is not None:
+        print(f"best keep: {res.keep or 'nothing (reroll all)'}")
+    if res.category is not None:
+        print(f"best box: {res.category}")
+    print(f"P(you win), both playing optimally, ties split: {mine:.6f}  ({res.seconds:.2f} s)")
+    return 0
+
+
+DUEL = opt.Command(
+    "duel",
+    "exact optimal two-player move and P(win) at an endgame position",
+    add_duel_arguments,
+    run_duel,
+)
