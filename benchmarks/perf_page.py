@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import platform
 import shlex
 import subprocess
@@ -53,7 +54,11 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
 
 
 def machine() -> dict:
-    """The CPU model and core count (``lscpu``), Python and numba versions."""
+    """The CPU model and core count (``lscpu``), the load average, Python and numba versions.
+
+    The load average (over the last 5 minutes, taken when the benchmark ends) says how busy
+    the machine was: above the number of cores, other work shared the CPU.
+    """
     info = {"cpu": platform.processor() or platform.machine(), "cores": None}
     try:
         out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
@@ -67,6 +72,7 @@ def machine() -> dict:
             info["cores"] = int(value.strip())
     import numba
 
+    info["load_average_5min"] = round(os.getloadavg()[1], 2)
     info["python"] = platform.python_version()
     info["numba"] = numba.__version__
     return info
