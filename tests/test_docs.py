@@ -30,6 +30,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -143,7 +144,10 @@ def check_output(shown: str, printed: str, where: str) -> None:
 
 def run_page(path: Path, cwd: Path) -> dict:
     """Run every block of one page in ``cwd``; return the page's Python namespace."""
-    ns: dict = {"__name__": f"docs_{path.stem}"}
+    # a real module, so that classes defined on the page pickle (check_strategy, workers)
+    module = types.ModuleType("docs_page_" + re.sub(r"\W", "_", path.stem))
+    sys.modules[module.__name__] = module
+    ns = module.__dict__
     items = blocks(path)
     for i, b in enumerate(items):
         where = f"{path.relative_to(ROOT)}:{b['line']}"
