@@ -78,8 +78,12 @@ def machine() -> dict:
     return info
 
 
-def run(name: str) -> Path:
-    """Run benchmark ``name``, save ``benchmarks/results/name.json``; return its path."""
+def run(name: str, timeout: float | None = None) -> Path:
+    """Run benchmark ``name``, save ``benchmarks/results/name.json``; return its path.
+
+    Raises ``subprocess.TimeoutExpired`` (the benchmark killed, nothing saved) after
+    ``timeout`` seconds.
+    """
     _, command = BENCHMARKS[name]
     proc = subprocess.run(
         [sys.executable, *shlex.split(command)[1:]],
@@ -87,6 +91,7 @@ def run(name: str) -> Path:
         stdout=subprocess.PIPE,
         text=True,
         check=True,
+        timeout=timeout,
     )
     record = {
         "name": name,
@@ -260,11 +265,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("action", nargs="?", choices=["run"], help="run one benchmark")
     ap.add_argument("name", nargs="?", choices=sorted(BENCHMARKS))
     ap.add_argument("--check", action="store_true", help="exit 1 if the page is out of date")
+    ap.add_argument("--timeout", type=float, default=None, help="seconds before run gives up")
     args = ap.parse_args(argv)
     if args.action == "run":
         if not args.name:
             ap.error("run needs a benchmark name")
-        print(run(args.name))
+        print(run(args.name, args.timeout))
         return 0
     text = page()
     if args.check:

@@ -30,6 +30,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 import types
 from pathlib import Path
 
@@ -79,6 +80,7 @@ def commands(body: str) -> list[str]:
 
 
 _HELP: dict[str, str] = {}
+TIMES: dict[str, float] = {}  # seconds per Python block, to keep the examples cheap
 
 
 def help_text(sub: str) -> str:
@@ -157,7 +159,9 @@ def run_page(path: Path, cwd: Path) -> dict:
         if b["title"]:
             (cwd / b["title"]).write_text(b["body"])
         if b["lang"] == "python":
+            t0 = time.perf_counter()
             exec(compile(b["body"], where, "exec"), ns)
+            TIMES[where] = time.perf_counter() - t0
         elif b["lang"] in ("bash", "sh", "console"):
             for cmd in commands(b["body"]):
                 check_command(cmd, where)
