@@ -41,7 +41,7 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "solver": ("Optimal play", "python benchmarks/bench_solver.py --skip-cold"),
     "exact": ("Exact laws", "python benchmarks/bench_exact.py"),
     "select": ("Ranking", "python benchmarks/bench_select.py"),
-    "stream": ("Long runs", "python benchmarks/bench_stream.py --games 20000000"),
+    "stream": ("Long runs", "python benchmarks/bench_stream.py --games 5000000"),
     "visible": ("Visible tables", "python benchmarks/bench_visible.py"),
     "env": ("Machine learning", "python benchmarks/bench_env.py"),
     "dataset": ("Machine learning", "python benchmarks/bench_dataset.py"),
@@ -119,7 +119,8 @@ def _engine(r: dict) -> list[Row]:
     for x in r["results"]:
         rows.append(
             (
-                f"`{x['strategy']}`, {_n(x['games'])} games, {x['n_jobs']} job(s)",
+                f"`{x['strategy']}`, {_n(x['games'])} games, {x['n_jobs']} "
+                + ("job" if x["n_jobs"] == 1 else "jobs"),
                 f"{x['seconds_median']:.2f} s ({_n(x['games_per_second'])} games/s)",
             )
         )
@@ -130,63 +131,58 @@ def _engine(r: dict) -> list[Row]:
 
 def _solver(r: dict) -> list[Row]:
     rows = [
-        (f"solve `{k}` (warm JIT, median)", f"{v:.2f} s") for k, v in r["solve_seconds"].items()
+        (f"solve `{k}` (warm JIT, median)", f"{v['median']:.2f} s")
+        for k, v in r["solve_seconds"].items()
     ]
     if "optimal_games" in r:
         g = r["optimal_games"]
         rows.append(
             (
-                f"`optimal`, {_n(g['games'])} games, 2 jobs (first run / repeat)",
-                f"{g['first_seconds']:.2f} s / {g['repeat_seconds']:.2f} s",
+                f"`optimal`, {_n(g['games'])} games, {g['n_jobs']} jobs (fresh decision "
+                "cache / repeat)",
+                f"{g['seconds_first']:.2f} s / {g['seconds_repeat']:.2f} s",
             )
         )
-    rows.append(("one advisor answer, table in memory", f"{r['advise_ms']:.2f} ms"))
+    rows.append(("one advisor answer, table in memory (median)", f"{r['advise_ms']['median']} ms"))
     rows.append(
-        ("one advisor answer, table loaded from disk", f"{r['advise_with_table_load_ms']:.1f} ms")
+        ("one advisor answer, table loaded from disk", f"{r['advise_with_table_load_ms']} ms")
     )
     return rows
 
 
-def _exact(r: dict) -> list[Row]:
-    names = {
-        "optimal_moments": "`optimal` on `yahtzee`, mean and SD only",
-        "optimal_pmf": "`optimal` on `yahtzee`, full law",
-        "greedy_pmf": "`greedy` on `yahtzee`, full law (generic batched API)",
-    }
-    rows = []
-    for key, label in names.items():
-        if key in r:
-            c = r[key]
-            rows.append((label, f"{c['seconds']:.2f} s, peak RSS {c['peak_rss_gb']:.2f} GB"))
-    return rows
-
-
-def _select(r: dict) -> list[Row]:
-    runs = r["runs"]
-    first, rest = runs[0], runs[1:]
-    rows = [
-        (
-            f"Kim–Nelson over {r['strategies']} built-ins, first in a process",
-            f"{first['seconds']:.2f} s (winner {', '.join(first['winners'])})",
-        )
-    ]
-    if rest:
-        rows.append(
-            (
-                "the same, later seeds",
-                ", ".join(f"{x['seconds']:.2f} s" for x in rest),
-            )
-        )
-    return rows
-
-
-def _stream(r: dict) -> list[Row]:
+def _env(r: dict) -> list[Row]:
     return [
         (
-            f"`{r['strategy']}`, {_n(r['games'])} games, {r['jobs']} jobs, summary only",
-            f"{r['seconds']:.1f} s ({_n(r['games_per_second'])} games/s), "
-            f"peak RSS {r['peak_rss_mb']:.0f} MB",
+            f"vector environment, {_n(r['num_envs'])} games, random legal policy",
+            f"{_n(r['steps_per_second'])} steps/s (environment alone "
+            f"{_n(r['env_only_steps_per_second'])})",
         )
+    ]
+
+
+def _dataset(r: dict) -> list[Row]:
+    return [
+        (
+            f"decision dataset, `{r['strategy']}`, {_n(r['games'])} games "
+            f"({_n(r['decisions'])} decisions)",
+            f"{r['seconds']:.1f} s ({_n(r['decisions_per_second'])} decisions/s)",
+        )
+    ]
+
+
+def _coach(r: dict) -> list[Row]:
+    a, b = r["analyze"], r["advise"]
+    return [
+        (
+            f"`analyze`: read, check and grade {_n(a['games'])} recorded games "
+            f"({_n(a['decisions'])} decisions)",
+            f"{a['seconds']:.1f} s; the whole command {a['command_seconds']:.1f} s",
+        ),
+        (
+            f"web page: one advisor request over HTTP (median of {b['requests']})",
+            f"{b['median_ms']} ms (95th percentile {b['p95_ms']} ms, first "
+            f"{b['first_request_ms']} ms)",
+        ),
     ]
 
 
@@ -208,16 +204,15 @@ def _generic(r: dict) -> list[Row]:
 RENDER: dict[str, Callable[[dict], list[Row]]] = {
     "engine": _engine,
     "solver": _solver,
-    "exact": _exact,
-    "select": _select,
-    "stream": _stream,
+    "env": _env,
+    "dataset": _dataset,
+    "coach": _coach,
 }
 
 
 def page() -> str:
     """The Markdown of the Performance page."""
     saved = {p.stem: json.loads(p.read_text()) for p in sorted(RESULTS.glob("*.json"))}
-    machines = sorted({(r["machine"]["cpu"], r["machine"]["cores"]) for r in saved.values()})
     lines = [
         "# Performance",
         "",
@@ -225,38 +220,44 @@ def page() -> str:
         " edit that script, not this page -->",
         "",
         "Every figure below comes from a benchmark script in `benchmarks/` that prints one "
-        "JSON object; `python benchmarks/perf_page.py run NAME` runs it and saves the "
-        "result in `benchmarks/results/NAME.json`, and `python benchmarks/perf_page.py` "
-        "writes this page from the saved results. Timings are wall-clock medians after a "
-        "warm-up (compiled kernels, solved tables in the disk cache) unless the row says "
-        "otherwise. On a machine shared with other work they vary by 10–40%.",
+        "JSON object. `python benchmarks/perf_page.py run NAME` runs one and saves its result "
+        "in `benchmarks/results/NAME.json`, with the machine it ran on; "
+        "`python benchmarks/perf_page.py` writes this page from the saved results. Timings "
+        "are wall-clock medians after a warm-up (compiled kernels, solved tables in the disk "
+        "cache) unless the row says otherwise. A benchmark without a saved result shows the "
+        "command that measures it.",
         "",
-        "Measured on: "
-        + "; ".join(f"{cpu}, {cores} cores" for cpu, cores in machines)
-        + (
-            f" (Python {next(iter(saved.values()))['machine']['python']}, "
-            f"numba {next(iter(saved.values()))['machine']['numba']})"
-            if saved
-            else "nothing yet"
-        )
-        + ".",
+        "## Machines",
         "",
+        "A load average above the number of cores means that other work shared the CPUs "
+        "during the run: those figures understate the speed of an idle machine.",
+        "",
+        "| benchmark | date | CPU | cores | load average (5 min) | Python | numba |",
+        "|---|---|---|---|---|---|---|",
     ]
+    for name, rec in saved.items():
+        m = rec["machine"]
+        load = m.get("load_average_5min")
+        lines.append(
+            f"| `{name}` | {rec['date']} | {m['cpu']} | {m['cores']} | "
+            f"{'not recorded' if load is None else load} | {m['python']} | {m['numba']} |"
+        )
+    lines.append("")
     areas: dict[str, list[str]] = {}
-    for name, (area, command) in BENCHMARKS.items():
+    for name, (area, _) in BENCHMARKS.items():
         areas.setdefault(area, []).append(name)
     for area, names in areas.items():
-        lines += [f"## {area}", "", "| measure | figure | reproduce |", "|---|---|---|"]
+        lines += [f"## {area}", ""]
         for name in names:
             command = BENCHMARKS[name][1]
             if name not in saved:
-                lines.append(f"| `{name}` | run `{command}` to measure | `{command}` |")
+                lines += [f"`{name}`: not measured here; run `{command}` to measure.", ""]
                 continue
             rec = saved[name]
-            rows = RENDER.get(name, _generic)(rec["result"])
-            for measure, figure in rows:
-                lines.append(f"| {measure} | {figure} | `{rec['command']}` ({rec['date']}) |")
-        lines.append("")
+            lines += ["| measure | figure |", "|---|---|"]
+            for measure, figure in RENDER.get(name, _generic)(rec["result"]):
+                lines.append(f"| {measure} | {figure} |")
+            lines += ["", f"Reproduce every row above: `{rec['command']}` ({rec['date']}).", ""]
     return "\n".join(lines)
 
 

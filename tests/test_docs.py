@@ -182,10 +182,7 @@ def test_page_blocks_run(page, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     ns = run_page(page, tmp_path)
     if page == README:  # the README's own strategy plays as it says
-        from yahtzee_sim import simulate
-
-        res = simulate(ns["ChanceLover"](), 200, seed=1)
-        assert (res.filled_turn[:, -1] == 1).all()  # Chance first
+        assert (ns["mine"].filled_turn[:, -1] == 1).all()  # Chance first
 
 
 def test_getting_started_on_a_fresh_clone(tmp_path, monkeypatch):
@@ -246,7 +243,9 @@ def _api_modules() -> list[str]:
     for page in (DOCS / "api").glob("*.md"):
         text = page.read_text()
         for name in re.findall(r"^::: ([\w.]+)", text, flags=re.M):
-            heading = re.search(rf"::: {re.escape(name)}\n\s+options:\n\s+heading: \"([\w.]+)\"", text)
+            heading = re.search(
+                rf"::: {re.escape(name)}\n\s+options:\n\s+heading: \"([\w.]+)\"", text
+            )
             mods.append(heading.group(1) if heading else name)
     return mods
 
