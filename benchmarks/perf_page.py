@@ -186,6 +186,17 @@ def _coach(r: dict) -> list[Row]:
     ]
 
 
+def _stream(r: dict) -> list[Row]:
+    return [
+        (
+            f"`{r['strategy']}`, {_n(r['games'])} games streamed (summary only), "
+            f"{r['n_jobs']} jobs",
+            f"{r['seconds']:.1f} s ({_n(r['games_per_second'])} games/s), "
+            f"peak RSS {r['peak_rss_mb']:.0f} MB",
+        )
+    ]
+
+
 def _generic(r: dict) -> list[Row]:
     """Every scalar leaf of the benchmark's JSON, one row each."""
     rows: list[Row] = []
@@ -207,6 +218,7 @@ RENDER: dict[str, Callable[[dict], list[Row]]] = {
     "env": _env,
     "dataset": _dataset,
     "coach": _coach,
+    "stream": _stream,
 }
 
 
