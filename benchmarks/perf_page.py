@@ -114,6 +114,11 @@ def _n(x: float, digits: int = 0) -> str:
     return f"{x:,.{digits}f}"
 
 
+def _timed(seconds: float, per_second: float, unit: str) -> str:
+    """``"12.3 s (45,678 unit/s)"``."""
+    return f"{seconds:.1f} s ({_n(per_second)} {unit}/s)"
+
+
 def _engine(r: dict) -> list[Row]:
     rows = []
     for x in r["results"]:
@@ -121,7 +126,7 @@ def _engine(r: dict) -> list[Row]:
             (
                 f"`{x['strategy']}`, {_n(x['games'])} games, {x['n_jobs']} "
                 + ("job" if x["n_jobs"] == 1 else "jobs"),
-                f"{x['seconds_median']:.2f} s ({_n(x['games_per_second'])} games/s)",
+                _timed(x["seconds_median"], x["games_per_second"], "games"),
             )
         )
     mb = max(x["results_mb"] for x in r["results"])
@@ -161,12 +166,9 @@ def _env(r: dict) -> list[Row]:
 
 
 def _dataset(r: dict) -> list[Row]:
+    what = f"`{r['strategy']}`, {_n(r['games'])} games ({_n(r['decisions'])} decisions)"
     return [
-        (
-            f"decision dataset, `{r['strategy']}`, {_n(r['games'])} games "
-            f"({_n(r['decisions'])} decisions)",
-            f"{r['seconds']:.1f} s ({_n(r['decisions_per_second'])} decisions/s)",
-        )
+        (f"decision dataset, {what}", _timed(r["seconds"], r["decisions_per_second"], "decisions"))
     ]
 
 
@@ -187,14 +189,9 @@ def _coach(r: dict) -> list[Row]:
 
 
 def _stream(r: dict) -> list[Row]:
-    return [
-        (
-            f"`{r['strategy']}`, {_n(r['games'])} games streamed (summary only), "
-            f"{r['n_jobs']} jobs",
-            f"{r['seconds']:.1f} s ({_n(r['games_per_second'])} games/s), "
-            f"peak RSS {r['peak_rss_mb']:.0f} MB",
-        )
-    ]
+    what = f"`{r['strategy']}`, {_n(r['games'])} games streamed, {r['n_jobs']} jobs"
+    rate = _timed(r["seconds"], r["games_per_second"], "games")
+    return [(what, f"{rate}, peak RSS {r['peak_rss_mb']:.0f} MB")]
 
 
 def _generic(r: dict) -> list[Row]:
