@@ -321,7 +321,7 @@ def reference_values(laws: _Laws) -> list[Row]:
                 WEB_PAGE_EV,
                 ev,
                 "exact",
-                note="exact-value web page: no rule set of ours gives 254.4067 (README)",
+                note="exact-value web page: no rule set of ours gives 254.4067 (handbook)",
             )
         )
     return rows
@@ -632,7 +632,7 @@ def tillius(laws: _Laws, quick: bool, progress: bool = False) -> list[Row]:
             laws.games,
             lo,
             hi,
-            note="ties among equally likely keeps broken differently (README)",
+            note="ties among equally likely keeps broken differently (handbook: target play)",
         ),
         Row(
             "Tillius 2026, Table 5",

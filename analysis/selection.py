@@ -58,7 +58,10 @@ def select_best(
         a game counts its share of the win (ties split), averaged over the seats.
     batch : int
         Games per observation (default :data:`DEFAULT_BATCH`).
-    Other parameters are those of :func:`~yahtzee_sim.analysis.kim_nelson.kim_nelson`.
+
+    Notes
+    -----
+    The other parameters are those of :func:`~yahtzee_sim.analysis.kim_nelson.kim_nelson`.
     """
     from yahtzee_sim.strategies import get_strategy
 

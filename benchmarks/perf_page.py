@@ -1,0 +1,321 @@
+"""The handbook's Performance page, generated from saved benchmark results.
+
+Usage::
+
+    python benchmarks/perf_page.py run NAME      # run one benchmark, save its JSON
+    python benchmarks/perf_page.py               # write docs/performance.md
+    python benchmarks/perf_page.py --check       # exit 1 if the page is out of date
+
+``run NAME`` runs the command listed for ``NAME`` in :data:`BENCHMARKS` (a script of this
+folder that prints one JSON object), and saves ``benchmarks/results/NAME.json``: the
+command, the machine (CPU model and cores from ``lscpu``, Python and numba versions), the
+date and the benchmark's own JSON. Without arguments the page is written from every saved
+result; a benchmark without a saved result appears as a row saying which command measures
+it, never as an invented figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import shlex
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results"
+PAGE = ROOT / "docs" / "performance.md"
+
+#: name -> (area, command). Commands are run from the repository root.
+BENCHMARKS: dict[str, tuple[str, str]] = {
+    "engine": (
+        "Simulation",
+        "python benchmarks/bench_engine.py --strategies greedy random tiered-random "
+        "glenn-2007-rules optimal --games 1000000 --jobs 1 2",
+    ),
+    "solver": ("Optimal play", "python benchmarks/bench_solver.py --skip-cold"),
+    "exact": ("Exact laws", "python benchmarks/bench_exact.py"),
+    "select": ("Ranking", "python benchmarks/bench_select.py"),
+    "stream": ("Long runs", "python benchmarks/bench_stream.py --games 5000000"),
+    "visible": ("Visible tables", "python benchmarks/bench_visible.py"),
+    "env": ("Machine learning", "python benchmarks/bench_env.py"),
+    "dataset": ("Machine learning", "python benchmarks/bench_dataset.py"),
+    "function": (
+        "Machine learning",
+        "python benchmarks/bench_function.py --games 20000",
+    ),
+    "coach": ("Coach", "python benchmarks/bench_coach.py"),
+    "report": ("The report", "python benchmarks/bench_report.py"),
+    "target": ("Target, utility and risk", "python benchmarks/bench_target.py"),
+    "win": ("Target, utility and risk", "python benchmarks/bench_win.py"),
+}
+
+
+def machine() -> dict:
+    """The CPU model and core count (``lscpu``), the load average, Python and numba versions.
+
+    The load average (over the last 5 minutes, taken when the benchmark ends) says how busy
+    the machine was: above the number of cores, other work shared the CPU.
+    """
+    info = {"cpu": platform.processor() or platform.machine(), "cores": None}
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        out = ""
+    for line in out.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() == "Model name":
+            info["cpu"] = value.strip()
+        elif key.strip() == "CPU(s)":
+            info["cores"] = int(value.strip())
+    import numba
+
+    info["load_average_5min"] = round(os.getloadavg()[1], 2)
+    info["python"] = platform.python_version()
+    info["numba"] = numba.__version__
+    return info
+
+
+def run(name: str, timeout: float | None = None) -> Path:
+    """Run benchmark ``name``, save ``benchmarks/results/name.json``; return its path.
+
+    Raises ``subprocess.TimeoutExpired`` (the benchmark killed, nothing saved) after
+    ``timeout`` seconds.
+    """
+    _, command = BENCHMARKS[name]
+    proc = subprocess.run(
+        [sys.executable, *shlex.split(command)[1:]],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+        check=True,
+        timeout=timeout,
+    )
+    record = {
+        "name": name,
+        "command": command,
+        "date": dt.date.today().isoformat(),
+        "machine": machine(),
+        "result": json.loads(proc.stdout),
+    }
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    path.write_text(json.dumps(record, indent=2) + "\n")
+    return path
+
+
+# ---------------------------------------------------------------- rows per benchmark
+Row = tuple[str, str]  # (measure, figure)
+
+
+def _n(x: float, digits: int = 0) -> str:
+    return f"{x:,.{digits}f}"
+
+
+def _timed(seconds: float, per_second: float, unit: str) -> str:
+    """``"12.3 s (45,678 unit/s)"``."""
+    return f"{seconds:.1f} s ({_n(per_second)} {unit}/s)"
+
+
+def _engine(r: dict) -> list[Row]:
+    rows = []
+    for x in r["results"]:
+        rows.append(
+            (
+                f"`{x['strategy']}`, {_n(x['games'])} games, {x['n_jobs']} "
+                + ("job" if x["n_jobs"] == 1 else "jobs"),
+                _timed(x["seconds_median"], x["games_per_second"], "games"),
+            )
+        )
+    mb = max(x["results_mb"] for x in r["results"])
+    rows.append((f"per-game results of {_n(r['results'][0]['games'])} games", f"{mb} MB"))
+    return rows
+
+
+def _solver(r: dict) -> list[Row]:
+    rows = [
+        (f"solve `{k}` (warm JIT, median)", f"{v['median']:.2f} s")
+        for k, v in r["solve_seconds"].items()
+    ]
+    if "optimal_games" in r:
+        g = r["optimal_games"]
+        rows.append(
+            (
+                f"`optimal`, {_n(g['games'])} games, {g['n_jobs']} jobs (fresh decision "
+                "cache / repeat)",
+                f"{g['seconds_first']:.2f} s / {g['seconds_repeat']:.2f} s",
+            )
+        )
+    rows.append(("one advisor answer, table in memory (median)", f"{r['advise_ms']['median']} ms"))
+    rows.append(
+        ("one advisor answer, table loaded from disk", f"{r['advise_with_table_load_ms']} ms")
+    )
+    return rows
+
+
+def _env(r: dict) -> list[Row]:
+    return [
+        (
+            f"vector environment, {_n(r['num_envs'])} games, random legal policy",
+            f"{_n(r['steps_per_second'])} steps/s (environment alone "
+            f"{_n(r['env_only_steps_per_second'])})",
+        )
+    ]
+
+
+def _dataset(r: dict) -> list[Row]:
+    what = f"`{r['strategy']}`, {_n(r['games'])} games ({_n(r['decisions'])} decisions)"
+    return [
+        (f"decision dataset, {what}", _timed(r["seconds"], r["decisions_per_second"], "decisions"))
+    ]
+
+
+def _function(r: dict) -> list[Row]:
+    rows = []
+    for x in r["runs"]:
+        jobs = f"{x['n_jobs']} " + ("job" if x["n_jobs"] == 1 else "jobs")
+        memo = ", `memoize=True`" if x["memoize"] else ""
+        rows.append(
+            (
+                f"`FunctionStrategy` (plain Python), {_n(x['games'])} games, {jobs}{memo}",
+                f"{_n(x['games_per_second_first'])} games/s first run, "
+                f"{_n(x['games_per_second_warm'])} second",
+            )
+        )
+    return rows
+
+
+def _coach(r: dict) -> list[Row]:
+    a, b = r["analyze"], r["advise"]
+    return [
+        (
+            f"`analyze`: read, check and grade {_n(a['games'])} recorded games "
+            f"({_n(a['decisions'])} decisions)",
+            f"{a['seconds']:.1f} s; the whole command {a['command_seconds']:.1f} s",
+        ),
+        (
+            f"web page: one advisor request over HTTP (median of {b['requests']})",
+            f"{b['median_ms']} ms (95th percentile {b['p95_ms']} ms, first "
+            f"{b['first_request_ms']} ms)",
+        ),
+    ]
+
+
+def _stream(r: dict) -> list[Row]:
+    what = f"`{r['strategy']}`, {_n(r['games'])} games streamed, {r['n_jobs']} jobs"
+    rate = _timed(r["seconds"], r["games_per_second"], "games")
+    return [(what, f"{rate}, peak RSS {r['peak_rss_mb']:.0f} MB")]
+
+
+def _generic(r: dict) -> list[Row]:
+    """Every scalar leaf of the benchmark's JSON, one row each."""
+    rows: list[Row] = []
+
+    def walk(prefix: str, x) -> None:
+        if isinstance(x, dict):
+            for k, v in x.items():
+                walk(f"{prefix}.{k}" if prefix else k, v)
+        elif isinstance(x, (int, float)) and not isinstance(x, bool):
+            rows.append((f"`{prefix}`", f"{x:,}" if isinstance(x, int) else f"{x:,.4g}"))
+
+    walk("", r)
+    return rows
+
+
+RENDER: dict[str, Callable[[dict], list[Row]]] = {
+    "engine": _engine,
+    "solver": _solver,
+    "env": _env,
+    "dataset": _dataset,
+    "coach": _coach,
+    "function": _function,
+    "stream": _stream,
+}
+
+
+def page() -> str:
+    """The Markdown of the Performance page."""
+    saved = {p.stem: json.loads(p.read_text()) for p in sorted(RESULTS.glob("*.json"))}
+    lines = [
+        "# Performance",
+        "",
+        "<!-- generated by `python benchmarks/perf_page.py` from benchmarks/results/*.json:"
+        " edit that script, not this page -->",
+        "",
+        "Every figure below comes from a benchmark script in `benchmarks/` that prints one "
+        "JSON object. `python benchmarks/perf_page.py run NAME` runs one and saves its result "
+        "in `benchmarks/results/NAME.json`, with the machine it ran on; "
+        "`python benchmarks/perf_page.py` writes this page from the saved results. Timings "
+        "are wall-clock medians after a warm-up (compiled kernels, solved tables in the disk "
+        "cache) unless the row says otherwise. A benchmark without a saved result shows the "
+        "command that measures it.",
+        "",
+        "What the figures depend on: numba compiles the kernels on first use and caches "
+        "them next to the source, so the first run after installation spends a minute or "
+        "two compiling; solved tables are cached on disk (`$YAHTZEE_SIM_CACHE`). `greedy` "
+        "and `optimal` decide once per turn-start state, for all 252 rolls at once, and "
+        "share the decisions between blocks (a million games visit about 34,000 states "
+        "under greedy and 180,000 under optimal); built-in strategies run their blocks in "
+        "threads, a user's strategy in worker processes.",
+        "",
+        "## Machines",
+        "",
+        "A load average above the number of cores means that other work shared the CPUs "
+        "during the run: those figures understate the speed of an idle machine.",
+        "",
+        "| benchmark | date | CPU | cores | load average (5 min) | Python | numba |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, rec in saved.items():
+        m = rec["machine"]
+        load = m.get("load_average_5min")
+        lines.append(
+            f"| `{name}` | {rec['date']} | {m['cpu']} | {m['cores']} | "
+            f"{'not recorded' if load is None else load} | {m['python']} | {m['numba']} |"
+        )
+    lines.append("")
+    areas: dict[str, list[str]] = {}
+    for name, (area, _) in BENCHMARKS.items():
+        areas.setdefault(area, []).append(name)
+    for area, names in areas.items():
+        lines += [f"## {area}", ""]
+        for name in names:
+            command = BENCHMARKS[name][1]
+            if name not in saved:
+                lines += [f"`{name}`: not measured here; run `{command}` to measure.", ""]
+                continue
+            rec = saved[name]
+            lines += ["| measure | figure |", "|---|---|"]
+            for measure, figure in RENDER.get(name, _generic)(rec["result"]):
+                lines.append(f"| {measure} | {figure} |")
+            lines += ["", f"Reproduce every row above: `{rec['command']}` ({rec['date']}).", ""]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("action", nargs="?", choices=["run"], help="run one benchmark")
+    ap.add_argument("name", nargs="?", choices=sorted(BENCHMARKS))
+    ap.add_argument("--check", action="store_true", help="exit 1 if the page is out of date")
+    ap.add_argument("--timeout", type=float, default=None, help="seconds before run gives up")
+    args = ap.parse_args(argv)
+    if args.action == "run":
+        if not args.name:
+            ap.error("run needs a benchmark name")
+        print(run(args.name, args.timeout))
+        return 0
+    text = page()
+    if args.check:
+        return 0 if PAGE.exists() and PAGE.read_text() == text else 1
+    PAGE.write_text(text)
+    print(PAGE)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
