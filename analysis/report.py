@@ -12,7 +12,7 @@ import json
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -273,11 +273,14 @@ def _exact_stage(todo, rules: RuleSet, top: int, n_jobs: int, quick: bool, skipp
     """Exact results and regrets of ``todo``: read from the cache or evaluated, several
     strategies at a time in threads of this process (the kernels release the GIL)."""
     exact, regrets, results = {}, {}, {}
-    keys = {sid: None if quick else exact_cache.result_key(sid, rules, top) for sid in todo}
+    keys = {sid: exact_cache.result_key(sid, rules, top) for sid in todo}
     for sid, key in keys.items():
         got = exact_cache.load(key, rules) if key is not None else None
         if got is not None:
-            results[sid] = (*got, None)
+            ex, reg = got
+            if quick and sid != REFERENCE:  # what a quick evaluation gives, whatever the cache
+                ex = replace(ex, pmf=None)
+            results[sid] = (ex, reg, None)
             bar.update(1)
     left = [s for s in todo if s not in results]
     workers = max(1, min(n_jobs if n_jobs > 0 else len(left), len(left)))
@@ -290,7 +293,7 @@ def _exact_stage(todo, rules: RuleSet, top: int, n_jobs: int, quick: bool, skipp
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for sid, result in zip(left, pool.map(one, left), strict=True):
             results[sid] = result
-            if result[2] is None and keys[sid] is not None:
+            if result[2] is None and keys[sid] is not None and (not quick or sid == REFERENCE):
                 exact_cache.save(keys[sid], result[0], result[1])
             bar.update(1)
     for sid in todo:  # in the order asked, whichever finished first

@@ -7,7 +7,8 @@ Usage::
 * ``cold``: a fresh process with empty numba and table caches (temporary
   ``NUMBA_CACHE_DIR`` and ``YAHTZEE_SIM_CACHE``), as on a fresh machine;
 * ``warm``: the same report again in a new process, with the caches the cold run left
-  (numba kernels, value table, exact laws and regrets of the built-in strategies).
+  (numba kernels, value table, exact laws and regrets of the built-in strategies);
+  ``differing_files`` lists the files of the two runs that are not byte-identical.
 
 Each run is a separate process that calls :func:`~yahtzee_sim.analysis.report.build_report`
 and reports its wall time, CPU time (the process and the workers it waited for: steadier
@@ -32,6 +33,7 @@ import sys
 import tempfile
 import threading
 import time
+from pathlib import Path
 
 TARGETS = {"cold": 90.0, "warm": 40.0, "quick": 20.0}
 
@@ -97,6 +99,16 @@ def run(out: str, env: dict, games: int | None, quick: bool) -> dict:
     }
 
 
+def _differing(root: str, a: str, b: str) -> list[str]:
+    """Files of report folder ``a`` whose bytes differ in ``b`` (or missing there)."""
+    first, second = Path(root, a), Path(root, b)
+    return [
+        p.name
+        for p in sorted(first.iterdir())
+        if not (second / p.name).is_file() or p.read_bytes() != (second / p.name).read_bytes()
+    ]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=0, help="games per strategy (0: the default)")
@@ -118,6 +130,8 @@ def main() -> None:
                 env["YAHTZEE_SIM_CACHE"] = os.path.join(tmp, "tables")
                 pair["cold"] = run(os.path.join(tmp, "cold"), env, args.games, args.quick)
             pair["warm"] = run(os.path.join(tmp, "warm"), env, args.games, args.quick)
+            if "cold" in pair:
+                pair["differing_files"] = _differing(tmp, "cold", "warm")
             result["runs"].append(pair)
     for kind in ("cold", "warm"):
         times = [p[kind]["seconds"] for p in result["runs"] if kind in p]
