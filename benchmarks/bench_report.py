@@ -8,7 +8,8 @@ Usage::
   ``NUMBA_CACHE_DIR`` and ``YAHTZEE_SIM_CACHE``), as on a fresh machine;
 * ``warm``: the same report again in a new process, with the caches the cold run left
   (numba kernels, value table, exact laws and regrets of the built-in strategies);
-  ``differing_files`` lists the files of the two runs that are not byte-identical.
+  ``differing_files`` lists the files of the two runs that are not byte-identical;
+* ``quick`` (with ``--then-quick``): ``report --quick`` with the caches of the warm run.
 
 Each run is a separate process that calls :func:`~yahtzee_sim.analysis.report.build_report`
 and reports its wall time, CPU time (the process and the workers it waited for: steadier
@@ -27,6 +28,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -115,6 +117,10 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="benchmark report --quick")
     ap.add_argument("--skip-cold", action="store_true", help="only warm runs (your caches)")
     ap.add_argument("--repeat", type=int, default=1, help="cold+warm pairs (medians reported)")
+    ap.add_argument(
+        "--then-quick", action="store_true", help="and report --quick with the warm caches"
+    )
+    ap.add_argument("--keep", default=None, help="copy the last warm report folder here")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child is not None:
@@ -132,8 +138,12 @@ def main() -> None:
             pair["warm"] = run(os.path.join(tmp, "warm"), env, args.games, args.quick)
             if "cold" in pair:
                 pair["differing_files"] = _differing(tmp, "cold", "warm")
+            if args.then_quick:
+                pair["quick"] = run(os.path.join(tmp, "quick"), env, 0, True)
             result["runs"].append(pair)
-    for kind in ("cold", "warm"):
+            if args.keep:
+                shutil.copytree(os.path.join(tmp, "warm"), args.keep, dirs_exist_ok=True)
+    for kind in ("cold", "warm", "quick"):
         times = [p[kind]["seconds"] for p in result["runs"] if kind in p]
         if times:
             result[f"{kind}_median_seconds"] = statistics.median(times)
