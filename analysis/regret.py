@@ -150,8 +150,14 @@ class _Accumulator:
         R, C = rules.rolls_per_turn, rules.n_categories
         self.by_layer, self.by_turn, self.by_cat = np.zeros(R), np.zeros(C), np.zeros(C)
         self.cands: list = []
+        self.seconds = 0.0  # time spent charging, for the report's timings
 
     def __call__(self, turn, s, keep, cat, reach) -> None:
+        t0 = time.perf_counter()
+        self._charge(turn, s, keep, cat, reach)
+        self.seconds += time.perf_counter() - t0
+
+    def _charge(self, turn, s, keep, cat, reach) -> None:
         rules = self.rules
         R, C = rules.rolls_per_turn, rules.n_categories
         used, upper, flag = decode_state(rules, s)
@@ -218,6 +224,7 @@ class _Accumulator:
             ),
             situations=_describe(rules, self.cands[: self.top]),
             seconds=seconds,
+            meta={"charge_seconds": self.seconds},
         )
 
 

@@ -229,9 +229,7 @@ def _ci(x: np.ndarray) -> tuple[float, float]:
 
 def _deterministic(sid: str) -> bool:
     """Exact evaluation applies (the report's test)."""
-    from yahtzee_sim.strategies import strategy_class
-
-    return _is_deterministic(strategy_class, sid)
+    return _is_deterministic(sid)
 
 
 def _references(source_prefix: str):

@@ -1,14 +1,25 @@
-"""Benchmark of the main job, ``yahtzee-sim report`` with its defaults. Prints one JSON object.
+"""Benchmark of the main job, ``yahtzee-sim report``, cold and warm. Prints one JSON object.
 
 Usage::
 
-    python benchmarks/bench_report.py [--games 100000] [--skip-cold]
+    python benchmarks/bench_report.py [--games 100000] [--quick] [--skip-cold] [--repeat 1]
 
-* ``cold``: a fresh process with empty numba and value-table caches (temporary
-  ``NUMBA_CACHE_DIR`` and ``YAHTZEE_SIM_CACHE``), as on a fresh machine — target <= 180 s;
-* ``warm``: the same command again with the caches the cold run left.
+* ``cold``: a fresh process with empty numba and table caches (temporary
+  ``NUMBA_CACHE_DIR`` and ``YAHTZEE_SIM_CACHE``), as on a fresh machine;
+* ``warm``: the same report again in a new process, with the caches the cold run left
+  (numba kernels, value table, exact laws and regrets of the built-in strategies);
+  ``differing_files`` lists the files of the two runs that are not byte-identical;
+* ``quick`` (with ``--then-quick``): ``report --quick`` with the caches of the warm run.
 
-Wall-clock seconds and peak RSS of each run are measured around the whole command.
+Each run is a separate process that calls :func:`~yahtzee_sim.analysis.report.build_report`
+and reports its wall time, CPU time (the process and the workers it waited for: steadier
+than wall time on a busy machine), peak RSS and the split by step: ``numba_compile`` (kernels
+compiled or loaded from the numba cache, summed over top-level compilations),
+``tables`` (value table solved or loaded), ``simulations``, ``exact`` (wall time of the
+exact stage) with ``exact_cpu`` and ``regret_cpu`` (evaluation time summed over
+strategies: exact law and regret charging), ``kim_nelson`` and ``figures``. A step's
+time includes the compilation of the kernels it first uses. ``--quick`` benchmarks
+``report --quick``. Timings on a shared machine are noisy: compare medians of ``--repeat``.
 """
 
 from __future__ import annotations
@@ -17,53 +28,126 @@ import argparse
 import json
 import os
 import resource
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from pathlib import Path
 
-TARGET_SECONDS = 180.0
+TARGETS = {"cold": 90.0, "warm": 40.0, "quick": 20.0}
 
 
-def run(games: int, out: str, env: dict) -> dict:
+def _child(out: str, games: int | None, quick: bool) -> None:
+    """Run in the child process: the report, with numba compilation timed."""
+    from numba.core import event
+
+    compile_seconds = [0.0]
+    local = threading.local()
+
+    class _Compiles(event.Listener):
+        """Times top-level compilations (nested ones happen inside them)."""
+
+        def on_start(self, ev):
+            depth = getattr(local, "depth", 0)
+            if depth == 0:
+                local.t0 = time.perf_counter()
+            local.depth = depth + 1
+
+        def on_end(self, ev):
+            local.depth -= 1
+            if local.depth == 0:
+                compile_seconds[0] += time.perf_counter() - local.t0
+
+    event.register("numba:compile", _Compiles())
     t0 = time.perf_counter()
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "yahtzee_sim",
-            "report",
-            "--quiet",
-            "--games",
-            str(games),
-            "--out",
-            out,
-        ],
+    import inspect
+
+    from yahtzee_sim.analysis.report import build_report
+
+    imports = time.perf_counter() - t0
+    kwargs = {"quick": True} if quick else {}
+    if games is not None or "quick" not in inspect.signature(build_report).parameters:
+        kwargs["games"] = games or 100_000  # (an older build_report has no quick default)
+    rep = build_report(out=out, progress=False, **kwargs)
+    timings = getattr(rep, "timings", {})  # (older versions: the total only)
+    split = {"imports": imports, "numba_compile": compile_seconds[0], **timings}
+    print(json.dumps({k: round(v, 1) for k, v in split.items()}))
+
+
+def run(out: str, env: dict, games: int | None, quick: bool) -> dict:
+    """One report in a fresh process: wall seconds, peak RSS so far and the split."""
+    cmd = [sys.executable, __file__, "--child", out, "--games", str(games or 0)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run(
+        [*cmd, *(["--quick"] if quick else [])],
         check=True,
         capture_output=True,
         text=True,
         env=env,
     )
     seconds = time.perf_counter() - t0
-    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 2**20
-    return {"seconds": round(seconds, 1), "peak_rss_gb_so_far": round(rss, 2)}
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = sum(getattr(after, f) - getattr(before, f) for f in ("ru_utime", "ru_stime"))
+    split = json.loads(proc.stdout.strip().splitlines()[-1])
+    return {
+        "seconds": round(seconds, 1),
+        "cpu_seconds": round(cpu, 1),
+        "peak_rss_gb_so_far": round(after.ru_maxrss / 2**20, 2),
+        "split": split,
+    }
+
+
+def _differing(root: str, a: str, b: str) -> list[str]:
+    """Files of report folder ``a`` whose bytes differ in ``b`` (or missing there)."""
+    first, second = Path(root, a), Path(root, b)
+    return [
+        p.name
+        for p in sorted(first.iterdir())
+        if not (second / p.name).is_file() or p.read_bytes() != (second / p.name).read_bytes()
+    ]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=100_000)
-    ap.add_argument("--skip-cold", action="store_true", help="only the warm run")
+    ap.add_argument("--games", type=int, default=0, help="games per strategy (0: the default)")
+    ap.add_argument("--quick", action="store_true", help="benchmark report --quick")
+    ap.add_argument("--skip-cold", action="store_true", help="only warm runs (your caches)")
+    ap.add_argument("--repeat", type=int, default=1, help="cold+warm pairs (medians reported)")
+    ap.add_argument(
+        "--then-quick", action="store_true", help="and report --quick with the warm caches"
+    )
+    ap.add_argument("--keep", default=None, help="copy the last warm report folder here")
+    ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
-    result: dict = {"games": args.games, "target_seconds": TARGET_SECONDS}
-    with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ)
-        if not args.skip_cold:
-            env["NUMBA_CACHE_DIR"] = os.path.join(tmp, "numba")
-            env["YAHTZEE_SIM_CACHE"] = os.path.join(tmp, "tables")
-            result["cold"] = run(args.games, os.path.join(tmp, "cold"), env)
-        result["warm"] = run(args.games, os.path.join(tmp, "warm"), env)
-    key = "warm" if args.skip_cold else "cold"
-    result["meets_target"] = result[key]["seconds"] <= TARGET_SECONDS
+    if args.child is not None:
+        _child(args.child, args.games or None, args.quick)
+        return
+    result: dict = {"games": args.games or "default", "quick": args.quick, "runs": []}
+    for _ in range(args.repeat):
+        with tempfile.TemporaryDirectory() as tmp:
+            env = dict(os.environ)
+            pair = {}
+            if not args.skip_cold:
+                env["NUMBA_CACHE_DIR"] = os.path.join(tmp, "numba")
+                env["YAHTZEE_SIM_CACHE"] = os.path.join(tmp, "tables")
+                pair["cold"] = run(os.path.join(tmp, "cold"), env, args.games, args.quick)
+            pair["warm"] = run(os.path.join(tmp, "warm"), env, args.games, args.quick)
+            if "cold" in pair:
+                pair["differing_files"] = _differing(tmp, "cold", "warm")
+            if args.then_quick:
+                pair["quick"] = run(os.path.join(tmp, "quick"), env, 0, True)
+            result["runs"].append(pair)
+            if args.keep:
+                shutil.copytree(os.path.join(tmp, "warm"), args.keep, dirs_exist_ok=True)
+    for kind in ("cold", "warm", "quick"):
+        times = [p[kind]["seconds"] for p in result["runs"] if kind in p]
+        if times:
+            result[f"{kind}_median_seconds"] = statistics.median(times)
+    result["targets_seconds"] = TARGETS
     print(json.dumps(result, indent=2))
 
 

@@ -182,3 +182,58 @@ def test_report_errors_in_the_api(tmp_path):
         build_report(rules="2-yatzy", games=10, out=tmp_path)
     with pytest.raises(ReportError, match="distinct"):
         build_report(rules="2-yatzy", strategies="greedy,greedy", games=200, out=tmp_path)
+
+
+# ------------------------------------------------------------- cached exact results
+def test_cached_exact_results_are_the_computed_ones(tmp_path, monkeypatch):
+    from yahtzee_sim.analysis import exact_cache
+    from yahtzee_sim.analysis.regret import evaluate_with_regret
+    from yahtzee_sim.rules import get_rules
+
+    monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path))
+    rules = get_rules("2-yatzy")
+    key = exact_cache.result_key("greedy", rules, 4)
+    assert key is not None and exact_cache.load(key, rules) is None
+    assert key != exact_cache.result_key("greedy", rules, 5)  # top is part of the key
+    assert key != exact_cache.result_key("greedy", get_rules("yatzy"), 4)
+    assert exact_cache.result_key("./plugin.py:Mine", rules, 4) is None  # plugins: no cache
+    ex, reg = evaluate_with_regret("greedy", rules, top=4)
+    exact_cache.save(key, ex, reg)
+    ex2, reg2 = exact_cache.load(key, rules)
+    assert ex2.to_dict() == ex.to_dict() and ex2.meta["cached"]
+    np.testing.assert_array_equal(ex2.pmf, ex.pmf)
+    assert reg2.to_dict() == reg.to_dict()
+    pd.testing.assert_frame_equal(reg2.situations, reg.situations)
+    for name in ("by_decision", "by_turn", "by_category"):
+        pd.testing.assert_series_equal(getattr(reg2, name), getattr(reg, name))
+
+
+def test_report_is_byte_identical_when_read_from_the_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path / "cache"))
+    args = dict(rules="2-yatzy", strategies="greedy", games=500, seed=1, progress=False)
+    first = build_report(out=tmp_path / "a", **args)
+    second = build_report(out=tmp_path / "b", **args)  # exact results from the cache
+    assert first.files == second.files
+    assert set(first.timings) >= {"tables", "simulations", "exact", "kim_nelson", "figures"}
+    for name in first.files:
+        if not name.endswith(".png"):  # (figures: same code, same data)
+            assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+
+
+def test_quick_report(tmp_path):
+    rep = build_report(
+        rules="2-yatzy",
+        strategies="greedy,random",
+        seed=1,
+        out=tmp_path,
+        quick=True,
+        progress=False,
+    )
+    s = rep.summary
+    assert s["mean"].notna().all() and not np.isnan(s.loc["greedy", "exact mean"])
+    assert "Kim–Nelson" in rep.skipped and "kim_nelson.csv" not in rep.files
+    assert "regret.csv" in rep.files
+    pmf = pd.read_csv(tmp_path / "exact_pmf.csv", index_col=0)
+    assert list(pmf.columns) == ["optimal"]  # quick: no exact law but optimal play's
+    hist = pd.read_csv(tmp_path / "histograms.csv", index_col=0)
+    assert hist["greedy"].sum() == 10_000  # QUICK_GAMES

@@ -97,8 +97,13 @@ def test_solve_matches_cached_table():
 
 @pytest.mark.slow
 def test_optimal_simulation_within_99_ci_of_solved_value():
+    """Sample size: 250,000 games put the 99% half-width of the mean at 0.31 points, so a
+    disagreement of one point between the engine and the solver is 8 SE away and fails
+    with certainty; SD (SE ≈ 0.09) and bonus rate (SE ≈ 0.001) keep their tolerances at
+    4 SE or more. (The exact law of optimal play is checked against the solved value
+    without sampling error in ``test_exact.py``.)"""
     ev = value_table("yahtzee").expected_value()
-    s = simulate("optimal", 1_000_000, seed=12, n_jobs=2).summary()
+    s = simulate("optimal", 250_000, seed=12, n_jobs=2).summary()
     half = 2.576 * s["sd"] / np.sqrt(s["games"])
     assert abs(s["mean"] - ev) <= half, (s["mean"], ev)
     assert abs(s["sd"] - 59.61) < 0.4

@@ -1,0 +1,127 @@
+"""On-disk cache of the exact law and regret of built-in strategies.
+
+The exact law and the regret of a registered strategy version on a rule set
+cannot change until the code changes, so :func:`build_report` keeps them in the
+cache folder of the value tables (:mod:`yahtzee_sim.cache`). The key is the
+rules fingerprint, the strategy (class, version, parameters), the number of
+situations listed and a hash of the package's source code: any code change
+gives new keys. A cached result is the computed one bit for bit (floats travel
+through JSON as their shortest round-trip text).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from yahtzee_sim.cache import cache_path, load_array, save_array
+from yahtzee_sim.exact import ExactResult
+from yahtzee_sim.rules import RuleSet
+
+from .regret import RegretResult
+
+_KIND = "exact"
+_EXACT_ARRAYS = ("category_means", "category_zero_rate", "category_fill_turn")
+_EXACT_SCALARS = ("strategy", "mean", "sd", "bonus_rate", "yahtzee_bonuses_mean", "n_states")
+_REGRET_SCALARS = ("strategy", "optimal_value", "strategy_value", "total")
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """SHA-256 (16 hex digits) of every ``.py`` file of the package, strategies and analysis."""
+    import yahtzee_sim
+    import yahtzee_sim.analysis
+    import yahtzee_sim.strategies
+
+    digest = hashlib.sha256()
+    for pkg in (yahtzee_sim, yahtzee_sim.strategies, yahtzee_sim.analysis):
+        root = Path(pkg.__file__).parent
+        for path in sorted(root.rglob("*.py")):
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def result_key(strategy_id: str, rules: RuleSet, top: int) -> str | None:
+    """Cache key of a built-in strategy's results, or ``None`` (plugins are not cached)."""
+    from yahtzee_sim.strategies import get_strategy
+
+    try:
+        strategy = get_strategy(strategy_id)
+    except Exception:
+        return None
+    cls = type(strategy)
+    if not cls.__module__.startswith("yahtzee_sim.strategies") or cls.version is None:
+        return None
+    parts = [rules.fingerprint(), cls.__qualname__, cls.version, repr(strategy), top]
+    blob = json.dumps([*parts, code_fingerprint()])
+    return hashlib.sha256(blob.encode()).hexdigest()[:24]
+
+
+def load(key: str, rules: RuleSet) -> tuple[ExactResult, RegretResult | None] | None:
+    """The cached ``(exact, regret)`` under ``key``, or ``None``."""
+    path = cache_path(_KIND, key)
+    try:
+        with path.open("rb") as fh:
+            fh.readline()
+            header = json.loads(fh.readline())
+    except (OSError, ValueError):
+        return None
+    pmf = load_array(path, int(header.get("n", -1)))
+    if pmf is None:
+        return None
+    return _exact_from(header["exact"], rules, pmf), _regret_from(header.get("regret"), rules)
+
+
+def save(key: str, exact: ExactResult, regret: RegretResult | None) -> None:
+    """Keep ``exact`` (with its pmf) and ``regret`` under ``key``; a failure only warns."""
+    meta = {"exact": _exact_to(exact), "regret": None if regret is None else _regret_to(regret)}
+    save_array(cache_path(_KIND, key), exact.pmf, meta)
+
+
+def _exact_to(ex: ExactResult) -> dict:
+    out = {k: getattr(ex, k) for k in _EXACT_SCALARS}
+    out.update({k: getattr(ex, k).tolist() for k in _EXACT_ARRAYS})
+    out["meta"] = ex.meta
+    return out
+
+
+def _exact_from(d: dict, rules: RuleSet, pmf: np.ndarray) -> ExactResult:
+    arrays = {k: np.asarray(d[k], dtype=np.float64) for k in _EXACT_ARRAYS}
+    scalars = {k: d[k] for k in _EXACT_SCALARS}
+    meta = {**d["meta"], "cached": True}
+    return ExactResult(rules=rules, pmf=pmf, meta=meta, **scalars, **arrays)
+
+
+def _regret_to(r: RegretResult) -> dict:
+    out = {k: getattr(r, k) for k in _REGRET_SCALARS}
+    out["by_decision"] = r.by_decision.to_dict()
+    out["by_turn"] = r.by_turn.tolist()
+    out["by_category"] = r.by_category.tolist()
+    out["situations"] = r.situations.to_dict(orient="split")
+    return out
+
+
+def _regret_from(d: dict | None, rules: RuleSet) -> RegretResult | None:
+    if d is None:
+        return None
+    series = {"name": "expected_loss", "dtype": np.float64}
+    sit = d["situations"]
+    situations = pd.DataFrame(sit["data"], columns=sit["columns"])
+    return RegretResult(
+        rules=rules,
+        **{k: d[k] for k in _REGRET_SCALARS},
+        by_decision=pd.Series(d["by_decision"], **series),
+        by_turn=pd.Series(
+            d["by_turn"], index=pd.Index(np.arange(1, len(d["by_turn"]) + 1), name="turn"), **series
+        ),
+        by_category=pd.Series(
+            d["by_category"], index=pd.Index(rules.category_names, name="category"), **series
+        ),
+        situations=situations,
+        meta={"cached": True},
+    )
