@@ -142,7 +142,7 @@ def add_strategy(p: argparse.ArgumentParser, default: str) -> None:
     p.add_argument("--strategy", default=default, help=f"strategy id (default: {default})")
 
 
-def add_games(p: argparse.ArgumentParser, default: int, help: str | None = None) -> None:
+def add_games(p: argparse.ArgumentParser, default: int | None, help: str | None = None) -> None:
     """``--games N`` (a whole number >= 1)."""
     text = help or f"number of games (default: {default})"
     p.add_argument("--games", type=positive_int, default=default, help=text)

@@ -29,7 +29,7 @@ def _run_options(args: argparse.Namespace) -> dict:
     CliError
         If ``--games`` is below :data:`MIN_GAMES`.
     """
-    if args.games < MIN_GAMES:
+    if args.games is not None and args.games < MIN_GAMES:
         raise opt.CliError(f"--games must be at least {MIN_GAMES}, got {args.games}")
     return {
         "games": args.games,
@@ -49,9 +49,17 @@ def add_report_arguments(p: argparse.ArgumentParser) -> None:
         default="all",
         help="'all' (default) or comma-separated ids; optimal is always added",
     )
-    opt.add_games(p, 100_000, "simulated games per strategy (default 100000, at least 100)")
+    opt.add_games(
+        p, None, "simulated games per strategy (default 100000, 10000 with --quick; at least 100)"
+    )
     opt.add_seed(p)
     opt.add_path(p, "--out", "report folder (default: reports/<rules>)")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="a first look in seconds: 10000 games unless --games, regret against optimal "
+        "play, exact laws of optimal play only, no Kim-Nelson ranking",
+    )
     opt.add_jobs(p, 2, "parallel jobs (default 2)")
     p.add_argument(
         "--top", type=int, default=10, help="costliest situations listed per strategy (default 10)"
@@ -82,6 +90,7 @@ def run_report(args: argparse.Namespace) -> int:
         rules=opt.rules_from(args),
         strategies=args.strategies,
         regret_top=args.top,
+        quick=args.quick,
         **_run_options(args),
     )
     print(json.dumps(rep.to_dict()) if args.json else format_report(rep))
