@@ -46,7 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _fail(command: str, message: str) -> int:
-    """Print ``yahtzee-sim COMMAND: error: message`` on stderr; return exit code 2."""
+    """Print ``yahtzee-sim COMMAND: error: message`` on stderr (one line: line breaks in
+    ``message`` become spaces); return exit code 2."""
+    message = " ".join(message.splitlines())
     print(f"yahtzee-sim {command}: error: {message}", file=sys.stderr)
     return EXIT_USAGE
 
