@@ -20,6 +20,7 @@ from tqdm.auto import tqdm
 
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.rules import get_rules
+from yahtzee_sim.vocabulary import strategy_label
 
 from .document import Document
 from .headtohead import win_matrix
@@ -66,27 +67,27 @@ class Report:
         }
 
 
-def _resolve(strategies) -> list[str]:
+def _resolve(strategies) -> dict:
+    """``{label: strategy}`` in the order given (ids, plugin specs or instances), the
+    reference last; results are keyed by :func:`strategy_label`, never by a spec."""
     from yahtzee_sim.strategies import default_strategy_ids, get_strategy
+    from yahtzee_sim.strategies.plugins import split_strategy_list
 
     if strategies in (None, "all"):
         ids = default_strategy_ids()
     else:
-        ids = (
-            [s.strip() for s in strategies.split(",")]
-            if isinstance(strategies, str)
-            else list(strategies)
-        )
-        ids = [s for s in ids if s]
+        ids = split_strategy_list(strategies) if isinstance(strategies, str) else list(strategies)
+        ids = [s for s in ids if not isinstance(s, str) or s.strip()]
         if not ids:
             raise ReportError("strategies: give 'all' or at least one strategy id")
-        for s in ids:
-            get_strategy(s)  # unknown ids fail here, with the list of known ones
-    if len(set(ids)) != len(ids):
-        raise ReportError(f"strategies must be distinct, got {ids}")
-    if REFERENCE not in ids:
-        ids = [*ids, REFERENCE]  # the reference column of the per-box tables
-    return ids
+    # unknown ids fail here, with the list of known ones
+    labels = [strategy_label(get_strategy(s)) for s in ids]
+    if len(set(labels)) != len(labels):
+        raise ReportError(f"strategies must have distinct labels, got {labels}")
+    specs = dict(zip(labels, ids, strict=True))
+    if REFERENCE not in specs:
+        specs[REFERENCE] = REFERENCE  # the reference column of the per-box tables
+    return specs
 
 
 def _check_games(games) -> int:
@@ -137,13 +138,14 @@ def build_report(
     t0 = time.perf_counter()
     rules = get_rules(rules)
     games = _check_games(games)
-    ids = _resolve(strategies)
+    specs = _resolve(strategies)
+    ids = list(specs)
     out = Path(out) if out is not None else Path("reports") / rules.name
     if out.exists() and not out.is_dir():
         raise ReportError(f"out: {str(out)!r} exists and is not a folder")
     out.mkdir(parents=True, exist_ok=True)
 
-    deterministic = [s for s in ids if _is_deterministic(strategy_class, s)]
+    deterministic = [s for s in ids if _is_deterministic(strategy_class, specs[s])]
     steps = len(ids) + len(deterministic) + 2
     bar = tqdm(total=steps, desc="report", unit="step", disable=not progress)
 
@@ -152,7 +154,13 @@ def build_report(
         bar.set_postfix_str(f"simulate {sid}")
         try:
             sims[sid] = simulate(
-                sid, games, seed=seed, rules=rules, n_jobs=n_jobs, keep_games=False, progress=False
+                specs[sid],
+                games,
+                seed=seed,
+                rules=rules,
+                n_jobs=n_jobs,
+                keep_games=False,
+                progress=False,
             )
         except StrategyError as exc:
             skipped[sid] = str(exc)
@@ -164,10 +172,12 @@ def build_report(
     ids = [s for s in ids if s in sims]
     todo = [s for s in deterministic if s in sims]
     bar.set_postfix_str(f"exact ({len(todo)} strategies)")
-    jobs = (delayed(_exact_one)(sid, rules, regret_top) for sid in todo)
-    for sid, result, regret_result, error in Parallel(
-        n_jobs=min(n_jobs, max(len(todo), 1)), return_as="generator"
-    )(jobs):
+    jobs = (delayed(_exact_one)(specs[sid], rules, regret_top) for sid in todo)
+    for sid, (_, result, regret_result, error) in zip(
+        todo,
+        Parallel(n_jobs=min(n_jobs, max(len(todo), 1)), return_as="generator")(jobs),
+        strict=True,
+    ):
         if error is not None:
             skipped[f"{sid} (exact)"] = error
         else:
@@ -178,7 +188,9 @@ def build_report(
     bar.update(len(deterministic) - len(todo))
     bar.set_postfix_str("Kim–Nelson")
     try:
-        kn = select_best(ids, delta=1.0, alpha=0.05, seed=seed, rules=rules, n_jobs=n_jobs)
+        kn = select_best(
+            [specs[s] for s in ids], delta=1.0, alpha=0.05, seed=seed, rules=rules, n_jobs=n_jobs
+        )
     except SelectionError as exc:  # e.g. a single strategy
         kn, skipped["Kim–Nelson"] = None, str(exc)
     bar.update(1)

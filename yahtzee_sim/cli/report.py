@@ -44,11 +44,7 @@ def _run_options(args: argparse.Namespace) -> dict:
 def add_report_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``report``."""
     opt.add_rules(p)
-    p.add_argument(
-        "--strategies",
-        default="all",
-        help="'all' (default) or comma-separated ids; optimal is always added",
-    )
+    opt.add_strategies(p, "all", "'all' or comma-separated strategies (optimal is always added)")
     opt.add_games(p, 100_000, "simulated games per strategy (default 100000, at least 100)")
     opt.add_seed(p)
     opt.add_path(p, "--out", "report folder (default: reports/<rules>)")

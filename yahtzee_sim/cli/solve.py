@@ -109,7 +109,7 @@ ADVISE = opt.Command(
 # ------------------------------------------------------------------ exact
 def add_exact_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``exact``."""
-    opt.add_strategy(p, "optimal")
+    opt.add_strategy(p, "optimal", label=True)
     opt.add_rules(p)
     opt.add_flag(
         p, "--moments-only", "mean, SD and per-box statistics only (faster; no pmf or percentiles)"
@@ -145,10 +145,8 @@ def format_exact(r, seconds: float) -> str:
 
 def run_exact(args: argparse.Namespace) -> int:
     """Exact score law of a deterministic strategy (:func:`yahtzee_sim.exact.evaluate`)."""
-    from ..strategies import get_strategy  # loads every strategy: not needed for --help
-
     rules = opt.rules_from(args)
-    strategy = get_strategy(args.strategy)
+    strategy = opt.strategy_from(args)
     if args.plot is not None and args.moments_only:
         raise opt.CliError("--plot needs the pmf: drop --moments-only")
     check_file("--plot", args.plot, PLOT_SUFFIXES)
@@ -158,7 +156,7 @@ def run_exact(args: argparse.Namespace) -> int:
     if args.plot is not None:
         from ..analysis import plot_pmf  # pandas: only when a plot is asked for
 
-        save_figure(args.plot, lambda ax: plot_pmf(res, ax=ax, label=args.strategy), (8, 4.5))
+        save_figure(args.plot, lambda ax: plot_pmf(res, ax=ax, label=res.strategy), (8, 4.5))
     if args.json:  # no wall time: the same command prints the same bytes
         print(json.dumps(res.to_dict()))
         return 0

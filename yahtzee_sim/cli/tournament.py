@@ -13,10 +13,8 @@ from ._files import PLOT_SUFFIXES, check_file, save_figure
 # ------------------------------------------------------------------ tournament
 def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``tournament``."""
-    p.add_argument(
-        "--strategies",
-        default="optimal,greedy",
-        help="one strategy per seat; the last fills the remaining seats",
+    opt.add_strategies(
+        p, "optimal,greedy", "one strategy per seat, comma-separated (the last fills the others)"
     )
     opt.add_count(p, "--players", "number of seats (default: one per strategy)")
     opt.add_games(p, 100_000)
