@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from yahtzee_sim.decide import user_frame
+from yahtzee_sim.decide import describe, user_frame
 from yahtzee_sim.errors import StrategyError, YahtzeeSimError
 
 from .base import Strategy
@@ -128,7 +128,7 @@ def _load_file(spec: str, where: str) -> ModuleType:
     except Exception as exc:
         del sys.modules[module_name]
         raise StrategyError(
-            f"strategy {spec!r}: importing {where!r} failed: {type(exc).__name__}: {exc}"
+            f"strategy {spec!r}: importing {where!r} failed: {describe(exc)}"
         ) from None
     _stamp_source(module, path)
     _pickle_by_value(module)
@@ -159,7 +159,7 @@ def _load_module(spec: str, where: str) -> ModuleType:
         raise StrategyError(f"strategy {spec!r}: cannot import module {where!r}: {exc}") from None
     except Exception as exc:
         raise StrategyError(
-            f"strategy {spec!r}: importing {where!r} failed: {type(exc).__name__}: {exc}"
+            f"strategy {spec!r}: importing {where!r} failed: {describe(exc)}"
         ) from None
     finally:
         if added:
@@ -222,7 +222,7 @@ def load_plugin(spec: str, **params) -> Strategy:
     except Exception as exc:
         where = user_frame(exc)
         raise StrategyError(
-            f"strategy {spec!r}: {name}(...) raised {type(exc).__name__}: {exc}"
+            f"strategy {spec!r}: {name}(...) raised {describe(exc)}"
             + (f" at {where}" if where else "")
         ) from exc
 

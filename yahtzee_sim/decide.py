@@ -76,6 +76,12 @@ def user_frame(exc: BaseException, source: str | None = None) -> str:
     return f"{filename}:{frame.lineno}"
 
 
+def describe(exc: BaseException) -> str:
+    """``"ZeroDivisionError: division by zero"``, on one line."""
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
 def take_rows(view: TurnView, rows) -> TurnView:
     """The same decision for the games ``rows`` of the batch only."""
     return TurnView(
@@ -111,8 +117,7 @@ def runtime_error(strategy, what: str, exc: Exception, view: TurnView | None = N
     (``"keep()"``, ``"category()"``, ``"prepare()"``) at ``view`` (if any)."""
     name = strategy_label(strategy)
     where = user_frame(exc, getattr(type(strategy), "source_file", None))
-    text = f"{type(exc).__name__}: {exc}".rstrip(": ").replace("\n", " ")
-    msg = f"strategy {name!r}: {what} raised {text}" + (f" at {where}" if where else "")
+    msg = f"strategy {name!r}: {what} raised {describe(exc)}" + (f" at {where}" if where else "")
     context: dict = {}
     if view is not None and len(view):
         method = "keep" if view.rolls_left else "category"

@@ -17,6 +17,9 @@ from ..rules import PRESETS, RuleSet, get_rules
 
 EXIT_USAGE = 2
 
+#: The largest whole number an option takes (numpy's int64).
+MAX_WHOLE = 2**63 - 1
+
 
 class CliError(YahtzeeSimError):
     """A bad command-line argument."""
@@ -56,9 +59,12 @@ class Parser(argparse.ArgumentParser):
 def _whole(text: str, expected: str) -> int:
     """``text`` as an int (underscores allowed), or an ArgumentTypeError naming ``expected``."""
     try:
-        return int(text.replace("_", ""))
+        value = int(text.replace("_", ""))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+    if abs(value) > MAX_WHOLE:
+        raise argparse.ArgumentTypeError(f"expected {expected} below 2**63, got {text!r}")
+    return value
 
 
 def positive_int(text: str) -> int:

@@ -55,6 +55,7 @@ def select_summary(res, intervals) -> dict:
 
 def format_selection(args: argparse.Namespace, res, intervals, seconds: float) -> str:
     """The winners, then one row per strategy: mean, observations, stage out, MCB interval."""
+    width = max(18, 2 + max(len(name) for name in res.means))
     lines = [
         f"Kim-Nelson selection on {args.metric} ({'min' if args.minimize else 'max'}), "
         f"delta {args.delta}, alpha {args.alpha}, m {args.m}, n0 {args.n0}, "
@@ -62,13 +63,13 @@ def format_selection(args: argparse.Namespace, res, intervals, seconds: float) -
         f"winners: {', '.join(res.winners)}   observations needed: "
         f"{max(res.observations.values()):,}   games played: {res.parameters['games']:,}   "
         f"({seconds:.1f} s)",
-        f"{'strategy':<18}{'mean':>10}{'obs':>9}  eliminated at   MCB interval vs best",
+        f"{'strategy':<{width}}{'mean':>10}{'obs':>9}  eliminated at  MCB interval vs best",
     ]
     stage = dict(res.eliminated)
     for row in intervals.itertuples():
         when = f"stage {stage[row.system]}" if row.system in stage else "winner"
         lines.append(
-            f"{row.system:<18}{res.means[row.system]:>10.3f}{res.observations[row.system]:>9}"
+            f"{row.system:<{width}}{res.means[row.system]:>10.3f}{res.observations[row.system]:>9}"
             f"  {when:<15}[{row.lower:+.3f}, {row.upper:+.3f}]"
         )
     return "\n".join(lines)
