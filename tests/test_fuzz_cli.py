@@ -95,7 +95,7 @@ PARSERS = _parsers()
 
 def _value(option: str, action, folder) -> st.SearchStrategy:
     if option in FILES:
-        valid = st.just(str(folder / f"out{FILES[option]}"))
+        valid = st.sampled_from([str(folder / f"out{FILES[option]}"), str(folder)])
     elif action.choices:
         valid = st.sampled_from(list(action.choices))
     else:
@@ -150,6 +150,24 @@ def test_every_command_argument_gives_exit_0_or_one_line(capsys, tmp_path, name)
             assert len(lines) == 1 and "Traceback" not in err, (argv, err)
 
     check()
+
+
+#: What the fuzzers found, kept as plain cases: each must be one line and exit 2.
+FOUND = [
+    "select --rules 2-yatzy --strategies greedy,random --delta inf",  # was accepted
+    "simulate --rules 2-yatzy --games 10 --record {folder}",  # was IsADirectoryError
+    "simulate --rules 2-yatzy --games 10 --checkpoint {folder}",  # was "corrupted"
+    "winprob --me ones=1 --opponent twos=2 --rules 2-yatzy --simulate 10000000000",  # was OOM
+    "advise --rules 2-yatzy --dice 1,2 --rolls-left 0 --upper 99999999999999999999",
+    "simulate --rules 2-yatzy --games 99999999999999999999",
+    "regret --rules 2-yatzy --strategy random",
+]
+
+
+@pytest.mark.parametrize("line", FOUND)
+def test_found_by_fuzzing(capsys, tmp_path, line):
+    code, err = _run(capsys, line.format(folder=tmp_path).split(" "))
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
 # ------------------------------------------------------------------ plugin files

@@ -31,9 +31,7 @@ SEARCH_ROWS = 256
 def _package_roots() -> tuple[str, ...]:
     """Folders of yahtzee_sim's own code (the strategies and analysis packages live
     beside the core package in a source checkout)."""
-    import yahtzee_sim
-
-    roots = {Path(yahtzee_sim.__file__).resolve().parent}
+    roots = {Path(__file__).resolve().parent}
     for name in ("yahtzee_sim.strategies", "yahtzee_sim.analysis"):
         module = sys.modules.get(name)
         if module is not None and getattr(module, "__file__", None):

@@ -32,6 +32,8 @@ def check_file(option: str, path: Path | None, suffixes: tuple[str, ...] | None 
     """
     if path is None:
         return
+    if path.is_dir():
+        raise CliError(f"{option} must name a file, got the folder {str(path)!r}")
     if suffixes is not None and path.suffix.lower() not in suffixes:
         raise CliError(f"{option} must end in {_alternatives(suffixes)}, got {str(path)!r}")
     parent = path.parent if str(path.parent) else Path(".")

@@ -67,6 +67,19 @@ def _whole(text: str, expected: str) -> int:
     return value
 
 
+def whole(text: str) -> int:
+    """A whole number (of either sign) within int64; the command checks its range."""
+    return _whole(text, "a whole number")
+
+
+def non_negative(text: str) -> int:
+    """A whole number >= 0."""
+    value = _whole(text, "a whole number >= 0")
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {value}")
+    return value
+
+
 def positive_int(text: str) -> int:
     """A whole number >= 1 (``100_000`` allowed)."""
     value = _whole(text, "a whole number")

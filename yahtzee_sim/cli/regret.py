@@ -15,7 +15,9 @@ def add_regret_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``regret``."""
     opt.add_strategy(p, "greedy", label=True)
     opt.add_rules(p)
-    opt.add_count(p, "--top", "costliest situations listed (default 10)", default=10)
+    p.add_argument(
+        "--top", type=opt.non_negative, default=10, help="costliest situations listed (default 10)"
+    )
     opt.add_path(p, "--plot", "save the loss by turn and by box to FILE.png/.pdf/.svg")
     opt.add_output(p)
 

@@ -50,7 +50,10 @@ def add_report_arguments(p: argparse.ArgumentParser) -> None:
     opt.add_path(p, "--out", "report folder (default: reports/<rules>)")
     opt.add_jobs(p, 2, "parallel jobs (default 2)")
     p.add_argument(
-        "--top", type=int, default=10, help="costliest situations listed per strategy (default 10)"
+        "--top",
+        type=opt.whole,
+        default=10,
+        help="costliest situations listed per strategy (default 10)",
     )
     opt.add_output(p)
 

@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
     strategy = opt.strategy_from(args)
     check_frame_file("--out", args.out)
     check_file("--record", args.record)
+    check_file("--checkpoint", args.checkpoint)
     t0 = time.perf_counter()
     res = simulate(
         strategy,

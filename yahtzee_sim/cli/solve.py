@@ -62,9 +62,11 @@ def add_advise_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``advise``."""
     opt.add_rules(p)
     p.add_argument("--dice", required=True, help="the dice, e.g. 1,3,5,5,6")
-    p.add_argument("--rolls-left", type=int, required=True, help="rerolls left (0 = score now)")
+    p.add_argument(
+        "--rolls-left", type=opt.whole, required=True, help="rerolls left (0 = score now)"
+    )
     p.add_argument("--used", default="", help="filled categories, e.g. ones,chance")
-    p.add_argument("--upper", type=int, default=0, help="upper-section total so far")
+    p.add_argument("--upper", type=opt.whole, default=0, help="upper-section total so far")
     opt.add_flag(p, "--yahtzee-bonus", "the Yahtzee box holds 50 (extra Yahtzees earn the bonus)")
     opt.add_count(p, "--top", "show only the best N")
     opt.add_output(p, quiet=False)
