@@ -19,7 +19,7 @@ from yahtzee_sim.errors import IllegalMoveError, StrategyError
 from yahtzee_sim.strategies import get_strategy
 
 FUZZ = settings(
-    max_examples=6,
+    max_examples=10,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
@@ -139,7 +139,9 @@ def _run(capsys, argv: list[str]) -> tuple[int, str]:
 
 
 @pytest.mark.parametrize("name", sorted(PARSERS))
-def test_every_command_argument_gives_exit_0_or_one_line(capsys, tmp_path, name):
+def test_every_command_argument_gives_exit_0_or_one_line(capsys, tmp_path, monkeypatch, name):
+    monkeypatch.chdir(tmp_path)  # files named by garbage values land here
+
     @FUZZ
     @given(argv=_argv(name, tmp_path))
     def check(argv):
@@ -165,7 +167,8 @@ FOUND = [
 
 
 @pytest.mark.parametrize("line", FOUND)
-def test_found_by_fuzzing(capsys, tmp_path, line):
+def test_found_by_fuzzing(capsys, tmp_path, monkeypatch, line):
+    monkeypatch.chdir(tmp_path)
     code, err = _run(capsys, line.format(folder=tmp_path).split(" "))
     assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
