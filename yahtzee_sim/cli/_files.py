@@ -63,6 +63,18 @@ def write_frame(frame, path: Path) -> None:
             os.remove(tmp)
 
 
+def print_result(as_json: bool, data: dict, text: str, plot: Path | None) -> int:
+    """Print ``data`` as one JSON object (``--json``: no wall time, so the same command
+    prints the same bytes), else ``text`` and where the plot was written; return 0."""
+    import json
+
+    if as_json:
+        print(json.dumps(data))
+    else:
+        print(text if plot is None else f"{text}\nplot written to {plot}")
+    return 0
+
+
 def save_figure(path: Path, draw, figsize: tuple[float, float], ncols: int = 1) -> None:
     """Draw a figure off-screen and save it to ``path`` (120 dpi).
 

@@ -7,7 +7,7 @@ import json
 import time
 
 from . import _options as opt
-from ._files import PLOT_SUFFIXES, check_file, save_figure
+from ._files import PLOT_SUFFIXES, check_file, print_result, save_figure
 
 
 # ------------------------------------------------------------------ regret
@@ -76,13 +76,7 @@ def run_regret(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - t0
     if args.plot is not None:
         save_figure(args.plot, lambda axes: draw_regret(res, axes), (13, 4.8), ncols=2)
-    if args.json:  # no wall time: the same command prints the same bytes
-        print(json.dumps(res.to_dict()))
-        return 0
-    print(format_regret(res, seconds))
-    if args.plot is not None:
-        print(f"plot written to {args.plot}")
-    return 0
+    return print_result(args.json, res.to_dict(), format_regret(res, seconds), args.plot)
 
 
 REGRET = opt.Command(

@@ -11,7 +11,7 @@ from ..exact import evaluate
 from ..solver import solve, value_table
 from ..state import n_states
 from . import _options as opt
-from ._files import PLOT_SUFFIXES, check_file, save_figure
+from ._files import PLOT_SUFFIXES, check_file, print_result, save_figure
 
 
 # ------------------------------------------------------------------ solve
@@ -159,13 +159,7 @@ def run_exact(args: argparse.Namespace) -> int:
         from ..analysis import plot_pmf  # pandas: only when a plot is asked for
 
         save_figure(args.plot, lambda ax: plot_pmf(res, ax=ax, label=res.strategy), (8, 4.5))
-    if args.json:  # no wall time: the same command prints the same bytes
-        print(json.dumps(res.to_dict()))
-        return 0
-    print(format_exact(res, seconds))
-    if args.plot is not None:
-        print(f"plot written to {args.plot}")
-    return 0
+    return print_result(args.json, res.to_dict(), format_exact(res, seconds), args.plot)
 
 
 EXACT = opt.Command(
