@@ -47,8 +47,8 @@ def _check(alpha, k, n0, delta=1.0, m=1) -> None:
         raise SelectionError(f"need at least 2 systems, got {k}")
     if n0 < 2:
         raise SelectionError(f"n0 must be >= 2, got {n0}")
-    if not delta > 0:
-        raise SelectionError(f"delta must be > 0, got {delta}")
+    if not 0 < delta < float("inf"):
+        raise SelectionError(f"delta must be a finite number > 0, got {delta}")
     if not 1 <= m < k:
         raise SelectionError(f"m must be in 1..{k - 1} for {k} systems, got {m}")
 

@@ -23,6 +23,7 @@ from tqdm.auto import tqdm
 
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.rules import RuleSet, get_rules
+from yahtzee_sim.vocabulary import strategy_label
 
 from . import exact_cache, plots
 from .document import Document
@@ -79,27 +80,27 @@ class Report:
         }
 
 
-def _resolve(strategies) -> list[str]:
+def _resolve(strategies) -> dict:
+    """``{label: strategy}`` in the order given (ids, plugin specs or instances), the
+    reference last; results are keyed by :func:`strategy_label`, never by a spec."""
     from yahtzee_sim.strategies import default_strategy_ids, get_strategy
+    from yahtzee_sim.strategies.plugins import split_strategy_list
 
     if strategies in (None, "all"):
         ids = default_strategy_ids()
     else:
-        ids = (
-            [s.strip() for s in strategies.split(",")]
-            if isinstance(strategies, str)
-            else list(strategies)
-        )
-        ids = [s for s in ids if s]
+        ids = split_strategy_list(strategies) if isinstance(strategies, str) else list(strategies)
+        ids = [s for s in ids if not isinstance(s, str) or s.strip()]
         if not ids:
             raise ReportError("strategies: give 'all' or at least one strategy id")
-        for s in ids:
-            get_strategy(s)  # unknown ids fail here, with the list of known ones
-    if len(set(ids)) != len(ids):
-        raise ReportError(f"strategies must be distinct, got {ids}")
-    if REFERENCE not in ids:
-        ids = [*ids, REFERENCE]  # the reference column of the per-box tables
-    return ids
+    # unknown ids fail here, with the list of known ones
+    labels = [strategy_label(get_strategy(s)) for s in ids]
+    if len(set(labels)) != len(labels):
+        raise ReportError(f"strategies must have distinct labels, got {labels}")
+    specs = dict(zip(labels, ids, strict=True))
+    if REFERENCE not in specs:
+        specs[REFERENCE] = REFERENCE  # the reference column of the per-box tables
+    return specs
 
 
 def _check_games(games, quick: bool) -> int:
@@ -166,7 +167,8 @@ def build_report(
     t0 = time.perf_counter()
     rules = get_rules(rules)
     games = _check_games(games, quick)
-    ids = _resolve(strategies)
+    specs = _resolve(strategies)
+    ids = list(specs)
     out = Path(out) if out is not None else Path("reports") / rules.name
     if out.exists() and not out.is_dir():
         raise ReportError(f"out: {str(out)!r} exists and is not a folder")
@@ -174,7 +176,7 @@ def build_report(
     if progress:
         _compile_notice()
 
-    deterministic = [s for s in ids if _is_deterministic(s)]
+    deterministic = [s for s in ids if _is_deterministic(specs[s])]
     bar = tqdm(
         total=len(ids) + len(deterministic) + 3, desc="report", unit="step", disable=not progress
     )
@@ -189,7 +191,7 @@ def build_report(
             bar.set_postfix_str(f"simulate {sid}")
             try:
                 sims[sid] = simulate(
-                    sid, games, seed=seed, rules=rules, n_jobs=n_jobs, keep_games=False,
+                    specs[sid], games, seed=seed, rules=rules, n_jobs=n_jobs, keep_games=False,
                     progress=False,
                 )  # fmt: skip
             except StrategyError as exc:
@@ -202,7 +204,7 @@ def build_report(
     ids = [s for s in ids if s in sims]
     todo = [s for s in deterministic if s in sims]
     with clock("exact", f"exact ({len(todo)} strategies)"):
-        exact, regrets = _exact_stage(todo, rules, regret_top, n_jobs, quick, skipped, bar)
+        exact, regrets = _exact_stage(todo, specs, rules, regret_top, n_jobs, quick, skipped, bar)
     bar.update(len(deterministic) - len(todo))
     kn = None
     with clock("kim_nelson", "Kim–Nelson"):
@@ -210,7 +212,14 @@ def build_report(
             skipped["Kim–Nelson"] = "quick report (run without --quick for the ranking)"
         else:
             try:
-                kn = select_best(ids, delta=1.0, alpha=0.05, seed=seed, rules=rules, n_jobs=n_jobs)
+                kn = select_best(
+                    [specs[s] for s in ids],
+                    delta=1.0,
+                    alpha=0.05,
+                    seed=seed,
+                    rules=rules,
+                    n_jobs=n_jobs,
+                )
             except SelectionError as exc:  # e.g. a single strategy
                 skipped["Kim–Nelson"] = str(exc)
     data = ReportData(rules, ids, games, seed, sims, exact, regrets, kn, skipped)
@@ -269,11 +278,12 @@ def _compile_notice() -> None:
         )
 
 
-def _exact_stage(todo, rules: RuleSet, top: int, n_jobs: int, quick: bool, skipped, bar):
-    """Exact results and regrets of ``todo``: read from the cache or evaluated, several
-    strategies at a time in threads of this process (the kernels release the GIL)."""
+def _exact_stage(todo, specs, rules: RuleSet, top: int, n_jobs: int, quick: bool, skipped, bar):
+    """Exact results and regrets of ``todo`` (labels; ``specs`` maps them to what to play):
+    read from the cache or evaluated, several strategies at a time in threads of this
+    process (the kernels release the GIL)."""
     exact, regrets, results = {}, {}, {}
-    keys = {sid: exact_cache.result_key(sid, rules, top) for sid in todo}
+    keys = {sid: exact_cache.result_key(specs[sid], rules, top) for sid in todo}
     for sid, key in keys.items():
         got = exact_cache.load(key, rules) if key is not None else None
         if got is not None:
@@ -288,7 +298,7 @@ def _exact_stage(todo, rules: RuleSet, top: int, n_jobs: int, quick: bool, skipp
 
     def one(sid):
         numba.set_num_threads(threads)
-        return _exact_one(sid, rules, top, quick)
+        return _exact_one(specs[sid], rules, top, quick)
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for sid, result in zip(left, pool.map(one, left), strict=True):

@@ -8,6 +8,7 @@ import numpy as np
 
 from yahtzee_sim.rules import RuleSet, get_rules
 from yahtzee_sim.simulate import simulate
+from yahtzee_sim.vocabulary import strategy_label
 
 from .kim_nelson import KNResult, SelectionError, kim_nelson
 
@@ -71,9 +72,9 @@ def select_best(
         raise SelectionError(f"batch must be an integer >= 1, got {batch!r}")
     rules = get_rules(rules)
     objs = [get_strategy(s) for s in strategies]
-    names = [s if isinstance(s, str) else repr(o) for s, o in zip(strategies, objs, strict=True)]
+    names = [strategy_label(o) for o in objs]
     if len(set(names)) != len(names):
-        raise SelectionError(f"strategies must be distinct, got {names}")
+        raise SelectionError(f"strategies must have distinct labels, got {names}")
     value = METRICS[metric]
     if metric == "win":
         if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players < 2:
@@ -104,7 +105,9 @@ def select_best(
 
     result = kim_nelson(draw, names, delta, alpha=alpha, n0=n0, m=m, maximize=maximize)
     if metric == "win":
-        result.parameters.update(field=field, players=players, visible=visible)
+        result.parameters.update(
+            field=strategy_label(opponents[0]), players=players, visible=visible
+        )
     result.parameters.update(
         metric=metric,
         batch=batch,

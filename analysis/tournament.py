@@ -18,6 +18,7 @@ from scipy import stats
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.rules import get_rules
 from yahtzee_sim.tables import play_tables, seat_seed, win_shares_of
+from yahtzee_sim.vocabulary import strategy_label
 
 from .stats import _mean_ci
 
@@ -102,10 +103,20 @@ class TournamentResult:
         }
 
 
+def labels(strategies) -> list[str]:
+    """How results name each strategy (ids, plugin specs or instances):
+    :func:`~yahtzee_sim.vocabulary.strategy_label`, never the spec as typed."""
+    from yahtzee_sim.strategies import get_strategy
+
+    return [strategy_label(get_strategy(s)) for s in strategies]
+
+
 def seat_list(strategies, players: int | None) -> list[str]:
     """Seats from strategy ids: one per seat, or fewer (the last fills the rest)."""
     if isinstance(strategies, str):
-        strategies = [s.strip() for s in strategies.split(",") if s.strip()]
+        from yahtzee_sim.strategies.plugins import split_strategy_list
+
+        strategies = split_strategy_list(strategies)
     seats = list(strategies)
     if not seats:
         raise TournamentError("strategies: give at least one strategy")
@@ -155,7 +166,7 @@ def tournament(
     seats = seat_list(strategies, players)
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
         raise TournamentError(f"games must be an integer >= 1, got {games!r}")
-    names = [s if isinstance(s, str) else repr(s) for s in seats]
+    names = labels(seats)
     if visible:
         from yahtzee_sim.strategies import get_strategy
 
@@ -322,8 +333,10 @@ def round_robin(
     t0 = time.perf_counter()
     rules = get_rules(rules)
     if isinstance(strategies, str):
-        strategies = [s.strip() for s in strategies.split(",") if s.strip()]
-    names = [s if isinstance(s, str) else repr(s) for s in strategies]
+        from yahtzee_sim.strategies.plugins import split_strategy_list
+
+        strategies = split_strategy_list(strategies)
+    names = labels(strategies)
     if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players < 2:
         raise TournamentError(f"players must be an integer >= 2, got {players!r}")
     if len(set(names)) != len(names) or len(names) < players:

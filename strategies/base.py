@@ -10,7 +10,7 @@ import numpy as np
 
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.view import TurnView
-from yahtzee_sim.vocabulary import strategy_label
+from yahtzee_sim.vocabulary import check_label, strategy_label
 
 
 @dataclass(frozen=True)
@@ -109,6 +109,8 @@ class Strategy:
     parallel_backend: ClassVar[str] = "processes"
     requires: ClassVar[str] = ""
     references: ClassVar[tuple[Reference, ...]] = ()
+    #: The label results give the strategy instead of its id (:meth:`labelled`).
+    given_label: str | None = None
 
     @classmethod
     def supports(cls, rules) -> bool:
@@ -147,8 +149,30 @@ class Strategy:
         }
 
     def clone(self) -> Strategy:
-        """A fresh, unprepared copy with the same parameters."""
-        return type(self)(**self.get_params())
+        """A fresh, unprepared copy with the same parameters (and label)."""
+        twin = type(self)(**self.get_params())
+        if self.given_label is not None:
+            twin.given_label = self.given_label
+        return twin
+
+    def labelled(self, label: str) -> Strategy:
+        """A copy of the strategy that every result, table, figure, record and error
+        names ``label`` (instead of its id or class name).
+
+        The label travels with the strategy to worker processes. It must be one line
+        of at most 40 printable characters.
+
+        Examples
+        --------
+        >>> from yahtzee_sim.strategies import get_strategy
+        >>> from yahtzee_sim.vocabulary import strategy_label
+        >>> strategy_label(get_strategy("greedy").labelled("my baseline"))
+        'my baseline'
+        """
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)  # shares prepared caches: same decisions
+        twin.given_label = check_label(label)
+        return twin
 
     def __repr__(self) -> str:
         sig = inspect.signature(type(self).__init__)
@@ -160,8 +184,15 @@ class Strategy:
         return f"{type(self).__name__}({', '.join(parts)})"
 
     def __getstate__(self) -> dict:
-        # caches are rebuilt by prepare(); only parameters travel to workers
-        return self.get_params()
+        # caches are rebuilt by prepare(); only parameters (and a label) travel to workers
+        state = self.get_params()
+        if self.given_label is not None:
+            state["given_label"] = self.given_label
+        return state
 
     def __setstate__(self, state: dict) -> None:
+        state = dict(state)
+        label = state.pop("given_label", None)
         self.__init__(**state)
+        if label is not None:
+            self.given_label = label

@@ -28,7 +28,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from yahtzee_sim.errors import StrategyError
+from yahtzee_sim.decide import describe, user_frame
+from yahtzee_sim.errors import StrategyError, YahtzeeSimError
 
 from .base import Strategy
 
@@ -42,6 +43,27 @@ def is_plugin_spec(text: str) -> bool:
     The registry reads ids with a numeric parameter (``target:300``) before asking.
     """
     return ":" in text
+
+
+def split_strategy_list(text: str) -> list[str]:
+    """Comma-separated strategies, blanks dropped; commas inside a plugin's parameters
+    (``f.py:K(a=1, b=(2, 3))``) do not split.
+
+    Examples
+    --------
+    >>> split_strategy_list("greedy, my.py:Keep(theta=0.5, boxes=(1, 2)),optimal")
+    ['greedy', 'my.py:Keep(theta=0.5, boxes=(1, 2))', 'optimal']
+    """
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text + ","):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth = max(depth - 1, 0)
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    return [p for p in parts if p]
 
 
 def split_plugin_spec(spec: str) -> tuple[str, str, dict]:
@@ -106,10 +128,23 @@ def _load_file(spec: str, where: str) -> ModuleType:
     except Exception as exc:
         del sys.modules[module_name]
         raise StrategyError(
-            f"strategy {spec!r}: importing {where!r} failed: {type(exc).__name__}: {exc}"
+            f"strategy {spec!r}: importing {where!r} failed: {describe(exc)}"
         ) from None
+    _stamp_source(module, path)
     _pickle_by_value(module)
     return module
+
+
+def _stamp_source(module: ModuleType, path: Path) -> None:
+    """Set ``source_file`` on the module's Strategy classes: worker processes receive
+    them by value, their code named ``<dynamic-code>``, and errors name this file."""
+    for obj in vars(module).values():
+        if (
+            isinstance(obj, type)
+            and issubclass(obj, Strategy)
+            and obj.__module__ == module.__name__
+        ):
+            obj.source_file = str(path.resolve())
 
 
 def _load_module(spec: str, where: str) -> ModuleType:
@@ -124,13 +159,14 @@ def _load_module(spec: str, where: str) -> ModuleType:
         raise StrategyError(f"strategy {spec!r}: cannot import module {where!r}: {exc}") from None
     except Exception as exc:
         raise StrategyError(
-            f"strategy {spec!r}: importing {where!r} failed: {type(exc).__name__}: {exc}"
+            f"strategy {spec!r}: importing {where!r} failed: {describe(exc)}"
         ) from None
     finally:
         if added:
             sys.path.remove(cwd)
     origin = getattr(module, "__file__", None) or ""
     if origin and Path(origin).resolve().is_relative_to(Path(cwd).resolve()):
+        _stamp_source(module, Path(origin))
         _pickle_by_value(module)  # worker processes may not have the directory on their path
     return module
 
@@ -179,8 +215,16 @@ def load_plugin(spec: str, **params) -> Strategy:
         return obj
     try:
         return obj(**params)
+    except YahtzeeSimError:
+        raise
     except TypeError as exc:
         raise StrategyError(f"strategy {spec!r}: bad parameters: {exc}") from None
+    except Exception as exc:
+        where = user_frame(exc)
+        raise StrategyError(
+            f"strategy {spec!r}: {name}(...) raised {describe(exc)}"
+            + (f" at {where}" if where else "")
+        ) from exc
 
 
 def load_strategy_class(spec: str) -> type[Strategy]:

@@ -25,6 +25,7 @@ from typing import Protocol
 import numpy as np
 
 from .batch import RESULT_DTYPES, GameBatch
+from .decide import decide
 from .dice import DiceTables
 from .moves import category_array, category_label, illegal_move, keep_array
 from .rules import RuleSet
@@ -59,13 +60,13 @@ def play_turn(batch: GameBatch, strategy: BatchStrategy, turn: int, table=None) 
         if not rolling.any():
             break
         view = batch.view(R - roll, turn, rolling, table)
-        keep = keep_array(strategy, strategy.keep(view), view)
+        keep = keep_array(strategy, decide(strategy, view), view)
         bad = batch.roll(rolling, keep)
         if bad >= 0:
             action = f"keep {list(DiceTables.faces_from_counts(keep[bad]))}"
             raise illegal_move(strategy, "keep", view, bad, action)
     view = batch.view(0, turn, None, table)
-    cats = category_array(strategy, strategy.category(view), view)
+    cats = category_array(strategy, decide(strategy, view), view)
     bad = batch.write_boxes(cats, np.ones(len(batch), dtype=np.bool_))
     if bad >= 0:
         label = category_label(rules, int(cats[bad]), int(batch.used[bad]))

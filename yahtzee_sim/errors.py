@@ -37,3 +37,44 @@ class IllegalMoveError(YahtzeeSimError):
         self.turn = turn
         self.dice = dice
         self.action = action
+
+
+class StrategyRuntimeError(StrategyError):
+    """A strategy's own code raised an exception while preparing or deciding.
+
+    The message is one line: the strategy's label, what raised (``keep()``,
+    ``category()``, ``prepare()``) and the original exception, the file and line of the
+    strategy's code, and the game, turn, rerolls left and dice. The original exception
+    is chained as ``__cause__`` (in the process where it was raised; the message alone
+    crosses to the parent of a worker process).
+
+    Attributes
+    ----------
+    strategy : str
+        The strategy's label.
+    where : str
+        ``file:line`` of the innermost frame of the strategy's own code.
+    game, turn, rolls_left : int
+        The decision (``-1`` when unknown, e.g. in ``prepare()``; ``turn`` is 1-based).
+    dice : tuple of int
+        The dice at that decision.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        strategy: str = "",
+        where: str = "",
+        game: int = -1,
+        turn: int = -1,
+        rolls_left: int = -1,
+        dice: tuple[int, ...] = (),
+    ) -> None:
+        super().__init__(message)
+        self.strategy = strategy
+        self.where = where
+        self.game = game
+        self.turn = turn
+        self.rolls_left = rolls_left
+        self.dice = dice

@@ -42,6 +42,7 @@ from ._kernels.exact import (
     turn_outcomes,
 )
 from ._kernels.scoring import kernel_rules
+from .decide import decide, prepare
 from .dice import DiceTables
 from .errors import IllegalMoveError, StrategyError
 from .moves import category_array, category_label, illegal_move, keep_array, position_text
@@ -286,9 +287,9 @@ def _check_position_only(strategy, rules, make, used, cat_scores, rolls_left, de
         key=(np.uint64(rng.integers(2**62)), np.uint64(rng.integers(2**62))),
     )
     if rolls_left:
-        again = _keep_indices(strategy, rules, view, strategy.keep(view))
+        again = _keep_indices(strategy, rules, view, decide(strategy, view))
     else:
-        again = _categories(strategy, rules, view, strategy.category(view))
+        again = _categories(strategy, rules, view, decide(strategy, view))
     if not np.array_equal(again, decided[rows]):
         name = strategy_label(strategy)
         raise ExactEvaluationError(
@@ -323,12 +324,12 @@ def decision_tables(strategy, rules: RuleSet, states: np.ndarray, turn: int, rng
         make, used, cat_scores = _views(rules, states[lo:hi], turn)
         for j in range(1, rules.rolls_per_turn):
             view = make(j)
-            got = _keep_indices(strategy, rules, view, strategy.keep(view))
+            got = _keep_indices(strategy, rules, view, decide(strategy, view))
             if lo == 0 and rng is not None:
                 _check_position_only(strategy, rules, make, used, cat_scores, j, got, rng)
             keep[lo:hi, j - 1] = got.reshape(hi - lo, n_rolls)
         view = make(0)
-        got = _categories(strategy, rules, view, strategy.category(view))
+        got = _categories(strategy, rules, view, decide(strategy, view))
         if lo == 0 and rng is not None:
             _check_position_only(strategy, rules, make, used, cat_scores, 0, got, rng)
         cat[lo:hi] = got.reshape(hi - lo, n_rolls)
@@ -525,9 +526,7 @@ def prepared(strategy, rules: str | RuleSet):
     rules = get_rules(rules)
     strategy = _as_strategy(strategy)
     _check_evaluable(strategy)
-    prepare = getattr(strategy, "prepare", None)
-    if prepare is not None:
-        prepare(rules)
+    prepare(strategy, rules)
     return strategy, rules
 
 

@@ -15,6 +15,7 @@ from ._kernels.rng import keys_from_seed
 from .aggregate import Aggregate
 from .checkpoint import load as load_checkpoint
 from .checkpoint import save as save_checkpoint
+from .decide import prepare
 from .engine import play_block
 from .errors import YahtzeeSimError
 from .results import Results
@@ -32,15 +33,14 @@ def _prepared(strategy, rules: RuleSet):
         type(strategy).__module__,
         type(strategy).__qualname__,
         repr(strategy),
+        getattr(strategy, "given_label", None),
         rules.fingerprint(),
     )
     cached = _PREPARED.get(key)
     if cached is None:
         if len(_PREPARED) > 32:
             _PREPARED.clear()
-        prepare = getattr(strategy, "prepare", None)
-        if prepare is not None:
-            prepare(rules)
+        prepare(strategy, rules)
         cached = _PREPARED[key] = strategy
     return cached
 

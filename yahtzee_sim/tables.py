@@ -23,6 +23,7 @@ from tqdm.auto import tqdm
 
 from ._kernels.rng import keys_from_seed
 from .batch import GameBatch
+from .decide import prepare
 from .engine import play_turn
 from .errors import YahtzeeSimError
 from .rules import RuleSet
@@ -109,9 +110,7 @@ def play_table_block(
 def _prepared(strategy, rules):
     """``strategy`` prepared for ``rules`` (each seat's own instance: seats never share
     one, even when their parameters are equal)."""
-    prepare = getattr(strategy, "prepare", None)
-    if prepare is not None:
-        prepare(rules)
+    prepare(strategy, rules)
     return strategy
 
 

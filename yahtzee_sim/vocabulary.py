@@ -33,6 +33,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .errors import StrategyError
+
 #: Percentiles every summary reports.
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 
@@ -93,8 +95,30 @@ def _changed_params(strategy) -> dict:
     }
 
 
+#: The longest label a user may give (:func:`check_label`): labels head table columns.
+MAX_LABEL = 40
+
+
+def check_label(label) -> str:
+    """A label a user gives a strategy, stripped; :class:`StrategyError` unless it is a
+    non-empty single line of printable characters, at most :data:`MAX_LABEL` long."""
+    if not isinstance(label, str) or not label.strip():
+        raise StrategyError(f"a strategy label must be a non-empty string, got {label!r}")
+    label = label.strip()
+    if not label.isprintable() or len(label) > MAX_LABEL:
+        raise StrategyError(
+            f"a strategy label must be one line of at most {MAX_LABEL} printable characters, "
+            f"got {label!r}"
+        )
+    return label
+
+
 def strategy_label(strategy) -> str:
-    """How results name a strategy: its id, or its class name for a user's class.
+    """How results name a strategy: the label it was given, its id, or its class name.
+
+    A strategy given a label (:meth:`Strategy.labelled
+    <yahtzee_sim.strategies.Strategy.labelled>`, ``--label`` on the command line) is
+    named by it.
 
     A registered strategy is named by its id (``"greedy"``; a parametric id such as
     ``"target:300"`` keeps its number; an older version keeps its version,
@@ -106,6 +130,9 @@ def strategy_label(strategy) -> str:
     """
     if isinstance(strategy, str):
         return strategy
+    given = getattr(strategy, "given_label", None)
+    if given is not None:
+        return given
     cls = type(strategy)
     params = _changed_params(strategy)
     if "version" in vars(cls):  # set on the class by the registry

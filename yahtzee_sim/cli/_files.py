@@ -32,6 +32,8 @@ def check_file(option: str, path: Path | None, suffixes: tuple[str, ...] | None 
     """
     if path is None:
         return
+    if path.is_dir():
+        raise CliError(f"{option} must name a file, got the folder {str(path)!r}")
     if suffixes is not None and path.suffix.lower() not in suffixes:
         raise CliError(f"{option} must end in {_alternatives(suffixes)}, got {str(path)!r}")
     parent = path.parent if str(path.parent) else Path(".")
@@ -59,6 +61,18 @@ def write_frame(frame, path: Path) -> None:
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
+
+
+def print_result(as_json: bool, data: dict, text: str, plot: Path | None) -> int:
+    """Print ``data`` as one JSON object (``--json``: no wall time, so the same command
+    prints the same bytes), else ``text`` and where the plot was written; return 0."""
+    import json
+
+    if as_json:
+        print(json.dumps(data))
+    else:
+        print(text if plot is None else f"{text}\nplot written to {plot}")
+    return 0
 
 
 def save_figure(path: Path, draw, figsize: tuple[float, float], ncols: int = 1) -> None:

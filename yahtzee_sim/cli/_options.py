@@ -17,6 +17,9 @@ from ..rules import PRESETS, RuleSet, get_rules
 
 EXIT_USAGE = 2
 
+#: The largest whole number an option takes (numpy's int64).
+MAX_WHOLE = 2**63 - 1
+
 
 class CliError(YahtzeeSimError):
     """A bad command-line argument."""
@@ -56,9 +59,25 @@ class Parser(argparse.ArgumentParser):
 def _whole(text: str, expected: str) -> int:
     """``text`` as an int (underscores allowed), or an ArgumentTypeError naming ``expected``."""
     try:
-        return int(text.replace("_", ""))
+        value = int(text.replace("_", ""))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+    if abs(value) > MAX_WHOLE:
+        raise argparse.ArgumentTypeError(f"expected {expected} below 2**63, got {text!r}")
+    return value
+
+
+def whole(text: str) -> int:
+    """A whole number (of either sign) within int64; the command checks its range."""
+    return _whole(text, "a whole number")
+
+
+def non_negative(text: str) -> int:
+    """A whole number >= 0."""
+    value = _whole(text, "a whole number >= 0")
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {value}")
+    return value
 
 
 def positive_int(text: str) -> int:
@@ -137,9 +156,43 @@ def add_rules(
         )
 
 
-def add_strategy(p: argparse.ArgumentParser, default: str) -> None:
-    """``--strategy ID`` with the given default."""
-    p.add_argument("--strategy", default=default, help=f"strategy id (default: {default})")
+#: What ``--strategy`` and ``--strategies`` accept besides ids (kept in step with
+#: ``strategies.plugins.PLUGIN_SYNTAX``, which the tests compare; not imported here, as
+#: the strategies package is heavy and ``--help`` must stay fast).
+PLUGIN_SYNTAX = "FILE.py:NAME, FILE.py:NAME(param=value, ...) or package.module:NAME"
+
+
+def strategy_help(default: str, what: str = "a strategy id") -> str:
+    """The help text of a strategy option: ``what``, the plugin syntax and the default."""
+    return f"{what} or your own: {PLUGIN_SYNTAX} (default: {default})"
+
+
+def add_strategy(
+    p: argparse.ArgumentParser, default: str, *, label: bool = False, option: str = "--strategy"
+) -> None:
+    """``--strategy ID`` with the given default, and (``label=True``) ``--label TEXT``."""
+    p.add_argument(option, default=default, metavar="STRATEGY", help=strategy_help(default))
+    if label:
+        p.add_argument(
+            "--label",
+            default=None,
+            metavar="TEXT",
+            help="name the strategy TEXT in every output (default: its id or class name)",
+        )
+
+
+def add_strategies(p: argparse.ArgumentParser, default: str, what: str) -> None:
+    """``--strategies A,B,...``: ``what`` says how the list is read."""
+    p.add_argument("--strategies", default=default, help=strategy_help(default, what))
+
+
+def strategy_from(args: argparse.Namespace):
+    """The strategy named by ``--strategy``, under ``--label`` if one was given."""
+    from ..strategies import get_strategy  # loads every strategy: not needed for --help
+
+    strategy = get_strategy(args.strategy)
+    label = getattr(args, "label", None)
+    return strategy if label is None else strategy.labelled(label)
 
 
 def add_games(p: argparse.ArgumentParser, default: int | None, help: str | None = None) -> None:
@@ -163,7 +216,7 @@ def add_jobs(
 
 def add_game_options(p: argparse.ArgumentParser, games: int) -> None:
     """``--strategy``, ``--games``, ``--seed`` and the rules: which games to play."""
-    add_strategy(p, "greedy")
+    add_strategy(p, "greedy", label=True)
     add_games(p, games)
     add_seed(p)
     add_rules(p)

@@ -13,9 +13,7 @@ from ._files import check_frame_file
 # ------------------------------------------------------------------ select
 def add_select_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``select``."""
-    p.add_argument(
-        "--strategies", default="all", help="comma-separated strategy ids, or 'all' (default)"
-    )
+    opt.add_strategies(p, "all", "'all' or comma-separated strategies")
     p.add_argument(
         "--delta",
         type=float,
@@ -24,7 +22,12 @@ def add_select_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--alpha", type=float, default=0.05, help="1 - P(correct selection)")
     p.add_argument("--metric", choices=["total", "yahtzees", "bonus", "win"], default="total")
-    p.add_argument("--field", default="optimal", help="with --metric win: the opponents' strategy")
+    p.add_argument(
+        "--field",
+        default="optimal",
+        metavar="STRATEGY",
+        help=opt.strategy_help("optimal", "with --metric win: the opponents' strategy, an id"),
+    )
     opt.add_count(p, "--players", "with --metric win: seats per table", default=2)
     opt.add_flag(p, "--blind", "with --metric win: hide the cards (blind games)")
     opt.add_flag(p, "--minimize", "select the smallest mean")
@@ -52,6 +55,7 @@ def select_summary(res, intervals) -> dict:
 
 def format_selection(args: argparse.Namespace, res, intervals, seconds: float) -> str:
     """The winners, then one row per strategy: mean, observations, stage out, MCB interval."""
+    width = max(18, 2 + max(len(name) for name in res.means))
     lines = [
         f"Kim-Nelson selection on {args.metric} ({'min' if args.minimize else 'max'}), "
         f"delta {args.delta}, alpha {args.alpha}, m {args.m}, n0 {args.n0}, "
@@ -59,13 +63,13 @@ def format_selection(args: argparse.Namespace, res, intervals, seconds: float) -
         f"winners: {', '.join(res.winners)}   observations needed: "
         f"{max(res.observations.values()):,}   games played: {res.parameters['games']:,}   "
         f"({seconds:.1f} s)",
-        f"{'strategy':<18}{'mean':>10}{'obs':>9}  eliminated at   MCB interval vs best",
+        f"{'strategy':<{width}}{'mean':>10}{'obs':>9}  eliminated at  MCB interval vs best",
     ]
     stage = dict(res.eliminated)
     for row in intervals.itertuples():
         when = f"stage {stage[row.system]}" if row.system in stage else "winner"
         lines.append(
-            f"{row.system:<18}{res.means[row.system]:>10.3f}{res.observations[row.system]:>9}"
+            f"{row.system:<{width}}{res.means[row.system]:>10.3f}{res.observations[row.system]:>9}"
             f"  {when:<15}[{row.lower:+.3f}, {row.upper:+.3f}]"
         )
     return "\n".join(lines)
@@ -76,9 +80,12 @@ def run_select(args: argparse.Namespace) -> int:
     # analysis loads pandas and every strategy: imported here so that --help stays fast.
     from ..analysis import mcb, select_best
     from ..strategies import default_strategy_ids
+    from ..strategies.plugins import split_strategy_list
 
     ids = (
-        default_strategy_ids() if args.strategies.strip() == "all" else opt.id_list(args.strategies)
+        default_strategy_ids()
+        if args.strategies.strip() == "all"
+        else split_strategy_list(args.strategies)
     )
     t0 = time.perf_counter()
     res = select_best(
@@ -143,7 +150,11 @@ def run_dataset(args: argparse.Namespace) -> int:
 
     check_frame_file("--out", args.out)  # before the games are played
     ds = decision_dataset(
-        args.strategy, args.games, args.seed, opt.rules_from(args), progress=not args.quiet and None
+        opt.strategy_from(args),
+        args.games,
+        args.seed,
+        opt.rules_from(args),
+        progress=not args.quiet and None,
     )
     ds.write(args.out)
     out = ds.summary() | {"out": str(args.out), "seconds": round(ds.seconds, 2)}

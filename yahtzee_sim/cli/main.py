@@ -7,7 +7,18 @@ import os
 import sys
 
 from .. import __version__
-from . import catalog, duel, learn, objectives, play, report, simulate, solve, tournament
+from . import (
+    catalog,
+    duel,
+    learn,
+    objectives,
+    play,
+    regret,
+    report,
+    simulate,
+    solve,
+    tournament,
+)
 from ._extras import missing_extra_message, missing_optional
 from ._options import EXIT_USAGE, Command, Parser
 
@@ -18,6 +29,8 @@ COMMANDS: tuple[Command, ...] = (
     solve.ADVISE,
     learn.SELECT,
     solve.EXACT,
+    regret.REGRET,
+    regret.CHECK,
     report.REPORT,
     report.REPRODUCE,
     objectives.TARGET,
@@ -46,7 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _fail(command: str, message: str) -> int:
-    """Print ``yahtzee-sim COMMAND: error: message`` on stderr; return exit code 2."""
+    """Print ``yahtzee-sim COMMAND: error: message`` on stderr (one line: line breaks in
+    ``message`` become spaces); return exit code 2."""
+    message = " ".join(message.splitlines())
     print(f"yahtzee-sim {command}: error: {message}", file=sys.stderr)
     return EXIT_USAGE
 

@@ -11,6 +11,7 @@ import numpy as np
 from ..exact import evaluate
 from ..risk import check_theta
 from ..target import best_percentile, max_score, target_table
+from ..vocabulary import strategy_label
 from . import _options as opt
 from ._files import PLOT_SUFFIXES, check_file, save_figure
 
@@ -158,7 +159,10 @@ def add_win_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--vs",
         default="optimal",
-        help="the opponents' strategy (deterministic: its exact law is used; default optimal)",
+        metavar="STRATEGY",
+        help=opt.strategy_help(
+            "optimal", "the opponents' deterministic strategy (its exact law is used), an id"
+        ),
     )
     opt.add_flag(p, "--law", "also the exact law of win:N (mean, SD)")
     opt.add_output(p)
@@ -180,7 +184,7 @@ def win_summary(args: argparse.Namespace, rules) -> dict:
     return {
         "rules": rules.name,
         "players": args.players,
-        "vs": args.vs,
+        "vs": strategy_label(vs),
         "win_probability": p,
         "baseline": 1.0 / args.players,
         "opponent_mean": opp.mean,

@@ -44,11 +44,7 @@ def _run_options(args: argparse.Namespace) -> dict:
 def add_report_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``report``."""
     opt.add_rules(p)
-    p.add_argument(
-        "--strategies",
-        default="all",
-        help="'all' (default) or comma-separated ids; optimal is always added",
-    )
+    opt.add_strategies(p, "all", "'all' or comma-separated strategies (optimal is always added)")
     opt.add_games(
         p, None, "simulated games per strategy (default 100000, 10000 with --quick; at least 100)"
     )
@@ -62,7 +58,10 @@ def add_report_arguments(p: argparse.ArgumentParser) -> None:
     )
     opt.add_jobs(p, 2, "parallel jobs (default 2)")
     p.add_argument(
-        "--top", type=int, default=10, help="costliest situations listed per strategy (default 10)"
+        "--top",
+        type=opt.whole,
+        default=10,
+        help="costliest situations listed per strategy (default 10)",
     )
     opt.add_output(p)
 

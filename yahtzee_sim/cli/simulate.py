@@ -57,12 +57,11 @@ def written(what: str, path: Path | None) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Simulate (:func:`yahtzee_sim.simulate`), write the files asked for, print the summary."""
-    from ..strategies import get_strategy  # loads every strategy: not needed for --help
-
     rules = opt.rules_from(args)
-    strategy = get_strategy(args.strategy)
+    strategy = opt.strategy_from(args)
     check_frame_file("--out", args.out)
     check_file("--record", args.record)
+    check_file("--checkpoint", args.checkpoint)
     t0 = time.perf_counter()
     res = simulate(
         strategy,

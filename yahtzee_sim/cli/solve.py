@@ -11,7 +11,7 @@ from ..exact import evaluate
 from ..solver import solve, value_table
 from ..state import n_states
 from . import _options as opt
-from ._files import PLOT_SUFFIXES, check_file, save_figure
+from ._files import PLOT_SUFFIXES, check_file, print_result, save_figure
 
 
 # ------------------------------------------------------------------ solve
@@ -62,9 +62,11 @@ def add_advise_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``advise``."""
     opt.add_rules(p)
     p.add_argument("--dice", required=True, help="the dice, e.g. 1,3,5,5,6")
-    p.add_argument("--rolls-left", type=int, required=True, help="rerolls left (0 = score now)")
+    p.add_argument(
+        "--rolls-left", type=opt.whole, required=True, help="rerolls left (0 = score now)"
+    )
     p.add_argument("--used", default="", help="filled categories, e.g. ones,chance")
-    p.add_argument("--upper", type=int, default=0, help="upper-section total so far")
+    p.add_argument("--upper", type=opt.whole, default=0, help="upper-section total so far")
     opt.add_flag(p, "--yahtzee-bonus", "the Yahtzee box holds 50 (extra Yahtzees earn the bonus)")
     opt.add_count(p, "--top", "show only the best N")
     opt.add_output(p, quiet=False)
@@ -109,7 +111,7 @@ ADVISE = opt.Command(
 # ------------------------------------------------------------------ exact
 def add_exact_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``exact``."""
-    opt.add_strategy(p, "optimal")
+    opt.add_strategy(p, "optimal", label=True)
     opt.add_rules(p)
     opt.add_flag(
         p, "--moments-only", "mean, SD and per-box statistics only (faster; no pmf or percentiles)"
@@ -145,10 +147,8 @@ def format_exact(r, seconds: float) -> str:
 
 def run_exact(args: argparse.Namespace) -> int:
     """Exact score law of a deterministic strategy (:func:`yahtzee_sim.exact.evaluate`)."""
-    from ..strategies import get_strategy  # loads every strategy: not needed for --help
-
     rules = opt.rules_from(args)
-    strategy = get_strategy(args.strategy)
+    strategy = opt.strategy_from(args)
     if args.plot is not None and args.moments_only:
         raise opt.CliError("--plot needs the pmf: drop --moments-only")
     check_file("--plot", args.plot, PLOT_SUFFIXES)
@@ -158,14 +158,8 @@ def run_exact(args: argparse.Namespace) -> int:
     if args.plot is not None:
         from ..analysis import plot_pmf  # pandas: only when a plot is asked for
 
-        save_figure(args.plot, lambda ax: plot_pmf(res, ax=ax, label=args.strategy), (8, 4.5))
-    if args.json:  # no wall time: the same command prints the same bytes
-        print(json.dumps(res.to_dict()))
-        return 0
-    print(format_exact(res, seconds))
-    if args.plot is not None:
-        print(f"plot written to {args.plot}")
-    return 0
+        save_figure(args.plot, lambda ax: plot_pmf(res, ax=ax, label=res.strategy), (8, 4.5))
+    return print_result(args.json, res.to_dict(), format_exact(res, seconds), args.plot)
 
 
 EXACT = opt.Command(

@@ -13,10 +13,8 @@ from ._files import PLOT_SUFFIXES, check_file, save_figure
 # ------------------------------------------------------------------ tournament
 def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``tournament``."""
-    p.add_argument(
-        "--strategies",
-        default="optimal,greedy",
-        help="one strategy per seat; the last fills the remaining seats",
+    opt.add_strategies(
+        p, "optimal,greedy", "one strategy per seat, comma-separated (the last fills the others)"
     )
     opt.add_count(p, "--players", "number of seats (default: one per strategy)")
     opt.add_games(p, 100_000)
@@ -110,6 +108,10 @@ TOURNAMENT = opt.Command(
 
 
 # ------------------------------------------------------------------ winprob
+#: The most play-outs ``winprob --simulate`` holds in memory.
+MAX_PLAYOUTS = 1_000_000
+
+
 def add_winprob_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``winprob``."""
     p.add_argument(
@@ -125,15 +127,16 @@ def add_winprob_arguments(p: argparse.ArgumentParser) -> None:
         metavar="CARD",
         help="an opponent's card (repeat; seats follow yours in order)",
     )
-    p.add_argument("--seat", type=int, default=0, help="your seat (0 = first to play)")
+    p.add_argument("--seat", type=opt.whole, default=0, help="your seat (0 = first to play)")
     p.add_argument("--dice", default=None, help="dice of the player to move, e.g. 6,6,6,2,3")
-    p.add_argument("--rolls-left", type=int, default=None, help="rerolls left with --dice")
+    p.add_argument("--rolls-left", type=opt.whole, default=None, help="rerolls left with --dice")
     p.add_argument(
         "--simulate",
-        type=int,
+        type=opt.whole,
         default=0,
         metavar="N",
-        help="also play the position out N times (win-aware at every seat)",
+        help=f"also play the position out N times, at most {MAX_PLAYOUTS:,} "
+        "(win-aware at every seat)",
     )
     opt.add_seed(p, help="seed of the play-outs (default 0)")
     opt.add_rules(p)
@@ -179,8 +182,11 @@ def run_winprob(args: argparse.Namespace) -> int:
         dice = opt.dice(args.dice)
     elif args.rolls_left is not None:
         raise opt.CliError("--rolls-left needs --dice")
-    if args.simulate < 0:
-        raise opt.CliError(f"--simulate must be >= 0, got {args.simulate}")
+    if not 0 <= args.simulate <= MAX_PLAYOUTS:
+        raise opt.CliError(
+            f"--simulate must be in 0..{MAX_PLAYOUTS:,} (play-outs are held in memory), "
+            f"got {args.simulate}"
+        )
     t0 = time.perf_counter()
     res = win_probability_now(
         cards, rules, dice=dice, rolls_left=args.rolls_left, simulate=args.simulate, seed=args.seed
