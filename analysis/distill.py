@@ -189,9 +189,7 @@ def _sample(card: Card, rules: RuleSet, vocab: Vocabulary, lanes, n_games: int, 
         if name == "keep":
             actions = vocab.keep_table[rec["roll"][rows]]
         else:
-            actions = np.broadcast_to(
-                n_keeps + np.arange(rules.n_categories), (len(rows), rules.n_categories)
-            )
+            actions = n_keeps + vocab.box_table[rec["roll"][rows]]
         value = _option_values(ptr, acts, vals, rows, np.ascontiguousarray(actions))
         taken = g["value"][rows]
         gain = np.nan_to_num(value - taken[:, None], nan=0.0)
@@ -200,12 +198,12 @@ def _sample(card: Card, rules: RuleSet, vocab: Vocabulary, lanes, n_games: int, 
         for idx, move in rules_of:
             h = holds(Xc[rows], idx)
             if name == "box":
-                h &= points[rows, move] >= 0
+                h &= ~np.isnan(value[:, move])
             taken_any |= h
         if name == "keep":
             fallback = np.full(len(rows), vocab.keep_index[KEEP_FALLBACK], dtype=np.int64)
         else:
-            fallback = np.argmax(points[rows], axis=1).astype(np.int64)
+            fallback = np.argmax(points[rows], axis=1).astype(np.int64)  # box = move
         out[name] = _Section(np.ascontiguousarray(X[rows]), gain, ~taken_any, value, fallback)
     return out
 

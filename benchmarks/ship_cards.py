@@ -55,22 +55,37 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--games", type=int, default=3000)
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument(
+        "--curve-at",
+        default="0,1,2,5",
+        help="card sizes evaluated for the curve besides the shipped ones (comma-separated)",
+    )
     args = ap.parse_args()
 
     from yahtzee_sim.analysis.distill import distill
     from yahtzee_sim.rules import get_rules
 
     rules = get_rules(args.rules)
-    res = distill(rules, args.max_rules, seed=args.seed, n_games=args.games, progress=True)
-    out = {"rules": rules.name, "optimal": res.optimal, "curve": res.curve, "steps": res.steps}
-    out["cards"] = {}
+    curve_at = [int(k) for k in args.curve_at.split(",") if k]
+    res = distill(
+        rules, args.max_rules, seed=args.seed, n_games=args.games, curve_at=curve_at,
+        progress=True,
+    )  # fmt: skip
+    out = {"rules": rules.name, "optimal": res.optimal, "steps": res.steps, "cards": {}}
+    curve = {p["n_rules"]: p for p in res.curve}
     for size in SIZES:
         card = res.card_of(size)
         fig = figures(card, rules)
+        curve[card.n_rules] = {
+            "n_rules": card.n_rules, "mean": fig["mean"], "sd": fig["sd"],
+            "regret": res.optimal - fig["mean"],
+        }  # fmt: skip
         card.notes = notes(fig, res.optimal, args.seed)
         title = f"Rule card: {rules.name}, {card.n_rules} rules"
         (CARDS / f"{rules.name}-{size}.md").write_text(card.format(title), encoding="utf-8")
         out["cards"][size] = fig
+    out["curve"] = [curve[k] for k in sorted(curve)]
+    out["card"] = res.card.format()
     text = json.dumps(out, indent=2)
     if args.json is not None:
         args.json.write_text(text)

@@ -21,6 +21,7 @@ from yahtzee_sim.rules import RuleSet
 
 #: The fallback lines every card ends its two sections with.
 KEEP_FALLBACK = "keep the most common face"
+UPPER_OF_MOST_COMMON = "score in the upper box of the most common face"
 BOX_FALLBACK = "score the box with the most points (the first on the card if equal)"
 
 _VOCABULARIES: dict[RuleSet, Vocabulary] = {}
@@ -90,7 +91,8 @@ class Vocabulary:
     keep_texts : list of str
         Every keep move, in column order of :meth:`keep_table`.
     box_texts : list of str
-        ``"score in BOX"`` for every box, in card order.
+        ``"score in BOX"`` for every box, in card order, then
+        :data:`UPPER_OF_MOST_COMMON` (when every face has its upper box).
     keep_groups : ndarray of bool
         Conditions a keep rule may use (all but the box-points ones).
     box_groups : ndarray of bool
@@ -131,6 +133,7 @@ class Vocabulary:
         for s in _sum_thresholds(rules):
             dice(f"dice sum >= {s}", lambda c, s=s: c @ face_values >= s)
         self._n_dice_conds = len(conds)
+        self._n_mixed_conds = 0
 
         self._state_fns = []
 
@@ -138,6 +141,14 @@ class Vocabulary:
             conds.append(_Cond(text, "state"))
             self._state_fns.append(fn)
 
+        names = rules.category_names
+        # the upper box showing each face (-1: none), for the moves and conditions
+        # that name "the upper box of the most common face"
+        upper_of = np.full(F, -1, dtype=np.int64)
+        for b, face in enumerate(rules.upper_face):
+            if face:
+                upper_of[face - 1] = b
+        self._upper_of_face = upper_of if (upper_of >= 0).all() else None
         names = rules.category_names
         for b, name in enumerate(names):
             state(f"{name} open", lambda u, up, t, b=b: (u >> b) & 1 == 0)
@@ -172,6 +183,9 @@ class Vocabulary:
                 return up * full >= T * faces
 
             state("upper on par", lambda u, up, t: par(u, up))
+        if self._upper_of_face is not None:
+            conds.append(_Cond("upper box of the most common face open", "state"))
+            self._n_mixed_conds = 1
         self._n_state_conds = len(conds) - self._n_dice_conds
 
         for j in range(1, rules.rolls_per_turn):
@@ -195,6 +209,8 @@ class Vocabulary:
         self.keep_texts = [k[0] for k in self._keeps]
         self.keep_index = {t: i for i, t in enumerate(self.keep_texts)}
         self.box_texts = [f"score in {name}" for name in names]
+        if self._upper_of_face is not None:
+            self.box_texts.append(UPPER_OF_MOST_COMMON)
         self.box_index = {t: i for i, t in enumerate(self.box_texts)}
 
     # --------------------------------------------------------------- moves
@@ -292,6 +308,18 @@ class Vocabulary:
         return np.stack(cols, axis=1).astype(np.int64)
 
     @cached_property
+    def box_table(self) -> np.ndarray:
+        """``(n_rolls, n_box_moves)`` int: the box each box move names for each roll."""
+        n_rolls = self.rules.tables.n_rolls
+        C = self.rules.n_categories
+        out = np.empty((n_rolls, len(self.box_texts)), dtype=np.int64)
+        out[:, :C] = np.arange(C)
+        if len(self.box_texts) > C:
+            c = self.rules.tables.roll_counts.astype(np.int64)
+            out[:, C] = self._upper_of_face[_most_common_face(c)]
+        return out
+
+    @cached_property
     def dice_table(self) -> np.ndarray:
         """``(n_rolls, n_dice_conditions)`` bool: the dice conditions of each roll."""
         c = self.rules.tables.roll_counts.astype(np.int64)
@@ -327,8 +355,11 @@ class Vocabulary:
         for k, i in enumerate(columns):
             if i < d:
                 out[:, k] = self.dice_table[roll, i]
-            elif i < d + s:
+            elif i < d + s - self._n_mixed_conds:
                 out[:, k] = self._state_fns[i - d](used, up, turn)
+            elif i < d + s:
+                box = self.box_table[roll, -1]
+                out[:, k] = (used >> box) & 1 == 0
             elif i < d + s + r:
                 out[:, k] = rolls_left == i - d - s + 1
             else:

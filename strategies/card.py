@@ -298,11 +298,14 @@ class CompiledCard:
             move[_holds(X, idx)] = a
         return move
 
-    def box_moves(self, X: np.ndarray, points: np.ndarray) -> np.ndarray:
+    def box_moves(self, X: np.ndarray, roll: np.ndarray, points: np.ndarray) -> np.ndarray:
         """Box of every row (the first rule that holds and whose box takes the roll)."""
         move = np.argmax(points, axis=1).astype(np.int64)
+        rows = np.arange(len(X))
         for idx, b in reversed(self.boxes):
-            move[_holds(X, idx) & (points[:, b] >= 0)] = b
+            box = self.vocab.box_table[roll, b]
+            fire = _holds(X, idx) & (points[rows, box] >= 0)
+            move[fire] = box[fire]
         return move
 
 
@@ -410,7 +413,9 @@ class CardStrategy(Strategy):
     def category(self, view: TurnView) -> np.ndarray:
         self.prepare(view.rules)
         points = np.asarray(view.category_points)
-        return self._compiled.box_moves(self._conditions(view, points), points)
+        return self._compiled.box_moves(
+            self._conditions(view, points), np.asarray(view.roll_index), points
+        )
 
 
 def _sized(size: int):

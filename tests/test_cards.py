@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import view_for
 from yahtzee_sim import get_rules, simulate
 from yahtzee_sim.exact import evaluate
 from yahtzee_sim.strategies import check_strategy, get_strategy
@@ -24,6 +23,8 @@ from yahtzee_sim.strategies.card import (
     parse_card,
     shipped_card_path,
 )
+
+from helpers import view_for
 
 YAHTZEE = get_rules("yahtzee")
 VOCAB = vocabulary(YAHTZEE)

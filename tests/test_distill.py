@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 
 import numpy as np
@@ -31,7 +32,7 @@ def test_regret_decreases_rule_by_rule(tiny):
     assert all(s["gain"] > 0 for s in tiny.steps)
     regrets = [p["regret"] for p in tiny.curve]
     assert [p["n_rules"] for p in tiny.curve] == list(range(tiny.card.n_rules + 1))
-    assert all(b <= a + 1e-12 for a, b in zip(regrets, regrets[1:], strict=False))
+    assert all(b <= a + 1e-12 for a, b in itertools.pairwise(regrets))
     assert regrets[-1] < regrets[0]
 
 
