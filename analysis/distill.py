@@ -14,9 +14,12 @@ dependency). It grows a :class:`~yahtzee_sim.strategies.card.Card` one rule at a
    decide — at the top of its section (it overrides every rule) or at the bottom
    (just above the ``otherwise`` line: only decisions no rule takes yet) — per game.
    The best of all is added. By the performance-difference identity the card's
-   regret is the sum of its decisions' losses over its own games, so each step
-   lowers the card's regret estimated on its own state distribution; re-sampling
-   after each rule keeps the distribution the card's.
+   regret is the sum of its decisions' losses over its own games, so each rule
+   lowers the regret estimated on the card's own state distribution (to first order:
+   the rule also changes which positions arise); the games are played again after
+   each rule, so the distribution stays the card's own. With ``validate=True`` a rule
+   is kept only if the summed loss of the replayed games (the same dice) goes down,
+   else the next best rule is tried.
 3. **Prune.** On fresh games, rules whose removal costs less than ``min_gain`` are
    dropped, the least useful first.
 4. **The curve.** The cards made of the first ``k`` rules learned are evaluated
@@ -73,8 +76,9 @@ class DistillResult:
         rules, each evaluated exactly.
     steps : list of dict
         Per learned rule: ``section``, ``rule`` (text), ``where`` (``"top"`` or
-        ``"bottom"``), ``gain`` (estimated points per game) and ``sample_mean`` (the
-        mean of the sampled games before the rule).
+        ``"bottom"``), ``gain`` (estimated points per game) and ``sampled_regret`` (the
+        card's regret on its sampled games once the rule is added; it goes down rule by
+        rule).
     optimal : float
         Optimal expected score of the rules.
     """
@@ -158,14 +162,17 @@ class _Section:
 
 def _sample(card: Card, rules: RuleSet, vocab: Vocabulary, lanes, n_games: int, seed: int):
     """Play ``n_games`` of ``card`` and grade every decision: one :class:`_Section` per
-    card section."""
+    card section, and ``"regret"``: the summed loss of the card's decisions per game
+    (an unbiased estimate of its regret)."""
     strategy = CardStrategy(card=card)
     parts = []
     for _, _, rec in recorded_blocks(strategy, n_games, seed, rules, n_games):
         g = grade_decisions(rules, rec, lanes)
         parts.append((rec, g))
     rec = {k: np.concatenate([p[0][k] for p in parts]) for k in parts[0][0]}
-    g = {k: np.concatenate([p[1][k] for p in parts]) for k in ("value", "n_options")}
+    g = {
+        k: np.concatenate([p[1][k] for p in parts]) for k in ("value", "n_options", "optimal_value")
+    }
     ptr = np.r_[0, np.cumsum(g["n_options"])].astype(np.int64)
     acts = np.concatenate([p[1]["option_actions"] for p in parts])
     vals = np.concatenate([p[1]["option_values"] for p in parts])
@@ -205,6 +212,7 @@ def _sample(card: Card, rules: RuleSet, vocab: Vocabulary, lanes, n_games: int, 
         else:
             fallback = np.argmax(points[rows], axis=1).astype(np.int64)  # box = move
         out[name] = _Section(np.ascontiguousarray(X[rows]), gain, ~taken_any, value, fallback)
+    out["regret"] = float(np.sum(g["optimal_value"] - g["value"])) / n_games
     return out
 
 
@@ -270,15 +278,23 @@ class _Candidate:
     move: int
     where: str
     gain: float  # points per game
+    key: tuple = ()  # entry of the pair search
 
 
-def _best_in_section(name: str, sec: _Section, allowed: np.ndarray, n_games: int):
+def _best_in_section(name: str, sec: _Section, allowed: np.ndarray, n_games: int, cache, banned):
+    """The best rule of section ``name`` on the sampled decisions ``sec``, skipping the
+    pair-search entries in ``banned`` (the kernel's sums are kept in ``cache``)."""
     if len(sec.X) == 0:
         return None
-    G = _pair_gains(sec.X, allowed, sec.gain, sec.bottom, _CHUNKS)
+    if name not in cache:
+        cache[name] = _pair_gains(sec.X, allowed, sec.gain, sec.bottom, _CHUNKS)
+    G = cache[name]
+    for key in banned:
+        G[key] = -np.inf
     L = sec.X.shape[1]
     flat = int(np.argmax(G))
-    w, a, b, m = np.unravel_index(flat, G.shape)
+    key = np.unravel_index(flat, G.shape)
+    w, a, b, m = (int(k) for k in key)
     best = G[w, a, b, m]
     conds = tuple(sorted({int(c) for c in (a, b) if c < L}))
     where = "top" if w == 0 else "bottom"
@@ -298,7 +314,7 @@ def _best_in_section(name: str, sec: _Section, allowed: np.ndarray, n_games: int
         conds = tuple(sorted((*conds, c)))
         rows &= sec.X[:, c]
     conds = _simplest(sec, conds, int(m), where, best)
-    return _Candidate(name, conds, int(m), where, float(best) / n_games)
+    return _Candidate(name, conds, int(m), where, float(best) / n_games, (w, a, b, m))
 
 
 def _simplest(sec: _Section, conds: tuple[int, ...], m: int, where: str, best: float):
@@ -376,6 +392,8 @@ def distill(
     n_games: int = 3000,
     curve_at=None,
     min_gain: float = 0.01,
+    max_rejected: int = 8,
+    validate: bool = False,
     progress: bool = False,
 ) -> DistillResult:
     """Learn a rule card of at most ``max_rules`` rules; evaluate its curve exactly.
@@ -396,6 +414,13 @@ def distill(
         size, and the card's size). Empty: no exact evaluation.
     min_gain : float
         Smallest estimated gain (points per game) for a rule to be added or kept.
+    max_rejected : int
+        With ``validate``, a chosen rule is kept only if the card's regret on its own
+        sampled games (the same dice) goes down; learning stops after this many
+        rejections in a row.
+    validate : bool
+        Check each rule as above. Default ``False``: keep every chosen rule (each check
+        plays the card's games again, and a rejected rule costs one more round).
     progress : bool
         Print one line per learned rule to stderr.
 
@@ -423,24 +448,45 @@ def distill(
     order: list[Rule] = []
     steps: list[dict] = []
     allowed = {"keep": vocab.keep_groups, "box": vocab.box_groups}
-    while card.n_rules < max_rules:
-        data = _sample(card, rules, vocab, lanes, n_games, learn_seed)
-        cands = [_best_in_section(s, data[s], allowed[s], n_games) for s in ("keep", "box")]
+    data = _sample(card, rules, vocab, lanes, n_games, learn_seed)
+    cache: dict = {}
+    banned: dict = {"keep": set(), "box": set()}
+    rejected = 0
+    while card.n_rules < max_rules and rejected < max_rejected:
+        cands = [
+            _best_in_section(s, data[s], allowed[s], n_games, cache, banned[s])
+            for s in ("keep", "box")
+        ]
         cands = [c for c in cands if c is not None]
         best = max(cands, key=lambda c: c.gain) if cands else None
         if best is None or best.gain < min_gain:
             break
         rule = _as_rule(vocab, best)
-        if rule in order:  # the same rule again (a noisy estimate): stop rather than loop
-            break
-        card = _insert(card, rule, best.where)
+        trial = _insert(card, rule, best.where)
+        trial_data = _sample(trial, rules, vocab, lanes, n_games, learn_seed)
+        worse = validate and trial_data["regret"] >= data["regret"]
+        if rule in order or worse:
+            # no gain on the card's own games (same dice): the estimate was noise or
+            # the rule's side effects cost more; try the next best
+            banned[best.section].add(best.key)
+            rejected += 1
+            continue
+        card, data, cache, rejected = trial, trial_data, {}, 0
+        banned = {"keep": set(), "box": set()}
         order.append(rule)
         steps.append(
-            {"section": rule.section, "rule": rule.text(), "where": best.where, "gain": best.gain}
+            {
+                "section": rule.section,
+                "rule": rule.text(),
+                "where": best.where,
+                "gain": best.gain,
+                "sampled_regret": data["regret"],
+            }
         )
         if progress:
             print(f"distill {rules.name}: rule {len(order)}: +{best.gain:.3f} "
-                  f"[{rule.section}] {rule.text()}", file=sys.stderr)  # fmt: skip
+                  f"(sampled regret {data['regret']:.2f}) [{rule.section}] {rule.text()}",
+                  file=sys.stderr)  # fmt: skip
     card, order = _prune(card, order, rules, vocab, lanes, n_games, prune_seed, min_gain)
     sizes = sorted({k for k in DEFAULT_CURVE if k <= card.n_rules} | {card.n_rules})
     sizes = sizes if curve_at is None else sorted({int(k) for k in curve_at if k <= card.n_rules})

@@ -38,13 +38,16 @@ def figures(card, rules) -> dict:
     }
 
 
-def notes(fig: dict, optimal: float, seed: int) -> str:
+def notes(fig: dict, optimal: float, args) -> str:
     by = ", ".join(f"{k} {v:.2f}" for k, v in fig["regret_by_decision"].items())
     return (
         f"Exact figures (exact evaluator): exact mean {fig['mean']:.4f}, SD {fig['sd']:.2f}, "
         f"p10 {fig['p10']}, median {fig['p50']}, upper bonus rate {fig['bonus_rate']:.3f}. "
         f"Optimal play: {optimal:.4f}. Expected points lost against optimal play: "
-        f"{fig['regret']:.2f} ({by}). Learned by `yahtzee-sim distill` with seed {seed}."
+        f"{fig['regret']:.2f} ({by}). Learned by `distill({args.rules!r}, {args.max_rules}, "
+        f"seed={args.seed}, n_games={args.games}, max_rejected={args.max_rejected}"
+        + (", validate=False" if args.no_validate else "")
+        + ")` and cut to its first rules."
     )
 
 
@@ -55,6 +58,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--games", type=int, default=3000)
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--no-validate", action="store_true", help="distill(validate=False)")
+    ap.add_argument("--max-rejected", type=int, default=8)
     ap.add_argument(
         "--curve-at",
         default="0,1,2,5",
@@ -69,7 +74,7 @@ def main() -> None:
     curve_at = [int(k) for k in args.curve_at.split(",") if k]
     res = distill(
         rules, args.max_rules, seed=args.seed, n_games=args.games, curve_at=curve_at,
-        progress=True,
+        validate=not args.no_validate, max_rejected=args.max_rejected, progress=True,
     )  # fmt: skip
     out = {"rules": rules.name, "optimal": res.optimal, "steps": res.steps, "cards": {}}
     curve = {p["n_rules"]: p for p in res.curve}
@@ -80,7 +85,7 @@ def main() -> None:
             "n_rules": card.n_rules, "mean": fig["mean"], "sd": fig["sd"],
             "regret": res.optimal - fig["mean"],
         }  # fmt: skip
-        card.notes = notes(fig, res.optimal, args.seed)
+        card.notes = notes(fig, res.optimal, args)
         title = f"Rule card: {rules.name}, {card.n_rules} rules"
         (CARDS / f"{rules.name}-{size}.md").write_text(card.format(title), encoding="utf-8")
         out["cards"][size] = fig

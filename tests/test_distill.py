@@ -17,11 +17,11 @@ from yahtzee_sim.strategies.card import CardStrategy, load_card
 
 @pytest.fixture(scope="module")
 def tiny():
-    return distill("2-yatzy", max_rules=6, seed=3, n_games=400)
+    return distill("2-yatzy", max_rules=6, seed=3, n_games=400, validate=True)
 
 
 def test_distill_is_deterministic_for_a_seed(tiny):
-    again = distill("2-yatzy", max_rules=6, seed=3, n_games=400)
+    again = distill("2-yatzy", max_rules=6, seed=3, n_games=400, validate=True)
     assert again.card == tiny.card
     assert again.curve == tiny.curve
     assert again.steps == tiny.steps
@@ -30,6 +30,8 @@ def test_distill_is_deterministic_for_a_seed(tiny):
 def test_regret_decreases_rule_by_rule(tiny):
     assert tiny.card.n_rules >= 1
     assert all(s["gain"] > 0 for s in tiny.steps)
+    sampled = [s["sampled_regret"] for s in tiny.steps]
+    assert all(b < a for a, b in itertools.pairwise(sampled))
     regrets = [p["regret"] for p in tiny.curve]
     assert [p["n_rules"] for p in tiny.curve] == list(range(tiny.card.n_rules + 1))
     assert all(b <= a + 1e-12 for a, b in itertools.pairwise(regrets))
