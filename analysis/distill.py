@@ -22,8 +22,9 @@ dependency). It grows a :class:`~yahtzee_sim.strategies.card.Card` one rule at a
    else the next best rule is tried.
 3. **Prune.** On fresh games, rules whose removal costs less than ``min_gain`` are
    dropped, the least useful first.
-4. **The curve.** The cards made of the first ``k`` rules learned are evaluated
-   exactly (:func:`yahtzee_sim.exact.evaluate`) for ``k`` in ``curve_at``.
+4. **The curve.** The cards made of the first ``k`` rules learned (the card after
+   ``k`` steps, before pruning) are evaluated exactly
+   (:func:`yahtzee_sim.exact.evaluate`) for ``k`` in ``curve_at``.
 
 Deterministic for a seed: the games come from ``seed`` and the kernel sums in a fixed
 order whatever the number of threads.
@@ -69,11 +70,15 @@ class DistillResult:
     card : Card
         The card after pruning (rules in card order).
     order : list of Rule
-        The card's rules in the order they were learned (:meth:`card_of` keeps the first
-        ``k``).
+        The pruned card's rules in the order they were learned.
+    grown : Card
+        The card before pruning.
+    learned : list of Rule
+        Every rule learned, in order (:meth:`card_of` keeps the first ``k``).
     curve : list of dict
         ``{"n_rules", "mean", "sd", "regret"}`` of the card of the first ``n_rules``
-        rules, each evaluated exactly.
+        rules learned (the card as it was after ``n_rules`` steps), each evaluated
+        exactly.
     steps : list of dict
         Per learned rule: ``section``, ``rule`` (text), ``where`` (``"top"`` or
         ``"bottom"``), ``gain`` (estimated points per game) and ``sampled_regret`` (the
@@ -89,14 +94,20 @@ class DistillResult:
     curve: list[dict]
     steps: list[dict]
     optimal: float
+    grown: Card
+    learned: list[Rule]
     seed: int
     n_games: int
     seconds: float = 0.0
     meta: dict = field(default_factory=dict)
 
-    def card_of(self, n_rules: int) -> Card:
-        """The card of the first ``n_rules`` rules learned, in card order."""
-        return prefix_card(self.card, self.order[:n_rules])
+    def card_of(self, n_rules: int, pruned: bool = False) -> Card:
+        """The card of the first ``n_rules`` rules learned, in card order: the card as
+        it was after ``n_rules`` steps (``pruned``: the first ``n_rules`` rules of the
+        pruned card instead)."""
+        if pruned:
+            return prefix_card(self.card, self.order[:n_rules])
+        return prefix_card(self.grown, self.learned[:n_rules])
 
     def to_dict(self) -> dict:
         """JSON-ready summary (no wall time: the same run gives the same dict)."""
@@ -487,16 +498,28 @@ def distill(
             print(f"distill {rules.name}: rule {len(order)}: +{best.gain:.3f} "
                   f"(sampled regret {data['regret']:.2f}) [{rule.section}] {rule.text()}",
                   file=sys.stderr)  # fmt: skip
+    grown, learned = card, order
     card, order = _prune(card, order, rules, vocab, lanes, n_games, prune_seed, min_gain)
-    sizes = sorted({k for k in DEFAULT_CURVE if k <= card.n_rules} | {card.n_rules})
-    sizes = sizes if curve_at is None else sorted({int(k) for k in curve_at if k <= card.n_rules})
+    n = grown.n_rules
+    sizes = sorted({k for k in DEFAULT_CURVE if k <= n} | {n})
+    sizes = sizes if curve_at is None else sorted({int(k) for k in curve_at if k <= n})
     optimal = float(value_table(rules).expected_value())
     curve = []
     for k in sizes:
-        ex = evaluate(CardStrategy(card=prefix_card(card, order[:k])), rules, distribution=False)
+        ex = evaluate(CardStrategy(card=prefix_card(grown, learned[:k])), rules, distribution=False)
         curve.append({"n_rules": k, "mean": ex.mean, "sd": ex.sd, "regret": optimal - ex.mean})
     return DistillResult(
-        rules, card, order, curve, steps, optimal, seed, n_games, time.perf_counter() - t0
+        rules,
+        card,
+        order,
+        curve,
+        steps,
+        optimal,
+        grown,
+        learned,
+        seed,
+        n_games,
+        time.perf_counter() - t0,
     )
 
 

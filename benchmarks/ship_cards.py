@@ -44,10 +44,10 @@ def notes(fig: dict, optimal: float, args) -> str:
         f"Exact figures (exact evaluator): exact mean {fig['mean']:.4f}, SD {fig['sd']:.2f}, "
         f"p10 {fig['p10']}, median {fig['p50']}, upper bonus rate {fig['bonus_rate']:.3f}. "
         f"Optimal play: {optimal:.4f}. Expected points lost against optimal play: "
-        f"{fig['regret']:.2f} ({by}). Learned by `distill({args.rules!r}, {args.max_rules}, "
-        f"seed={args.seed}, n_games={args.games}, max_rejected={args.max_rejected}"
-        + (", validate=False" if args.no_validate else "")
-        + ")` and cut to its first rules."
+        f"{fig['regret']:.2f} ({by}). The first {fig['n_rules']} rules learned by "
+        f"`distill({args.rules!r}, {args.max_rules}, seed={args.seed}, n_games={args.games}"
+        + (", validate=True" if args.validate else "")
+        + ")`."
     )
 
 
@@ -58,7 +58,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--games", type=int, default=3000)
     ap.add_argument("--json", type=Path, default=None)
-    ap.add_argument("--no-validate", action="store_true", help="distill(validate=False)")
+    ap.add_argument("--validate", action="store_true", help="distill(validate=True)")
     ap.add_argument("--max-rejected", type=int, default=8)
     ap.add_argument(
         "--curve-at",
@@ -74,7 +74,7 @@ def main() -> None:
     curve_at = [int(k) for k in args.curve_at.split(",") if k]
     res = distill(
         rules, args.max_rules, seed=args.seed, n_games=args.games, curve_at=curve_at,
-        validate=not args.no_validate, max_rejected=args.max_rejected, progress=True,
+        validate=args.validate, max_rejected=args.max_rejected, progress=True,
     )  # fmt: skip
     out = {"rules": rules.name, "optimal": res.optimal, "steps": res.steps, "cards": {}}
     curve = {p["n_rules"]: p for p in res.curve}

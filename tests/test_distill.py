@@ -33,13 +33,13 @@ def test_regret_decreases_rule_by_rule(tiny):
     sampled = [s["sampled_regret"] for s in tiny.steps]
     assert all(b < a for a, b in itertools.pairwise(sampled))
     regrets = [p["regret"] for p in tiny.curve]
-    assert [p["n_rules"] for p in tiny.curve] == list(range(tiny.card.n_rules + 1))
+    assert [p["n_rules"] for p in tiny.curve] == list(range(tiny.grown.n_rules + 1))
     assert all(b <= a + 1e-12 for a, b in itertools.pairwise(regrets))
     assert regrets[-1] < regrets[0]
 
 
 def test_curve_points_are_exact(tiny):
-    k = tiny.card.n_rules
+    k = tiny.grown.n_rules
     ex = evaluate(CardStrategy(card=tiny.card_of(k)), "2-yatzy", distribution=False)
     assert tiny.curve[-1]["mean"] == ex.mean
     assert tiny.curve[-1]["regret"] == pytest.approx(tiny.optimal - ex.mean)
