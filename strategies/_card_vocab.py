@@ -16,7 +16,7 @@ from functools import cached_property
 
 import numpy as np
 
-from yahtzee_sim._kernels.play import category_options, kernel_rules
+from yahtzee_sim._kernels.scoring import category_options, kernel_rules
 from yahtzee_sim.rules import RuleSet
 
 #: The fallback lines every card ends its two sections with.
