@@ -12,6 +12,7 @@ from .plugins import is_plugin_spec, load_plugin
 
 #: The modules of the built-in families, each registering its strategies on import.
 BUILTIN_MODULES = (
+    "card",
     "defensive",
     "glenn2006",
     "greedy",
@@ -105,8 +106,8 @@ def get_strategy(strategy: str | Strategy, **params) -> Strategy:
     """A strategy instance from an id (``"greedy"``, ``"greedy-v1"``), a plugin spec
     (``"path/to/file.py:MyStrategy"``, ``"file.py:MyStrategy(theta=0.1)"``,
     ``"package.module:MyStrategy"``, or an instance defined in the file), a parametric
-    id (``"target:300"``: ``TargetScore(beta=300)``; ``"risk:-0.02"``: a float) or an
-    instance."""
+    id (``"target:300"``: ``TargetScore(beta=300)``; ``"risk:-0.02"``: a float), a path
+    id (``"card:my_card.md"``: ``CardStrategy(path="my_card.md")``) or an instance."""
     if isinstance(strategy, Strategy):
         if params:
             raise StrategyError("parameters can only be given with a strategy id")
@@ -114,7 +115,12 @@ def get_strategy(strategy: str | Strategy, **params) -> Strategy:
     if not isinstance(strategy, str):
         raise StrategyError(f"strategy must be an id or a Strategy instance, got {strategy!r}")
     param = _PARAM_ID.match(strategy)
-    if param and getattr(strategy_class(param.group(1)), "id_parameter", None):
+    path_family = _path_family(strategy)
+    if path_family is not None:
+        # a file after the colon sets the class's path parameter (card:my.md → path="my.md")
+        cls = path_family
+        params = {cls.id_path_parameter: strategy.partition(":")[2], **params}
+    elif param and getattr(strategy_class(param.group(1)), "id_parameter", None):
         # the number after the colon sets the class's id parameter (target:300 → beta=300)
         cls = strategy_class(param.group(1))
         number = param.group(2)
@@ -128,3 +134,16 @@ def get_strategy(strategy: str | Strategy, **params) -> Strategy:
         return cls(**params)
     except TypeError as exc:
         raise StrategyError(f"strategy {strategy!r}: bad parameters: {exc}") from None
+
+
+def _path_family(strategy: str):
+    """The class of a path id ``FAMILY:PATH`` (a family with ``id_path_parameter``), or
+    ``None``."""
+    family, _, rest = strategy.partition(":")
+    if not rest or not _ID.match(family):
+        return None
+    try:
+        cls = strategy_class(family)
+    except StrategyError:
+        return None
+    return cls if getattr(cls, "id_path_parameter", None) else None

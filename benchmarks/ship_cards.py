@@ -1,0 +1,101 @@
+"""Make the shipped rule cards: distil, then write each size with its exact figures.
+
+Usage::
+
+    python benchmarks/ship_cards.py --rules yahtzee [--max-rules 50] [--seed 0] [--json FILE]
+
+Runs ``distill(rules, max_rules, seed)`` and writes ``strategies/cards/RULES-N.md`` for
+N = 10, 20, 30, 50: the first N rules learned (all of them when the card is shorter),
+with the card's exact mean, SD and 10th percentile and its exact regret by decision type
+in the notes. Prints (or writes) the figures as JSON for the docs page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+CARDS = Path(__file__).resolve().parent.parent / "strategies" / "cards"
+SIZES = (10, 20, 30, 50)
+
+
+def figures(card, rules) -> dict:
+    """Exact mean, SD, percentiles and regret by decision type of ``card``."""
+    from yahtzee_sim.analysis.regret import evaluate_with_regret
+    from yahtzee_sim.strategies.card import CardStrategy
+
+    ex, reg = evaluate_with_regret(CardStrategy(card=card), rules, top=0, distribution=True)
+    return {
+        "n_rules": card.n_rules,
+        "mean": ex.mean,
+        "sd": ex.sd,
+        "p10": ex.percentile(10),
+        "p50": ex.percentile(50),
+        "bonus_rate": ex.bonus_rate,
+        "regret": reg.total,
+        "regret_by_decision": {k: float(v) for k, v in reg.by_decision.items()},
+    }
+
+
+def notes(fig: dict, optimal: float, args) -> str:
+    by = ", ".join(f"{k} {v:.2f}" for k, v in fig["regret_by_decision"].items())
+    return (
+        f"Exact figures (exact evaluator): exact mean {fig['mean']:.4f}, SD {fig['sd']:.2f}, "
+        f"p10 {fig['p10']}, median {fig['p50']}, upper bonus rate {fig['bonus_rate']:.3f}. "
+        f"Optimal play: {optimal:.4f}. Expected points lost against optimal play: "
+        f"{fig['regret']:.2f} ({by}). The first {fig['n_rules']} rules learned by "
+        f"`distill({args.rules!r}, {args.max_rules}, seed={args.seed}, n_games={args.games}"
+        + (", validate=True" if args.validate else "")
+        + ")`."
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rules", default="yahtzee")
+    ap.add_argument("--max-rules", type=int, default=50)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--games", type=int, default=3000)
+    ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--validate", action="store_true", help="distill(validate=True)")
+    ap.add_argument("--max-rejected", type=int, default=8)
+    ap.add_argument(
+        "--curve-at",
+        default="0,1,2,5",
+        help="card sizes evaluated for the curve besides the shipped ones (comma-separated)",
+    )
+    args = ap.parse_args()
+
+    from yahtzee_sim.analysis.distill import distill
+    from yahtzee_sim.rules import get_rules
+
+    rules = get_rules(args.rules)
+    curve_at = [int(k) for k in args.curve_at.split(",") if k]
+    res = distill(
+        rules, args.max_rules, seed=args.seed, n_games=args.games, curve_at=curve_at,
+        validate=args.validate, max_rejected=args.max_rejected, progress=True,
+    )  # fmt: skip
+    out = {"rules": rules.name, "optimal": res.optimal, "steps": res.steps, "cards": {}}
+    curve = {p["n_rules"]: p for p in res.curve}
+    for size in SIZES:
+        card = res.card_of(size)
+        fig = figures(card, rules)
+        curve[card.n_rules] = {
+            "n_rules": card.n_rules, "mean": fig["mean"], "sd": fig["sd"],
+            "regret": res.optimal - fig["mean"],
+        }  # fmt: skip
+        card.notes = notes(fig, res.optimal, args)
+        title = f"Rule card: {rules.name}, {card.n_rules} rules"
+        (CARDS / f"{rules.name}-{size}.md").write_text(card.format(title), encoding="utf-8")
+        out["cards"][size] = fig
+    out["curve"] = [curve[k] for k in sorted(curve)]
+    out["card"] = res.card.format()
+    text = json.dumps(out, indent=2)
+    if args.json is not None:
+        args.json.write_text(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,112 @@
+"""The rule-card learner (on the tiny 2-yatzy rules) and ``yahtzee-sim distill``."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+
+import numpy as np
+import pytest
+
+from yahtzee_sim import cli_distill
+from yahtzee_sim.analysis.distill import DistillError, _pair_gains, distill
+from yahtzee_sim.exact import evaluate
+from yahtzee_sim.strategies.card import CardStrategy, load_card
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    return distill("2-yatzy", max_rules=6, seed=3, n_games=400, validate=True)
+
+
+def test_distill_is_deterministic_for_a_seed(tiny):
+    again = distill("2-yatzy", max_rules=6, seed=3, n_games=400, validate=True)
+    assert again.card == tiny.card
+    assert again.curve == tiny.curve
+    assert again.steps == tiny.steps
+
+
+def test_regret_decreases_rule_by_rule(tiny):
+    assert tiny.card.n_rules >= 1
+    assert all(s["gain"] > 0 for s in tiny.steps)
+    sampled = [s["sampled_regret"] for s in tiny.steps]
+    assert all(b < a for a, b in itertools.pairwise(sampled))
+    regrets = [p["regret"] for p in tiny.curve]
+    assert [p["n_rules"] for p in tiny.curve] == list(range(tiny.grown.n_rules + 1))
+    assert all(b <= a + 1e-12 for a, b in itertools.pairwise(regrets))
+    assert regrets[-1] < regrets[0]
+
+
+def test_curve_points_are_exact(tiny):
+    k = tiny.grown.n_rules
+    ex = evaluate(CardStrategy(card=tiny.card_of(k)), "2-yatzy", distribution=False)
+    assert tiny.curve[-1]["mean"] == ex.mean
+    assert tiny.curve[-1]["regret"] == pytest.approx(tiny.optimal - ex.mean)
+
+
+def test_bad_arguments():
+    with pytest.raises(DistillError, match="max_rules"):
+        distill("2-yatzy", max_rules=-1)
+    with pytest.raises(DistillError, match="n_games"):
+        distill("2-yatzy", n_games=0)
+    with pytest.raises(ValueError, match="unknown rules"):
+        distill("nope")
+
+
+def test_pair_gains_kernel_matches_brute_force():
+    rng = np.random.default_rng(0)
+    P, L, A = 60, 5, 3
+    X = rng.random((P, L)) < 0.5
+    allowed = np.array([True, True, False, True, True])
+    gain = rng.normal(size=(P, A))
+    bottom = rng.random(P) < 0.4
+    G = _pair_gains(X, allowed, gain, bottom, 4)
+    Xa = np.c_[X & allowed, np.ones(P, dtype=bool)]
+    for a in range(L + 1):
+        for b in range(a, L + 1):
+            rows = Xa[:, a] & Xa[:, b]
+            np.testing.assert_allclose(G[0, a, b], gain[rows].sum(axis=0), atol=1e-12)
+            np.testing.assert_allclose(G[1, a, b], gain[rows & bottom].sum(axis=0), atol=1e-12)
+
+
+def _args(**kw):
+    base = dict(
+        rules="2-yatzy",
+        max_rules=4,
+        seed=1,
+        games=300,
+        out=None,
+        plot=None,
+        json=False,
+        quiet=True,
+    )
+    base.update(kw)
+    return argparse.Namespace(**base)
+
+
+def test_cli_run_writes_card_plot_and_json(tmp_path, capsys):
+    out, plot = tmp_path / "card.md", tmp_path / "curve.png"
+    assert cli_distill.run(_args(out=str(out), plot=str(plot), json=True)) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rules"] == "2-yatzy" and data["curve"][0]["n_rules"] == 0
+    card = load_card(out)
+    assert card.n_rules == data["n_rules"]
+    assert plot.stat().st_size > 0
+
+
+def test_cli_bad_input_is_one_line_and_status_2(tmp_path, capsys):
+    assert cli_distill.run(_args(out=str(tmp_path / "no" / "card.md"))) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "does not exist" in err
+    assert cli_distill.run(_args(max_rules=-2)) == 2
+    assert cli_distill.run(_args(plot=str(tmp_path / "x.txt"))) == 2
+
+
+def test_add_parser_defaults():
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers()
+    cli_distill.add_parser(sub)
+    args = parser.parse_args(["distill", "--rules", "yatzy", "--max-rules", "10"])
+    assert args.rules == "yatzy" and args.max_rules == 10 and args.seed == 0
+    assert args.func is cli_distill.run
