@@ -422,7 +422,7 @@ def _sized(size: int):
     class Sized(CardStrategy):
         __doc__ = f"The shipped {size}-rule card for the rules being played."
         default_size = size
-        in_all = True
+        in_all = False  # distilled cards: named explicitly (report --strategies card-10,...)
 
         def __init__(
             self, path: str | None = None, size: int | None = None, card: Card | None = None

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 
 import numpy as np
 import pytest
 
-from yahtzee_sim import cli_distill
 from yahtzee_sim.analysis.distill import DistillError, _pair_gains, distill
+from yahtzee_sim.cli import main
 from yahtzee_sim.exact import evaluate
 from yahtzee_sim.strategies.card import CardStrategy, load_card
 
@@ -70,24 +69,14 @@ def test_pair_gains_kernel_matches_brute_force():
             np.testing.assert_allclose(G[1, a, b], gain[rows & bottom].sum(axis=0), atol=1e-12)
 
 
-def _args(**kw):
-    base = dict(
-        rules="2-yatzy",
-        max_rules=4,
-        seed=1,
-        games=300,
-        out=None,
-        plot=None,
-        json=False,
-        quiet=True,
-    )
-    base.update(kw)
-    return argparse.Namespace(**base)
+def _argv(*extra: str) -> list[str]:
+    return ["distill", "--rules", "2-yatzy", "--max-rules", "4", "--seed", "1", "--games", "300",
+            "--quiet", *extra]  # fmt: skip
 
 
-def test_cli_run_writes_card_plot_and_json(tmp_path, capsys):
+def test_cli_writes_card_plot_and_json(tmp_path, capsys):
     out, plot = tmp_path / "card.md", tmp_path / "curve.png"
-    assert cli_distill.run(_args(out=str(out), plot=str(plot), json=True)) == 0
+    assert main(_argv("--out", str(out), "--plot", str(plot), "--json")) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["rules"] == "2-yatzy" and data["curve"][0]["n_rules"] == 0
     card = load_card(out)
@@ -96,17 +85,10 @@ def test_cli_run_writes_card_plot_and_json(tmp_path, capsys):
 
 
 def test_cli_bad_input_is_one_line_and_status_2(tmp_path, capsys):
-    assert cli_distill.run(_args(out=str(tmp_path / "no" / "card.md"))) == 2
+    assert main(_argv("--out", str(tmp_path / "no" / "card.md"))) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "does not exist" in err
-    assert cli_distill.run(_args(max_rules=-2)) == 2
-    assert cli_distill.run(_args(plot=str(tmp_path / "x.txt"))) == 2
-
-
-def test_add_parser_defaults():
-    parser = argparse.ArgumentParser()
-    sub = parser.add_subparsers()
-    cli_distill.add_parser(sub)
-    args = parser.parse_args(["distill", "--rules", "yatzy", "--max-rules", "10"])
-    assert args.rules == "yatzy" and args.max_rules == 10 and args.seed == 0
-    assert args.func is cli_distill.run
+    with pytest.raises(SystemExit) as exc:
+        main(_argv("--max-rules", "-2"))
+    assert exc.value.code == 2
+    assert main(_argv("--plot", str(tmp_path / "x.txt"))) == 2

@@ -9,6 +9,7 @@ import sys
 from .. import __version__
 from . import (
     catalog,
+    distill,
     duel,
     learn,
     objectives,
@@ -39,6 +40,7 @@ COMMANDS: tuple[Command, ...] = (
     tournament.TOURNAMENT,
     tournament.WINPROB,
     duel.DUEL,
+    distill.DISTILL,
     learn.DATASET,
     play.ANALYZE,
     play.PLAY,

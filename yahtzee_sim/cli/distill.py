@@ -1,0 +1,65 @@
+"""``yahtzee-sim distill``: learn a rule card and its curve number of rules → exact mean."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from . import _files
+from . import _options as opt
+
+#: Figure formats ``--plot`` writes.
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def add_distill_arguments(p: argparse.ArgumentParser) -> None:
+    """Declare the options of ``distill``."""
+    opt.add_rules(p, rolls_per_turn=False)
+    opt.add_count(p, "--max-rules", "most rules on the card (default 30)", default=30)
+    opt.add_seed(p, help="seed of the sampled games (default: 0)")
+    opt.add_games(p, 3000, "games sampled per learning step (default 3000)")
+    opt.add_path(p, "--out", "write the card here (Markdown)")
+    opt.add_path(p, "--plot", "write the curve number of rules → exact mean (.png, .svg, .pdf)")
+    opt.add_output(p)
+
+
+def format_distill(res) -> str:
+    """The card, then its curve: number of rules, exact mean, SD and regret."""
+    lines = [res.card.format(), f"optimal play: {res.optimal:.4f}"]
+    lines.append("rules  exact mean      sd  regret")
+    lines += [
+        f"{p['n_rules']:5d}  {p['mean']:10.4f}  {p['sd']:6.2f}  {p['regret']:6.3f}"
+        for p in res.curve
+    ]
+    return "\n".join(lines)
+
+
+def run_distill(args: argparse.Namespace) -> int:
+    """Learn a card (:func:`yahtzee_sim.analysis.distill.distill`), save it, print it."""
+    # the learner loads numba kernels and every strategy: imported here, not for --help.
+    from ..analysis.distill import distill
+
+    _files.check_file("--out", args.out)
+    _files.check_file("--plot", args.plot, PLOT_SUFFIXES)
+    res = distill(
+        opt.rules_from(args),
+        max_rules=args.max_rules,
+        seed=args.seed,
+        n_games=args.games,
+        progress=opt.progress(args),
+    )
+    if args.out is not None:
+        res.card.save(Path(args.out))
+    if args.plot is not None:
+        res.plot(Path(args.plot))
+    print(json.dumps(res.to_dict(), indent=2) if args.json else format_distill(res))
+    return 0
+
+
+DISTILL = opt.Command(
+    "distill",
+    "learn a short rule card a person can play; exact mean per number of rules",
+    add_distill_arguments,
+    run_distill,
+)
