@@ -431,8 +431,8 @@ def _terminal(game: Game, ask, say, coach: bool) -> None:
                 kept = st["dice"]
             elif text.lower() in ("-", "none", "0"):
                 kept = []
-            else:
-                kept = _parse_faces(text, rules)
+            else:  # (an empty line is no answer: '-' rerolls every die)
+                kept = _parse_faces(text, rules) if text else None
             if kept is None or not _hold(st["dice"], kept):
                 say(f"  hold some of {dice} (or 'all', or '-'; 'help' explains)")
                 continue
@@ -440,8 +440,9 @@ def _terminal(game: Game, ask, say, coach: bool) -> None:
         else:
             labels = st["labels"]
             say("  boxes: " + ", ".join(f"{labels[b]} {p}" for b, p in st["boxes"].items()))
+            typed = ask("box> ")  # (outside the try: the end of the input ends the game)
             try:
-                word = game.box(ask("box> "))
+                word = game.box(typed)
             except YahtzeeSimError as exc:
                 say(f"  {exc}")
                 continue
