@@ -8,8 +8,18 @@ import sys
 import pytest
 
 from yahtzee_sim import simulate
+from yahtzee_sim.boxnames import BoxNameError, match_box, normalize
 from yahtzee_sim.observation import observe
-from yahtzee_sim.play import EndOfInput, Game, MoveError, keep_reason, play, upper_outlook
+from yahtzee_sim.play import (
+    HELP,
+    EndOfInput,
+    Game,
+    MoveError,
+    card_lines,
+    keep_reason,
+    play,
+    upper_outlook,
+)
 from yahtzee_sim.records import check_record
 from yahtzee_sim.rules import get_rules
 from yahtzee_sim.strategies import as_policy
@@ -56,7 +66,7 @@ def test_bad_answers_are_asked_again_and_the_input_may_end():
     said = []
     rec = play("yahtzee", ask=_scripted(["7 7", "9", "-", "all", "zzz", "ch"]), say=said.append)
     text = "\n".join(said)
-    assert "hold some of" in text and "name one open box" in text
+    assert "hold some of" in text and "'zzz' names no open box; open: Ones, Twos" in text
     assert rec["turns"][0]["box"] == "chance" and rec["turns"][0]["keeps"] == [[]]
     assert "input ended" in text and "score so far" in said[-1]
 
@@ -73,8 +83,8 @@ def test_manual_dice_must_hold_the_kept_dice():
 def test_coach_reasons():
     rules = get_rules("yahtzee")
     open_ = list(rules.category_names)
-    assert "large_straight" in keep_reason(rules, (2, 3, 4, 5), open_)
-    assert "sixes" in keep_reason(rules, (6, 6, 6), open_)
+    assert "Large straight" in keep_reason(rules, (2, 3, 4, 5), open_)
+    assert "Sixes" in keep_reason(rules, (6, 6, 6), open_)
     assert "fresh roll" in keep_reason(rules, (), open_)
     assert "20 more needed" in upper_outlook(rules, ["sixes", "fives"], 43)
     assert "secured" in upper_outlook(rules, [], 63)
@@ -108,4 +118,97 @@ def test_plays_other_rules(rules):
     said = []
     rec = play(rules, ask=_scripted(["all", "chance"]), say=said.append, seed=2)
     assert rec["rules"] == rules and rec["turns"][0]["box"] == "chance"
-    assert any(s.startswith("  boxes:") and "one_pair" in s for s in said)
+    assert any(s.startswith("  boxes:") and "One pair" in s for s in said)
+
+
+@pytest.mark.parametrize(
+    ("rules", "typed", "box"),
+    [
+        ("yahtzee", "ss", "small_straight"),
+        ("yahtzee", "SM", "small_straight"),
+        ("yahtzee", "small", "small_straight"),
+        ("yahtzee", "Small Straight", "small_straight"),
+        ("yahtzee", "small-straight", "small_straight"),
+        ("yahtzee", " sm st ", "small_straight"),
+        ("yahtzee", "ls", "large_straight"),
+        ("yahtzee", "large", "large_straight"),
+        ("yahtzee", "fh", "full_house"),
+        ("yahtzee", "full", "full_house"),
+        ("yahtzee", "3k", "three_of_a_kind"),
+        ("yahtzee", "3x", "three_of_a_kind"),
+        ("yahtzee", "toak", "three_of_a_kind"),
+        ("yahtzee", "three", "three_of_a_kind"),
+        ("yahtzee", "Three of a kind", "three_of_a_kind"),
+        ("yahtzee", "threes", "threes"),
+        ("yahtzee", "3s", "threes"),
+        ("yahtzee", "4k", "four_of_a_kind"),
+        ("yahtzee", "four", "four_of_a_kind"),
+        ("yahtzee", "fours", "fours"),
+        ("yahtzee", "y", "yahtzee"),
+        ("yahtzee", "Yatzy", "yahtzee"),
+        ("yahtzee", "ch", "chance"),
+        ("yahtzee", "1s", "ones"),
+        ("yahtzee", "ONES", "ones"),
+        ("yahtzee", "six", "sixes"),
+        ("yatzy", "1p", "one_pair"),
+        ("yatzy", "pair", "one_pair"),
+        ("yatzy", "one pair", "one_pair"),
+        ("yatzy", "2p", "two_pairs"),
+        ("yatzy", "two_pairs", "two_pairs"),
+        ("yatzy", "y", "yatzy"),
+        ("yatzy", "yahtzee", "yatzy"),
+        ("yatzy", "3k", "three_of_a_kind"),
+    ],
+)
+def test_box_names_abbreviations_and_prefixes(rules, typed, box):
+    assert match_box(get_rules(rules), typed) == box
+
+
+def test_box_name_errors_list_candidates_in_card_order():
+    rules = get_rules("yahtzee")
+    with pytest.raises(BoxNameError, match=r"'f' fits Fours, Fives, Four of a kind, Full house"):
+        match_box(rules, "f")
+    with pytest.raises(BoxNameError, match=r"'t' fits Twos, Threes, Three of a kind"):
+        match_box(rules, "t")
+    # among the open boxes only: a prefix that fits one open box picks it
+    assert match_box(rules, "f", ["ones", "full_house", "chance"]) == "full_house"
+    with pytest.raises(BoxNameError, match=r"Small straight: already filled; open: Ones, Chance"):
+        match_box(rules, "ss", ["chance", "ones"], filled=["small_straight"])
+    with pytest.raises(BoxNameError, match=r"Chance: not open to this roll; open: Sixes"):
+        match_box(rules, "chance", ["sixes"])
+    with pytest.raises(BoxNameError, match=r"'nothing' names no open box"):
+        match_box(rules, "  ")
+    assert normalize(" Small -_ Straight ") == "small_straight"
+    assert rules.category_labels[6] == "Three of a kind"
+    assert get_rules("yatzy").category_labels[:8][-2:] == ("One pair", "Two pairs")
+
+
+def test_abbreviations_play_and_the_card_and_help_commands():
+    said = []
+    answers = ["help", "card", "all", "CH", "card", "quit", "never read"]
+    rec = play("yahtzee", ask=_scripted(answers), say=said.append, seed=3)
+    assert rec["turns"][0]["box"] == "chance"
+    text = "\n".join(said)
+    assert HELP in said and "(the game stops here)" in said
+    cards = [s for s in said if s.startswith("  score card")]
+    assert len(cards) == 2
+    first = cards[0]
+    chance = [next(ln for ln in c.splitlines() if "Chance" in ln).split() for c in cards]
+    assert chance == [["Chance"], ["Chance", str(sum(rec["turns"][0]["rolls"][0]))]]
+    assert "upper total" in first and "63 more needed" in first and "Yahtzee bonuses" in first
+    assert "boxes: Ones" in text  # labels, in card order
+
+
+def test_card_lines_show_every_box_bonus_progress_and_total():
+    rules = get_rules("yatzy")
+    game = Game(rules, seed=1)
+    game.keep(game.dice())
+    game.box("chance")
+    lines = card_lines(game)
+    assert len([ln for ln in lines if ln.startswith("    ") and not ln.startswith("      ")]) == (
+        rules.n_categories + 2  # upper total, total (no Yahtzee bonus in Yatzy)
+    )
+    assert lines[-1].split() == ["total", str(game.state()["score"])]
+    chance = next(ln for ln in lines if ln.strip().startswith("Chance"))
+    assert chance.split()[-1] == str(game.state()["card"]["chance"])
+    assert next(ln for ln in lines if ln.strip().startswith("Ones")).split() == ["Ones"]

@@ -90,6 +90,22 @@ def test_a_whole_game_through_the_api(client):
     assert res.status_code == 400 and "over" in res.get_json()["error"]
 
 
+def test_labels_and_box_abbreviations_through_the_api(client):
+    info = client.get("/api/rules?rules=yatzy").get_json()
+    assert info["labels"][info["boxes"].index("three_of_a_kind")] == "Three of a kind"
+    out = client.post("/api/games", json={"seed": 2, "rules": "yatzy"}).get_json()
+    gid = out["id"]
+    assert out["state"]["labels"]["one_pair"] == "One pair"
+    client.post(f"/api/games/{gid}/keep", json={"keep": out["state"]["dice"]})
+    res = client.post(f"/api/games/{gid}/box", json={"box": "Ch"})
+    assert res.status_code == 200 and res.get_json()["state"]["card"]["chance"] is not None
+    client.post(f"/api/games/{gid}/keep", json={"keep": res.get_json()["state"]["dice"]})
+    again = client.post(f"/api/games/{gid}/box", json={"box": "chance"})
+    assert again.status_code == 400 and "Chance: already filled" in again.get_json()["error"]
+    vague = client.post(f"/api/games/{gid}/box", json={"box": "t"})
+    assert vague.status_code == 400 and "fits Twos, Threes" in vague.get_json()["error"]
+
+
 def test_manual_dice_through_the_api(client):
     out = client.post("/api/games", json={"manual": True}).get_json()
     gid = out["id"]
@@ -157,6 +173,8 @@ def test_the_page_in_a_headless_browser(server):
         assert len(rows) == len(want)
         first = rows[0].find_elements(By.TAG_NAME, "td")
         assert first[1].text == "keep " + " ".join(map(str, want[0].keep))
+        labels = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#adv-used label")]
+        assert "Three of a kind" in labels and "three_of_a_kind" not in labels
         assert float(first[2].text) == pytest.approx(want[0].value, abs=1e-3)
         # bad input shows the server's message, no crash
         dice.clear()
@@ -183,6 +201,8 @@ def test_the_page_in_a_headless_browser(server):
             wait.until(lambda b, t=turn: b.find_element(By.ID, "status").text != t)
         status = browser.find_element(By.ID, "status").text
         assert status.startswith("Game over"), status
+        card = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#card tbody td")]
+        assert "Small straight" in card and not any("_" in c for c in card)
         score = int(browser.find_element(By.ID, "score").text)
         assert f"Game over: {score} points." == status
         assert browser.find_element(By.ID, "summary").text.startswith(f"Final score {score}")

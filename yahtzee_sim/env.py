@@ -26,10 +26,22 @@ environment plays game ``i`` in copy ``i`` and, when copy ``i`` starts a new gam
 game ``num_envs`` further on. The dice of game ``g`` are those ``simulate(..., seed=s)``
 deals game ``g``: the same seed and the same decisions give the same games.
 
-**Illegal actions** raise :class:`~yahtzee_sim.errors.IllegalMoveError` (naming the
-game, the turn, the dice and the action), changing nothing. With
-``illegal_action="penalty"`` they instead leave the position as it was, give the reward
-``illegal_penalty`` and set ``info["illegal"]``.
+**Illegal actions** (those ``info["action_mask"]`` marks 0, e.g. an unmasked
+``action_space.sample()``) by default (``illegal_action="penalty"``) leave the position
+as it was (same dice, rolls left, card and score; the game does not end), give the
+reward ``illegal_penalty`` (default ``-1.0``) and set ``info["illegal"]`` (``True``;
+in the vector environment a bool array, one entry per copy). This is what Gymnasium's
+own checker expects of an environment with the documented defaults::
+
+    from gymnasium.utils.env_checker import check_env
+    check_env(gym.make("YahtzeeSim/Yahtzee-v0").unwrapped)
+
+With ``illegal_action="raise"`` they raise :class:`~yahtzee_sim.errors.IllegalMoveError`
+instead (naming the game, the turn, the dice and the action), changing nothing — the
+strict mode for an agent that should only ever play masked actions.
+
+Every observation entry has ``low < high``: an entry a rule set holds constant (Yatzy's
+Yahtzee-bonus flag, always 0) has the bounds ``[0, 1]``.
 """
 
 from __future__ import annotations
@@ -51,7 +63,14 @@ from .errors import IllegalMoveError, YahtzeeSimError
 from .observation import describe_action, n_actions, observation_bounds
 from .rules import RuleSet, get_rules
 
-ILLEGAL_MODES = ("raise", "penalty")
+ILLEGAL_MODES = ("penalty", "raise")
+
+
+def _space(rules: RuleSet) -> spaces.Box:
+    """The observation space: :func:`observation_bounds`, with ``high = low + 1`` for an
+    entry the rules hold constant (a Box dimension with ``low == high`` is degenerate)."""
+    low, high = observation_bounds(rules)
+    return spaces.Box(low, np.maximum(high, low + 1), dtype=np.int16)
 
 
 def _illegal_rows(mask: np.ndarray, actions: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -119,20 +138,22 @@ class YahtzeeEnv(gymnasium.Env):
     ----------
     rules : str or RuleSet
         A preset name (see :data:`yahtzee_sim.rules.PRESETS`) or a rule set.
-    illegal_action : {"raise", "penalty"}
-        What an illegal action does (see the module docstring).
+    illegal_action : {"penalty", "raise"}
+        What an illegal action does (see the module docstring): ``"penalty"`` (the
+        default) changes nothing and rewards ``illegal_penalty``; ``"raise"`` raises
+        :class:`~yahtzee_sim.errors.IllegalMoveError`.
     illegal_penalty : float
-        Reward of an illegal action in ``"penalty"`` mode.
+        Reward of an illegal action in ``"penalty"`` mode (default ``-1.0``).
     render_mode : {None, "ansi"}
         ``"ansi"``: :meth:`render` returns the position as text.
     """
 
-    metadata: ClassVar[dict] = {"render_modes": ["ansi"]}
+    metadata: ClassVar[dict] = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(
         self,
         rules: str | RuleSet = "yahtzee",
-        illegal_action: str = "raise",
+        illegal_action: str = "penalty",
         illegal_penalty: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
@@ -141,8 +162,7 @@ class YahtzeeEnv(gymnasium.Env):
         if render_mode not in (None, "ansi"):
             raise YahtzeeSimError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
-        low, high = observation_bounds(self.rules)
-        self.observation_space = spaces.Box(low, high, dtype=np.int16)
+        self.observation_space = _space(self.rules)
         self.action_space = spaces.Discrete(n_actions(self.rules))
         self._batch = GameBatch(self.rules, 1)
         self._mask = self._batch.action_mask()
@@ -220,8 +240,10 @@ class YahtzeeVectorEnv(VectorEnv):
     num_envs : int
         Games played at once (>= 1).
     rules, illegal_action, illegal_penalty
-        As :class:`YahtzeeEnv`; an illegal action of any copy raises before any copy
-        moves.
+        As :class:`YahtzeeEnv`. In ``"penalty"`` mode a copy whose action is illegal
+        stays where it was (reward ``illegal_penalty``, ``info["illegal"]`` marks it)
+        while the others move; in ``"raise"`` mode an illegal action of any copy raises
+        before any copy moves.
     """
 
     metadata: ClassVar[dict] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -230,7 +252,7 @@ class YahtzeeVectorEnv(VectorEnv):
         self,
         num_envs: int = 1,
         rules: str | RuleSet = "yahtzee",
-        illegal_action: str = "raise",
+        illegal_action: str = "penalty",
         illegal_penalty: float = -1.0,
     ) -> None:
         if (
@@ -242,8 +264,7 @@ class YahtzeeVectorEnv(VectorEnv):
         self.num_envs = int(num_envs)
         self.rules = _check_rules(rules)
         self.illegal_action, self.illegal_penalty = _check_illegal(illegal_action, illegal_penalty)
-        low, high = observation_bounds(self.rules)
-        self.single_observation_space = spaces.Box(low, high, dtype=np.int16)
+        self.single_observation_space = _space(self.rules)
         self.single_action_space = spaces.Discrete(n_actions(self.rules))
         self.observation_space = gymnasium.vector.utils.batch_space(
             self.single_observation_space, self.num_envs

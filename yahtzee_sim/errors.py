@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 
+def quoted(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters: how an error quotes what it refuses."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 class YahtzeeSimError(ValueError):
     """Base class of every error raised for bad input."""
 

@@ -5,8 +5,13 @@ The program rolls (the engine's dice: game ``game`` of ``seed``) or, with
 each decision the coach shows the points it lost against optimal play, the best move and
 a one-line reason; at the end, the luck/skill split of the game
 (:mod:`yahtzee_sim.analysis.coach`). Input is read line by line, so the game also plays
-over a pipe (``printf '5 5\\n...' | yahtzee-sim play``); at the end of the input the game
-stops and what was played is kept (``record``).
+over a pipe (``printf '5 5\\n...' | yahtzee-sim play``); at the end of the input (or
+``quit``) the game stops and what was played is kept (``record``).
+
+At any prompt ``help`` explains the moves (:data:`HELP`) and ``card`` shows the score card
+(:func:`card_lines`). A box is named by its name, a prefix or a common abbreviation
+(``ss``, ``3k``, ``fh``, ``y``: :func:`~yahtzee_sim.boxnames.match_box`); the game shows
+boxes by their labels ("Three of a kind") in card order.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import numpy as np
 
 from .advisor import Option, advise
 from .batch import GameBatch
+from .boxnames import match_box
 from .errors import YahtzeeSimError
 from .records import FORMAT, check_record, write_records
 from .rules import RuleSet, get_rules
@@ -53,7 +59,7 @@ def keep_reason(rules: RuleSet, keep: tuple[int, ...], open_boxes: list[str]) ->
     lift = _box_means(rules)
     k = t.keep_from_faces(keep)
     gain = lift[k] - lift[0]
-    names = rules.category_names
+    names, labels = rules.category_names, rules.category_labels
     feeds = sorted(
         (c for c, n in enumerate(names) if n in open_boxes and gain[c] > 0.5),
         key=lambda c: -gain[c],
@@ -61,7 +67,7 @@ def keep_reason(rules: RuleSet, keep: tuple[int, ...], open_boxes: list[str]) ->
     dice = " ".join(map(str, keep))
     if not feeds:
         return f"keep {dice}"
-    return f"keep {dice}: it feeds {', '.join(names[c] for c in feeds[:2])}"
+    return f"keep {dice}: it feeds {', '.join(labels[c] for c in feeds[:2])}"
 
 
 def _box_means(rules: RuleSet) -> np.ndarray:
@@ -111,9 +117,9 @@ class Coach:
         return f"coach: -{self.loss:.2f} points; best was {self.best} ({self.reason})"
 
 
-def _move_name(option: Option) -> str:
+def _move_name(rules: RuleSet, option: Option) -> str:
     if option.category is not None:
-        return option.category
+        return rules.categories[rules.category_index(option.category)].label
     return "keep " + " ".join(map(str, option.keep)) if option.keep else "reroll everything"
 
 
@@ -173,7 +179,8 @@ class Game:
         return {n: int(p[c]) for c, n in enumerate(self.rules.category_names) if p[c] >= 0}
 
     def state(self) -> dict:
-        """JSON-ready: turn, dice, rolls left, score, the card (points or None), the legal
+        """JSON-ready: turn, dice, rolls left, score, the card (points or None, in card
+        order), the boxes' labels, the upper bonus outlook, the Yahtzee bonuses, the legal
         boxes with their points, whether dice are awaited (manual) or the game is over."""
         b = self.batch
         names = self.rules.category_names
@@ -188,6 +195,9 @@ class Game:
             "score": int(b.score[0]),
             "upper_total": int(b.upper_total[0]),
             "card": card,
+            "labels": dict(zip(names, self.rules.category_labels, strict=True)),
+            "upper_outlook": upper_outlook(self.rules, self.used, int(b.upper_total[0])),
+            "yahtzee_bonuses": int(b.yahtzee_bonuses[0]),
             "boxes": {} if (self.over or self.need_dice) else self.points(),
             "need_dice": self.need_dice,
             "over": self.over,
@@ -263,8 +273,11 @@ class Game:
         return coach
 
     def box(self, name: str) -> Coach:
-        """Write the roll in box ``name`` (an exact name or a unique prefix); with rerolls
-        left, stop rolling first (:meth:`keep` every die)."""
+        """Write the roll in box ``name`` (a name, label, abbreviation or prefix that fits
+        one open box: :func:`~yahtzee_sim.boxnames.match_box`); with rerolls left, stop
+        rolling first (:meth:`keep` every die). Raises
+        :class:`~yahtzee_sim.boxnames.BoxNameError` for a name that fits no open box or
+        several."""
         self._check_move()
         if self.rolls_left > 0:
             raise MoveError(
@@ -273,18 +286,16 @@ class Game:
             )
         options = self.options(0)
         legal = {o.category: o for o in options}
-        match = [n for n in legal if n == name] or [n for n in legal if n.startswith(name)]
-        if not name or len(match) != 1:
-            raise MoveError(f"name one open box the dice may go in: {', '.join(legal)}")
-        box, best = match[0], options[0].category
+        box = match_box(self.rules, name, legal, filled=self.used)
+        best = options[0].category
         pts = self.points()
-        names = self.rules.category_names
-        reason = f"{best} takes {pts[best]} now"
+        names, labels = self.rules.category_names, self.rules.category_labels
+        reason = f"{labels[names.index(best)]} takes {pts[best]} now"
         upper = [n for n in (box, best) if self.rules.categories[names.index(n)].is_upper]
         if upper:
             total = int(self.batch.upper_total[0]) + (pts[box] if upper[0] == box else 0)
             outlook = upper_outlook(self.rules, [*self.used, box], total)
-            reason += f"; after {box}, {outlook}" if outlook else ""
+            reason += f"; after {labels[names.index(box)]}, {outlook}" if outlook else ""
         coach = self._coach(options, legal[box], reason)
         self._turn()["box"] = box
         b, t = self.batch, self.rules.tables
@@ -299,7 +310,7 @@ class Game:
     def _coach(self, options: list[Option], chosen: Option, reason: str) -> Coach:
         loss = max(options[0].value - chosen.value, 0.0)
         self.losses.append(loss)
-        return Coach(loss, _move_name(options[0]), reason)
+        return Coach(loss, _move_name(self.rules, options[0]), reason)
 
     def record_so_far(self) -> dict:
         """The game record now (a keep whose new dice are still to be entered is left out)."""
@@ -340,10 +351,66 @@ def summary_line(s: dict) -> str:
     )
 
 
+HELP = """\
+  keep> type the dice to hold ("5 5 6", "556" or "5,5,6") and the others are rerolled;
+        'all' (or 'a', 'stop') keeps every die and stops rolling; '-' (or 'none') rerolls
+        every die
+  box>  name the box for the roll: its name or a prefix ("small st", "fu"), any case,
+        spaces, '_' or '-' alike, or an abbreviation: 1s..6s, 3k/toak/three, 4k/four,
+        fh/full, ss/sm/small, ls/lg/large, y/yahtzee/yatzy, ch/chance, and in Yatzy
+        1p/pair, 2p/tp
+  dice> (manual dice) the dice of the roll just made, kept dice included
+  at any prompt: 'card' shows the score card, 'help' this text, 'quit' ends the game
+        (the record keeps what was played)"""
+
+
+def card_lines(game: Game) -> list[str]:
+    """The score card so far as text: every box (its label, its points or blank), the
+    upper total and the bonus outlook, the Yahtzee bonuses and the total."""
+    st, rules = game.state(), game.rules
+    width = max(map(len, rules.category_labels))
+    lines = [f"  score card ({rules.name}), turn {st['turn']}:"]
+    for i, c in enumerate(rules.categories):
+        pts = st["card"][c.name]
+        lines.append(f"    {c.label:<{width}} {'' if pts is None else pts:>4}")
+        if i == rules.n_upper - 1:
+            lines.append(f"    {'upper total':<{width}} {st['upper_total']:>4}")
+            if st["upper_outlook"]:
+                lines.append(f"      {st['upper_outlook']}")
+    if rules.yahtzee_bonus:
+        paid = st["yahtzee_bonuses"]
+        won = f"{paid * rules.yahtzee_bonus:>4} ({paid} x {rules.yahtzee_bonus})"
+        lines.append(f"    {'Yahtzee bonuses':<{width}} {won}")
+    lines.append(f"    {'total':<{width}} {st['score']:>4}")
+    return lines
+
+
+_COMMANDS = {"help": "help", "?": "help", "h": "help", "card": "card", "quit": "quit"}
+
+
+def _asker(game: Game, ask, say):
+    """``ask`` that answers the commands (help, card, quit) itself and returns any other
+    line."""
+
+    def ask_move(prompt: str) -> str:
+        while True:
+            line = ask(prompt)
+            command = _COMMANDS.get(line.strip().lower())
+            if command is None:
+                return line
+            if command == "quit":
+                raise EndOfInput("quit")
+            say(HELP if command == "help" else "\n".join(card_lines(game)))
+
+    return ask_move
+
+
 def _terminal(game: Game, ask, say, coach: bool) -> None:
     """Drive ``game`` from lines of input until it ends (or the input does)."""
     rules = game.rules
     n = rules.n_dice
+    ask = _asker(game, ask, say)
+    say("  ('help' explains the moves, 'card' shows the score card)")
     while not game.over:
         st = game.state()
         if st["need_dice"]:
@@ -362,20 +429,21 @@ def _terminal(game: Game, ask, say, coach: bool) -> None:
             text = ask("keep> (dice to hold, 'all' to stop rolling, '-' for none) ").strip()
             if text.lower() in ("all", "stop", "a"):
                 kept = st["dice"]
-            elif text in ("-", "none", "0"):
+            elif text.lower() in ("-", "none", "0"):
                 kept = []
-            else:
-                kept = _parse_faces(text, rules)
+            else:  # (an empty line is no answer: '-' rerolls every die)
+                kept = _parse_faces(text, rules) if text else None
             if kept is None or not _hold(st["dice"], kept):
-                say(f"  hold some of {dice} (or 'all', or '-')")
+                say(f"  hold some of {dice} (or 'all', or '-'; 'help' explains)")
                 continue
             word = game.keep(kept)
         else:
-            names = rules.category_names
-            say("  boxes: " + ", ".join(f"{b} {st['boxes'][b]}" for b in names if b in st["boxes"]))
+            labels = st["labels"]
+            say("  boxes: " + ", ".join(f"{labels[b]} {p}" for b, p in st["boxes"].items()))
+            typed = ask("box> ")  # (outside the try: the end of the input ends the game)
             try:
-                word = game.box(ask("box> ").strip().lower())
-            except MoveError as exc:
+                word = game.box(typed)
+            except YahtzeeSimError as exc:
                 say(f"  {exc}")
                 continue
         if coach:
@@ -399,8 +467,8 @@ def play(
     g = Game(rules, seed=seed, game=game, manual=manual)
     try:
         _terminal(g, ask, say, coach)
-    except EndOfInput:
-        say("(input ended: the game stops here)")
+    except EndOfInput as exc:
+        say("(the game stops here)" if str(exc) == "quit" else "(input ended: the game stops here)")
     s = g.summary()
     if s is not None:
         say(summary_line(s))

@@ -37,7 +37,7 @@ import numpy as np
 from ._kernels.rng import keys_from_seed
 from .batch import GameBatch
 from .engine import play_block
-from .errors import YahtzeeSimError
+from .errors import YahtzeeSimError, quoted
 from .rules import RuleSet, get_rules
 from .view import TurnView
 
@@ -211,7 +211,14 @@ def check_record(data: dict, rules: str | RuleSet | None = None) -> GameRecord:
         raise RecordError("a game record must be a JSON object")
     fmt = data.get("format", FORMAT)
     if fmt != FORMAT:
-        raise RecordError(f"unknown record format {fmt!r}; this version reads {FORMAT!r}")
+        raise RecordError(f"unknown record format {quoted(fmt)}; this version reads {FORMAT!r}")
+    for key in ("seed", "game"):
+        value = data.get(key, 0)
+        if type(value) is not int or value < 0:
+            raise RecordError(f"'{key}' must be an integer >= 0, got {quoted(value)}")
+    for key in ("rules", "strategy"):
+        if not isinstance(data.get(key, ""), str):
+            raise RecordError(f"'{key}' must be a string, got {quoted(data[key])}")
     return _check_game(get_rules(rules or data.get("rules", "yahtzee")), data)
 
 
@@ -220,24 +227,22 @@ def read_records(path: str | os.PathLike, rules: str | RuleSet | None = None) ->
     or a list of them). Errors name the file, the line and the turn."""
     path = Path(path)
     if not path.is_file():
-        raise RecordError(f"record file {str(path)!r} does not exist")
-    text = path.read_text()
+        what = "is a folder, not a file" if path.is_dir() else "does not exist"
+        raise RecordError(f"record file {str(path)!r} {what}")
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     if path.suffix == ".json":
-        try:
-            items = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{path}: not JSON ({exc})") from None
+        items = _json(text, str(path))
         items = items if isinstance(items, list) else [items]
         numbered = [(f"record {i + 1}", item) for i, item in enumerate(items)]
     else:
-        numbered = []
-        for n, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                numbered.append((f"line {n}", json.loads(line)))
-            except json.JSONDecodeError as exc:
-                raise RecordError(f"{path}, line {n}: not JSON ({exc.msg})") from None
+        numbered = [
+            (f"line {n}", _json(line, f"{path}, line {n}"))
+            for n, line in enumerate(text.splitlines(), 1)
+            if line.strip()
+        ]
     if not numbered:
         raise RecordError(f"{path}: no game records")
     out = []
@@ -247,6 +252,16 @@ def read_records(path: str | os.PathLike, rules: str | RuleSet | None = None) ->
         except RecordError as exc:
             raise RecordError(f"{path}, {where}: {exc}") from None
     return out
+
+
+def _json(text: str, where: str):
+    """The JSON value of ``text``, or a one-line :class:`RecordError` naming ``where``."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{where}: not JSON ({exc.msg}, column {exc.colno})") from None
+    except RecursionError:
+        raise RecordError(f"{where}: JSON nested too deeply") from None
 
 
 def write_records(path: str | os.PathLike, records: list[dict]) -> Path:

@@ -87,6 +87,13 @@ class Category:
     joker_points: int | None = None
 
     @property
+    def label(self) -> str:
+        """The box's name for people: ``"three_of_a_kind"`` → ``"Three of a kind"``
+        (the terminal game, the web page and the coach show it)."""
+        text = self.name.replace("_", " ")
+        return text[:1].upper() + text[1:]
+
+    @property
     def is_upper(self) -> bool:
         """Whether the category belongs to the upper section."""
         return self.kind == "upper"
@@ -218,6 +225,11 @@ class RuleSet:
     def category_names(self) -> tuple[str, ...]:
         """Category names in score-card order."""
         return tuple(c.name for c in self.categories)
+
+    @property
+    def category_labels(self) -> tuple[str, ...]:
+        """:attr:`Category.label` of each box, in score-card order."""
+        return tuple(c.label for c in self.categories)
 
     @property
     def n_upper(self) -> int:

@@ -4,13 +4,15 @@ Needs the optional extra ``web`` (``pip install "yahtzee-sim[web]"``, which brin
 The server binds to 127.0.0.1 unless told otherwise. Its JSON API:
 
 =======================================  ==============================================
-``GET  /api/rules[?rules=NAME]``         the presets; with ``rules``, its boxes and dice
+``GET  /api/rules[?rules=NAME]``         the presets; with ``rules``, its boxes (names and
+                                         labels such as "Three of a kind") and dice
 ``POST /api/advise``                     every option at a position, best first, with
                                          its value and its loss against the best
 ``POST /api/games``                      a new game (``rules``, ``seed``, ``manual``)
 ``GET  /api/games/<id>``                 its state (and the luck/skill summary)
 ``POST /api/games/<id>/keep``            ``{"keep": [5, 5]}``: keep and reroll
-``POST /api/games/<id>/box``             ``{"box": "fives"}``: write the roll
+``POST /api/games/<id>/box``             ``{"box": "fives"}``: write the roll (a name,
+                                         label, prefix or abbreviation: ``"ss"``, ``"3k"``)
 ``POST /api/games/<id>/dice``            ``{"dice": [...]}``: manual dice
 ``GET  /api/games/<id>/record``          the game record (:mod:`yahtzee_sim.records`)
 =======================================  ==============================================
@@ -104,6 +106,7 @@ def create_app(default_rules: str = "yahtzee") -> Flask:
         return jsonify(
             rules=rules.name,
             boxes=list(rules.category_names),
+            labels=list(rules.category_labels),
             upper=[c.name for c in rules.categories if c.is_upper],
             n_dice=rules.n_dice,
             n_faces=rules.n_faces,

@@ -16,12 +16,13 @@ played out ``N`` times at a visible table by ``strategy`` at every seat
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import stats
 
-from .errors import YahtzeeSimError
+from .errors import YahtzeeSimError, quoted
 from .future import future_law
 from .rules import RuleSet, get_rules
 from .state import encode_state
@@ -53,15 +54,18 @@ class ScoreCard:
             if not item:
                 continue
             name, eq, value = (s.strip() for s in item.partition("="))
-            if not eq or not value.lstrip("-").isdigit():
+            if not eq or not re.fullmatch(r"-?[0-9]{1,6}", value):
                 raise ScoreCardError(
-                    f"score card {text!r}: {item!r} is not box=points (e.g. 'ones=3')"
+                    f"score card {quoted(text)}: {quoted(item)} is not box=points with whole "
+                    "points (e.g. 'ones=3')"
                 )
             if name == "yahtzee_bonuses":
                 bonuses = int(value)
                 continue
             if name in boxes:
-                raise ScoreCardError(f"score card {text!r}: box {name!r} is given twice")
+                raise ScoreCardError(
+                    f"score card {quoted(text)}: box {quoted(name)} is given twice"
+                )
             boxes[name] = int(value)
         card = cls(rules, boxes, bonuses)
         card.check()
@@ -75,7 +79,8 @@ class ScoreCard:
         for name, pts in self.boxes.items():
             if name not in names:
                 raise ScoreCardError(
-                    f"unknown box {name!r}; the boxes of {rules.name!r} are: {', '.join(names)}"
+                    f"unknown box {quoted(name)}; the boxes of {rules.name!r} are: "
+                    f"{', '.join(names)}"
                 )
             c = names.index(name)
             possible = set(int(v) for v in table[:, c]) | {0}
