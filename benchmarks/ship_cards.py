@@ -73,18 +73,26 @@ def main() -> None:
     rules = get_rules(args.rules)
     curve_at = [int(k) for k in args.curve_at.split(",") if k]
     res = distill(
-        rules, args.max_rules, seed=args.seed, n_games=args.games, curve_at=curve_at,
-        validate=args.validate, max_rejected=args.max_rejected, progress=True,
-    )  # fmt: skip
+        rules,
+        args.max_rules,
+        seed=args.seed,
+        n_games=args.games,
+        curve_at=curve_at,
+        validate=args.validate,
+        max_rejected=args.max_rejected,
+        progress=True,
+    )
     out = {"rules": rules.name, "optimal": res.optimal, "steps": res.steps, "cards": {}}
     curve = {p["n_rules"]: p for p in res.curve}
     for size in SIZES:
         card = res.card_of(size)
         fig = figures(card, rules)
         curve[card.n_rules] = {
-            "n_rules": card.n_rules, "mean": fig["mean"], "sd": fig["sd"],
+            "n_rules": card.n_rules,
+            "mean": fig["mean"],
+            "sd": fig["sd"],
             "regret": res.optimal - fig["mean"],
-        }  # fmt: skip
+        }
         card.notes = notes(fig, res.optimal, args)
         title = f"Rule card: {rules.name}, {card.n_rules} rules"
         (CARDS / f"{rules.name}-{size}.md").write_text(card.format(title), encoding="utf-8")

@@ -70,8 +70,8 @@ def test_pair_gains_kernel_matches_brute_force():
 
 
 def _argv(*extra: str) -> list[str]:
-    return ["distill", "--rules", "2-yatzy", "--max-rules", "4", "--seed", "1", "--games", "300",
-            "--quiet", *extra]  # fmt: skip
+    options = "--rules 2-yatzy --max-rules 4 --seed 1 --games 300 --quiet"
+    return ["distill", *options.split(), *extra]
 
 
 def test_cli_writes_card_plot_and_json(tmp_path, capsys):

@@ -222,6 +222,13 @@ def add_game_options(p: argparse.ArgumentParser, games: int) -> None:
     add_rules(p)
 
 
+def add_position(p: argparse.ArgumentParser) -> None:
+    """``--seat``, ``--dice`` and ``--rolls-left``: whose turn it is, mid-turn at a table."""
+    p.add_argument("--seat", type=whole, default=0, help="your seat (0 = first to play)")
+    p.add_argument("--dice", default=None, help="dice of the player to move, e.g. 6,6,6,2,3")
+    p.add_argument("--rolls-left", type=whole, default=None, help="rerolls left with --dice")
+
+
 def add_output(
     p: argparse.ArgumentParser, *, quiet: bool = True, json_help: str = "print one JSON object"
 ) -> None:

@@ -12,9 +12,7 @@ def add_duel_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``duel``."""
     p.add_argument("--me", required=True, metavar="CARD", help="your card: 'ones=3,...'")
     p.add_argument("--opponent", required=True, metavar="CARD", help="the opponent's card")
-    p.add_argument("--seat", type=opt.whole, default=0, help="your seat (0 = first to play)")
-    p.add_argument("--dice", default=None, help="dice of the player to move, e.g. 6,6,6,2,3")
-    p.add_argument("--rolls-left", type=opt.whole, default=None, help="rerolls left with --dice")
+    opt.add_position(p)
     p.add_argument(
         "--max-open",
         type=opt.whole,

@@ -127,9 +127,7 @@ def add_winprob_arguments(p: argparse.ArgumentParser) -> None:
         metavar="CARD",
         help="an opponent's card (repeat; seats follow yours in order)",
     )
-    p.add_argument("--seat", type=opt.whole, default=0, help="your seat (0 = first to play)")
-    p.add_argument("--dice", default=None, help="dice of the player to move, e.g. 6,6,6,2,3")
-    p.add_argument("--rolls-left", type=opt.whole, default=None, help="rerolls left with --dice")
+    opt.add_position(p)
     p.add_argument(
         "--simulate",
         type=opt.whole,
