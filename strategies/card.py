@@ -344,6 +344,7 @@ class CardStrategy(Strategy):
     """
 
     in_all = False
+    references = ()  # learned here: no published figures
     id_path_parameter = "path"
     requires = "a card made for these boxes (shipped cards: official Yahtzee and Yatzy boxes)"
     default_size = 30
@@ -422,6 +423,7 @@ def _sized(size: int):
     class Sized(CardStrategy):
         __doc__ = f"The shipped {size}-rule card for the rules being played."
         default_size = size
+        references = ()
         in_all = False  # distilled cards: named explicitly (report --strategies card-10,...)
 
         def __init__(
