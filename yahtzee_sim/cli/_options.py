@@ -90,10 +90,7 @@ def positive_int(text: str) -> int:
 
 def seed(text: str) -> int:
     """A seed: a whole number >= 0."""
-    value = _whole(text, "a whole number >= 0")
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {value}")
-    return value
+    return non_negative(text)
 
 
 def jobs(text: str) -> int:
