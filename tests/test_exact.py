@@ -228,6 +228,9 @@ DETERMINISTIC = [
     if strategy_class(s).deterministic
     and not strategy_class(s).uses_total
     and s not in ("optimal",)
+    # one card: the cards share one class and differ only in their rules (every shipped
+    # card's stated mean is checked against simulation in test_cards)
+    and not (s.startswith("card") and s != "card-10")
 ]
 
 
