@@ -117,12 +117,6 @@ class Coach:
         return f"coach: -{self.loss:.2f} points; best was {self.best} ({self.reason})"
 
 
-def _move_name(rules: RuleSet, option: Option) -> str:
-    if option.category is not None:
-        return rules.categories[rules.category_index(option.category)].label
-    return "keep " + " ".join(map(str, option.keep)) if option.keep else "reroll everything"
-
-
 class Game:
     """One person's game, a move at a time: the position, the coach and the record.
 
@@ -310,7 +304,7 @@ class Game:
     def _coach(self, options: list[Option], chosen: Option, reason: str) -> Coach:
         loss = max(options[0].value - chosen.value, 0.0)
         self.losses.append(loss)
-        return Coach(loss, _move_name(self.rules, options[0]), reason)
+        return Coach(loss, options[0].text(self.rules), reason)
 
     def record_so_far(self) -> dict:
         """The game record now (a keep whose new dice are still to be entered is left out)."""
