@@ -26,8 +26,13 @@ from .advisor import Option, advise
 from .batch import GameBatch
 from .boxnames import match_box
 from .errors import YahtzeeSimError
+from .opponent import Opponent, card_state
 from .records import FORMAT, check_record, write_records
 from .rules import RuleSet, get_rules
+from .strategies import get_strategy
+from .strategy_move import StrategyMove, advising_strategy, move_at
+from .tables import table_info
+from .view import TurnView
 
 
 class EndOfInput(YahtzeeSimError):
@@ -126,9 +131,25 @@ class Game:
     :meth:`state` describes the position; :attr:`record` is the game record so far.
     The terminal game (:func:`play`) and the web page (:mod:`yahtzee_sim.server`) both
     drive this class.
+
+    ``opponent`` (a strategy id or instance) seats a strategy in a visible two-player
+    table against the person (:class:`~yahtzee_sim.opponent.Opponent`): it plays its
+    turn after each of the person's, :meth:`state` shows its card and last turn and, at
+    the end, the winner, and the record keeps its turns under ``"opponent"``.
+    ``compare`` (a deterministic strategy) is a second opinion: :meth:`compared` gives its
+    move at the position now, valued by optimal play
+    (:func:`~yahtzee_sim.strategy_move.move_at`).
     """
 
-    def __init__(self, rules="yahtzee", seed: int = 0, game: int = 0, manual: bool = False):
+    def __init__(
+        self,
+        rules="yahtzee",
+        seed: int = 0,
+        game: int = 0,
+        manual: bool = False,
+        opponent=None,
+        compare=None,
+    ):
         self.rules = get_rules(rules)
         self.manual = manual
         self.batch = GameBatch(self.rules, 1)
@@ -137,6 +158,13 @@ class Game:
         if not manual:
             self.record |= {"seed": seed, "game": game}
         self.record["turns"] = []
+        self.opponent = None
+        if opponent is not None:
+            if manual:
+                raise YahtzeeSimError("an opponent rolls the program's dice: not with manual dice")
+            self.opponent = Opponent(self.rules, get_strategy(opponent), seed, game, self.batch)
+            self.record["opponent"] = self.opponent.record
+        self.compare = None if compare is None else advising_strategy(compare, self.rules)
         self.batch.start(np.array([0]), np.array([game]))
         self.need_dice = manual  # manual: the dice of the first roll are still to come
         self.losses: list[float] = []
@@ -173,29 +201,48 @@ class Game:
         return {n: int(p[c]) for c, n in enumerate(self.rules.category_names) if p[c] >= 0}
 
     def state(self) -> dict:
-        """JSON-ready: turn, dice, rolls left, score, the card (points or None, in card
-        order), the boxes' labels, the upper bonus outlook, the Yahtzee bonuses, the legal
-        boxes with their points, whether dice are awaited (manual) or the game is over."""
+        """JSON-ready: turn, dice, rolls left, the score card (points or None, in card
+        order; score, upper total and bonus outlook, Yahtzee bonuses:
+        :func:`~yahtzee_sim.opponent.card_state`), the boxes' labels, the legal boxes with
+        their points, whether dice are awaited (manual) or the game is over; with an
+        opponent, its state (:meth:`~yahtzee_sim.opponent.Opponent.state`) and, at the
+        end, ``winner`` (``"person"``, ``"opponent"`` or ``"tie"``)."""
         b = self.batch
-        names = self.rules.category_names
-        used = set(self.used)
-        card = {n: (int(b.category_scores[0, c]) if n in used else None)
-                for c, n in enumerate(names)}  # fmt: skip
-        return {
+        out = {
             "rules": self.rules.name,
             "turn": min(int(b.turn[0]) + 1, self.rules.n_categories),
             "dice": [] if self.need_dice else self.dice(),
             "rolls_left": self.rolls_left,
-            "score": int(b.score[0]),
-            "upper_total": int(b.upper_total[0]),
-            "card": card,
-            "labels": dict(zip(names, self.rules.category_labels, strict=True)),
-            "upper_outlook": upper_outlook(self.rules, self.used, int(b.upper_total[0])),
-            "yahtzee_bonuses": int(b.yahtzee_bonuses[0]),
+            **card_state(self.rules, b),
+            "labels": dict(zip(self.rules.category_names, self.rules.category_labels, strict=True)),
             "boxes": {} if (self.over or self.need_dice) else self.points(),
             "need_dice": self.need_dice,
             "over": self.over,
         }
+        if self.opponent is not None:
+            out["opponent"] = self.opponent.state()
+            if self.over:
+                mine, theirs = out["score"], out["opponent"]["score"]
+                out["winner"] = (
+                    "person" if mine > theirs else "opponent" if theirs > mine else "tie"
+                )
+        return out
+
+    def view(self) -> TurnView:
+        """The person's position as a strategy sees it (with the opponent's card at a
+        two-player table)."""
+        turn = int(self.batch.turn[0])
+        table = None
+        if self.opponent is not None:
+            table = table_info([self.batch, self.opponent.batch], 0, turn)
+        return self.batch.view(self.rolls_left, turn, None, table)
+
+    def compared(self) -> StrategyMove | None:
+        """The ``compare`` strategy's move now, valued by optimal play (``None`` without
+        one, when dice are awaited or the game is over)."""
+        if self.compare is None or self.over or self.need_dice:
+            return None
+        return move_at(self.compare, self.view(), self.options())
 
     def options(self, rolls_left: int | None = None) -> list[Option]:
         """Every option now (or with ``rolls_left``), valued by optimal play, best first."""
@@ -293,7 +340,10 @@ class Game:
         coach = self._coach(options, legal[box], reason)
         self._turn()["box"] = box
         b, t = self.batch, self.rules.tables
+        turn = int(b.turn[0])
         b.step(np.array([t.n_keeps + names.index(box)]), np.ones(1, dtype=bool))
+        if self.opponent is not None:
+            self.opponent.play(turn)
         if not self.over:
             if self.manual:
                 self.need_dice = True
