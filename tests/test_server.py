@@ -361,3 +361,46 @@ def test_the_page_in_a_headless_browser(server):
         assert browser.find_element(By.ID, "coach").text.startswith("coach:")
     finally:
         browser.quit()
+
+
+def test_the_page_compares_a_card_and_plays_an_opponent(server):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    browser = _browser_or_skip()
+    wait = WebDriverWait(browser, 20)
+    try:
+        browser.get(server)
+        wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "#compare option[value='']")))
+        wait.until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#opponent option")) > 1)
+        Select(browser.find_element(By.ID, "compare")).select_by_visible_text("card-10")
+        dice = browser.find_element(By.ID, "adv-dice")
+        dice.clear()
+        dice.send_keys("2 3 3 3 6")
+        Select(browser.find_element(By.ID, "adv-rolls")).select_by_value("0")
+        browser.find_element(By.CSS_SELECTOR, "#adv-used input[value='chance']").click()
+        browser.find_element(By.ID, "adv-go").click()
+        wait.until(lambda b: b.find_element(By.ID, "adv-says").text)
+        want = strategy_move("card-10", [2, 3, 3, 3, 6], 0, used=["chance"])
+        assert browser.find_element(By.ID, "adv-says").text == want.line()
+        theirs = browser.find_elements(By.CSS_SELECTOR, "#adv-table tr.theirs td")
+        assert theirs[0].text == str(want.rank) and "card-10" in theirs[1].text
+        # a game against greedy, card-10 as the second opinion
+        Select(browser.find_element(By.ID, "opponent")).select_by_visible_text("greedy")
+        browser.find_element(By.ID, "new-game").click()
+        wait.until(lambda b: b.find_element(By.ID, "game-says").text)
+        assert browser.find_element(By.ID, "game-says").text.startswith("card-10 says: ")
+        assert browser.find_element(By.ID, "opp-name").text == "greedy"
+        turn = browser.find_element(By.ID, "status").text
+        browser.find_element(By.ID, "stop").click()
+        wait.until(lambda b, t=turn: b.find_element(By.ID, "status").text != t)
+        browser.find_elements(By.CSS_SELECTOR, "#boxes .box")[0].click()
+        wait.until(lambda b: b.find_element(By.ID, "opp-turn").text)
+        line = browser.find_element(By.ID, "opp-turn").text
+        assert line.startswith("greedy: rolled ") and "points)" in line
+        cells = browser.find_elements(By.CSS_SELECTOR, "#card tbody tr")[0]
+        assert len(cells.find_elements(By.TAG_NAME, "td")) == 3
+        assert int(browser.find_element(By.ID, "opp-score").text) >= 0
+    finally:
+        browser.quit()
