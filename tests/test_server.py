@@ -303,104 +303,106 @@ def server():
     srv.shutdown()
 
 
-def test_the_page_in_a_headless_browser(server):
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions as ec
+@pytest.fixture
+def page(server):
+    """The page open in headless Chromium: ``(browser, a 20 s wait)``."""
     from selenium.webdriver.support.ui import WebDriverWait
 
     browser = _browser_or_skip()
-    wait = WebDriverWait(browser, 20)
     try:
         browser.get(server)
-        wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "#adv-used input")))
-        # the advisor: enter a position, read the ranked options
-        dice = browser.find_element(By.ID, "adv-dice")
-        dice.clear()
-        dice.send_keys("2 3 4 5 5")
-        browser.find_element(By.CSS_SELECTOR, "#adv-used input[value='chance']").click()
-        browser.find_element(By.ID, "adv-go").click()
-        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#adv-table tbody tr"))
-        rows = browser.find_elements(By.CSS_SELECTOR, "#adv-table tbody tr")
-        want = advise([2, 3, 4, 5, 5], 2, ["chance"])
-        assert len(rows) == len(want)
-        first = rows[0].find_elements(By.TAG_NAME, "td")
-        assert first[1].text == "keep " + " ".join(map(str, want[0].keep))
-        labels = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#adv-used label")]
-        assert "Three of a kind" in labels and "three_of_a_kind" not in labels
-        assert float(first[2].text) == pytest.approx(want[0].value, abs=1e-3)
-        # bad input shows the server's message, no crash
-        dice.clear()
-        dice.send_keys("2 3 4 5 9")
-        browser.find_element(By.ID, "adv-go").click()
-        wait.until(lambda b: b.find_element(By.ID, "adv-error").text)
-        assert "9" in browser.find_element(By.ID, "adv-error").text
-        # a whole game: hold a die, reroll, stop, pick the first legal box, to the end
-        browser.find_element(By.ID, "new-game").click()
-        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#dice .die"))
-        for _ in range(60):
-            status = browser.find_element(By.ID, "status").text
-            if status.startswith("Game over"):
-                break
-            turn = status
-            if not browser.find_element(By.ID, "reroll").get_attribute("disabled"):
-                browser.find_elements(By.CSS_SELECTOR, "#dice .die")[0].click()
-                browser.find_element(By.ID, "reroll").click()
-                wait.until(lambda b, t=turn: b.find_element(By.ID, "status").text != t)
-                turn = browser.find_element(By.ID, "status").text
-                browser.find_element(By.ID, "stop").click()
-            else:
-                browser.find_elements(By.CSS_SELECTOR, "#boxes .box")[0].click()
-            wait.until(lambda b, t=turn: b.find_element(By.ID, "status").text != t)
-        status = browser.find_element(By.ID, "status").text
-        assert status.startswith("Game over"), status
-        card = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#card tbody td")]
-        assert "Small straight" in card and not any("_" in c for c in card)
-        score = int(browser.find_element(By.ID, "score").text)
-        assert f"Game over: {score} points." == status
-        assert browser.find_element(By.ID, "summary").text.startswith(f"Final score {score}")
-        assert browser.find_element(By.ID, "coach").text.startswith("coach:")
+        yield browser, WebDriverWait(browser, 20)
     finally:
         browser.quit()
 
 
-def test_the_page_compares_a_card_and_plays_an_opponent(server):
+def test_the_page_in_a_headless_browser(page):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
-    from selenium.webdriver.support.ui import Select, WebDriverWait
 
-    browser = _browser_or_skip()
-    wait = WebDriverWait(browser, 20)
-    try:
-        browser.get(server)
-        wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "#compare option[value='']")))
-        wait.until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#opponent option")) > 1)
-        Select(browser.find_element(By.ID, "compare")).select_by_visible_text("card-10")
-        dice = browser.find_element(By.ID, "adv-dice")
-        dice.clear()
-        dice.send_keys("2 3 3 3 6")
-        Select(browser.find_element(By.ID, "adv-rolls")).select_by_value("0")
-        browser.find_element(By.CSS_SELECTOR, "#adv-used input[value='chance']").click()
-        browser.find_element(By.ID, "adv-go").click()
-        wait.until(lambda b: b.find_element(By.ID, "adv-says").text)
-        want = strategy_move("card-10", [2, 3, 3, 3, 6], 0, used=["chance"])
-        assert browser.find_element(By.ID, "adv-says").text == want.line()
-        theirs = browser.find_elements(By.CSS_SELECTOR, "#adv-table tr.theirs td")
-        assert theirs[0].text == str(want.rank) and "card-10" in theirs[1].text
-        # a game against greedy, card-10 as the second opinion
-        Select(browser.find_element(By.ID, "opponent")).select_by_visible_text("greedy")
-        browser.find_element(By.ID, "new-game").click()
-        wait.until(lambda b: b.find_element(By.ID, "game-says").text)
-        assert browser.find_element(By.ID, "game-says").text.startswith("card-10 says: ")
-        assert browser.find_element(By.ID, "opp-name").text == "greedy"
-        turn = browser.find_element(By.ID, "status").text
-        browser.find_element(By.ID, "stop").click()
+    browser, wait = page
+    wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "#adv-used input")))
+    # the advisor: enter a position, read the ranked options
+    dice = browser.find_element(By.ID, "adv-dice")
+    dice.clear()
+    dice.send_keys("2 3 4 5 5")
+    browser.find_element(By.CSS_SELECTOR, "#adv-used input[value='chance']").click()
+    browser.find_element(By.ID, "adv-go").click()
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#adv-table tbody tr"))
+    rows = browser.find_elements(By.CSS_SELECTOR, "#adv-table tbody tr")
+    want = advise([2, 3, 4, 5, 5], 2, ["chance"])
+    assert len(rows) == len(want)
+    first = rows[0].find_elements(By.TAG_NAME, "td")
+    assert first[1].text == "keep " + " ".join(map(str, want[0].keep))
+    labels = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#adv-used label")]
+    assert "Three of a kind" in labels and "three_of_a_kind" not in labels
+    assert float(first[2].text) == pytest.approx(want[0].value, abs=1e-3)
+    # bad input shows the server's message, no crash
+    dice.clear()
+    dice.send_keys("2 3 4 5 9")
+    browser.find_element(By.ID, "adv-go").click()
+    wait.until(lambda b: b.find_element(By.ID, "adv-error").text)
+    assert "9" in browser.find_element(By.ID, "adv-error").text
+    # a whole game: hold a die, reroll, stop, pick the first legal box, to the end
+    browser.find_element(By.ID, "new-game").click()
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#dice .die"))
+    for _ in range(60):
+        status = browser.find_element(By.ID, "status").text
+        if status.startswith("Game over"):
+            break
+        turn = status
+        if not browser.find_element(By.ID, "reroll").get_attribute("disabled"):
+            browser.find_elements(By.CSS_SELECTOR, "#dice .die")[0].click()
+            browser.find_element(By.ID, "reroll").click()
+            wait.until(lambda b, t=turn: b.find_element(By.ID, "status").text != t)
+            turn = browser.find_element(By.ID, "status").text
+            browser.find_element(By.ID, "stop").click()
+        else:
+            browser.find_elements(By.CSS_SELECTOR, "#boxes .box")[0].click()
         wait.until(lambda b, t=turn: b.find_element(By.ID, "status").text != t)
-        browser.find_elements(By.CSS_SELECTOR, "#boxes .box")[0].click()
-        wait.until(lambda b: b.find_element(By.ID, "opp-turn").text)
-        line = browser.find_element(By.ID, "opp-turn").text
-        assert line.startswith("greedy: rolled ") and "points)" in line
-        cells = browser.find_elements(By.CSS_SELECTOR, "#card tbody tr")[0]
-        assert len(cells.find_elements(By.TAG_NAME, "td")) == 3
-        assert int(browser.find_element(By.ID, "opp-score").text) >= 0
-    finally:
-        browser.quit()
+    status = browser.find_element(By.ID, "status").text
+    assert status.startswith("Game over"), status
+    card = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#card tbody td")]
+    assert "Small straight" in card and not any("_" in c for c in card)
+    score = int(browser.find_element(By.ID, "score").text)
+    assert f"Game over: {score} points." == status
+    assert browser.find_element(By.ID, "summary").text.startswith(f"Final score {score}")
+    assert browser.find_element(By.ID, "coach").text.startswith("coach:")
+
+
+def test_the_page_compares_a_card_and_plays_an_opponent(page):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import Select
+
+    browser, wait = page
+    wait.until(ec.presence_of_element_located((By.CSS_SELECTOR, "#compare option[value='']")))
+    wait.until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#opponent option")) > 1)
+    Select(browser.find_element(By.ID, "compare")).select_by_visible_text("card-10")
+    dice = browser.find_element(By.ID, "adv-dice")
+    dice.clear()
+    dice.send_keys("2 3 3 3 6")
+    Select(browser.find_element(By.ID, "adv-rolls")).select_by_value("0")
+    browser.find_element(By.CSS_SELECTOR, "#adv-used input[value='chance']").click()
+    browser.find_element(By.ID, "adv-go").click()
+    wait.until(lambda b: b.find_element(By.ID, "adv-says").text)
+    want = strategy_move("card-10", [2, 3, 3, 3, 6], 0, used=["chance"])
+    assert browser.find_element(By.ID, "adv-says").text == want.line()
+    theirs = browser.find_elements(By.CSS_SELECTOR, "#adv-table tr.theirs td")
+    assert theirs[0].text == str(want.rank) and "card-10" in theirs[1].text
+    # a game against greedy, card-10 as the second opinion
+    Select(browser.find_element(By.ID, "opponent")).select_by_visible_text("greedy")
+    browser.find_element(By.ID, "new-game").click()
+    wait.until(lambda b: b.find_element(By.ID, "game-says").text)
+    assert browser.find_element(By.ID, "game-says").text.startswith("card-10 says: ")
+    assert browser.find_element(By.ID, "opp-name").text == "greedy"
+    turn = browser.find_element(By.ID, "status").text
+    browser.find_element(By.ID, "stop").click()
+    wait.until(lambda b, t=turn: b.find_element(By.ID, "status").text != t)
+    browser.find_elements(By.CSS_SELECTOR, "#boxes .box")[0].click()
+    wait.until(lambda b: b.find_element(By.ID, "opp-turn").text)
+    line = browser.find_element(By.ID, "opp-turn").text
+    assert line.startswith("greedy: rolled ") and "points)" in line
+    cells = browser.find_elements(By.CSS_SELECTOR, "#card tbody tr")[0]
+    assert len(cells.find_elements(By.TAG_NAME, "td")) == 3
+    assert int(browser.find_element(By.ID, "opp-score").text) >= 0
