@@ -212,3 +212,53 @@ def test_card_lines_show_every_box_bonus_progress_and_total():
     chance = next(ln for ln in lines if ln.strip().startswith("Chance"))
     assert chance.split()[-1] == str(game.state()["card"]["chance"])
     assert next(ln for ln in lines if ln.strip().startswith("Ones")).split() == ["Ones"]
+
+
+def test_a_terminal_game_against_an_opponent_with_a_second_opinion():
+    boxes = list(get_rules("yahtzee").category_names)
+
+    def ask(prompt):  # stop rolling at once; try the boxes in card order
+        if prompt.startswith("keep>"):
+            return "all"
+        ask.n += 1
+        return boxes[ask.n % len(boxes)]
+
+    ask.n = -1
+    said = []
+    rec = play("yahtzee", ask=ask, say=said.append, seed=2, opponent="greedy", compare="card-30")
+    opp_lines = [s for s in said if s.startswith("  greedy: rolled ")]
+    says = [s for s in said if s.startswith("  card-30 says: ")]
+    assert len(opp_lines) == 13 and len(says) == 26
+    mine, total = check_record(rec).final, check_record(rec["opponent"]).final
+    end = ": you win" if mine > total else ": greedy wins" if total > mine else ": a tie"
+    assert opp_lines[-1].endswith(f"you {mine}, greedy {total}{end}")
+    assert f"greedy {total}" in opp_lines[-1]
+    assert rec == play(  # the same seed and moves: the same game, the same opponent
+        "yahtzee", ask=_reset(ask), say=lambda s: None, seed=2, opponent="greedy"
+    )
+
+
+def _reset(ask):
+    ask.n = -1
+    return ask
+
+
+def test_cli_play_against_an_opponent(tmp_path):
+    out = subprocess.run(
+        [sys.executable, "-m", "yahtzee_sim.cli", "play", "--seed", "1", "--opponent",
+         "win-aware", "--compare", "card-10"],
+        input="all\nchance\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "win-aware: rolled" in out.stdout and "card-10 says:" in out.stdout
+    bad = subprocess.run(
+        [sys.executable, "-m", "yahtzee_sim.cli", "play", "--opponent", "nope"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert bad.returncode == 2 and "unknown strategy 'nope'" in bad.stderr

@@ -469,6 +469,9 @@ def _terminal(game: Game, ask, say, coach: bool) -> None:
             continue
         dice = " ".join(map(str, st["dice"]))
         say(f"turn {st['turn']}, score {st['score']}, dice {dice}, rolls left {st['rolls_left']}")
+        says = game.compared()
+        if says is not None:
+            say("  " + says.line())
         if st["rolls_left"] > 0:
             text = ask("keep> (dice to hold, 'all' to stop rolling, '-' for none) ").strip()
             if text.lower() in ("all", "stop", "a"):
@@ -492,6 +495,30 @@ def _terminal(game: Game, ask, say, coach: bool) -> None:
                 continue
         if coach:
             say("  " + word.line())
+        if game.opponent is not None and st["rolls_left"] == 0:
+            say("  " + opponent_line(game))
+
+
+def opponent_line(game: Game) -> str:
+    """The opponent's last turn and the scores: ``"greedy: rolled 1 1 2 3 5, kept 3;
+    rolled ... -> Threes (6 points); you 45, greedy 50"`` (and the winner at the end)."""
+    st = game.state()
+    opp = st["opponent"]
+    turn, name = opp["last_turn"], opp["strategy"]
+    parts = []
+    for i, roll in enumerate(turn["rolls"]):
+        part = "rolled " + " ".join(map(str, roll))
+        if i < len(turn["keeps"]):
+            part += ", kept " + (" ".join(map(str, turn["keeps"][i])) or "nothing")
+        parts.append(part)
+    box = st["labels"][turn["box"]]
+    line = f"{name}: {'; '.join(parts)} -> {box} ({turn['points']} points); "
+    line += f"you {st['score']}, {name} {opp['score']}"
+    if "winner" in st:
+        line += {"person": ": you win", "opponent": f": {name} wins", "tie": ": a tie"}[
+            st["winner"]
+        ]
+    return line
 
 
 def play(
@@ -503,12 +530,15 @@ def play(
     manual: bool = False,
     coach: bool = True,
     record: str | None = None,
+    opponent=None,
+    compare=None,
 ) -> dict:
     """Play one game in the terminal (see the module docstring); returns its record and,
-    with ``record``, writes it (JSON Lines, one line)."""
+    with ``record``, writes it (JSON Lines, one line). ``opponent`` and ``compare``: as
+    :class:`Game` takes them (each opponent turn and each second opinion is shown)."""
     if ask is None:
         ask = _stdin_reader()
-    g = Game(rules, seed=seed, game=game, manual=manual)
+    g = Game(rules, seed=seed, game=game, manual=manual, opponent=opponent, compare=compare)
     try:
         _terminal(g, ask, say, coach)
     except EndOfInput as exc:
