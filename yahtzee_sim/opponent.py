@@ -19,29 +19,9 @@ from .decide import prepare
 from .engine import play_turn
 from .records import FORMAT, DecisionRecorder, records_from_decisions
 from .rules import RuleSet
+from .score_card import card_state
 from .tables import seat_keys, seat_seed, table_info
 from .vocabulary import strategy_label
-
-
-def card_state(rules: RuleSet, batch: GameBatch) -> dict:
-    """JSON-ready score card of the first game of ``batch``: the boxes (points, or
-    ``None`` while open, in card order), the score, the upper total and bonus outlook, the
-    Yahtzee bonuses."""
-    from .play import upper_outlook
-
-    used = int(batch.used[0])
-    names = rules.category_names
-    filled = [n for c, n in enumerate(names) if (used >> c) & 1]
-    card = {n: (int(batch.category_scores[0, c]) if (used >> c) & 1 else None)
-            for c, n in enumerate(names)}  # fmt: skip
-    upper = int(batch.upper_total[0])
-    return {
-        "card": card,
-        "score": int(batch.score[0]),
-        "upper_total": upper,
-        "upper_outlook": upper_outlook(rules, filled, upper),
-        "yahtzee_bonuses": int(batch.yahtzee_bonuses[0]),
-    }
 
 
 class Opponent:
@@ -95,8 +75,9 @@ class Opponent:
         self.last_points = int(self.batch.score[0]) - before
 
     def state(self) -> dict:
-        """JSON-ready: the strategy, its score card (:func:`card_state`), turns played and
-        its last turn (rolls, keeps, box, points) or ``None``."""
+        """JSON-ready: the strategy, its score card
+        (:func:`~yahtzee_sim.score_card.card_state`), turns played and its last turn
+        (rolls, keeps, box, points) or ``None``."""
         turns = self.record["turns"]
         last = None if not turns else turns[-1] | {"points": self.last_points}
         return {

@@ -26,9 +26,10 @@ from .advisor import Option, advise
 from .batch import GameBatch
 from .boxnames import match_box
 from .errors import YahtzeeSimError
-from .opponent import Opponent, card_state
+from .opponent import Opponent
 from .records import FORMAT, check_record, write_records
 from .rules import RuleSet, get_rules
+from .score_card import card_state, upper_outlook
 from .strategies import get_strategy
 from .strategy_move import StrategyMove, advising_strategy, move_at
 from .tables import table_info
@@ -83,24 +84,6 @@ def _box_means(rules: RuleSet) -> np.ndarray:
         t = rules.tables
         got = rules.__dict__["_box_means"] = t.dense_keep_roll() @ t.score_table
     return got
-
-
-def upper_outlook(rules: RuleSet, used: list[str], upper_total: int) -> str:
-    """The upper bonus outlook: points still needed and what par (three of each open
-    face) would bring."""
-    if not rules.upper_bonus:
-        return ""
-    need = rules.upper_bonus_threshold - upper_total
-    if need <= 0:
-        return f"upper bonus secured ({upper_total} of {rules.upper_bonus_threshold})"
-    open_faces = [c.param for c in rules.categories if c.is_upper and c.name not in used]
-    if not open_faces:
-        return f"upper bonus missed ({upper_total} of {rules.upper_bonus_threshold})"
-    par = 3 * sum(open_faces)
-    return (
-        f"upper bonus: {need} more needed from {len(open_faces)} open upper boxes "
-        f"(par {par}: {'on track' if par >= need else 'behind par'})"
-    )
 
 
 class MoveError(YahtzeeSimError):
@@ -203,7 +186,7 @@ class Game:
     def state(self) -> dict:
         """JSON-ready: turn, dice, rolls left, the score card (points or None, in card
         order; score, upper total and bonus outlook, Yahtzee bonuses:
-        :func:`~yahtzee_sim.opponent.card_state`), the boxes' labels, the legal boxes with
+        :func:`~yahtzee_sim.score_card.card_state`), the boxes' labels, the legal boxes with
         their points, whether dice are awaited (manual) or the game is over; with an
         opponent, its state (:meth:`~yahtzee_sim.opponent.Opponent.state`) and, at the
         end, ``winner`` (``"person"``, ``"opponent"`` or ``"tie"``)."""
