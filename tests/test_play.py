@@ -90,26 +90,24 @@ def test_coach_reasons():
     assert "secured" in upper_outlook(rules, [], 63)
 
 
-def test_cli_play_over_a_pipe(tmp_path):
-    rec = tmp_path / "g.jsonl"
-    script = "all\nchance\n5 5\n-\nfives\n"
-    out = subprocess.run(
-        [sys.executable, "-m", "yahtzee_sim.cli", "play", "--seed", "1", "--record", str(rec)],
+def _cli_play(*args: str, script: str = ""):
+    """``yahtzee-sim play ARGS`` in a subprocess, ``script`` as its input."""
+    return subprocess.run(
+        [sys.executable, "-m", "yahtzee_sim.cli", "play", *args],
         input=script,
         capture_output=True,
         text=True,
         timeout=120,
     )
+
+
+def test_cli_play_over_a_pipe(tmp_path):
+    rec = tmp_path / "g.jsonl"
+    out = _cli_play("--seed", "1", "--record", str(rec), script="all\nchance\n5 5\n-\nfives\n")
     assert out.returncode == 0, out.stderr
     assert "coach:" in out.stdout and "game record written" in out.stdout
     assert rec.exists()
-    bad = subprocess.run(
-        [sys.executable, "-m", "yahtzee_sim.cli", "play", "--rules", "nope"],
-        input="",
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    bad = _cli_play("--rules", "nope")
     assert bad.returncode == 2 and "nope" in bad.stderr and "Traceback" not in bad.stderr
 
 
@@ -243,22 +241,10 @@ def _reset(ask):
     return ask
 
 
-def test_cli_play_against_an_opponent(tmp_path):
-    out = subprocess.run(
-        [sys.executable, "-m", "yahtzee_sim.cli", "play", "--seed", "1", "--opponent",
-         "win-aware", "--compare", "card-10"],
-        input="all\nchance\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )  # fmt: skip
+def test_cli_play_against_an_opponent():
+    args = ("--seed", "1", "--opponent", "win-aware", "--compare", "card-10")
+    out = _cli_play(*args, script="all\nchance\n")
     assert out.returncode == 0, out.stderr
     assert "win-aware: rolled" in out.stdout and "card-10 says:" in out.stdout
-    bad = subprocess.run(
-        [sys.executable, "-m", "yahtzee_sim.cli", "play", "--opponent", "nope"],
-        input="",
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    bad = _cli_play("--opponent", "nope")
     assert bad.returncode == 2 and "unknown strategy 'nope'" in bad.stderr
