@@ -182,18 +182,21 @@ def create_app(default_rules: str = "yahtzee") -> Flask:
         out = {"rules": rules.name, "options": rows}
         sid = _strategy_id(data, "strategy")
         if sid is not None:
-            says = strategy_move(
-                prepared(sid, rules),
-                data["dice"],
-                data["rolls_left"],
-                data.get("used", []),
-                data.get("upper", 0),
-                data.get("yahtzee_bonus", False),
-                rules,
-                data.get("bonuses_paid", 0),
-                score=_field(data, "score", int, None),
-                options=options,
-            )
+            score = _field(data, "score", int, None)
+            strategy = advising_strategy(prepared(sid, rules), rules, score is not None)
+            with lock:  # (prepared above: the lock is held for one decision only)
+                says = strategy_move(
+                    strategy,
+                    data["dice"],
+                    data["rolls_left"],
+                    data.get("used", []),
+                    data.get("upper", 0),
+                    data.get("yahtzee_bonus", False),
+                    rules,
+                    data.get("bonuses_paid", 0),
+                    score=score,
+                    options=options,
+                )
             out["strategy"] = {"id": sid} | says.to_dict()
         return jsonify(out)
 
@@ -226,7 +229,8 @@ def create_app(default_rules: str = "yahtzee") -> Flask:
                 "reason": coach.reason,
                 "text": coach.line(),
             }
-        says = game.compared()
+        with lock:  # (strategies are shared by the request threads)
+            says = game.compared()
         if says is not None:
             out["strategy"] = {"id": compared[gid]} | says.to_dict()
         summary = game.summary()
