@@ -258,13 +258,15 @@ def _family(rules: RuleSet) -> str | None:
 class CompiledCard:
     """A card as column indices of one :class:`Vocabulary` (what play reads).
 
-    ``columns`` are the conditions the card uses; each rule holds positions into them.
+    ``columns`` are the conditions the card uses; each rule holds positions into them;
+    ``card`` is the card compiled.
     """
 
     vocab: Vocabulary
     columns: np.ndarray
     keeps: list[tuple[np.ndarray, int]]
     boxes: list[tuple[np.ndarray, int]]
+    card: Card | None = None
 
     @classmethod
     def build(cls, card: Card, rules: RuleSet) -> CompiledCard:
@@ -282,6 +284,7 @@ class CompiledCard:
             np.array(used, dtype=np.int64),
             [comp(r, v.keep_index) for r in card.keeps],
             [comp(r, v.box_index) for r in card.boxes],
+            card,
         )
 
     @property
@@ -290,23 +293,37 @@ class CompiledCard:
         box points at keep decisions too)."""
         return bool((~self.vocab.keep_groups[self.columns]).any())
 
+    def keep_rules(self, X: np.ndarray) -> np.ndarray:
+        """0-based keep rule that decides each row of conditions ``X`` (``columns``):
+        the first that holds; -1 where none does (the ``otherwise`` line)."""
+        rule = np.full(len(X), -1, dtype=np.int64)
+        for i in range(len(self.keeps) - 1, -1, -1):
+            rule[_holds(X, self.keeps[i][0])] = i
+        return rule
+
     def keep_moves(self, X: np.ndarray) -> np.ndarray:
-        """Keep move of every row of conditions ``X`` (``columns``; the first rule that
-        holds)."""
-        move = np.full(len(X), self.vocab.keep_index[KEEP_FALLBACK], dtype=np.int64)
-        for idx, a in reversed(self.keeps):
-            move[_holds(X, idx)] = a
-        return move
+        """Keep move of every row of conditions ``X`` (that of :meth:`keep_rules`)."""
+        moves = [a for _, a in self.keeps] + [self.vocab.keep_index[KEEP_FALLBACK]]
+        return np.array(moves, dtype=np.int64)[self.keep_rules(X)]
+
+    def box_rules(self, X: np.ndarray, roll: np.ndarray, points: np.ndarray) -> np.ndarray:
+        """0-based box rule that decides each row: the first that holds and whose box
+        takes the roll (``points`` >= 0); -1 where none does (the ``otherwise`` line)."""
+        rule = np.full(len(X), -1, dtype=np.int64)
+        rows = np.arange(len(X))
+        for i in range(len(self.boxes) - 1, -1, -1):
+            idx, b = self.boxes[i]
+            box = self.vocab.box_table[roll, b]
+            rule[_holds(X, idx) & (points[rows, box] >= 0)] = i
+        return rule
 
     def box_moves(self, X: np.ndarray, roll: np.ndarray, points: np.ndarray) -> np.ndarray:
-        """Box of every row (the first rule that holds and whose box takes the roll)."""
-        move = np.argmax(points, axis=1).astype(np.int64)
-        rows = np.arange(len(X))
-        for idx, b in reversed(self.boxes):
-            box = self.vocab.box_table[roll, b]
-            fire = _holds(X, idx) & (points[rows, box] >= 0)
-            move[fire] = box[fire]
-        return move
+        """Box of every row: that of :meth:`box_rules`'s rule, else the box with the most
+        points (the first on the card if equal)."""
+        rule = self.box_rules(X, roll, points)
+        moves = np.array([b for _, b in self.boxes] + [0], dtype=np.int64)[rule]
+        fallback = np.argmax(points, axis=1).astype(np.int64)
+        return np.where(rule >= 0, self.vocab.box_table[roll, moves], fallback)
 
 
 def _holds(X: np.ndarray, idx: np.ndarray) -> np.ndarray:
@@ -417,6 +434,79 @@ class CardStrategy(Strategy):
         return self._compiled.box_moves(
             self._conditions(view, points), np.asarray(view.roll_index), points
         )
+
+    def explain(self, view: TurnView) -> list[CardDecision]:
+        """The line of the card that decides each game of ``view`` (the rule whose move
+        :meth:`keep` / :meth:`category` play there, or the ``otherwise`` line).
+
+        Examples
+        --------
+        >>> from yahtzee_sim.strategies.card import Card10, explain_position
+        >>> explain_position(Card10(), [2, 3, 3, 3, 6], 0, used=["chance"]).line()
+        'rule 4: if 3 of a kind: score in the upper box of the most common face'
+        """
+        self.prepare(view.rules)
+        c = self._compiled
+        if view.rolls_left:
+            points = np.asarray(view.category_points) if c.needs_points else None
+            rule = c.keep_rules(self._conditions(view, points))
+            section, lines, fallback = "keep", c.card.keeps, KEEP_FALLBACK
+        else:
+            points = np.asarray(view.category_points)
+            rule = c.box_rules(self._conditions(view, points), np.asarray(view.roll_index), points)
+            section, lines, fallback = "box", c.card.boxes, BOX_FALLBACK
+        return [
+            CardDecision(section, i + 1, lines[i].text())
+            if i >= 0
+            else CardDecision(section, None, f"otherwise: {fallback}")
+            for i in rule.tolist()
+        ]
+
+
+@dataclass(frozen=True)
+class CardDecision:
+    """The line of a card that decides at one position.
+
+    Attributes
+    ----------
+    section : {"keep", "box"}
+    number : int or None
+        The rule's number on the card (1-based); ``None`` for the ``otherwise`` line.
+    text : str
+        The line as the card prints it, without its number (``"if 3 of a kind: score
+        in ..."``, ``"otherwise: keep the most common face"``).
+    """
+
+    section: str
+    number: int | None
+    text: str
+
+    def line(self) -> str:
+        """``"rule 7: if ...: MOVE"`` or ``"otherwise: MOVE"``."""
+        return self.text if self.number is None else f"rule {self.number}: {self.text}"
+
+    def to_dict(self) -> dict:
+        return {"section": self.section, "number": self.number, "text": self.text}
+
+
+def explain_position(
+    strategy: CardStrategy,
+    dice,
+    rolls_left: int,
+    used=(),
+    upper: int = 0,
+    yahtzee_bonus: bool = False,
+    rules="yahtzee",
+    bonuses_paid: int = 0,
+) -> CardDecision:
+    """The line of a card (a :class:`CardStrategy`) that decides at one position (the
+    position as :func:`yahtzee_sim.advise` takes it). See also
+    :func:`yahtzee_sim.strategy_move.strategy_move`, which adds the move and its loss."""
+    from yahtzee_sim.advisor import check_position
+
+    pos = check_position(dice, rolls_left, used, upper, yahtzee_bonus, rules, bonuses_paid)
+    strategy.check_rules(pos.rules)
+    return strategy.explain(pos.view())[0]
 
 
 def _sized(size: int):

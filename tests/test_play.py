@@ -90,26 +90,24 @@ def test_coach_reasons():
     assert "secured" in upper_outlook(rules, [], 63)
 
 
-def test_cli_play_over_a_pipe(tmp_path):
-    rec = tmp_path / "g.jsonl"
-    script = "all\nchance\n5 5\n-\nfives\n"
-    out = subprocess.run(
-        [sys.executable, "-m", "yahtzee_sim.cli", "play", "--seed", "1", "--record", str(rec)],
+def _cli_play(*args: str, script: str = ""):
+    """``yahtzee-sim play ARGS`` in a subprocess, ``script`` as its input."""
+    return subprocess.run(
+        [sys.executable, "-m", "yahtzee_sim.cli", "play", *args],
         input=script,
         capture_output=True,
         text=True,
         timeout=120,
     )
+
+
+def test_cli_play_over_a_pipe(tmp_path):
+    rec = tmp_path / "g.jsonl"
+    out = _cli_play("--seed", "1", "--record", str(rec), script="all\nchance\n5 5\n-\nfives\n")
     assert out.returncode == 0, out.stderr
     assert "coach:" in out.stdout and "game record written" in out.stdout
     assert rec.exists()
-    bad = subprocess.run(
-        [sys.executable, "-m", "yahtzee_sim.cli", "play", "--rules", "nope"],
-        input="",
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    bad = _cli_play("--rules", "nope")
     assert bad.returncode == 2 and "nope" in bad.stderr and "Traceback" not in bad.stderr
 
 
@@ -212,3 +210,41 @@ def test_card_lines_show_every_box_bonus_progress_and_total():
     chance = next(ln for ln in lines if ln.strip().startswith("Chance"))
     assert chance.split()[-1] == str(game.state()["card"]["chance"])
     assert next(ln for ln in lines if ln.strip().startswith("Ones")).split() == ["Ones"]
+
+
+def test_a_terminal_game_against_an_opponent_with_a_second_opinion():
+    boxes = list(get_rules("yahtzee").category_names)
+
+    def ask(prompt):  # stop rolling at once; try the boxes in card order
+        if prompt.startswith("keep>"):
+            return "all"
+        ask.n += 1
+        return boxes[ask.n % len(boxes)]
+
+    ask.n = -1
+    said = []
+    rec = play("yahtzee", ask=ask, say=said.append, seed=2, opponent="greedy", compare="card-30")
+    opp_lines = [s for s in said if s.startswith("  greedy: rolled ")]
+    says = [s for s in said if s.startswith("  card-30 says: ")]
+    assert len(opp_lines) == 13 and len(says) == 26
+    mine, total = check_record(rec).final, check_record(rec["opponent"]).final
+    end = ": you win" if mine > total else ": greedy wins" if total > mine else ": a tie"
+    assert opp_lines[-1].endswith(f"you {mine}, greedy {total}{end}")
+    assert f"greedy {total}" in opp_lines[-1]
+    assert rec == play(  # the same seed and moves: the same game, the same opponent
+        "yahtzee", ask=_reset(ask), say=lambda s: None, seed=2, opponent="greedy"
+    )
+
+
+def _reset(ask):
+    ask.n = -1
+    return ask
+
+
+def test_cli_play_against_an_opponent():
+    args = ("--seed", "1", "--opponent", "win-aware", "--compare", "card-10")
+    out = _cli_play(*args, script="all\nchance\n")
+    assert out.returncode == 0, out.stderr
+    assert "win-aware: rolled" in out.stdout and "card-10 says:" in out.stdout
+    bad = _cli_play("--opponent", "nope")
+    assert bad.returncode == 2 and "unknown strategy 'nope'" in bad.stderr

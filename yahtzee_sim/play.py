@@ -26,8 +26,14 @@ from .advisor import Option, advise
 from .batch import GameBatch
 from .boxnames import match_box
 from .errors import YahtzeeSimError
+from .opponent import Opponent
 from .records import FORMAT, check_record, write_records
 from .rules import RuleSet, get_rules
+from .score_card import card_state, upper_outlook
+from .strategies import get_strategy
+from .strategy_move import StrategyMove, advising_strategy, move_at
+from .tables import table_info
+from .view import TurnView
 
 
 class EndOfInput(YahtzeeSimError):
@@ -80,24 +86,6 @@ def _box_means(rules: RuleSet) -> np.ndarray:
     return got
 
 
-def upper_outlook(rules: RuleSet, used: list[str], upper_total: int) -> str:
-    """The upper bonus outlook: points still needed and what par (three of each open
-    face) would bring."""
-    if not rules.upper_bonus:
-        return ""
-    need = rules.upper_bonus_threshold - upper_total
-    if need <= 0:
-        return f"upper bonus secured ({upper_total} of {rules.upper_bonus_threshold})"
-    open_faces = [c.param for c in rules.categories if c.is_upper and c.name not in used]
-    if not open_faces:
-        return f"upper bonus missed ({upper_total} of {rules.upper_bonus_threshold})"
-    par = 3 * sum(open_faces)
-    return (
-        f"upper bonus: {need} more needed from {len(open_faces)} open upper boxes "
-        f"(par {par}: {'on track' if par >= need else 'behind par'})"
-    )
-
-
 class MoveError(YahtzeeSimError):
     """A move the position does not allow (dice not held, a box not open, the game over)."""
 
@@ -117,12 +105,6 @@ class Coach:
         return f"coach: -{self.loss:.2f} points; best was {self.best} ({self.reason})"
 
 
-def _move_name(rules: RuleSet, option: Option) -> str:
-    if option.category is not None:
-        return rules.categories[rules.category_index(option.category)].label
-    return "keep " + " ".join(map(str, option.keep)) if option.keep else "reroll everything"
-
-
 class Game:
     """One person's game, a move at a time: the position, the coach and the record.
 
@@ -132,9 +114,25 @@ class Game:
     :meth:`state` describes the position; :attr:`record` is the game record so far.
     The terminal game (:func:`play`) and the web page (:mod:`yahtzee_sim.server`) both
     drive this class.
+
+    ``opponent`` (a strategy id or instance) seats a strategy in a visible two-player
+    table against the person (:class:`~yahtzee_sim.opponent.Opponent`): it plays its
+    turn after each of the person's, :meth:`state` shows its card and last turn and, at
+    the end, the winner, and the record keeps its turns under ``"opponent"``.
+    ``compare`` (a deterministic strategy) is a second opinion: :meth:`compared` gives its
+    move at the position now, valued by optimal play
+    (:func:`~yahtzee_sim.strategy_move.move_at`).
     """
 
-    def __init__(self, rules="yahtzee", seed: int = 0, game: int = 0, manual: bool = False):
+    def __init__(
+        self,
+        rules="yahtzee",
+        seed: int = 0,
+        game: int = 0,
+        manual: bool = False,
+        opponent=None,
+        compare=None,
+    ):
         self.rules = get_rules(rules)
         self.manual = manual
         self.batch = GameBatch(self.rules, 1)
@@ -143,6 +141,13 @@ class Game:
         if not manual:
             self.record |= {"seed": seed, "game": game}
         self.record["turns"] = []
+        self.opponent = None
+        if opponent is not None:
+            if manual:
+                raise YahtzeeSimError("an opponent rolls the program's dice: not with manual dice")
+            self.opponent = Opponent(self.rules, get_strategy(opponent), seed, game, self.batch)
+            self.record["opponent"] = self.opponent.record
+        self.compare = None if compare is None else advising_strategy(compare, self.rules)
         self.batch.start(np.array([0]), np.array([game]))
         self.need_dice = manual  # manual: the dice of the first roll are still to come
         self.losses: list[float] = []
@@ -179,29 +184,48 @@ class Game:
         return {n: int(p[c]) for c, n in enumerate(self.rules.category_names) if p[c] >= 0}
 
     def state(self) -> dict:
-        """JSON-ready: turn, dice, rolls left, score, the card (points or None, in card
-        order), the boxes' labels, the upper bonus outlook, the Yahtzee bonuses, the legal
-        boxes with their points, whether dice are awaited (manual) or the game is over."""
+        """JSON-ready: turn, dice, rolls left, the score card (points or None, in card
+        order; score, upper total and bonus outlook, Yahtzee bonuses:
+        :func:`~yahtzee_sim.score_card.card_state`), the boxes' labels, the legal boxes with
+        their points, whether dice are awaited (manual) or the game is over; with an
+        opponent, its state (:meth:`~yahtzee_sim.opponent.Opponent.state`) and, at the
+        end, ``winner`` (``"person"``, ``"opponent"`` or ``"tie"``)."""
         b = self.batch
-        names = self.rules.category_names
-        used = set(self.used)
-        card = {n: (int(b.category_scores[0, c]) if n in used else None)
-                for c, n in enumerate(names)}  # fmt: skip
-        return {
+        out = {
             "rules": self.rules.name,
             "turn": min(int(b.turn[0]) + 1, self.rules.n_categories),
             "dice": [] if self.need_dice else self.dice(),
             "rolls_left": self.rolls_left,
-            "score": int(b.score[0]),
-            "upper_total": int(b.upper_total[0]),
-            "card": card,
-            "labels": dict(zip(names, self.rules.category_labels, strict=True)),
-            "upper_outlook": upper_outlook(self.rules, self.used, int(b.upper_total[0])),
-            "yahtzee_bonuses": int(b.yahtzee_bonuses[0]),
+            **card_state(self.rules, b),
+            "labels": dict(zip(self.rules.category_names, self.rules.category_labels, strict=True)),
             "boxes": {} if (self.over or self.need_dice) else self.points(),
             "need_dice": self.need_dice,
             "over": self.over,
         }
+        if self.opponent is not None:
+            out["opponent"] = self.opponent.state()
+            if self.over:
+                mine, theirs = out["score"], out["opponent"]["score"]
+                out["winner"] = (
+                    "person" if mine > theirs else "opponent" if theirs > mine else "tie"
+                )
+        return out
+
+    def view(self) -> TurnView:
+        """The person's position as a strategy sees it (with the opponent's card at a
+        two-player table)."""
+        turn = int(self.batch.turn[0])
+        table = None
+        if self.opponent is not None:
+            table = table_info([self.batch, self.opponent.batch], 0, turn)
+        return self.batch.view(self.rolls_left, turn, None, table)
+
+    def compared(self) -> StrategyMove | None:
+        """The ``compare`` strategy's move now, valued by optimal play (``None`` without
+        one, when dice are awaited or the game is over)."""
+        if self.compare is None or self.over or self.need_dice:
+            return None
+        return move_at(self.compare, self.view(), self.options())
 
     def options(self, rolls_left: int | None = None) -> list[Option]:
         """Every option now (or with ``rolls_left``), valued by optimal play, best first."""
@@ -299,7 +323,10 @@ class Game:
         coach = self._coach(options, legal[box], reason)
         self._turn()["box"] = box
         b, t = self.batch, self.rules.tables
+        turn = int(b.turn[0])
         b.step(np.array([t.n_keeps + names.index(box)]), np.ones(1, dtype=bool))
+        if self.opponent is not None:
+            self.opponent.play(turn)
         if not self.over:
             if self.manual:
                 self.need_dice = True
@@ -310,7 +337,7 @@ class Game:
     def _coach(self, options: list[Option], chosen: Option, reason: str) -> Coach:
         loss = max(options[0].value - chosen.value, 0.0)
         self.losses.append(loss)
-        return Coach(loss, _move_name(self.rules, options[0]), reason)
+        return Coach(loss, options[0].text(self.rules), reason)
 
     def record_so_far(self) -> dict:
         """The game record now (a keep whose new dice are still to be entered is left out)."""
@@ -425,6 +452,9 @@ def _terminal(game: Game, ask, say, coach: bool) -> None:
             continue
         dice = " ".join(map(str, st["dice"]))
         say(f"turn {st['turn']}, score {st['score']}, dice {dice}, rolls left {st['rolls_left']}")
+        says = game.compared()
+        if says is not None:
+            say("  " + says.line())
         if st["rolls_left"] > 0:
             text = ask("keep> (dice to hold, 'all' to stop rolling, '-' for none) ").strip()
             if text.lower() in ("all", "stop", "a"):
@@ -448,6 +478,30 @@ def _terminal(game: Game, ask, say, coach: bool) -> None:
                 continue
         if coach:
             say("  " + word.line())
+        if game.opponent is not None and st["rolls_left"] == 0:
+            say("  " + opponent_line(game))
+
+
+def opponent_line(game: Game) -> str:
+    """The opponent's last turn and the scores: ``"greedy: rolled 1 1 2 3 5, kept 3;
+    rolled ... -> Threes (6 points); you 45, greedy 50"`` (and the winner at the end)."""
+    st = game.state()
+    opp = st["opponent"]
+    turn, name = opp["last_turn"], opp["strategy"]
+    parts = []
+    for i, roll in enumerate(turn["rolls"]):
+        part = "rolled " + " ".join(map(str, roll))
+        if i < len(turn["keeps"]):
+            part += ", kept " + (" ".join(map(str, turn["keeps"][i])) or "nothing")
+        parts.append(part)
+    box = st["labels"][turn["box"]]
+    line = f"{name}: {'; '.join(parts)} -> {box} ({turn['points']} points); "
+    line += f"you {st['score']}, {name} {opp['score']}"
+    if "winner" in st:
+        line += {"person": ": you win", "opponent": f": {name} wins", "tie": ": a tie"}[
+            st["winner"]
+        ]
+    return line
 
 
 def play(
@@ -459,12 +513,15 @@ def play(
     manual: bool = False,
     coach: bool = True,
     record: str | None = None,
+    opponent=None,
+    compare=None,
 ) -> dict:
     """Play one game in the terminal (see the module docstring); returns its record and,
-    with ``record``, writes it (JSON Lines, one line)."""
+    with ``record``, writes it (JSON Lines, one line). ``opponent`` and ``compare``: as
+    :class:`Game` takes them (each opponent turn and each second opinion is shown)."""
     if ask is None:
         ask = _stdin_reader()
-    g = Game(rules, seed=seed, game=game, manual=manual)
+    g = Game(rules, seed=seed, game=game, manual=manual, opponent=opponent, compare=compare)
     try:
         _terminal(g, ask, say, coach)
     except EndOfInput as exc:

@@ -5,10 +5,18 @@ The server binds to 127.0.0.1 unless told otherwise. Its JSON API:
 
 =======================================  ==============================================
 ``GET  /api/rules[?rules=NAME]``         the presets; with ``rules``, its boxes (names and
-                                         labels such as "Three of a kind") and dice
+                                         labels such as "Three of a kind"), dice and the
+                                         strategies the page offers for those rules
 ``POST /api/advise``                     every option at a position, best first, with
-                                         its value and its loss against the best
-``POST /api/games``                      a new game (``rules``, ``seed``, ``manual``)
+                                         its value and its loss against the best; with
+                                         ``"strategy": "card-30"`` (and ``"score"`` for
+                                         strategies that play by it) also that
+                                         strategy's move, its loss and (a card) the rule
+                                         that decides
+``POST /api/games``                      a new game (``rules``, ``seed``, ``manual``;
+                                         ``opponent``: a strategy in the second seat of a
+                                         visible two-player table; ``strategy``: a second
+                                         opinion shown at every decision)
 ``GET  /api/games/<id>``                 its state (and the luck/skill summary)
 ``POST /api/games/<id>/keep``            ``{"keep": [5, 5]}``: keep and reroll
 ``POST /api/games/<id>/box``             ``{"box": "fives"}``: write the roll (a name,
@@ -20,10 +28,21 @@ The server binds to 127.0.0.1 unless told otherwise. Its JSON API:
 A bad request gets a 4xx answer ``{"error": "..."}`` that says what is wrong (400 for bad
 input, 404 for an unknown game or path, 405 for a wrong method, 413 for a body over 64
 KiB). Games live in the server's memory (the most recent 1,000).
+
+Strategies are named by registered ids (``card-30``, ``greedy``, ``win-aware``,
+``target:300``); the page loads no plugin files or card files (the command line does).
+A strategy's answer is ``{"id", "label", "move", "option", "value", "loss", "rank",
+"rule", "text"}`` (:meth:`~yahtzee_sim.strategy_move.StrategyMove.to_dict`; ``rule`` is
+``{"section", "number", "text"}`` for a card, ``number`` null for its ``otherwise``
+line). A game's answer carries it as ``"strategy"`` while a decision is open. With an
+opponent, the state has ``"opponent"`` (its card, score, turns and last turn: rolls,
+keeps, box, points) and, at the end, ``"winner"``; the record keeps the opponent's game
+under ``"opponent"``.
 """
 
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 from collections import OrderedDict
@@ -40,6 +59,8 @@ from .errors import YahtzeeSimError
 from .play import Game
 from .rules import PRESETS, get_rules
 from .solver import value_table
+from .strategies import get_strategy, strategy_class, strategy_ids
+from .strategy_move import advising_strategy, strategy_move
 
 MAX_GAMES = 1000
 
@@ -75,12 +96,39 @@ def _int_list(data: dict, name: str, required: bool = True) -> list[int]:
     return values
 
 
+_WEB_ID = re.compile(r"^[a-z0-9][a-z0-9-]*(?::-?\d+(?:\.\d*)?)?$")
+#: Strategies the page offers (any registered id is accepted).
+OFFERED = ("card-10", "card-20", "card-30", "card-50", "greedy", "optimal")
+OPPONENTS = ("optimal", "win-aware", "chase", "greedy", "card-10", "card-30", "card-50")
+
+
+def _strategy_id(data: dict, name: str) -> str | None:
+    """The registered strategy id in field ``name`` (or None): no plugin or card files."""
+    sid = _field(data, name, str, None)
+    if sid is None:
+        return None
+    base = sid.partition(":")[0]
+    cls = strategy_class(base) if _WEB_ID.match(sid) else None
+    if cls is None or (":" in sid and getattr(cls, "id_path_parameter", None)):
+        raise RequestError(
+            f"'{name}' must be a registered strategy id (e.g. card-30, greedy, win-aware), got "
+            f"{sid!r}; plugins and card files play from the command line"
+        )
+    return sid
+
+
+def _offered(rules, ids) -> list[str]:
+    return [s for s in ids if s in strategy_ids() and strategy_class(s).supports(rules)]
+
+
 def create_app(default_rules: str = "yahtzee") -> Flask:
     """The Flask application (games kept in its memory)."""
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
     app.json.sort_keys = False
     games: OrderedDict[str, Game] = OrderedDict()
+    strategies: dict = {}
+    compared: dict[str, str | None] = {}
     lock = threading.Lock()
     page = resources.files("yahtzee_sim").joinpath("web/index.html").read_text()
     value_table(get_rules(default_rules))  # solve or load before the first request
@@ -112,6 +160,8 @@ def create_app(default_rules: str = "yahtzee") -> Flask:
             n_faces=rules.n_faces,
             rolls_per_turn=rules.rolls_per_turn,
             yahtzee_bonus=bool(rules.has_yahtzee_flag),
+            strategies=_offered(rules, OFFERED),
+            opponents=_offered(rules, OPPONENTS),
         )
 
     @app.post("/api/advise")
@@ -129,7 +179,38 @@ def create_app(default_rules: str = "yahtzee") -> Flask:
         )
         best = options[0].value
         rows = [o.to_dict() | {"loss": best - o.value} for o in options]
-        return jsonify(rules=rules.name, options=rows)
+        out = {"rules": rules.name, "options": rows}
+        sid = _strategy_id(data, "strategy")
+        if sid is not None:
+            score = _field(data, "score", int, None)
+            strategy = advising_strategy(prepared(sid, rules), rules, score is not None)
+            with lock:  # (prepared above: the lock is held for one decision only)
+                says = strategy_move(
+                    strategy,
+                    data["dice"],
+                    data["rolls_left"],
+                    data.get("used", []),
+                    data.get("upper", 0),
+                    data.get("yahtzee_bonus", False),
+                    rules,
+                    data.get("bonuses_paid", 0),
+                    score=score,
+                    options=options,
+                )
+            out["strategy"] = {"id": sid} | says.to_dict()
+        return jsonify(out)
+
+    def prepared(sid: str, rules):
+        """The strategy ``sid`` checked and prepared for ``rules`` (kept for reuse)."""
+        key = (sid, rules.name)
+        with lock:
+            strategy = strategies.get(key)
+        if strategy is None:
+            strategy = get_strategy(sid)
+            strategy.check_rules(rules)
+            with lock:
+                strategies[key] = strategy
+        return strategy
 
     def _game(gid: str) -> Game:
         with lock:
@@ -148,6 +229,10 @@ def create_app(default_rules: str = "yahtzee") -> Flask:
                 "reason": coach.reason,
                 "text": coach.line(),
             }
+        with lock:  # (strategies are shared by the request threads)
+            says = game.compared()
+        if says is not None:
+            out["strategy"] = {"id": compared[gid]} | says.to_dict()
         summary = game.summary()
         if summary is not None:
             out["summary"] = summary
@@ -164,12 +249,20 @@ def create_app(default_rules: str = "yahtzee") -> Flask:
             seed = secrets.randbelow(2**32)
         if seed < 0:
             raise RequestError(f"'seed' must be >= 0, got {seed}")
-        game = Game(rules, seed=seed, manual=_field(data, "manual", bool, False))
+        opponent, compare = _strategy_id(data, "opponent"), _strategy_id(data, "strategy")
+        game = Game(
+            rules,
+            seed=seed,
+            manual=_field(data, "manual", bool, False),
+            opponent=opponent,
+            compare=None if compare is None else advising_strategy(prepared(compare, rules), rules),
+        )
         gid = secrets.token_hex(8)
         with lock:
             games[gid] = game
+            compared[gid] = compare
             while len(games) > MAX_GAMES:
-                games.popitem(last=False)
+                compared.pop(games.popitem(last=False)[0], None)
         return _answer(gid, game), 201
 
     def _found(gid: str) -> Game:

@@ -28,6 +28,20 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     )
     opt.add_flag(p, "--no-coach", "no advice until the end")
     opt.add_path(p, "--record", "write the game's record (JSONL)")
+    p.add_argument(
+        "--opponent",
+        default=None,
+        metavar="STRATEGY",
+        help="play against this strategy at a visible two-player table (it plays its turn "
+        "after each of yours)",
+    )
+    p.add_argument(
+        "--compare",
+        default=None,
+        metavar="STRATEGY",
+        help="show what this deterministic strategy (e.g. a rule card: card-30) plays at "
+        "each decision, and what it loses",
+    )
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -45,6 +59,8 @@ def run_play(args: argparse.Namespace) -> int:
         manual=args.dice == "manual",
         coach=not args.no_coach,
         record=args.record,
+        opponent=args.opponent,
+        compare=args.compare,
     )
     if args.record is not None:
         print(f"game record written to {args.record} (yahtzee-sim analyze {args.record})")

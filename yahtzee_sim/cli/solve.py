@@ -10,6 +10,7 @@ from ..advisor import Option, advise
 from ..exact import evaluate
 from ..solver import solve, value_table
 from ..state import n_states
+from ..strategy_move import strategy_move
 from . import _options as opt
 from ._files import PLOT_SUFFIXES, check_file, print_result, save_figure
 
@@ -69,6 +70,19 @@ def add_advise_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--upper", type=opt.whole, default=0, help="upper-section total so far")
     opt.add_flag(p, "--yahtzee-bonus", "the Yahtzee box holds 50 (extra Yahtzees earn the bonus)")
     opt.add_count(p, "--top", "show only the best N")
+    p.add_argument(
+        "--strategy",
+        default=None,
+        metavar="STRATEGY",
+        help="also show what this deterministic strategy plays and what it loses (a rule "
+        "card such as card-30: the rule that decides)",
+    )
+    p.add_argument(
+        "--score",
+        type=opt.whole,
+        default=None,
+        help="points so far (for --strategy ids that play by the score, e.g. target:300)",
+    )
     opt.add_output(p, quiet=False)
 
 
@@ -86,20 +100,24 @@ def format_options(options: list[Option]) -> str:
 def run_advise(args: argparse.Namespace) -> int:
     """Value every option at one decision (:func:`yahtzee_sim.advise`) and print them."""
     rules = opt.rules_from(args)
-    options = advise(
-        opt.dice(args.dice),
-        args.rolls_left,
-        used=opt.id_list(args.used),
-        upper=args.upper,
-        yahtzee_bonus=args.yahtzee_bonus,
-        rules=rules,
-    )
+    position = (opt.dice(args.dice), args.rolls_left, opt.id_list(args.used), args.upper)
+    options = advise(*position, yahtzee_bonus=args.yahtzee_bonus, rules=rules)
+    says = None
+    if args.strategy is not None:
+        says = strategy_move(
+            args.strategy, *position, args.yahtzee_bonus, rules, score=args.score, options=options
+        )
     if args.top:
         options = options[: args.top]
     if args.json:
-        print(json.dumps({"rules": rules.name, "options": [o.to_dict() for o in options]}))
+        out = {"rules": rules.name, "options": [o.to_dict() for o in options]}
+        if says is not None:
+            out["strategy"] = {"id": args.strategy} | says.to_dict()
+        print(json.dumps(out))
     else:
         print(format_options(options))
+        if says is not None:
+            print(says.line())
     return 0
 
 
