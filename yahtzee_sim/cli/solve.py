@@ -74,8 +74,11 @@ def add_advise_arguments(p: argparse.ArgumentParser) -> None:
         "--strategy",
         default=None,
         metavar="STRATEGY",
-        help="also show what this deterministic strategy plays and what it loses (a rule "
-        "card such as card-30: the rule that decides)",
+        help=opt.strategy_help(
+            "none",
+            "also show what this deterministic strategy plays and what it loses (a rule "
+            "card such as card-30: the rule that decides): a strategy id",
+        ),
     )
     p.add_argument(
         "--score",
