@@ -21,7 +21,9 @@ dependency). It grows a :class:`~yahtzee_sim.strategies.card.Card` one rule at a
    is kept only if the summed loss of the replayed games (the same dice) goes down,
    else the next best rule is tried.
 3. **Prune.** On fresh games, rules whose removal costs less than ``min_gain`` are
-   dropped, the least useful first.
+   dropped, the least useful first; with ``prune_to``, the least useful rules are
+   dropped until the card has at most ``prune_to`` rules (grow past a size, then keep
+   the rules that matter most at that size).
 4. **The curve.** The cards made of the first ``k`` rules learned (the card after
    ``k`` steps, before pruning) are evaluated exactly
    (:func:`yahtzee_sim.exact.evaluate`) for ``k`` in ``curve_at``.
@@ -406,6 +408,7 @@ def distill(
     max_rejected: int = 8,
     validate: bool = False,
     progress: bool = False,
+    prune_to: int | None = None,
 ) -> DistillResult:
     """Learn a rule card of at most ``max_rules`` rules; evaluate its curve exactly.
 
@@ -434,6 +437,10 @@ def distill(
         plays the card's games again, and a rejected rule costs one more round).
     progress : bool
         Print one line per learned rule to stderr.
+    prune_to : int, optional
+        After learning, drop the least useful rules (each removal judged on fresh games
+        of the current card) until at most ``prune_to`` rules are left; then drop rules
+        that gain less than ``min_gain`` as usual. Default: no size limit.
 
     Returns
     -------
@@ -447,6 +454,7 @@ def distill(
         ("max_rules", max_rules, 0),
         ("seed", seed, 0),
         ("n_games", n_games, 1),
+        ("prune_to", 0 if prune_to is None else prune_to, 0),
     ):
         if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < lo:
             raise DistillError(f"{name} must be an integer >= {lo}, got {value!r}")
@@ -499,7 +507,9 @@ def distill(
                   f"(sampled regret {data['regret']:.2f}) [{rule.section}] {rule.text()}",
                   file=sys.stderr)  # fmt: skip
     grown, learned = card, order
-    card, order = _prune(card, order, rules, vocab, lanes, n_games, prune_seed, min_gain)
+    card, order = _prune(
+        card, order, rules, vocab, lanes, n_games, prune_seed, min_gain, prune_to, progress
+    )
     n = grown.n_rules
     sizes = sorted({k for k in DEFAULT_CURVE if k <= n} | {n})
     sizes = sizes if curve_at is None else sorted({int(k) for k in curve_at if k <= n})
@@ -523,17 +533,26 @@ def distill(
     )
 
 
-def _prune(card, order, rules, vocab, lanes, n_games, seed, min_gain):
-    """Drop, one at a time, the rule whose removal costs least while that is below
-    ``min_gain`` points per game (on fresh games of the current card)."""
-    for _ in range(_MAX_PRUNED):
-        if not card.n_rules:
-            break
+def _prune(card, order, rules, vocab, lanes, n_games, seed, min_gain, prune_to, progress):
+    """Drop, one at a time, the rule whose removal costs least (on fresh games of the
+    current card) while the card has more than ``prune_to`` rules, then while that
+    cost is below ``min_gain`` points per game (at most :data:`_MAX_PRUNED` such)."""
+    import sys
+
+    small = 0
+    while card.n_rules and small < _MAX_PRUNED:
         data = _sample(card, rules, vocab, lanes, n_games, seed)
         losses = _removal_losses(card, rules, data)
         worst = min(order, key=lambda r: (losses[r] / n_games, order.index(r)))
-        if losses[worst] / n_games >= min_gain:
-            break
+        cost = losses[worst] / n_games
+        too_many = prune_to is not None and card.n_rules > prune_to
+        if not too_many:
+            if cost >= min_gain:
+                break
+            small += 1
         order = [r for r in order if r != worst]
         card = prefix_card(card, order)
+        if progress:
+            left = f"{card.n_rules} rules left, cost {cost:+.3f}"
+            print(f"distill {rules.name}: pruned ({left}) {worst.text()}", file=sys.stderr)
     return card, order

@@ -5,9 +5,11 @@ Usage::
     python benchmarks/ship_cards.py --rules yahtzee [--max-rules 50] [--seed 0] [--json FILE]
 
 Runs ``distill(rules, max_rules, seed)`` and writes ``strategies/cards/RULES-N.md`` for
-N = 10, 20, 30, 50: the first N rules learned (all of them when the card is shorter),
-with the card's exact mean, SD and 10th percentile and its exact regret by decision type
-in the notes. Prints (or writes) the figures as JSON for the docs page.
+N = 10, 20, 30, 50, 100 (those up to ``--max-rules``, or ``--prune-to``): the first N
+rules learned (all of them when the card is shorter; with ``--prune-to P``, the card of
+size P is the pruned card), with the card's exact mean, SD and 10th percentile and its
+exact regret by decision type in the notes. Prints (or writes) the figures as JSON for
+the docs page.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import json
 from pathlib import Path
 
 CARDS = Path(__file__).resolve().parent.parent / "strategies" / "cards"
-SIZES = (10, 20, 30, 50)
+SIZES = (10, 20, 30, 50, 100)  # shipped sizes up to --max-rules
 
 
 def figures(card, rules) -> dict:
@@ -38,15 +40,16 @@ def figures(card, rules) -> dict:
     }
 
 
-def notes(fig: dict, optimal: float, args) -> str:
+def notes(fig: dict, optimal: float, args, which: str) -> str:
     by = ", ".join(f"{k} {v:.2f}" for k, v in fig["regret_by_decision"].items())
     return (
         f"Exact figures (exact evaluator): exact mean {fig['mean']:.4f}, SD {fig['sd']:.2f}, "
         f"p10 {fig['p10']}, median {fig['p50']}, upper bonus rate {fig['bonus_rate']:.3f}. "
         f"Optimal play: {optimal:.4f}. Expected points lost against optimal play: "
-        f"{fig['regret']:.2f} ({by}). The first {fig['n_rules']} rules learned by "
+        f"{fig['regret']:.2f} ({by}). {which} "
         f"`distill({args.rules!r}, {args.max_rules}, seed={args.seed}, n_games={args.games}"
         + (", validate=True" if args.validate else "")
+        + ("" if args.prune_to is None else f", prune_to={args.prune_to}")
         + ")`."
     )
 
@@ -60,6 +63,17 @@ def main() -> None:
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--validate", action="store_true", help="distill(validate=True)")
     ap.add_argument("--max-rejected", type=int, default=8)
+    ap.add_argument(
+        "--sizes",
+        default=",".join(map(str, SIZES)),
+        help="card sizes to write (comma-separated; default all shipped sizes)",
+    )
+    ap.add_argument(
+        "--prune-to",
+        type=int,
+        default=None,
+        help="grow --max-rules rules, then prune to this size (shipped as that size)",
+    )
     ap.add_argument(
         "--curve-at",
         default="0,1,2,5",
@@ -81,11 +95,16 @@ def main() -> None:
         validate=args.validate,
         max_rejected=args.max_rejected,
         progress=True,
+        prune_to=args.prune_to,
     )
     out = {"rules": rules.name, "optimal": res.optimal, "steps": res.steps, "cards": {}}
     curve = {p["n_rules"]: p for p in res.curve}
-    for size in SIZES:
-        card = res.card_of(size)
+    limit = args.max_rules if args.prune_to is None else args.prune_to
+    sizes = [int(k) for k in args.sizes.split(",") if k]
+    for size in (k for k in sizes if k <= limit):
+        pruned = size == args.prune_to
+        card = res.card if pruned else res.card_of(size)
+        which = "The pruned card of" if pruned else f"The first {card.n_rules} rules learned by"
         fig = figures(card, rules)
         curve[card.n_rules] = {
             "n_rules": card.n_rules,
@@ -93,7 +112,7 @@ def main() -> None:
             "sd": fig["sd"],
             "regret": res.optimal - fig["mean"],
         }
-        card.notes = notes(fig, res.optimal, args)
+        card.notes = notes(fig, res.optimal, args, which)
         title = f"Rule card: {rules.name}, {card.n_rules} rules"
         (CARDS / f"{rules.name}-{size}.md").write_text(card.format(title), encoding="utf-8")
         out["cards"][size] = fig
