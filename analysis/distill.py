@@ -88,6 +88,9 @@ class DistillResult:
         rule).
     optimal : float
         Optimal expected score of the rules.
+    pruned_point : dict or None
+        With ``prune_to``: ``{"n_rules", "mean", "sd", "regret"}`` of the pruned card,
+        evaluated exactly (``None`` without ``prune_to`` or with an empty ``curve_at``).
     """
 
     rules: RuleSet
@@ -102,6 +105,7 @@ class DistillResult:
     n_games: int
     seconds: float = 0.0
     meta: dict = field(default_factory=dict)
+    pruned_point: dict | None = None
 
     def card_of(self, n_rules: int, pruned: bool = False) -> Card:
         """The card of the first ``n_rules`` rules learned, in card order: the card as
@@ -121,6 +125,7 @@ class DistillResult:
             "n_rules": self.card.n_rules,
             "card": self.card.format(),
             "curve": self.curve,
+            "pruned": self.pruned_point,
             "steps": self.steps,
         }
 
@@ -514,11 +519,11 @@ def distill(
     sizes = sorted({k for k in DEFAULT_CURVE if k <= n} | {n})
     sizes = sizes if curve_at is None else sorted({int(k) for k in curve_at if k <= n})
     optimal = float(value_table(rules).expected_value())
-    curve = []
-    for k in sizes:
-        ex = evaluate(CardStrategy(card=prefix_card(grown, learned[:k])), rules, distribution=False)
-        curve.append({"n_rules": k, "mean": ex.mean, "sd": ex.sd, "regret": optimal - ex.mean})
-    return DistillResult(
+    curve = [_exact_point(prefix_card(grown, learned[:k]), rules, optimal) for k in sizes]
+    pruned_point = None
+    if prune_to is not None and (curve_at is None or len(curve_at)):
+        pruned_point = _exact_point(card, rules, optimal)
+    res = DistillResult(
         rules,
         card,
         order,
@@ -529,8 +534,16 @@ def distill(
         learned,
         seed,
         n_games,
-        time.perf_counter() - t0,
+        pruned_point=pruned_point,
     )
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+def _exact_point(card: Card, rules: RuleSet, optimal: float) -> dict:
+    """Exact mean, SD and regret of ``card``."""
+    ex = evaluate(CardStrategy(card=card), rules, distribution=False)
+    return {"n_rules": card.n_rules, "mean": ex.mean, "sd": ex.sd, "regret": optimal - ex.mean}
 
 
 def _prune(card, order, rules, vocab, lanes, n_games, seed, min_gain, prune_to, progress):

@@ -24,9 +24,9 @@ Cards are Markdown files::
 Text before ``## Keeps`` is free (the ``rules:`` line names the rule set the card was
 made for); sections after ``## Boxes`` whose header is neither are free text too.
 Strategy ids: ``card:PATH`` plays the card in a file; ``card-10``, ``card-20``,
-``card-30`` (also ``card``) and ``card-50`` play the shipped card of that size for the
-rules being played (official Yahtzee cards for the 13 Yahtzee boxes, Yatzy cards for
-the 15 Yatzy boxes).
+``card-30`` (also ``card``), ``card-50`` and ``card-100`` play the shipped card of that
+size for the rules being played (official Yahtzee cards for the 13 Yahtzee boxes, Yatzy
+cards for the 15 Yatzy boxes; the 100-rule card for Yatzy only).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ _RULE = re.compile(r"^(\d+)\.\s+(?:if\s+(?P<cond>.+?)|(?P<always>always)):\s+(?P
 _OTHERWISE = re.compile(r"^-\s+otherwise:\s+(?P<move>.+?)\s*$")
 _RULES_LINE = re.compile(r"^rules:\s*(?P<name>\S+)\s*$")
 #: Shipped card sizes (``card-10`` ...).
-SIZES = (10, 20, 30, 50)
+SIZES = (10, 20, 30, 50, 100)  # shipped sizes (100: Yatzy only)
 
 
 class CardError(StrategyError):
@@ -354,7 +354,7 @@ class CardStrategy(Strategy):
         A card file (``card:PATH``). Default: the shipped card of ``size`` rules for
         the rules being played.
     size : int
-        Size of the shipped card (10, 20, 30 or 50) when no ``path`` is given.
+        Size of the shipped card (10, 20, 30, 50; 100 for Yatzy) when no ``path`` is given.
     card : Card, optional
         A card in memory (what :func:`yahtzee_sim.analysis.distill.distill` plays);
         takes precedence over ``path`` and ``size``.
@@ -382,8 +382,8 @@ class CardStrategy(Strategy):
         ref = shipped_card_path(rules, size)
         if ref is None:
             raise StrategyError(
-                f"no shipped {size}-rule card for rules {rules.name!r} (cards of "
-                f"{', '.join(map(str, SIZES))} rules exist for the Yahtzee and Yatzy boxes)"
+                f"no shipped {size}-rule card for rules {rules.name!r} (cards of 10, 20, 30 "
+                "and 50 rules exist for the Yahtzee and Yatzy boxes, of 100 for Yatzy)"
             )
         return parse_card(ref.read_text(encoding="utf-8"), f"shipped card {ref.name}")
 
@@ -525,4 +525,4 @@ def _sized(size: int):
     return register(f"card-{size}")(Sized)
 
 
-Card10, Card20, Card30, Card50 = (_sized(s) for s in SIZES)
+Card10, Card20, Card30, Card50, Card100 = (_sized(s) for s in SIZES)

@@ -17,6 +17,12 @@ def add_distill_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``distill``."""
     opt.add_rules(p, rolls_per_turn=False)
     opt.add_count(p, "--max-rules", "most rules on the card (default 30)", default=30)
+    opt.add_count(
+        p,
+        "--prune-to",
+        "grow --max-rules rules, then drop the least useful down to this many",
+        default=None,
+    )
     opt.add_seed(p, help="seed of the sampled games (default: 0)")
     opt.add_games(p, 3000, "games sampled per learning step (default 3000)")
     opt.add_path(p, "--out", "write the card here (Markdown)")
@@ -32,6 +38,12 @@ def format_distill(res) -> str:
         f"{p['n_rules']:5d}  {p['mean']:10.4f}  {p['sd']:6.2f}  {p['regret']:6.3f}"
         for p in res.curve
     ]
+    if res.pruned_point is not None:
+        p = res.pruned_point
+        lines.append(
+            f"pruned card: {p['n_rules']} rules, exact mean {p['mean']:.4f}, "
+            f"sd {p['sd']:.2f}, regret {p['regret']:.3f}"
+        )
     return "\n".join(lines)
 
 
@@ -48,6 +60,7 @@ def run_distill(args: argparse.Namespace) -> int:
         seed=args.seed,
         n_games=args.games,
         progress=opt.progress(args),
+        prune_to=args.prune_to,
     )
     if args.out is not None:
         res.card.save(Path(args.out))
