@@ -53,6 +53,7 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "report": ("The report", "python benchmarks/bench_report.py"),
     "target": ("Target, utility and risk", "python benchmarks/bench_target.py"),
     "win": ("Target, utility and risk", "python benchmarks/bench_win.py"),
+    "distill": ("Rule cards", "python benchmarks/bench_distill.py"),
 }
 
 
@@ -227,7 +228,25 @@ def _generic(r: dict) -> list[Row]:
     return rows
 
 
+def _distill(r: dict) -> list[Row]:
+    last = r["curve"][-1]
+    return [
+        (
+            f"`distill` of a {r['max_rules']}-rule card on official Yahtzee (learning, "
+            "pruning and the exact curve)",
+            f"{r['seconds']:.0f} s (target: at most {r['target_seconds']} s)",
+        ),
+        ("rules on the card after pruning", str(r["n_rules"])),
+        (f"exact mean of the card after {last['n_rules']} steps", f"{last['mean']:.2f}"),
+        (
+            "the same card from a second run with the same seed",
+            "yes" if r["deterministic"] else "no",
+        ),
+    ]
+
+
 RENDER: dict[str, Callable[[dict], list[Row]]] = {
+    "distill": _distill,
     "engine": _engine,
     "solver": _solver,
     "env": _env,
