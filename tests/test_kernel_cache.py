@@ -9,13 +9,18 @@ import sys
 from pathlib import Path
 
 import yahtzee_sim._kernels as kernels
-from yahtzee_sim._kernels import SharedSourceLocator, numba_locators, source_stamp
+from yahtzee_sim._kernels import (
+    SharedSourceLocator,
+    SharedUserDirLocator,
+    numba_locators,
+    source_stamp,
+)
 from yahtzee_sim._kernels.widget import widget
 from yahtzee_sim.strategies.greedy import greedy_fill_states
 
 
 def test_project_kernels_use_the_shared_source_locator():
-    assert numba_locators()[0] is SharedSourceLocator
+    assert numba_locators()[:2] == [SharedUserDirLocator, SharedSourceLocator]
     for kernel in (widget, greedy_fill_states):
         assert isinstance(kernel._cache._impl.locator, SharedSourceLocator)
 
@@ -97,3 +102,15 @@ def test_strategy_kernels_are_found_in_this_checkout():
     import yahtzee_sim.strategies as strategies
 
     assert Path(strategies.__file__).resolve().parent in kernels.strategy_dirs()
+
+
+def test_numba_cache_dir_is_honoured(tmp_path):
+    """With ``NUMBA_CACHE_DIR`` set, the kernels are cached in that folder (a benchmark's
+    cold run compiles into an empty one), keyed as beside the source."""
+    code = (
+        "from yahtzee_sim._kernels import SharedUserDirLocator\n"
+        "from yahtzee_sim._kernels.widget import widget\n"
+        "assert isinstance(widget._cache._impl.locator, SharedUserDirLocator)\n"
+    )
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)

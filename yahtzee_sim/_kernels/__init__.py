@@ -77,9 +77,8 @@ def names_tag(shared: tuple[Path, ...] | None = None) -> str:
     return hashlib.sha256(names.encode()).hexdigest()[:8]
 
 
-class SharedSourceLocator(caching.InTreeCacheLocator):
-    """Numba cache locator for this project's kernels: cached next to the source (as
-    numba does by default), stamped with :func:`source_stamp`."""
+class _SharedStamp:
+    """Cache keys of this project's kernels: :func:`source_stamp` and :func:`names_tag`."""
 
     def get_source_stamp(self):
         return _stamp_once(self._py_file)
@@ -95,6 +94,16 @@ class SharedSourceLocator(caching.InTreeCacheLocator):
         return super().from_function(py_func, py_file)
 
 
+class SharedSourceLocator(_SharedStamp, caching.InTreeCacheLocator):
+    """Numba cache locator for this project's kernels: cached next to the source (as
+    numba does by default), stamped with :func:`source_stamp`."""
+
+
+class SharedUserDirLocator(_SharedStamp, caching.UserProvidedCacheLocator):
+    """The same keys in the folder ``NUMBA_CACHE_DIR`` names, when it is set (numba's own
+    rule: that folder takes precedence over the cache beside the source)."""
+
+
 def numba_locators() -> list | None:
     """Numba's list of cache locator classes (``None`` if this numba keeps it elsewhere)."""
     impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
@@ -106,8 +115,9 @@ def _install() -> None:
     locators = numba_locators()
     if locators is None:  # an unknown numba: keep its own caching (keyed on each file)
         return
-    if SharedSourceLocator not in locators:
-        locators.insert(0, SharedSourceLocator)
+    for locator in (SharedSourceLocator, SharedUserDirLocator):  # the user's folder first
+        if locator not in locators:
+            locators.insert(0, locator)
 
 
 _install()
