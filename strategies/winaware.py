@@ -32,13 +32,31 @@ import numpy as np
 
 from yahtzee_sim._kernels.batched import decision_buffers, lane_order, read_decisions, tile_rows
 from yahtzee_sim._kernels.scoring import kernel_rules
-from yahtzee_sim._kernels.winaware import win_aware_decisions
-from yahtzee_sim.future import future_moments
+from yahtzee_sim._kernels.winaware import (
+    best_final_nodes,
+    best_final_sizes,
+    win_aware_decisions,
+    win_reach_decisions,
+)
+from yahtzee_sim.errors import StrategyError
+from yahtzee_sim.future import future_laws, future_moments
 from yahtzee_sim.state import encode_state
+from yahtzee_sim.target import max_score, target_table
 from yahtzee_sim.view import TurnView
 
 from .base import Strategy
 from .registry import get_strategy, register
+
+
+def unfinished_cards(view: TurnView) -> tuple[np.ndarray, np.ndarray]:
+    """The encoded turn-start states and points so far of the opponents still playing,
+    ``(m, k)`` each (``k`` opponents, the same in every game of ``view``)."""
+    tb = view.table
+    live = tb.turns < view.rules.n_categories
+    states = encode_state(view.rules, tb.used[:, live], tb.upper_total[:, live], tb.flag[:, live])
+    m = len(view)
+    score = np.asarray(tb.score, dtype=np.int64)[:, live]
+    return np.asarray(states, dtype=np.int64).reshape(m, -1), score.reshape(m, -1)
 
 
 def opponents_summary(view: TurnView, moments) -> tuple:
@@ -97,40 +115,53 @@ class _OpponentAware(Strategy):
         stash = getattr(self._turns, "stash", None)
         if stash is not None and stash[0] == key:
             return stash[1:]
-        rules = view.rules
         m = len(view)
-        fb, ft, um, usd, k = opponents_summary(view, self._moments)
         states = np.asarray(view.state_index, dtype=np.int64)
         score = np.asarray(view.score, dtype=np.int64)
+        table = self._table_inputs(view)
         rows, which = np.arange(m), np.arange(m)
         if view.turn == 0:
-            inputs = np.column_stack([states, score, fb, ft, um, usd]).astype(np.float64)
-            _, rows, which = np.unique(inputs, axis=0, return_index=True, return_inverse=True)
+            inputs = np.column_stack([states, score, *(a.reshape(m, -1) for a in table)])
+            _, rows, which = np.unique(
+                inputs.astype(np.float64), axis=0, return_index=True, return_inverse=True
+            )
             which = which.reshape(-1)
-        u = len(rows)
-        keep, cat = decision_buffers(self._turns, u, rules)
+        keep, cat = decision_buffers(self._turns, len(rows), view.rules)
         order = lane_order(states[rows])
+        mine = tuple(
+            np.ascontiguousarray(a[rows], dtype=np.int64)
+            for a in (view.used, view.upper, view.flag, score)
+        )
+        table = tuple(np.ascontiguousarray(a[rows]) for a in table)
+        self._run_kernel(kernel_rules(view.rules), order, mine, table, keep, cat)
+        which = tile_rows(order)[which]  # the kernel wrote row order[p] in row p
+        self._turns.stash = (key, keep, cat, which)
+        return keep, cat, which
+
+    def _table_inputs(self, view: TurnView) -> tuple:
+        """Per game, the arrays (leading axis: games) the kernel reads about the table."""
+        fb, ft, um, usd, k = opponents_summary(view, self._moments)
+        return fb, ft, um, usd, np.full(len(view), k, dtype=np.int64)
+
+    def _run_kernel(self, kr, order, mine, table, keep, cat) -> None:
+        """Write the decisions of rows ``order`` (own card ``mine``: used, upper, flag,
+        score; :meth:`_table_inputs` rows ``table``) into ``keep``, ``cat``."""
+        fb, ft, um, usd, n_unf = table
         win_aware_decisions(
-            kernel_rules(rules),
+            kr,
             order,
-            np.ascontiguousarray(view.used[rows], dtype=np.int64),
-            np.ascontiguousarray(view.upper[rows], dtype=np.int64),
-            np.ascontiguousarray(view.flag[rows], dtype=np.int64),
-            np.ascontiguousarray(score[rows]),
+            *mine,
             self._moments.mean,
             self._moments.sd,
-            np.ascontiguousarray(fb[rows], dtype=np.int64),
-            np.ascontiguousarray(ft[rows], dtype=np.int64),
-            np.ascontiguousarray(um[rows]),
-            np.ascontiguousarray(usd[rows]),
-            np.full(u, k, dtype=np.int64),
+            fb.astype(np.int64),
+            ft.astype(np.int64),
+            um,
+            usd,
+            n_unf,
             *self._gh,
             keep,
             cat,
         )
-        which = tile_rows(order)[which]  # the kernel wrote row order[p] in row p
-        self._turns.stash = (key, keep, cat, which)
-        return keep, cat, which
 
     def _decide(self, view: TurnView, what: str) -> np.ndarray:
         self.prepare(view.rules)
@@ -165,6 +196,105 @@ class WinAware(_OpponentAware):
 
     def _aware_rows(self, view: TurnView) -> bool:
         return True
+
+
+@register("win-target")
+class WinTarget(_OpponentAware):
+    """Maximizes P(win) at a visible table, every turn, valuing its own future by its
+    best chance of beating each possible opponent total (see the module).
+
+    Each box written now leads to a turn-start state ``s2`` with ``base`` points. The
+    opponents' best final total ``B`` is a law: exact (max-EV play from cards with at
+    most ``exact_open`` open boxes, :func:`yahtzee_sim.future.future_laws`) or
+    ``quantiles`` equal-weight quantiles of the best of normal finals (the exact mean and
+    SD of max-EV play). The box's value is the mean over ``B`` of the largest probability
+    of scoring more than ``B - base`` from ``s2`` (the target-score table,
+    :func:`yahtzee_sim.target.target_table`; a tie counts half): the player's own future
+    is a best response to each total, not max-EV play.
+
+    Parameters
+    ----------
+    quantiles : int
+        Quantiles of the opponents' best final while any of them has more than
+        ``exact_open`` open boxes.
+    cap : int
+        Largest target of the target table (official Yahtzee: 400 holds 1.1 GB; Yatzy
+        reaches 374 and is solved whole).
+    exact_open : int
+        Opponents' cards with at most this many open boxes are valued by their exact law.
+    """
+
+    references = ()  # Pawlewicz 2010's figures were not available to us (README)
+
+    def __init__(self, quantiles: int = 16, cap: int = 400, exact_open: int = 3) -> None:
+        self.quantiles = quantiles
+        self.cap = cap
+        self.exact_open = exact_open
+
+    def prepare(self, rules) -> None:
+        if getattr(self, "_rules", None) == rules:
+            return
+        for name in ("quantiles", "cap", "exact_open"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise StrategyError(f"win-target {name} must be an integer >= 1, got {value!r}")
+        self._target = target_table(rules, max_beta=min(int(self.cap), max_score(rules)))
+        self._laws = future_laws(rules, int(self.exact_open))
+        super().prepare(rules)
+
+    def _aware_rows(self, view: TurnView) -> bool:
+        return True
+
+    def _table_inputs(self, view: TurnView) -> tuple:
+        tb = view.table
+        done = tb.turns >= view.rules.n_categories
+        score = np.asarray(tb.score, dtype=np.int64)
+        m = len(view)
+        fb = score[:, done].max(axis=1) if done.any() else np.zeros(m, dtype=np.int64)
+        ft = (score[:, done] == fb[:, None]).sum(axis=1) if done.any() else np.zeros(m, np.int64)
+        ost, osc = unfinished_cards(view)
+        return fb, ft.astype(np.int64), ost, osc, np.full(m, ost.shape[1], dtype=np.int64)
+
+    def _run_kernel(self, kr, order, mine, table, keep, cat) -> None:
+        fb, ft, ost, osc, n_unf = table
+        laws, mom, tt = self._laws, self._moments, self._target
+        size = np.empty(len(fb), dtype=np.int64)
+        best_final_sizes(fb, ft, ost, osc, n_unf, laws.length, int(self.quantiles), size)
+        ptr = np.zeros(len(fb) + 1, dtype=np.int64)
+        np.cumsum(size, out=ptr[1:])
+        x, w = np.empty(ptr[-1]), np.empty(ptr[-1])
+        count = np.empty(len(fb), dtype=np.int64)
+        best_final_nodes(
+            fb,
+            ft,
+            ost,
+            osc,
+            n_unf,
+            laws.pool,
+            laws.offset,
+            laws.length,
+            mom.mean,
+            mom.sd,
+            ptr,
+            x,
+            w,
+            count,
+        )
+        win_reach_decisions(
+            kr,
+            order,
+            *mine,
+            tt.probs,
+            tt.offset,
+            tt.length,
+            mom.mean,
+            ptr,
+            x,
+            w,
+            count,
+            keep,
+            cat,
+        )
 
 
 @register("chase")

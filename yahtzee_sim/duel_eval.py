@@ -32,7 +32,13 @@ from .view import TableInfo, TurnView
 from .vocabulary import strategy_label
 
 #: Decision keys of the registry's table strategies (others: ``"full"``).
-DEFAULT_MODES = {"optimal": "state", "win-aware": "table", "chase": "table", "win": "own"}
+DEFAULT_MODES = {
+    "optimal": "state",
+    "win-aware": "table",
+    "win-target": "table",
+    "chase": "table",
+    "win": "own",
+}
 MODES = ("state", "own", "table", "full")
 _KEYS_PER_CALL = 1 << 14
 

@@ -10,11 +10,15 @@ there:
   which the tests check); cached on disk like the value table;
 * :func:`future_law` — the exact law of the points to come from one state, or from
   a position inside a turn (dice and rerolls left), by the exact evaluator's forward
-  and backward passes started from that state.
+  and backward passes started from that state;
+* :func:`future_laws` — the exact laws of **every** state with at most a few open
+  boxes, in one table (one backward pass over the last levels; win-aware play reads an
+  opponent's endgame from it).
 """
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -180,3 +184,70 @@ def _outcomes_law(strategy, rules, kr, used, upper, flag, cat_row, fin):
         pts.append(q)
         prob.append(acc[s])
     return _law_from_outcomes(strategy, rules, np.array(nxt), np.array(pts), np.array(prob))
+
+
+class FutureLaws(NamedTuple):
+    """Exact laws of the points still to come under max-EV play from every state with at
+    most ``max_open`` open boxes: ``pool[offset[s] : offset[s] + length[s]]`` is the pmf
+    of state index ``s`` (``pmf[x]`` = P(x more points)); ``length[s]`` is 0 for states
+    with more open boxes or unreachable."""
+
+    pool: np.ndarray
+    offset: np.ndarray
+    length: np.ndarray
+    max_open: int
+
+
+@njit(cache=True, nogil=True)
+def _law_lengths(states, ptr, nxt, pts, length):
+    """``length[s]`` of each state of a level: one past its largest remaining score."""
+    for i in range(states.shape[0]):
+        top = 0
+        for t in range(ptr[i], ptr[i + 1]):
+            top = max(top, pts[t] + length[nxt[t]])
+        length[states[i]] = top
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def _law_fill(states, ptr, nxt, pts, prob, pool, offset, length):
+    """The pmf of each state of a level: its turn outcomes' points shifted onto the next
+    states' pmfs, weighted by the outcomes' probabilities (in place)."""
+    for i in prange(states.shape[0]):
+        o = offset[states[i]]
+        for t in range(ptr[i], ptr[i + 1]):
+            q, p, o2 = pts[t], prob[t], offset[nxt[t]]
+            for x in range(length[nxt[t]]):
+                pool[o + q + x] += p * pool[o2 + x]
+
+
+@functools.lru_cache(maxsize=4)
+def _future_laws(rules: RuleSet, max_open: int) -> FutureLaws:
+    strategy, rules = prepared("optimal", rules)
+    size = n_states(rules)
+    C = rules.n_categories
+    offset = np.zeros(size, dtype=np.int64)
+    length = np.zeros(size, dtype=np.int64)
+    full = level_states(rules, np.array([(1 << C) - 1], dtype=np.int64))
+    length[full] = 1  # every full card shares pool[0] = 1.0
+    chunks, used_size = [np.ones(1)], 1
+    for masks in levels(C)[: min(max_open, C)]:
+        turn = int(bin(int(masks[0])).count("1"))
+        lv = level_outcomes(strategy, rules, level_states(rules, masks), turn)
+        _law_lengths(lv.states, lv.ptr, lv.nxt, lv.pts, length)
+        rows = length[lv.states]
+        offset[lv.states] = used_size + np.cumsum(rows) - rows
+        part = np.zeros(int(rows.sum()))
+        chunks.append(part)
+        used_size += len(part)
+        pool = np.concatenate(chunks)
+        _law_fill(lv.states, lv.ptr, lv.nxt, lv.pts, lv.prob, pool, offset, length)
+        chunks = [pool]
+    return FutureLaws(np.concatenate(chunks), offset, length, max_open)
+
+
+def future_laws(rules: str | RuleSet = "yahtzee", max_open: int = 3) -> FutureLaws:
+    """:class:`FutureLaws` of every state of ``rules`` with at most ``max_open`` open
+    boxes (kept in memory; official Yahtzee with 3 open boxes: a few seconds, 75 MB)."""
+    if isinstance(max_open, bool) or not isinstance(max_open, (int, np.integer)) or max_open < 0:
+        raise ValueError(f"max_open must be an integer >= 0, got {max_open!r}")
+    return _future_laws(get_rules(rules), int(max_open))

@@ -180,3 +180,214 @@ def win_aware_decisions(
                 )
                 mask_used_boxes(kr, used[i], t, val)
             solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)
+
+
+# --- win-aware v2: own future by the target-score table, opponents by their best final
+
+
+@njit(cache=True, nogil=True)
+def reach_probability(probs, o, n, need):
+    """Largest P(at least ``need`` more points) of the target-table row at offset ``o``
+    with ``n`` lanes, linear between integer needs (``need + 0.5`` against an integer
+    rival total counts a tie as half a win); 0 past the row."""
+    if need <= 0.0:
+        return 1.0
+    k = int(need)
+    f = need - k
+    a = probs[o + k] if k < n else 0.0
+    b = probs[o + k + 1] if k + 1 < n else 0.0
+    return a + f * (b - a)
+
+
+@njit(cache=True, nogil=True)
+def _max_normal_quantile(q, fin_best, fin_ties, mu, sd, n_unf):
+    """The ``q``-quantile of the best of the finished total ``fin_best`` (if
+    ``fin_ties``) and independent normal finals (``mu[k]``, ``sd[k]``), by bisection."""
+    lo = mu[0]
+    hi = mu[0]
+    for k in range(n_unf):
+        lo = min(lo, mu[k] - 9.0 * sd[k])
+        hi = max(hi, mu[k] + 9.0 * sd[k])
+    for _ in range(48):
+        x = 0.5 * (lo + hi)
+        g = 1.0
+        for k in range(n_unf):
+            if sd[k] > 0.0:
+                g *= normal_cdf((x - mu[k]) / sd[k])
+            elif x < mu[k]:
+                g = 0.0
+        if g < q:
+            lo = x
+        else:
+            hi = x
+    x = 0.5 * (lo + hi)
+    return max(x, float(fin_best)) if fin_ties > 0 else x
+
+
+@njit(cache=True, nogil=True)
+def _exact_span(fin_best, fin_ties, ost, osc, n_unf, law_len):
+    """``(lo, hi)`` of the opponents' best final when every unfinished opponent's law is
+    in the table, else ``(1, 0)``."""
+    lo = fin_best if fin_ties > 0 else 0
+    hi = lo
+    for k in range(n_unf):
+        n = law_len[ost[k]]
+        if n == 0:
+            return 1, 0
+        lo = max(lo, osc[k])
+        hi = max(hi, osc[k] + n - 1)
+    return lo, hi
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def best_final_sizes(fin_best, fin_ties, ost, osc, n_unf, law_len, n_quantiles, size):
+    """``size[i]``: room for the nodes of game ``i`` in :func:`best_final_nodes`."""
+    for i in prange(fin_best.shape[0]):
+        if n_unf[i] == 0:
+            size[i] = 1
+            continue
+        lo, hi = _exact_span(fin_best[i], fin_ties[i], ost[i], osc[i], n_unf[i], law_len)
+        size[i] = hi - lo + 1 if hi >= lo else n_quantiles
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def best_final_nodes(
+    fin_best, fin_ties, ost, osc, n_unf, law_pool, law_off, law_len, mean, sd, ptr, x, w, count
+):
+    """The law of the best final total among game ``i``'s opponents, as nodes
+    ``x[ptr[i] : ptr[i] + count[i]]`` with weights ``w`` (summing to 1).
+
+    Finished opponents count with their best total ``fin_best[i]`` (if ``fin_ties[i]``);
+    those still playing (states ``ost[i, k]``, points ``osc[i, k]``, ``k < n_unf[i]``)
+    play max-EV. Exact (one node per possible total) when every one of them has a law in
+    the table (``law_len > 0``: few boxes left); else equal-weight quantiles of the best
+    of normal finals with the exact means and SDs of max-EV play."""
+    for i in prange(fin_best.shape[0]):
+        p, m, fb, ft = ptr[i], n_unf[i], fin_best[i], fin_ties[i]
+        if m == 0:
+            x[p], w[p], count[i] = float(fb), 1.0, 1
+            continue
+        lo, hi = _exact_span(fb, ft, ost[i], osc[i], m, law_len)
+        if hi < lo:  # normal quantiles
+            k_n = ptr[i + 1] - p
+            mu = np.empty(m)
+            s = np.empty(m)
+            for k in range(m):
+                mu[k] = osc[i, k] + mean[ost[i, k]]
+                s[k] = sd[ost[i, k]]
+            for j in range(k_n):
+                x[p + j] = _max_normal_quantile((j + 0.5) / k_n, fb, ft, mu, s, m)
+                w[p + j] = 1.0 / k_n
+            count[i] = k_n
+            continue
+        cum = np.zeros(m)  # P(opponent k's final <= v), from v = lo - 1 on
+        for k in range(m):
+            o = law_off[ost[i, k]]
+            for j in range(min(lo - osc[i, k], law_len[ost[i, k]])):
+                cum[k] += law_pool[o + j]
+        prev = 0.0
+        c = 0
+        for v in range(lo, hi + 1):
+            g = 1.0
+            for k in range(m):
+                j = v - osc[i, k]
+                if j < law_len[ost[i, k]]:
+                    cum[k] += law_pool[law_off[ost[i, k]] + j]
+                g *= min(cum[k], 1.0)
+            if ft > 0 and v < fb:
+                g = 0.0
+            if g - prev > 1e-15:
+                x[p + c] = float(v)
+                w[p + c] = g - prev
+                c += 1
+            prev = max(prev, g)
+        count[i] = c
+
+
+@njit(cache=True, nogil=True)
+def fill_reach_values(
+    kr, used, upper, flag, score, probs, offset, length, mean, x, w, t, val, val_bonus
+):
+    """Lane ``t`` (one game): ``val[s, t]`` = P(win) after writing the points of slot ``s``
+    — the mean over the opponents' best final ``x`` (weights ``w``) of the largest
+    probability of beating it from the state reached (target table ``probs``, ``offset``,
+    ``length``; a tie counts half) — plus the max-EV tie-break; ``val_bonus`` as in
+    :func:`fill_win_values`."""
+    bonus_flag = flag_after_roll(kr, flag, 1)
+    earns = kr.yahtzee_bonus > 0 and flag >= 1
+    for c in range(kr.n_categories):
+        if (used >> c) & 1:
+            continue
+        for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
+            p = kr.slot_points[s]
+            for b in range(2 if earns else 1):
+                f = bonus_flag if b else flag
+                s2, bonus = scored_state(kr, used, upper, f, c, p)
+                base = float(score + p + bonus + b * kr.yahtzee_bonus)
+                o, n = offset[s2], length[s2]
+                v = 0.0
+                for j in range(x.shape[0]):
+                    v += w[j] * reach_probability(probs, o, n, x[j] - base + 0.5)
+                v += EV_TIE_BREAK * (base + mean[s2])
+                if b:
+                    val_bonus[s, t] = v
+                else:
+                    val[s, t] = v
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def win_reach_decisions(
+    kr,
+    order,
+    used,
+    upper,
+    flag,
+    score,
+    probs,
+    offset,
+    length,
+    mean,
+    ptr,
+    x,
+    w,
+    count,
+    keep_out,
+    cat_out,
+):
+    """Decisions of win-aware v2 for games ``i = order[p]`` (row ``p`` of
+    :func:`.batched.decision_buffers`): boxes valued by :func:`fill_reach_values` against
+    the nodes of :func:`best_final_nodes`; tiles as in :func:`win_aware_decisions`."""
+    n = order.shape[0]
+    n_tiles = (n + TILE - 1) // TILE
+    n_slots = kr.slot_points.shape[0]
+    n_chunks = min(n_tiles, CHUNKS)
+    for chunk in prange(n_chunks):
+        work = new_work(kr, TILE, 1)
+        tu = np.empty(TILE, dtype=np.int64)
+        tf = np.empty(TILE, dtype=np.int64)
+        for k in range(chunk, n_tiles, n_chunks):
+            rows = order[k * TILE : min(n, (k + 1) * TILE)]
+            nu = rows.shape[0]
+            val = _rows(work.val, n_slots, nu)
+            vb = _rows(work.val_bonus, n_slots, nu)
+            for t in range(nu):
+                i = rows[t]
+                lo, hi = ptr[i], ptr[i] + count[i]
+                fill_reach_values(
+                    kr,
+                    used[i],
+                    upper[i],
+                    flag[i],
+                    score[i],
+                    probs,
+                    offset,
+                    length,
+                    mean,
+                    x[lo:hi],
+                    w[lo:hi],
+                    t,
+                    val,
+                    vb,
+                )
+                mask_used_boxes(kr, used[i], t, val)
+            solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)
