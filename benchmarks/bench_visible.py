@@ -1,8 +1,9 @@
-"""Visible-table speed: two-player official Yahtzee tables with optimal seats and with a
-win-aware seat (2 jobs, warm caches: the best of 3 runs after a warm-up), and the live
-win probability of a mid-game position. Prints one JSON object.
+"""Visible-table speed: two-player tables with optimal seats and with a win-aware or
+win-target seat in either seat (2 jobs, warm caches: the best of 3 runs after a
+warm-up), and the live win probability of a mid-game position. Prints one JSON object.
 
     python benchmarks/bench_visible.py [--games 200000] [--aware-games 131072]
+        [--rules yahtzee]
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from yahtzee_sim.tables import play_tables
 from yahtzee_sim.winprob import win_probability_now
 
 
-def tables_per_second(seats, games, jobs) -> float:
-    rules = get_rules("yahtzee")
+def tables_per_second(seats, games, jobs, rules="yahtzee") -> float:
+    rules = get_rules(rules)
     players = [get_strategy(s) for s in seats]
     play_tables(players, rules, min(games, 20_000), n_jobs=jobs)  # warm-up
     best = float("inf")
@@ -34,20 +35,28 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200_000)
     ap.add_argument("--aware-games", type=int, default=131_072)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--rules", default="yahtzee")
     args = ap.parse_args()
     out = {
+        "rules": args.rules,
         "optimal_vs_optimal_tables_per_s": tables_per_second(
-            ["optimal", "optimal"], args.games, args.jobs
+            ["optimal", "optimal"], args.games, args.jobs, args.rules
         ),
-        "win_aware_vs_optimal_tables_per_s": tables_per_second(
-            ["win-aware", "optimal"], args.aware_games, args.jobs
-        ),
-        "jobs": args.jobs,
     }
-    cards = ["ones=3,twos=6,threes=9,chance=20", "ones=4,twos=2,sixes=24,yahtzee=50"]
-    t0 = time.perf_counter()
-    win_probability_now(cards)
-    out["winprob_turn_5_seconds"] = time.perf_counter() - t0
+    for name in ("win-aware", "win-target"):
+        key = name.replace("-", "_")
+        for seat in (0, 1):
+            seats = ["optimal", "optimal"]
+            seats[seat] = name
+            out[f"{key}_seat{seat}_vs_optimal_tables_per_s"] = tables_per_second(
+                seats, args.aware_games, args.jobs, args.rules
+            )
+    out["jobs"] = args.jobs
+    if args.rules == "yahtzee":
+        cards = ["ones=3,twos=6,threes=9,chance=20", "ones=4,twos=2,sixes=24,yahtzee=50"]
+        t0 = time.perf_counter()
+        win_probability_now(cards)
+        out["winprob_turn_5_seconds"] = time.perf_counter() - t0
     print(json.dumps(out))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 
 import numpy as np
@@ -25,12 +26,15 @@ def seat_rotations(strategy: str, players: int) -> list[list[str]]:
 def run(strategy: str, players: int, games: int, rules: str, jobs: int, seed: int) -> dict:
     t0 = time.perf_counter()
     per_order = games // players
-    shares, scores, by_seat = [], [], []
+    shares, scores, by_seat, ci_by_seat = [], [], [], []
     for i, seats in enumerate(seat_rotations(strategy, players)):
         res = tournament(seats, games=per_order, seed=seed, rules=rules, visible=True, n_jobs=jobs)
         shares.append(res.wins[:, i])
         scores.append(res.scores[:, i])
-        by_seat.append(float(res.wins[:, i].mean()))
+        ms, hs = _mean_half(res.wins[:, i], 0.95)
+        by_seat.append(ms)
+        ci_by_seat.append([ms - hs, ms + hs])
+        print(f"{rules} {players}p {strategy} seat {i}: {ms:.5f} ± {hs:.5f}", file=sys.stderr)
     w = np.concatenate(shares)
     m, h = _mean_half(w, 0.95)
     return {
@@ -42,6 +46,8 @@ def run(strategy: str, players: int, games: int, rules: str, jobs: int, seed: in
         "ci95": [m - h, m + h],
         "fair_share": 1 / players,
         "win_share_by_seat": by_seat,
+        "ci95_by_seat": ci_by_seat,
+        "tables_per_seat_order": per_order,
         "mean_score": float(np.concatenate(scores).mean()),
         "seconds": time.perf_counter() - t0,
     }

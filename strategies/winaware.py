@@ -29,6 +29,7 @@ from __future__ import annotations
 import threading
 
 import numpy as np
+from scipy.special import ndtri
 
 from yahtzee_sim._kernels.batched import decision_buffers, lane_order, read_decisions, tile_rows
 from yahtzee_sim._kernels.scoring import kernel_rules
@@ -46,6 +47,16 @@ from yahtzee_sim.view import TurnView
 
 from .base import Strategy
 from .registry import get_strategy, register
+
+
+def node_buffers(local, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Three float arrays of ``n`` entries (nodes, weights, weights below), views of
+    buffers kept on ``local`` and grown geometrically (as :func:`decision_buffers`)."""
+    buf = getattr(local, "nodes", None)
+    if buf is None or buf.shape[1] < n:
+        buf = np.empty((3, max(n, 2 * (0 if buf is None else buf.shape[1]))))
+        local.nodes = buf
+    return buf[0, :n], buf[1, :n], buf[2, :n]
 
 
 def unfinished_cards(view: TurnView) -> tuple[np.ndarray, np.ndarray]:
@@ -214,9 +225,11 @@ class WinTarget(_OpponentAware):
 
     Parameters
     ----------
-    quantiles : int
-        Quantiles of the opponents' best final while any of them has more than
+    nodes : int
+        Gauss-Hermite nodes for one opponent's final while they have more than
         ``exact_open`` open boxes.
+    quantiles : int
+        Quantiles of the best final of several such opponents.
     cap : int
         Largest target of the target table (official Yahtzee: 400 holds 1.1 GB; Yatzy
         reaches 374 and is solved whole).
@@ -226,7 +239,10 @@ class WinTarget(_OpponentAware):
 
     references = ()  # Pawlewicz 2010's figures were not available to us (README)
 
-    def __init__(self, quantiles: int = 16, cap: int = 400, exact_open: int = 3) -> None:
+    def __init__(
+        self, nodes: int = 8, quantiles: int = 8, cap: int = 400, exact_open: int = 3
+    ) -> None:
+        self.nodes = nodes
         self.quantiles = quantiles
         self.cap = cap
         self.exact_open = exact_open
@@ -234,13 +250,15 @@ class WinTarget(_OpponentAware):
     def prepare(self, rules) -> None:
         if getattr(self, "_rules", None) == rules:
             return
-        for name in ("quantiles", "cap", "exact_open"):
+        for name in ("nodes", "quantiles", "cap", "exact_open"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
                 raise StrategyError(f"win-target {name} must be an integer >= 1, got {value!r}")
         self._target = target_table(rules, max_beta=min(int(self.cap), max_score(rules)))
         self._laws = future_laws(rules, int(self.exact_open))
         super().prepare(rules)
+        k = int(self.nodes)  # one opponent: equal-weight quantiles of a normal final
+        self._gh = (ndtri((np.arange(k) + 0.5) / k), np.full(k, 1.0 / k))
 
     def _aware_rows(self, view: TurnView) -> bool:
         return True
@@ -258,11 +276,14 @@ class WinTarget(_OpponentAware):
     def _run_kernel(self, kr, order, mine, table, keep, cat) -> None:
         fb, ft, ost, osc, n_unf = table
         laws, mom, tt = self._laws, self._moments, self._target
+        gh_x, gh_w = self._gh
         size = np.empty(len(fb), dtype=np.int64)
-        best_final_sizes(fb, ft, ost, osc, n_unf, laws.length, int(self.quantiles), size)
+        best_final_sizes(
+            fb, ft, ost, osc, n_unf, laws.length, laws.support, len(gh_x), self.quantiles, size
+        )
         ptr = np.zeros(len(fb) + 1, dtype=np.int64)
         np.cumsum(size, out=ptr[1:])
-        x, w = np.empty(ptr[-1]), np.empty(ptr[-1])
+        x, w, below = node_buffers(self._turns, int(ptr[-1]))
         count = np.empty(len(fb), dtype=np.int64)
         best_final_nodes(
             fb,
@@ -275,9 +296,12 @@ class WinTarget(_OpponentAware):
             laws.length,
             mom.mean,
             mom.sd,
+            gh_x,
+            gh_w,
             ptr,
             x,
             w,
+            below,
             count,
         )
         win_reach_decisions(
@@ -291,6 +315,7 @@ class WinTarget(_OpponentAware):
             ptr,
             x,
             w,
+            below,
             count,
             keep,
             cat,

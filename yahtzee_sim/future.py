@@ -27,6 +27,7 @@ from numba import njit, prange
 from . import cache
 from ._kernels.exact import outcome_effects, reach_layer, roll_outcomes
 from ._kernels.scoring import kernel_rules
+from ._kernels.winaware import NODE_WEIGHT
 from .exact import _backward, _unique_states, level_outcomes, prepared
 from .rules import RuleSet, get_rules
 from .solver import levels, upper_lanes
@@ -190,12 +191,14 @@ class FutureLaws(NamedTuple):
     """Exact laws of the points still to come under max-EV play from every state with at
     most ``max_open`` open boxes: ``pool[offset[s] : offset[s] + length[s]]`` is the pmf
     of state index ``s`` (``pmf[x]`` = P(x more points)); ``length[s]`` is 0 for states
-    with more open boxes or unreachable."""
+    with more open boxes or unreachable. ``support[s]`` counts the entries of at least
+    :data:`yahtzee_sim._kernels.winaware.NODE_WEIGHT` (the nodes win-target plays against)."""
 
     pool: np.ndarray
     offset: np.ndarray
     length: np.ndarray
     max_open: int
+    support: np.ndarray  # entries of each pmf of at least NODE_WEIGHT
 
 
 @njit(cache=True, nogil=True)
@@ -242,7 +245,10 @@ def _future_laws(rules: RuleSet, max_open: int) -> FutureLaws:
         pool = np.concatenate(chunks)
         _law_fill(lv.states, lv.ptr, lv.nxt, lv.pts, lv.prob, pool, offset, length)
         chunks = [pool]
-    return FutureLaws(np.concatenate(chunks), offset, length, max_open)
+    pool = np.concatenate(chunks)
+    big = np.concatenate([[0], np.cumsum(pool >= NODE_WEIGHT)])
+    support = np.where(length > 0, big[offset + length] - big[offset], 0)
+    return FutureLaws(pool, offset, length, max_open, support)
 
 
 def future_laws(rules: str | RuleSet = "yahtzee", max_open: int = 3) -> FutureLaws:

@@ -22,6 +22,9 @@ from .batched import CHUNKS, TILE, solve_tile
 from .scoring import flag_after_roll, scored_state
 from .widget import _rows, mask_used_boxes, new_work
 
+#: Node weights below this join the next node (the law's tail beyond a billionth).
+NODE_WEIGHT = 1e-9
+
 #: Weight of the expected final score added to P(win): moves that win equally often are
 #: ranked by max-EV (a decided game is still played well); 1e-9 per point, so below 2e-6.
 EV_TIE_BREAK = 1e-9
@@ -182,7 +185,7 @@ def win_aware_decisions(
             solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)
 
 
-# --- win-aware v2: own future by the target-score table, opponents by their best final
+# --- win-target: own future by the target-score table, opponents by their best final
 
 
 @njit(cache=True, nogil=True)
@@ -208,7 +211,7 @@ def _max_normal_quantile(q, fin_best, fin_ties, mu, sd, n_unf):
     for k in range(n_unf):
         lo = min(lo, mu[k] - 9.0 * sd[k])
         hi = max(hi, mu[k] + 9.0 * sd[k])
-    for _ in range(48):
+    for _ in range(28):  # 18 SDs halved 28 times: below 1e-7 SD
         x = 0.5 * (lo + hi)
         g = 1.0
         for k in range(n_unf):
@@ -240,78 +243,194 @@ def _exact_span(fin_best, fin_ties, ost, osc, n_unf, law_len):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def best_final_sizes(fin_best, fin_ties, ost, osc, n_unf, law_len, n_quantiles, size):
+def best_final_sizes(
+    fin_best, fin_ties, ost, osc, n_unf, law_len, law_support, n_gh, n_quantiles, size
+):
     """``size[i]``: room for the nodes of game ``i`` in :func:`best_final_nodes`."""
     for i in prange(fin_best.shape[0]):
         if n_unf[i] == 0:
             size[i] = 1
             continue
         lo, hi = _exact_span(fin_best[i], fin_ties[i], ost[i], osc[i], n_unf[i], law_len)
-        size[i] = hi - lo + 1 if hi >= lo else n_quantiles
+        if hi >= lo and n_unf[i] == 1 and fin_ties[i] == 0:
+            size[i] = law_support[ost[i, 0]] + 1
+        elif hi >= lo:
+            size[i] = hi - lo + 1
+        else:
+            size[i] = n_gh if n_unf[i] == 1 else n_quantiles
 
 
 @njit(cache=True, parallel=True, nogil=True)
 def best_final_nodes(
-    fin_best, fin_ties, ost, osc, n_unf, law_pool, law_off, law_len, mean, sd, ptr, x, w, count
+    fin_best,
+    fin_ties,
+    ost,
+    osc,
+    n_unf,
+    law_pool,
+    law_off,
+    law_len,
+    mean,
+    sd,
+    gh_x,
+    gh_w,
+    ptr,
+    x,
+    w,
+    below,
+    count,
 ):
-    """The law of the best final total among game ``i``'s opponents, as nodes
-    ``x[ptr[i] : ptr[i] + count[i]]`` with weights ``w`` (summing to 1).
+    """The law of the best final total among game ``i``'s opponents, as ascending nodes
+    ``x[ptr[i] : ptr[i] + count[i]]`` with weights ``w`` (summing to 1; ``below``: the
+    weight of the row's nodes before each).
 
     Finished opponents count with their best total ``fin_best[i]`` (if ``fin_ties[i]``);
     those still playing (states ``ost[i, k]``, points ``osc[i, k]``, ``k < n_unf[i]``)
     play max-EV. Exact (one node per possible total) when every one of them has a law in
-    the table (``law_len > 0``: few boxes left); else equal-weight quantiles of the best
-    of normal finals with the exact means and SDs of max-EV play."""
+    the table (``law_len > 0``: few boxes left); else their finals are normal with the
+    exact means and SDs of max-EV play: one opponent by Gauss-Hermite nodes ``gh_x``
+    (weights ``gh_w``), several by equal-weight quantiles of their best (as many as
+    ``ptr`` leaves room for)."""
     for i in prange(fin_best.shape[0]):
-        p, m, fb, ft = ptr[i], n_unf[i], fin_best[i], fin_ties[i]
-        if m == 0:
-            x[p], w[p], count[i] = float(fb), 1.0, 1
-            continue
-        lo, hi = _exact_span(fb, ft, ost[i], osc[i], m, law_len)
-        if hi < lo:  # normal quantiles
-            k_n = ptr[i + 1] - p
-            mu = np.empty(m)
-            s = np.empty(m)
-            for k in range(m):
-                mu[k] = osc[i, k] + mean[ost[i, k]]
-                s[k] = sd[ost[i, k]]
-            for j in range(k_n):
+        _row_nodes(
+            i,
+            fin_best,
+            fin_ties,
+            ost,
+            osc,
+            n_unf,
+            law_pool,
+            law_off,
+            law_len,
+            mean,
+            sd,
+            gh_x,
+            gh_w,
+            ptr,
+            x,
+            w,
+            count,
+        )
+        acc = 0.0
+        for j in range(ptr[i], ptr[i] + count[i]):
+            below[j] = acc
+            acc += w[j]
+
+
+@njit(cache=True, nogil=True)
+def _row_nodes(
+    i,
+    fin_best,
+    fin_ties,
+    ost,
+    osc,
+    n_unf,
+    law_pool,
+    law_off,
+    law_len,
+    mean,
+    sd,
+    gh_x,
+    gh_w,
+    ptr,
+    x,
+    w,
+    count,
+):
+    """Row ``i`` of :func:`best_final_nodes` (its nodes and weights)."""
+    p, m, fb, ft = ptr[i], n_unf[i], fin_best[i], fin_ties[i]
+    if m == 0:
+        x[p], w[p], count[i] = float(fb), 1.0, 1
+        return
+    lo, hi = _exact_span(fb, ft, ost[i], osc[i], m, law_len)
+    if hi < lo:  # normal futures
+        k_n = ptr[i + 1] - p
+        mu = np.empty(m)
+        s = np.empty(m)
+        for k in range(m):
+            mu[k] = osc[i, k] + mean[ost[i, k]]
+            s[k] = sd[ost[i, k]]
+        for j in range(k_n):
+            if m == 1:
+                x[p + j] = mu[0] + s[0] * gh_x[j]
+                if ft > 0:
+                    x[p + j] = max(x[p + j], float(fb))
+                w[p + j] = gh_w[j]
+            else:
                 x[p + j] = _max_normal_quantile((j + 0.5) / k_n, fb, ft, mu, s, m)
                 w[p + j] = 1.0 / k_n
-            count[i] = k_n
-            continue
-        cum = np.zeros(m)  # P(opponent k's final <= v), from v = lo - 1 on
-        for k in range(m):
-            o = law_off[ost[i, k]]
-            for j in range(min(lo - osc[i, k], law_len[ost[i, k]])):
-                cum[k] += law_pool[o + j]
-        prev = 0.0
-        c = 0
-        for v in range(lo, hi + 1):
-            g = 1.0
-            for k in range(m):
-                j = v - osc[i, k]
-                if j < law_len[ost[i, k]]:
-                    cum[k] += law_pool[law_off[ost[i, k]] + j]
-                g *= min(cum[k], 1.0)
-            if ft > 0 and v < fb:
-                g = 0.0
-            if g - prev > 1e-15:
-                x[p + c] = float(v)
-                w[p + c] = g - prev
+        count[i] = k_n
+        return
+    if m == 1 and ft == 0:  # one opponent: their law, shifted
+        o, c, carry = law_off[ost[i, 0]], 0, 0.0
+        for j in range(law_len[ost[i, 0]]):
+            carry += law_pool[o + j]
+            if law_pool[o + j] >= NODE_WEIGHT:  # smaller ones join the next node
+                x[p + c] = float(osc[i, 0] + j)
+                w[p + c] = carry
+                carry = 0.0
                 c += 1
-            prev = max(prev, g)
+        if carry > 0.0:
+            w[p + c - 1] += carry
         count[i] = c
+        return
+    cum = np.zeros(m)  # P(opponent k's final <= v), from v = lo - 1 on
+    for k in range(m):
+        o = law_off[ost[i, k]]
+        for j in range(min(lo - osc[i, k], law_len[ost[i, k]])):
+            cum[k] += law_pool[o + j]
+    prev = 0.0
+    c = 0
+    for v in range(lo, hi + 1):
+        g = 1.0
+        for k in range(m):
+            j = v - osc[i, k]
+            if j < law_len[ost[i, k]]:
+                cum[k] += law_pool[law_off[ost[i, k]] + j]
+            g *= min(cum[k], 1.0)
+        if ft > 0 and v < fb:
+            g = 0.0
+        if g - prev >= NODE_WEIGHT or (v == hi and g > prev):  # smaller steps join the next
+            x[p + c] = float(v)
+            w[p + c] = g - prev
+            c += 1
+            prev = g
+    count[i] = c
+
+
+@njit(cache=True, nogil=True)
+def beat_probability(probs, o, n, x, w, below, base):
+    """Mean over the nodes ``x`` (ascending, weights ``w``; ``below[j]`` = the weight of
+    the nodes before ``j``) of the largest probability of scoring more than ``x - base``
+    from the target-table row at offset ``o`` with ``n`` lanes (a tie counts half, as
+    :func:`reach_probability`). Nodes at or below ``base - 0.5`` are beaten for sure,
+    those from ``base + n - 0.5`` on never: long node lists start at the first node
+    above ``base - 0.5`` (binary search) and every list stops at the first node out of
+    reach."""
+    k_n = x.shape[0]
+    j0 = np.searchsorted(x, base - 0.5, side="right") if k_n > 16 else 0
+    v = below[j0] if j0 < k_n else 1.0
+    for j in range(j0, k_n):
+        need = x[j] - base + 0.5
+        if need <= 0.0:
+            v += w[j]
+            continue
+        if need >= n:
+            break
+        k = int(need)
+        a = probs[o + k]
+        b = probs[o + k + 1] if k + 1 < n else 0.0
+        v += w[j] * (a + (need - k) * (b - a))
+    return v
 
 
 @njit(cache=True, nogil=True)
 def fill_reach_values(
-    kr, used, upper, flag, score, probs, offset, length, mean, x, w, t, val, val_bonus
+    kr, used, upper, flag, score, probs, offset, length, mean, x, w, below, t, val, val_bonus
 ):
     """Lane ``t`` (one game): ``val[s, t]`` = P(win) after writing the points of slot ``s``
-    — the mean over the opponents' best final ``x`` (weights ``w``) of the largest
-    probability of beating it from the state reached (target table ``probs``, ``offset``,
-    ``length``; a tie counts half) — plus the max-EV tie-break; ``val_bonus`` as in
+    — :func:`beat_probability` from the state reached against the opponents' best final
+    (nodes ``x``, ``w``, ``below``) — plus the max-EV tie-break; ``val_bonus`` as in
     :func:`fill_win_values`."""
     bonus_flag = flag_after_roll(kr, flag, 1)
     earns = kr.yahtzee_bonus > 0 and flag >= 1
@@ -324,10 +443,7 @@ def fill_reach_values(
                 f = bonus_flag if b else flag
                 s2, bonus = scored_state(kr, used, upper, f, c, p)
                 base = float(score + p + bonus + b * kr.yahtzee_bonus)
-                o, n = offset[s2], length[s2]
-                v = 0.0
-                for j in range(x.shape[0]):
-                    v += w[j] * reach_probability(probs, o, n, x[j] - base + 0.5)
+                v = beat_probability(probs, offset[s2], length[s2], x, w, below, base)
                 v += EV_TIE_BREAK * (base + mean[s2])
                 if b:
                     val_bonus[s, t] = v
@@ -350,11 +466,12 @@ def win_reach_decisions(
     ptr,
     x,
     w,
+    below,
     count,
     keep_out,
     cat_out,
 ):
-    """Decisions of win-aware v2 for games ``i = order[p]`` (row ``p`` of
+    """Decisions of win-target for games ``i = order[p]`` (row ``p`` of
     :func:`.batched.decision_buffers`): boxes valued by :func:`fill_reach_values` against
     the nodes of :func:`best_final_nodes`; tiles as in :func:`win_aware_decisions`."""
     n = order.shape[0]
@@ -385,6 +502,7 @@ def win_reach_decisions(
                     mean,
                     x[lo:hi],
                     w[lo:hi],
+                    below[lo:hi],
                     t,
                     val,
                     vb,
