@@ -2,7 +2,7 @@
 
 ``--part reduced`` (default): for each reduced rule set, the two-player optimum (both
 maximizing P(win)), the best response to max-EV play in each seat, and the exact P(win)
-of ``optimal``, ``win-aware``, ``chase`` and ``win:2`` against max-EV play in each seat
+of ``optimal``, ``win-target``, ``win-aware``, ``chase`` and ``win:2`` against max-EV play in each seat
 (:func:`yahtzee_sim.duel_eval.evaluate_pair`), with the seconds each took.
 
 ``--part endgame``: seconds of :func:`yahtzee_sim.duel.duel` at positions of real games
@@ -28,7 +28,7 @@ from yahtzee_sim.duel_eval import evaluate_pair
 from yahtzee_sim.rules import get_rules
 from yahtzee_sim.winprob import ScoreCard
 
-STRATEGIES = ("optimal", "win-aware", "chase", "win:2")
+STRATEGIES = ("optimal", "win-target", "win-aware", "chase", "win:2")
 
 
 def reduced(rules_name: str, strategies=STRATEGIES) -> dict:
