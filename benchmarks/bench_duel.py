@@ -2,8 +2,9 @@
 
 ``--part reduced`` (default): for each reduced rule set, the two-player optimum (both
 maximizing P(win)), the best response to max-EV play in each seat, and the exact P(win)
-of ``optimal``, ``win-target``, ``win-aware``, ``chase`` and ``win:2`` against max-EV play in each seat
-(:func:`yahtzee_sim.duel_eval.evaluate_pair`), with the seconds each took.
+of ``optimal``, ``win-target``, ``win-aware``, ``chase`` and ``win:2`` against max-EV
+play in each seat (:func:`yahtzee_sim.duel_eval.evaluate_pair`), with the seconds each
+took.
 
 ``--part endgame``: seconds of :func:`yahtzee_sim.duel.duel` at positions of real games
 (max-EV play, seed 0) where both cards have ``k`` open boxes, for official Yahtzee and

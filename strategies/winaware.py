@@ -304,53 +304,18 @@ class WinTarget(_OpponentAware):
         return fb, ft.astype(np.int64), ost, osc, np.full(m, ost.shape[1], dtype=np.int64)
 
     def _run_kernel(self, kr, order, mine, table, keep, cat) -> None:
-        fb, ft, ost, osc, n_unf = table
         tt, laws = self.tables()
-        mom = self._moments
-        gh_x, gh_w = self._gh
-        size = np.empty(len(fb), dtype=np.int64)
-        best_final_sizes(
-            fb, ft, ost, osc, n_unf, laws.length, laws.support, len(gh_x), self.quantiles, size
-        )
-        ptr = np.zeros(len(fb) + 1, dtype=np.int64)
+        laws = (laws.pool, laws.offset, laws.length, laws.support)
+        n = len(table[0])
+        size = np.empty(n, dtype=np.int64)
+        best_final_sizes(table, laws, len(self._gh[0]), int(self.quantiles), size)
+        ptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(size, out=ptr[1:])
-        x, w, below = node_buffers(self._turns, int(ptr[-1]))
-        count = np.empty(len(fb), dtype=np.int64)
-        best_final_nodes(
-            fb,
-            ft,
-            ost,
-            osc,
-            n_unf,
-            laws.pool,
-            laws.offset,
-            laws.length,
-            mom.mean,
-            mom.sd,
-            gh_x,
-            gh_w,
-            ptr,
-            x,
-            w,
-            below,
-            count,
-        )
-        win_reach_decisions(
-            kr,
-            order,
-            *mine,
-            tt.probs,
-            tt.offset,
-            tt.length,
-            mom.mean,
-            ptr,
-            x,
-            w,
-            below,
-            count,
-            keep,
-            cat,
-        )
+        nodes = (ptr, *node_buffers(self._turns, int(ptr[-1])), np.empty(n, dtype=np.int64))
+        normal = (self._moments.mean, self._moments.sd, *self._gh)
+        best_final_nodes(table, laws, normal, nodes)
+        target = (tt.probs, tt.offset, tt.length)
+        win_reach_decisions(kr, order, mine, target, self._moments.mean, nodes, keep, cat)
 
 
 @register("chase")

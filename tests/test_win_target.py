@@ -57,23 +57,25 @@ def test_bad_max_open_is_a_value_error():
         future_laws(SMALL, max_open=-1)
 
 
-def _nodes(laws, moments, fb, ft, ost, osc, n_gh=5, n_q=7):
+def _nodes(laws, moments, fb, ft, ost, osc, n_normal=5, n_q=7):
     """The kernel's nodes for one game (rows of one)."""
-    fb, ft = np.array([fb]), np.array([ft])
-    ost, osc = np.array([ost], dtype=np.int64), np.array([osc], dtype=np.int64)
-    n_unf = np.array([ost.shape[1]])
-    size = np.empty(1, dtype=np.int64)
-    best_final_sizes(fb, ft, ost, osc, n_unf, laws.length, laws.support, n_gh, n_q, size)
-    ptr = np.array([0, size[0]])
-    x, w, below = np.empty(size[0]), np.empty(size[0]), np.empty(size[0])
-    count = np.empty(1, dtype=np.int64)
-    z = ndtri((np.arange(n_gh) + 0.5) / n_gh)
-    best_final_nodes(
-        *(fb, ft, ost, osc, n_unf),
-        *(laws.pool, laws.offset, laws.length, moments.mean, moments.sd),
-        *(z, np.full(n_gh, 1 / n_gh), ptr, x, w, below, count),
+    opponents = (
+        np.array([fb]),
+        np.array([ft]),
+        np.array([ost], dtype=np.int64),
+        np.array([osc], dtype=np.int64),
+        np.array([len(ost)]),
     )
-    c = count[0]
+    laws = (laws.pool, laws.offset, laws.length, laws.support)
+    size = np.empty(1, dtype=np.int64)
+    best_final_sizes(opponents, laws, n_normal, n_q, size)
+    x, w, below = np.empty(size[0]), np.empty(size[0]), np.empty(size[0])
+    nodes = (np.array([0, size[0]]), x, w, below, np.empty(1, dtype=np.int64))
+    z = ndtri((np.arange(n_normal) + 0.5) / n_normal)
+    best_final_nodes(
+        opponents, laws, (moments.mean, moments.sd, z, np.full(n_normal, 1 / n_normal)), nodes
+    )
+    c = nodes[4][0]
     return x[:c], w[:c], below[:c]
 
 
@@ -105,14 +107,14 @@ def test_normal_nodes_are_quantiles_of_the_best_final():
     rules = get_rules("yahtzee-6box")
     laws, moments = future_laws(rules, 1), future_moments(rules)
     start = 0  # the empty card: no law, a normal final
-    x, w, _ = _nodes(laws, moments, 0, 0, [start], [7], n_gh=5)
+    x, w, _ = _nodes(laws, moments, 0, 0, [start], [7], n_normal=5)
     mu, sd = 7 + moments.mean[start], moments.sd[start]
     np.testing.assert_allclose(x, mu + sd * ndtri((np.arange(5) + 0.5) / 5), atol=1e-12)
     np.testing.assert_allclose(w, 0.2)
     x, w, _ = _nodes(laws, moments, 0, 0, [start, start], [7, 15], n_q=7)
     g = ndtr((x - mu) / sd) * ndtr((x - 8 - mu) / sd)
     np.testing.assert_allclose(g, (np.arange(7) + 0.5) / 7, atol=1e-6)
-    x, _, _ = _nodes(laws, moments, 10_000, 1, [start], [7], n_gh=5)  # a finished total
+    x, _, _ = _nodes(laws, moments, 10_000, 1, [start], [7], n_normal=5)  # a finished total
     assert np.all(x == 10_000)  # above every normal node
 
 

@@ -203,9 +203,9 @@ def reach_probability(probs, o, n, need):
 
 
 @njit(cache=True, nogil=True)
-def _max_normal_quantile(q, fin_best, fin_ties, mu, sd, n_unf):
-    """The ``q``-quantile of the best of the finished total ``fin_best`` (if
-    ``fin_ties``) and independent normal finals (``mu[k]``, ``sd[k]``), by bisection."""
+def _max_normal_quantile(q, mu, sd, n_unf):
+    """The ``q``-quantile of the best of independent normal finals (``mu[k]``,
+    ``sd[k]``), by bisection."""
     lo = mu[0]
     hi = mu[0]
     for k in range(n_unf):
@@ -223,8 +223,7 @@ def _max_normal_quantile(q, fin_best, fin_ties, mu, sd, n_unf):
             lo = x
         else:
             hi = x
-    x = 0.5 * (lo + hi)
-    return max(x, float(fin_best)) if fin_ties > 0 else x
+    return 0.5 * (lo + hi)
 
 
 @njit(cache=True, nogil=True)
@@ -243,159 +242,132 @@ def _exact_span(fin_best, fin_ties, ost, osc, n_unf, law_len):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def best_final_sizes(
-    fin_best, fin_ties, ost, osc, n_unf, law_len, law_support, n_gh, n_quantiles, size
-):
-    """``size[i]``: room for the nodes of game ``i`` in :func:`best_final_nodes`."""
+def best_final_sizes(opponents, laws, n_normal, n_quantiles, size):
+    """``size[i]``: room for the nodes of game ``i`` in :func:`best_final_nodes`
+    (``opponents``, ``laws`` as there; ``n_normal``, ``n_quantiles``: the nodes of one
+    and of several normal finals)."""
+    fin_best, fin_ties, ost, osc, n_unf = opponents
+    law_len, support = laws[2], laws[3]
     for i in prange(fin_best.shape[0]):
-        if n_unf[i] == 0:
+        m = n_unf[i]
+        lo, hi = _exact_span(fin_best[i], fin_ties[i], ost[i], osc[i], m, law_len)
+        if m == 0:
             size[i] = 1
-            continue
-        lo, hi = _exact_span(fin_best[i], fin_ties[i], ost[i], osc[i], n_unf[i], law_len)
-        if hi >= lo and n_unf[i] == 1 and fin_ties[i] == 0:
-            size[i] = law_support[ost[i, 0]] + 1
-        elif hi >= lo:
-            size[i] = hi - lo + 1
+        elif hi < lo:
+            size[i] = n_normal if m == 1 else n_quantiles
+        elif m == 1 and fin_ties[i] == 0:
+            size[i] = support[ost[i, 0]] + 1
         else:
-            size[i] = n_gh if n_unf[i] == 1 else n_quantiles
+            size[i] = hi - lo + 1
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def best_final_nodes(
-    fin_best,
-    fin_ties,
-    ost,
-    osc,
-    n_unf,
-    law_pool,
-    law_off,
-    law_len,
-    mean,
-    sd,
-    gh_x,
-    gh_w,
-    ptr,
-    x,
-    w,
-    below,
-    count,
-):
-    """The law of the best final total among game ``i``'s opponents, as ascending nodes
-    ``x[ptr[i] : ptr[i] + count[i]]`` with weights ``w`` (summing to 1; ``below``: the
-    weight of the row's nodes before each).
+def best_final_nodes(opponents, laws, normal, nodes):
+    """The law of the best final total among each game's opponents, as ascending nodes.
 
-    Finished opponents count with their best total ``fin_best[i]`` (if ``fin_ties[i]``);
-    those still playing (states ``ost[i, k]``, points ``osc[i, k]``, ``k < n_unf[i]``)
-    play max-EV. Exact (one node per possible total) when every one of them has a law in
-    the table (``law_len > 0``: few boxes left); else their finals are normal with the
-    exact means and SDs of max-EV play: one opponent by Gauss-Hermite nodes ``gh_x``
-    (weights ``gh_w``), several by equal-weight quantiles of their best (as many as
-    ``ptr`` leaves room for)."""
+    ``opponents = (fin_best, fin_ties, ost, osc, n_unf)``: per game ``i``, the finished
+    opponents' best total ``fin_best[i]`` (if ``fin_ties[i]`` > 0) and the turn-start
+    states ``ost[i, k]`` and points ``osc[i, k]`` of the ``n_unf[i]`` still playing, who
+    play max-EV. ``laws = (pool, offset, length, support)``:
+    :class:`yahtzee_sim.future.FutureLaws`. ``normal = (mean, sd, z, z_weight)``: the
+    moments of max-EV play and the standard-normal nodes used for one opponent's final.
+    ``nodes = (ptr, x, w, below, count)``: game ``i`` gets ``x[ptr[i] : ptr[i] +
+    count[i]]`` with weights ``w`` (summing to 1) and ``below`` (the weight of its nodes
+    before each); ``ptr`` from :func:`best_final_sizes`.
+
+    Exact (one node per possible total, weights below :data:`NODE_WEIGHT` joining the
+    next node) when every opponent still playing has a law; else their finals are normal:
+    one opponent's by the nodes ``z``, several by equal-weight quantiles of their best."""
+    ptr, x, w, below, count = nodes
+    fin_best, fin_ties, ost, osc, n_unf = opponents
+    law_len = laws[2]
     for i in prange(fin_best.shape[0]):
-        _row_nodes(
-            i,
-            fin_best,
-            fin_ties,
-            ost,
-            osc,
-            n_unf,
-            law_pool,
-            law_off,
-            law_len,
-            mean,
-            sd,
-            gh_x,
-            gh_w,
-            ptr,
-            x,
-            w,
-            count,
-        )
+        p, m, fb, ft = ptr[i], n_unf[i], fin_best[i], fin_ties[i]
+        lo, hi = _exact_span(fb, ft, ost[i], osc[i], m, law_len)
+        out = (x[p : ptr[i + 1]], w[p : ptr[i + 1]])
+        if m == 0:
+            x[p], w[p], count[i] = float(fb), 1.0, 1
+        elif hi < lo:
+            count[i] = _normal_nodes(fb, ft, ost[i, :m], osc[i, :m], normal, out)
+        elif m == 1 and ft == 0:
+            count[i] = _law_nodes(ost[i, 0], osc[i, 0], laws, out)
+        else:
+            count[i] = _best_law_nodes(fb, ft, ost[i, :m], osc[i, :m], laws, lo, hi, out)
         acc = 0.0
-        for j in range(ptr[i], ptr[i] + count[i]):
+        for j in range(p, p + count[i]):
             below[j] = acc
             acc += w[j]
 
 
 @njit(cache=True, nogil=True)
-def _row_nodes(
-    i,
-    fin_best,
-    fin_ties,
-    ost,
-    osc,
-    n_unf,
-    law_pool,
-    law_off,
-    law_len,
-    mean,
-    sd,
-    gh_x,
-    gh_w,
-    ptr,
-    x,
-    w,
-    count,
-):
-    """Row ``i`` of :func:`best_final_nodes` (its nodes and weights)."""
-    p, m, fb, ft = ptr[i], n_unf[i], fin_best[i], fin_ties[i]
-    if m == 0:
-        x[p], w[p], count[i] = float(fb), 1.0, 1
-        return
-    lo, hi = _exact_span(fb, ft, ost[i], osc[i], m, law_len)
-    if hi < lo:  # normal futures
-        k_n = ptr[i + 1] - p
-        mu = np.empty(m)
-        s = np.empty(m)
-        for k in range(m):
-            mu[k] = osc[i, k] + mean[ost[i, k]]
-            s[k] = sd[ost[i, k]]
-        for j in range(k_n):
-            if m == 1:
-                x[p + j] = mu[0] + s[0] * gh_x[j]
-                if ft > 0:
-                    x[p + j] = max(x[p + j], float(fb))
-                w[p + j] = gh_w[j]
-            else:
-                x[p + j] = _max_normal_quantile((j + 0.5) / k_n, fb, ft, mu, s, m)
-                w[p + j] = 1.0 / k_n
-        count[i] = k_n
-        return
-    if m == 1 and ft == 0:  # one opponent: their law, shifted
-        o, c, carry = law_off[ost[i, 0]], 0, 0.0
-        for j in range(law_len[ost[i, 0]]):
-            carry += law_pool[o + j]
-            if law_pool[o + j] >= NODE_WEIGHT:  # smaller ones join the next node
-                x[p + c] = float(osc[i, 0] + j)
-                w[p + c] = carry
-                carry = 0.0
-                c += 1
-        if carry > 0.0:
-            w[p + c - 1] += carry
-        count[i] = c
-        return
+def _normal_nodes(fb, ft, ost, osc, normal, out):
+    """Nodes of the best of normal finals (and ``fb`` if ``ft``), filling ``out``."""
+    mean, sd, z, zw = normal
+    x, w = out
+    m = ost.shape[0]
+    mu = np.empty(m)
+    s = np.empty(m)
+    for k in range(m):
+        mu[k] = osc[k] + mean[ost[k]]
+        s[k] = sd[ost[k]]
+    for j in range(x.shape[0]):
+        if m == 1:
+            x[j] = mu[0] + s[0] * z[j]
+            w[j] = zw[j]
+        else:
+            x[j] = _max_normal_quantile((j + 0.5) / x.shape[0], mu, s, m)
+            w[j] = 1.0 / x.shape[0]
+        if ft > 0:
+            x[j] = max(x[j], float(fb))
+    return x.shape[0]
+
+
+@njit(cache=True, nogil=True)
+def _law_nodes(state, points, laws, out):
+    """Nodes of one opponent's exact final (state's law shifted by their ``points``)."""
+    pool, offset, length = laws[0], laws[1], laws[2]
+    x, w = out
+    o, c, carry = offset[state], 0, 0.0
+    for j in range(length[state]):
+        carry += pool[o + j]
+        if pool[o + j] >= NODE_WEIGHT:  # smaller ones join the next node
+            x[c] = float(points + j)
+            w[c] = carry
+            carry = 0.0
+            c += 1
+    if carry > 0.0:
+        w[c - 1] += carry
+    return c
+
+
+@njit(cache=True, nogil=True)
+def _best_law_nodes(fb, ft, ost, osc, laws, lo, hi, out):
+    """Nodes of the best of several exact finals (and ``fb`` if ``ft``) on ``lo..hi``:
+    the product of the opponents' CDFs."""
+    pool, offset, length = laws[0], laws[1], laws[2]
+    x, w = out
+    m = ost.shape[0]
     cum = np.zeros(m)  # P(opponent k's final <= v), from v = lo - 1 on
     for k in range(m):
-        o = law_off[ost[i, k]]
-        for j in range(min(lo - osc[i, k], law_len[ost[i, k]])):
-            cum[k] += law_pool[o + j]
+        for j in range(min(lo - osc[k], length[ost[k]])):
+            cum[k] += pool[offset[ost[k]] + j]
     prev = 0.0
     c = 0
     for v in range(lo, hi + 1):
         g = 1.0
         for k in range(m):
-            j = v - osc[i, k]
-            if j < law_len[ost[i, k]]:
-                cum[k] += law_pool[law_off[ost[i, k]] + j]
+            j = v - osc[k]
+            if j < length[ost[k]]:
+                cum[k] += pool[offset[ost[k]] + j]
             g *= min(cum[k], 1.0)
         if ft > 0 and v < fb:
             g = 0.0
         if g - prev >= NODE_WEIGHT or (v == hi and g > prev):  # smaller steps join the next
-            x[p + c] = float(v)
-            w[p + c] = g - prev
+            x[c] = float(v)
+            w[c] = g - prev
             c += 1
             prev = g
-    count[i] = c
+    return c
 
 
 @njit(cache=True, nogil=True)
@@ -425,13 +397,15 @@ def beat_probability(probs, o, n, x, w, below, base):
 
 
 @njit(cache=True, nogil=True)
-def fill_reach_values(
-    kr, used, upper, flag, score, probs, offset, length, mean, x, w, below, t, val, val_bonus
-):
-    """Lane ``t`` (one game): ``val[s, t]`` = P(win) after writing the points of slot ``s``
-    — :func:`beat_probability` from the state reached against the opponents' best final
-    (nodes ``x``, ``w``, ``below``) — plus the max-EV tie-break; ``val_bonus`` as in
-    :func:`fill_win_values`."""
+def fill_reach_values(kr, card, target, mean, rival, t, val, val_bonus):
+    """Lane ``t`` (one game, ``card = (used, upper, flag, score)``): ``val[s, t]`` = P(win)
+    after writing the points of slot ``s`` — :func:`beat_probability` from the state
+    reached (target table ``target = (probs, offset, length)``) against the opponents'
+    best final (``rival = (x, w, below)``) — plus the max-EV tie-break; ``val_bonus`` as
+    in :func:`fill_win_values`."""
+    used, upper, flag, score = card
+    probs, offset, length = target
+    x, w, below = rival
     bonus_flag = flag_after_roll(kr, flag, 1)
     earns = kr.yahtzee_bonus > 0 and flag >= 1
     for c in range(kr.n_categories):
@@ -452,28 +426,14 @@ def fill_reach_values(
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def win_reach_decisions(
-    kr,
-    order,
-    used,
-    upper,
-    flag,
-    score,
-    probs,
-    offset,
-    length,
-    mean,
-    ptr,
-    x,
-    w,
-    below,
-    count,
-    keep_out,
-    cat_out,
-):
+def win_reach_decisions(kr, order, mine, target, mean, nodes, keep_out, cat_out):
     """Decisions of win-target for games ``i = order[p]`` (row ``p`` of
-    :func:`.batched.decision_buffers`): boxes valued by :func:`fill_reach_values` against
-    the nodes of :func:`best_final_nodes`; tiles as in :func:`win_aware_decisions`."""
+    :func:`.batched.decision_buffers`): ``mine = (used, upper, flag, score)`` per game;
+    boxes valued by :func:`fill_reach_values` from the target table ``target = (probs,
+    offset, length)`` against the nodes ``nodes = (ptr, x, w, below, count)`` of
+    :func:`best_final_nodes`; tiles as in :func:`win_aware_decisions`."""
+    used, upper, flag, score = mine
+    ptr, x, w, below, count = nodes
     n = order.shape[0]
     n_tiles = (n + TILE - 1) // TILE
     n_slots = kr.slot_points.shape[0]
@@ -490,22 +450,8 @@ def win_reach_decisions(
             for t in range(nu):
                 i = rows[t]
                 lo, hi = ptr[i], ptr[i] + count[i]
-                fill_reach_values(
-                    kr,
-                    used[i],
-                    upper[i],
-                    flag[i],
-                    score[i],
-                    probs,
-                    offset,
-                    length,
-                    mean,
-                    x[lo:hi],
-                    w[lo:hi],
-                    below[lo:hi],
-                    t,
-                    val,
-                    vb,
-                )
+                card = (used[i], upper[i], flag[i], score[i])
+                rival = (x[lo:hi], w[lo:hi], below[lo:hi])
+                fill_reach_values(kr, card, target, mean, rival, t, val, vb)
                 mask_used_boxes(kr, used[i], t, val)
             solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)
