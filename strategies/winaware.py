@@ -89,28 +89,28 @@ def unfinished_cards(view: TurnView) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(states, dtype=np.int64).reshape(m, -1), score.reshape(m, -1)
 
 
+def finished_best(view: TurnView) -> tuple[np.ndarray, np.ndarray]:
+    """Per game of ``view``: the finished opponents' best total and how many hold it
+    (0 and 0 while none has finished)."""
+    tb = view.table
+    done = tb.turns >= view.rules.n_categories
+    m = len(view)
+    if not done.any():
+        return np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64)
+    fin = np.asarray(tb.score, dtype=np.int64)[:, done]
+    fin_best = fin.max(axis=1)
+    return fin_best, (fin == fin_best[:, None]).sum(axis=1).astype(np.int64)
+
+
 def opponents_summary(view: TurnView, moments) -> tuple:
     """Per game of ``view``: the finished opponents' best total and how many hold it,
     and the mean and SD of each unfinished opponent's final score under max-EV play
     (``(fin_best, fin_ties, um, usd, n_unf)``, unfinished first in each row of ``um``)."""
-    tb = view.table
-    rules = view.rules
-    m = len(view)
-    done = tb.turns >= rules.n_categories
-    score = np.asarray(tb.score, dtype=np.int64)
-    if done.any():
-        fin = score[:, done]
-        fin_best = fin.max(axis=1)
-        fin_ties = (fin == fin_best[:, None]).sum(axis=1)
-    else:
-        fin_best = np.zeros(m, dtype=np.int64)
-        fin_ties = np.zeros(m, dtype=np.int64)
-    live = ~done
-    k = int(live.sum())
-    states = encode_state(rules, tb.used[:, live], tb.upper_total[:, live], tb.flag[:, live])
-    um = np.ascontiguousarray(score[:, live] + moments.mean[states], dtype=np.float64)
+    fin_best, fin_ties = finished_best(view)
+    states, score = unfinished_cards(view)
+    um = np.ascontiguousarray(score + moments.mean[states], dtype=np.float64)
     usd = np.ascontiguousarray(moments.sd[states], dtype=np.float64)
-    return fin_best, fin_ties.astype(np.int64), um.reshape(m, k), usd.reshape(m, k), k
+    return fin_best, fin_ties, um, usd, states.shape[1]
 
 
 class _OpponentAware(Strategy):
@@ -236,17 +236,22 @@ class WinTarget(_OpponentAware):
     Each box written now leads to a turn-start state ``s2`` with ``base`` points. The
     opponents' best final total ``B`` is a law: exact (max-EV play from cards with at
     most ``exact_open`` open boxes, :func:`yahtzee_sim.future.future_laws`) or
-    ``quantiles`` equal-weight quantiles of the best of normal finals (the exact mean and
-    SD of max-EV play). The box's value is the mean over ``B`` of the largest probability
-    of scoring more than ``B - base`` from ``s2`` (the target-score table,
-    :func:`yahtzee_sim.target.target_table`; a tie counts half): the player's own future
-    is a best response to each total, not max-EV play.
+    equal-weight quantiles of normal finals (the exact mean and SD of max-EV play). The
+    box's value is the mean over ``B`` of the largest probability of scoring more than
+    ``B - base`` from ``s2`` (the target-score table,
+    :func:`yahtzee_sim.target.target_table`), plus its share of a tie (1/2; 1/(k + 1)
+    with ``k`` finished opponents tied at the best total): the player's own future is a
+    best response to each total, not max-EV play. A tie with several opponents still
+    playing is counted as a tie with one.
+
+    Sources: Pawlewicz 2010, as Tillius 2026 summarizes it (each state assigned the
+    probability of reaching every score); our formulation, not a transcription.
 
     Parameters
     ----------
     nodes : int
-        Gauss-Hermite nodes for one opponent's final while they have more than
-        ``exact_open`` open boxes.
+        Equal-weight quantiles of one opponent's (normal) final while they have more
+        than ``exact_open`` open boxes.
     quantiles : int
         Quantiles of the best final of several such opponents.
     cap : int
@@ -277,7 +282,7 @@ class WinTarget(_OpponentAware):
         self._lock = threading.Lock()
         super().prepare(rules)
         k = int(self.nodes)  # one opponent: equal-weight quantiles of a normal final
-        self._gh = (ndtri((np.arange(k) + 0.5) / k), np.full(k, 1.0 / k))
+        self._z = (ndtri((np.arange(k) + 0.5) / k), np.full(k, 1.0 / k))
 
     def tables(self):
         """``(target table, future laws)`` of the prepared rules, loaded (or solved and
@@ -294,28 +299,24 @@ class WinTarget(_OpponentAware):
         return True
 
     def _table_inputs(self, view: TurnView) -> tuple:
-        tb = view.table
-        done = tb.turns >= view.rules.n_categories
-        score = np.asarray(tb.score, dtype=np.int64)
-        m = len(view)
-        fb = score[:, done].max(axis=1) if done.any() else np.zeros(m, dtype=np.int64)
-        ft = (score[:, done] == fb[:, None]).sum(axis=1) if done.any() else np.zeros(m, np.int64)
+        fb, ft = finished_best(view)
         ost, osc = unfinished_cards(view)
-        return fb, ft.astype(np.int64), ost, osc, np.full(m, ost.shape[1], dtype=np.int64)
+        return fb, ft, ost, osc, np.full(len(view), ost.shape[1], dtype=np.int64)
 
     def _run_kernel(self, kr, order, mine, table, keep, cat) -> None:
         tt, laws = self.tables()
         laws = (laws.pool, laws.offset, laws.length, laws.support)
         n = len(table[0])
         size = np.empty(n, dtype=np.int64)
-        best_final_sizes(table, laws, len(self._gh[0]), int(self.quantiles), size)
+        best_final_sizes(table, laws, len(self._z[0]), int(self.quantiles), size)
         ptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(size, out=ptr[1:])
         nodes = (ptr, *node_buffers(self._turns, int(ptr[-1])), np.empty(n, dtype=np.int64))
-        normal = (self._moments.mean, self._moments.sd, *self._gh)
+        normal = (self._moments.mean, self._moments.sd, *self._z)
         best_final_nodes(table, laws, normal, nodes)
         target = (tt.probs, tt.offset, tt.length)
-        win_reach_decisions(kr, order, mine, target, self._moments.mean, nodes, keep, cat)
+        finished = (table[0], table[1])
+        win_reach_decisions(kr, order, mine, finished, target, self._moments.mean, nodes, keep, cat)
 
 
 @register("chase")

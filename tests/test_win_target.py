@@ -19,7 +19,7 @@ from yahtzee_sim._kernels.winaware import (
 from yahtzee_sim.duel import solve_duel
 from yahtzee_sim.duel_eval import evaluate_pair
 from yahtzee_sim.errors import StrategyError
-from yahtzee_sim.future import future_law, future_laws, future_moments
+from yahtzee_sim.future import FutureError, future_law, future_laws, future_moments
 from yahtzee_sim.rules import get_rules
 from yahtzee_sim.state import decode_state
 from yahtzee_sim.strategies import get_strategy, strategy_class
@@ -52,9 +52,23 @@ def test_future_laws_are_the_exact_law_of_each_state(rules_name):
     assert np.all(laws.length[open_boxes > 2] == 0) and np.any(open_boxes > 2)
 
 
+def test_laws_with_yahtzee_bonuses_are_exact():
+    rules = get_rules("yahtzee")  # flags and bonuses: states with one open box
+    laws = future_laws(rules, max_open=1)
+    used, _, flag = decode_state(rules, np.flatnonzero(laws.length > 1))
+    rng = np.random.default_rng(1)
+    for s in rng.choice(np.flatnonzero(laws.length > 1)[flag > 0], 12, replace=False):
+        got = laws.pool[laws.offset[s] : laws.offset[s] + laws.length[s]]
+        want = future_law(rules, int(s))
+        n = max(len(got), len(want))
+        np.testing.assert_allclose(_pad(got, n), _pad(want, n), atol=1e-13)
+    assert used.size > 0
+
+
 def test_bad_max_open_is_a_value_error():
-    with pytest.raises(ValueError, match="max_open"):
+    with pytest.raises(FutureError, match="max_open"):
         future_laws(SMALL, max_open=-1)
+    assert issubclass(FutureError, ValueError)
 
 
 def _nodes(laws, moments, fb, ft, ost, osc, n_normal=5, n_q=7):
@@ -118,30 +132,44 @@ def test_normal_nodes_are_quantiles_of_the_best_final():
     assert np.all(x == 10_000)  # above every normal node
 
 
-def _reach(row, need):
-    if need <= 0:
-        return 1.0
-    k = int(np.floor(need))
-    at = [row[j] if j < len(row) else 0.0 for j in (k, k + 1)]
-    return at[0] + (need - k) * (at[1] - at[0])
+def _beat(row, x, base, share):
+    """P(win) against an integer total ``x`` by brute force: P(more than ``x - base``
+    more points) plus ``share`` of P(exactly that many), from the row's steps."""
+    at = lambda t: 1.0 if t <= 0 else (row[t] if t < len(row) else 0.0)  # noqa: E731
+    k = int(x - base)
+    return at(k + 1) + share * (at(k) - at(k + 1))
 
 
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(st.floats(0, 1), min_size=1, max_size=30),
-    st.lists(st.floats(-40, 80, allow_nan=False), min_size=1, max_size=40, unique=True),
+    st.lists(st.integers(-40, 80), min_size=1, max_size=40, unique=True),
     st.integers(-10, 60),
+    st.integers(0, 39),
+    st.integers(1, 4),
 )
-def test_beat_probability_is_the_mean_chance_of_beating_each_node(row, nodes, base):
+def test_beat_probability_is_the_mean_chance_of_beating_each_node(row, nodes, base, tie, k):
     row = np.sort(np.asarray([1.0, *row]))[::-1].copy()  # P(at least t more), t = 0, 1, ..
     x = np.sort(np.asarray(nodes, dtype=np.float64))
     w = np.linspace(1, 2, len(x))
     w /= w.sum()
-    below = np.cumsum(w) - w
+    tie_at = x[tie % len(x)]  # k finished opponents tied there: the win split k + 1 ways
+    rival = (x, w, np.cumsum(w) - w, tie_at, 1.0 / (k + 1))
     probs = np.concatenate([np.zeros(3), row])  # the row at offset 3 of a pool
-    got = beat_probability(probs, 3, len(row), x, w, below, float(base))
-    want = sum(wj * _reach(row, xj - base + 0.5) for xj, wj in zip(x, w, strict=True))
+    got = beat_probability(probs, 3, len(row), rival, float(base))
+    want = sum(
+        wj * _beat(row, xj, base, 1.0 / (k + 1) if xj == tie_at else 0.5)
+        for xj, wj in zip(x, w, strict=True)
+    )
     assert got == pytest.approx(want, abs=1e-12)
+
+
+def test_beat_probability_between_integer_totals_interpolates():
+    row = np.array([1.0, 0.8, 0.5, 0.1])
+    rival = (np.array([11.25]), np.array([1.0]), np.array([0.0]), -np.inf, 0.5)
+    # need 11.25 - 10 + 0.5 = 1.75: three quarters of the way from row[1] to row[2]
+    got = beat_probability(row, 0, 4, rival, 10.0)
+    assert got == pytest.approx(0.8 + 0.75 * (0.5 - 0.8))
 
 
 def _pair(seat, strategy):

@@ -12,7 +12,7 @@ there:
   a position inside a turn (dice and rerolls left), by the exact evaluator's forward
   and backward passes started from that state;
 * :func:`future_laws` — the exact laws of **every** state with at most a few open
-  boxes, in one table (one backward pass over the last levels; win-aware play reads an
+  boxes, in one table (one backward pass over the last levels; ``win-target`` reads an
   opponent's endgame from it).
 """
 
@@ -28,6 +28,7 @@ from . import cache
 from ._kernels.exact import outcome_effects, reach_layer, roll_outcomes
 from ._kernels.scoring import kernel_rules
 from ._kernels.winaware import NODE_WEIGHT
+from .errors import YahtzeeSimError
 from .exact import _backward, _unique_states, level_outcomes, prepared
 from .rules import RuleSet, get_rules
 from .solver import levels, upper_lanes
@@ -187,12 +188,17 @@ def _outcomes_law(strategy, rules, kr, used, upper, flag, cat_row, fin):
     return _law_from_outcomes(strategy, rules, np.array(nxt), np.array(pts), np.array(prob))
 
 
+class FutureError(YahtzeeSimError):
+    """Bad input to :func:`future_laws`."""
+
+
 class FutureLaws(NamedTuple):
     """Exact laws of the points still to come under max-EV play from every state with at
     most ``max_open`` open boxes: ``pool[offset[s] : offset[s] + length[s]]`` is the pmf
     of state index ``s`` (``pmf[x]`` = P(x more points)); ``length[s]`` is 0 for states
     with more open boxes or unreachable. ``support[s]`` counts the entries of at least
-    :data:`yahtzee_sim._kernels.winaware.NODE_WEIGHT` (the nodes win-target plays against)."""
+    :data:`yahtzee_sim._kernels.winaware.NODE_WEIGHT` (the nodes of an opponent's law in
+    win-target)."""
 
     pool: np.ndarray
     offset: np.ndarray
@@ -255,5 +261,5 @@ def future_laws(rules: str | RuleSet = "yahtzee", max_open: int = 3) -> FutureLa
     """:class:`FutureLaws` of every state of ``rules`` with at most ``max_open`` open
     boxes (kept in memory; official Yahtzee with 3 open boxes: a few seconds, 75 MB)."""
     if isinstance(max_open, bool) or not isinstance(max_open, (int, np.integer)) or max_open < 0:
-        raise ValueError(f"max_open must be an integer >= 0, got {max_open!r}")
+        raise FutureError(f"max_open must be an integer >= 0, got {max_open!r}")
     return _future_laws(get_rules(rules), int(max_open))

@@ -9,6 +9,11 @@ opponent at their total. The box's value is P(win) (ties split) under normal
 approximations of those remaining scores — exact once nothing is left to play for
 anyone but this turn's player on their last turn. The widget
 (:func:`.widget.widget_mixed`) then takes the best keeps and boxes against these values.
+
+The kernels of win-target (after the ``win-target`` marker below) value the same boxes
+by the player's best chance of beating each possible best final total of the
+opponents: the law of that total as nodes (:func:`best_final_nodes`), the chance from
+the target-score table (:func:`beat_probability`).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from .batched import CHUNKS, TILE, solve_tile
 from .scoring import flag_after_roll, scored_state
 from .widget import _rows, mask_used_boxes, new_work
 
-#: Node weights below this join the next node (the law's tail beyond a billionth).
+#: Node weights below this join the next node (a law's tail, the last node).
 NODE_WEIGHT = 1e-9
 
 #: Weight of the expected final score added to P(win): moves that win equally often are
@@ -189,20 +194,6 @@ def win_aware_decisions(
 
 
 @njit(cache=True, nogil=True)
-def reach_probability(probs, o, n, need):
-    """Largest P(at least ``need`` more points) of the target-table row at offset ``o``
-    with ``n`` lanes, linear between integer needs (``need + 0.5`` against an integer
-    rival total counts a tie as half a win); 0 past the row."""
-    if need <= 0.0:
-        return 1.0
-    k = int(need)
-    f = need - k
-    a = probs[o + k] if k < n else 0.0
-    b = probs[o + k + 1] if k + 1 < n else 0.0
-    return a + f * (b - a)
-
-
-@njit(cache=True, nogil=True)
 def _max_normal_quantile(q, mu, sd, n_unf):
     """The ``q``-quantile of the best of independent normal finals (``mu[k]``,
     ``sd[k]``), by bisection."""
@@ -275,9 +266,10 @@ def best_final_nodes(opponents, laws, normal, nodes):
     count[i]]`` with weights ``w`` (summing to 1) and ``below`` (the weight of its nodes
     before each); ``ptr`` from :func:`best_final_sizes`.
 
-    Exact (one node per possible total, weights below :data:`NODE_WEIGHT` joining the
-    next node) when every opponent still playing has a law; else their finals are normal:
-    one opponent's by the nodes ``z``, several by equal-weight quantiles of their best."""
+    Exact (one node per possible total; weights below :data:`NODE_WEIGHT` join the next
+    node, a tail the last) when every opponent still playing has a law; else their
+    finals are normal: one opponent's by the nodes ``z``, several by equal-weight
+    quantiles of their best."""
     ptr, x, w, below, count = nodes
     fin_best, fin_ties, ost, osc, n_unf = opponents
     law_len = laws[2]
@@ -292,7 +284,7 @@ def best_final_nodes(opponents, laws, normal, nodes):
         elif m == 1 and ft == 0:
             count[i] = _law_nodes(ost[i, 0], osc[i, 0], laws, out)
         else:
-            count[i] = _best_law_nodes(fb, ft, ost[i, :m], osc[i, :m], laws, lo, hi, out)
+            count[i] = _best_law_nodes(ost[i, :m], osc[i, :m], laws, lo, hi, out)
         acc = 0.0
         for j in range(p, p + count[i]):
             below[j] = acc
@@ -341,9 +333,9 @@ def _law_nodes(state, points, laws, out):
 
 
 @njit(cache=True, nogil=True)
-def _best_law_nodes(fb, ft, ost, osc, laws, lo, hi, out):
-    """Nodes of the best of several exact finals (and ``fb`` if ``ft``) on ``lo..hi``:
-    the product of the opponents' CDFs."""
+def _best_law_nodes(ost, osc, laws, lo, hi, out):
+    """Nodes of the best of several exact finals on ``lo..hi`` (``lo`` is at least a
+    finished opponents' best total): the product of the opponents' CDFs."""
     pool, offset, length = laws[0], laws[1], laws[2]
     x, w = out
     m = ost.shape[0]
@@ -360,8 +352,6 @@ def _best_law_nodes(fb, ft, ost, osc, laws, lo, hi, out):
             if j < length[ost[k]]:
                 cum[k] += pool[offset[ost[k]] + j]
             g *= min(cum[k], 1.0)
-        if ft > 0 and v < fb:
-            g = 0.0
         if g - prev >= NODE_WEIGHT or (v == hi and g > prev):  # smaller steps join the next
             x[c] = float(v)
             w[c] = g - prev
@@ -371,19 +361,26 @@ def _best_law_nodes(fb, ft, ost, osc, laws, lo, hi, out):
 
 
 @njit(cache=True, nogil=True)
-def beat_probability(probs, o, n, x, w, below, base):
-    """Mean over the nodes ``x`` (ascending, weights ``w``; ``below[j]`` = the weight of
-    the nodes before ``j``) of the largest probability of scoring more than ``x - base``
-    from the target-table row at offset ``o`` with ``n`` lanes (a tie counts half, as
-    :func:`reach_probability`). Nodes at or below ``base - 0.5`` are beaten for sure,
-    those from ``base + n - 0.5`` on never: long node lists start at the first node
-    above ``base - 0.5`` (binary search) and every list stops at the first node out of
-    reach."""
+def beat_probability(probs, o, n, rival, base):
+    """P(win) from the target-table row at offset ``o`` with ``n`` lanes (``row[t]`` = the
+    largest probability of scoring at least ``t`` more) with ``base`` points now, against
+    the opponents' best final ``rival = (x, w, below, tie_at, tie_share)``: nodes ``x``
+    (ascending), weights ``w``, ``below[j]`` the weight of the nodes before ``j``.
+
+    Against a node ``x`` the player wins with more than ``x - base`` more points and ties
+    with exactly that many; a tie counts half, except at ``tie_at`` (the total of
+    finished opponents, several of them) where it counts ``tie_share``. The chance of a
+    tie is the row's step there, so a node is worth ``row[k] + (1 - share) * (row[k + 1]
+    - row[k])`` with ``k = x - base`` (interpolated for nodes between integers). Nodes at
+    or below ``base - 0.5`` are beaten for sure, those from ``base + n - 0.5`` on never:
+    long node lists start at the first node above ``base - 0.5`` (binary search) and
+    every list stops at the first node out of reach."""
+    x, w, below, tie_at, tie_share = rival
     k_n = x.shape[0]
     j0 = np.searchsorted(x, base - 0.5, side="right") if k_n > 16 else 0
     v = below[j0] if j0 < k_n else 1.0
     for j in range(j0, k_n):
-        need = x[j] - base + 0.5
+        need = x[j] - base + (1.0 - tie_share if x[j] == tie_at else 0.5)
         if need <= 0.0:
             v += w[j]
             continue
@@ -401,11 +398,10 @@ def fill_reach_values(kr, card, target, mean, rival, t, val, val_bonus):
     """Lane ``t`` (one game, ``card = (used, upper, flag, score)``): ``val[s, t]`` = P(win)
     after writing the points of slot ``s`` — :func:`beat_probability` from the state
     reached (target table ``target = (probs, offset, length)``) against the opponents'
-    best final (``rival = (x, w, below)``) — plus the max-EV tie-break; ``val_bonus`` as
-    in :func:`fill_win_values`."""
+    best final (``rival`` as there) — plus the max-EV tie-break; ``val_bonus`` as in
+    :func:`fill_win_values`."""
     used, upper, flag, score = card
     probs, offset, length = target
-    x, w, below = rival
     bonus_flag = flag_after_roll(kr, flag, 1)
     earns = kr.yahtzee_bonus > 0 and flag >= 1
     for c in range(kr.n_categories):
@@ -417,7 +413,7 @@ def fill_reach_values(kr, card, target, mean, rival, t, val, val_bonus):
                 f = bonus_flag if b else flag
                 s2, bonus = scored_state(kr, used, upper, f, c, p)
                 base = float(score + p + bonus + b * kr.yahtzee_bonus)
-                v = beat_probability(probs, offset[s2], length[s2], x, w, below, base)
+                v = beat_probability(probs, offset[s2], length[s2], rival, base)
                 v += EV_TIE_BREAK * (base + mean[s2])
                 if b:
                     val_bonus[s, t] = v
@@ -426,13 +422,16 @@ def fill_reach_values(kr, card, target, mean, rival, t, val, val_bonus):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def win_reach_decisions(kr, order, mine, target, mean, nodes, keep_out, cat_out):
+def win_reach_decisions(kr, order, mine, finished, target, mean, nodes, keep_out, cat_out):
     """Decisions of win-target for games ``i = order[p]`` (row ``p`` of
     :func:`.batched.decision_buffers`): ``mine = (used, upper, flag, score)`` per game;
     boxes valued by :func:`fill_reach_values` from the target table ``target = (probs,
     offset, length)`` against the nodes ``nodes = (ptr, x, w, below, count)`` of
-    :func:`best_final_nodes`; tiles as in :func:`win_aware_decisions`."""
+    :func:`best_final_nodes`, a tie with ``fin_ties[i]`` finished opponents at their
+    total ``fin_best[i]`` (``finished = (fin_best, fin_ties)``) sharing the win evenly;
+    tiles as in :func:`win_aware_decisions`."""
     used, upper, flag, score = mine
+    fin_best, fin_ties = finished
     ptr, x, w, below, count = nodes
     n = order.shape[0]
     n_tiles = (n + TILE - 1) // TILE
@@ -451,7 +450,9 @@ def win_reach_decisions(kr, order, mine, target, mean, nodes, keep_out, cat_out)
                 i = rows[t]
                 lo, hi = ptr[i], ptr[i] + count[i]
                 card = (used[i], upper[i], flag[i], score[i])
-                rival = (x[lo:hi], w[lo:hi], below[lo:hi])
+                ft = fin_ties[i]
+                tie_at = float(fin_best[i]) if ft > 1 else -np.inf
+                rival = (x[lo:hi], w[lo:hi], below[lo:hi], tie_at, 1.0 / (ft + 1))
                 fill_reach_values(kr, card, target, mean, rival, t, val, vb)
                 mask_used_boxes(kr, used[i], t, val)
             solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)
