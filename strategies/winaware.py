@@ -286,12 +286,13 @@ class WinTarget(_OpponentAware):
 
     def tables(self):
         """``(target table, future laws)`` of the prepared rules, loaded (or solved and
-        cached on disk: official Yahtzee about 2.5 minutes, Yatzy about 6, on two cores)
-        on first use."""
+        cached on disk, with a progress bar on standard error: official Yahtzee about 2.5
+        minutes, Yatzy about 6, on two cores) on first use."""
         with self._lock:
             if self._tables is None:
                 rules = self._rules
-                target = target_table(rules, max_beta=min(int(self.cap), max_score(rules)))
+                cap = min(int(self.cap), max_score(rules))
+                target = target_table(rules, max_beta=cap, progress=True)  # a bar if solved
                 self._tables = (target, future_laws(rules, int(self.exact_open)))
         return self._tables
 
