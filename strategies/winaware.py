@@ -29,7 +29,8 @@ values each box differently:
   total: from the state a box leads to, the largest probability of scoring more than
   that total (the target-score table, :func:`yahtzee_sim.target.target_table`, which
   holds it for every state and every number of points still needed); a box's value is
-  its mean over the law (ties count half), plus the same max-EV tie-break.
+  its mean over the law (a tie counts half, or 1/(k+1) against k finished opponents
+  tied at the best total), plus the same max-EV tie-break.
 
 Valuing one's own future by the best response to each total separately is optimistic
 (no single strategy reaches every total's best probability), but it keeps the player
@@ -183,8 +184,8 @@ class _OpponentAware(Strategy):
             *mine,
             self._moments.mean,
             self._moments.sd,
-            fb.astype(np.int64),
-            ft.astype(np.int64),
+            fb,
+            ft,
             um,
             usd,
             n_unf,
