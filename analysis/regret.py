@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+import numba
 import numpy as np
 import pandas as pd
 
@@ -166,8 +167,10 @@ class _Accumulator:
         top_roll = np.empty((m, R), dtype=np.int64)
         top_p, top_loss = np.empty((m, R)), np.empty((m, R))
         top_best = np.empty((m, R), dtype=np.int64)
-        level_regret(self.kr, self.lanes, used, upper, flag, keep, cat,
-                     (loss, bc, top_roll, top_p, top_loss, top_best))  # fmt: skip
+        groups = _runs(used, flag)
+        out = (loss, bc, top_roll, top_p, top_loss, top_best)
+        chunks = 4 * numba.get_num_threads()
+        level_regret(self.kr, self.lanes, used, upper, flag, groups, keep, cat, out, chunks)
         # weighted sums with numpy's fixed reduction order, not BLAS (whose threading
         # and alignment-dependent kernels change the last bits from run to run)
         a = reach[s]
@@ -226,6 +229,13 @@ class _Accumulator:
             seconds=seconds,
             meta={"charge_seconds": self.seconds},
         )
+
+
+def _runs(used: np.ndarray, flag: np.ndarray) -> np.ndarray:
+    """Start of each run of equal ``(used, flag)`` in state order, and the end: states of
+    one run share one widget run in :func:`level_regret`."""
+    change = np.flatnonzero((used[1:] != used[:-1]) | (flag[1:] != flag[:-1])) + 1
+    return np.concatenate(([0], change, [len(used)])).astype(np.int64)
 
 
 def _move(rules: RuleSet, j: int, action: int) -> str:

@@ -216,13 +216,14 @@ class _YahtzeeChaser(YahtzeeCard, Strategy):
         return out
 
     def category(self, view):
-        pts = view.category_points.astype(np.int64)
-        gain = np.where(pts >= 0, pts + view.bonus_points(), -1)
+        names = view.rules.category_names
+        order = np.arange(len(names))
         if self.ties_to_harder:  # the last of the best in difficulty order
-            rank = np.array([DIFFICULTY.index(n) for n in view.rules.category_names])
+            rank = np.array([DIFFICULTY.index(n) for n in names])
             order = np.argsort(-rank, kind="stable")  # hardest first
-            return order[np.argmax(gain[:, order], axis=1)]
-        return np.argmax(gain, axis=1)
+        out = np.empty(len(view), dtype=np.int64)
+        best_gain_box(view.category_points, view.bonus_points(), order, out)
+        return out
 
 
 @register("glenn-yahtzees-only")
@@ -337,6 +338,22 @@ class RationalYahtzeesV2(RationalYahtzees):
 
 
 # ------------------------------------------------------------------ kernels
+@njit(cache=True, nogil=True)
+def best_gain_box(points, bonus, order, out):
+    """Row ``i``'s box of most points now, bonuses included (``points[i, c] < 0``: the
+    box is closed), into ``out[i]``: the first of the best in ``order``."""
+    for i in range(points.shape[0]):
+        best = -1
+        choice = order[0]
+        for j in range(order.shape[0]):
+            c = order[j]
+            gain = np.int64(points[i, c]) + bonus[i, c] if points[i, c] >= 0 else -1
+            if j == 0 or gain > best:
+                best = gain
+                choice = c
+        out[i] = choice
+
+
 @njit(cache=True, nogil=True)
 def chaser_keep(counts, used, mode, out):
     """Keeps of Glenn 2006's Yahtzee-minded strategies (Glenn 2006 §7).

@@ -116,6 +116,7 @@ class TableStrategy(Strategy):
             kernel_rules(rules),
             self.lanes(),
             groups // fs,
+            u_lo,
             groups % fs,
             u_lo,
             nu,

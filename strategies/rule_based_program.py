@@ -255,10 +255,10 @@ def program_keep(counts, used, counts_five, bonus_open, out):
     """Table V as the program reads it, for every game: kept face counts into ``out``.
     ``counts_five[i]``: a Yahtzee still counts (rule 1); ``bonus_open[i]``: the box holds
     50 and the bonus is still to earn (rule 9)."""
+    op = np.empty(N_BOXES, dtype=np.bool_)  # open boxes of row i (one buffer for all rows)
     for i in range(counts.shape[0]):
         c = counts[i]
         u = used[i]
-        op = np.empty(N_BOXES, dtype=np.bool_)
         for b in range(N_BOXES):
             op[b] = (u >> b) & 1 == 0
         for f in range(N_FACES):

@@ -452,8 +452,8 @@ def test_batched_need_lanes_decide_as_one_lane_widget_runs(rules_name):
     lane = first[states] + rng.integers(-2, width + 2, size=len(states))
     lane += np.where(rng.random(len(states)) < 0.2, SPAN + 8, 0)  # spread, past the row
     layers, n_rolls = max(rules.rolls_per_turn - 1, 1), rules.tables.n_rolls
-    keep_a = np.empty((len(states), layers, n_rolls), np.int64)
-    cat_a = np.empty((len(states), n_rolls), np.int64)
+    keep_a = np.empty((len(states), layers, n_rolls), np.int16)
+    cat_a = np.empty((len(states), n_rolls), np.int8)
     fill_states(kr, table, used, upper, flag, lane, np.arange(len(states)), keep_a, cat_a)
     order = lane_order(states)
     p = np.arange(len(states))  # pair order[p] in row p

@@ -96,8 +96,8 @@ def lane_law(strategy, rules: RuleSet, progress: bool = False) -> dict:
             for lo in range(0, len(parts[w]), _CHUNK):
                 chunk = parts[w][lo : lo + _CHUNK]
                 used, upper, flag = decode_state(rules, chunk)
-                keep = np.empty((len(chunk), layers, n_rolls), dtype=np.int64)
-                cat = np.empty((len(chunk), n_rolls), dtype=np.int64)
+                keep = np.empty((len(chunk), layers, n_rolls), dtype=np.int16)
+                cat = np.empty((len(chunk), n_rolls), dtype=np.int8)
                 fill_states(
                     kr, opt_lanes, used, upper, flag, upper, np.arange(len(chunk)), keep, cat
                 )

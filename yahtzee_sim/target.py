@@ -272,8 +272,8 @@ def lane_decisions(rules: RuleSet, lanes, used, upper, flag, lane, rolls_left, r
         np.ascontiguousarray(x, dtype=np.int64) for x in (used, upper, flag, lane, rolls_left, roll)
     )
     n = len(used)
-    keep = np.empty((n, max(rules.rolls_per_turn - 1, 1), rules.tables.n_rolls), dtype=np.int64)
-    cat = np.empty((n, rules.tables.n_rolls), dtype=np.int64)
+    keep = np.empty((n, max(rules.rolls_per_turn - 1, 1), rules.tables.n_rolls), dtype=np.int16)
+    cat = np.empty((n, rules.tables.n_rolls), dtype=np.int8)
     fill_states(kernel_rules(rules), lanes, used, upper, flag, lane, np.arange(n), keep, cat)
     rows = np.arange(n)
     layer = np.maximum(rolls_left, 1) - 1

@@ -15,32 +15,26 @@ from .solve import MAX_CHUNKS
 from .widget import new_work, widget
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def fill_states(kr, lanes, used, upper, flag, lo, slots, keep_cache, cat_cache):
+def fill_states(kr, lanes, used, upper, flag, lo, slots, keep_cache, cat_cache) -> None:
     """Record the best decisions of states ``i`` (one lane ``lo[i]``: the upper total for
     max-EV lanes, the points still needed for target lanes) into
-    ``keep_cache[slots[i], j - 1, r]`` (j rerolls left) and ``cat_cache[slots[i], r]``,
-    in parallel over states."""
-    n = used.shape[0]
-    n_rolls = kr.roll_keep_index.shape[0]
-    n_chunks = min(n, MAX_CHUNKS)
-    for chunk in prange(n_chunks):
-        work = new_work(kr, 1, 1)
-        for i in range(chunk, n, n_chunks):
-            _, cat, keep, _, _ = widget(kr, lanes, used[i], upper[i], flag[i], lo[i], 1, work, 1)
-            s = slots[i]
-            for r in range(n_rolls):
-                cat_cache[s, r] = cat[r, 0]
-                for j in range(1, kr.rolls):
-                    keep_cache[s, j - 1, r] = keep[j, r, 0]
+    ``keep_cache[slots[i], j - 1, r]`` (j rerolls left) and ``cat_cache[slots[i], r]``
+    (int16 and int8), in parallel over states: :func:`fill_lanes` with one lane per
+    state, so that one compiled kernel serves both."""
+    n = len(used)
+    fill_lanes(
+        kr, lanes, used, upper, flag, lo, np.ones(n, dtype=np.int64),
+        np.arange(n, dtype=np.int64), np.asarray(slots, dtype=np.int64), keep_cache, cat_cache,
+    )  # fmt: skip
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def fill_lanes(kr, lanes, used, flag, u_lo, nu, row0, lane_row, keep_rows, cat_rows):
-    """Max-EV decisions of groups ``g`` (``used[g], flag[g]``, upper totals ``u_lo[g] ..
-    u_lo[g] + nu[g] - 1``, one widget run over all of them) into rows
-    ``lane_row[row0[g] + t]`` (skipped when -1) of ``keep_rows`` (rows, layers, rolls)
-    and ``cat_rows`` (rows, rolls), in parallel over groups."""
+def fill_lanes(kr, lanes, used, upper, flag, lo, nu, row0, lane_row, keep_rows, cat_rows):
+    """Best decisions of groups ``g`` (state ``used[g], upper[g], flag[g]``, lanes ``lo[g]
+    .. lo[g] + nu[g] - 1``: upper totals for max-EV lanes, points still needed for target
+    lanes; one widget run over all of them) into rows ``lane_row[row0[g] + t]`` (skipped
+    when -1) of ``keep_rows`` (rows, layers, rolls; int16) and ``cat_rows`` (rows, rolls;
+    int8), in parallel over groups."""
     n_rolls = kr.roll_keep_index.shape[0]
     n = used.shape[0]
     max_nu = 1
@@ -51,7 +45,7 @@ def fill_lanes(kr, lanes, used, flag, u_lo, nu, row0, lane_row, keep_rows, cat_r
         work = new_work(kr, max_nu, 1)
         for g in range(chunk, n, n_chunks):
             m = nu[g]
-            _, cat, keep, _, _ = widget(kr, lanes, used[g], 0, flag[g], u_lo[g], m, work, 1)
+            _, cat, keep, _, _ = widget(kr, lanes, used[g], upper[g], flag[g], lo[g], m, work, 1)
             for t in range(m):
                 row = lane_row[row0[g] + t]
                 if row < 0:

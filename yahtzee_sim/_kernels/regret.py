@@ -22,20 +22,18 @@ from .widget import NEG, new_work, widget
 
 
 @njit(cache=True, nogil=True)
-def _box_loss(kr, used, flag, work, r, chosen_box, best_value):
-    """Optimal value of roll ``r``'s best box − that of ``chosen_box``, from the box
-    values the widget tabled (max-EV lanes, one lane; the Yahtzee bonus of an
-    n-of-a-kind roll is the same for every box, so it is left out of both)."""
-    val = work.val
+def _box_loss(kr, used, flag, val, points, r, t, chosen_box, best_value):
+    """Optimal value of roll ``r``'s best box − that of ``chosen_box`` in lane ``t``, from
+    the box values ``val[slot, lane]`` the widget tabled (max-EV lanes; the Yahtzee bonus
+    of an n-of-a-kind roll is the same for every box, so it is left out of both)."""
     if kr.yahtzee_face[r] < 0:  # normal scoring
-        return best_value - val[kr.score_slot[r, chosen_box]]
-    points = work.slots
+        return best_value - val[kr.score_slot[r, chosen_box], t]
     roll_options(kr, r, used, flag, points)
     best = NEG
     chosen = NEG
     for c in range(kr.n_categories):
         if points[c] >= 0:
-            v = val[kr.points_slot[c, points[c]]]
+            v = val[kr.points_slot[c, points[c]], t]
             best = max(best, v)
             if c == chosen_box:
                 chosen = v
@@ -57,9 +55,12 @@ def _charge(layer, pr, d, r, best, out):
 
 
 @njit(cache=True, nogil=True)
-def _turn_regret(kr, lanes, used, upper, flag, keep_dec, cat_dec, work, scratch, out):
-    """Losses of one state's turn into ``out`` (see :func:`_charge`); ``scratch`` =
-    ``(p, w, fin)``: roll, keep and final-roll probabilities."""
+def _turn_regret(kr, used, flag, run, t, keep_dec, cat_dec, points, scratch, out):
+    """Losses of one state's turn into ``out`` (see :func:`_charge`), from the widget
+    ``run = (cat, keep, keep_vals, roll_vals, val)`` of its used-mask and flag, where it
+    is lane ``t``; ``scratch`` = ``(p, w, fin)``: roll, keep and final-roll
+    probabilities."""
+    cat, keep, keep_vals, roll_vals, val = run
     p, w, fin = scratch
     loss, by_cat, top_roll, top_p, top_loss, top_best = out
     n_rolls = kr.roll_keep_index.shape[0]
@@ -71,7 +72,6 @@ def _turn_regret(kr, lanes, used, upper, flag, keep_dec, cat_dec, work, scratch,
         top_best[j] = -1
     for c in range(kr.n_categories):
         by_cat[c] = 0.0
-    _, cat, keep, keep_vals, roll_vals = widget(kr, lanes, used, upper, flag, upper, 1, work, 2)
     # forward through the turn under the strategy's keeps, charging each decision's loss
     for r in range(n_rolls):
         p[r] = kr.first_roll_prob[r]
@@ -81,43 +81,61 @@ def _turn_regret(kr, lanes, used, upper, flag, keep_dec, cat_dec, work, scratch,
             if p[r] == 0.0:
                 continue
             k = keep_dec[j - 1, r]
-            q = roll_vals[0, r, 0] if kr.keep_size[k] == kr.n_dice else keep_vals[j, k, 0]
-            d = roll_vals[j, r, 0] - q
+            q = roll_vals[0, r, t] if kr.keep_size[k] == kr.n_dice else keep_vals[j, k, t]
+            d = roll_vals[j, r, t] - q
             if d > 0.0:
-                _charge(j, p[r], d, r, keep[j, r, 0], out)
+                _charge(j, p[r], d, r, keep[j, r, t], out)
         reach_layer(kr, keep_dec[j - 1], p, w, fin)
     for r in range(n_rolls):
         pr = p[r] + fin[r]
         if pr == 0.0:
             continue
-        best = roll_vals[0, r, 0]
-        d = _box_loss(kr, used, flag, work, r, cat_dec[r], best)
+        best = roll_vals[0, r, t]
+        d = _box_loss(kr, used, flag, val, points, r, t, cat_dec[r], best)
         if d > 0.0:
             by_cat[cat_dec[r]] += pr * d
-            _charge(0, pr, d, r, cat[r, 0], out)
+            _charge(0, pr, d, r, cat[r, t], out)
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def level_regret(kr, lanes, used, upper, flag, keep_dec, cat_dec, out):
-    """Per-state expected losses of one level, in parallel over states.
+def level_regret(kr, lanes, used, upper, flag, group_ptr, keep_dec, cat_dec, out, n_chunks):
+    """Per-state expected losses of one level, in parallel over groups of states.
 
-    ``out = (loss, by_cat, top_roll, top_p, top_loss, top_best)``: ``loss[i, j]``,
-    the expected loss (given the state is reached) of layer ``j``; ``by_cat[i, c]``,
-    box losses by the box the strategy chose; ``top_*[i, j]``, the costliest roll of
-    each layer (roll, probability within the turn, loss, optimal action: box index or
-    keep index)."""
-    n = used.shape[0]
+    Group ``g`` holds states ``group_ptr[g] .. group_ptr[g + 1] - 1``, all of one
+    used-mask and flag: one recording widget run over the lanes of their upper totals
+    serves them all. ``out = (loss, by_cat, top_roll, top_p, top_loss, top_best)``:
+    ``loss[i, j]``, the expected loss (given the state is reached) of layer ``j``;
+    ``by_cat[i, c]``, box losses by the box the strategy chose; ``top_*[i, j]``, the
+    costliest roll of each layer (roll, probability within the turn, loss, optimal
+    action: box index or keep index). The groups are shared out in ``n_chunks`` chunks."""
+    n_groups = group_ptr.shape[0] - 1
     n_rolls = kr.roll_keep_index.shape[0]
     n_keeps = kr.keep_add.shape[0]
-    n_chunks = min(n, MAX_CHUNKS)
+    n_slots = kr.slot_points.shape[0]
+    # a few chunks per thread: a recording work buffer over every upper total is large
+    n_chunks = max(1, min(n_groups, n_chunks))
     for chunk in prange(n_chunks):
-        work = new_work(kr, 1, 2)
+        work = new_work(kr, kr.upper_cap + 1, 2)
         scratch = (np.empty(n_rolls), np.empty(n_keeps), np.empty(n_rolls))
-        for i in range(chunk, n, n_chunks):
-            rows = (out[0][i], out[1][i], out[2][i], out[3][i], out[4][i], out[5][i])
-            _turn_regret(
-                kr, lanes, used[i], upper[i], flag[i], keep_dec[i], cat_dec[i], work, scratch, rows
+        for g in range(chunk, n_groups, n_chunks):
+            a, b = group_ptr[g], group_ptr[g + 1]
+            lo = upper[a]
+            hi = upper[a]
+            for i in range(a + 1, b):
+                lo = min(lo, upper[i])
+                hi = max(hi, upper[i])
+            nu = hi - lo + 1
+            _, cat, keep, keep_vals, roll_vals = widget(
+                kr, lanes, used[a], lo, flag[a], lo, nu, work, 2
             )
+            val = work.val[: n_slots * nu].reshape((n_slots, nu))
+            run = (cat, keep, keep_vals, roll_vals, val)
+            for i in range(a, b):
+                rows = (out[0][i], out[1][i], out[2][i], out[3][i], out[4][i], out[5][i])
+                _turn_regret(
+                    kr, used[i], flag[i], run, upper[i] - lo, keep_dec[i], cat_dec[i],
+                    work.slots, scratch, rows,
+                )  # fmt: skip
 
 
 @njit(cache=True, parallel=True, nogil=True)
