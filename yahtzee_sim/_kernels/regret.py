@@ -21,7 +21,7 @@ from .solve import MAX_CHUNKS
 from .widget import NEG, new_work, widget
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _box_loss(kr, used, flag, val, points, r, t, chosen_box, best_value):
     """Optimal value of roll ``r``'s best box − that of ``chosen_box`` in lane ``t``, from
     the box values ``val[slot, lane]`` the widget tabled (max-EV lanes; the Yahtzee bonus
@@ -54,7 +54,7 @@ def _charge(layer, pr, d, r, best, out):
         top_best[layer] = best
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _turn_regret(kr, used, flag, run, t, keep_dec, cat_dec, points, scratch, out):
     """Losses of one state's turn into ``out`` (see :func:`_charge`), from the widget
     ``run = (cat, keep, keep_vals, roll_vals, val)`` of its used-mask and flag, where it
