@@ -144,9 +144,10 @@ def evaluate_with_regret(
 class _Accumulator:
     """Charges the losses of each chunk of decisions as the forward pass goes."""
 
-    def __init__(self, rules: RuleSet, top: int):
+    def __init__(self, rules: RuleSet, top: int, values: np.ndarray | None = None):
         self.rules, self.top = rules, top
-        self.lanes = upper_total_lanes(value_table(rules).values)
+        # ``values``: another value table than the solved one (kernel warm-up only)
+        self.lanes = upper_total_lanes(value_table(rules).values if values is None else values)
         self.kr = kernel_rules(rules)
         R, C = rules.rolls_per_turn, rules.n_categories
         self.by_layer, self.by_turn, self.by_cat = np.zeros(R), np.zeros(C), np.zeros(C)

@@ -25,7 +25,7 @@ from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.rules import RuleSet, get_rules
 from yahtzee_sim.vocabulary import strategy_label
 
-from . import exact_cache, plots
+from . import exact_cache, plots, warmup
 from .document import Document
 from .headtohead import win_matrix
 from .kim_nelson import SelectionError
@@ -159,23 +159,35 @@ def build_report(
     (:mod:`yahtzee_sim.analysis.exact_cache`): a second report on the same rules reads
     them back, bit for bit, instead of evaluating again.
     """
-    from yahtzee_sim import simulate
-    from yahtzee_sim.solver import value_table
-
-    from .selection import select_best
-
     t0 = time.perf_counter()
     rules = get_rules(rules)
     games = _check_games(games, quick)
     specs = _resolve(strategies)
-    ids = list(specs)
     out = Path(out) if out is not None else Path("reports") / rules.name
     if out.exists() and not out.is_dir():
         raise ReportError(f"out: {str(out)!r} exists and is not a folder")
     out.mkdir(parents=True, exist_ok=True)
     if progress:
         _compile_notice()
+    # a first run on this machine: the exact stage's kernels compile in a second process
+    # while the value table and the simulations (which compile on one core) run
+    warming = warmup.start(rules)
+    try:
+        return _build(rules, games, seed, specs, out, n_jobs, regret_top, progress, quick,
+                      warming, t0)  # fmt: skip
+    finally:
+        warmup.finish(warming, timeout=0.0)  # only still running if a step failed
 
+
+def _build(rules, games, seed, specs, out, n_jobs, regret_top, progress, quick, warming, t0):
+    """The steps of :func:`build_report` (arguments checked; ``warming``: the
+    :mod:`~yahtzee_sim.analysis.warmup` process, or ``None``)."""
+    from yahtzee_sim import simulate
+    from yahtzee_sim.solver import value_table
+
+    from .selection import select_best
+
+    ids = list(specs)
     deterministic = [s for s in ids if _is_deterministic(specs[s])]
     bar = tqdm(
         total=len(ids) + len(deterministic) + 3, desc="report", unit="step", disable=not progress
@@ -204,6 +216,7 @@ def build_report(
     ids = [s for s in ids if s in sims]
     todo = [s for s in deterministic if s in sims]
     with clock("exact", f"exact ({len(todo)} strategies)"):
+        warmup.finish(warming)
         exact, regrets = _exact_stage(todo, specs, rules, regret_top, n_jobs, quick, skipped, bar)
     bar.update(len(deterministic) - len(todo))
     kn = None

@@ -530,7 +530,9 @@ def prepared(strategy, rules: str | RuleSet):
     return strategy, rules
 
 
-def forward_pass(strategy, rules: RuleSet, progress: bool = False, on_decisions=None):
+def forward_pass(
+    strategy, rules: RuleSet, progress: bool = False, on_decisions=None, turns: int | None = None
+):
     """The forward pass alone, for analyses built on it (regret).
 
     Returns ``(levels, stats)``: the :class:`LevelOutcomes` of every level (turn
@@ -538,7 +540,8 @@ def forward_pass(strategy, rules: RuleSet, progress: bool = False, on_decisions=
     encoded state), ``mean``, ``second`` (E[score²]) and the per-box sums.
     ``strategy`` must come from :func:`prepared`. ``on_decisions(turn, states,
     keep, cat, reach)`` is called with every chunk's decision tables; the reach
-    probabilities of those states are final by then.
+    probabilities of those states are final by then. ``turns`` stops after that many
+    levels (the statistics then describe the partial game).
     """
     if hasattr(strategy, "lane_play"):
         raise ExactEvaluationError(
@@ -546,11 +549,11 @@ def forward_pass(strategy, rules: RuleSet, progress: bool = False, on_decisions=
             "from evaluate() (score-augmented states); analyses built on the position-only "
             "forward pass (regret) do not cover it"
         )
-    levels = _forward(strategy, rules, progress, on_decisions)
+    levels = _forward(strategy, rules, progress, on_decisions, turns)
     return levels[:-1], levels[-1]
 
 
-def _forward(strategy, rules: RuleSet, progress: bool, on_decisions=None) -> list:
+def _forward(strategy, rules: RuleSet, progress: bool, on_decisions=None, turns=None) -> list:
     """Level outcomes (fullest level last) followed by the forward statistics."""
     C = rules.n_categories
     size = n_states(rules)
@@ -566,7 +569,7 @@ def _forward(strategy, rules: RuleSet, progress: bool, on_decisions=None) -> lis
         def hook(turn, chunk, keep, cat):
             on_decisions(turn, chunk, keep, cat, acc.A)
 
-    for turn in range(C):
+    for turn in range(C if turns is None else min(turns, C)):
         n_reached += len(states)
         lv = level_outcomes(strategy, rules, states, turn, rng, hook)
         forward_level(
