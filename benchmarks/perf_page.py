@@ -245,7 +245,41 @@ def _distill(r: dict) -> list[Row]:
     ]
 
 
+_REPORT_RUNS = {
+    "cold": "first run (empty numba and table caches)",
+    "warm": "second run (kernels, value table and exact results cached)",
+    "quick": "`report --quick` (caches of the second run)",
+}
+_REPORT_STEPS = ("tables", "simulations", "exact", "kim_nelson", "figures")
+
+
+def _report(r: dict) -> list[Row]:
+    """Wall time of each kind of run (median over the runs) and the split of the last."""
+    rows: list[Row] = []
+    for kind, label in _REPORT_RUNS.items():
+        runs = [p[kind] for p in r["runs"] if kind in p]
+        if not runs:
+            continue
+        split = runs[-1]["split"]
+        steps = ", ".join(f"{k} {split[k]:.1f} s" for k in _REPORT_STEPS if k in split)
+        if split.get("numba_compile"):
+            steps += "; numba compilation in the report's process (inside those steps) "
+            steps += f"{split['numba_compile']:.1f} s"
+        rows.append(
+            (
+                f"`yahtzee-sim report`, {label}",
+                f"{r[f'{kind}_median_seconds']:.1f} s wall, {runs[-1]['cpu_seconds']:.0f} s CPU",
+            )
+        )
+        rows.append((f"where the {kind} run's time goes", steps))
+    differ = sorted({f for p in r["runs"] for f in p.get("differing_files", [])})
+    same = "byte-identical" if not differ else "differ: " + ", ".join(differ)
+    rows.append(("output files of the first and second run", same))
+    return rows
+
+
 RENDER: dict[str, Callable[[dict], list[Row]]] = {
+    "report": _report,
     "distill": _distill,
     "engine": _engine,
     "solver": _solver,
