@@ -50,7 +50,7 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
         "python benchmarks/bench_function.py --games 20000",
     ),
     "coach": ("Coach", "python benchmarks/bench_coach.py"),
-    "report": ("The report", "python benchmarks/bench_report.py"),
+    "report": ("The report", "python benchmarks/bench_report.py --then-quick"),
     "target": ("Target, utility and risk", "python benchmarks/bench_target.py"),
     "win": ("Target, utility and risk", "python benchmarks/bench_win.py"),
     "distill": ("Rule cards", "python benchmarks/bench_distill.py"),
