@@ -248,7 +248,7 @@ def _distill(r: dict) -> list[Row]:
 _REPORT_RUNS = {
     "cold": "first run (empty numba and table caches)",
     "warm": "second run (kernels, value table and exact results cached)",
-    "quick": "`report --quick` (caches of the second run)",
+    "quick": "`--quick` (caches of the second run)",
 }
 _REPORT_STEPS = ("tables", "simulations", "exact", "kim_nelson", "figures")
 
