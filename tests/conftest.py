@@ -4,7 +4,9 @@ The suite runs on every core (pytest-xdist, ``-n`` in ``pyproject.toml``). The
 workers of one run share one cache folder, so a table one worker solved (or an
 exact result it cached) is read by the others instead of solved again; files are
 written atomically (temporary file + rename), and the first worker to need the
-Yahtzee table solves it while the others wait for it (a file lock).
+Yahtzee table solves it while the others wait for it (a file lock). Each worker
+runs numba's parallel kernels on one thread: the workers already use every core, and
+more threads than cores only make them wait for each other.
 """
 
 from __future__ import annotations
@@ -13,6 +15,9 @@ import fcntl
 import os
 
 import pytest
+
+if os.environ.get("PYTEST_XDIST_WORKER") is not None:  # before numba is imported
+    os.environ["NUMBA_NUM_THREADS"] = "1"
 
 
 @pytest.fixture(scope="session", autouse=True)

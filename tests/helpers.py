@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 
 import numpy as np
 
@@ -61,3 +62,48 @@ def dask_cluster():
         parallel_config(backend="dask"),
     ):
         yield client
+
+
+# ------------------------------------------------ exact results shared by the test run
+def exact_law(strategy: str, rules: str = "yahtzee"):
+    """``evaluate(strategy, rules)`` of a built-in strategy id, computed once per test run.
+
+    Several tests check the same law (the golden values, the simulations, the
+    tournaments): the first test that needs it computes it with
+    :func:`yahtzee_sim.exact.evaluate` and keeps it in the run's cache folder
+    (``tests/conftest.py``, shared by the xdist workers); the others read it back, bit
+    for bit (:mod:`yahtzee_sim.analysis.exact_cache`).
+    """
+    from yahtzee_sim.exact import evaluate
+
+    return _shared(strategy, rules, None, lambda r: (evaluate(strategy, r), None))[0]
+
+
+def regret_law(strategy: str, rules: str = "yahtzee", top: int = 10):
+    """``(evaluate(strategy, rules), regret(strategy, rules, top))`` of a built-in
+    strategy id from one forward pass, computed once per test run (as :func:`exact_law`)."""
+    from yahtzee_sim.analysis.regret import evaluate_with_regret
+
+    return _shared(strategy, rules, top, lambda r: evaluate_with_regret(strategy, r, top))
+
+
+def _shared(strategy: str, rules: str, top: int | None, compute):
+    from yahtzee_sim.analysis import exact_cache
+    from yahtzee_sim.cache import cache_dir
+
+    rules = get_rules(rules)
+    cache_dir().mkdir(parents=True, exist_ok=True)
+    key = exact_cache.result_key(strategy, rules, top)
+    assert key is not None, f"{strategy!r} is not a built-in strategy"
+    key = f"suite-{key}"  # apart from the entries the report tests write and check
+    # one worker computes, a worker that needs the same result meanwhile waits for it
+    with open(cache_dir() / f".{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            got = exact_cache.load(key, rules)
+            if got is None or (top is not None and got[1] is None):
+                got = compute(rules)
+                exact_cache.save(key, *got)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return got

@@ -22,7 +22,7 @@ from yahtzee_sim.strategies.base import Strategy
 from yahtzee_sim.strategies.optimal import GLENN_BOX_MEANS
 from yahtzee_sim.vocabulary import SUMMARY_KEYS
 
-from helpers import view_for
+from helpers import exact_law, view_for
 
 # "Simulating Yahtzee", Table 11, optimal column (yahtzee with free-choice joker), as the
 # optimal strategy's module declares it.
@@ -31,7 +31,7 @@ TABLE_11_OPTIMAL = GLENN_BOX_MEANS["category_means"]
 
 @pytest.fixture(scope="module")
 def optimal_free_joker():
-    return evaluate("optimal", "yahtzee-free-joker")
+    return exact_law("optimal", "yahtzee-free-joker")
 
 
 # ------------------------------------------------------------ published figures
@@ -66,7 +66,7 @@ def test_optimal_yahtzee_and_yatzy_means():
     assert y.pmf is None
     with pytest.raises(ExactEvaluationError, match="distribution=True"):
         _ = y.min
-    z = evaluate("optimal", "yatzy", distribution=False)
+    z = exact_law("optimal", "yatzy")
     assert z.mean == pytest.approx(248.4400, abs=5e-5)  # Tillius / Larsson–Sjöberg
 
 
@@ -206,7 +206,7 @@ def _within_4_se(exact, n_games, strategy, rules, seed=11):
 
 
 def test_greedy_exact_law_agrees_with_simulation():
-    exact = evaluate("greedy", "yahtzee")  # queried through the generic batched API
+    exact = exact_law("greedy")  # queried through the generic batched API
     sim = _within_4_se(exact, 200_000, "greedy", "yahtzee")
     # the simulated histogram against the exact pmf: chi-square over pooled bins
     h = sim.histogram.astype(float)
@@ -247,7 +247,7 @@ def test_exact_moments_agree_with_simulation(strategy):
     bonus rate), at a fifth of the games.
     """
     n = 200_000
-    exact = evaluate(strategy, "yahtzee", distribution=False)
+    exact = exact_law(strategy)
     s = _within_4_se(exact, n, strategy, "yahtzee", seed=3).summary()
     rules = get_rules("yahtzee")
     # a box's points lie in [0, max]: SD <= max / 2

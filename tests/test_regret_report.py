@@ -13,19 +13,21 @@ from hypothesis import strategies as st
 from yahtzee_sim.analysis import regret, win_matrix, win_probability
 from yahtzee_sim.analysis.report import ReportError, build_report
 from yahtzee_sim.cli import main
-from yahtzee_sim.exact import ExactEvaluationError, evaluate
+from yahtzee_sim.exact import ExactEvaluationError
 from yahtzee_sim.solver import value_table
+
+from helpers import exact_law, regret_law
 
 
 @pytest.fixture(scope="module")
 def greedy_regret():
-    return regret("greedy", "yahtzee", top=15)
+    return regret_law("greedy", "yahtzee", top=15)[1]
 
 
 def test_losses_add_up_to_the_gap_to_optimal(greedy_regret):
     r = greedy_regret
     assert r.optimal_value == pytest.approx(254.5877287, abs=5e-7)
-    assert r.strategy_value == pytest.approx(evaluate("greedy", "yahtzee", distribution=False).mean)
+    assert r.strategy_value == pytest.approx(exact_law("greedy").mean)
     assert r.total == pytest.approx(r.optimal_value - r.strategy_value, abs=1e-7)
     assert r.by_decision.sum() == pytest.approx(r.total, abs=1e-9)
     assert r.by_turn.sum() == pytest.approx(r.total, abs=1e-9)

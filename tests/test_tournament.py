@@ -15,12 +15,13 @@ from yahtzee_sim.analysis import (
     win_probability,
 )
 from yahtzee_sim.cli import main
-from yahtzee_sim.exact import evaluate
+
+from helpers import exact_law
 
 
 def test_two_player_win_rate_matches_the_exact_win_probability():
     res = tournament(["optimal", "greedy"], games=40_000, seed=1)
-    exact = win_probability(evaluate("optimal").pmf, evaluate("greedy").pmf)
+    exact = win_probability(exact_law("optimal").pmf, exact_law("greedy").pmf)
     rates = res.win_rates()
     se = res.wins[:, 0].std(ddof=1) / np.sqrt(res.games)
     assert abs(rates["win_rate"].iloc[0] - exact) < 4 * se
@@ -28,7 +29,7 @@ def test_two_player_win_rate_matches_the_exact_win_probability():
 
 
 def test_four_max_ev_yatzy_players_winning_score_tillius():
-    law = exact_winning_law([evaluate("optimal", "yatzy").pmf] * 4)
+    law = exact_winning_law([exact_law("optimal", "yatzy").pmf] * 4)
     scores = np.arange(len(law))
     assert law.sum() == pytest.approx(1.0, abs=1e-12)
     mean = float(scores @ law)
