@@ -333,14 +333,22 @@ def _holds(X: np.ndarray, idx: np.ndarray) -> np.ndarray:
     return out
 
 
+#: Number of set bits of every 16-bit value.
+_POPCOUNT16 = (
+    np.unpackbits(np.arange(1 << 16, dtype=">u2").view(np.uint8))
+    .reshape(-1, 16)
+    .sum(axis=1, dtype=np.int64)
+)
+
+
 def filled_count(used: np.ndarray) -> np.ndarray:
     """Number of filled boxes of each bitmask (the 0-based turn in solitaire)."""
     used = np.asarray(used, dtype=np.int64)
-    out = np.zeros(len(used), dtype=np.int64)
-    for b in range(63):
-        out += (used >> b) & 1
-        if not (used >> (b + 1)).any():
-            break
+    out = _POPCOUNT16[used & 0xFFFF]
+    rest = used >> 16
+    while rest.any():
+        out = out + _POPCOUNT16[rest & 0xFFFF]
+        rest = rest >> 16
     return out
 
 

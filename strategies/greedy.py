@@ -31,6 +31,7 @@ from yahtzee_sim._kernels.scoring import (
     yahtzee_bonus_points,
 )
 from yahtzee_sim.errors import StrategyError
+from yahtzee_sim.state import decode_state
 from yahtzee_sim.view import TurnView
 
 from ._cache import StateCache
@@ -149,6 +150,31 @@ class Greedy(Strategy):
             self._cache.arrays["keep"][:, 0],
             self._cache.arrays["cat"][:, 0],
         )
+
+    def decision_table(self, rules, states: np.ndarray):
+        """Decisions at every roll of ``states`` for exact evaluation (the batched
+        protocol of :func:`yahtzee_sim.exact.decision_tables`): greedy keeps the same
+        dice whatever the rerolls left."""
+        self.prepare(rules)
+        states = np.asarray(states, dtype=np.int64)
+        n, n_rolls = len(states), rules.tables.n_rolls
+        layers = max(rules.rolls_per_turn - 1, 1)
+        keep = np.empty((n, n_rolls), dtype=np.int16)
+        cat = np.empty((n, n_rolls), dtype=np.int8)
+        used, upper, flag = decode_state(rules, states)
+        slots = np.arange(n, dtype=np.int64)
+        greedy_fill_states(
+            kernel_rules(rules),
+            self._order,
+            self.yahtzee_bonus_in_value,
+            used,
+            upper,
+            flag,
+            slots,
+            keep,
+            cat,
+        )
+        return np.repeat(keep[:, None, :], layers, axis=1), cat
 
     def _lookup(self, view: TurnView, table: str) -> np.ndarray:
         self.prepare(view.rules)

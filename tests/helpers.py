@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fcntl
 
 import numpy as np
@@ -65,17 +66,27 @@ def dask_cluster():
 
 
 # ------------------------------------------------ exact results shared by the test run
-def exact_law(strategy: str, rules: str = "yahtzee"):
-    """``evaluate(strategy, rules)`` of a built-in strategy id, computed once per test run.
+def exact_law(strategy: str, rules: str = "yahtzee", distribution: bool = True):
+    """``evaluate(strategy, rules, distribution=...)`` of a built-in strategy id,
+    computed once per test run.
 
     Several tests check the same law (the golden values, the simulations, the
     tournaments): the first test that needs it computes it with
     :func:`yahtzee_sim.exact.evaluate` and keeps it in the run's cache folder
     (``tests/conftest.py``, shared by the xdist workers); the others read it back, bit
-    for bit (:mod:`yahtzee_sim.analysis.exact_cache`).
+    for bit (:mod:`yahtzee_sim.analysis.exact_cache`). ``distribution=False`` (the
+    moments, without the pmf) reads the whole law if a test already computed it.
     """
     from yahtzee_sim.exact import evaluate
 
+    if not distribution:
+        whole = _shared(strategy, rules, None, None)
+        if whole is not None:
+            return dataclasses.replace(whole[0], pmf=None)
+        moments = _shared(
+            strategy, rules, "moments", lambda r: (evaluate(strategy, r, distribution=False), None)
+        )
+        return dataclasses.replace(moments[0], pmf=None)
     return _shared(strategy, rules, None, lambda r: (evaluate(strategy, r), None))[0]
 
 
@@ -87,13 +98,16 @@ def regret_law(strategy: str, rules: str = "yahtzee", top: int = 10):
     return _shared(strategy, rules, top, lambda r: evaluate_with_regret(strategy, r, top))
 
 
-def _shared(strategy: str, rules: str, top: int | None, compute):
+def _shared(strategy: str, rules: str, part: int | str | None, compute):
+    """The cached ``(exact, regret)`` of ``part`` (``None``: the law; ``"moments"``: its
+    moments; an int: the law and the regret with that many situations), computed by
+    ``compute(rules)`` if missing (``compute=None``: ``None`` if missing)."""
     from yahtzee_sim.analysis import exact_cache
     from yahtzee_sim.cache import cache_dir
 
     rules = get_rules(rules)
     cache_dir().mkdir(parents=True, exist_ok=True)
-    key = exact_cache.result_key(strategy, rules, top)
+    key = exact_cache.result_key(strategy, rules, part)
     assert key is not None, f"{strategy!r} is not a built-in strategy"
     key = f"suite-{key}"  # apart from the entries the report tests write and check
     # one worker computes, a worker that needs the same result meanwhile waits for it
@@ -101,9 +115,10 @@ def _shared(strategy: str, rules: str, top: int | None, compute):
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             got = exact_cache.load(key, rules)
-            if got is None or (top is not None and got[1] is None):
-                got = compute(rules)
-                exact_cache.save(key, *got)
+            if got is None and compute is not None:
+                got = ex, reg = compute(rules)
+                pmf = np.zeros(0) if ex.pmf is None else ex.pmf  # moments: no pmf
+                exact_cache.save(key, dataclasses.replace(ex, pmf=pmf), reg)
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     return got
