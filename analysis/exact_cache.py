@@ -6,7 +6,8 @@ cache folder of the value tables (:mod:`yahtzee_sim.cache`). The key is the
 rules fingerprint, the strategy (class, version, parameters), the number of
 situations listed and a hash of the package's source code: any code change
 gives new keys. A cached result is the computed one bit for bit (floats travel
-through JSON as their shortest round-trip text).
+through JSON as their shortest round-trip text). :func:`exact_law` does the same for
+the exact law alone (``reproduce`` reads its laws through it).
 """
 
 from __future__ import annotations
@@ -60,6 +61,22 @@ def result_key(strategy_id: str, rules: RuleSet, top: int) -> str | None:
     parts = [rules.fingerprint(), cls.__qualname__, cls.version, repr(strategy), top]
     blob = json.dumps([*parts, code_fingerprint()])
     return hashlib.sha256(blob.encode()).hexdigest()[:24]
+
+
+def exact_law(strategy_id: str, rules: RuleSet) -> ExactResult:
+    """:func:`~yahtzee_sim.exact.evaluate` of a strategy id, read from the cache when a
+    built-in strategy's law on these rules was computed before (and kept for next time).
+    """
+    from yahtzee_sim.exact import evaluate
+
+    key = result_key(strategy_id, rules, None)
+    got = None if key is None else load(key, rules)
+    if got is not None:
+        return got[0]
+    law = evaluate(strategy_id, rules)
+    if key is not None:
+        save(key, law, None)
+    return law
 
 
 def load(key: str, rules: RuleSet) -> tuple[ExactResult, RegretResult | None] | None:

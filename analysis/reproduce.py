@@ -211,9 +211,12 @@ class Reproduction:
 
 # ------------------------------------------------------------------ helpers
 def _exact(sid: str, rules: str):
-    from yahtzee_sim.exact import evaluate
+    """The exact law, read from the cache of exact laws when computed before."""
+    from yahtzee_sim.rules import get_rules
 
-    return evaluate(sid, rules)
+    from . import exact_cache
+
+    return exact_cache.exact_law(sid, get_rules(rules))
 
 
 def _simulate(sid: str, rules: str, games: int, seed: int, n_jobs: int):

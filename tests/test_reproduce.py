@@ -3,6 +3,7 @@ with 100,000 games per figure and the Yatzy target table is `yahtzee-sim reprodu
 
 import json
 
+import numpy as np
 import pytest
 
 from yahtzee_sim.analysis.reproduce import ReproduceError, reproduce
@@ -109,3 +110,20 @@ def test_cli_json(tmp_path, capsys):
     assert code == 0
     data = json.loads(capsys.readouterr().out)
     assert data["sections"] == ["reference-values"] and data["rows"]
+
+
+def test_exact_laws_are_kept_for_the_next_run(tmp_path, monkeypatch):
+    """``reproduce`` reads its exact laws through the cache: a second read is the first
+    law bit for bit, without evaluating again."""
+    from yahtzee_sim.analysis import exact_cache
+    from yahtzee_sim.rules import get_rules
+
+    monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path))
+    rules = get_rules("2-yatzy")
+    first = exact_cache.exact_law("greedy", rules)
+    again = exact_cache.exact_law("greedy", rules)
+    assert "cached" not in first.meta and again.meta["cached"]
+    np.testing.assert_array_equal(again.pmf, first.pmf)
+    np.testing.assert_array_equal(again.category_means, first.category_means)
+    assert (again.mean, again.sd, again.strategy) == (first.mean, first.sd, first.strategy)
+    assert len(list(tmp_path.glob("exact-*"))) == 1
