@@ -21,6 +21,7 @@ import numpy as np
 from numba import njit
 from scipy.stats import norm
 
+from yahtzee_sim.cache import TableCache
 from yahtzee_sim.rules import RuleSet
 from yahtzee_sim.simulate import simulate
 from yahtzee_sim.solver import value_table
@@ -48,7 +49,10 @@ DIFFICULTY = (
     "yahtzee",
 )
 _EPS = 1e-7  # tie-breaking weight, far below any real difference of expected points
-_MOMENTS: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+#: Box moments under optimal play, by rule set: in memory and in the table cache folder
+#: (the simulation behind them takes seconds; key ``v1``: these games and seed).
+_MOMENTS = TableCache("box-moments", parts=("mean", "var"))
+_MOMENT_GAMES = 200_000
 
 
 def _states(rules):
@@ -63,13 +67,19 @@ def _tie_break(rules, used) -> np.ndarray:
 
 
 def optimal_box_moments(rules) -> tuple[np.ndarray, np.ndarray]:
-    """Mean and variance of each box's score under optimal play (200,000 games, seed 0)."""
-    key = rules.fingerprint()
-    if key not in _MOMENTS:
-        res = simulate(Optimal(), 200_000, seed=0, rules=rules, progress=False)
+    """Mean and variance of each box's score under optimal play (200,000 games, seed 0),
+    computed once per rule set (then read from the table cache)."""
+
+    def solve():
+        res = simulate(Optimal(), _MOMENT_GAMES, seed=0, rules=rules, progress=False)
         s = res.category_scores.astype(np.float64)
-        _MOMENTS[key] = (s.mean(axis=0), s.var(axis=0, ddof=1))
-    return _MOMENTS[key]
+        return s.mean(axis=0), s.var(axis=0, ddof=1)
+
+    def restore(read):
+        got = read(rules.n_categories, rules.n_categories)
+        return None if got is None else tuple(got)
+
+    return _MOMENTS.get(TableCache.key(rules, "v1"), solve=solve, arrays=list, restore=restore)
 
 
 def upper_bonus_estimate(rules, used, upper, means, variances) -> np.ndarray:

@@ -1,3 +1,4 @@
+import numpy as np
 import pytest
 
 from yahtzee_sim import StrategyError, simulate
@@ -50,3 +51,23 @@ def test_yahtzee_chasers_keeps():
     # Rational: a pair with an open box beats a triple whose box is filled
     assert kept("glenn-rational-yahtzees", (4, 4, 4, 2, 2), used=("fours",)) == (2, 2)
     assert kept("glenn-yahtzees-and-straights", (4, 4, 4, 2, 2), used=("fours",)) == (4, 4, 4)
+
+
+def test_box_moments_are_kept_in_the_table_cache(tmp_path, monkeypatch):
+    """The heuristics' box moments come from a simulation of optimal play once per rule
+    set; later they are read from the table cache, bit for bit."""
+    from yahtzee_sim.cache import TableCache
+    from yahtzee_sim.rules import get_rules
+    from yahtzee_sim.strategies.glenn2006 import _MOMENTS, optimal_box_moments
+
+    monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path))
+    rules = get_rules("2-yatzy")
+    key = TableCache.key(rules, "v1")
+    _MOMENTS.memory.pop(key, None)
+    first = optimal_box_moments(rules)
+    assert len(list(tmp_path.glob("box-moments-*"))) == 2  # the means and the variances
+    _MOMENTS.memory.pop(key, None)
+    again = optimal_box_moments(rules)
+    for a, b in zip(first, again, strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert first[0].shape == (rules.n_categories,) and (first[1] >= 0).all()

@@ -110,8 +110,9 @@ class TableCache:
     """Solved tables of one kind: from memory, else the disk cache, else solved.
 
     One instance per kind of table (``values``, ``target``, ``utility``, ``future``,
-    ``risk``). A table is keyed by the rule set's fingerprint and a text naming what
-    was solved (a β cap, a utility digest, a θ; empty for one table per rule set). It
+    ``risk``, ``box-moments``). A table is keyed by the rule set's fingerprint and a
+    text naming what was solved (a β cap, a utility digest, a θ; empty for one table
+    per rule set). It
     is stored on disk as one checksummed file per array (``parts``; see
     :func:`save_array`), and in memory in a least-recently-used dict of at most
     ``max_entries`` tables.
