@@ -434,7 +434,7 @@ class CardStrategy(Strategy):
         points = np.asarray(view.category_points) if self._compiled.needs_points else None
         move = self._compiled.keep_moves(self._conditions(view, points))
         keep = v.keep_table[np.asarray(view.roll_index), move]
-        return view.rules.tables.keep_counts[keep].astype(np.int64)
+        return view.rules.tables.keep_counts[keep]
 
     def category(self, view: TurnView) -> np.ndarray:
         self.prepare(view.rules)
