@@ -36,7 +36,7 @@ def _ours(sid: str, ref: Reference) -> tuple[dict, int | None]:
         assert cls.deterministic, f"{sid}: an exact figure needs a deterministic strategy"
         return evaluate(sid, ref.rules, distribution=False).to_dict(), None
     games = max(OUR_GAMES, ref.games if ref.stats else 0)
-    res = simulate(sid, games, seed=2026, rules=ref.rules, n_jobs=2, keep_games=False)
+    res = simulate(sid, games, seed=2026, rules=ref.rules, n_jobs=1, keep_games=False)
     return res.summary(), games
 
 
