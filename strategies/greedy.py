@@ -139,16 +139,23 @@ class Greedy(Strategy):
         )
 
     def _fill(self, used, upper, flag, slots) -> None:
+        c = self._cache
+        self._fill_into(
+            c.rules, used, upper, flag, slots, c.arrays["keep"][:, 0], c.arrays["cat"][:, 0]
+        )
+
+    def _fill_into(self, rules, used, upper, flag, slots, keep, cat) -> None:
+        """Greedy keep and box of every roll of each state, into rows ``slots``."""
         greedy_fill_states(
-            kernel_rules(self._cache.rules),
+            kernel_rules(rules),
             self._order,
             self.yahtzee_bonus_in_value,
             used,
             upper,
             flag,
             slots,
-            self._cache.arrays["keep"][:, 0],
-            self._cache.arrays["cat"][:, 0],
+            keep,
+            cat,
         )
 
     def decision_table(self, rules, states: np.ndarray):
@@ -162,18 +169,7 @@ class Greedy(Strategy):
         keep = np.empty((n, n_rolls), dtype=np.int16)
         cat = np.empty((n, n_rolls), dtype=np.int8)
         used, upper, flag = decode_state(rules, states)
-        slots = np.arange(n, dtype=np.int64)
-        greedy_fill_states(
-            kernel_rules(rules),
-            self._order,
-            self.yahtzee_bonus_in_value,
-            used,
-            upper,
-            flag,
-            slots,
-            keep,
-            cat,
-        )
+        self._fill_into(rules, used, upper, flag, np.arange(n, dtype=np.int64), keep, cat)
         return np.repeat(keep[:, None, :], layers, axis=1), cat
 
     def _lookup(self, view: TurnView, table: str) -> np.ndarray:
