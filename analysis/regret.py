@@ -24,7 +24,7 @@ from yahtzee_sim.dice import DiceTables
 from yahtzee_sim.exact import exact_result, forward_pass, prepared
 from yahtzee_sim.rules import RuleSet
 from yahtzee_sim.solver import value_table
-from yahtzee_sim.state import decode_state
+from yahtzee_sim.state import decode_state, state_runs
 from yahtzee_sim.vocabulary import strategy_label
 
 
@@ -168,7 +168,7 @@ class _Accumulator:
         top_roll = np.empty((m, R), dtype=np.int64)
         top_p, top_loss = np.empty((m, R)), np.empty((m, R))
         top_best = np.empty((m, R), dtype=np.int64)
-        groups = _runs(used, flag)
+        groups = state_runs(used, flag)
         out = (loss, bc, top_roll, top_p, top_loss, top_best)
         chunks = 4 * numba.get_num_threads()
         level_regret(self.kr, self.lanes, used, upper, flag, groups, keep, cat, out, chunks)
@@ -230,13 +230,6 @@ class _Accumulator:
             seconds=seconds,
             meta={"charge_seconds": self.seconds},
         )
-
-
-def _runs(used: np.ndarray, flag: np.ndarray) -> np.ndarray:
-    """Start of each run of equal ``(used, flag)`` in state order, and the end: states of
-    one run share one widget run in :func:`level_regret`."""
-    change = np.flatnonzero((used[1:] != used[:-1]) | (flag[1:] != flag[:-1])) + 1
-    return np.concatenate(([0], change, [len(used)])).astype(np.int64)
 
 
 def _move(rules: RuleSet, j: int, action: int) -> str:

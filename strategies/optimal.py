@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from yahtzee_sim._kernels.decisions import fill_lanes, fill_states, gather_decisions
+from yahtzee_sim._kernels.decisions import fill_lanes, gather_decisions
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.widget import upper_total_lanes
 from yahtzee_sim.solver import value_table
-from yahtzee_sim.state import flag_size
+from yahtzee_sim.state import decode_state, upper_total_lanes_of
 from yahtzee_sim.view import TurnView
 
 from ._cache import StateCache
@@ -70,17 +70,28 @@ class TableStrategy(Strategy):
         return gather_decisions(c.slot, states, roll_index, c.arrays["keep"], rolls_left - 1)
 
     def _fill(self, used, upper, flag, slots) -> None:
-        rules = self._cache.rules
-        fill_states(
+        """Decisions of the states ``(used, upper, flag)`` (sorted by index) into cache
+        ``slots``: one widget run per ``(used, flag)`` over their upper totals."""
+        c = self._cache
+        self._fill_rows(c.rules, used, upper, flag, slots, c.arrays["keep"], c.arrays["cat"])
+
+    def _fill_rows(self, rules, used, upper, flag, rows, keep, cat) -> None:
+        """Decisions of states sorted by index into ``keep[rows[i]]`` and ``cat[rows[i]]``."""
+        first, lo, nu, row0, lane = upper_total_lanes_of(used, upper, flag)
+        lane_row = np.full(int(nu.sum()), -1, dtype=np.int64)
+        lane_row[lane] = rows
+        fill_lanes(
             kernel_rules(rules),
             self.lanes(),
-            used,
-            upper,
-            flag,
-            upper,
-            slots,
-            self._cache.arrays["keep"],
-            self._cache.arrays["cat"],
+            np.asarray(used, dtype=np.int64)[first],
+            lo,
+            np.asarray(flag, dtype=np.int64)[first],
+            lo,
+            nu,
+            row0,
+            lane_row,
+            keep,
+            cat,
         )
 
     def decision_table(self, rules, states: np.ndarray):
@@ -88,43 +99,16 @@ class TableStrategy(Strategy):
         protocol of :func:`yahtzee_sim.exact.decision_tables`), computed for all upper
         totals of a ``(used, flag)`` pair at once."""
         self.prepare(rules)
-        t = rules.tables
-        cap1 = rules.upper_cap + 1
         states = np.asarray(states, dtype=np.int64)
-        order = None
+        rows = np.arange(len(states), dtype=np.int64)
         if np.any(states[1:] < states[:-1]):
-            order = np.argsort(states, kind="stable")
-            states = states[order]
-        key = states // cap1
-        upper = states % cap1
-        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
-        groups = key[starts]
-        inverse = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(states)]))
-        u_lo = upper[starts]  # sorted: the smallest total of each group comes first
-        u_hi = np.r_[upper[starts[1:] - 1], upper[-1]] if len(states) else upper
-        nu = u_hi - u_lo + 1
-        row0 = np.zeros(len(groups), dtype=np.int64)
-        np.cumsum(nu[:-1], out=row0[1:])
-        lane_row = np.full(int(nu.sum()), -1, dtype=np.int64)
-        lane_row[row0[inverse] + upper - u_lo[inverse]] = (
-            np.arange(len(states)) if order is None else order
+            rows = np.argsort(states, kind="stable")
+            states = states[rows]
+        keep = np.zeros(
+            (len(states), max(rules.rolls_per_turn - 1, 1), rules.tables.n_rolls), np.int16
         )
-        keep = np.zeros((len(states), max(rules.rolls_per_turn - 1, 1), t.n_rolls), np.int16)
-        cat = np.empty((len(states), t.n_rolls), dtype=np.int8)
-        fs = flag_size(rules)
-        fill_lanes(
-            kernel_rules(rules),
-            self.lanes(),
-            groups // fs,
-            u_lo,
-            groups % fs,
-            u_lo,
-            nu,
-            row0,
-            lane_row,
-            keep,
-            cat,
-        )
+        cat = np.empty((len(states), rules.tables.n_rolls), dtype=np.int8)
+        self._fill_rows(rules, *decode_state(rules, states), rows, keep, cat)
         return keep, cat
 
     def keep(self, view: TurnView) -> np.ndarray:

@@ -80,6 +80,37 @@ def decode_state(rules: RuleSet, index):
     return used, upper, flag
 
 
+def state_runs(used, flag) -> np.ndarray:
+    """Boundaries of the runs of equal ``(used, flag)`` in states sorted by index: run
+    ``g`` is ``[runs[g], runs[g + 1])``, its upper totals ascending. The states of one run
+    share one widget run over their upper totals (its lanes)."""
+    used, flag = np.asarray(used), np.asarray(flag)
+    if len(used) == 0:
+        return np.zeros(1, dtype=np.int64)
+    change = np.flatnonzero((used[1:] != used[:-1]) | (flag[1:] != flag[:-1])) + 1
+    return np.concatenate(([0], change, [len(used)])).astype(np.int64)
+
+
+def upper_total_lanes_of(used, upper, flag):
+    """The widget runs of states sorted by index, one per run of :func:`state_runs`,
+    over the span of their upper totals.
+
+    Returns ``(first, lo, nu, row0, lane)``: run ``g`` starts at state ``first[g]`` and
+    covers the upper totals ``lo[g] .. lo[g] + nu[g] - 1`` as lanes ``row0[g] ..
+    row0[g] + nu[g] - 1`` of one flat numbering; state ``i`` is lane ``lane[i]``.
+    """
+    runs = state_runs(used, flag)
+    first = runs[:-1]
+    upper = np.asarray(upper, dtype=np.int64)
+    lo = upper[first]
+    nu = upper[runs[1:] - 1] - lo + 1
+    row0 = np.zeros(len(first), dtype=np.int64)
+    np.cumsum(nu[:-1], out=row0[1:])
+    run_of = np.repeat(np.arange(len(first)), np.diff(runs))
+    lane = row0[run_of] + upper - lo[run_of]
+    return first, lo, nu, row0, lane
+
+
 def max_points_to_come(rules: RuleSet, used, flag: int) -> np.ndarray:
     """An upper bound on the points still to come from used-masks ``used`` with Yahtzee
     flag ``flag``: the most points of every open box (joker scores included under joker
