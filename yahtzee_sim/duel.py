@@ -448,7 +448,6 @@ def _best_decision(res: DuelMove, table: DuelTable, cards, seat, counts, rolls_l
         nxt.waiters,
         nxt.w_mr,
         lane,
-        2,
     )
     t = rules.tables
     r = int(t.roll_index(np.asarray(counts)[None])[0])

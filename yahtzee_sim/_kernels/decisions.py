@@ -73,8 +73,9 @@ def position_values(kr, lanes, used, upper, flag):
     n_rolls))``; ``keep_vals[j, k]`` is the expected points still to come after keeping
     ``k`` with ``j`` rerolls left.
     """
-    work = new_work(kr, 1, 2)
-    _, cat, keep, keep_vals, _ = widget(kr, lanes, used, upper, flag, upper, 1, work, 2)
+    one = np.int64(1)  # not a literal: the same compiled widget as the regret's
+    work = new_work(kr, one, 2)
+    _, cat, keep, keep_vals, _ = widget(kr, lanes, used, upper, flag, upper, one, work, 2)
     return keep_vals[:, :, 0].copy(), cat[:, 0].copy(), keep[:, :, 0].copy()
 
 

@@ -23,7 +23,6 @@ from .widget import LANES_NEED, Lanes, bonus_moves_flag, new_work, widget
 
 #: Lanes per widget call (the work array of a tile stays in cache).
 TILE = 128
-_NO_SCALE = np.zeros(0)
 
 
 @njit(cache=True, nogil=True)
@@ -104,7 +103,7 @@ def solve_stage(
         first = np.empty(n_states, dtype=np.int64)
         length = np.empty(n_states, dtype=np.int64)
         work = new_work(kr, TILE, 0)
-        lanes = Lanes(LANES_NEED, values, off, length, first, 1.0, 0.0, _NO_SCALE)
+        lanes = Lanes(LANES_NEED, values, off, length, first, 1.0, 0.0, np.zeros(0))
         for iy in range(iy_lo + chunk, iy_hi, n_chunks):
             mr_y = w_mr[iy]
             _fill_next_rows(next_off, n_y, iy, d, mr_y, x2_states, x2_mr, off, first, length)
@@ -121,19 +120,20 @@ def solve_stage(
 
 
 @njit(cache=True, nogil=True)
-def mover_turn(kr, values, d, state, mr_x, mr_y, next_off, n_y, iy, x2_states, x2_mr, lane, record):
+def mover_turn(kr, values, d, state, mr_x, mr_y, next_off, n_y, iy, x2_states, x2_mr, lane):
     """One widget run of the mover at ``state`` (waiter number ``iy`` of ``n_y``) in the
-    single lane ``lane`` (= the mover's points needed + ``d``), recording at level
-    ``record``: returns the widget's views ``(W, cat, keep, keep_vals, roll_vals)``."""
+    single lane ``lane`` (= the mover's points needed + ``d``), recording every value (level
+    2): returns the widget's views ``(W, cat, keep, keep_vals, roll_vals)``."""
     n_states = (np.int64(1) << kr.n_categories) * kr.flag_size * (kr.upper_cap + 1)
     off = np.empty(n_states, dtype=np.int64)
     first = np.empty(n_states, dtype=np.int64)
     length = np.empty(n_states, dtype=np.int64)
     _fill_next_rows(next_off, n_y, iy, d, mr_y, x2_states, x2_mr, off, first, length)
-    lanes = Lanes(LANES_NEED, values, off, length, first, 1.0, 0.0, _NO_SCALE)
-    work = new_work(kr, 1, record)
+    lanes = Lanes(LANES_NEED, values, off, length, first, 1.0, 0.0, np.zeros(0))
+    one = np.int64(1)  # not a literal: the same compiled widget as the regret's
+    work = new_work(kr, one, 2)
     used, upper, flag = decode(kr, state)
-    return widget(kr, lanes, used, upper, flag, lane, 1, work, record)
+    return widget(kr, lanes, used, upper, flag, lane, one, work, 2)
 
 
 @njit(cache=True, parallel=True, nogil=True)

@@ -159,11 +159,12 @@ def decision_options(
     n_keeps = kr.keep_add.shape[0]
     n_chunks = min(n, MAX_CHUNKS)
     for chunk in prange(n_chunks):
-        work = new_work(kr, 1, 2)
+        one = np.int64(1)  # not a literal: the same compiled widget as the other lane runs
+        work = new_work(kr, one, 2)
         points = np.empty(kr.n_categories, dtype=np.int64)
         for g in range(chunk, n, n_chunks):
             u, up, f = used[g], upper[g], flag[g]
-            _, _, _, keep_vals, roll_vals = widget(kr, lanes, u, up, f, up, 1, work, 2)
+            _, _, _, keep_vals, roll_vals = widget(kr, lanes, u, up, f, up, one, work, 2)
             for i in range(group_ptr[g], group_ptr[g + 1]):
                 r, j = roll[i], rolls_left[i]
                 o = opt_ptr[i]

@@ -9,6 +9,7 @@ parallel (the levels of equal used-count are independent given the level above).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, prange
 
 from .scoring import state_index
@@ -30,6 +31,7 @@ def solve_level(kr, lanes, masks, u_start, n_upper):
     n_masks = masks.shape[0]
     n_chunks = min(n_masks, MAX_CHUNKS)
     max_nu = kr.upper_cap + 1
+    zero = np.int64(0)  # not a literal: one compiled widget for every record-0 caller
     for chunk in prange(n_chunks):
         work = new_work(kr, max_nu, 0)
         for i in range(chunk, n_masks, n_chunks):
@@ -40,7 +42,7 @@ def solve_level(kr, lanes, masks, u_start, n_upper):
             nu = n_upper[i]
             u0 = u_start[i]
             for flag in range(n_flags):
-                W = widget(kr, lanes, used, 0, flag, u0, nu, work, 0)[0]
+                W = widget(kr, lanes, used, zero, flag, u0, nu, work, 0)[0]
                 base = state_index(kr, used, 0, flag)
                 for t in range(nu):
                     V[base + u0 + t] = W[0, t]
