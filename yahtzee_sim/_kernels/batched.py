@@ -123,7 +123,8 @@ def solve_tile(kr, used, flag, rows, k, work, tile_used, tile_flag, keep_out, ca
     the widget's rows ``W``."""
     nu = rows.shape[0]
     tile_lanes(used, flag, rows, tile_used, tile_flag)
-    W, cat, keep = widget_mixed(kr, tile_used, tile_flag, nu, work, 1, top)
+    # a run-time bool, never the literal default: one compiled widget_mixed for all callers
+    W, cat, keep = widget_mixed(kr, tile_used, tile_flag, nu, work, 1, np.bool_(top))
     copy_decisions(kr, cat, keep, k, nu, cat_out, keep_out, kr.rolls if top else kr.rolls - 1)
     return W
 
