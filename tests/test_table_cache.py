@@ -174,3 +174,44 @@ def test_key_is_the_rules_fingerprint_and_what_was_solved():
 def test_bad_bound_is_a_value_error():
     with pytest.raises(ValueError, match="max_entries"):
         TableCache("t", max_entries=0)
+
+
+class _SlowSolver(Solver):
+    """Writes a line to ``log`` for every solve, and takes ``seconds``."""
+
+    def __init__(self, log, seconds):
+        super().__init__()
+        self.log, self.seconds = log, seconds
+
+    def solve(self):
+        with open(self.log, "a") as fh:
+            fh.write("solved\n")
+        time.sleep(self.seconds)
+        return super().solve()
+
+
+def _get_in_process(log, out):
+    table = get(TableCache("t-race"), "k", _SlowSolver(log, 1.0))
+    np.save(out, table.values)
+
+
+def test_processes_asking_at_once_solve_a_table_once(folder):
+    """Two processes that need one table at the same time: one solves it, the other
+    waits for its file and loads it."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("needs the fork start method")
+    ctx = multiprocessing.get_context("fork")
+    log = folder / "solves.log"
+    procs = [
+        ctx.Process(target=_get_in_process, args=(log, folder / f"out{k}.npy")) for k in range(2)
+    ]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+    assert [p.exitcode for p in procs] == [0, 0]
+    assert log.read_text().splitlines() == ["solved"]
+    for k in range(2):
+        np.testing.assert_array_equal(np.load(folder / f"out{k}.npy"), np.arange(50) * 1.5)

@@ -12,10 +12,15 @@ raw float64 values; the header holds the SHA-256 of the values. A truncated or
 corrupted file is reported with a warning and rebuilt, never used. Per-state decision
 caches of table-driven strategies (``yahtzee_sim.strategies._cache``) are a different
 thing: they are filled state by state while games are played and never stored.
+
+Processes that need the same table at once (worker processes of one run, several runs
+on one machine) solve it once: the first takes a lock file beside the table's file
+(``fcntl`` locks, where the platform has them), the others wait and load what it writes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -50,6 +55,26 @@ def cache_dir() -> Path:
 def cache_path(kind: str, fingerprint: str) -> Path:
     """File of one cached table."""
     return cache_dir() / f"{kind}-{fingerprint}-v{FORMAT_VERSION}.bin"
+
+
+@contextlib.contextmanager
+def _file_lock(path: Path):
+    """Hold an exclusive lock on ``path.lock`` (nothing where ``fcntl`` is missing or the
+    folder is not writable: the table is then solved without waiting for others)."""
+    try:
+        import fcntl
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path.with_name(path.name + ".lock"), "w")
+    except (ImportError, OSError):
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def load_array(path: Path, expected_len: int) -> np.ndarray | None:
@@ -202,14 +227,25 @@ class TableCache:
             if key in self.memory:
                 self.memory.move_to_end(key)
                 return self.memory[key]
-            table = self._load(key, restore) if self.disk else None
-            if table is None:
-                table = solve()
-                _stamp(table, source="solved")
-                if self.disk and self._save(key, arrays(table)):
-                    _stamp(table, path=str(self.paths(key)[0]))
+            if not self.disk:
+                table = self._solve(key, solve, None)
+            else:
+                table = self._load(key, restore)
+                if table is None:
+                    with _file_lock(self.paths(key)[0]):  # another process may be solving
+                        table = self._load(key, restore)
+                        if table is None:
+                            table = self._solve(key, solve, arrays)
             self.put(key, table)
             return table
+
+    def _solve(self, key: str, solve, arrays):
+        """``solve()``, stamped, and written to disk when ``arrays`` is given."""
+        table = solve()
+        _stamp(table, source="solved")
+        if arrays is not None and self._save(key, arrays(table)):
+            _stamp(table, path=str(self.paths(key)[0]))
+        return table
 
     def put(self, key: str, table) -> None:
         """Keep ``table`` in memory as ``key``, dropping the least recently used beyond
