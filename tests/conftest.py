@@ -2,16 +2,15 @@
 
 The suite runs on every core (pytest-xdist, ``-n`` in ``pyproject.toml``). The
 workers of one run share one cache folder, so a table one worker solved (or an
-exact result it cached) is read by the others instead of solved again; files are
-written atomically (temporary file + rename), and the first worker to need the
-Yahtzee table solves it while the others wait for it (a file lock). Each worker
-runs numba's parallel kernels on one thread: the workers already use every core, and
-more threads than cores only make them wait for each other.
+exact result it cached) is read by the others instead of solved again: the table cache
+writes files atomically, and a worker that needs a table another is solving waits for
+it (:mod:`yahtzee_sim.cache`'s lock files). Each worker runs numba's parallel kernels on
+one thread: the workers already use every core, and more threads than cores only make
+them wait for each other.
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
 
 import pytest
@@ -31,20 +30,28 @@ def _private_cache(tmp_path_factory):
         folder.mkdir(exist_ok=True)
     mp = pytest.MonkeyPatch()
     mp.setenv("YAHTZEE_SIM_CACHE", str(folder))
-    if worker is not None:
-        _solve_once(folder)
     yield
     mp.undo()
 
 
-def _solve_once(folder) -> None:
-    """Solve (or load) the Yahtzee value table under a lock shared by the workers, so
-    that one worker solves it and the others load the file it writes."""
-    from yahtzee_sim.solver import value_table
+#: Tests that take several seconds or more (with their parameters): run first, so that
+#: the last tests of the run are short and both workers finish together (pytest-xdist's
+#: worksteal hands out the collection in order and steals from the end of a queue).
+HEAVY_FIRST = (
+    "test_target_curves_are_unchanged",
+    "test_page_blocks_run",
+    "test_every_builtin_passes_check_strategy",
+    "test_exact_moments_agree_with_simulation",
+    "test_regret_is_unchanged",
+    "test_exact_laws_are_unchanged",
+    "test_the_page_in_a_headless_browser",
+    "test_report_folder",
+    "test_generic_path_gives_the_same_law_as_the_fast_path",
+    "test_regret_text_json_and_plot",
+)
 
-    with open(os.path.join(folder, ".solve.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            value_table("yahtzee")
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+
+def pytest_collection_modifyitems(session, config, items):
+    """Heavy tests first (in the order of :data:`HEAVY_FIRST`), the rest as collected."""
+    rank = {name: k for k, name in enumerate(HEAVY_FIRST)}
+    items.sort(key=lambda item: rank.get(item.originalname, len(rank)))
