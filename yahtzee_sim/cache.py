@@ -65,7 +65,7 @@ def _file_lock(path: Path):
         import fcntl
 
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(path.with_name(path.name + ".lock"), "w")
+        handle = open(path.with_name(f".{path.name}.lock"), "w")  # hidden: not a table
     except (ImportError, OSError):
         yield
         return

@@ -222,16 +222,20 @@ def _views(rules: RuleSet, states: np.ndarray, turn: int):
     """A factory of views over every (state, roll) pair of ``states``."""
     t = rules.tables
     n_rolls = t.n_rolls
-    used, upper, flag = decode_state(rules, np.repeat(states, n_rolls))
+    # decoded once per state, then one row per (state, roll)
+    by_state = decode_state(rules, states)
+    used, upper, flag = (np.repeat(a, n_rolls) for a in by_state)
     rolls = np.tile(np.arange(n_rolls, dtype=np.int32), len(states))
     dice = t.roll_counts[rolls]
     m = len(rolls)
-    cat_scores = known_box_scores(rules, flag)
+    cat_scores = np.repeat(known_box_scores(rules, by_state[2]), n_rolls, axis=0)
+    row_games = np.arange(m, dtype=np.int64)
+    no_score = np.zeros(m, dtype=np.int64)
 
     def make(rolls_left: int, rows=slice(None), score=None, scores=None, games=None, key=None):
         return TurnView(
             rules,
-            np.arange(m, dtype=np.int64)[rows] if games is None else games,
+            row_games[rows] if games is None else games,
             dice[rows],
             rolls[rows],
             rolls_left,
@@ -239,7 +243,7 @@ def _views(rules: RuleSet, states: np.ndarray, turn: int):
             used[rows],
             upper[rows],
             flag[rows],
-            np.zeros(m, dtype=np.int64)[rows] if score is None else score,
+            no_score[rows] if score is None else score,
             cat_scores[rows] if scores is None else scores,
             (np.uint64(1), np.uint64(2)) if key is None else key,
         )
