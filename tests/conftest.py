@@ -41,9 +41,11 @@ HEAVY_FIRST = (
     "test_target_curves_are_unchanged",
     "test_page_blocks_run",
     "test_every_builtin_passes_check_strategy",
-    "test_exact_moments_agree_with_simulation",
+    # whole laws before the moments-only checks, which then read the laws of the same
+    # strategies (tests/helpers.py) instead of a forward pass of their own
     "test_regret_is_unchanged",
     "test_exact_laws_are_unchanged",
+    "test_exact_moments_agree_with_simulation",
     "test_the_page_in_a_headless_browser",
     "test_report_folder",
     "test_generic_path_gives_the_same_law_as_the_fast_path",
