@@ -51,6 +51,7 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     ),
     "coach": ("Coach", "python benchmarks/bench_coach.py"),
     "report": ("The report", "python benchmarks/bench_report.py --then-quick"),
+    "compile": ("The report", "python benchmarks/bench_compile.py"),
     "target": ("Target, utility and risk", "python benchmarks/bench_target.py"),
     "win": ("Target, utility and risk", "python benchmarks/bench_win.py"),
     "distill": ("Rule cards", "python benchmarks/bench_distill.py"),

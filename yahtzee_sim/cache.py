@@ -59,8 +59,9 @@ def cache_path(kind: str, fingerprint: str) -> Path:
 
 @contextlib.contextmanager
 def _file_lock(path: Path):
-    """Hold an exclusive lock on ``path.lock`` (nothing where ``fcntl`` is missing or the
-    folder is not writable: the table is then solved without waiting for others)."""
+    """Hold an exclusive lock on the hidden file ``.NAME.lock`` beside ``path`` (no lock
+    where ``fcntl`` is missing or the folder is not writable: the table is then solved
+    without waiting for others)."""
     try:
         import fcntl
 
