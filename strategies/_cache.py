@@ -39,7 +39,8 @@ class StateCache:
 
     def fill_missing(self, states: np.ndarray, fill) -> None:
         """Give every state in ``states`` a slot, calling ``fill(used, upper, flag, slots)``
-        once for all the states not cached yet."""
+        once for all the states not cached yet (decoded, in increasing state index: fills
+        that group states by used-mask and flag rely on that order)."""
         if not (self.slot[states] < 0).any():
             return
         with self._lock:  # blocks of one process may play in threads
