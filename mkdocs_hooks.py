@@ -1,6 +1,6 @@
 """MkDocs hooks of the handbook (``hooks:`` in mkdocs.yml).
 
-The docstrings use Sphinx roles (``:func:`~yahtzee_sim.exact.evaluate```), which
+The docstrings use Sphinx roles (``:func:`~yahtzee_sim.exact.laws.evaluate```), which
 mkdocstrings renders as text: drop the role and the ``~`` so that only the code remains.
 """
 

@@ -1,10 +1,10 @@
 """Analysis of results: statistics with intervals, Kim–Nelson selection, MCB, regret,
 head-to-head, tournaments, plots."""
 
-from .headtohead import win_matrix, win_probability
-from .kim_nelson import KNResult, SelectionError, kim_nelson, kn_constants
-from .mcb import mcb
-from .plots import (
+from yahtzee_sim.analysis.headtohead import win_matrix, win_probability
+from yahtzee_sim.analysis.kim_nelson import KNResult, SelectionError, kim_nelson, kn_constants
+from yahtzee_sim.analysis.mcb import mcb
+from yahtzee_sim.analysis.plots import (
     PALETTE,
     plot_category_means,
     plot_kn_trace,
@@ -18,10 +18,10 @@ from .plots import (
     plot_win_matrix,
     plot_win_sweep,
 )
-from .regret import RegretResult, regret
-from .selection import DEFAULT_BATCH, METRICS, select_best
-from .stats import paired_difference, summarize
-from .tournament import (
+from yahtzee_sim.analysis.regret import RegretResult, regret
+from yahtzee_sim.analysis.selection import DEFAULT_BATCH, METRICS, select_best
+from yahtzee_sim.analysis.stats import paired_difference, summarize
+from yahtzee_sim.analysis.tournament import (
     RoundRobinResult,
     TournamentError,
     TournamentResult,

@@ -4,7 +4,7 @@ and skill.
 For a game, ``V0`` is the expected final score of optimal play from the empty card. Every
 decision point has an optimal value ``W`` (the expected points still to come when play
 is optimal from there) and the action taken has a value ``C`` (the same after the action);
-values are the advisor's (:func:`yahtzee_sim.advisor.advise`). Then
+values are the advisor's (:func:`yahtzee_sim.solving.advisor.advise`). Then
 
 * a decision's **regret** (points lost) is ``W − C >= 0``;
 * a roll's **luck** is ``W`` at the decision the roll leads to minus its expectation: ``C``
@@ -28,16 +28,15 @@ import numpy as np
 import pandas as pd
 
 from yahtzee_sim._kernels.widget import upper_total_lanes
+from yahtzee_sim.analysis.dataset import grade_decisions
+from yahtzee_sim.analysis.regret import _layer_name
+from yahtzee_sim.analysis.stats import _mean_ci as stats_mean_ci
+from yahtzee_sim.engine.observation import action_names, roll_names
+from yahtzee_sim.engine.records import GameRecord, read_records
 from yahtzee_sim.errors import YahtzeeSimError
-from yahtzee_sim.observation import action_names, roll_names
-from yahtzee_sim.records import GameRecord, read_records
-from yahtzee_sim.rules import RuleSet
-from yahtzee_sim.solver import value_table
-from yahtzee_sim.state import encode_state
-
-from .dataset import grade_decisions
-from .regret import _layer_name
-from .stats import _mean_ci as stats_mean_ci
+from yahtzee_sim.game.rules import RuleSet
+from yahtzee_sim.game.state import encode_state
+from yahtzee_sim.solving.solver import value_table
 
 DECISION_COLUMNS = (
     "game",
@@ -149,7 +148,7 @@ def _decision_arrays(games: list[GameRecord]) -> dict:
 
 
 def analyze_records(games: list[GameRecord]) -> GameAnalysis:
-    """Grade checked game records (:func:`yahtzee_sim.records.read_records`), all of one
+    """Grade checked game records (:func:`yahtzee_sim.engine.records.read_records`), all of one
     rule set, against the optimal value table."""
     if not games:
         raise AnalysisError("no games to analyze")
@@ -221,7 +220,7 @@ def analyze_records(games: list[GameRecord]) -> GameAnalysis:
 
 
 def analyze(path: str | os.PathLike, rules: str | RuleSet | None = None) -> GameAnalysis:
-    """Read, check and grade a record file (:mod:`yahtzee_sim.records`)."""
+    """Read, check and grade a record file (:mod:`yahtzee_sim.engine.records`)."""
     return analyze_records(read_records(path, rules))
 
 

@@ -3,10 +3,10 @@ valued under optimal play — for imitation learning and error analysis.
 
 A row holds the position (game, turn, rolls left, dice, filled boxes, upper total,
 Yahtzee flag, points so far), the move the strategy made (``action``, in the encoding of
-:mod:`yahtzee_sim.observation`, and ``move``, readable), the best move, and every legal
+:mod:`yahtzee_sim.engine.observation`, and ``move``, readable), the best move, and every legal
 option (``option_actions``, ``option_values``). A value is the expected number of points
 still to come from the decision on when play is optimal afterwards (the advisor's
-values, :func:`yahtzee_sim.advisor.advise`); ``regret = optimal_value - value``.
+values, :func:`yahtzee_sim.solving.advisor.advise`); ``regret = optimal_value - value``.
 
 The games are those ``simulate(strategy, n_games, seed, rules)`` plays.
 """
@@ -25,17 +25,16 @@ from tqdm.auto import tqdm
 from yahtzee_sim._kernels.regret import decision_options
 from yahtzee_sim._kernels.scoring import category_options, kernel_rules
 from yahtzee_sim._kernels.widget import upper_total_lanes
+from yahtzee_sim.analysis.regret import _layer_name
+from yahtzee_sim.engine.observation import action_names, n_actions, roll_names
+from yahtzee_sim.engine.records import recorded_blocks
+from yahtzee_sim.engine.simulate import DEFAULT_CHUNK, _check_int
+from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import YahtzeeSimError
-from yahtzee_sim.observation import action_names, n_actions, roll_names
-from yahtzee_sim.records import recorded_blocks
-from yahtzee_sim.rules import RuleSet, get_rules
-from yahtzee_sim.simulate import DEFAULT_CHUNK, _check_int
-from yahtzee_sim.solver import value_table
-from yahtzee_sim.state import encode_state
+from yahtzee_sim.game.rules import RuleSet, get_rules
+from yahtzee_sim.game.state import encode_state
+from yahtzee_sim.solving.solver import value_table
 from yahtzee_sim.strategies import get_strategy
-from yahtzee_sim.vocabulary import strategy_label
-
-from .regret import _layer_name
 
 #: Position columns (one value per decision), in table order.
 POSITION_COLUMNS = (
@@ -261,7 +260,7 @@ def decision_dataset(
     strategy : str or Strategy
         Any strategy (random ones too: the decisions are those of the games played).
     n_games, seed, rules, chunk_size
-        As :func:`yahtzee_sim.simulate` (the same games).
+        As :func:`yahtzee_sim.engine.simulate.simulate` (the same games).
     progress : bool, optional
         Progress bar over blocks; default: when stderr is a terminal.
 

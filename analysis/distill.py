@@ -26,7 +26,7 @@ dependency). It grows a :class:`~yahtzee_sim.strategies.card.Card` one rule at a
    the rules that matter most at that size).
 4. **The curve.** The cards made of the first ``k`` rules learned (the card after
    ``k`` steps, before pruning) are evaluated exactly
-   (:func:`yahtzee_sim.exact.evaluate`) for ``k`` in ``curve_at``.
+   (:func:`yahtzee_sim.exact.laws.evaluate`) for ``k`` in ``curve_at``.
 
 Deterministic for a seed: the games come from ``seed`` and the kernel sums in a fixed
 order whatever the number of threads.
@@ -41,16 +41,15 @@ import numpy as np
 from numba import njit, prange
 
 from yahtzee_sim._kernels.widget import upper_total_lanes
+from yahtzee_sim.analysis.dataset import grade_decisions
+from yahtzee_sim.engine.records import recorded_blocks
 from yahtzee_sim.errors import YahtzeeSimError
-from yahtzee_sim.exact import evaluate
-from yahtzee_sim.records import recorded_blocks
-from yahtzee_sim.rules import RuleSet, get_rules
-from yahtzee_sim.solver import value_table
+from yahtzee_sim.exact.laws import evaluate
+from yahtzee_sim.game.rules import RuleSet, get_rules
+from yahtzee_sim.solving.solver import value_table
 from yahtzee_sim.strategies._card_vocab import KEEP_FALLBACK, Vocabulary, vocabulary
 from yahtzee_sim.strategies.card import Card, CardStrategy, CompiledCard, Rule, filled_count
 from yahtzee_sim.strategies.card import _holds as holds
-
-from .dataset import grade_decisions
 
 #: Card sizes evaluated exactly by default (those up to ``max_rules``, and ``max_rules``).
 DEFAULT_CURVE = (0, 1, 2, 3, 5, 10, 15, 20, 30, 40, 50, 75, 100)

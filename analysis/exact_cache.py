@@ -2,7 +2,7 @@
 
 The exact law and the regret of a registered strategy version on a rule set
 cannot change until the code changes, so :func:`build_report` keeps them in the
-cache folder of the value tables (:mod:`yahtzee_sim.cache`). The key is the
+cache folder of the value tables (:mod:`yahtzee_sim.solving.cache`). The key is the
 rules fingerprint, the strategy (class, version, parameters), the number of
 situations listed and a hash of the package's source code: any code change
 gives new keys. A cached result is the computed one bit for bit (floats travel
@@ -20,11 +20,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from yahtzee_sim.cache import cache_path, load_array, save_array
-from yahtzee_sim.exact import ExactResult
-from yahtzee_sim.rules import RuleSet
-
-from .regret import RegretResult
+from yahtzee_sim.analysis.regret import RegretResult
+from yahtzee_sim.exact.laws import ExactResult
+from yahtzee_sim.game.rules import RuleSet
+from yahtzee_sim.solving.cache import cache_path, load_array, save_array
 
 _KIND = "exact"
 _EXACT_ARRAYS = ("category_means", "category_zero_rate", "category_fill_turn")
@@ -64,10 +63,10 @@ def result_key(strategy_id: str, rules: RuleSet, top: int) -> str | None:
 
 
 def exact_law(strategy_id: str, rules: RuleSet) -> ExactResult:
-    """:func:`~yahtzee_sim.exact.evaluate` of a strategy id, read from the cache when a
+    """:func:`~yahtzee_sim.exact.laws.evaluate` of a strategy id, read from the cache when a
     built-in strategy's law on these rules was computed before (and kept for next time).
     """
-    from yahtzee_sim.exact import evaluate
+    from yahtzee_sim.exact.laws import evaluate
 
     key = result_key(strategy_id, rules, None)
     got = None if key is None else load(key, rules)

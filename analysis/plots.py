@@ -48,7 +48,7 @@ def plot_pmf(
     Parameters
     ----------
     result : ExactResult
-        From :func:`yahtzee_sim.exact.evaluate` (with the pmf).
+        From :func:`yahtzee_sim.exact.laws.evaluate` (with the pmf).
     ax : matplotlib Axes, optional
     label, color : str, optional
     survival : bool

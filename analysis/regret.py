@@ -20,12 +20,12 @@ import pandas as pd
 from yahtzee_sim._kernels.regret import level_regret
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.widget import upper_total_lanes
-from yahtzee_sim.dice import DiceTables
-from yahtzee_sim.exact import exact_result, forward_pass, prepared
-from yahtzee_sim.rules import RuleSet
-from yahtzee_sim.solver import value_table
-from yahtzee_sim.state import decode_state, state_runs
-from yahtzee_sim.vocabulary import strategy_label
+from yahtzee_sim.engine.summary import strategy_label
+from yahtzee_sim.exact.laws import exact_result, forward_pass, prepared
+from yahtzee_sim.game.dice import DiceTables
+from yahtzee_sim.game.rules import RuleSet
+from yahtzee_sim.game.state import decode_state, state_runs
+from yahtzee_sim.solving.solver import value_table
 
 
 @dataclass(eq=False)
@@ -94,7 +94,7 @@ def regret(
     Parameters
     ----------
     strategy : Strategy or str
-        Any strategy :func:`yahtzee_sim.exact.evaluate` accepts.
+        Any strategy :func:`yahtzee_sim.exact.laws.evaluate` accepts.
     rules : str or RuleSet
     top : int
         Number of costliest situations to list (>= 0).
@@ -108,7 +108,7 @@ def regret(
     Raises
     ------
     ExactEvaluationError
-        For random or score-dependent strategies (as :func:`~yahtzee_sim.exact.evaluate`).
+        For random or score-dependent strategies (as :func:`~yahtzee_sim.exact.laws.evaluate`).
     ValueError
         If ``top`` is not a non-negative integer.
     """
@@ -122,7 +122,7 @@ def evaluate_with_regret(
     distribution: bool | None = True,
     progress: bool = False,
 ):
-    """:func:`~yahtzee_sim.exact.evaluate` and :func:`regret` from one forward pass.
+    """:func:`~yahtzee_sim.exact.laws.evaluate` and :func:`regret` from one forward pass.
 
     Returns ``(ExactResult, RegretResult)`` (the first is ``None`` when
     ``distribution`` is ``None``; ``False`` gives the moments only).

@@ -21,14 +21,13 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from yahtzee_sim.analysis import exact_cache, plots, warmup
+from yahtzee_sim.analysis.document import Document
+from yahtzee_sim.analysis.headtohead import win_matrix
+from yahtzee_sim.analysis.kim_nelson import SelectionError
+from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import StrategyError
-from yahtzee_sim.rules import RuleSet, get_rules
-from yahtzee_sim.vocabulary import strategy_label
-
-from . import exact_cache, plots, warmup
-from .document import Document
-from .headtohead import win_matrix
-from .kim_nelson import SelectionError
+from yahtzee_sim.game.rules import RuleSet, get_rules
 
 DEFAULT_GAMES = 100_000
 QUICK_GAMES = 10_000
@@ -83,8 +82,8 @@ class Report:
 def _resolve(strategies) -> dict:
     """``{label: strategy}`` in the order given (ids, plugin specs or instances), the
     reference last; results are keyed by :func:`strategy_label`, never by a spec."""
+    from yahtzee_sim.engine.plugins import split_strategy_list
     from yahtzee_sim.strategies import default_strategy_ids, get_strategy
-    from yahtzee_sim.strategies.plugins import split_strategy_list
 
     if strategies in (None, "all"):
         ids = default_strategy_ids()
@@ -182,10 +181,9 @@ def build_report(
 def _build(rules, games, seed, specs, out, n_jobs, regret_top, progress, quick, warming, t0):
     """The steps of :func:`build_report` (arguments checked; ``warming``: the
     :mod:`~yahtzee_sim.analysis.warmup` process, or ``None``)."""
-    from yahtzee_sim import simulate
-    from yahtzee_sim.solver import value_table
-
-    from .selection import select_best
+    from yahtzee_sim.analysis.selection import select_best
+    from yahtzee_sim.engine.lockstep import simulate
+    from yahtzee_sim.solving.solver import value_table
 
     ids = list(specs)
     deterministic = [s for s in ids if _is_deterministic(specs[s])]
@@ -335,9 +333,8 @@ def _exact_one(sid: str, rules, top: int, quick: bool = False):
     """``(exact result, regret, error text)`` of one strategy: the regret (except for
     the reference) and the exact law from one forward pass; with ``quick`` no law
     except the reference's, and moments from the regret pass."""
-    from yahtzee_sim.exact import ExactEvaluationError, evaluate
-
-    from .regret import evaluate_with_regret
+    from yahtzee_sim.analysis.regret import evaluate_with_regret
+    from yahtzee_sim.exact.laws import ExactEvaluationError, evaluate
 
     try:
         if sid == REFERENCE:
@@ -418,7 +415,7 @@ class ReportData:
     sims : dict
         Simulation result (``Aggregate``) per strategy id.
     exact : dict
-        :class:`~yahtzee_sim.exact.ExactResult` per deterministic strategy id.
+        :class:`~yahtzee_sim.exact.laws.ExactResult` per deterministic strategy id.
     regrets : dict
         :class:`~yahtzee_sim.analysis.regret.RegretResult` per strategy id (not the reference).
     kn : KNResult or None

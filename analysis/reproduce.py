@@ -29,12 +29,11 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from yahtzee_sim.analysis.document import Document
+from yahtzee_sim.analysis.report import _is_deterministic
+from yahtzee_sim.analysis.stats import _mean_ci
 from yahtzee_sim.errors import YahtzeeSimError
-from yahtzee_sim.rules import get_rules
-
-from .document import Document
-from .report import _is_deterministic
-from .stats import _mean_ci
+from yahtzee_sim.game.rules import get_rules
 
 SECTIONS = (
     "reference-values",
@@ -212,15 +211,14 @@ class Reproduction:
 # ------------------------------------------------------------------ helpers
 def _exact(sid: str, rules: str):
     """The exact law, read from the cache of exact laws when computed before."""
-    from yahtzee_sim.rules import get_rules
-
-    from . import exact_cache
+    from yahtzee_sim.analysis import exact_cache
+    from yahtzee_sim.game.rules import get_rules
 
     return exact_cache.exact_law(sid, get_rules(rules))
 
 
 def _simulate(sid: str, rules: str, games: int, seed: int, n_jobs: int):
-    from yahtzee_sim import simulate
+    from yahtzee_sim.engine.lockstep import simulate
 
     return simulate(sid, games, seed=seed, rules=rules, n_jobs=n_jobs, progress=False)
 
@@ -295,7 +293,7 @@ class _Laws:
 # ------------------------------------------------------------------ sections
 def reference_values(laws: _Laws) -> list[Row]:
     """Optimal expected scores of every rule set, and the web page's figure."""
-    from yahtzee_sim.solver import value_table
+    from yahtzee_sim.solving.solver import value_table
     from yahtzee_sim.strategies import strategy_class
 
     rows = []
@@ -452,7 +450,7 @@ def kim_nelson_sweep(
     (final score, Yahtzees per game, upper-bonus indicator), with single-game observations
     as the paper; Table 3 also with batch means of ours. ``deltas`` keeps only those δ;
     ``quick`` runs Table 3 for δ ≥ 1 only."""
-    from .selection import DEFAULT_BATCH, select_best
+    from yahtzee_sim.analysis.selection import DEFAULT_BATCH, select_best
 
     runs = []
     for table, (metric, by_delta) in SY_KN_TABLES.items():
@@ -543,9 +541,8 @@ def defensive(laws: _Laws) -> list[Row]:
 
 def tillius(laws: _Laws, quick: bool, progress: bool = False) -> list[Row]:
     """Tillius 2026 Tables 3, 4–5, 13 and the four-player winning score."""
-    from yahtzee_sim.target import target_table
-
-    from .tournament import exact_winning_law
+    from yahtzee_sim.analysis.tournament import exact_winning_law
+    from yahtzee_sim.solving.target import target_table
 
     rows = []
     ex = laws.exact("optimal", "yatzy")
@@ -831,7 +828,7 @@ def _write(rep: Reproduction, out: Path, kn_frame) -> list[str]:
 
 
 def _plot_box_tables(frame: pd.DataFrame, path: Path, plt) -> None:
-    from .plots import PALETTE, legend_outside
+    from yahtzee_sim.analysis.plots import PALETTE, legend_outside
 
     fig, axes = plt.subplots(3, 1, figsize=(10, 9), sharex=True)
     boxes = None

@@ -6,11 +6,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from yahtzee_sim.rules import RuleSet, get_rules
-from yahtzee_sim.simulate import simulate
-from yahtzee_sim.vocabulary import strategy_label
-
-from .kim_nelson import KNResult, SelectionError, kim_nelson
+from yahtzee_sim.analysis.kim_nelson import KNResult, SelectionError, kim_nelson
+from yahtzee_sim.engine.simulate import simulate
+from yahtzee_sim.engine.summary import strategy_label
+from yahtzee_sim.game.rules import RuleSet, get_rules
 
 #: Per-game metrics selection can rank on ("Simulating Yahtzee" Tables 3, 6, 7), and
 #: ``"win"``: the share of the game won against a field (see :func:`select_best`).
@@ -121,7 +120,7 @@ def select_best(
 def _win_shares(seats, rules, games, seed, first_game, visible, n_jobs) -> np.ndarray:
     """The share of each game's win (ties split) of ``seats[0]``, averaged over its
     playing every seat (the others keep their order)."""
-    from yahtzee_sim.tables import play_tables, win_shares_of
+    from yahtzee_sim.multiplayer.tables import play_tables, win_shares_of
 
     me, field = seats[0], seats[1:]
     out = np.zeros(games)

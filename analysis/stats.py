@@ -8,10 +8,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from yahtzee_sim.results import Results
-
-from .kim_nelson import SelectionError
-from .selection import METRICS
+from yahtzee_sim.analysis.kim_nelson import SelectionError
+from yahtzee_sim.analysis.selection import METRICS
+from yahtzee_sim.engine.results import Results
 
 PERCENTILES = (10, 50, 90)
 

@@ -15,12 +15,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from yahtzee_sim.analysis.stats import _mean_ci
+from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import YahtzeeSimError
-from yahtzee_sim.rules import get_rules
-from yahtzee_sim.tables import play_tables, seat_seed, win_shares_of
-from yahtzee_sim.vocabulary import strategy_label
-
-from .stats import _mean_ci
+from yahtzee_sim.game.rules import get_rules
+from yahtzee_sim.multiplayer.tables import play_tables, seat_seed, win_shares_of
 
 
 class TournamentError(YahtzeeSimError):
@@ -105,7 +104,7 @@ class TournamentResult:
 
 def labels(strategies) -> list[str]:
     """How results name each strategy (ids, plugin specs or instances):
-    :func:`~yahtzee_sim.vocabulary.strategy_label`, never the spec as typed."""
+    :func:`~yahtzee_sim.engine.summary.strategy_label`, never the spec as typed."""
     from yahtzee_sim.strategies import get_strategy
 
     return [strategy_label(get_strategy(s)) for s in strategies]
@@ -114,7 +113,7 @@ def labels(strategies) -> list[str]:
 def seat_list(strategies, players: int | None) -> list[str]:
     """Seats from strategy ids: one per seat, or fewer (the last fills the rest)."""
     if isinstance(strategies, str):
-        from yahtzee_sim.strategies.plugins import split_strategy_list
+        from yahtzee_sim.engine.plugins import split_strategy_list
 
         strategies = split_strategy_list(strategies)
     seats = list(strategies)
@@ -152,14 +151,14 @@ def tournament(
     players : int, optional
         Seats (>= 2); default: one per strategy.
     games, seed, rules, n_jobs, progress
-        As in :func:`yahtzee_sim.simulate`; seat ``i`` uses the seed
+        As in :func:`yahtzee_sim.engine.simulate.simulate`; seat ``i`` uses the seed
         :func:`seat_seed` ``(seed, i)``.
     visible : bool
         Play the seats' turns interleaved at one table, each seeing the others' score
-        cards (:mod:`yahtzee_sim.tables`); every seat keeps its blind dice stream, so
+        cards (:mod:`yahtzee_sim.multiplayer.tables`); every seat keeps its blind dice stream, so
         strategies that ignore their opponents score exactly as in the blind game.
     """
-    from yahtzee_sim import simulate
+    from yahtzee_sim.engine.lockstep import simulate
 
     t0 = time.perf_counter()
     rules = get_rules(rules)
@@ -289,7 +288,7 @@ class RoundRobinResult:
 
     def plot(self, ax=None):
         """Heat map of the win matrix (the row's win share against the column)."""
-        from .plots import plot_win_matrix
+        from yahtzee_sim.analysis.plots import plot_win_matrix
 
         kind = "visible" if self.parameters.get("visible") else "blind"
         n = self.parameters.get("players", 2)
@@ -333,7 +332,7 @@ def round_robin(
     t0 = time.perf_counter()
     rules = get_rules(rules)
     if isinstance(strategies, str):
-        from yahtzee_sim.strategies.plugins import split_strategy_list
+        from yahtzee_sim.engine.plugins import split_strategy_list
 
         strategies = split_strategy_list(strategies)
     names = labels(strategies)

@@ -46,8 +46,8 @@ def main() -> None:
     from werkzeug.serving import make_server
 
     from yahtzee_sim.analysis.coach import analyze
-    from yahtzee_sim.records import record_games, write_records
-    from yahtzee_sim.server import create_app
+    from yahtzee_sim.apps.server import create_app
+    from yahtzee_sim.engine.records import record_games, write_records
 
     out: dict = {}
     with tempfile.TemporaryDirectory() as tmp:

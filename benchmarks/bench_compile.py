@@ -42,12 +42,12 @@ class Timer(event.Listener):
 Timer.total = 0.0
 event.register("numba:compile", Timer())
 
-from yahtzee_sim import simulate
-from yahtzee_sim.advisor import advise
+from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim.solving.advisor import advise
 from yahtzee_sim.analysis.regret import evaluate_with_regret
-from yahtzee_sim.duel import duel
-from yahtzee_sim.solver import solve
-from yahtzee_sim.target import solve_target
+from yahtzee_sim.multiplayer.duel import duel
+from yahtzee_sim.solving.solver import solve
+from yahtzee_sim.solving.target import solve_target
 
 ME = ("ones=3, twos=6, threes=9, fours=12, fives=15, sixes=18, three_of_a_kind=20, "
       "four_of_a_kind=0, full_house=25, small_straight=30")

@@ -3,10 +3,10 @@
 ``--part reduced`` (default): for each reduced rule set, the two-player optimum (both
 maximizing P(win)), the best response to max-EV play in each seat, and the exact P(win)
 of ``optimal``, ``win-target``, ``win-aware``, ``chase`` and ``win:2`` against max-EV
-play in each seat (:func:`yahtzee_sim.duel_eval.evaluate_pair`), with the seconds each
+play in each seat (:func:`yahtzee_sim.exact.pairs.evaluate_pair`), with the seconds each
 took.
 
-``--part endgame``: seconds of :func:`yahtzee_sim.duel.duel` at positions of real games
+``--part endgame``: seconds of :func:`yahtzee_sim.multiplayer.duel.duel` at positions of real games
 (max-EV play, seed 0) where both cards have ``k`` open boxes, for official Yahtzee and
 Yatzy.
 
@@ -23,11 +23,11 @@ import time
 
 import numpy as np
 
-from yahtzee_sim import simulate
-from yahtzee_sim.duel import duel, solve_duel
-from yahtzee_sim.duel_eval import evaluate_pair
-from yahtzee_sim.rules import get_rules
-from yahtzee_sim.winprob import ScoreCard
+from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim.exact.pairs import evaluate_pair
+from yahtzee_sim.game.rules import get_rules
+from yahtzee_sim.multiplayer.duel import duel, solve_duel
+from yahtzee_sim.multiplayer.winprob import ScoreCard
 
 STRATEGIES = ("optimal", "win-target", "win-aware", "chase", "win:2")
 

@@ -5,7 +5,7 @@ Usage::
     python benchmarks/bench_env.py [--rules yahtzee] [--num-envs 4096] [--steps 400]
 
 A random legal policy (uniform over ``info["action_mask"]``,
-``yahtzee_sim.observation.random_legal_actions``) plays
+``yahtzee_sim.engine.observation.random_legal_actions``) plays
 ``--num-envs`` games at once; steps/s counts every copy's step (target: >= 500,000 on
 2 cores with 4,096 games). ``env_only_steps_per_second`` leaves the policy's own time
 out.
@@ -28,8 +28,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
 
-    from yahtzee_sim.env import YahtzeeVectorEnv
-    from yahtzee_sim.observation import random_legal_actions as random_legal
+    from yahtzee_sim.engine.observation import random_legal_actions as random_legal
+    from yahtzee_sim.learning.env import YahtzeeVectorEnv
 
     envs = YahtzeeVectorEnv(args.num_envs, rules=args.rules)
     rng = np.random.default_rng(0)

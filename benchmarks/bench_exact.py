@@ -28,7 +28,7 @@ import sys
 CASE = r"""
 import json, resource, sys, time
 import numpy as np
-from yahtzee_sim.exact import evaluate
+from yahtzee_sim.exact.laws import evaluate
 strategy, rules, dist, repeat = sys.argv[1], sys.argv[2], sys.argv[3] == "1", int(sys.argv[4])
 times = []
 for _ in range(repeat):

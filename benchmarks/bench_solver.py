@@ -32,7 +32,7 @@ import numpy as np
 def cold_run() -> float:
     with tempfile.TemporaryDirectory() as numba_dir, tempfile.TemporaryDirectory() as tables:
         env = dict(os.environ, NUMBA_CACHE_DIR=numba_dir, YAHTZEE_SIM_CACHE=tables)
-        code = "from yahtzee_sim.solver import value_table; value_table('yahtzee')"
+        code = "from yahtzee_sim.solving.solver import value_table; value_table('yahtzee')"
         t0 = time.perf_counter()
         subprocess.run([sys.executable, "-c", code], env=env, check=True)
         return time.perf_counter() - t0
@@ -58,9 +58,10 @@ def main() -> int:
     if not args.skip_cold:
         out["cold_first_run_seconds"] = round(cold_run(), 2)
 
-    from yahtzee_sim import get_rules, simulate
-    from yahtzee_sim.advisor import advise
-    from yahtzee_sim.solver import solve, value_table
+    from yahtzee_sim import get_rules
+    from yahtzee_sim.engine.lockstep import simulate
+    from yahtzee_sim.solving.advisor import advise
+    from yahtzee_sim.solving.solver import solve, value_table
 
     solve("2-yatzy")  # load the compiled kernels
     out["solve_seconds"] = {}
@@ -99,7 +100,7 @@ def main() -> int:
         "max": round(1e3 * max(times), 3),
     }
     # as a fresh CLI call sees it: the table loaded from the disk cache, then one answer
-    from yahtzee_sim.solver import _MEMORY
+    from yahtzee_sim.solving.solver import _MEMORY
 
     cold = []
     for _ in range(5):

@@ -26,11 +26,11 @@ import sys
 CASE = r"""
 import json, resource, sys, time
 import numpy as np
-import yahtzee_sim.target as target
+import yahtzee_sim.solving.target as target
 from yahtzee_sim.analysis import tournament
-from yahtzee_sim.exact import evaluate
-from yahtzee_sim.rules import get_rules
-from yahtzee_sim.target import solve_target
+from yahtzee_sim.exact.laws import evaluate
+from yahtzee_sim.game.rules import get_rules
+from yahtzee_sim.solving.target import solve_target
 rules = sys.argv[1]
 solve_target("2-yatzy")  # compile
 t0 = time.perf_counter()

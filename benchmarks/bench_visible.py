@@ -12,10 +12,10 @@ import argparse
 import json
 import time
 
-from yahtzee_sim.rules import get_rules
+from yahtzee_sim.game.rules import get_rules
+from yahtzee_sim.multiplayer.tables import play_tables
+from yahtzee_sim.multiplayer.winprob import win_probability_now
 from yahtzee_sim.strategies import get_strategy
-from yahtzee_sim.tables import play_tables
-from yahtzee_sim.winprob import win_probability_now
 
 
 def tables_per_second(seats, games, jobs, rules="yahtzee") -> float:

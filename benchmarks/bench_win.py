@@ -34,10 +34,10 @@ def main() -> None:
     args = ap.parse_args()
 
     from yahtzee_sim.analysis import tournament
-    from yahtzee_sim.exact import evaluate
-    from yahtzee_sim.risk import solve_risk
+    from yahtzee_sim.exact.laws import evaluate
+    from yahtzee_sim.solving.risk import solve_risk
+    from yahtzee_sim.solving.utility import solve_utility
     from yahtzee_sim.strategies.win import WinProbability, win_table
-    from yahtzee_sim.utility import solve_utility
 
     solve_utility("2-yatzy", [0.0, 0.5, 1.0])  # compile
     out: dict = {"rules": args.rules, "players": args.players}

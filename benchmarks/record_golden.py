@@ -31,14 +31,15 @@ from pathlib import Path
 
 import numpy as np
 
-from yahtzee_sim import get_rules, simulate
-from yahtzee_sim.advisor import advise
+from yahtzee_sim import get_rules
 from yahtzee_sim.analysis.regret import regret
-from yahtzee_sim.exact import ExactEvaluationError, evaluate
-from yahtzee_sim.rules import PRESETS
-from yahtzee_sim.solver import value_table
+from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim.exact.laws import ExactEvaluationError, evaluate
+from yahtzee_sim.game.rules import PRESETS
+from yahtzee_sim.solving.advisor import advise
+from yahtzee_sim.solving.solver import value_table
+from yahtzee_sim.solving.target import solve_target
 from yahtzee_sim.strategies import default_strategy_ids, get_strategy, strategy_class
-from yahtzee_sim.target import solve_target
 
 SIM_GAMES = 20_000
 SIM_SEED = 7

@@ -82,7 +82,7 @@ def main() -> None:
     args = ap.parse_args()
 
     from yahtzee_sim.analysis.distill import distill
-    from yahtzee_sim.rules import get_rules
+    from yahtzee_sim.game.rules import get_rules
 
     rules = get_rules(args.rules)
     curve_at = [int(k) for k in args.curve_at.split(",") if k]

@@ -32,8 +32,8 @@ def main() -> None:
 
     import numpy as np
 
-    from yahtzee_sim import simulate
-    from yahtzee_sim.exact import evaluate
+    from yahtzee_sim.engine.lockstep import simulate
+    from yahtzee_sim.exact.laws import evaluate
     from yahtzee_sim.strategies.win import WinProbability
 
     opt = evaluate("optimal", args.rules)

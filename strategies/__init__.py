@@ -1,28 +1,24 @@
-"""Strategies: the batched :class:`Strategy` interface, the registry and the built-ins.
+"""Strategies: the built-in families, ways to write one's own, and the conformance checks.
 
-The built-in families (one module each) register themselves when the registry first
-needs them (:func:`~yahtzee_sim.strategies.registry.load_builtins`), so the core modules
-that look a strategy up by id (``simulate``, ``exact``, …) depend on the registry only,
-never on a family that itself uses them. :func:`check_strategy` is imported on first use
-for the same reason (it simulates).
+Every strategy answers the batched :class:`~yahtzee_sim.engine.strategy.Strategy`
+interface. The built-in families (one module each) are declared by id in the
+:mod:`~yahtzee_sim.engine.registry` and imported when first asked for; they use the core
+(the engine, the solvers, the exact evaluator) through its public API only.
 """
 
 from __future__ import annotations
 
-import importlib
-
-from .adapter import FunctionStrategy, Position
-from .base import Strategy
-from .policy import PolicyStrategy, as_policy
-from .registry import (
+from yahtzee_sim.engine.registry import (
     default_strategy_ids,
     get_strategy,
     register,
     strategy_class,
     strategy_ids,
 )
-
-_LAZY = {"check_strategy": "checks", "StrategyCheckError": "checks"}
+from yahtzee_sim.engine.strategy import Strategy
+from yahtzee_sim.strategies.adapter import FunctionStrategy, Position
+from yahtzee_sim.strategies.checks import StrategyCheckError, check_strategy
+from yahtzee_sim.strategies.policy import PolicyStrategy, as_policy
 
 __all__ = [
     "FunctionStrategy",
@@ -38,9 +34,3 @@ __all__ = [
     "strategy_class",
     "strategy_ids",
 ]
-
-
-def __getattr__(name: str):
-    if name in _LAZY:
-        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,7 +2,7 @@
 
 These hold the decisions a strategy has worked out for the turn-start states its games
 reached, filled while games are played and never stored; the solved tables the
-decisions are read from are kept by :class:`yahtzee_sim.cache.TableCache`.
+decisions are read from are kept by :class:`yahtzee_sim.solving.cache.TableCache`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import threading
 
 import numpy as np
 
-from yahtzee_sim.state import decode_state, n_states
+from yahtzee_sim.game.state import decode_state, n_states
 
 
 class StateCache:

@@ -17,7 +17,7 @@ from functools import cached_property
 import numpy as np
 
 from yahtzee_sim._kernels.scoring import category_options, kernel_rules
-from yahtzee_sim.rules import RuleSet
+from yahtzee_sim.game.rules import RuleSet
 
 #: The fallback lines every card ends its two sections with.
 KEEP_FALLBACK = "keep the most common face"

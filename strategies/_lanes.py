@@ -25,10 +25,9 @@ from yahtzee_sim._kernels.batched import (
 )
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.widget import live_lanes
-from yahtzee_sim.view import TurnView
-
-from .base import Strategy
-from .optimal import Optimal
+from yahtzee_sim.engine.strategy import Strategy
+from yahtzee_sim.engine.view import TurnView
+from yahtzee_sim.strategies.optimal import Optimal
 
 
 def first_roll_with_rerolls(view: TurnView) -> bool:
@@ -53,7 +52,7 @@ class LaneStrategy(Strategy):
 
     def lane_play(self, rules):
         """``(lanes, anchor)``: what the exact evaluator needs to replay the strategy
-        (:func:`yahtzee_sim.exact.evaluate`)."""
+        (:func:`yahtzee_sim.exact.laws.evaluate`)."""
         self.prepare(rules)
         return self._lanes, self._anchor
 

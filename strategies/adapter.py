@@ -23,11 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from yahtzee_sim.engine.strategy import Strategy
+from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import IllegalMoveError
-from yahtzee_sim.rules import RuleSet
-from yahtzee_sim.view import TurnView
-
-from .base import Strategy
+from yahtzee_sim.game.rules import RuleSet
 
 
 @dataclass(frozen=True)

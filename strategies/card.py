@@ -38,13 +38,11 @@ from pathlib import Path
 
 import numpy as np
 
+from yahtzee_sim.engine.strategy import Strategy
+from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
-from yahtzee_sim.rules import RuleSet, get_rules
-from yahtzee_sim.view import TurnView
-
-from ._card_vocab import BOX_FALLBACK, KEEP_FALLBACK, Vocabulary, vocabulary
-from .base import Strategy
-from .registry import register
+from yahtzee_sim.game.rules import RuleSet, get_rules
+from yahtzee_sim.strategies._card_vocab import BOX_FALLBACK, KEEP_FALLBACK, Vocabulary, vocabulary
 
 SECTIONS = ("keep", "box")
 _HEADERS = {"keep": "## Keeps", "box": "## Boxes"}
@@ -352,7 +350,6 @@ def filled_count(used: np.ndarray) -> np.ndarray:
     return out
 
 
-@register("card")
 class CardStrategy(Strategy):
     """A rule card played as a strategy (deterministic, position-only).
 
@@ -509,8 +506,8 @@ def explain_position(
 ) -> CardDecision:
     """The line of a card (a :class:`CardStrategy`) that decides at one position (the
     position as :func:`yahtzee_sim.advise` takes it). See also
-    :func:`yahtzee_sim.strategy_move.strategy_move`, which adds the move and its loss."""
-    from yahtzee_sim.advisor import check_position
+    :func:`yahtzee_sim.solving.strategy_move.strategy_move`, which adds the move and its loss."""
+    from yahtzee_sim.solving.advisor import check_position
 
     pos = check_position(dice, rolls_left, used, upper, yahtzee_bonus, rules, bonuses_paid)
     strategy.check_rules(pos.rules)
@@ -530,7 +527,7 @@ def _sized(size: int):
             super().__init__(path, size, card)
 
     Sized.__name__ = Sized.__qualname__ = f"Card{size}"
-    return register(f"card-{size}")(Sized)
+    return Sized
 
 
 Card10, Card20, Card30, Card50, Card100 = (_sized(s) for s in SIZES)

@@ -6,16 +6,15 @@ import pickle
 
 import numpy as np
 
-from yahtzee_sim.decide import decide, take_rows
+from yahtzee_sim.engine.decide import decide, take_rows
+from yahtzee_sim.engine.registry import get_strategy
+from yahtzee_sim.engine.simulate import simulate
+from yahtzee_sim.engine.strategy import Strategy
+from yahtzee_sim.engine.summary import strategy_label
+from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyRuntimeError, YahtzeeSimError
-from yahtzee_sim.rules import get_rules
-from yahtzee_sim.simulate import simulate
-from yahtzee_sim.state import flag_size
-from yahtzee_sim.view import TurnView
-from yahtzee_sim.vocabulary import strategy_label
-
-from .base import Strategy
-from .registry import get_strategy
+from yahtzee_sim.game.rules import get_rules
+from yahtzee_sim.game.state import flag_size
 
 
 class StrategyCheckError(YahtzeeSimError):

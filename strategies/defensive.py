@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from yahtzee_sim.view import TurnView
-
-from ._card import (
+from yahtzee_sim.engine.strategy import Reference, Strategy
+from yahtzee_sim.engine.view import TurnView
+from yahtzee_sim.strategies._card import (
     CHANCE,
     FIVES,
     FOUR_OF_A_KIND,
@@ -31,11 +31,8 @@ from ._card import (
     YahtzeeCard,
     run_start,
 )
-from .base import Reference, Strategy
-from .registry import register
 
 
-@register("defensive")
 class DefensiveYahtzee(YahtzeeCard, Strategy):
     """Defensive Yahtzee (Hellström & Jaccopucci 2015, §3.4-3.5): aims at the upper
     bonus to raise the minimum and the 10th percentile.

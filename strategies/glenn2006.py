@@ -21,16 +21,20 @@ import numpy as np
 from numba import njit
 from scipy.stats import norm
 
-from yahtzee_sim.cache import TableCache
-from yahtzee_sim.rules import RuleSet
-from yahtzee_sim.simulate import simulate
-from yahtzee_sim.solver import value_table
-from yahtzee_sim.state import decode_state, n_states
-
-from ._card import LARGE_STRAIGHT, N_FACES, SMALL_STRAIGHT, YahtzeeCard, run_start
-from .base import Reference, Strategy
-from .optimal import Optimal, TableStrategy
-from .registry import register
+from yahtzee_sim.engine.simulate import simulate
+from yahtzee_sim.engine.strategy import Reference, Strategy
+from yahtzee_sim.game.rules import RuleSet
+from yahtzee_sim.game.state import decode_state, n_states
+from yahtzee_sim.solving.cache import TableCache
+from yahtzee_sim.solving.solver import value_table
+from yahtzee_sim.strategies._card import (
+    LARGE_STRAIGHT,
+    N_FACES,
+    SMALL_STRAIGHT,
+    YahtzeeCard,
+    run_start,
+)
+from yahtzee_sim.strategies.optimal import Optimal, TableStrategy
 
 #: Boxes from easiest to hardest: on equal points the harder box is filled first.
 DIFFICULTY = (
@@ -99,7 +103,6 @@ def upper_bonus_estimate(rules, used, upper, means, variances) -> np.ndarray:
     return rules.upper_bonus * p
 
 
-@register("glenn-greedy")
 class GlennGreedy(YahtzeeCard, TableStrategy):
     """Glenn 2006 greedy: E'(S) = 0, ties to the harder box (Table 3: 218.05 ± 46.87)."""
 
@@ -124,7 +127,6 @@ class GlennGreedy(YahtzeeCard, TableStrategy):
         return _tie_break(rules, used)
 
 
-@register("glenn-heuristic")
 class GlennHeuristic(YahtzeeCard, TableStrategy):
     """Glenn 2006 heuristic: E' from per-box optimal means + normal-approximation upper
     bonus (Table 3: 240.67 ± 60.90)."""
@@ -168,7 +170,6 @@ def _sub_game(rules, names, label) -> RuleSet:
     )
 
 
-@register("glenn-better-heuristic")
 class GlennBetterHeuristic(YahtzeeCard, TableStrategy):
     """Glenn 2006 better heuristic: optimal upper-only and lower-only game values +
     normal-approximation upper bonus (Table 3: 244.87 ± 57.39)."""
@@ -236,7 +237,6 @@ class _YahtzeeChaser(YahtzeeCard, Strategy):
         return out
 
 
-@register("glenn-yahtzees-only")
 class YahtzeesOnly(_YahtzeeChaser):
     """Glenn 2006 "Yahtzees Only": keep the most frequent face (Table 3: 171.52 ± 68.17)."""
 
@@ -254,7 +254,6 @@ class YahtzeesOnly(_YahtzeeChaser):
     )
 
 
-@register("glenn-yahtzees-and-straights")
 class YahtzeesAndStraights(_YahtzeeChaser):
     """Glenn 2006 "Yahtzees and Straights" (Table 3: 202.51 ± 65.90)."""
 
@@ -272,7 +271,6 @@ class YahtzeesAndStraights(_YahtzeeChaser):
     )
 
 
-@register("glenn-rational-yahtzees")
 class RationalYahtzees(_YahtzeeChaser):
     """Glenn 2006 "Rational Yahtzees" (Table 3: 219.86 ± 65.99)."""
 
@@ -290,7 +288,6 @@ class RationalYahtzees(_YahtzeeChaser):
     )
 
 
-@register("glenn-yahtzees-only", version=2)
 class YahtzeesOnlyV2(YahtzeesOnly):
     """Glenn 2006 "Yahtzees Only", scoring ties to the harder box (Glenn's greedy tie rule);
     v1 ties to the first box. Table 3: 171.52 ± 68.17."""
@@ -309,7 +306,6 @@ class YahtzeesOnlyV2(YahtzeesOnly):
     )
 
 
-@register("glenn-yahtzees-and-straights", version=2)
 class YahtzeesAndStraightsV2(YahtzeesAndStraights):
     """Glenn 2006 "Yahtzees and Straights", scoring ties to the harder box; v1 ties to the
     first box. Table 3: 202.51 ± 65.90."""
@@ -328,7 +324,6 @@ class YahtzeesAndStraightsV2(YahtzeesAndStraights):
     )
 
 
-@register("glenn-rational-yahtzees", version=2)
 class RationalYahtzeesV2(RationalYahtzees):
     """Glenn 2006 "Rational Yahtzees", scoring ties to the harder box; v1 ties to the first
     box. Table 3: 219.86 ± 65.99."""

@@ -30,14 +30,12 @@ from yahtzee_sim._kernels.scoring import (
     upper_after,
     yahtzee_bonus_points,
 )
+from yahtzee_sim.engine.strategy import Reference, Strategy
+from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
-from yahtzee_sim.state import decode_state
-from yahtzee_sim.view import TurnView
-
-from ._cache import StateCache
-from ._card import YAHTZEE_BOXES
-from .base import Reference, Strategy
-from .registry import register
+from yahtzee_sim.game.state import decode_state
+from yahtzee_sim.strategies._cache import StateCache
+from yahtzee_sim.strategies._card import YAHTZEE_BOXES
 
 #: Categories preferred on equal gains, before the rest in score-card order.
 DEFAULT_TIE_BREAK = ("four_of_a_kind",)
@@ -72,7 +70,6 @@ SIMULATING_YAHTZEE_TABLES = {
 }
 
 
-@register("greedy")
 class Greedy(Strategy):
     """ "Simulating Yahtzee"'s greedy strategy (one-roll look-ahead, immediate-gain scoring).
 
@@ -160,7 +157,7 @@ class Greedy(Strategy):
 
     def decision_table(self, rules, states: np.ndarray):
         """Decisions at every roll of ``states`` for exact evaluation (the batched
-        protocol of :func:`yahtzee_sim.exact.decision_tables`): greedy keeps the same
+        protocol of :func:`yahtzee_sim.exact.laws.decision_tables`): greedy keeps the same
         dice whatever the rerolls left."""
         self.prepare(rules)
         states = np.asarray(states, dtype=np.int64)

@@ -14,13 +14,11 @@ import numpy as np
 from yahtzee_sim._kernels.decisions import fill_lanes, gather_decisions
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.widget import upper_total_lanes
-from yahtzee_sim.solver import value_table
-from yahtzee_sim.state import decode_state, upper_total_lanes_of
-from yahtzee_sim.view import TurnView
-
-from ._cache import StateCache
-from .base import Reference, Strategy
-from .registry import register
+from yahtzee_sim.engine.strategy import Reference, Strategy
+from yahtzee_sim.engine.view import TurnView
+from yahtzee_sim.game.state import decode_state, upper_total_lanes_of
+from yahtzee_sim.solving.solver import value_table
+from yahtzee_sim.strategies._cache import StateCache
 
 
 class TableStrategy(Strategy):
@@ -96,7 +94,7 @@ class TableStrategy(Strategy):
 
     def decision_table(self, rules, states: np.ndarray):
         """Decisions at every roll of ``states`` for exact evaluation (the batched
-        protocol of :func:`yahtzee_sim.exact.decision_tables`), computed for all upper
+        protocol of :func:`yahtzee_sim.exact.laws.decision_tables`), computed for all upper
         totals of a ``(used, flag)`` pair at once."""
         self.prepare(rules)
         states = np.asarray(states, dtype=np.int64)
@@ -140,7 +138,6 @@ GLENN_BOX_MEANS = {
 }
 
 
-@register("optimal")
 class Optimal(TableStrategy):
     """Maximizes expected final score (Glenn 2006, Verhoeff 1999): table lookup."""
 

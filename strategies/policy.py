@@ -2,7 +2,7 @@
 
 A *policy* is any batched callable ``policy(obs, mask) -> actions``: ``obs`` the
 ``(m, size)`` int16 observations and ``mask`` the ``(m, n_actions)`` int8 action masks
-of :mod:`yahtzee_sim.observation` (what the Gymnasium environments give), ``actions``
+of :mod:`yahtzee_sim.engine.observation` (what the Gymnasium environments give), ``actions``
 ``(m,)`` integers. A numpy function, a trained torch or jax model's forward pass
 followed by a masked argmax: anything of that form.
 
@@ -20,8 +20,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from yahtzee_sim.errors import IllegalMoveError
-from yahtzee_sim.observation import (
+from yahtzee_sim.engine.observation import (
     describe_action,
     mask_view,
     n_actions,
@@ -29,11 +28,11 @@ from yahtzee_sim.observation import (
     observe_view,
     used_masks,
 )
-from yahtzee_sim.rules import RuleSet, get_rules
-from yahtzee_sim.state import known_box_scores
-from yahtzee_sim.view import TurnView
-
-from .adapter import UserStrategy
+from yahtzee_sim.engine.view import TurnView
+from yahtzee_sim.errors import IllegalMoveError
+from yahtzee_sim.game.rules import RuleSet, get_rules
+from yahtzee_sim.game.state import known_box_scores
+from yahtzee_sim.strategies.adapter import UserStrategy
 
 Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
@@ -45,7 +44,7 @@ class PolicyStrategy(UserStrategy):
     ----------
     policy : callable
         Maps ``(obs (m, size) int16, mask (m, n_actions) int8)`` to ``(m,)`` integer
-        actions (:mod:`yahtzee_sim.observation`). Called once per decision point for
+        actions (:mod:`yahtzee_sim.engine.observation`). Called once per decision point for
         all the games of a block; rows whose turn has ended (``mask`` all zero) are
         ignored.
     label : str
@@ -147,7 +146,7 @@ def as_policy(strategy, rules: str | RuleSet = "yahtzee") -> Policy:
     but the random ones, which draw from a stream keyed by the row). The mask is not
     needed (the strategy's moves are legal) and may be ``None``.
     """
-    from .registry import get_strategy
+    from yahtzee_sim.engine.registry import get_strategy
 
     rules = get_rules(rules)
     strategy = get_strategy(strategy)

@@ -20,10 +20,8 @@ from numba import njit
 
 from yahtzee_sim._kernels.rng import game_key, to_unit, word
 from yahtzee_sim._kernels.scoring import category_legal_points, joker_case, kernel_rules
-from yahtzee_sim.view import TurnView
-
-from .base import Reference, Strategy
-from .registry import register
+from yahtzee_sim.engine.strategy import Reference, Strategy
+from yahtzee_sim.engine.view import TurnView
 
 
 class _RandomBase(Strategy):
@@ -52,7 +50,6 @@ class _RandomBase(Strategy):
         )
 
 
-@register("random")
 class PurelyRandom(_RandomBase):
     """Keep each die with probability 1/2; random scoring box ("Simulating Yahtzee" §IV.b)."""
 
@@ -70,7 +67,6 @@ class PurelyRandom(_RandomBase):
     )
 
 
-@register("tiered-random")
 class TieredRandom(_RandomBase):
     """Keep a uniform number of dice (0..n), chosen at random; random box
     ("Simulating Yahtzee" §IV.b)."""

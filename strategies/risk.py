@@ -5,9 +5,9 @@ offer; the model is the classical constant-absolute-risk-aversion utility
 ``u(x) = -exp(-θ x)``. θ > 0 trades mean score for a narrower, safer law (a higher
 10th percentile), θ < 0 the other way (a fatter top); θ → 0 is max-EV play. The
 utility factorizes over turns, so the decisions depend on the state alone and the
-strategy is evaluated exactly like ``optimal`` (:mod:`yahtzee_sim.risk`).
+strategy is evaluated exactly like ``optimal`` (:mod:`yahtzee_sim.solving.risk`).
 
-This module is the *strategy*; the table it reads is solved by :mod:`yahtzee_sim.risk`.
+This module is the *strategy*; the table it reads is solved by :mod:`yahtzee_sim.solving.risk`.
 """
 
 from __future__ import annotations
@@ -15,13 +15,10 @@ from __future__ import annotations
 import numpy as np
 
 from yahtzee_sim.errors import StrategyError
-from yahtzee_sim.risk import RiskError, risk_table
-
-from .optimal import TableStrategy
-from .registry import register
+from yahtzee_sim.solving.risk import RiskError, risk_table
+from yahtzee_sim.strategies.optimal import TableStrategy
 
 
-@register("risk")
 class RiskSensitive(TableStrategy):
     """Maximizes ``E[-exp(-θ · final)]`` (θ > 0) or ``E[exp(-θ · final)]`` (θ < 0);
     id ``risk:θ``.

@@ -32,10 +32,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from yahtzee_sim.engine.strategy import Reference, Strategy
+from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
-from yahtzee_sim.view import TurnView
-
-from ._card import (
+from yahtzee_sim.strategies._card import (
     CHANCE,
     FIVES,
     FOUR_OF_A_KIND,
@@ -51,8 +51,6 @@ from ._card import (
     YahtzeeCard,
     run_start,
 )
-from .base import Reference, Strategy
-from .registry import register
 
 #: Boxes for rolls no scoring rule places, first open one first (Yahtzee last, as in
 #: "Simulating Yahtzee").
@@ -73,7 +71,6 @@ DEFAULT_THROW_AWAY = (
 )
 
 
-@register("glenn-2007-rules")
 class Glenn2007Rules(YahtzeeCard, Strategy):
     """Rule-based strategy of "Simulating Yahtzee" (Glenn 2007 rules, Tables V-VI;
     Kelly-Liese rule).
@@ -135,7 +132,6 @@ class Glenn2007Rules(YahtzeeCard, Strategy):
         return out
 
 
-@register("prioritize-upper")
 class PrioritizeUpper(Glenn2007Rules):
     """ "Simulating Yahtzee"'s "Prioritize Upper Section" variant of the Glenn 2007 rules (§IV.d).
 
@@ -170,7 +166,6 @@ class PrioritizeUpper(Glenn2007Rules):
         return out
 
 
-@register("prioritize-yahtzee")
 class PrioritizeYahtzee(Glenn2007Rules):
     """ "Simulating Yahtzee"'s "Prioritize Yahtzee" variant of the Glenn 2007 rules (§IV.d).
 

@@ -36,10 +36,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from yahtzee_sim.engine.strategy import Reference, Strategy
+from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
-from yahtzee_sim.view import TurnView
-
-from ._card import (
+from yahtzee_sim.strategies._card import (
     CHANCE,
     FIVES,
     FOUR_OF_A_KIND,
@@ -55,8 +55,6 @@ from ._card import (
     YahtzeeCard,
     run_start,
 )
-from .base import Reference, Strategy
-from .registry import register
 
 #: The program's tie order: on equal points the first open box wins; zeros go to the
 #: last open one.
@@ -123,7 +121,6 @@ SIMULATING_YAHTZEE_TABLES = {
 }
 
 
-@register("glenn-2007-rules", version=2)
 class Glenn2007Program(YahtzeeCard, Strategy):
     """Glenn's 2007 rules as "Simulating Yahtzee"'s program plays them (Tables V-VI, with
     Kelly and Liese's no-Four-of-a-kind-in-round-1 rule). v1 is the reading of the
@@ -202,7 +199,6 @@ class Glenn2007Program(YahtzeeCard, Strategy):
         return out
 
 
-@register("prioritize-upper", version=2)
 class PrioritizeUpperProgram(Glenn2007Program):
     """ "Simulating Yahtzee"'s "Prioritize Upper Section" as its program plays it: while
     the upper bonus is reachable, keep the face (showing, upper box open) with the most
@@ -226,7 +222,6 @@ class PrioritizeUpperProgram(Glenn2007Program):
     )
 
 
-@register("prioritize-yahtzee", version=2)
 class PrioritizeYahtzeeProgram(Glenn2007Program):
     """ "Simulating Yahtzee"'s "Prioritize Yahtzee" as its program plays it: keep the most
     frequent face while fewer than two Yahtzees have counted (ties: an open upper box,

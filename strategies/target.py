@@ -4,13 +4,13 @@ Source: Tillius, *Optimala strategier för Yatzy* (Tillius 2026), §4: the recor
 maximizes the probability of reaching a final score β instead of the expected score;
 its decisions depend on the running total through the points still needed
 ``t = β − score``. Decisions come from the target-score table
-(:mod:`yahtzee_sim.target`): at a turn-start state with ``t`` points still needed, the
+(:mod:`yahtzee_sim.solving.target`): at a turn-start state with ``t`` points still needed, the
 turn is played as the one-lane widget with ``P[next state, t − points]`` in place of
 the value table. Once the target is reached (``t <= 0``) or out of reach
 (``P = 0``), every move has the same probability, and the strategy plays max-EV
 (:class:`~yahtzee_sim.strategies.optimal.Optimal`) instead.
 
-This module is the *strategy*; the table it reads is solved by :mod:`yahtzee_sim.target`.
+This module is the *strategy*; the table it reads is solved by :mod:`yahtzee_sim.solving.target`.
 """
 
 from __future__ import annotations
@@ -19,13 +19,10 @@ import numpy as np
 
 from yahtzee_sim._kernels.widget import points_needed_lanes
 from yahtzee_sim.errors import StrategyError
-from yahtzee_sim.target import target_table
-
-from ._lanes import LaneStrategy
-from .registry import register
+from yahtzee_sim.solving.target import target_table
+from yahtzee_sim.strategies._lanes import LaneStrategy
 
 
-@register("target")
 class TargetScore(LaneStrategy):
     """Maximizes P(final score >= ``beta``) (Tillius 2026 §4); id ``target:β``.
 

@@ -1,20 +1,19 @@
 """Play for any goal on the final score: maximize ``E[u(final score)]``.
 
-The utility solver (:mod:`yahtzee_sim.utility`) gives the decisions; ``target:β``
+The utility solver (:mod:`yahtzee_sim.solving.utility`) gives the decisions; ``target:β``
 is ``u = 1[final >= β]`` and ``win:N`` is P(win) against known opponents
 (:mod:`.win`). Not registered (a utility is an array): build it with an array.
 
-This module is the *strategy*; the table it reads is solved by :mod:`yahtzee_sim.utility`.
+This module is the *strategy*; the table it reads is solved by :mod:`yahtzee_sim.solving.utility`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from yahtzee_sim.rules import get_rules
-from yahtzee_sim.utility import utility_table
-
-from ._lanes import LaneStrategy
+from yahtzee_sim.game.rules import get_rules
+from yahtzee_sim.solving.utility import utility_table
+from yahtzee_sim.strategies._lanes import LaneStrategy
 
 
 class UtilityPlay(LaneStrategy):
@@ -36,7 +35,7 @@ class UtilityPlay(LaneStrategy):
         self.name = name
 
     def table(self, rules):
-        """The solved :class:`~yahtzee_sim.utility.UtilityTable` under ``rules``."""
+        """The solved :class:`~yahtzee_sim.solving.utility.UtilityTable` under ``rules``."""
         return utility_table(rules, self.utility)
 
     def prepare(self, rules) -> None:

@@ -8,7 +8,7 @@ highest final score wins (ties split equally, as
 :func:`~yahtzee_sim.analysis.tournament` counts them); against ``N - 1`` opponents
 with the exact final-score law of a deterministic strategy (``optimal`` by
 default), P(win | my final score) is a known utility
-(:func:`yahtzee_sim.utility.win_utility`), and the utility solver gives the play
+(:func:`yahtzee_sim.solving.utility.win_utility`), and the utility solver gives the play
 that maximizes its expectation — exactly P(win).
 """
 
@@ -16,18 +16,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import StrategyError
-from yahtzee_sim.utility import utility_table, win_utility
-from yahtzee_sim.vocabulary import strategy_label
-
-from .registry import register
-from .utility import UtilityPlay
+from yahtzee_sim.solving.utility import utility_table, win_utility
+from yahtzee_sim.strategies.utility import UtilityPlay
 
 
 def opponent_law(vs, rules) -> np.ndarray:
     """The exact final-score pmf of the opponents' strategy ``vs`` (a one-line
     :class:`StrategyError` for strategies without one, such as random play)."""
-    from yahtzee_sim.exact import ExactEvaluationError, evaluate
+    from yahtzee_sim.exact.laws import ExactEvaluationError, evaluate
 
     try:
         return evaluate(vs, rules).pmf
@@ -37,7 +35,6 @@ def opponent_law(vs, rules) -> np.ndarray:
         ) from None
 
 
-@register("win")
 class WinProbability(UtilityPlay):
     """Maximizes P(win) of a blind ``players``-player game against ``players - 1``
     opponents playing ``vs``; id ``win:N``.

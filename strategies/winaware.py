@@ -11,7 +11,7 @@ two-player play). We could read only that paper's abstract in the stored copies,
   the probability of winning from the state it leads to;
 * from that state on, every player (this one included) is assumed to play max-EV: a
   player's remaining score is summarized by the exact mean and SD of max-EV play from
-  their turn-start state (:func:`yahtzee_sim.future.future_moments`) and treated as
+  their turn-start state (:func:`yahtzee_sim.exact.future.future_moments`) and treated as
   normal; finished players count with their totals; ties split the win;
 * so it is exact where nothing but this turn is left to decide: on the last seat's
   last turn it is ``chase``;
@@ -23,11 +23,11 @@ values each box differently:
 
 * the opponents' best final total is a law — exact once every opponent still playing
   has at most ``exact_open`` open boxes (their max-EV laws,
-  :func:`yahtzee_sim.future.future_laws`), before that normal finals with the exact
+  :func:`yahtzee_sim.exact.future.future_laws`), before that normal finals with the exact
   mean and SD of max-EV play, as equal-weight quantiles;
 * the player's own future is not max-EV play but the best response to each possible
   total: from the state a box leads to, the largest probability of scoring more than
-  that total (the target-score table, :func:`yahtzee_sim.target.target_table`, which
+  that total (the target-score table, :func:`yahtzee_sim.solving.target.target_table`, which
   holds it for every state and every number of points still needed); a box's value is
   its mean over the law (a tie counts half, or 1/(k+1) against k finished opponents
   tied at the best total), plus the same max-EV tie-break.
@@ -59,14 +59,13 @@ from yahtzee_sim._kernels.winaware import (
     win_aware_decisions,
     win_reach_decisions,
 )
+from yahtzee_sim.engine.registry import get_strategy
+from yahtzee_sim.engine.strategy import Strategy
+from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
-from yahtzee_sim.future import future_laws, future_moments
-from yahtzee_sim.state import encode_state
-from yahtzee_sim.target import max_score, target_table
-from yahtzee_sim.view import TurnView
-
-from .base import Strategy
-from .registry import get_strategy, register
+from yahtzee_sim.exact.future import future_laws, future_moments
+from yahtzee_sim.game.state import encode_state
+from yahtzee_sim.solving.target import max_score, target_table
 
 
 def node_buffers(local, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -209,7 +208,6 @@ class _OpponentAware(Strategy):
         return self._decide(view, "category")
 
 
-@register("win-aware")
 class WinAware(_OpponentAware):
     """Maximizes P(win) at a visible table, every turn, against the opponents' current
     score cards (max-EV futures summarized by their exact mean and SD; see the module).
@@ -229,18 +227,17 @@ class WinAware(_OpponentAware):
         return True
 
 
-@register("win-target")
 class WinTarget(_OpponentAware):
     """Maximizes P(win) at a visible table, every turn, valuing its own future by its
     best chance of beating each possible opponent total (see the module).
 
     Each box written now leads to a turn-start state ``s2`` with ``base`` points. The
     opponents' best final total ``B`` is a law: exact (max-EV play from cards with at
-    most ``exact_open`` open boxes, :func:`yahtzee_sim.future.future_laws`) or
+    most ``exact_open`` open boxes, :func:`yahtzee_sim.exact.future.future_laws`) or
     equal-weight quantiles of normal finals (the exact mean and SD of max-EV play). The
     box's value is the mean over ``B`` of the largest probability of scoring more than
     ``B - base`` from ``s2`` (the target-score table,
-    :func:`yahtzee_sim.target.target_table`), plus its share of a tie (1/2; 1/(k + 1)
+    :func:`yahtzee_sim.solving.target.target_table`), plus its share of a tie (1/2; 1/(k + 1)
     with ``k`` finished opponents tied at the best total): the player's own future is a
     best response to each total, not max-EV play. A tie with several opponents still
     playing is counted as a tie with one.
@@ -321,7 +318,6 @@ class WinTarget(_OpponentAware):
         win_reach_decisions(kr, order, mine, finished, target, self._moments.mean, nodes, keep, cat)
 
 
-@register("chase")
 class Chase(_OpponentAware):
     """Plays ``fallback`` until every opponent has finished, then the exact best last
     turn against the best total (Tillius 2026, Theorem 4.1; ties split the win).

@@ -4,7 +4,7 @@ The suite runs on every core (pytest-xdist, ``-n`` in ``pyproject.toml``). The
 workers of one run share one cache folder, so a table one worker solved (or an
 exact result it cached) is read by the others instead of solved again: the table cache
 writes files atomically, and a worker that needs a table another is solving waits for
-it (:mod:`yahtzee_sim.cache`'s lock files). Each worker runs numba's parallel kernels on
+it (:mod:`yahtzee_sim.solving.cache`'s lock files). Each worker runs numba's parallel kernels on
 one thread: the workers already use every core, and more threads than cores only make
 them wait for each other.
 """

@@ -12,7 +12,7 @@ import itertools
 from functools import cache
 from math import factorial
 
-from yahtzee_sim.rules import RuleSet
+from yahtzee_sim.game.rules import RuleSet
 
 
 def _rolls(n: int, faces: int) -> list[tuple[tuple[int, ...], float]]:

@@ -9,7 +9,7 @@ import fcntl
 import numpy as np
 
 from yahtzee_sim import get_rules
-from yahtzee_sim.view import TurnView
+from yahtzee_sim.engine.view import TurnView
 
 
 def view_for(rules, dice, used=(), flag=0, upper_total=0, rolls_left=0, turn=0):
@@ -72,12 +72,12 @@ def exact_law(strategy: str, rules: str = "yahtzee", distribution: bool = True):
 
     Several tests check the same law (the golden values, the simulations, the
     tournaments): the first test that needs it computes it with
-    :func:`yahtzee_sim.exact.evaluate` and keeps it in the run's cache folder
+    :func:`yahtzee_sim.exact.laws.evaluate` and keeps it in the run's cache folder
     (``tests/conftest.py``, shared by the xdist workers); the others read it back, bit
     for bit (:mod:`yahtzee_sim.analysis.exact_cache`). ``distribution=False`` (the
     moments, without the pmf) reads the whole law if a test already computed it.
     """
-    from yahtzee_sim.exact import evaluate
+    from yahtzee_sim.exact.laws import evaluate
 
     if not distribution:
         whole = _shared(strategy, rules, None, None)
@@ -103,7 +103,7 @@ def _shared(strategy: str, rules: str, part: int | str | None, compute):
     moments; an int: the law and the regret with that many situations), computed by
     ``compute(rules)`` if missing (``compute=None``: ``None`` if missing)."""
     from yahtzee_sim.analysis import exact_cache
-    from yahtzee_sim.cache import cache_dir
+    from yahtzee_sim.solving.cache import cache_dir
 
     rules = get_rules(rules)
     cache_dir().mkdir(parents=True, exist_ok=True)

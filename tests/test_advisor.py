@@ -6,11 +6,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yahtzee_sim import get_rules
-from yahtzee_sim.advisor import PositionError, advise, reachable_upper_totals
 from yahtzee_sim.cli import main
-from yahtzee_sim.dice import DiceError
 from yahtzee_sim.errors import RulesError
-from yahtzee_sim.solver import value_table
+from yahtzee_sim.game.dice import DiceError
+from yahtzee_sim.solving.advisor import PositionError, advise, reachable_upper_totals
+from yahtzee_sim.solving.solver import value_table
 from yahtzee_sim.strategies import get_strategy
 
 from helpers import view_for

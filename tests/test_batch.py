@@ -1,5 +1,5 @@
-"""The one container of games in play (yahtzee_sim.batch) and the one check of moves
-(yahtzee_sim.moves)."""
+"""The one container of games in play (yahtzee_sim.engine.batch) and the one check of moves
+(yahtzee_sim.engine.moves)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yahtzee_sim._kernels.rng import keys_from_seed
-from yahtzee_sim.batch import RESULT_DTYPES, GameBatch
-from yahtzee_sim.engine import play_block, play_turn
+from yahtzee_sim.engine.batch import RESULT_DTYPES, GameBatch
+from yahtzee_sim.engine.lockstep import play_block, play_turn
+from yahtzee_sim.engine.moves import category_array, keep_array
+from yahtzee_sim.engine.observation import random_legal_actions
 from yahtzee_sim.errors import IllegalMoveError
-from yahtzee_sim.moves import category_array, keep_array
-from yahtzee_sim.observation import random_legal_actions
-from yahtzee_sim.rules import get_rules
+from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.strategies import get_strategy
 
 RULES = get_rules("yahtzee")
@@ -125,12 +125,12 @@ def test_the_container_and_the_game_need_no_optional_extra():
         "import sys\n"
         "sys.modules['gymnasium'] = None\n"
         "sys.modules['flask'] = None\n"
-        "from yahtzee_sim.play import Game\n"
+        "from yahtzee_sim.apps.play import Game\n"
         "g = Game(seed=1)\n"
         "g.keep(g.dice())\n"
         "g.box(next(iter(g.points())))\n"
         "assert g.state()['turn'] == 2\n"
-        "import yahtzee_sim.records, yahtzee_sim.engine\n"
+        "import yahtzee_sim.engine.records, yahtzee_sim.engine.lockstep\n"
         "assert 'gymnasium' not in {m.split('.')[0] for m in sys.modules if sys.modules[m]}\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=600)

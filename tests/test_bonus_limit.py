@@ -8,12 +8,13 @@ from functools import cache
 import numpy as np
 import pytest
 
-from yahtzee_sim import get_rules, simulate
+from yahtzee_sim import get_rules
+from yahtzee_sim.engine.lockstep import simulate
 from yahtzee_sim.errors import RulesError
-from yahtzee_sim.exact import evaluate
-from yahtzee_sim.rules import Category, RuleSet
-from yahtzee_sim.solver import value_table
-from yahtzee_sim.state import bonus_payable, flag_size, max_points_to_come
+from yahtzee_sim.exact.laws import evaluate
+from yahtzee_sim.game.rules import Category, RuleSet
+from yahtzee_sim.game.state import bonus_payable, flag_size, max_points_to_come
+from yahtzee_sim.solving.solver import value_table
 
 
 def _small(limit: int, bonus: int = 20) -> RuleSet:
@@ -145,7 +146,7 @@ def test_bonus_limit_is_validated_and_keeps_old_fingerprints():
 
 
 def test_advisor_counts_paid_bonuses():
-    from yahtzee_sim.advisor import PositionError, advise
+    from yahtzee_sim.solving.advisor import PositionError, advise
 
     used = ["yahtzee", "chance"]
     five = [4, 4, 4, 4, 4]

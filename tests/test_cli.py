@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from yahtzee_sim.cli import main
-from yahtzee_sim.vocabulary import SIMULATION_KEYS, SUMMARY_KEYS
+from yahtzee_sim.engine.summary import SIMULATION_KEYS, SUMMARY_KEYS
 
 
 def run(capsys, *args):
@@ -157,7 +157,7 @@ def test_missing_extra_raised_inside_a_command(capsys, monkeypatch):
 
     def needs_gymnasium():
         missing = ModuleNotFoundError("No module named 'gymnasium'", name="gymnasium")
-        raise ImportError("yahtzee_sim.env needs gymnasium") from missing
+        raise ImportError("yahtzee_sim.learning.env needs gymnasium") from missing
 
     monkeypatch.setattr(extras, "source_checkout", lambda: False)
     monkeypatch.setattr(catalog, "strategy_rows", needs_gymnasium)

@@ -7,14 +7,14 @@ import textwrap
 
 import pytest
 
-from yahtzee_sim import simulate
 from yahtzee_sim.cli import COMMANDS, build_parser, main
 from yahtzee_sim.cli import _options as opt
+from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim.engine.plugins import PLUGIN_SYNTAX, split_strategy_list
+from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import StrategyError, StrategyRuntimeError
-from yahtzee_sim.exact import evaluate
+from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.strategies import check_strategy, get_strategy
-from yahtzee_sim.strategies.plugins import PLUGIN_SYNTAX, split_strategy_list
-from yahtzee_sim.vocabulary import strategy_label
 
 PLUGIN = textwrap.dedent(
     """

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from yahtzee_sim import get_rules
-from yahtzee_sim.dice import DiceError
+from yahtzee_sim.game.dice import DiceError
 
 
 def test_table_sizes_5d6():

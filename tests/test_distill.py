@@ -10,7 +10,7 @@ import pytest
 
 from yahtzee_sim.analysis.distill import DistillError, _pair_gains, distill
 from yahtzee_sim.cli import main
-from yahtzee_sim.exact import evaluate
+from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.strategies.card import CardStrategy, load_card
 
 

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from duel_brute import Brute
 
-from yahtzee_sim.duel import DuelError, EndgameTooLarge, duel, solve_duel
-from yahtzee_sim.duel_eval import PairError, evaluate_pair
-from yahtzee_sim.exact import decision_tables
-from yahtzee_sim.rules import Category, RuleSet, get_rules
-from yahtzee_sim.state import encode_state
+from yahtzee_sim.exact.laws import decision_tables
+from yahtzee_sim.exact.pairs import PairError, evaluate_pair
+from yahtzee_sim.game.rules import Category, RuleSet, get_rules
+from yahtzee_sim.game.state import encode_state
+from yahtzee_sim.multiplayer.duel import DuelError, EndgameTooLarge, duel, solve_duel
 from yahtzee_sim.strategies import get_strategy
 
 from helpers import dask_cluster
@@ -103,7 +103,7 @@ def test_pair_evaluation_agrees_with_solver_and_brute_force():
 
 
 def test_table_play_is_below_the_best_response_and_matches_simulation():
-    from yahtzee_sim.tables import play_tables, win_shares_of
+    from yahtzee_sim.multiplayer.tables import play_tables, win_shares_of
 
     got = evaluate_pair(TINY, ("optimal", "win-aware"))
     best = solve_duel(TINY, policies=("optimal", None)).p_win(1)

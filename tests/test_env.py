@@ -14,18 +14,18 @@ gymnasium = pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from yahtzee_sim import simulate  # noqa: E402
-from yahtzee_sim.env import YahtzeeEnv, YahtzeeVectorEnv  # noqa: E402
-from yahtzee_sim.errors import IllegalMoveError, YahtzeeSimError  # noqa: E402
-from yahtzee_sim.exact import ExactEvaluationError, evaluate  # noqa: E402
-from yahtzee_sim.observation import (  # noqa: E402
+from yahtzee_sim.engine.lockstep import simulate  # noqa: E402
+from yahtzee_sim.engine.observation import (  # noqa: E402
     action_masks,
     describe_action,
     n_actions,
     observation_layout,
     random_legal_actions,
 )
-from yahtzee_sim.rules import get_rules  # noqa: E402
+from yahtzee_sim.errors import IllegalMoveError, YahtzeeSimError  # noqa: E402
+from yahtzee_sim.exact.laws import ExactEvaluationError, evaluate  # noqa: E402
+from yahtzee_sim.game.rules import get_rules  # noqa: E402
+from yahtzee_sim.learning.env import YahtzeeEnv, YahtzeeVectorEnv  # noqa: E402
 from yahtzee_sim.strategies import PolicyStrategy, as_policy  # noqa: E402
 
 
@@ -211,7 +211,7 @@ def test_masks_mark_exactly_the_legal_moves(data):
         n_sub = np.prod(t.roll_counts[r].astype(int) + 1)  # every sub-multiset
         assert len(keeps) == n_sub and not mask[t.n_keeps :].any()
     else:
-        from yahtzee_sim.view import TurnView
+        from yahtzee_sim.engine.view import TurnView
 
         view = TurnView(
             rules,

@@ -12,15 +12,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yahtzee_sim import get_rules, simulate
+from yahtzee_sim import get_rules
 from yahtzee_sim.cli import main
+from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim.engine.strategy import Strategy
+from yahtzee_sim.engine.summary import SUMMARY_KEYS
 from yahtzee_sim.errors import IllegalMoveError
-from yahtzee_sim.exact import ExactEvaluationError, decision_tables, evaluate
-from yahtzee_sim.state import decode_state, n_states
+from yahtzee_sim.exact.laws import ExactEvaluationError, decision_tables, evaluate
+from yahtzee_sim.game.state import decode_state, n_states
 from yahtzee_sim.strategies import get_strategy, strategy_class, strategy_ids
-from yahtzee_sim.strategies.base import Strategy
 from yahtzee_sim.strategies.optimal import GLENN_BOX_MEANS
-from yahtzee_sim.vocabulary import SUMMARY_KEYS
 
 from helpers import exact_law, view_for
 

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from yahtzee_sim.apps.play import EndOfInput, Game, play
 from yahtzee_sim.cli.main import main
+from yahtzee_sim.engine.records import RecordError, check_record, read_records, record_games
 from yahtzee_sim.errors import YahtzeeSimError
-from yahtzee_sim.play import EndOfInput, Game, play
-from yahtzee_sim.records import RecordError, check_record, read_records, record_games
-from yahtzee_sim.rules import get_rules
-from yahtzee_sim.winprob import ScoreCard, ScoreCardError
+from yahtzee_sim.game.rules import get_rules
+from yahtzee_sim.multiplayer.winprob import ScoreCard, ScoreCardError
 
 FUZZ = settings(
     max_examples=25,
@@ -258,7 +258,7 @@ flask = pytest.importorskip("flask")
 
 @pytest.fixture(scope="module")
 def client():
-    from yahtzee_sim.server import create_app
+    from yahtzee_sim.apps.server import create_app
 
     return create_app().test_client()
 

@@ -1,7 +1,8 @@
 import numpy as np
 import pytest
 
-from yahtzee_sim import StrategyError, simulate
+from yahtzee_sim import StrategyError
+from yahtzee_sim.engine.lockstep import simulate
 from yahtzee_sim.strategies import get_strategy
 
 from helpers import view_for
@@ -56,8 +57,8 @@ def test_yahtzee_chasers_keeps():
 def test_box_moments_are_kept_in_the_table_cache(tmp_path, monkeypatch):
     """The heuristics' box moments come from a simulation of optimal play once per rule
     set; later they are read from the table cache, bit for bit."""
-    from yahtzee_sim.cache import TableCache
-    from yahtzee_sim.rules import get_rules
+    from yahtzee_sim.game.rules import get_rules
+    from yahtzee_sim.solving.cache import TableCache
     from yahtzee_sim.strategies.glenn2006 import _MOMENTS, optimal_box_moments
 
     monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path))

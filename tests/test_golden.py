@@ -19,10 +19,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from yahtzee_sim import get_rules, simulate
-from yahtzee_sim.advisor import advise
-from yahtzee_sim.solver import value_table
-from yahtzee_sim.target import solve_target
+from yahtzee_sim import get_rules
+from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim.solving.advisor import advise
+from yahtzee_sim.solving.solver import value_table
+from yahtzee_sim.solving.target import solve_target
 
 from helpers import exact_law, regret_law
 

@@ -92,8 +92,8 @@ def test_no_import_circles():
 
 def test_core_layers_import_downwards():
     graph = package_graph()
-    assert "yahtzee_sim.state" not in graph["yahtzee_sim._kernels.scoring"]
-    assert "yahtzee_sim.rules" not in graph["yahtzee_sim.dice"]
+    assert "yahtzee_sim.game.state" not in graph["yahtzee_sim._kernels.scoring"]
+    assert "yahtzee_sim.game.rules" not in graph["yahtzee_sim.game.dice"]
 
 
 def test_circle_finder_finds_a_circle():

@@ -12,11 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from yahtzee_sim import get_rules, simulate
-from yahtzee_sim.exact import evaluate
-from yahtzee_sim.solver import value_table
+from yahtzee_sim import get_rules
+from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim.engine.strategy import Reference
+from yahtzee_sim.exact.laws import evaluate
+from yahtzee_sim.solving.solver import value_table
 from yahtzee_sim.strategies import Strategy, strategy_class, strategy_ids
-from yahtzee_sim.strategies.base import Reference
 
 OUR_GAMES = 50_000  # simulated games per figure a source simulated (more if it did)
 

@@ -7,10 +7,7 @@ import sys
 
 import pytest
 
-from yahtzee_sim import simulate
-from yahtzee_sim.boxnames import BoxNameError, match_box, normalize
-from yahtzee_sim.observation import observe
-from yahtzee_sim.play import (
+from yahtzee_sim.apps.play import (
     HELP,
     EndOfInput,
     Game,
@@ -20,8 +17,11 @@ from yahtzee_sim.play import (
     play,
     upper_outlook,
 )
-from yahtzee_sim.records import check_record
-from yahtzee_sim.rules import get_rules
+from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim.engine.observation import observe
+from yahtzee_sim.engine.records import check_record
+from yahtzee_sim.game.boxnames import BoxNameError, match_box, normalize
+from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.strategies import as_policy
 
 

@@ -7,17 +7,17 @@ import json
 import numpy as np
 import pytest
 
-from yahtzee_sim import simulate
 from yahtzee_sim.analysis.coach import analyze, analyze_records
 from yahtzee_sim.cli import main
-from yahtzee_sim.records import (
+from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim.engine.records import (
     RecordError,
     check_record,
     read_records,
     record_games,
     write_records,
 )
-from yahtzee_sim.solver import value_table
+from yahtzee_sim.solving.solver import value_table
 
 from helpers import regret_law
 

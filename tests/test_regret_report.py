@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from yahtzee_sim.analysis import regret, win_matrix, win_probability
 from yahtzee_sim.analysis.report import ReportError, build_report
 from yahtzee_sim.cli import main
-from yahtzee_sim.exact import ExactEvaluationError
-from yahtzee_sim.solver import value_table
+from yahtzee_sim.exact.laws import ExactEvaluationError
+from yahtzee_sim.solving.solver import value_table
 
 from helpers import exact_law, regret_law
 
@@ -191,7 +191,7 @@ def test_report_errors_in_the_api(tmp_path):
 def test_cached_exact_results_are_the_computed_ones(tmp_path, monkeypatch):
     from yahtzee_sim.analysis import exact_cache
     from yahtzee_sim.analysis.regret import evaluate_with_regret
-    from yahtzee_sim.rules import get_rules
+    from yahtzee_sim.game.rules import get_rules
 
     monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path))
     rules = get_rules("2-yatzy")

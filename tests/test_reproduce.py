@@ -116,7 +116,7 @@ def test_exact_laws_are_kept_for_the_next_run(tmp_path, monkeypatch):
     """``reproduce`` reads its exact laws through the cache: a second read is the first
     law bit for bit, without evaluating again."""
     from yahtzee_sim.analysis import exact_cache
-    from yahtzee_sim.rules import get_rules
+    from yahtzee_sim.game.rules import get_rules
 
     monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path))
     rules = get_rules("2-yatzy")

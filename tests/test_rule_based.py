@@ -1,7 +1,8 @@
 import numpy as np
 import pytest
 
-from yahtzee_sim import StrategyError, simulate
+from yahtzee_sim import StrategyError
+from yahtzee_sim.engine.lockstep import simulate
 from yahtzee_sim.strategies._card import THREE_OF_A_KIND, YAHTZEE_BOXES
 from yahtzee_sim.strategies.rule_based import Glenn2007Rules
 
@@ -148,8 +149,8 @@ def box_v2(sid, dice, used=(), upper_total=0, turn=3, flag=0):
 
 
 def test_v2_is_the_default_and_v1_keeps_its_label():
+    from yahtzee_sim.engine.summary import strategy_label
     from yahtzee_sim.strategies import get_strategy
-    from yahtzee_sim.vocabulary import strategy_label
 
     for sid in ("glenn-2007-rules", "prioritize-upper", "prioritize-yahtzee"):
         assert get_strategy(sid).version == 2

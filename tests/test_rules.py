@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from yahtzee_sim import RulesError, get_rules
-from yahtzee_sim.rules import PRESETS
+from yahtzee_sim.game.rules import PRESETS
 
 
 def score(rules_name, dice, category):

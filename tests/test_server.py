@@ -12,13 +12,13 @@ import pytest
 
 pytest.importorskip("flask")
 
-from yahtzee_sim.advisor import advise
-from yahtzee_sim.play import Game
-from yahtzee_sim.records import check_record, record_games
-from yahtzee_sim.server import create_app
+from yahtzee_sim.apps.play import Game
+from yahtzee_sim.apps.server import create_app
+from yahtzee_sim.engine.records import check_record, record_games
+from yahtzee_sim.multiplayer.tables import seat_seed
+from yahtzee_sim.solving.advisor import advise
+from yahtzee_sim.solving.strategy_move import strategy_move
 from yahtzee_sim.strategies import Strategy
-from yahtzee_sim.strategy_move import strategy_move
-from yahtzee_sim.tables import seat_seed
 
 
 @pytest.fixture(scope="module")

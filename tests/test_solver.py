@@ -4,10 +4,11 @@ import warnings
 import numpy as np
 import pytest
 
-from yahtzee_sim import get_rules, simulate
-from yahtzee_sim.cache import CacheWarning, cache_path
-from yahtzee_sim.solver import _MEMORY, solve, value_table
-from yahtzee_sim.state import encode_state
+from yahtzee_sim import get_rules
+from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim.game.state import encode_state
+from yahtzee_sim.solving.cache import CacheWarning, cache_path
+from yahtzee_sim.solving.solver import _MEMORY, solve, value_table
 
 REFERENCE = {  # ../shared/docs/references.md
     "yahtzee": 254.5877287,

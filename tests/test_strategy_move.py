@@ -1,4 +1,4 @@
-"""A strategy's move at one position (yahtzee_sim.strategy_move) and the rule of a card
+"""A strategy's move at one position (yahtzee_sim.solving.strategy_move) and the rule of a card
 that decides it (CardStrategy.explain)."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yahtzee_sim import advise, get_rules
-from yahtzee_sim.advisor import check_position, reachable_upper_totals
 from yahtzee_sim.errors import IllegalMoveError, StrategyError
+from yahtzee_sim.solving.advisor import check_position, reachable_upper_totals
+from yahtzee_sim.solving.strategy_move import strategy_move
 from yahtzee_sim.strategies import Strategy, get_strategy
 from yahtzee_sim.strategies._card_vocab import BOX_FALLBACK, KEEP_FALLBACK, vocabulary
 from yahtzee_sim.strategies.card import explain_position, filled_count
-from yahtzee_sim.strategy_move import strategy_move
 
 YAHTZEE = get_rules("yahtzee")
 

@@ -1,4 +1,4 @@
-"""The one cache of solved tables (yahtzee_sim.cache.TableCache): memory, disk, solve."""
+"""The one cache of solved tables (yahtzee_sim.solving.cache.TableCache): memory, disk, solve."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yahtzee_sim.cache import CacheWarning, TableCache
-from yahtzee_sim.rules import get_rules
+from yahtzee_sim.game.rules import get_rules
+from yahtzee_sim.solving.cache import CacheWarning, TableCache
 
 
 @dataclass(eq=False)

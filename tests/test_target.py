@@ -15,13 +15,13 @@ from functools import cache
 import numpy as np
 import pytest
 
-from yahtzee_sim import simulate
 from yahtzee_sim.cli import main
+from yahtzee_sim.engine.lockstep import simulate
 from yahtzee_sim.errors import StrategyError
-from yahtzee_sim.exact import evaluate
-from yahtzee_sim.rules import get_rules
+from yahtzee_sim.exact.laws import evaluate
+from yahtzee_sim.game.rules import get_rules
+from yahtzee_sim.solving.target import TargetError, solve_target, target_table
 from yahtzee_sim.strategies import get_strategy
-from yahtzee_sim.target import TargetError, solve_target, target_table
 
 
 def _brute_curve(n_dice: int, n_faces: int, rolls: int) -> list[Fraction]:
@@ -133,7 +133,7 @@ def test_bad_inputs_are_clear_errors():
 
 
 def test_table_cache_round_trip(tmp_path, monkeypatch):
-    import yahtzee_sim.target as target
+    import yahtzee_sim.solving.target as target
 
     monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path))
     target.TABLES.forget()

@@ -17,19 +17,19 @@ from test_bonus_limit import _small
 from yahtzee_sim import cli
 from yahtzee_sim.analysis import tournament
 from yahtzee_sim.errors import StrategyError
-from yahtzee_sim.exact import evaluate
-from yahtzee_sim.risk import RiskError, solve_risk
-from yahtzee_sim.rules import get_rules
-from yahtzee_sim.strategies import get_strategy
-from yahtzee_sim.strategies.utility import UtilityPlay, lexicographic
-from yahtzee_sim.strategies.win import WinProbability
-from yahtzee_sim.target import TargetError, best_percentile, solve_target
-from yahtzee_sim.utility import (
+from yahtzee_sim.exact.laws import evaluate
+from yahtzee_sim.game.rules import get_rules
+from yahtzee_sim.solving.risk import RiskError, solve_risk
+from yahtzee_sim.solving.target import TargetError, best_percentile, solve_target
+from yahtzee_sim.solving.utility import (
     UtilityError,
     solve_utility,
     threshold_utility,
     win_utility,
 )
+from yahtzee_sim.strategies import get_strategy
+from yahtzee_sim.strategies.utility import UtilityPlay, lexicographic
+from yahtzee_sim.strategies.win import WinProbability
 
 
 def _brute_expected_utility(rolls: int, u: list[Fraction]) -> Fraction:
@@ -232,7 +232,7 @@ def test_cli_win_and_risk(capsys):
 
 def test_regret_refuses_score_dependent_play():
     from yahtzee_sim.analysis import regret
-    from yahtzee_sim.exact import ExactEvaluationError
+    from yahtzee_sim.exact.laws import ExactEvaluationError
 
     with pytest.raises(ExactEvaluationError, match="running score"):
         regret("target:5", rules="2-yatzy")
@@ -259,7 +259,7 @@ def test_win_utility_in_the_far_tails():
 
 def test_table_decisions_match_the_target_tables():
     """A threshold utility's decisions are the target table's (same lanes, same ties)."""
-    from yahtzee_sim.target import decisions
+    from yahtzee_sim.solving.target import decisions
 
     rules = get_rules("2-yatzy", rolls_per_turn=3)
     target = solve_target(rules)

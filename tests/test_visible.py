@@ -13,20 +13,25 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yahtzee_sim import simulate
 from yahtzee_sim._kernels.scoring import kernel_rules, scored_state, yahtzee_bonus_points
 from yahtzee_sim._kernels.widget import _rows, new_work
-from yahtzee_sim.advisor import advise
 from yahtzee_sim.analysis import TournamentError, round_robin, tournament
 from yahtzee_sim.cli import main
-from yahtzee_sim.exact import evaluate
-from yahtzee_sim.future import future_law, future_moments
-from yahtzee_sim.rules import get_rules
-from yahtzee_sim.solver import value_table
-from yahtzee_sim.state import decode_state
+from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim.exact.future import future_law, future_moments
+from yahtzee_sim.exact.laws import evaluate
+from yahtzee_sim.game.rules import get_rules
+from yahtzee_sim.game.state import decode_state
+from yahtzee_sim.multiplayer.tables import play_tables
+from yahtzee_sim.multiplayer.winprob import (
+    ScoreCard,
+    ScoreCardError,
+    win_probability_now,
+    win_shares,
+)
+from yahtzee_sim.solving.advisor import advise
+from yahtzee_sim.solving.solver import value_table
 from yahtzee_sim.strategies import Strategy, get_strategy
-from yahtzee_sim.tables import play_tables
-from yahtzee_sim.winprob import ScoreCard, ScoreCardError, win_probability_now, win_shares
 
 from helpers import exact_law
 
@@ -429,7 +434,7 @@ def test_batched_need_lanes_decide_as_one_lane_widget_runs(rules_name):
     )
     from yahtzee_sim._kernels.decisions import fill_states
     from yahtzee_sim._kernels.widget import points_needed_lanes
-    from yahtzee_sim.state import n_states
+    from yahtzee_sim.game.state import n_states
 
     rules = get_rules(rules_name)
     kr = kernel_rules(rules)

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from yahtzee_sim.analysis import warmup
-from yahtzee_sim.exact import forward_pass, prepared
+from yahtzee_sim.exact.laws import forward_pass, prepared
 
 
 def test_warm_compiles_the_exact_stage_kernels_and_start_then_has_nothing_to_do():

@@ -167,7 +167,7 @@ def test_keep_subs_list_each_keeps_distinct_one_die_fewer_keeps_padded():
     seed=st.integers(0, 2**32 - 1),
 )
 def test_upper_total_lanes_cover_each_sorted_state_once(rules, n, seed):
-    from yahtzee_sim.state import decode_state, n_states, state_runs, upper_total_lanes_of
+    from yahtzee_sim.game.state import decode_state, n_states, state_runs, upper_total_lanes_of
 
     rules = get_rules(rules)
     rng = np.random.default_rng(seed)
@@ -189,7 +189,7 @@ def test_grouped_table_fills_decide_as_one_lane_widget_runs():
     """A strategy's decision cache, filled one widget run per (used, flag) over the upper
     totals of the states a simulation reaches, holds the decisions of one-lane runs."""
     from yahtzee_sim._kernels.decisions import fill_states
-    from yahtzee_sim.state import decode_state, n_states
+    from yahtzee_sim.game.state import decode_state, n_states
     from yahtzee_sim.strategies import get_strategy
 
     rules = get_rules("yahtzee")

@@ -9,22 +9,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.special import ndtr, ndtri
 
-from yahtzee_sim import simulate
 from yahtzee_sim._kernels.winaware import (
     NODE_WEIGHT,
     beat_probability,
     best_final_nodes,
     best_final_sizes,
 )
-from yahtzee_sim.duel import solve_duel
-from yahtzee_sim.duel_eval import evaluate_pair
+from yahtzee_sim.engine.lockstep import simulate
 from yahtzee_sim.errors import StrategyError
-from yahtzee_sim.future import FutureError, future_law, future_laws, future_moments
-from yahtzee_sim.rules import get_rules
-from yahtzee_sim.state import decode_state
+from yahtzee_sim.exact.future import FutureError, future_law, future_laws, future_moments
+from yahtzee_sim.exact.pairs import evaluate_pair
+from yahtzee_sim.game.rules import get_rules
+from yahtzee_sim.game.state import decode_state
+from yahtzee_sim.multiplayer.duel import solve_duel
+from yahtzee_sim.multiplayer.tables import play_tables, win_shares_of
 from yahtzee_sim.strategies import get_strategy, strategy_class
 from yahtzee_sim.strategies.winaware import WinAware, WinTarget
-from yahtzee_sim.tables import play_tables, win_shares_of
 
 #: The upper section alone, scaled down: its exact two-player values take a second.
 SMALL = "upper-3d4f"

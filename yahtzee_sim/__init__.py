@@ -8,11 +8,11 @@ Quick use::
     214
 """
 
-from .advisor import Option, PositionError, advise
-from .errors import IllegalMoveError, RulesError, StrategyError, YahtzeeSimError
-from .rules import PRESETS, Category, RuleSet, get_rules
-from .simulate import simulate
-from .solver import ValueTable, solve, value_table
+from yahtzee_sim.engine.simulate import simulate
+from yahtzee_sim.errors import IllegalMoveError, RulesError, StrategyError, YahtzeeSimError
+from yahtzee_sim.game.rules import PRESETS, Category, RuleSet, get_rules
+from yahtzee_sim.solving.advisor import Option, PositionError, advise
+from yahtzee_sim.solving.solver import ValueTable, solve, value_table
 
 __version__ = "0.1.0"
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .exact import final_roll_law, outcome_effects, roll_outcomes, tally_outcome
-from .widget import lane_live, new_work, widget
+from yahtzee_sim._kernels.exact import final_roll_law, outcome_effects, roll_outcomes, tally_outcome
+from yahtzee_sim._kernels.widget import lane_live, new_work, widget
 
 
 @njit(cache=True, nogil=True)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .scoring import flag_after_roll
-from .widget import (
+from yahtzee_sim._kernels.scoring import flag_after_roll
+from yahtzee_sim._kernels.widget import (
     NEG,
     _rows,
     best_keep_at,

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .solve import MAX_CHUNKS
-from .widget import new_work, widget
+from yahtzee_sim._kernels.solve import MAX_CHUNKS
+from yahtzee_sim._kernels.widget import new_work, widget
 
 
 def fill_states(kr, lanes, used, upper, flag, lo, slots, keep_cache, cat_cache) -> None:

@@ -1,4 +1,4 @@
-"""Kernels of the exact two-player solver (:mod:`yahtzee_sim.duel`).
+"""Kernels of the exact two-player solver (:mod:`yahtzee_sim.multiplayer.duel`).
 
 A *joint position* is a turn start of the visible two-player game: the mover's state,
 the waiter's state and the score difference. Its value row holds P(the waiter wins)
@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .scoring import flag_after_roll, scored_state
-from .widget import LANES_NEED, Lanes, bonus_moves_flag, new_work, widget
+from yahtzee_sim._kernels.scoring import flag_after_roll, scored_state
+from yahtzee_sim._kernels.widget import LANES_NEED, Lanes, bonus_moves_flag, new_work, widget
 
 #: Lanes per widget call (the work array of a tile stays in cache).
 TILE = 128
@@ -27,7 +27,7 @@ TILE = 128
 
 @njit(cache=True, nogil=True)
 def decode(kr, s):
-    """``(used, upper, flag)`` of state index ``s`` (:func:`yahtzee_sim.state.decode_state`)."""
+    """``(used, upper, flag)`` of state index ``s`` (:func:`yahtzee_sim.game.state.decode_state`)."""
     cap1 = kr.upper_cap + 1
     rest = s // cap1
     return rest // kr.flag_size, s % cap1, rest % kr.flag_size

@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from .scoring import (
+from yahtzee_sim._kernels.scoring import (
     category_legal_points,
     flag_after_roll,
     joker_case,

@@ -15,10 +15,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .exact import reach_layer
-from .scoring import flag_after_roll, roll_options, scored_state
-from .solve import MAX_CHUNKS
-from .widget import NEG, new_work, widget
+from yahtzee_sim._kernels.exact import reach_layer
+from yahtzee_sim._kernels.scoring import flag_after_roll, roll_options, scored_state
+from yahtzee_sim._kernels.solve import MAX_CHUNKS
+from yahtzee_sim._kernels.widget import NEG, new_work, widget
 
 
 @njit(cache=True, nogil=True, inline="always")

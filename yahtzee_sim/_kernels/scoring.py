@@ -7,7 +7,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .rng import dice_counter, face_from_word, game_key, word
+from yahtzee_sim._kernels.rng import dice_counter, face_from_word, game_key, word
 
 JOKER_NONE, JOKER_FREE, JOKER_FORCED = 0, 1, 2
 _JOKER_CODES = {"none": JOKER_NONE, "free": JOKER_FREE, "forced": JOKER_FORCED}
@@ -17,8 +17,8 @@ class KernelRules(NamedTuple):
     """One rule set and its dice tables, flattened into the form every kernel takes.
 
     Kernels receive this one bundle instead of the tables one by one; what a field
-    means is documented on :class:`~yahtzee_sim.dice.DiceTables` and
-    :class:`~yahtzee_sim.rules.RuleSet`. The *box slots* serve the widget: the
+    means is documented on :class:`~yahtzee_sim.game.dice.DiceTables` and
+    :class:`~yahtzee_sim.game.rules.RuleSet`. The *box slots* serve the widget: the
     distinct scores of box ``c`` (joker scores included) are ``slot_points[slot_ptr[c] :
     slot_ptr[c + 1]]``, ``score_slot[r, c]`` is the slot of ``score_table[r, c]`` and
     ``points_slot[c, p]`` that of ``p`` points, so a turn's scoring step values each
@@ -280,7 +280,7 @@ def category_legal_points(kr, case, roll, used, c):
 
 @njit(cache=True, nogil=True)
 def state_index(kr, used, upper, flag):
-    """The one state-index formula (:mod:`yahtzee_sim.state`): upper fastest."""
+    """The one state-index formula (:mod:`yahtzee_sim.game.state`): upper fastest."""
     return (used * kr.flag_size + flag) * (kr.upper_cap + 1) + upper
 
 
@@ -304,7 +304,7 @@ def next_state_depends_on_points(kr, c):
 @njit(cache=True, nogil=True)
 def flag_after_roll(kr, flag, yb):
     """The flag once a roll's Yahtzee bonus ``yb`` is paid: with a bonus limit each paid
-    bonus moves it up (flag ``1 + k`` = ``k`` bonuses paid, :mod:`yahtzee_sim.state`);
+    bonus moves it up (flag ``1 + k`` = ``k`` bonuses paid, :mod:`yahtzee_sim.game.state`);
     else unchanged."""
     if yb > 0 and kr.yahtzee_bonus_limit > 0:
         return min(flag + 1, kr.flag_size - 1)

@@ -1,10 +1,10 @@
 """Backward induction over levels: every state of one level through the widget, in
 parallel (the levels of equal used-count are independent given the level above).
 
-* :func:`solve_level` — max-EV values, lanes over upper totals (:mod:`yahtzee_sim.solver`);
+* :func:`solve_level` — max-EV values, lanes over upper totals (:mod:`yahtzee_sim.solving.solver`);
 * :func:`solve_need_level` — rows over points still needed, in tiles: target score
-  (:mod:`yahtzee_sim.target`) and any utility of the final score
-  (:mod:`yahtzee_sim.utility`); exponential utility runs :func:`solve_level`.
+  (:mod:`yahtzee_sim.solving.target`) and any utility of the final score
+  (:mod:`yahtzee_sim.solving.utility`); exponential utility runs :func:`solve_level`.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .scoring import state_index
-from .widget import new_work, row_first, widget
+from yahtzee_sim._kernels.scoring import state_index
+from yahtzee_sim._kernels.widget import new_work, row_first, widget
 
 #: Work buffers are allocated once per chunk of states, not per state.
 MAX_CHUNKS = 64

@@ -56,8 +56,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .memory import prefetch
-from .scoring import (
+from yahtzee_sim._kernels.memory import prefetch
+from yahtzee_sim._kernels.scoring import (
     flag_after_roll,
     next_state_depends_on_points,
     roll_options,

@@ -48,7 +48,7 @@ beyond the core, pandas, matplotlib, every strategy) are imported inside ``run``
 ``yahtzee-sim --help`` builds every command's parser and must stay fast.
 """
 
-from ._options import CliError, Command
-from .main import COMMANDS, build_parser, main
+from yahtzee_sim.cli._options import CliError, Command
+from yahtzee_sim.cli.main import COMMANDS, build_parser, main
 
 __all__ = ["COMMANDS", "CliError", "Command", "build_parser", "main"]

@@ -2,6 +2,6 @@
 
 import sys
 
-from .main import main
+from yahtzee_sim.cli.main import main
 
 sys.exit(main())

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import YahtzeeSimError
-from ..rules import PRESETS, RuleSet, get_rules
+from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.game.rules import PRESETS, RuleSet, get_rules
 
 EXIT_USAGE = 2
 
@@ -185,7 +185,7 @@ def add_strategies(p: argparse.ArgumentParser, default: str, what: str) -> None:
 
 def strategy_from(args: argparse.Namespace):
     """The strategy named by ``--strategy``, under ``--label`` if one was given."""
-    from ..strategies import get_strategy  # loads every strategy: not needed for --help
+    from yahtzee_sim.strategies import get_strategy  # loads every strategy: not needed for --help
 
     strategy = get_strategy(args.strategy)
     label = getattr(args, "label", None)

@@ -6,8 +6,8 @@ import argparse
 import json
 from dataclasses import asdict
 
-from ..rules import PRESETS, get_rules
-from . import _options as opt
+from yahtzee_sim.cli import _options as opt
+from yahtzee_sim.game.rules import PRESETS, get_rules
 
 
 def _first_sentence(doc: str | None) -> str:
@@ -25,7 +25,10 @@ def add_strategies_arguments(p: argparse.ArgumentParser) -> None:
 
 def strategy_rows() -> list[dict]:
     """One row per registered strategy: id, version, class, rule sets, description, references."""
-    from ..strategies import strategy_class, strategy_ids  # every strategy: not for --help
+    from yahtzee_sim.strategies import (  # every strategy: not for --help
+        strategy_class,
+        strategy_ids,
+    )
 
     rows = []
     for sid in strategy_ids():

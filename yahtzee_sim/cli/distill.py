@@ -6,8 +6,8 @@ import argparse
 import json
 from pathlib import Path
 
-from . import _files
-from . import _options as opt
+from yahtzee_sim.cli import _files
+from yahtzee_sim.cli import _options as opt
 
 #: Figure formats ``--plot`` writes.
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
@@ -50,7 +50,7 @@ def format_distill(res) -> str:
 def run_distill(args: argparse.Namespace) -> int:
     """Learn a card (:func:`yahtzee_sim.analysis.distill.distill`), save it, print it."""
     # the learner loads numba kernels and every strategy: imported here, not for --help.
-    from ..analysis.distill import distill
+    from yahtzee_sim.analysis.distill import distill
 
     _files.check_file("--out", args.out)
     _files.check_file("--plot", args.plot, PLOT_SUFFIXES)

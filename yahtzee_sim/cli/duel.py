@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from . import _options as opt
+from yahtzee_sim.cli import _options as opt
 
 
 def add_duel_arguments(p: argparse.ArgumentParser) -> None:
@@ -18,7 +18,7 @@ def add_duel_arguments(p: argparse.ArgumentParser) -> None:
         type=opt.whole,
         default=None,
         metavar="K",
-        help="most open boxes per card (default: the endgame limit, yahtzee_sim.duel."
+        help="most open boxes per card (default: the endgame limit, yahtzee_sim.multiplayer.duel."
         "ENDGAME_BOXES; more may take minutes)",
     )
     opt.add_rules(p, rolls_per_turn=False)
@@ -26,9 +26,9 @@ def add_duel_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_duel(args: argparse.Namespace) -> int:
-    """The optimal two-player move and P(win) (:func:`yahtzee_sim.duel.duel`)."""
-    from ..duel import duel
-    from ..winprob import ScoreCard
+    """The optimal two-player move and P(win) (:func:`yahtzee_sim.multiplayer.duel.duel`)."""
+    from yahtzee_sim.multiplayer.duel import duel
+    from yahtzee_sim.multiplayer.winprob import ScoreCard
 
     rules = opt.rules_from(args)
     if args.seat not in (0, 1):

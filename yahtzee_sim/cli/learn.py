@@ -6,8 +6,8 @@ import argparse
 import json
 import time
 
-from . import _options as opt
-from ._files import check_frame_file
+from yahtzee_sim.cli import _options as opt
+from yahtzee_sim.cli._files import check_frame_file
 
 
 # ------------------------------------------------------------------ select
@@ -78,9 +78,9 @@ def format_selection(args: argparse.Namespace, res, intervals, seconds: float) -
 def run_select(args: argparse.Namespace) -> int:
     """Kim-Nelson selection of the best strategy (:func:`analysis.select_best`) with MCB."""
     # analysis loads pandas and every strategy: imported here so that --help stays fast.
-    from ..analysis import mcb, select_best
-    from ..strategies import default_strategy_ids
-    from ..strategies.plugins import split_strategy_list
+    from yahtzee_sim.analysis import mcb, select_best
+    from yahtzee_sim.engine.plugins import split_strategy_list
+    from yahtzee_sim.strategies import default_strategy_ids
 
     ids = (
         default_strategy_ids()
@@ -146,7 +146,7 @@ def format_dataset(out: dict) -> str:
 
 def run_dataset(args: argparse.Namespace) -> int:
     """Write one row per decision (:func:`analysis.dataset.decision_dataset`) and summarize."""
-    from ..analysis.dataset import decision_dataset  # pandas: not for --help
+    from yahtzee_sim.analysis.dataset import decision_dataset  # pandas: not for --help
 
     check_frame_file("--out", args.out)  # before the games are played
     ds = decision_dataset(

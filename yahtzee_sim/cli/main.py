@@ -6,8 +6,8 @@ import argparse
 import os
 import sys
 
-from .. import __version__
-from . import (
+from yahtzee_sim import __version__
+from yahtzee_sim.cli import (
     catalog,
     distill,
     duel,
@@ -20,8 +20,8 @@ from . import (
     solve,
     tournament,
 )
-from ._extras import missing_extra_message, missing_optional
-from ._options import EXIT_USAGE, Command, Parser
+from yahtzee_sim.cli._extras import missing_extra_message, missing_optional
+from yahtzee_sim.cli._options import EXIT_USAGE, Command, Parser
 
 #: Every subcommand, in the order ``yahtzee-sim --help`` lists them.
 COMMANDS: tuple[Command, ...] = (

@@ -8,12 +8,12 @@ import time
 
 import numpy as np
 
-from ..exact import evaluate
-from ..risk import check_theta
-from ..target import best_percentile, max_score, target_table
-from ..vocabulary import strategy_label
-from . import _options as opt
-from ._files import PLOT_SUFFIXES, check_file, save_figure
+from yahtzee_sim.cli import _options as opt
+from yahtzee_sim.cli._files import PLOT_SUFFIXES, check_file, save_figure
+from yahtzee_sim.engine.summary import strategy_label
+from yahtzee_sim.exact.laws import evaluate
+from yahtzee_sim.solving.risk import check_theta
+from yahtzee_sim.solving.target import best_percentile, max_score, target_table
 
 
 # ------------------------------------------------------------------ target
@@ -49,7 +49,7 @@ def _check_target_args(args: argparse.Namespace, top: int, rules_name: str) -> N
 
 
 def target_summary(args: argparse.Namespace, rules) -> tuple[dict, np.ndarray, np.ndarray]:
-    """Solve target play (:func:`yahtzee_sim.target.target_table`) for the options given.
+    """Solve target play (:func:`yahtzee_sim.solving.target.target_table`) for the options given.
 
     Returns
     -------
@@ -125,7 +125,7 @@ def run_target(args: argparse.Namespace) -> int:
             f"can guarantee is {q['best']} (target:{q['best']}); max-EV play's is {q['optimal']}"
         )
     if args.plot is not None:
-        from ..analysis import plot_target_curve  # pandas: only when a plot is asked for
+        from yahtzee_sim.analysis import plot_target_curve  # pandas: only when a plot is asked for
 
         title = f"Target-score play on {rules.name}"
         save_figure(
@@ -170,8 +170,8 @@ def add_win_arguments(p: argparse.ArgumentParser) -> None:
 
 def win_summary(args: argparse.Namespace, rules) -> dict:
     """The best response to known opponents (:class:`strategies.win.WinProbability`)."""
-    from ..strategies import get_strategy  # loads every strategy: not needed for --help
-    from ..strategies.win import WinProbability
+    from yahtzee_sim.strategies import get_strategy  # loads every strategy: not needed for --help
+    from yahtzee_sim.strategies.win import WinProbability
 
     if args.players < 2:
         raise opt.CliError(f"--players must be at least 2, got {args.players}")
@@ -280,7 +280,7 @@ def run_risk(args: argparse.Namespace) -> int:
     check_file("--plot", args.plot, PLOT_SUFFIXES)
     rows, base = risk_frontier(thetas, rules)
     if args.plot is not None:
-        from ..analysis import plot_risk_frontier  # pandas: only when a plot is asked for
+        from yahtzee_sim.analysis import plot_risk_frontier  # pandas: only when a plot is asked for
 
         title = f"Risk-sensitive play on {rules.name}"
         save_figure(

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..rules import get_rules
-from . import _options as opt
-from ._extras import require
-from ._files import check_file, save_figure
+from yahtzee_sim.cli import _options as opt
+from yahtzee_sim.cli._extras import require
+from yahtzee_sim.cli._files import check_file, save_figure
+from yahtzee_sim.game.rules import get_rules
 
 
 # ------------------------------------------------------------------ play
@@ -45,8 +45,8 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    """Play one game in the terminal with a coach (:func:`yahtzee_sim.play.play`)."""
-    from ..play import play  # the game and its coach: imported only when playing
+    """Play one game in the terminal with a coach (:func:`yahtzee_sim.apps.play.play`)."""
+    from yahtzee_sim.apps.play import play  # the game and its coach: imported only when playing
 
     check_file("--record", args.record)
     seed = args.seed
@@ -81,10 +81,10 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    """Serve the advisor, coach and game on a local web page (:func:`yahtzee_sim.server.serve`)."""
+    """Serve the advisor, coach and game on a local web page (:func:`yahtzee_sim.apps.server.serve`)."""
     get_rules(args.rules)  # a bad preset: one line before anything starts
     require("flask", "serve")
-    from ..server import serve  # Flask (the 'web' extra): only for this command
+    from yahtzee_sim.apps.server import serve  # Flask (the 'web' extra): only for this command
 
     serve(args.host, args.port, args.rules)
     return 0
@@ -177,7 +177,7 @@ def format_analysis(res, out: dict) -> str:
 def run_analyze(args: argparse.Namespace) -> int:
     """Grade recorded games against optimal play (:func:`analysis.coach.analyze`)."""
     # analysis loads pandas and every strategy: imported here so that --help stays fast.
-    from ..analysis.coach import analyze, plot_value_path
+    from yahtzee_sim.analysis.coach import analyze, plot_value_path
 
     res = analyze(args.file, args.rules)
     games = res.games

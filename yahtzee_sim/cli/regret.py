@@ -6,8 +6,8 @@ import argparse
 import json
 import time
 
-from . import _options as opt
-from ._files import PLOT_SUFFIXES, check_file, print_result, save_figure
+from yahtzee_sim.cli import _options as opt
+from yahtzee_sim.cli._files import PLOT_SUFFIXES, check_file, print_result, save_figure
 
 
 # ------------------------------------------------------------------ regret
@@ -55,7 +55,7 @@ def format_regret(r, seconds: float) -> str:
 
 def draw_regret(result, axes) -> None:
     """Loss by turn (left) and by box chosen (right)."""
-    from ..analysis.plots import PALETTE, plot_regret
+    from yahtzee_sim.analysis.plots import PALETTE, plot_regret
 
     plot_regret(result, ax=axes[0])
     by_box = result.by_category
@@ -66,7 +66,7 @@ def draw_regret(result, axes) -> None:
 
 def run_regret(args: argparse.Namespace) -> int:
     """Exact regret against optimal play (:func:`yahtzee_sim.analysis.regret`)."""
-    from ..analysis.regret import regret  # pandas and the solver: not for --help
+    from yahtzee_sim.analysis.regret import regret  # pandas and the solver: not for --help
 
     rules = opt.rules_from(args)
     strategy = opt.strategy_from(args)
@@ -98,8 +98,8 @@ def add_check_arguments(p: argparse.ArgumentParser) -> None:
 
 def run_check(args: argparse.Namespace) -> int:
     """Conformance checks of a strategy (:func:`yahtzee_sim.strategies.check_strategy`)."""
-    from ..strategies import check_strategy
-    from ..vocabulary import strategy_label
+    from yahtzee_sim.engine.summary import strategy_label
+    from yahtzee_sim.strategies import check_strategy
 
     strategy = opt.strategy_from(args)
     rules = opt.rules_from(args)

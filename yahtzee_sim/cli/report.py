@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from . import _options as opt
+from yahtzee_sim.cli import _options as opt
 
 MIN_GAMES = 100
 
@@ -81,7 +81,7 @@ def format_report(rep) -> str:
 def run_report(args: argparse.Namespace) -> int:
     """Write the benchmark report (:func:`analysis.report.build_report`) and summarize it."""
     # analysis loads pandas, matplotlib and every strategy: imported here, not for --help.
-    from ..analysis.report import build_report
+    from yahtzee_sim.analysis.report import build_report
 
     if args.top < 0:
         raise opt.CliError(f"--top must be >= 0, got {args.top}")
@@ -146,7 +146,10 @@ def format_reproduction(rep) -> str:
 
 def run_reproduce(args: argparse.Namespace) -> int:
     """Recompute every published table (:func:`analysis.reproduce.reproduce`): paper | ours."""
-    from ..analysis.reproduce import SECTIONS, reproduce  # pandas, matplotlib: not for --help
+    from yahtzee_sim.analysis.reproduce import (  # pandas, matplotlib: not for --help
+        SECTIONS,
+        reproduce,
+    )
 
     sections = SECTIONS if args.sections == "all" else tuple(args.sections.split(","))
     rep = reproduce(sections=sections, quick=args.quick, **_run_options(args))

@@ -7,10 +7,10 @@ import json
 import time
 from pathlib import Path
 
-from ..records import record_games, write_records
-from ..simulate import DEFAULT_CHUNK, simulate
-from . import _options as opt
-from ._files import check_file, check_frame_file, write_frame
+from yahtzee_sim.cli import _options as opt
+from yahtzee_sim.cli._files import check_file, check_frame_file, write_frame
+from yahtzee_sim.engine.records import record_games, write_records
+from yahtzee_sim.engine.simulate import DEFAULT_CHUNK, simulate
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -56,7 +56,7 @@ def written(what: str, path: Path | None) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Simulate (:func:`yahtzee_sim.simulate`), write the files asked for, print the summary."""
+    """Simulate (:func:`yahtzee_sim.engine.simulate.simulate`), write the files asked for, print the summary."""
     rules = opt.rules_from(args)
     strategy = opt.strategy_from(args)
     check_frame_file("--out", args.out)

@@ -6,13 +6,13 @@ import argparse
 import json
 import time
 
-from ..advisor import Option, advise
-from ..exact import evaluate
-from ..solver import solve, value_table
-from ..state import n_states
-from ..strategy_move import strategy_move
-from . import _options as opt
-from ._files import PLOT_SUFFIXES, check_file, print_result, save_figure
+from yahtzee_sim.cli import _options as opt
+from yahtzee_sim.cli._files import PLOT_SUFFIXES, check_file, print_result, save_figure
+from yahtzee_sim.exact.laws import evaluate
+from yahtzee_sim.game.state import n_states
+from yahtzee_sim.solving.advisor import Option, advise
+from yahtzee_sim.solving.solver import solve, value_table
+from yahtzee_sim.solving.strategy_move import strategy_move
 
 
 # ------------------------------------------------------------------ solve
@@ -142,7 +142,7 @@ def add_exact_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def format_exact(r, seconds: float) -> str:
-    """The text report of an exact law (:class:`yahtzee_sim.exact.ExactResult`)."""
+    """The text report of an exact law (:class:`yahtzee_sim.exact.laws.ExactResult`)."""
     d = r.to_dict()
     lines = [
         f"strategy     {d['strategy']}",
@@ -167,7 +167,7 @@ def format_exact(r, seconds: float) -> str:
 
 
 def run_exact(args: argparse.Namespace) -> int:
-    """Exact score law of a deterministic strategy (:func:`yahtzee_sim.exact.evaluate`)."""
+    """Exact score law of a deterministic strategy (:func:`yahtzee_sim.exact.laws.evaluate`)."""
     rules = opt.rules_from(args)
     strategy = opt.strategy_from(args)
     if args.plot is not None and args.moments_only:
@@ -177,7 +177,7 @@ def run_exact(args: argparse.Namespace) -> int:
     res = evaluate(strategy, rules, distribution=not args.moments_only, progress=opt.progress(args))
     seconds = time.perf_counter() - t0
     if args.plot is not None:
-        from ..analysis import plot_pmf  # pandas: only when a plot is asked for
+        from yahtzee_sim.analysis import plot_pmf  # pandas: only when a plot is asked for
 
         save_figure(args.plot, lambda ax: plot_pmf(res, ax=ax, label=res.strategy), (8, 4.5))
     return print_result(args.json, res.to_dict(), format_exact(res, seconds), args.plot)

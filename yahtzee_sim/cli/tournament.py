@@ -6,8 +6,8 @@ import argparse
 import json
 import time
 
-from . import _options as opt
-from ._files import PLOT_SUFFIXES, check_file, save_figure
+from yahtzee_sim.cli import _options as opt
+from yahtzee_sim.cli._files import PLOT_SUFFIXES, check_file, save_figure
 
 
 # ------------------------------------------------------------------ tournament
@@ -70,7 +70,7 @@ def format_round_robin(res, visible: bool) -> str:
 def run_tournament(args: argparse.Namespace) -> int:
     """Multiplayer games (:func:`analysis.tournament` or :func:`analysis.round_robin`)."""
     # analysis loads pandas and every strategy: imported here so that --help stays fast.
-    from ..analysis import round_robin, tournament
+    from yahtzee_sim.analysis import round_robin, tournament
 
     if not args.round_robin and args.plot is not None:
         raise opt.CliError("--plot needs --round-robin")
@@ -143,7 +143,9 @@ def add_winprob_arguments(p: argparse.ArgumentParser) -> None:
 
 def _cards(args: argparse.Namespace, rules) -> list:
     """The score cards in seat order: the opponents', with yours at ``--seat``."""
-    from ..winprob import ScoreCard  # loads every strategy: not needed for --help
+    from yahtzee_sim.multiplayer.winprob import (
+        ScoreCard,  # loads every strategy: not needed for --help
+    )
 
     cards = [ScoreCard.parse(c, rules) for c in args.opponent]
     if not 0 <= args.seat <= len(cards):
@@ -153,7 +155,7 @@ def _cards(args: argparse.Namespace, rules) -> list:
 
 
 def format_winprob(res, cards: list, seat: int, rules_name: str) -> str:
-    """The text report of :func:`yahtzee_sim.winprob.win_probability_now`, one line a seat."""
+    """The text report of :func:`yahtzee_sim.multiplayer.winprob.win_probability_now`, one line a seat."""
     who = "game over" if res.to_move < 0 else f"seat {res.to_move} to move"
     lines = [f"rules {rules_name}, {len(cards)} players, {who}"]
     for i, c in enumerate(cards):
@@ -171,7 +173,7 @@ def format_winprob(res, cards: list, seat: int, rules_name: str) -> str:
 
 def run_winprob(args: argparse.Namespace) -> int:
     """Live win probability of mid-game score cards (:func:`winprob.win_probability_now`)."""
-    from ..winprob import win_probability_now
+    from yahtzee_sim.multiplayer.winprob import win_probability_now
 
     rules = opt.rules_from(args)
     cards = _cards(args, rules)

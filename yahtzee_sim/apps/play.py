@@ -1,0 +1,556 @@
+"""A terminal game with a coach: ``yahtzee-sim play``.
+
+The program rolls (the engine's dice: game ``game`` of ``seed``) or, with
+``dice="manual"``, asks for the dice of a real game; the person keeps and scores. After
+each decision the coach shows the points it lost against optimal play, the best move and
+a one-line reason; at the end, the luck/skill split of the game
+(:mod:`yahtzee_sim.analysis.coach`). Input is read line by line, so the game also plays
+over a pipe (``printf '5 5\\n...' | yahtzee-sim play``); at the end of the input (or
+``quit``) the game stops and what was played is kept (``record``).
+
+At any prompt ``help`` explains the moves (:data:`HELP`) and ``card`` shows the score card
+(:func:`card_lines`). A box is named by its name, a prefix or a common abbreviation
+(``ss``, ``3k``, ``fh``, ``y``: :func:`~yahtzee_sim.game.boxnames.match_box`); the game shows
+boxes by their labels ("Three of a kind") in card order.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from yahtzee_sim.apps.opponent import Opponent
+from yahtzee_sim.apps.score_card import card_state, upper_outlook
+from yahtzee_sim.engine.batch import GameBatch
+from yahtzee_sim.engine.records import FORMAT, check_record, write_records
+from yahtzee_sim.engine.view import TurnView
+from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.game.boxnames import match_box
+from yahtzee_sim.game.rules import RuleSet, get_rules
+from yahtzee_sim.multiplayer.tables import table_info
+from yahtzee_sim.solving.advisor import Option, advise
+from yahtzee_sim.solving.strategy_move import StrategyMove, advising_strategy, move_at
+from yahtzee_sim.strategies import get_strategy
+
+
+class EndOfInput(YahtzeeSimError):
+    """The input ended before the game did."""
+
+
+def _parse_faces(text: str, rules: RuleSet) -> list[int] | None:
+    """Face values from ``text`` ("5 5 6", "556", "5,5,6"), or None if it is not that."""
+    s = text.replace(",", " ").split()
+    if len(s) == 1 and s[0].isdigit() and rules.n_faces < 10:
+        s = list(s[0])
+    try:
+        faces = [int(x) for x in s]
+    except ValueError:
+        return None
+    return faces if all(1 <= f <= rules.n_faces for f in faces) else None
+
+
+def _hold(dice: list[int], kept: list[int]) -> bool:
+    return not (Counter(kept) - Counter(dice))
+
+
+def keep_reason(rules: RuleSet, keep: tuple[int, ...], open_boxes: list[str]) -> str:
+    """A one-line reason for keeping ``keep``: the open boxes those dice feed most, by how
+    much they raise the next roll's expected points in each box (against rerolling all)."""
+    if not keep:
+        return "nothing worth keeping: a fresh roll of every die"
+    t = rules.tables
+    lift = _box_means(rules)
+    k = t.keep_from_faces(keep)
+    gain = lift[k] - lift[0]
+    names, labels = rules.category_names, rules.category_labels
+    feeds = sorted(
+        (c for c, n in enumerate(names) if n in open_boxes and gain[c] > 0.5),
+        key=lambda c: -gain[c],
+    )
+    dice = " ".join(map(str, keep))
+    if not feeds:
+        return f"keep {dice}"
+    return f"keep {dice}: it feeds {', '.join(labels[c] for c in feeds[:2])}"
+
+
+def _box_means(rules: RuleSet) -> np.ndarray:
+    """``(n_keeps, n_categories)``: the next roll's expected points in each box after each
+    keep (the keep->roll law times the score table)."""
+    got = rules.__dict__.get("_box_means")
+    if got is None:
+        t = rules.tables
+        got = rules.__dict__["_box_means"] = t.dense_keep_roll() @ t.score_table
+    return got
+
+
+class MoveError(YahtzeeSimError):
+    """A move the position does not allow (dice not held, a box not open, the game over)."""
+
+
+@dataclass(frozen=True)
+class Coach:
+    """The coach's word on one move: points lost against optimal play (0 for a best
+    move), the best move and a one-line reason."""
+
+    loss: float
+    best: str
+    reason: str
+
+    def line(self) -> str:
+        if self.loss <= 1e-9:
+            return f"coach: best move ({self.reason})"
+        return f"coach: -{self.loss:.2f} points; best was {self.best} ({self.reason})"
+
+
+class Game:
+    """One person's game, a move at a time: the position, the coach and the record.
+
+    The program rolls the engine's dice (game ``game`` of ``seed``), or, with
+    ``manual``, :meth:`set_dice` enters the dice of a real game before each decision.
+    :meth:`keep` and :meth:`box` play a move and return the :class:`Coach`'s word;
+    :meth:`state` describes the position; :attr:`record` is the game record so far.
+    The terminal game (:func:`play`) and the web page (:mod:`yahtzee_sim.apps.server`) both
+    drive this class.
+
+    ``opponent`` (a strategy id or instance) seats a strategy in a visible two-player
+    table against the person (:class:`~yahtzee_sim.apps.opponent.Opponent`): it plays its
+    turn after each of the person's, :meth:`state` shows its card and last turn and, at
+    the end, the winner, and the record keeps its turns under ``"opponent"``.
+    ``compare`` (a deterministic strategy) is a second opinion: :meth:`compared` gives its
+    move at the position now, valued by optimal play
+    (:func:`~yahtzee_sim.solving.strategy_move.move_at`).
+    """
+
+    def __init__(
+        self,
+        rules="yahtzee",
+        seed: int = 0,
+        game: int = 0,
+        manual: bool = False,
+        opponent=None,
+        compare=None,
+    ):
+        self.rules = get_rules(rules)
+        self.manual = manual
+        self.batch = GameBatch(self.rules, 1)
+        self.batch.seed(seed)
+        self.record = {"format": FORMAT, "rules": self.rules.name, "strategy": "person"}
+        if not manual:
+            self.record |= {"seed": seed, "game": game}
+        self.record["turns"] = []
+        self.opponent = None
+        if opponent is not None:
+            if manual:
+                raise YahtzeeSimError("an opponent rolls the program's dice: not with manual dice")
+            self.opponent = Opponent(self.rules, get_strategy(opponent), seed, game, self.batch)
+            self.record["opponent"] = self.opponent.record
+        self.compare = None if compare is None else advising_strategy(compare, self.rules)
+        self.batch.start(np.array([0]), np.array([game]))
+        self.need_dice = manual  # manual: the dice of the first roll are still to come
+        self.losses: list[float] = []
+        if not manual:
+            self._new_turn()
+
+    # ----------------------------------------------------------------- state
+    @property
+    def over(self) -> bool:
+        return int(self.batch.used[0]) == (1 << self.rules.n_categories) - 1
+
+    @property
+    def rolls_left(self) -> int:
+        """Rerolls left this turn (0: choose a box)."""
+        return int(self.batch.rolls_left[0])
+
+    @property
+    def used(self) -> list[str]:
+        u = int(self.batch.used[0])
+        return [n for c, n in enumerate(self.rules.category_names) if (u >> c) & 1]
+
+    def dice(self) -> list[int]:
+        return list(self.rules.tables.faces_from_counts(self.batch.dice[0]))
+
+    def _turn(self) -> dict:
+        return self.record["turns"][-1]
+
+    def _new_turn(self) -> None:
+        self.record["turns"].append({"rolls": [self.dice()], "keeps": []})
+
+    def points(self) -> dict[str, int]:
+        """The legal boxes for the dice now and their points (joker rules applied)."""
+        p = self.batch.view(0, int(self.batch.turn[0])).category_points[0]
+        return {n: int(p[c]) for c, n in enumerate(self.rules.category_names) if p[c] >= 0}
+
+    def state(self) -> dict:
+        """JSON-ready: turn, dice, rolls left, the score card (points or None, in card
+        order; score, upper total and bonus outlook, Yahtzee bonuses:
+        :func:`~yahtzee_sim.apps.score_card.card_state`), the boxes' labels, the legal boxes with
+        their points, whether dice are awaited (manual) or the game is over; with an
+        opponent, its state (:meth:`~yahtzee_sim.apps.opponent.Opponent.state`) and, at the
+        end, ``winner`` (``"person"``, ``"opponent"`` or ``"tie"``)."""
+        b = self.batch
+        out = {
+            "rules": self.rules.name,
+            "turn": min(int(b.turn[0]) + 1, self.rules.n_categories),
+            "dice": [] if self.need_dice else self.dice(),
+            "rolls_left": self.rolls_left,
+            **card_state(self.rules, b),
+            "labels": dict(zip(self.rules.category_names, self.rules.category_labels, strict=True)),
+            "boxes": {} if (self.over or self.need_dice) else self.points(),
+            "need_dice": self.need_dice,
+            "over": self.over,
+        }
+        if self.opponent is not None:
+            out["opponent"] = self.opponent.state()
+            if self.over:
+                mine, theirs = out["score"], out["opponent"]["score"]
+                out["winner"] = (
+                    "person" if mine > theirs else "opponent" if theirs > mine else "tie"
+                )
+        return out
+
+    def view(self) -> TurnView:
+        """The person's position as a strategy sees it (with the opponent's card at a
+        two-player table)."""
+        turn = int(self.batch.turn[0])
+        table = None
+        if self.opponent is not None:
+            table = table_info([self.batch, self.opponent.batch], 0, turn)
+        return self.batch.view(self.rolls_left, turn, None, table)
+
+    def compared(self) -> StrategyMove | None:
+        """The ``compare`` strategy's move now, valued by optimal play (``None`` without
+        one, when dice are awaited or the game is over)."""
+        if self.compare is None or self.over or self.need_dice:
+            return None
+        return move_at(self.compare, self.view(), self.options())
+
+    def options(self, rolls_left: int | None = None) -> list[Option]:
+        """Every option now (or with ``rolls_left``), valued by optimal play, best first."""
+        b = self.batch
+        flag = int(b.flag[0])
+        return advise(
+            self.dice(),
+            self.rolls_left if rolls_left is None else rolls_left,
+            self.used,
+            int(b.upper_total[0]),
+            yahtzee_bonus=flag >= 1,
+            rules=self.rules,
+            bonuses_paid=max(flag - 1, 0) if self.rules.yahtzee_bonus_limit else 0,
+        )
+
+    # ----------------------------------------------------------------- moves
+    def _check_move(self) -> None:
+        if self.over:
+            raise MoveError("the game is over")
+        if self.need_dice:
+            raise MoveError("enter the dice of this roll first")
+
+    def set_dice(self, faces: list[int]) -> None:
+        """Manual dice: the dice of the roll just made (they must hold the kept dice)."""
+        if not self.manual:
+            raise MoveError("the program rolls in this game (start it with manual dice)")
+        if self.over or not self.need_dice:
+            raise MoveError("no roll is awaited now")
+        n = self.rules.n_dice
+        if len(faces) != n or any(not 1 <= f <= self.rules.n_faces for f in faces):
+            raise MoveError(f"enter {n} dice, faces 1..{self.rules.n_faces}")
+        turn = self.record["turns"][-1] if self.record["turns"] else None
+        kept = turn["keeps"][-1] if turn and len(turn["keeps"]) == len(turn["rolls"]) else []
+        if kept and not _hold(faces, kept):
+            raise MoveError(f"those dice lost the kept {' '.join(map(str, kept))}")
+        self.batch.set_dice(0, self.rules.tables.counts_from_faces(faces))
+        self.need_dice = False
+        if turn is None or "box" in turn:
+            self._new_turn()
+        else:
+            turn["rolls"].append(self.dice())
+
+    def keep(self, kept: list[int]) -> Coach:
+        """Keep ``kept`` (face values) and reroll the rest; keeping every die stops the
+        rolling. Returns the coach's word."""
+        self._check_move()
+        if self.rolls_left == 0:
+            raise MoveError("no rerolls left: choose a box")
+        dice = self.dice()
+        if not _hold(dice, kept):
+            raise MoveError(f"the dice {' '.join(map(str, dice))} do not hold {kept}")
+        options = self.options()
+        key = tuple(sorted(kept))
+        chosen = next(o for o in options if o.keep == key)
+        best = options[0]
+        open_boxes = [n for n in self.rules.category_names if n not in self.used]
+        coach = self._coach(options, chosen, keep_reason(self.rules, best.keep, open_boxes))
+        if len(kept) == self.rules.n_dice:  # stop rolling
+            self.batch.rolls_left[0] = 0
+            return coach
+        self._turn()["keeps"].append(sorted(kept))
+        b, t = self.batch, self.rules.tables
+        if self.manual:
+            self.need_dice = True
+            b.rolls_left[0] -= 1
+        else:
+            b.step(np.array([t.keep_from_faces(kept)]), np.ones(1, dtype=bool))
+            self._turn()["rolls"].append(self.dice())
+        return coach
+
+    def box(self, name: str) -> Coach:
+        """Write the roll in box ``name`` (a name, label, abbreviation or prefix that fits
+        one open box: :func:`~yahtzee_sim.game.boxnames.match_box`); with rerolls left, stop
+        rolling first (:meth:`keep` every die). Raises
+        :class:`~yahtzee_sim.game.boxnames.BoxNameError` for a name that fits no open box or
+        several."""
+        self._check_move()
+        if self.rolls_left > 0:
+            raise MoveError(
+                f"{self.rolls_left} reroll(s) left: keep dice and reroll, or keep every die "
+                "to stop rolling, before choosing a box"
+            )
+        options = self.options(0)
+        legal = {o.category: o for o in options}
+        box = match_box(self.rules, name, legal, filled=self.used)
+        best = options[0].category
+        pts = self.points()
+        names, labels = self.rules.category_names, self.rules.category_labels
+        reason = f"{labels[names.index(best)]} takes {pts[best]} now"
+        upper = [n for n in (box, best) if self.rules.categories[names.index(n)].is_upper]
+        if upper:
+            total = int(self.batch.upper_total[0]) + (pts[box] if upper[0] == box else 0)
+            outlook = upper_outlook(self.rules, [*self.used, box], total)
+            reason += f"; after {labels[names.index(box)]}, {outlook}" if outlook else ""
+        coach = self._coach(options, legal[box], reason)
+        self._turn()["box"] = box
+        b, t = self.batch, self.rules.tables
+        turn = int(b.turn[0])
+        b.step(np.array([t.n_keeps + names.index(box)]), np.ones(1, dtype=bool))
+        if self.opponent is not None:
+            self.opponent.play(turn)
+        if not self.over:
+            if self.manual:
+                self.need_dice = True
+            else:
+                self._new_turn()
+        return coach
+
+    def _coach(self, options: list[Option], chosen: Option, reason: str) -> Coach:
+        loss = max(options[0].value - chosen.value, 0.0)
+        self.losses.append(loss)
+        return Coach(loss, options[0].text(self.rules), reason)
+
+    def record_so_far(self) -> dict:
+        """The game record now (a keep whose new dice are still to be entered is left out)."""
+        rec = dict(self.record)
+        turns = [dict(tr) for tr in rec["turns"]]
+        if turns and "box" not in turns[-1] and len(turns[-1]["keeps"]) == len(turns[-1]["rolls"]):
+            turns[-1]["keeps"] = turns[-1]["keeps"][:-1]
+        rec["turns"] = [tr for tr in turns if tr["rolls"]]
+        return rec
+
+    def summary(self) -> dict | None:
+        """Luck and skill of the game so far (:mod:`yahtzee_sim.analysis.coach`), or None
+        before the first recorded move."""
+        from yahtzee_sim.analysis.coach import analyze_records
+
+        rec = check_record(self.record_so_far())
+        if not rec.decisions:  # (a stop is recorded with its box)
+            return None
+        res = analyze_records([rec])
+        row = res.games.iloc[0]
+        return {
+            "complete": bool(row["complete"]),
+            "score": int(row["score"]),
+            "expected_final": float(row["expected_final"]),
+            "luck": float(row["luck"]),
+            "regret": float(row["regret"]),
+            "mistakes": int(row["mistakes"]),
+            "start_value": res.start_value,
+        }
+
+
+def summary_line(s: dict) -> str:
+    head = "final score" if s["complete"] else "score so far"
+    return (
+        f"{head} {s['score']}: luck {s['luck']:+.1f}, points lost to decisions "
+        f"{s['regret']:.1f} ({s['mistakes']} mistakes); optimal play expects "
+        f"{s['start_value']:.1f} from the start"
+    )
+
+
+HELP = """\
+  keep> type the dice to hold ("5 5 6", "556" or "5,5,6") and the others are rerolled;
+        'all' (or 'a', 'stop') keeps every die and stops rolling; '-' (or 'none') rerolls
+        every die
+  box>  name the box for the roll: its name or a prefix ("small st", "fu"), any case,
+        spaces, '_' or '-' alike, or an abbreviation: 1s..6s, 3k/toak/three, 4k/four,
+        fh/full, ss/sm/small, ls/lg/large, y/yahtzee/yatzy, ch/chance, and in Yatzy
+        1p/pair, 2p/tp
+  dice> (manual dice) the dice of the roll just made, kept dice included
+  at any prompt: 'card' shows the score card, 'help' this text, 'quit' ends the game
+        (the record keeps what was played)"""
+
+
+def card_lines(game: Game) -> list[str]:
+    """The score card so far as text: every box (its label, its points or blank), the
+    upper total and the bonus outlook, the Yahtzee bonuses and the total."""
+    st, rules = game.state(), game.rules
+    width = max(map(len, rules.category_labels))
+    lines = [f"  score card ({rules.name}), turn {st['turn']}:"]
+    for i, c in enumerate(rules.categories):
+        pts = st["card"][c.name]
+        lines.append(f"    {c.label:<{width}} {'' if pts is None else pts:>4}")
+        if i == rules.n_upper - 1:
+            lines.append(f"    {'upper total':<{width}} {st['upper_total']:>4}")
+            if st["upper_outlook"]:
+                lines.append(f"      {st['upper_outlook']}")
+    if rules.yahtzee_bonus:
+        paid = st["yahtzee_bonuses"]
+        won = f"{paid * rules.yahtzee_bonus:>4} ({paid} x {rules.yahtzee_bonus})"
+        lines.append(f"    {'Yahtzee bonuses':<{width}} {won}")
+    lines.append(f"    {'total':<{width}} {st['score']:>4}")
+    return lines
+
+
+_COMMANDS = {"help": "help", "?": "help", "h": "help", "card": "card", "quit": "quit"}
+
+
+def _asker(game: Game, ask, say):
+    """``ask`` that answers the commands (help, card, quit) itself and returns any other
+    line."""
+
+    def ask_move(prompt: str) -> str:
+        while True:
+            line = ask(prompt)
+            command = _COMMANDS.get(line.strip().lower())
+            if command is None:
+                return line
+            if command == "quit":
+                raise EndOfInput("quit")
+            say(HELP if command == "help" else "\n".join(card_lines(game)))
+
+    return ask_move
+
+
+def _terminal(game: Game, ask, say, coach: bool) -> None:
+    """Drive ``game`` from lines of input until it ends (or the input does)."""
+    rules = game.rules
+    n = rules.n_dice
+    ask = _asker(game, ask, say)
+    say("  ('help' explains the moves, 'card' shows the score card)")
+    while not game.over:
+        st = game.state()
+        if st["need_dice"]:
+            turn = game.record["turns"][-1] if game.record["turns"] else None
+            kept = turn["keeps"][-1] if turn and len(turn["keeps"]) == len(turn["rolls"]) else []
+            held = f", with {' '.join(map(str, kept))}" if kept else ""
+            faces = _parse_faces(ask(f"dice> (the {n} dice of this roll{held}) "), rules)
+            try:
+                game.set_dice(faces if faces is not None else [])
+            except MoveError as exc:
+                say(f"  {exc} (e.g. 1 3 5 5 6)")
+            continue
+        dice = " ".join(map(str, st["dice"]))
+        say(f"turn {st['turn']}, score {st['score']}, dice {dice}, rolls left {st['rolls_left']}")
+        says = game.compared()
+        if says is not None:
+            say("  " + says.line())
+        if st["rolls_left"] > 0:
+            text = ask("keep> (dice to hold, 'all' to stop rolling, '-' for none) ").strip()
+            if text.lower() in ("all", "stop", "a"):
+                kept = st["dice"]
+            elif text.lower() in ("-", "none", "0"):
+                kept = []
+            else:  # (an empty line is no answer: '-' rerolls every die)
+                kept = _parse_faces(text, rules) if text else None
+            if kept is None or not _hold(st["dice"], kept):
+                say(f"  hold some of {dice} (or 'all', or '-'; 'help' explains)")
+                continue
+            word = game.keep(kept)
+        else:
+            labels = st["labels"]
+            say("  boxes: " + ", ".join(f"{labels[b]} {p}" for b, p in st["boxes"].items()))
+            typed = ask("box> ")  # (outside the try: the end of the input ends the game)
+            try:
+                word = game.box(typed)
+            except YahtzeeSimError as exc:
+                say(f"  {exc}")
+                continue
+        if coach:
+            say("  " + word.line())
+        if game.opponent is not None and st["rolls_left"] == 0:
+            say("  " + opponent_line(game))
+
+
+def opponent_line(game: Game) -> str:
+    """The opponent's last turn and the scores: ``"greedy: rolled 1 1 2 3 5, kept 3;
+    rolled ... -> Threes (6 points); you 45, greedy 50"`` (and the winner at the end)."""
+    st = game.state()
+    opp = st["opponent"]
+    turn, name = opp["last_turn"], opp["strategy"]
+    parts = []
+    for i, roll in enumerate(turn["rolls"]):
+        part = "rolled " + " ".join(map(str, roll))
+        if i < len(turn["keeps"]):
+            part += ", kept " + (" ".join(map(str, turn["keeps"][i])) or "nothing")
+        parts.append(part)
+    box = st["labels"][turn["box"]]
+    line = f"{name}: {'; '.join(parts)} -> {box} ({turn['points']} points); "
+    line += f"you {st['score']}, {name} {opp['score']}"
+    if "winner" in st:
+        line += {"person": ": you win", "opponent": f": {name} wins", "tie": ": a tie"}[
+            st["winner"]
+        ]
+    return line
+
+
+def play(
+    rules: str | RuleSet = "yahtzee",
+    ask: Callable[[str], str] | None = None,
+    say: Callable[[str], None] = print,
+    seed: int = 0,
+    game: int = 0,
+    manual: bool = False,
+    coach: bool = True,
+    record: str | None = None,
+    opponent=None,
+    compare=None,
+) -> dict:
+    """Play one game in the terminal (see the module docstring); returns its record and,
+    with ``record``, writes it (JSON Lines, one line). ``opponent`` and ``compare``: as
+    :class:`Game` takes them (each opponent turn and each second opinion is shown)."""
+    if ask is None:
+        ask = _stdin_reader()
+    g = Game(rules, seed=seed, game=game, manual=manual, opponent=opponent, compare=compare)
+    try:
+        _terminal(g, ask, say, coach)
+    except EndOfInput as exc:
+        say("(the game stops here)" if str(exc) == "quit" else "(input ended: the game stops here)")
+    s = g.summary()
+    if s is not None:
+        say(summary_line(s))
+    out = g.record_so_far()
+    if record is not None:
+        write_records(record, [out])
+    return out
+
+
+def _stdin_reader() -> Callable[[str], str]:
+    import sys
+
+    lines: Iterator[str] = iter(sys.stdin.readline, "")
+    interactive = sys.stdin.isatty()
+
+    def ask(prompt: str) -> str:
+        if interactive:
+            try:
+                return input(prompt)
+            except EOFError:
+                raise EndOfInput("end of input") from None
+        print(prompt, flush=True)
+        line = next(lines, None)
+        if line is None:
+            raise EndOfInput("end of input")
+        return line.rstrip("\n")
+
+    return ask

@@ -1,0 +1,44 @@
+"""A player's score card as a person reads it: the boxes, the score and the upper-bonus
+outlook (the terminal game, the web page, the opponent's card)."""
+
+from __future__ import annotations
+
+from yahtzee_sim.engine.batch import GameBatch
+from yahtzee_sim.game.rules import RuleSet
+
+
+def upper_outlook(rules: RuleSet, used: list[str], upper_total: int) -> str:
+    """The upper bonus outlook: points still needed and what par (three of each open
+    face) would bring."""
+    if not rules.upper_bonus:
+        return ""
+    need = rules.upper_bonus_threshold - upper_total
+    if need <= 0:
+        return f"upper bonus secured ({upper_total} of {rules.upper_bonus_threshold})"
+    open_faces = [c.param for c in rules.categories if c.is_upper and c.name not in used]
+    if not open_faces:
+        return f"upper bonus missed ({upper_total} of {rules.upper_bonus_threshold})"
+    par = 3 * sum(open_faces)
+    return (
+        f"upper bonus: {need} more needed from {len(open_faces)} open upper boxes "
+        f"(par {par}: {'on track' if par >= need else 'behind par'})"
+    )
+
+
+def card_state(rules: RuleSet, batch: GameBatch) -> dict:
+    """JSON-ready score card of the first game of ``batch``: the boxes (points, or
+    ``None`` while open, in card order), the score, the upper total and bonus outlook, the
+    Yahtzee bonuses."""
+    used = int(batch.used[0])
+    names = rules.category_names
+    filled = [n for c, n in enumerate(names) if (used >> c) & 1]
+    card = {n: (int(batch.category_scores[0, c]) if (used >> c) & 1 else None)
+            for c, n in enumerate(names)}  # fmt: skip
+    upper = int(batch.upper_total[0])
+    return {
+        "card": card,
+        "score": int(batch.score[0]),
+        "upper_total": upper,
+        "upper_outlook": upper_outlook(rules, filled, upper),
+        "yahtzee_bonuses": int(batch.yahtzee_bonuses[0]),
+    }

@@ -1,0 +1,165 @@
+"""Asking a strategy for a decision, with a clear error when the strategy's own code fails.
+
+The engine (solitaire and visible tables), the exact evaluator and
+:func:`~yahtzee_sim.strategies.check_strategy` ask strategies through :func:`decide`
+and prepare them through :func:`prepare`. An exception raised inside a strategy
+becomes a one-line :class:`~yahtzee_sim.errors.StrategyRuntimeError` naming the
+strategy, the game, turn, rerolls left and dice, and the file and line of the
+strategy's code that raised; the original exception is chained (``__cause__``).
+Errors the library raises on purpose (:class:`~yahtzee_sim.errors.YahtzeeSimError`)
+pass through unchanged.
+"""
+
+from __future__ import annotations
+
+import sys
+import sysconfig
+import traceback
+from pathlib import Path
+
+import numpy as np
+
+from yahtzee_sim.engine.summary import strategy_label
+from yahtzee_sim.engine.view import TurnView
+from yahtzee_sim.errors import StrategyRuntimeError, YahtzeeSimError
+from yahtzee_sim.game.dice import DiceTables
+
+#: Rows tried one at a time to find the game whose decision raised.
+SEARCH_ROWS = 256
+
+
+def _package_roots() -> tuple[str, ...]:
+    """Folders of yahtzee_sim's own code (the strategies and analysis packages live
+    beside the core package in a source checkout)."""
+    roots = {Path(__file__).resolve().parent}
+    for name in ("yahtzee_sim.strategies", "yahtzee_sim.analysis"):
+        module = sys.modules.get(name)
+        if module is not None and getattr(module, "__file__", None):
+            roots.add(Path(module.__file__).resolve().parent)
+    return tuple(str(r) + "/" for r in roots)
+
+
+def _library_roots() -> tuple[str, ...]:
+    """Folders of installed libraries and the standard library."""
+    paths = sysconfig.get_paths()
+    return tuple({str(Path(paths[k]).resolve()) + "/" for k in ("stdlib", "purelib", "platlib")})
+
+
+#: The file name cloudpickle gives code it ships to worker processes by value.
+DYNAMIC_CODE = "<dynamic-code>"
+
+
+def user_frame(exc: BaseException, source: str | None = None) -> str:
+    """``file:line`` of the innermost frame of ``exc``'s traceback in the user's code:
+    outside yahtzee_sim and installed libraries (else outside yahtzee_sim, else the
+    innermost frame); ``""`` without a traceback.
+
+    ``source`` names the file of code shipped to a worker process by value (whose
+    frames cloudpickle names ``<dynamic-code>``)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return ""
+    ours, libraries = _package_roots(), _library_roots()
+
+    def resolved(frame) -> str:
+        try:
+            return str(Path(frame.filename).resolve())
+        except (OSError, ValueError):  # pragma: no cover - odd file names
+            return frame.filename
+
+    outside = [f for f in frames if not resolved(f).startswith(ours)]
+    users = [f for f in outside if not resolved(f).startswith(libraries)]
+    frame = (users or outside or frames)[-1]
+    filename = source if frame.filename == DYNAMIC_CODE and source else frame.filename
+    return f"{filename}:{frame.lineno}"
+
+
+def describe(exc: BaseException) -> str:
+    """``"ZeroDivisionError: division by zero"``, on one line."""
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def take_rows(view: TurnView, rows) -> TurnView:
+    """The same decision for the games ``rows`` of the batch only."""
+    return TurnView(
+        view.rules,
+        view.games[rows],
+        view.dice[rows],
+        view.roll_index[rows],
+        view.rolls_left,
+        view.turn,
+        view.used[rows],
+        view.upper_total[rows],
+        view.flag[rows],
+        view.score[rows],
+        view.category_scores[rows],
+        view.strategy_key,
+        view.active[rows],
+        None if view.table is None else view.table.take(rows),
+    )
+
+
+def _failing_row(strategy, method: str, view: TurnView) -> int | None:
+    """The first row (of the first :data:`SEARCH_ROWS`) whose decision alone raises."""
+    for i in range(min(len(view), SEARCH_ROWS)):
+        try:
+            getattr(strategy, method)(take_rows(view, slice(i, i + 1)))
+        except Exception:
+            return i
+    return None
+
+
+def runtime_error(strategy, what: str, exc: Exception, view: TurnView | None = None):
+    """The :class:`StrategyRuntimeError` for ``exc`` raised by ``strategy``'s ``what``
+    (``"keep()"``, ``"category()"``, ``"prepare()"``) at ``view`` (if any)."""
+    name = strategy_label(strategy)
+    where = user_frame(exc, getattr(type(strategy), "source_file", None))
+    msg = f"strategy {name!r}: {what} raised {describe(exc)}" + (f" at {where}" if where else "")
+    context: dict = {}
+    if view is not None and len(view):
+        method = "keep" if view.rolls_left else "category"
+        i = _failing_row(strategy, method, view)
+        context = {"turn": view.turn + 1, "rolls_left": view.rolls_left}
+        if i is None:  # only the whole batch fails
+            first, last = int(view.games[0]), int(view.games[-1])
+            msg += f", in the batch of games {first}..{last}"
+        else:
+            dice = tuple(int(f) for f in DiceTables.faces_from_counts(view.dice[i]))
+            context.update(game=int(view.games[i]), dice=dice)
+            msg += f", in game {context['game']}"
+        msg += f", turn {view.turn + 1}, rolls left {view.rolls_left}"
+        if "dice" in context:
+            msg += f": dice {list(context['dice'])}"
+    return StrategyRuntimeError(msg, strategy=name, where=where, **context)
+
+
+def decide(strategy, view: TurnView) -> np.ndarray:
+    """``strategy.keep(view)`` when ``view.rolls_left > 0``, else
+    ``strategy.category(view)``, as returned (callers check the shape and legality).
+
+    Raises
+    ------
+    StrategyRuntimeError
+        If the strategy's code raised (the original exception is the ``__cause__``).
+    """
+    method = "keep" if view.rolls_left else "category"
+    try:
+        return getattr(strategy, method)(view)
+    except YahtzeeSimError:
+        raise
+    except Exception as exc:
+        raise runtime_error(strategy, f"{method}()", exc, view) from exc
+
+
+def prepare(strategy, rules) -> None:
+    """``strategy.prepare(rules)`` (if it has one); its errors as in :func:`decide`."""
+    method = getattr(strategy, "prepare", None)
+    if method is None:
+        return
+    try:
+        method(rules)
+    except YahtzeeSimError:
+        raise
+    except Exception as exc:
+        raise runtime_error(strategy, "prepare()", exc) from exc

@@ -1,0 +1,373 @@
+"""Game records: what happened in a game, roll by roll, as JSON.
+
+A record file is JSON Lines (``.jsonl``): one game per line, each an object
+
+.. code-block:: json
+
+    {"format": "yahtzee-sim/game-record-v1", "rules": "yahtzee",
+     "strategy": "greedy", "seed": 0, "game": 17,
+     "turns": [{"rolls": [[1, 3, 5, 5, 6], [2, 5, 5, 5, 6]], "keeps": [[5, 5]],
+                "box": "fives"}, ...]}
+
+* ``rules`` — a preset name (``yahtzee-sim rules`` lists them; ``"yatzy@4"`` for four rolls);
+* ``turns`` — in order; each holds ``rolls``, the dice of every roll of the turn (face values,
+  any order), ``keeps``, the dice kept before each reroll (one fewer than ``rolls``; a
+  turn with fewer rolls than the rules allow stopped early, keeping every die), and
+  ``box``, the box the last roll was written in (a name from ``rules.category_names``);
+  the last turn may lack its ``box`` (a game stopped mid-turn);
+* ``strategy``, ``seed``, ``game`` — optional: who played, and which game of which seed
+  (the engine's dice) it was; other keys are kept and ignored.
+
+A game need not be complete (a record of a game in progress). :func:`read_records` checks
+every record against the rules and raises :class:`RecordError` naming the line, the turn and
+what is wrong: dice that are not a roll, a keep the dice do not hold, a reroll that lost
+kept dice, more rolls than the rules allow, an unknown, filled or (joker rules) illegal box.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from yahtzee_sim._kernels.rng import keys_from_seed
+from yahtzee_sim.engine.batch import GameBatch
+from yahtzee_sim.engine.lockstep import play_block
+from yahtzee_sim.engine.view import TurnView
+from yahtzee_sim.errors import YahtzeeSimError, quoted
+from yahtzee_sim.game.rules import RuleSet, get_rules
+
+FORMAT = "yahtzee-sim/game-record-v1"
+
+
+class RecordError(YahtzeeSimError):
+    """A game record that is malformed or that the rules cannot produce."""
+
+
+class Decision(NamedTuple):
+    """One decision of a checked record: at roll ``roll`` (index in the dice tables) with
+    ``rolls_left`` rerolls left in turn ``turn`` (0-based) from the turn-start state
+    ``(used, upper_total, flag)`` with ``score`` points so far, the player took ``action``
+    (the encoding of :mod:`yahtzee_sim.engine.observation`: a keep index, or ``n_keeps + box``)."""
+
+    turn: int
+    rolls_left: int
+    roll: int
+    used: int
+    upper_total: int
+    flag: int
+    score: int
+    action: int
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A checked game: its record (the JSON object) and its decisions in order of play.
+
+    ``final`` is the points scored (bonuses included) and ``state`` the ``(used,
+    upper_total, flag)`` reached after the last complete turn."""
+
+    rules: RuleSet
+    data: dict
+    decisions: tuple[Decision, ...]
+    final: int
+    state: tuple[int, int, int]
+
+    @property
+    def complete(self) -> bool:
+        """Every box is filled."""
+        return self.state[0] == (1 << self.rules.n_categories) - 1
+
+
+class _Index:
+    """Per-rule-set lookups: the roll and keep index of sorted face tuples, and the set of
+    keeps (sub-multisets) of every roll."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        t = rules.tables
+        faces = t.faces_from_counts
+        self.roll = {faces(c): r for r, c in enumerate(t.roll_counts)}
+        self.keep = {faces(c): k for k, c in enumerate(t.keep_counts)}
+        self.subkeeps = [
+            frozenset(t.roll_keep_keep[t.roll_keep_ptr[r] : t.roll_keep_ptr[r + 1]].tolist())
+            for r in range(t.n_rolls)
+        ]
+
+
+def _index(rules: RuleSet) -> _Index:
+    got = rules.__dict__.get("_record_index")
+    if got is None:
+        got = rules.__dict__["_record_index"] = _Index(rules)
+    return got
+
+
+def _faces(rules: RuleSet, dice, what: str) -> tuple[int, ...]:
+    if isinstance(dice, list):  # the common case: a known roll or keep
+        key = tuple(sorted(dice)) if all(type(d) is int for d in dice) else None
+        if key is not None and (key in _index(rules).keep or key in _index(rules).roll):
+            return key
+    if not isinstance(dice, list) or not all(
+        isinstance(d, int) and not isinstance(d, bool) for d in dice
+    ):
+        raise RecordError(f"{what} must be a list of face values, got {dice!r}")
+    bad = [d for d in dice if not 1 <= d <= rules.n_faces]
+    if bad:
+        raise RecordError(f"{what}: face {bad[0]} is not a face of a {rules.n_faces}-sided die")
+    return tuple(sorted(dice))
+
+
+def _check_game(rules: RuleSet, data: dict) -> GameRecord:
+    """The decisions of one record, or a :class:`RecordError` (without the line)."""
+    t, index = rules.tables, _index(rules)
+    game = GameBatch(rules, 1)  # the card, scored by the engine's scoring step
+    box_row, one = np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.bool_)
+    turns = data.get("turns")
+    if not isinstance(turns, list):
+        raise RecordError("'turns' must be a list of turns")
+    if len(turns) > rules.n_categories:
+        raise RecordError(f"{len(turns)} turns: the rules have {rules.n_categories} boxes")
+    used = upper = flag = score = 0
+    names = rules.category_names
+    decisions: list[Decision] = []
+    for ti, turn in enumerate(turns):
+        where = f"turn {ti + 1}"
+        if not isinstance(turn, dict):
+            raise RecordError(f"{where}: a turn must be an object with rolls, keeps and box")
+        rolls, keeps = turn.get("rolls"), turn.get("keeps", [])
+        if not isinstance(rolls, list) or not rolls:
+            raise RecordError(f"{where}: 'rolls' must list the dice of at least one roll")
+        if len(rolls) > rules.rolls_per_turn:
+            raise RecordError(
+                f"{where}: {len(rolls)} rolls, the rules allow {rules.rolls_per_turn}"
+            )
+        if not isinstance(keeps, list) or len(keeps) != len(rolls) - 1:
+            raise RecordError(
+                f"{where}: 'keeps' must list the dice kept before each reroll "
+                f"({len(rolls) - 1} for {len(rolls)} rolls)"
+            )
+        last = ti == len(turns) - 1
+        if "box" not in turn and not last:
+            raise RecordError(f"{where}: 'box' is missing (only the last turn may lack it)")
+        state = (used, upper, flag, score)
+        kept: tuple[int, ...] = ()
+        action = -1
+        for ri, dice in enumerate(rolls):
+            faces = _faces(rules, dice, f"{where}, roll {ri + 1}")
+            if len(faces) != rules.n_dice:
+                raise RecordError(
+                    f"{where}, roll {ri + 1}: {len(faces)} dice, the rules roll {rules.n_dice}"
+                )
+            roll = index.roll[faces]
+            if ri > 0 and action not in index.subkeeps[roll]:
+                raise RecordError(
+                    f"{where}, roll {ri + 1}: the dice {list(faces)} lost some of the dice "
+                    f"kept, {list(kept)}"
+                )
+            rolls_left = rules.rolls_per_turn - 1 - ri
+            if ri < len(rolls) - 1:
+                kept = _faces(rules, keeps[ri], f"{where}, keep {ri + 1}")
+                action = index.keep.get(kept, -1)
+                if action not in index.subkeeps[roll]:
+                    raise RecordError(
+                        f"{where}, keep {ri + 1}: the dice {list(faces)} do not hold {list(kept)}"
+                    )
+                if len(kept) == rules.n_dice:
+                    raise RecordError(
+                        f"{where}, keep {ri + 1}: keeping every die ends the rolling; "
+                        "no roll can follow it"
+                    )
+                decisions.append(Decision(ti, rolls_left, roll, *state, action))
+            elif rolls_left > 0 and "box" in turn:  # stopped early: kept every die
+                decisions.append(Decision(ti, rolls_left, roll, *state, t.roll_keep_index[roll]))
+        if "box" not in turn:
+            break
+        box = turn["box"]
+        if box not in names:
+            raise RecordError(f"{where}: unknown box {box!r}; expected one of: {', '.join(names)}")
+        c = names.index(box)
+        if (used >> c) & 1:
+            raise RecordError(f"{where}: box {box!r} is already filled")
+        game.roll_index[0], game.turn[0], box_row[0] = roll, ti, c
+        if game.write_boxes(box_row, one) >= 0:
+            raise RecordError(
+                f"{where}: the rules do not allow {list(faces)} in {box!r} (joker rules)"
+            )
+        decisions.append(Decision(ti, 0, roll, *state, t.n_keeps + c))
+        used, upper, flag = int(game.used[0]), int(game.upper_total[0]), int(game.flag[0])
+        score = int(game.score[0])
+    return GameRecord(rules, data, tuple(decisions), score, (used, upper, flag))
+
+
+def check_record(data: dict, rules: str | RuleSet | None = None) -> GameRecord:
+    """Check one record (a JSON object) and return its decisions.
+
+    ``rules`` defaults to the record's own ``rules`` (``"yahtzee"`` if it has none).
+    """
+    if not isinstance(data, dict):
+        raise RecordError("a game record must be a JSON object")
+    fmt = data.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise RecordError(f"unknown record format {quoted(fmt)}; this version reads {FORMAT!r}")
+    for key in ("seed", "game"):
+        value = data.get(key, 0)
+        if type(value) is not int or value < 0:
+            raise RecordError(f"'{key}' must be an integer >= 0, got {quoted(value)}")
+    for key in ("rules", "strategy"):
+        if not isinstance(data.get(key, ""), str):
+            raise RecordError(f"'{key}' must be a string, got {quoted(data[key])}")
+    return _check_game(get_rules(rules or data.get("rules", "yahtzee")), data)
+
+
+def read_records(path: str | os.PathLike, rules: str | RuleSet | None = None) -> list[GameRecord]:
+    """Read and check a record file (JSON Lines; a ``.json`` file may also hold one record
+    or a list of them). Errors name the file, the line and the turn."""
+    path = Path(path)
+    if not path.is_file():
+        what = "is a folder, not a file" if path.is_dir() else "does not exist"
+        raise RecordError(f"record file {str(path)!r} {what}")
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    if path.suffix == ".json":
+        items = _json(text, str(path))
+        items = items if isinstance(items, list) else [items]
+        numbered = [(f"record {i + 1}", item) for i, item in enumerate(items)]
+    else:
+        numbered = [
+            (f"line {n}", _json(line, f"{path}, line {n}"))
+            for n, line in enumerate(text.splitlines(), 1)
+            if line.strip()
+        ]
+    if not numbered:
+        raise RecordError(f"{path}: no game records")
+    out = []
+    for where, item in numbered:
+        try:
+            out.append(check_record(item, rules))
+        except RecordError as exc:
+            raise RecordError(f"{path}, {where}: {exc}") from None
+    return out
+
+
+def _json(text: str, where: str):
+    """The JSON value of ``text``, or a one-line :class:`RecordError` naming ``where``."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{where}: not JSON ({exc.msg}, column {exc.colno})") from None
+    except RecursionError:
+        raise RecordError(f"{where}: JSON nested too deeply") from None
+
+
+def write_records(path: str | os.PathLike, records: list[dict]) -> Path:
+    """Write records (JSON objects) as JSON Lines, keys in a fixed order."""
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise RecordError(f"record folder {str(path.parent)!r} does not exist")
+    with path.open("w") as fh:
+        for rec in records:
+            fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
+    return path
+
+
+class DecisionRecorder:
+    """Plays ``strategy`` (the engine asks it, this records): every decision of the
+    games that have it to make, as arrays ``game, turn, rolls_left, roll, used,
+    upper_total, flag, score, action`` (:mod:`yahtzee_sim.engine.observation` encoding)."""
+
+    def __init__(self, strategy) -> None:
+        self.strategy = strategy
+        self.name = getattr(strategy, "name", "strategy")
+        self.parts: list[dict] = []
+
+    def _record(self, view: TurnView, actions: np.ndarray) -> None:
+        rows = np.flatnonzero(view.active)
+        self.parts.append(
+            {
+                "game": view.games[rows],
+                "turn": np.full(len(rows), view.turn, dtype=np.int64),
+                "rolls_left": np.full(len(rows), view.rolls_left, dtype=np.int64),
+                "roll": view.roll_index[rows].astype(np.int64),
+                "used": view.used[rows].copy(),
+                "upper_total": view.upper_total[rows].copy(),
+                "flag": view.flag[rows].copy(),
+                "score": view.score[rows].copy(),
+                "action": actions[rows],
+            }
+        )
+
+    def keep(self, view: TurnView) -> np.ndarray:
+        out = np.asarray(self.strategy.keep(view))
+        t = view.tables
+        counts = np.where(view.active[:, None], out, view.dice)  # ended turns: ignored
+        self._record(view, t.keep_index(counts).astype(np.int64))
+        return out
+
+    def category(self, view: TurnView) -> np.ndarray:
+        out = np.asarray(self.strategy.category(view))
+        self._record(view, out.astype(np.int64) + view.tables.n_keeps)
+        return out
+
+    def decisions(self) -> dict:
+        """The recorded arrays, concatenated (in the engine's order: turn by turn)."""
+        return {k: np.concatenate([p[k] for p in self.parts]) for k in self.parts[0]}
+
+
+def recorded_blocks(strategy, n_games: int, seed: int, rules: RuleSet, chunk_size: int):
+    """Yield ``(first game, games, decisions)`` per block of the games ``simulate`` plays
+    (same seed, same dice), recording every decision (one process)."""
+    from yahtzee_sim.engine.simulate import _prepared
+    from yahtzee_sim.strategies import get_strategy
+
+    strategy = _prepared(get_strategy(strategy), rules)
+    keys = keys_from_seed(seed)
+    for first in range(0, n_games, chunk_size):
+        n = min(chunk_size, n_games - first)
+        recorder = DecisionRecorder(strategy)
+        play_block(recorder, rules, first, n, keys[:2], keys[2:])
+        yield first, n, recorder.decisions()
+
+
+def record_games(strategy, n_games: int, seed: int = 0, rules: str | RuleSet = "yahtzee"):
+    """Records (JSON objects) of the games ``simulate(strategy, n_games, seed, rules)``
+    plays."""
+    from yahtzee_sim.engine.simulate import DEFAULT_CHUNK
+    from yahtzee_sim.engine.summary import strategy_label
+
+    rules = get_rules(rules)
+    out = []
+    for _, _, rec in recorded_blocks(strategy, n_games, seed, rules, DEFAULT_CHUNK):
+        meta = {"strategy": strategy_label(strategy), "seed": seed}
+        out.extend(records_from_decisions(rules, rec, meta))
+    return out
+
+
+def records_from_decisions(rules: RuleSet, rec: dict, meta: dict) -> list[dict]:
+    """Records of games from their decisions (arrays ``game, turn, rolls_left, roll,
+    action`` in order of play, as the dataset recorder keeps them)."""
+    t = rules.tables
+    names = rules.category_names
+    faces = [list(t.faces_from_counts(c)) for c in t.roll_counts]
+    order = np.lexsort((np.arange(len(rec["game"])), rec["game"]))
+    games: dict[int, list] = {}
+    for i in order.tolist():
+        g, turn, j = int(rec["game"][i]), int(rec["turn"][i]), int(rec["rolls_left"][i])
+        turns = games.setdefault(g, [])
+        if turn == len(turns):
+            turns.append({"rolls": [], "keeps": []})
+        cur, a = turns[turn], int(rec["action"][i])
+        if len(cur["rolls"]) == len(cur["keeps"]):  # a new roll (not after a stop)
+            cur["rolls"].append(faces[int(rec["roll"][i])])
+        if j == 0:
+            cur["box"] = names[a - t.n_keeps]
+        elif t.keep_size[a] < rules.n_dice:  # keeping every die stops the rolling
+            cur["keeps"].append(list(t.faces_from_counts(t.keep_counts[a])))
+    out = []
+    for g in sorted(games):
+        out.append({"format": FORMAT, "rules": rules.name, **meta, "game": g, "turns": games[g]})
+    return out

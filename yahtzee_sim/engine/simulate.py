@@ -1,0 +1,244 @@
+"""Simulation API: many games of one strategy, in parallel blocks, reproducibly."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import numba
+import numpy as np
+from joblib import Parallel, delayed, effective_n_jobs
+from tqdm.auto import tqdm
+
+from yahtzee_sim._kernels.rng import keys_from_seed
+from yahtzee_sim.engine.aggregate import Aggregate
+from yahtzee_sim.engine.checkpoint import load as load_checkpoint
+from yahtzee_sim.engine.checkpoint import save as save_checkpoint
+from yahtzee_sim.engine.decide import prepare
+from yahtzee_sim.engine.lockstep import play_block
+from yahtzee_sim.engine.results import Results
+from yahtzee_sim.engine.summary import strategy_label
+from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.game.rules import RuleSet, get_rules
+
+DEFAULT_CHUNK = 65_536
+
+# strategies prepared in this process, reused across blocks (caches survive)
+_PREPARED: dict[tuple, object] = {}
+
+
+def _prepared(strategy, rules: RuleSet):
+    key = (
+        type(strategy).__module__,
+        type(strategy).__qualname__,
+        repr(strategy),
+        getattr(strategy, "given_label", None),
+        rules.fingerprint(),
+    )
+    cached = _PREPARED.get(key)
+    if cached is None:
+        if len(_PREPARED) > 32:
+            _PREPARED.clear()
+        prepare(strategy, rules)
+        cached = _PREPARED[key] = strategy
+    return cached
+
+
+def _run_block(strategy, rules, first, n, dice_key, strategy_key, keep_games=True, prepare=True):
+    """One block; per-game arrays, or (``keep_games=False``) their exact aggregate."""
+    played = _prepared(strategy, rules) if prepare else strategy
+    block = play_block(played, rules, first, n, dice_key, strategy_key)
+    return block if keep_games else Aggregate.from_arrays(rules, block)
+
+
+def _run_threaded_block(threads, strategy, rules, first, n, dice_key, strategy_key, keep_games):
+    """:func:`_run_block` in a worker thread whose parallel kernels use ``threads``
+    threads (numba's count is per calling thread): blocks running side by side share
+    the cores instead of each spreading its kernels over all of them. The results do not
+    depend on it."""
+    numba.set_num_threads(threads)
+    return _run_block(strategy, rules, first, n, dice_key, strategy_key, keep_games, False)
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`simulate`; the message says what was saved and how to resume."""
+
+
+def _check_int(name: str, value, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise YahtzeeSimError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def simulate(
+    strategy,
+    n_games: int,
+    seed: int = 0,
+    rules: str | RuleSet = "yahtzee",
+    n_jobs: int = 1,
+    chunk_size: int = DEFAULT_CHUNK,
+    first_game: int = 0,
+    progress: bool | None = None,
+    keep_games: bool = True,
+    checkpoint: str | os.PathLike | None = None,
+) -> Results | Aggregate:
+    """Play ``n_games`` games of ``strategy``.
+
+    Parameters
+    ----------
+    strategy : str or Strategy
+        A registry id (``"greedy"``) or a strategy instance.
+    n_games : int
+        Number of games (>= 1).
+    seed : int
+        Master seed (>= 0). The dice of game ``g`` depend only on ``seed`` and
+        ``g``: results are bit-identical for any ``n_jobs``, ``chunk_size`` and
+        joblib backend, and every strategy sees the same dice stream (common
+        random numbers).
+    rules : str or RuleSet
+        A preset name (see :data:`yahtzee_sim.game.rules.PRESETS`) or a rule set.
+    n_jobs : int
+        Parallel blocks (joblib; ``-1`` = all cores or all workers of an active
+        ``joblib.parallel_config`` backend such as dask). Built-in strategies run
+        in threads unless a backend is configured; others in processes.
+    chunk_size : int
+        Games per block played in lockstep (the most: with ``n_jobs > 1`` and no
+        checkpoint, blocks shrink so that every worker gets one).
+    first_game : int
+        Global index of the first game (to continue or split a run).
+    progress : bool, optional
+        Show a progress bar; default: when stderr is a terminal.
+    keep_games : bool
+        Keep per-game arrays (:class:`Results`). With False only exact running
+        statistics are kept (:class:`~yahtzee_sim.engine.aggregate.Aggregate`, same
+        ``summary()``), so memory stays bounded for any number of games.
+    checkpoint : path, optional
+        Save completed blocks to this file (atomically, after each block) and, if
+        it exists, resume from it; the final result is bit-identical to an
+        uninterrupted run. Ctrl-C raises :class:`RunInterrupted` saying how to resume.
+        The file is kept after a complete run (running again returns at once).
+
+    Raises
+    ------
+    YahtzeeSimError
+        For bad arguments (a ``ValueError``); ``CheckpointError`` for a damaged
+        checkpoint or one of another run.
+    IllegalMoveError
+        When the strategy makes an illegal decision.
+    """
+    from yahtzee_sim.strategies import get_strategy
+
+    n_games = _check_int("n_games", n_games, 1)
+    seed = _check_int("seed", seed, 0)
+    chunk_size = _check_int("chunk_size", chunk_size, 1)
+    first_game = _check_int("first_game", first_game, 0)
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
+        raise YahtzeeSimError(f"n_jobs must be a non-zero integer (-1 = all cores), got {n_jobs!r}")
+    rules = get_rules(rules)
+    strategy = get_strategy(strategy)
+    keys = keys_from_seed(seed)
+    dice_key, strategy_key = keys[:2], keys[2:]
+    if n_jobs != 1 and checkpoint is None:  # one block at least per worker
+        workers = max(1, effective_n_jobs(n_jobs))
+        chunk_size = min(chunk_size, -(-n_games // workers))
+    starts = list(range(first_game, first_game + n_games, chunk_size))
+    sizes = [min(chunk_size, first_game + n_games - s) for s in starts]
+    run = {
+        "strategy": repr(strategy),
+        "rules": rules.fingerprint(),
+        "seed": seed,
+        "n_games": n_games,
+        "chunk_size": chunk_size,
+        "first_game": first_game,
+        "keep_games": bool(keep_games),
+    }
+    done, parts = 0, ([] if keep_games else Aggregate.empty(rules))
+    if checkpoint is not None:
+        checkpoint = Path(checkpoint)
+        if not checkpoint.parent.is_dir():
+            raise YahtzeeSimError(f"checkpoint folder {str(checkpoint.parent)!r} does not exist")
+        if checkpoint.exists():
+            done, parts = load_checkpoint(checkpoint, run, rules)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    bar = tqdm(
+        total=n_games,
+        initial=sum(sizes[:done]),
+        unit="game",
+        disable=not progress,
+        desc=strategy_label(strategy),
+    )
+    todo = list(zip(starts[done:], sizes[done:], strict=True))
+    try:
+        for out, n in zip(
+            _blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, keep_games),
+            (n for _, n in todo),
+            strict=False,
+        ):
+            if keep_games:
+                parts.append(out)
+            else:
+                parts.merge(out)
+            done += 1
+            if checkpoint is not None:
+                save_checkpoint(checkpoint, run, done, parts)
+            bar.update(n)
+    except KeyboardInterrupt:
+        bar.close()
+        played = sum(sizes[:done])
+        if checkpoint is not None:
+            save_checkpoint(checkpoint, run, done, parts)
+            raise RunInterrupted(
+                f"interrupted after {played:,} of {n_games:,} games; progress is saved in "
+                f"{checkpoint}: run the same command again to resume"
+            ) from None
+        raise RunInterrupted(
+            f"interrupted after {played:,} of {n_games:,} games; nothing was saved "
+            "(give a checkpoint file to make long runs resumable)"
+        ) from None
+    bar.close()
+    if not keep_games:
+        parts.meta.update(strategy=strategy_label(strategy), seed=seed, first_game=first_game)
+        return parts
+    return Results.concatenate(
+        parts, strategy=strategy_label(strategy), rules=rules, seed=seed, first_game=first_game
+    )
+
+
+def _backend_configured() -> bool:
+    """Whether the caller chose a joblib backend (e.g. ``parallel_config(backend="dask")``)."""
+    from joblib.parallel import _get_active_backend
+
+    try:
+        backend, _ = _get_active_backend()
+    except Exception:  # pragma: no cover - joblib internals changed
+        return False
+    return type(backend).__name__ not in ("LokyBackend", "SequentialBackend", "ThreadingBackend")
+
+
+def _blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, keep_games):
+    """Yield each block's output in order."""
+    if n_jobs == 1 or len(todo) <= 1:
+        prepared = _prepared(strategy, rules)
+        for s, n in todo:
+            yield _run_block(prepared, rules, s, n, dice_key, strategy_key, keep_games, False)
+        return
+    if getattr(strategy, "parallel_backend", "processes") == "threads" and not (
+        _backend_configured()
+    ):
+        prepared = _prepared(strategy, rules)
+        share = max(1, numba.get_num_threads() // min(effective_n_jobs(n_jobs), len(todo)))
+        jobs = (
+            delayed(_run_threaded_block)(
+                share, prepared, rules, s, n, dice_key, strategy_key, keep_games
+            )
+            for s, n in todo
+        )
+        yield from Parallel(n_jobs=n_jobs, return_as="generator", prefer="threads")(jobs)
+        return
+    jobs = (
+        delayed(_run_block)(strategy, rules, s, n, dice_key, strategy_key, keep_games)
+        for s, n in todo
+    )
+    yield from Parallel(n_jobs=n_jobs, return_as="generator")(jobs)

@@ -1,0 +1,198 @@
+"""The strategy interface: batched decisions over a :class:`~yahtzee_sim.engine.view.TurnView`."""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import numpy as np
+
+from yahtzee_sim.engine.summary import check_label, strategy_label
+from yahtzee_sim.engine.view import TurnView
+from yahtzee_sim.errors import StrategyError
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A figure a source published for a strategy, and how close we come to it.
+
+    Attributes
+    ----------
+    source : str
+        Author and year, as in ``docs/references.md`` (e.g. ``"Glenn 2006, Table 3"``).
+    rules : str
+        The rule-set preset the source played.
+    mean : float
+        Published mean final score.
+    sd : float or None
+        Published standard deviation.
+    games : int or None
+        Games the source simulated (``None``: an exact value).
+    stats : dict
+        Other published statistics in the summary vocabulary (``"min"``, ``"max"``,
+        ``"p10"``, ...).
+    tolerance : float
+        How far our mean may be from ``mean`` (points), beyond sampling error: 0.005
+        for a match to the published precision; more where we cannot match, with the
+        reason in ``note`` and the README.
+    sd_tolerance : float or None
+        The same for the SD (``None``: ``tolerance``).
+    stats_tolerance : dict
+        The same for each entry of ``stats``.
+    note : str
+        What we get and why it differs, when it does.
+    tables : dict
+        Per-box figures the source published, keyed like the summary
+        (``"category_means"``, ``"category_zero_rate"``, ``"category_fill_turn"``:
+        ``{box: value}``; ``"upper_bonus_points"``, ``"yahtzee_bonus_points"``: scalars),
+        as printed. ``yahtzee-sim reproduce`` sets them beside ours.
+    """
+
+    source: str
+    rules: str
+    mean: float
+    sd: float | None = None
+    games: int | None = None
+    stats: dict = field(default_factory=dict)
+    tolerance: float = 0.005
+    sd_tolerance: float | None = None
+    stats_tolerance: dict = field(default_factory=dict)
+    note: str = ""
+    tables: dict = field(default_factory=dict)
+
+
+class Strategy:
+    """Base class of every strategy.
+
+    Subclasses implement two batched methods, each receiving a read-only
+    :class:`~yahtzee_sim.engine.view.TurnView` whose leading axis is the games:
+
+    * :meth:`keep` (``view.rolls_left > 0``) returns the dice to keep as face
+      counts, shape ``(m, n_faces)``; keeping all dice ends the turn;
+    * :meth:`category` (``view.rolls_left == 0``) returns the box to fill,
+      shape ``(m,)``, as category indices.
+
+    Constructors store their parameters only (as attributes of the same
+    name), so :func:`repr` and :meth:`clone` come from the signature.
+
+    Attributes
+    ----------
+    name : str
+        Registry id (set by :func:`~yahtzee_sim.strategies.register`).
+    version : int or None
+        Registry version (set by :func:`~yahtzee_sim.strategies.register`).
+    in_all : bool
+        Part of ``"all"`` (report, select); ``False`` for strategies whose tables
+        take minutes per rule set.
+    requires : str
+        What the strategy needs of the rules, for the error when :meth:`supports`
+        says no (e.g. "the 13 Yahtzee boxes").
+    references : tuple of Reference
+        Published figures for the strategy (read by the literature test and
+        ``benchmarks/strategy_table.py``).
+    deterministic : bool
+        Decisions depend only on the position (no randomness).
+    uses_total : bool
+        Decisions depend on the running score, not just the state.
+    parallel_backend : {"processes", "threads"}
+        How :func:`~yahtzee_sim.engine.simulate.simulate` runs blocks with ``n_jobs > 1``.
+        ``"threads"`` suits strategies whose decision caches are costly to
+        build (one cache shared by all blocks) and whose kernels release the GIL.
+    """
+
+    name: ClassVar[str] = "strategy"
+    version: ClassVar[int | None] = None
+    in_all: ClassVar[bool] = True
+    deterministic: ClassVar[bool] = True
+    uses_total: ClassVar[bool] = False
+    parallel_backend: ClassVar[str] = "processes"
+    requires: ClassVar[str] = ""
+    references: ClassVar[tuple[Reference, ...]] = ()
+    #: The label results give the strategy instead of its id (:meth:`labelled`).
+    given_label: str | None = None
+
+    @classmethod
+    def supports(cls, rules) -> bool:
+        """Whether the strategy can play ``rules`` (default: any rule set)."""
+        return True
+
+    def check_rules(self, rules) -> None:
+        """Raise :class:`~yahtzee_sim.errors.StrategyError` unless :meth:`supports`."""
+        if not self.supports(rules):
+            raise StrategyError(
+                f"{strategy_label(self)} needs {self.requires or 'other rules'}, "
+                f"not rules {rules.name!r}"
+            )
+
+    def prepare(self, rules) -> None:
+        """Called once per rule set before play (build tables, caches). Optional."""
+
+    def keep(self, view: TurnView) -> np.ndarray:
+        """Dice to keep, as face counts ``(m, n_faces)``."""
+        raise NotImplementedError
+
+    def category(self, view: TurnView) -> np.ndarray:
+        """Category index to fill, ``(m,)``."""
+        raise NotImplementedError
+
+    # ---------------------------------------------------------- sklearn-like
+    def get_params(self) -> dict:
+        """Constructor parameters and their current values."""
+        sig = inspect.signature(type(self).__init__)
+        return {
+            p: getattr(self, p)
+            for p in sig.parameters
+            if p != "self"
+            and sig.parameters[p].kind
+            not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+        }
+
+    def clone(self) -> Strategy:
+        """A fresh, unprepared copy with the same parameters (and label)."""
+        twin = type(self)(**self.get_params())
+        if self.given_label is not None:
+            twin.given_label = self.given_label
+        return twin
+
+    def labelled(self, label: str) -> Strategy:
+        """A copy of the strategy that every result, table, figure, record and error
+        names ``label`` (instead of its id or class name).
+
+        The label travels with the strategy to worker processes. It must be one line
+        of at most 40 printable characters.
+
+        Examples
+        --------
+        >>> from yahtzee_sim.strategies import get_strategy
+        >>> from yahtzee_sim.engine.summary import strategy_label
+        >>> strategy_label(get_strategy("greedy").labelled("my baseline"))
+        'my baseline'
+        """
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)  # shares prepared caches: same decisions
+        twin.given_label = check_label(label)
+        return twin
+
+    def __repr__(self) -> str:
+        sig = inspect.signature(type(self).__init__)
+        parts = []
+        for p, v in self.get_params().items():
+            default = sig.parameters[p].default
+            if default is inspect.Parameter.empty or v != default:
+                parts.append(f"{p}={v!r}")
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+    def __getstate__(self) -> dict:
+        # caches are rebuilt by prepare(); only parameters (and a label) travel to workers
+        state = self.get_params()
+        if self.given_label is not None:
+            state["given_label"] = self.given_label
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        state = dict(state)
+        label = state.pop("given_label", None)
+        self.__init__(**state)
+        if label is not None:
+            self.given_label = label

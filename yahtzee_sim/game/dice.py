@@ -1,0 +1,280 @@
+"""Dice tables: rolls, keeps and the chance outcomes that connect them.
+
+Chance is data here (as in OpenSpiel): the same keep→roll probabilities are used
+by the exact evaluator and the solver, and the dice sampler's tests check the
+engine's empirical frequencies against them.
+
+Definitions, for ``n`` dice with ``F`` faces:
+
+* a **roll** is a multiset of ``n`` faces, stored as face counts (252 for 5d6);
+* a **keep** is a multiset of ``0..n`` faces (462 for 5d6), index 0 = keep nothing;
+* ``keep → roll``: rerolling the ``n - |keep|`` other dice gives roll ``r`` with a
+  multinomial probability; the sparse table has one edge per (keep ⊆ roll) pair
+  (4368 for 5d6), as has the ``roll → keep`` adjacency (the sub-multisets of a roll).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations_with_replacement
+from math import factorial
+from typing import Protocol
+
+import numpy as np
+
+from yahtzee_sim.errors import YahtzeeSimError
+
+
+class _Scorer(Protocol):
+    """What a box offers the dice tables: its score of a roll (face counts), normal
+    and as a joker (:class:`~yahtzee_sim.game.rules.Category`)."""
+
+    def score(self, counts, allow_one_pair: bool = False) -> int: ...
+
+    def joker_score(self, counts) -> int: ...
+
+
+class DiceRules(Protocol):
+    """What :meth:`DiceTables.build` reads of a rule set
+    (:class:`~yahtzee_sim.game.rules.RuleSet` has it all)."""
+
+    n_dice: int
+    n_faces: int
+    categories: tuple[_Scorer, ...]
+    two_pairs_allows_one_pair: bool
+
+
+class DiceError(YahtzeeSimError):
+    """Dice that do not fit the rule set (wrong number of dice, face out of range)."""
+
+
+def _multisets(n_faces: int, size: int) -> list[tuple[int, ...]]:
+    """Face-count vectors of all multisets of ``size`` faces, in sorted-face order."""
+    out = []
+    for combo in combinations_with_replacement(range(n_faces), size):
+        counts = [0] * n_faces
+        for f in combo:
+            counts[f] += 1
+        out.append(tuple(counts))
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class DiceTables:
+    """All dice-related lookup tables of one rule set (read-only arrays).
+
+    Attributes
+    ----------
+    n_dice, n_faces : int
+    roll_counts : ndarray (n_rolls, n_faces) int8
+        Face counts of every roll.
+    keep_counts : ndarray (n_keeps, n_faces) int8
+        Face counts of every keep (index 0 is the empty keep).
+    keep_size : ndarray (n_keeps,) int8
+    roll_keep_index : ndarray (n_rolls,) int32
+        Index of each roll as a keep (keeping all dice).
+    keep_roll_ptr, keep_roll_roll, keep_roll_prob : ndarray
+        CSR table keep → (roll, probability); rows sum to 1.
+    roll_keep_ptr, roll_keep_keep : ndarray
+        CSR adjacency roll → the keeps that are sub-multisets of it.
+    roll_code, keep_code : ndarray int64
+        Base-``n_dice+1`` code of each roll/keep; ``code_to_roll`` and
+        ``code_to_keep`` invert them (-1 where no roll/keep has that code).
+    score_table : ndarray (n_rolls, n_categories) int16
+        Points of each roll in each category under normal scoring.
+    joker_table : ndarray (n_rolls, n_categories) int16
+        Points when the roll is played as a joker (only meaningful for Yahtzee rolls).
+    yahtzee_face : ndarray (n_rolls,) int8
+        Face index (0-based) of an n-of-a-kind roll, -1 otherwise.
+    keep_add : ndarray (n_keeps, n_faces) int32
+        Keep with one more die of face ``f`` (-1 for full keeps): the solver adds
+        rerolled dice one at a time, ``P(roll | keep)`` being the law of iid dice.
+    keep_remove : ndarray (n_keeps, n_faces) int32
+        Keep with one die of face ``f`` fewer (-1 where ``f`` is absent): the
+        sub-multisets of a roll are reached by removing dice one at a time.
+    """
+
+    n_dice: int
+    n_faces: int
+    roll_counts: np.ndarray
+    keep_counts: np.ndarray
+    keep_size: np.ndarray
+    roll_keep_index: np.ndarray
+    keep_roll_ptr: np.ndarray
+    keep_roll_roll: np.ndarray
+    keep_roll_prob: np.ndarray
+    roll_keep_ptr: np.ndarray
+    roll_keep_keep: np.ndarray
+    roll_code: np.ndarray
+    keep_code: np.ndarray
+    code_to_roll: np.ndarray
+    code_to_keep: np.ndarray
+    score_table: np.ndarray
+    joker_table: np.ndarray
+    yahtzee_face: np.ndarray
+    keep_add: np.ndarray
+    keep_remove: np.ndarray
+
+    @property
+    def n_rolls(self) -> int:
+        """Number of distinct rolls (252 for 5d6)."""
+        return len(self.roll_counts)
+
+    @property
+    def n_keeps(self) -> int:
+        """Number of distinct keeps, the empty keep included (462 for 5d6)."""
+        return len(self.keep_counts)
+
+    @property
+    def n_edges(self) -> int:
+        """Number of keep→roll edges (= roll→keep edges; 4368 for 5d6)."""
+        return len(self.keep_roll_roll)
+
+    def dense_keep_roll(self) -> np.ndarray:
+        """Dense ``(n_keeps, n_rolls)`` matrix of P(roll | keep)."""
+        out = np.zeros((self.n_keeps, self.n_rolls))
+        for k in range(self.n_keeps):
+            lo, hi = self.keep_roll_ptr[k], self.keep_roll_ptr[k + 1]
+            out[k, self.keep_roll_roll[lo:hi]] = self.keep_roll_prob[lo:hi]
+        return out
+
+    def encode(self, counts: np.ndarray) -> np.ndarray:
+        """Base-``n_dice+1`` code of face-count vectors (last axis = faces)."""
+        weights = (self.n_dice + 1) ** np.arange(self.n_faces, dtype=np.int64)
+        return np.asarray(counts, dtype=np.int64) @ weights
+
+    def roll_index(self, counts: np.ndarray) -> np.ndarray:
+        """Index of each roll given as face counts; raises :class:`DiceError` if not a roll."""
+        counts = np.asarray(counts)
+        if counts.shape[-1] != self.n_faces or np.any(counts < 0):
+            raise DiceError(f"face counts must be non-negative with {self.n_faces} faces")
+        if np.any(counts.sum(axis=-1) != self.n_dice):
+            raise DiceError(f"a roll must have exactly {self.n_dice} dice")
+        return self.code_to_roll[self.encode(counts)]
+
+    def keep_index(self, counts: np.ndarray) -> np.ndarray:
+        """Index of each keep given as face counts; raises :class:`DiceError` if not a keep."""
+        counts = np.asarray(counts)
+        if counts.shape[-1] != self.n_faces or np.any(counts < 0):
+            raise DiceError(f"face counts must be non-negative with {self.n_faces} faces")
+        if np.any(counts.sum(axis=-1) > self.n_dice):
+            raise DiceError(f"a keep has at most {self.n_dice} dice")
+        return self.code_to_keep[self.encode(counts)]
+
+    def keep_from_faces(self, faces) -> int:
+        """Keep index of the dice ``faces`` (face values, at most ``n_dice`` of them).
+
+        Raises
+        ------
+        DiceError
+            If a face value does not fit the rules or there are too many dice.
+        """
+        faces = [int(f) for f in faces]
+        if len(faces) > self.n_dice or any(not 1 <= f <= self.n_faces for f in faces):
+            raise DiceError(f"a keep is at most {self.n_dice} faces 1..{self.n_faces}, got {faces}")
+        counts = np.bincount(np.asarray(faces, dtype=np.int64) - 1, minlength=self.n_faces)
+        return int(self.keep_index(counts))
+
+    def counts_from_faces(self, faces) -> np.ndarray:
+        """Face counts of a roll given as face values, e.g. ``[1, 3, 5, 5, 6]``.
+
+        Raises
+        ------
+        DiceError
+            If the number of dice or a face value does not fit the rules.
+        """
+        faces = list(faces)
+        if len(faces) != self.n_dice:
+            raise DiceError(f"expected {self.n_dice} dice, got {len(faces)}: {faces}")
+        counts = np.zeros(self.n_faces, dtype=np.int8)
+        for f in faces:
+            if not isinstance(f, (int, np.integer)) or not 1 <= f <= self.n_faces:
+                raise DiceError(f"die value {f!r} out of range 1..{self.n_faces}")
+            counts[f - 1] += 1
+        return counts
+
+    @staticmethod
+    def faces_from_counts(counts) -> tuple[int, ...]:
+        """Sorted face values of a face-count vector."""
+        return tuple(f + 1 for f, n in enumerate(counts) for _ in range(int(n)))
+
+    @classmethod
+    def build(cls, rules: DiceRules) -> DiceTables:
+        """Build every table for ``rules`` (a few milliseconds for 5d6)."""
+        n, F = rules.n_dice, rules.n_faces
+        rolls = _multisets(F, n)
+        keeps = [k for size in range(n + 1) for k in _multisets(F, size)]
+        roll_counts = np.array(rolls, dtype=np.int8).reshape(len(rolls), F)
+        keep_counts = np.array(keeps, dtype=np.int8).reshape(len(keeps), F)
+        weights = (n + 1) ** np.arange(F, dtype=np.int64)
+        roll_code = roll_counts.astype(np.int64) @ weights
+        keep_code = keep_counts.astype(np.int64) @ weights
+        code_to_roll = np.full((n + 1) ** F, -1, dtype=np.int32)
+        code_to_roll[roll_code] = np.arange(len(rolls), dtype=np.int32)
+        code_to_keep = np.full((n + 1) ** F, -1, dtype=np.int32)
+        code_to_keep[keep_code] = np.arange(len(keeps), dtype=np.int32)
+
+        # keep -> roll with multinomial probabilities
+        kr_ptr, kr_roll, kr_prob = [0], [], []
+        for kc in keep_counts:
+            m = n - int(kc.sum())
+            base = factorial(m) / F**m
+            diff = roll_counts - kc
+            ok = np.flatnonzero((diff >= 0).all(axis=1))
+            for r in ok:
+                p = base
+                for d in diff[r]:
+                    p /= factorial(int(d))
+                kr_roll.append(r)
+                kr_prob.append(p)
+            kr_ptr.append(len(kr_roll))
+
+        # roll -> keeps (sub-multisets)
+        rk_ptr, rk_keep = [0], []
+        for rc in roll_counts:
+            rk_keep.extend(np.flatnonzero((keep_counts <= rc).all(axis=1)).tolist())
+            rk_ptr.append(len(rk_keep))
+
+        cats = rules.categories
+        allow = rules.two_pairs_allows_one_pair
+        score = np.array([[c.score(r, allow) for c in cats] for r in rolls], dtype=np.int16)
+        yface = np.array([r.index(n) if max(r) == n else -1 for r in rolls], dtype=np.int8)
+        joker = np.array(
+            [[c.joker_score(r) for c in cats] if max(r) == n else [0] * len(cats) for r in rolls],
+            dtype=np.int16,
+        )
+        keep_add = np.full((len(keeps), F), -1, dtype=np.int32)
+        keep_remove = np.full((len(keeps), F), -1, dtype=np.int32)
+        unit = np.eye(F, dtype=np.int64)
+        for k, kc in enumerate(keep_counts.astype(np.int64)):
+            for f in range(F):
+                if kc.sum() < n:
+                    keep_add[k, f] = code_to_keep[(kc + unit[f]) @ weights]
+                if kc[f] > 0:
+                    keep_remove[k, f] = code_to_keep[(kc - unit[f]) @ weights]
+        tables = cls(
+            n_dice=n,
+            n_faces=F,
+            roll_counts=roll_counts,
+            keep_counts=keep_counts,
+            keep_size=keep_counts.sum(axis=1).astype(np.int8),
+            roll_keep_index=code_to_keep[roll_code].astype(np.int32),
+            keep_roll_ptr=np.array(kr_ptr, dtype=np.int32),
+            keep_roll_roll=np.array(kr_roll, dtype=np.int32),
+            keep_roll_prob=np.array(kr_prob, dtype=np.float64),
+            roll_keep_ptr=np.array(rk_ptr, dtype=np.int32),
+            roll_keep_keep=np.array(rk_keep, dtype=np.int32),
+            roll_code=roll_code,
+            keep_code=keep_code,
+            code_to_roll=code_to_roll,
+            code_to_keep=code_to_keep,
+            score_table=score,
+            joker_table=joker,
+            yahtzee_face=yface,
+            keep_add=keep_add,
+            keep_remove=keep_remove,
+        )
+        for value in vars(tables).values():
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+        return tables

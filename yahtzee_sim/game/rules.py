@@ -1,0 +1,486 @@
+"""Rule sets for Yahtzee-family games.
+
+A :class:`RuleSet` is a frozen description of one game: the dice, the number of
+rolls per turn, the scoring categories and the bonus/joker rules. Presets for
+every variant pinned in ``docs/references.md`` are available through :func:`get_rules`.
+
+Scoring is defined on *face counts*: ``counts[f]`` is the number of dice showing
+face ``f + 1``. Every category is a :class:`Category` whose ``kind`` selects the
+scoring function; :meth:`RuleSet.score_table` evaluates all of them once for
+every possible roll.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Literal
+
+import numpy as np
+
+from yahtzee_sim.errors import RulesError
+from yahtzee_sim.game.dice import DiceTables
+
+JokerMode = Literal["none", "free", "forced"]
+JOKER_MODES: tuple[str, ...] = ("none", "free", "forced")
+
+#: Category kinds and what ``param``/``points`` mean for each.
+#:
+#: ========== ===================================================================
+#: kind       score
+#: ========== ===================================================================
+#: upper      ``param * counts[param-1]`` (sum of the dice showing ``param``)
+#: n_kind     at least ``param`` equal dice: sum of all dice (Yahtzee style)
+#: n_equal    at least ``param`` equal dice: ``param`` × the highest such face
+#: two_pairs  two different faces with ≥ 2 dice: 2×(a + b) for the two highest;
+#:            with ``allow_one_pair`` a single pair scores 2×face (KTH 2012 bug)
+#: full_house three of one face and two of another; ``points`` or, if
+#:            ``points == 0``, the sum of the dice
+#: straight   every face in ``faces`` present; ``points``
+#: yahtzee    all dice equal; ``points``
+#: chance     sum of all dice
+#: ========== ===================================================================
+CATEGORY_KINDS: tuple[str, ...] = (
+    "upper",
+    "n_kind",
+    "n_equal",
+    "two_pairs",
+    "full_house",
+    "straight",
+    "yahtzee",
+    "chance",
+)
+
+
+@dataclass(frozen=True)
+class Category:
+    """One box on the score card.
+
+    Parameters
+    ----------
+    name : str
+        Identifier used on the command line and in results (``"ones"``,
+        ``"full_house"``, ...).
+    kind : str
+        One of :data:`CATEGORY_KINDS`.
+    param : int
+        Face (``upper``) or number of equal dice (``n_kind``, ``n_equal``).
+    points : int
+        Fixed score for ``full_house`` (0 = sum of dice), ``straight`` and ``yahtzee``.
+    faces : tuple of int
+        Faces a ``straight`` needs (1-based). For Yahtzee straights, the
+        straight scores if *any* run of ``param`` consecutive faces is present;
+        ``faces`` is then empty.
+    joker_points : int or None
+        Score of this box when a Yahtzee is played as a joker (``None`` = sum of dice).
+    """
+
+    name: str
+    kind: str
+    param: int = 0
+    points: int = 0
+    faces: tuple[int, ...] = ()
+    joker_points: int | None = None
+
+    @property
+    def label(self) -> str:
+        """The box's name for people: ``"three_of_a_kind"`` → ``"Three of a kind"``
+        (the terminal game, the web page and the coach show it)."""
+        text = self.name.replace("_", " ")
+        return text[:1].upper() + text[1:]
+
+    @property
+    def is_upper(self) -> bool:
+        """Whether the category belongs to the upper section."""
+        return self.kind == "upper"
+
+    def score(self, counts: Sequence[int], allow_one_pair: bool = False) -> int:
+        """Score of a roll given as face counts (index 0 = face 1)."""
+        c = list(counts)
+        total = sum((f + 1) * n for f, n in enumerate(c))
+        kind = self.kind
+        if kind == "upper":
+            return self.param * c[self.param - 1]
+        if kind == "n_kind":
+            return total if max(c) >= self.param else 0
+        if kind == "n_equal":
+            faces = [f + 1 for f, n in enumerate(c) if n >= self.param]
+            return self.param * max(faces) if faces else 0
+        if kind == "two_pairs":
+            pairs = sorted((f + 1 for f, n in enumerate(c) if n >= 2), reverse=True)
+            if len(pairs) >= 2:
+                return 2 * (pairs[0] + pairs[1])
+            if allow_one_pair and len(pairs) == 1:
+                return 2 * pairs[0]
+            return 0
+        if kind == "full_house":
+            nonzero = sorted(n for n in c if n > 0)
+            if nonzero == [2, 3]:
+                return self.points if self.points else total
+            return 0
+        if kind == "straight":
+            if self.faces:
+                return self.points if all(c[f - 1] >= 1 for f in self.faces) else 0
+            run = best = 0
+            for n in c:
+                run = run + 1 if n > 0 else 0
+                best = max(best, run)
+            return self.points if best >= self.param else 0
+        if kind == "yahtzee":
+            return self.points if max(c) == sum(c) else 0
+        if kind == "chance":
+            return total
+        raise RulesError(f"category {self.name!r}: unknown kind {kind!r}")
+
+    def joker_score(self, counts: Sequence[int]) -> int:
+        """Score of a Yahtzee roll placed here under a joker rule."""
+        if self.kind == "upper":
+            return self.score(counts)
+        if self.joker_points is None:
+            return sum((f + 1) * n for f, n in enumerate(counts))
+        return self.joker_points
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A frozen description of one Yahtzee-family game.
+
+    Parameters
+    ----------
+    name : str
+        Preset name (informational; not part of the fingerprint).
+    n_dice, n_faces, rolls_per_turn : int
+        Dice and rolls per turn (the first roll counts).
+    categories : tuple of Category
+        Score-card boxes, upper section first.
+    upper_bonus_threshold, upper_bonus : int
+        Upper bonus paid when the upper total reaches the threshold (``upper_bonus=0``: none).
+    yahtzee_bonus : int
+        Paid for each extra Yahtzee while the Yahtzee box holds its full points (0: none).
+    yahtzee_bonus_limit : int
+        Most Yahtzee bonuses paid in a game (0: no limit). "Simulating Yahtzee"'s program
+        pays one (for the second Yahtzee only).
+    joker : {"none", "free", "forced"}
+        How an extra Yahtzee may be placed once the Yahtzee box is filled
+        (see the README's rules section).
+    two_pairs_allows_one_pair : bool
+        Reproduce the KTH 2012 program in which one pair scores in Two pairs.
+    """
+
+    name: str
+    n_dice: int
+    n_faces: int
+    rolls_per_turn: int
+    categories: tuple[Category, ...]
+    upper_bonus_threshold: int = 63
+    upper_bonus: int = 35
+    yahtzee_bonus: int = 0
+    yahtzee_bonus_limit: int = 0
+    joker: str = "none"
+    two_pairs_allows_one_pair: bool = False
+
+    def __post_init__(self) -> None:
+        if self.n_dice < 1 or self.n_faces < 1:
+            raise RulesError(
+                f"n_dice and n_faces must be >= 1, got n_dice={self.n_dice}, n_faces={self.n_faces}"
+            )
+        if self.rolls_per_turn < 1:
+            raise RulesError(f"rolls_per_turn must be >= 1, got {self.rolls_per_turn}")
+        if self.joker not in JOKER_MODES:
+            raise RulesError(f"joker must be one of {JOKER_MODES}, got {self.joker!r}")
+        if not 1 <= len(self.categories) <= 20:
+            raise RulesError(f"between 1 and 20 categories allowed, got {len(self.categories)}")
+        names = [c.name for c in self.categories]
+        if len(set(names)) != len(names):
+            raise RulesError(f"category names must be unique, got {names}")
+        for cat in self.categories:
+            if cat.kind not in CATEGORY_KINDS:
+                raise RulesError(f"category {cat.name!r}: kind must be one of {CATEGORY_KINDS}")
+            if cat.kind == "upper" and not 1 <= cat.param <= self.n_faces:
+                raise RulesError(f"category {cat.name!r}: face {cat.param} out of range")
+        uppers = [i for i, c in enumerate(self.categories) if c.is_upper]
+        if uppers != list(range(len(uppers))):
+            raise RulesError("upper-section categories must come first")
+        if (self.yahtzee_bonus or self.joker != "none") and self.yahtzee_index is None:
+            raise RulesError("a Yahtzee bonus or joker rule needs a 'yahtzee' category")
+        if self.upper_bonus < 0 or self.upper_bonus_threshold < 0:
+            raise RulesError("upper bonus and threshold must be >= 0")
+        if self.yahtzee_bonus_limit < 0 or (self.yahtzee_bonus_limit and not self.yahtzee_bonus):
+            raise RulesError(
+                f"yahtzee_bonus_limit must be >= 0 and needs a yahtzee_bonus, got "
+                f"{self.yahtzee_bonus_limit} with yahtzee_bonus={self.yahtzee_bonus}"
+            )
+
+    # ------------------------------------------------------------------ derived
+    @property
+    def n_categories(self) -> int:
+        """Number of score-card boxes (= turns in a game)."""
+        return len(self.categories)
+
+    @property
+    def category_names(self) -> tuple[str, ...]:
+        """Category names in score-card order."""
+        return tuple(c.name for c in self.categories)
+
+    @property
+    def category_labels(self) -> tuple[str, ...]:
+        """:attr:`Category.label` of each box, in score-card order."""
+        return tuple(c.label for c in self.categories)
+
+    @property
+    def n_upper(self) -> int:
+        """Number of upper-section categories."""
+        return sum(c.is_upper for c in self.categories)
+
+    @property
+    def upper_cap(self) -> int:
+        """Largest value of the capped upper total kept in the state (0 without a bonus)."""
+        return self.upper_bonus_threshold if self.upper_bonus > 0 else 0
+
+    @property
+    def yahtzee_index(self) -> int | None:
+        """Index of the Yahtzee category, or ``None`` if the game has none."""
+        for i, c in enumerate(self.categories):
+            if c.kind == "yahtzee":
+                return i
+        return None
+
+    @property
+    def has_yahtzee_flag(self) -> bool:
+        """Whether the state needs the Yahtzee-bonus flag (box holds its full points)."""
+        return self.yahtzee_bonus > 0 or self.joker != "none"
+
+    @property
+    def flag_size(self) -> int:
+        """Size of the state's flag axis (:mod:`yahtzee_sim.game.state`): 1 without the
+        Yahtzee-bonus flag, 2 with it, ``2 + L`` when at most ``L`` bonuses are paid."""
+        if not self.has_yahtzee_flag:
+            return 1
+        return 2 + self.yahtzee_bonus_limit
+
+    @property
+    def upper_face(self) -> np.ndarray:
+        """Face (1-based) of each category for the upper section, 0 for lower ones."""
+        return np.array([c.param if c.is_upper else 0 for c in self.categories], dtype=np.int64)
+
+    def category_index(self, name: str) -> int:
+        """Index of a category by name; raises :class:`RulesError` listing the valid names."""
+        try:
+            return self.category_names.index(name)
+        except ValueError:
+            raise RulesError(
+                f"unknown category {name!r} for rules {self.name!r}; "
+                f"expected one of: {', '.join(self.category_names)}"
+            ) from None
+
+    def describe(self) -> dict:
+        """A JSON-serializable description (everything that affects play)."""
+        d = dataclasses.asdict(self)
+        d.pop("name")
+        if not d["yahtzee_bonus_limit"]:  # absent = no limit (fingerprints predate the field)
+            d.pop("yahtzee_bonus_limit")
+        return d
+
+    def fingerprint(self) -> str:
+        """Stable 16-hex-digit hash of everything that affects play (not the name)."""
+        cached = self.__dict__.get("_fingerprint")
+        if cached is None:
+            blob = json.dumps(self.describe(), sort_keys=True).encode()
+            cached = self.__dict__["_fingerprint"] = hashlib.sha256(blob).hexdigest()[:16]
+        return cached
+
+    def __reduce__(self):
+        # only the fields travel (e.g. to workers); the receiving process reuses its own
+        # instance of an equal rule set, so tables are built once per process
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        return (_canonical_rules, (fields,))
+
+    # ------------------------------------------------------------------ tables
+    @cached_property
+    def tables(self) -> DiceTables:
+        """The :class:`~yahtzee_sim.game.dice.DiceTables` of this rule set (built once)."""
+        return DiceTables.build(self)
+
+
+_CANONICAL: dict[RuleSet, RuleSet] = {}
+
+
+def _canonical_rules(fields: dict) -> RuleSet:
+    """The process's instance of the rule set with these fields (made once)."""
+    rules = RuleSet(**fields)
+    return _CANONICAL.setdefault(rules, rules)
+
+
+def _upper(names: Sequence[str], n_faces: int) -> list[Category]:
+    return [Category(names[f], "upper", param=f + 1) for f in range(n_faces)]
+
+
+UPPER_NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes")
+
+
+def _yahtzee(name: str, yahtzee_bonus: int, joker: str, bonus_limit: int = 0) -> RuleSet:
+    cats = [
+        *_upper(UPPER_NAMES, 6),
+        Category("three_of_a_kind", "n_kind", param=3),
+        Category("four_of_a_kind", "n_kind", param=4),
+        Category("full_house", "full_house", points=25, joker_points=25),
+        Category("small_straight", "straight", param=4, points=30, joker_points=30),
+        Category("large_straight", "straight", param=5, points=40, joker_points=40),
+        Category("yahtzee", "yahtzee", points=50, joker_points=50),
+        Category("chance", "chance"),
+    ]
+    return RuleSet(
+        name=name,
+        n_dice=5,
+        n_faces=6,
+        rolls_per_turn=3,
+        categories=tuple(cats),
+        upper_bonus_threshold=63,
+        upper_bonus=35,
+        yahtzee_bonus=yahtzee_bonus,
+        yahtzee_bonus_limit=bonus_limit,
+        joker=joker,
+    )
+
+
+def _yatzy(name: str, upper_bonus: int = 50, allow_one_pair: bool = False) -> RuleSet:
+    cats = [
+        *_upper(UPPER_NAMES, 6),
+        Category("one_pair", "n_equal", param=2),
+        Category("two_pairs", "two_pairs"),
+        Category("three_of_a_kind", "n_equal", param=3),
+        Category("four_of_a_kind", "n_equal", param=4),
+        Category("small_straight", "straight", points=15, faces=(1, 2, 3, 4, 5)),
+        Category("large_straight", "straight", points=20, faces=(2, 3, 4, 5, 6)),
+        Category("full_house", "full_house", points=0),
+        Category("chance", "chance"),
+        Category("yatzy", "yahtzee", points=50),
+    ]
+    return RuleSet(
+        name=name,
+        n_dice=5,
+        n_faces=6,
+        rolls_per_turn=3,
+        categories=tuple(cats),
+        upper_bonus_threshold=63,
+        upper_bonus=upper_bonus,
+        yahtzee_bonus=0,
+        joker="none",
+        two_pairs_allows_one_pair=allow_one_pair,
+    )
+
+
+def _two_yatzy() -> RuleSet:
+    return RuleSet(
+        name="2-yatzy",
+        n_dice=2,
+        n_faces=2,
+        rolls_per_turn=2,
+        categories=tuple(_upper(("ones", "twos"), 2)),
+        upper_bonus_threshold=0,
+        upper_bonus=0,
+    )
+
+
+def _upper_mini() -> RuleSet:
+    """The upper section alone, scaled down for exact two-player solving: three dice with
+    four faces, bonus 15 at 20 (two of each face)."""
+    return RuleSet(
+        name="upper-3d4f",
+        n_dice=3,
+        n_faces=4,
+        rolls_per_turn=3,
+        categories=tuple(_upper(UPPER_NAMES, 4)),
+        upper_bonus_threshold=20,
+        upper_bonus=15,
+    )
+
+
+def _six_box() -> RuleSet:
+    """Six boxes of official Yahtzee (five dice, three rolls, no bonuses): small enough
+    for exact two-player solving."""
+    cats = _yahtzee("yahtzee", 0, "none").categories
+    keep = ("sixes", "three_of_a_kind", "full_house", "small_straight", "yahtzee", "chance")
+    return RuleSet(
+        name="yahtzee-6box",
+        n_dice=5,
+        n_faces=6,
+        rolls_per_turn=3,
+        categories=tuple(c for c in cats if c.name in keep),
+        upper_bonus_threshold=0,
+        upper_bonus=0,
+    )
+
+
+_PRESETS = {
+    "yahtzee": lambda: _yahtzee("yahtzee", 100, "forced"),
+    "yahtzee-free-joker": lambda: _yahtzee("yahtzee-free-joker", 100, "free"),
+    "yahtzee-no-joker": lambda: _yahtzee("yahtzee-no-joker", 100, "none"),
+    "yahtzee-no-bonus": lambda: _yahtzee("yahtzee-no-bonus", 0, "none"),
+    "yahtzee-single-bonus": lambda: _yahtzee("yahtzee-single-bonus", 100, "none", bonus_limit=1),
+    "yatzy": lambda: _yatzy("yatzy"),
+    "yatzy-no-bonus": lambda: _yatzy("yatzy-no-bonus", upper_bonus=0),
+    "yatzy-kth2012": lambda: _yatzy("yatzy-kth2012", allow_one_pair=True),
+    "2-yatzy": _two_yatzy,
+    "upper-3d4f": _upper_mini,
+    "yahtzee-6box": _six_box,
+}
+
+#: Names accepted by :func:`get_rules`.
+PRESETS: tuple[str, ...] = tuple(_PRESETS)
+
+_instances: dict[tuple[str, int | None], RuleSet] = {}
+
+
+def get_rules(rules: str | RuleSet = "yahtzee", rolls_per_turn: int | None = None) -> RuleSet:
+    """Return a preset rule set by name (or pass a :class:`RuleSet` through).
+
+    Parameters
+    ----------
+    rules : str or RuleSet
+        A name from :data:`PRESETS`. ``"NAME@4"`` is shorthand for
+        ``rolls_per_turn=4``.
+    rolls_per_turn : int, optional
+        Override the number of rolls per turn (any preset, e.g. 4).
+
+    Raises
+    ------
+    RulesError
+        For an unknown name (the message lists the presets) or a bad override.
+    """
+    if isinstance(rules, RuleSet):
+        base = rules
+    else:
+        if not isinstance(rules, str):
+            raise RulesError(f"rules must be a preset name or a RuleSet, got {rules!r}")
+        name = rules
+        if "@" in name:
+            name, _, rolls = name.partition("@")
+            try:
+                parsed = int(rolls.removesuffix("rolls"))
+            except ValueError:
+                raise RulesError(
+                    f"rules {rules!r}: the part after '@' must be a number of rolls per turn"
+                ) from None
+            if rolls_per_turn is not None and rolls_per_turn != parsed:
+                raise RulesError(f"rules {rules!r} conflicts with rolls_per_turn={rolls_per_turn}")
+            rolls_per_turn = parsed
+        if name not in _PRESETS:
+            raise RulesError(f"unknown rules {rules!r}; expected one of: {', '.join(PRESETS)}")
+        base = _instances.get((name, None))
+        if base is None:
+            base = _instances.setdefault((name, None), _PRESETS[name]())
+    if rolls_per_turn is None or rolls_per_turn == base.rolls_per_turn:
+        return base
+    if not isinstance(rolls_per_turn, int) or not 1 <= rolls_per_turn <= 10:
+        raise RulesError(f"rolls_per_turn must be an integer from 1 to 10, got {rolls_per_turn!r}")
+    key = (base.name, rolls_per_turn)
+    if key not in _instances:
+        _instances[key] = dataclasses.replace(
+            base, rolls_per_turn=rolls_per_turn, name=f"{base.name}@{rolls_per_turn}"
+        )
+    return _instances[key]

@@ -1,0 +1,172 @@
+"""The one state encoding shared by the engine, the solver and the exact evaluator.
+
+A *turn-start state* is the triple
+
+``used``
+    bitmask of filled categories (bit ``i`` = category ``i`` of the rule set);
+``upper``
+    upper-section total capped at the bonus threshold (``0..rules.upper_cap``;
+    always 0 in games without an upper bonus);
+``flag``
+    Yahtzee-bonus flag: 1 when the Yahtzee box holds its full points (50), so
+    extra Yahtzees earn the bonus. The Yahtzee box is *open* when its bit of
+    ``used`` is clear, holds 0 when the bit is set and the flag is 0, and holds
+    50 when both are set: ``used`` and ``flag`` together tell the forced-joker
+    rules all they need. Games without Yahtzee bonus and joker rules keep the
+    flag at 0 and the flag axis has size 1. When the rules pay at most ``L``
+    bonuses (``yahtzee_bonus_limit``), flag ``1 + k`` means the box holds 50 and
+    ``k`` bonuses were paid (``k <= L``): a bonus is paid while ``flag <= L``, and
+    each one moves the flag up (:func:`bonus_payable`;
+    the scoring step's ``_kernels.scoring.flag_after_roll``).
+
+It packs into one integer, in this order (upper fastest)::
+
+    index = (used * flag_size + flag) * (upper_cap + 1) + upper
+
+so every array of per-state values has length :func:`n_states`
+(2**13 * 2 * 64 = 1,048,576 for Yahtzee; 2**15 * 64 = 2,097,152 for Yatzy;
+2**13 * 3 * 64 for one bonus at most).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from yahtzee_sim._kernels.scoring import kernel_rules
+from yahtzee_sim.game.rules import RuleSet
+
+
+def flag_size(rules: RuleSet) -> int:
+    """Size of the flag axis: 1 without the Yahtzee-bonus flag, 2 with it, ``2 + L``
+    when at most ``L`` bonuses are paid."""
+    return rules.flag_size
+
+
+def bonus_payable(rules: RuleSet, flag):
+    """Whether a Yahtzee rolled with flag ``flag`` earns the bonus (the Yahtzee box
+    filled with its full points and fewer than the limit paid); array or bool."""
+    flag = np.asarray(flag)
+    limit = rules.yahtzee_bonus_limit
+    out = (flag >= 1) & ((flag <= limit) if limit else True) & (rules.yahtzee_bonus > 0)
+    return out if out.ndim else bool(out)
+
+
+def n_states(rules: RuleSet) -> int:
+    """Number of encoded turn-start states (reachable or not)."""
+    return (1 << rules.n_categories) * flag_size(rules) * (rules.upper_cap + 1)
+
+
+def encode_state(rules: RuleSet, used, upper, flag):
+    """Pack ``(used, upper, flag)`` (scalars or arrays) into state indices.
+
+    ``upper`` may be the uncapped upper total: it is capped here.
+    """
+    used = np.asarray(used, dtype=np.int64)
+    upper = np.minimum(np.asarray(upper, dtype=np.int64), rules.upper_cap)
+    flag = np.asarray(flag, dtype=np.int64) if rules.has_yahtzee_flag else 0
+    index = (used * flag_size(rules) + flag) * (rules.upper_cap + 1) + upper
+    return index if index.ndim else int(index)
+
+
+def decode_state(rules: RuleSet, index):
+    """Inverse of :func:`encode_state`: returns ``(used, upper, flag)``."""
+    index = np.asarray(index, dtype=np.int64)
+    upper = index % (rules.upper_cap + 1)
+    rest = index // (rules.upper_cap + 1)
+    flag = rest % flag_size(rules)
+    used = rest // flag_size(rules)
+    if index.ndim == 0:
+        return int(used), int(upper), int(flag)
+    return used, upper, flag
+
+
+def state_runs(used, flag) -> np.ndarray:
+    """Boundaries of the runs of equal ``(used, flag)`` in states sorted by index: run
+    ``g`` is ``[runs[g], runs[g + 1])``, its upper totals ascending. The states of one run
+    share one widget run over their upper totals (its lanes)."""
+    used, flag = np.asarray(used), np.asarray(flag)
+    if len(used) == 0:
+        return np.zeros(1, dtype=np.int64)
+    change = np.flatnonzero((used[1:] != used[:-1]) | (flag[1:] != flag[:-1])) + 1
+    return np.concatenate(([0], change, [len(used)])).astype(np.int64)
+
+
+def upper_total_lanes_of(used, upper, flag):
+    """The widget runs of states sorted by index, one per run of :func:`state_runs`,
+    over the span of their upper totals.
+
+    Returns ``(first, lo, nu, row0, lane)``: run ``g`` starts at state ``first[g]`` and
+    covers the upper totals ``lo[g] .. lo[g] + nu[g] - 1`` as lanes ``row0[g] ..
+    row0[g] + nu[g] - 1`` of one flat numbering; state ``i`` is lane ``lane[i]``.
+    """
+    runs = state_runs(used, flag)
+    first = runs[:-1]
+    upper = np.asarray(upper, dtype=np.int64)
+    lo = upper[first]
+    nu = upper[runs[1:] - 1] - lo + 1
+    row0 = np.zeros(len(first), dtype=np.int64)
+    np.cumsum(nu[:-1], out=row0[1:])
+    run_of = np.repeat(np.arange(len(first)), np.diff(runs))
+    lane = row0[run_of] + upper - lo[run_of]
+    return first, lo, nu, row0, lane
+
+
+def max_points_to_come(rules: RuleSet, used, flag: int) -> np.ndarray:
+    """An upper bound on the points still to come from used-masks ``used`` with Yahtzee
+    flag ``flag``: the most points of every open box (joker scores included under joker
+    rules), the upper bonus if an upper box is open, and a Yahtzee bonus for every open
+    box after a Yahtzee. ``max_points_to_come(rules, [0], 0)`` bounds every final score."""
+    best = kernel_rules(rules).box_max
+    used = np.atleast_1d(np.asarray(used, dtype=np.int64))
+    open_ = 1 - ((used[:, None] >> np.arange(rules.n_categories)) & 1)
+    total = open_ @ best
+    if rules.upper_bonus:
+        total += rules.upper_bonus * (open_[:, np.asarray(rules.upper_face) > 0].sum(axis=1) > 0)
+    yi = rules.yahtzee_index
+    if rules.yahtzee_bonus and yi is not None:
+        n_open = open_.sum(axis=1)
+        y_open = open_[:, yi] == 1
+        bonuses = np.where(y_open, n_open - 1, n_open if bonus_payable(rules, flag) else 0)
+        limit = rules.yahtzee_bonus_limit
+        if limit:  # flag 1 + k: k bonuses paid already
+            bonuses = np.minimum(bonuses, np.where(y_open, limit, limit + 1 - flag))
+        total += rules.yahtzee_bonus * bonuses
+    return total
+
+
+def start_state() -> int:
+    """Index of the empty score card (always 0)."""
+    return 0
+
+
+def max_points_so_far(rules: RuleSet, used, upper, flag: int) -> np.ndarray:
+    """An upper bound on the points already scored in turn-start states ``(used, upper,
+    flag)``: the most points of every filled box (joker scores included), the upper bonus
+    if the upper total is at the threshold, and a Yahtzee bonus for every filled box
+    after the Yahtzee box (``flag - 1`` of them under a bonus limit).
+
+    With :func:`max_points_to_come` it bounds the lanes of score-dependent tables: a
+    state's bound grows by at least the points of any move out of it."""
+    best = kernel_rules(rules).box_max
+    used = np.atleast_1d(np.asarray(used, dtype=np.int64))
+    filled = (used[:, None] >> np.arange(rules.n_categories)) & 1
+    total = filled @ best
+    if rules.upper_bonus:
+        total = total + rules.upper_bonus * (np.asarray(upper) >= rules.upper_cap)
+    if rules.yahtzee_bonus and rules.yahtzee_index is not None and flag >= 1:
+        limit = rules.yahtzee_bonus_limit
+        bonuses = np.full(len(used), flag - 1) if limit else filled.sum(axis=1) - 1
+        total = total + rules.yahtzee_bonus * bonuses
+    return total
+
+
+def known_box_scores(rules: RuleSet, flag) -> np.ndarray:
+    """``(m, n_categories)`` int16 box contents that states with Yahtzee flags ``flag``
+    determine: the Yahtzee box's full points where the flag is set, 0 elsewhere (what a
+    view of a position knows when only its state is given)."""
+    flag = np.asarray(flag)
+    out = np.zeros((len(flag), rules.n_categories), dtype=np.int16)
+    yi = rules.yahtzee_index
+    if yi is not None and rules.has_yahtzee_flag:
+        out[:, yi] = np.where(flag >= 1, rules.categories[yi].points, 0)
+    return out

@@ -1,0 +1,1 @@
+"""Learning agents: Gymnasium environments on the engine's own kernels (extra ``rl``)."""

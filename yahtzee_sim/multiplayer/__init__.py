@@ -1,0 +1,5 @@
+"""Multiplayer games: visible N-seat tables in lockstep, the live win probability and the
+exact two-player duel.
+
+Sits on :mod:`yahtzee_sim.exact`.
+"""

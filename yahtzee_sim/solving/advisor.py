@@ -1,0 +1,243 @@
+"""The advisor: every option at one decision, valued by the optimal value table.
+
+An option's value is the expected total of all points still to be scored from
+this decision on under optimal play afterwards: this turn's box score, bonuses
+reached this turn or later, and all future turns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from yahtzee_sim._kernels.decisions import position_values
+from yahtzee_sim._kernels.scoring import flag_after_roll, kernel_rules, scored_state
+from yahtzee_sim._kernels.widget import upper_total_lanes
+from yahtzee_sim.engine.view import TurnView
+from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.game.rules import RuleSet, get_rules
+from yahtzee_sim.solving.solver import ValueTable, value_table
+
+
+class PositionError(YahtzeeSimError):
+    """A position that the rules cannot produce, or bad advisor input."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice: a keep (sorted faces; ``()`` = reroll all) or a category, and its value."""
+
+    value: float
+    keep: tuple[int, ...] | None = None
+    category: str | None = None
+
+    def to_dict(self) -> dict:
+        """``{"keep": [...], "value": v}`` or ``{"category": name, "value": v}``."""
+        if self.category is not None:
+            return {"category": self.category, "value": self.value}
+        return {"keep": list(self.keep), "value": self.value}
+
+    def text(self, rules: RuleSet) -> str:
+        """The move for a person: the box's label ("Three of a kind"), ``"keep 5 5"``
+        or ``"reroll everything"``."""
+        if self.category is not None:
+            return rules.categories[rules.category_index(self.category)].label
+        return "keep " + " ".join(map(str, self.keep)) if self.keep else "reroll everything"
+
+
+def reachable_upper_totals(rules: RuleSet, used_mask: int) -> set[int]:
+    """Upper totals a score card with these filled boxes can show."""
+    totals = {0}
+    for c, cat in enumerate(rules.categories):
+        if cat.is_upper and (used_mask >> c) & 1:
+            totals = {t + cat.param * k for t in totals for k in range(rules.n_dice + 1)}
+    return totals
+
+
+def _used_mask(rules: RuleSet, used: Iterable[str]) -> int:
+    mask = 0
+    for name in used:
+        c = rules.category_index(name)
+        if (mask >> c) & 1:
+            raise PositionError(f"category {name!r} is listed twice in used")
+        mask |= 1 << c
+    return mask
+
+
+@dataclass(frozen=True)
+class Position:
+    """One decision, checked (:func:`check_position`): the dice (face counts and roll
+    index), rerolls left, filled boxes (bitmask), upper total and Yahtzee flag (as
+    :class:`~yahtzee_sim.engine.view.TurnView` holds them)."""
+
+    rules: RuleSet
+    counts: np.ndarray
+    roll: int
+    rolls_left: int
+    used: int
+    upper: int
+    flag: int
+
+    @property
+    def turn(self) -> int:
+        """0-based turn (filled boxes) of a solitaire game at this position."""
+        return self.used.bit_count()
+
+    def view(self, score: int = 0, rolls_left: int | None = None) -> TurnView:
+        """A strategy's view of the position as game 0 (``score`` points so far; the
+        boxes' points are unknown: zeros)."""
+        rules = self.rules
+        return TurnView(
+            rules,
+            np.zeros(1, dtype=np.int64),
+            self.counts[None, :],
+            np.array([self.roll], dtype=np.int32),
+            self.rolls_left if rolls_left is None else rolls_left,
+            self.turn,
+            np.array([self.used], dtype=np.int64),
+            np.array([self.upper], dtype=np.int64),
+            np.array([self.flag], dtype=np.int64),
+            np.array([score], dtype=np.int64),
+            np.zeros((1, rules.n_categories), dtype=np.int16),
+        )
+
+
+def check_position(
+    dice: Iterable[int],
+    rolls_left: int,
+    used: Iterable[str] = (),
+    upper: int = 0,
+    yahtzee_bonus: bool = False,
+    rules: str | RuleSet = "yahtzee",
+    bonuses_paid: int = 0,
+) -> Position:
+    """The decision described as :func:`advise` takes it, checked.
+
+    Raises
+    ------
+    PositionError, DiceError, RulesError
+        For a position the rules cannot produce (all ``ValueError`` subclasses).
+    """
+    rules = get_rules(rules)
+    counts = rules.tables.counts_from_faces(list(dice))
+    if not isinstance(rolls_left, (int, np.integer)) or not (
+        0 <= rolls_left < rules.rolls_per_turn
+    ):
+        raise PositionError(
+            f"rolls_left must be 0..{rules.rolls_per_turn - 1} under {rules.name!r} rules, "
+            f"got {rolls_left!r}"
+        )
+    mask = _used_mask(rules, used)
+    if mask == (1 << rules.n_categories) - 1:
+        raise PositionError("every category is filled: the game is over")
+    possible = reachable_upper_totals(rules, mask)
+    if upper not in possible:
+        lo, hi = min(possible), max(possible)
+        raise PositionError(
+            f"upper total {upper} is impossible with the filled upper boxes "
+            f"(possible totals lie in {lo}..{hi})"
+        )
+    yi = rules.yahtzee_index
+    if yahtzee_bonus and not rules.has_yahtzee_flag:
+        raise PositionError(f"rules {rules.name!r} have no Yahtzee bonus")
+    if yahtzee_bonus and not (yi is not None and (mask >> yi) & 1):
+        raise PositionError("the Yahtzee bonus flag needs 'yahtzee' among the used categories")
+    limit = rules.yahtzee_bonus_limit
+    if bonuses_paid and not (yahtzee_bonus and limit and 0 <= bonuses_paid <= limit):
+        raise PositionError(
+            f"bonuses_paid={bonuses_paid!r} needs yahtzee_bonus and rules that limit the "
+            f"Yahtzee bonus (at most {limit} under {rules.name!r})"
+            if limit
+            else f"bonuses_paid: rules {rules.name!r} do not limit the Yahtzee bonus"
+        )
+    flag = int(bool(yahtzee_bonus)) + (int(bonuses_paid) if limit else 0)
+    roll = int(rules.tables.roll_index(counts))
+    return Position(rules, counts, roll, int(rolls_left), mask, int(upper), flag)
+
+
+def advise(
+    dice: Iterable[int],
+    rolls_left: int,
+    used: Iterable[str] = (),
+    upper: int = 0,
+    yahtzee_bonus: bool = False,
+    rules: str | RuleSet = "yahtzee",
+    table: ValueTable | None = None,
+    bonuses_paid: int = 0,
+) -> list[Option]:
+    """Every distinct option at a decision, best first.
+
+    Parameters
+    ----------
+    dice : iterable of int
+        Face values, e.g. ``[1, 3, 5, 5, 6]`` (any order).
+    rolls_left : int
+        Rerolls left (``0``: choose a category). Each distinct kept multiset is
+        an option when ``rolls_left > 0`` (keeping every die ends the rolling: its
+        value is the best box's now); each legal box otherwise.
+    used : iterable of str
+        Filled boxes, by name.
+    upper : int
+        Upper-section total so far.
+    yahtzee_bonus : bool
+        The Yahtzee box holds 50 (extra Yahtzees earn the bonus); needs
+        ``"yahtzee"`` in ``used``.
+    rules : str or RuleSet
+    table : ValueTable, optional
+        Defaults to the (cached) optimal table of ``rules``.
+    bonuses_paid : int
+        Yahtzee bonuses paid so far; matters only under rules that limit them
+        (``yahtzee-single-bonus``); needs ``yahtzee_bonus``.
+
+    Raises
+    ------
+    PositionError, DiceError, RulesError
+        For a position the rules cannot produce (all ``ValueError`` subclasses).
+    """
+    pos = check_position(dice, rolls_left, used, upper, yahtzee_bonus, rules, bonuses_paid)
+    rules, t = pos.rules, pos.rules.tables
+    roll, mask, flag = pos.roll, pos.used, pos.flag
+    table = value_table(rules) if table is None else table
+    if rolls_left == 0:
+        options = _category_options(pos, table)
+    else:
+        keep_vals, _, _ = position_values(
+            kernel_rules(rules),
+            upper_total_lanes(table.values),
+            mask,
+            min(upper, rules.upper_cap),
+            flag,
+        )
+        keeps = t.roll_keep_keep[t.roll_keep_ptr[roll] : t.roll_keep_ptr[roll + 1]]
+        # keeping every die ends the rolling (as in the engine): the roll's best box now
+        stop = max(o.value for o in _category_options(pos, table))
+        options = [
+            Option(
+                stop if t.keep_size[k] == rules.n_dice else float(keep_vals[rolls_left, k]),
+                keep=t.faces_from_counts(t.keep_counts[k]),
+            )
+            for k in keeps
+        ]
+    return sorted(
+        options, key=lambda o: (-o.value, -len(o.keep or ()), o.keep or (), o.category or "")
+    )
+
+
+def _category_options(pos: Position, table: ValueTable) -> list[Option]:
+    rules = pos.rules
+    view = pos.view(rolls_left=0)
+    points = view.category_points[0]
+    ybonus = view.yahtzee_bonus_points()[0]
+    kr = kernel_rules(rules)
+    capped = min(pos.upper, rules.upper_cap)
+    flag = flag_after_roll(kr, pos.flag, ybonus)
+    out = []
+    for c, name in enumerate(rules.category_names):
+        p = int(points[c])
+        if p < 0:
+            continue
+        nxt, bonus = scored_state(kr, pos.used, capped, flag, c, p)
+        out.append(Option(float(p + bonus + ybonus) + table.values[nxt], category=name))
+    return out

@@ -1,0 +1,287 @@
+"""The cache of solved tables: memory, then disk, then solve.
+
+:class:`TableCache` serves every solved table of the package (the optimal values of
+:mod:`yahtzee_sim.solving.solver`, the target-score tables of :mod:`yahtzee_sim.solving.target`, the
+utility tables of :mod:`yahtzee_sim.solving.utility`, the future moments of
+:mod:`yahtzee_sim.exact.future`, the exponential-utility tables of :mod:`yahtzee_sim.solving.risk`),
+keyed by the rule set's fingerprint and what was solved.
+
+Disk files live in ``$YAHTZEE_SIM_CACHE`` (default: ``$XDG_CACHE_HOME/yahtzee_sim`` or
+``~/.cache/yahtzee_sim``). Each file is a small JSON header line followed by the
+raw float64 values; the header holds the SHA-256 of the values. A truncated or
+corrupted file is reported with a warning and rebuilt, never used. Per-state decision
+caches of table-driven strategies (``yahtzee_sim.strategies._cache``) are a different
+thing: they are filled state by state while games are played and never stored.
+
+Processes that need the same table at once (worker processes of one run, several runs
+on one machine) solve it once: the first takes a lock file beside the table's file
+(``fcntl`` locks, where the platform has them), the others wait and load what it writes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+import threading
+import time
+import warnings
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+FORMAT_VERSION = 1
+_MAGIC = b"YSIMVT1\n"
+
+
+class CacheWarning(UserWarning):
+    """A cache file could not be used or written."""
+
+
+def cache_dir() -> Path:
+    """The cache folder (not created here)."""
+    env = os.environ.get("YAHTZEE_SIM_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "yahtzee_sim"
+
+
+def cache_path(kind: str, fingerprint: str) -> Path:
+    """File of one cached table."""
+    return cache_dir() / f"{kind}-{fingerprint}-v{FORMAT_VERSION}.bin"
+
+
+@contextlib.contextmanager
+def _file_lock(path: Path):
+    """Hold an exclusive lock on the hidden file ``.NAME.lock`` beside ``path`` (no lock
+    where ``fcntl`` is missing or the folder is not writable: the table is then solved
+    without waiting for others)."""
+    try:
+        import fcntl
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path.with_name(f".{path.name}.lock"), "w")  # hidden: not a table
+    except (ImportError, OSError):
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def load_array(path: Path, expected_len: int) -> np.ndarray | None:
+    """The cached array, or ``None`` (with a warning if the file exists but is unusable)."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        warnings.warn(
+            f"cannot read cache file {path}: {exc}; rebuilding", CacheWarning, stacklevel=3
+        )
+        return None
+    try:
+        if not raw.startswith(_MAGIC):
+            raise ValueError("bad magic")
+        end = raw.index(b"\n", len(_MAGIC))
+        header = json.loads(raw[len(_MAGIC) : end])
+        data = raw[end + 1 :]
+        if header["n"] != expected_len or len(data) != 8 * expected_len:
+            raise ValueError("truncated or wrong size")
+        if hashlib.sha256(data).hexdigest() != header["sha256"]:
+            raise ValueError("checksum mismatch")
+    except (ValueError, KeyError, json.JSONDecodeError) as exc:
+        warnings.warn(
+            f"cache file {path} is corrupted ({exc}); rebuilding it", CacheWarning, stacklevel=3
+        )
+        return None
+    return np.frombuffer(data, dtype=np.float64).copy()
+
+
+def save_array(path: Path, values: np.ndarray, meta: dict) -> bool:
+    """Write atomically (temporary file + rename); warn and return False on failure."""
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    data = values.tobytes()
+    header = {"n": len(values), "sha256": hashlib.sha256(data).hexdigest(), **meta}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(_MAGIC + json.dumps(header).encode() + b"\n" + data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except OSError as exc:
+        warnings.warn(f"cannot write cache file {path}: {exc}", CacheWarning, stacklevel=3)
+        return False
+    return True
+
+
+def _stamp(table, **meta) -> None:
+    """Record where a table came from in its ``meta`` dict (tables without one: nothing)."""
+    info = getattr(table, "meta", None)
+    if isinstance(info, dict):
+        info.update(meta)
+
+
+class TableCache:
+    """Solved tables of one kind: from memory, else the disk cache, else solved.
+
+    One instance per kind of table (``values``, ``target``, ``utility``, ``future``,
+    ``risk``, ``box-moments``). A table is keyed by the rule set's fingerprint and a
+    text naming what was solved (a β cap, a utility digest, a θ; empty for one table
+    per rule set). It
+    is stored on disk as one checksummed file per array (``parts``; see
+    :func:`save_array`), and in memory in a least-recently-used dict of at most
+    ``max_entries`` tables.
+
+    Parameters
+    ----------
+    kind : str
+        File-name prefix of the tables.
+    parts : tuple of str
+        One name per stored array; ``("",)`` for a single array ``{kind}-{key}``, else
+        ``{kind}-{part}-{key}`` per part.
+    max_entries : int
+        Tables kept in memory; the least recently used is dropped first.
+    disk : bool
+        Whether tables are also kept in the disk cache folder (:func:`cache_dir`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> squares = TableCache("squares-doc", max_entries=2, disk=False)
+    >>> squares.get("k", solve=lambda: np.arange(4) ** 2)
+    array([0, 1, 4, 9])
+    >>> "k" in squares.memory
+    True
+    """
+
+    def __init__(
+        self, kind: str, parts: tuple[str, ...] = ("",), max_entries: int = 8, disk: bool = True
+    ):
+        if max_entries < 1:
+            raise ValueError(f"max_entries must be >= 1, got {max_entries!r}")
+        self.kind = kind
+        self.parts = parts
+        self.max_entries = max_entries
+        self.disk = disk
+        #: Tables by key, least recently used first.
+        self.memory: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.RLock()  # threads asking for one table solve it once
+
+    @staticmethod
+    def key(rules, what: str = "") -> str:
+        """Key of the table of ``rules`` (a :class:`~yahtzee_sim.game.rules.RuleSet`) and
+        ``what`` was solved: ``fingerprint`` or ``fingerprint-what``."""
+        fp = rules.fingerprint()
+        return f"{fp}-{what}" if what else fp
+
+    def paths(self, key: str) -> list[Path]:
+        """Disk files of the table ``key``, one per part."""
+        return [cache_path(f"{self.kind}-{p}" if p else self.kind, key) for p in self.parts]
+
+    def get(
+        self,
+        key: str,
+        solve: Callable[[], Any],
+        arrays: Callable[[Any], Sequence[np.ndarray]] | None = None,
+        restore: Callable[[Callable[..., list[np.ndarray] | None]], Any] | None = None,
+        use_cache: bool = True,
+    ):
+        """The table ``key``: from memory, the disk cache, or ``solve()`` (then cached).
+
+        Parameters
+        ----------
+        key : str
+            From :meth:`key`.
+        solve : callable
+            ``solve()`` returns the table.
+        arrays : callable, optional
+            ``arrays(table)``: the float64 arrays to store, one per part (disk caches).
+        restore : callable, optional
+            ``restore(read)`` rebuilds a table from disk, where ``read(*sizes)`` returns
+            the stored arrays (one per part, of these lengths) or ``None`` when a file
+            is missing or fails its checksum; ``restore`` returns ``None`` then.
+        use_cache : bool
+            ``False``: solve without reading or writing any cache.
+
+        Returns
+        -------
+        The table. Tables with a ``meta`` dict get ``meta["source"]`` (``"cache"`` or
+        ``"solved"``) and ``meta["path"]`` (the first file, if on disk); a table
+        read from disk gets its load time as ``seconds``.
+        """
+        if not use_cache:
+            table = solve()
+            _stamp(table, source="solved")
+            return table
+        with self._lock:
+            if key in self.memory:
+                self.memory.move_to_end(key)
+                return self.memory[key]
+            if not self.disk:
+                table = self._solve(key, solve, None)
+            else:
+                table = self._load(key, restore)
+                if table is None:
+                    with _file_lock(self.paths(key)[0]):  # another process may be solving
+                        table = self._load(key, restore)
+                        if table is None:
+                            table = self._solve(key, solve, arrays)
+            self.put(key, table)
+            return table
+
+    def _solve(self, key: str, solve, arrays):
+        """``solve()``, stamped, and written to disk when ``arrays`` is given."""
+        table = solve()
+        _stamp(table, source="solved")
+        if arrays is not None and self._save(key, arrays(table)):
+            _stamp(table, path=str(self.paths(key)[0]))
+        return table
+
+    def put(self, key: str, table) -> None:
+        """Keep ``table`` in memory as ``key``, dropping the least recently used beyond
+        ``max_entries``."""
+        with self._lock:
+            self.memory[key] = table
+            self.memory.move_to_end(key)
+            while len(self.memory) > self.max_entries:
+                self.memory.popitem(last=False)
+
+    def forget(self, key: str | None = None) -> None:
+        """Drop the table ``key`` (every table if ``None``) from memory; disk files stay."""
+        with self._lock:
+            if key is None:
+                self.memory.clear()
+            else:
+                self.memory.pop(key, None)
+
+    def _load(self, key: str, restore):
+        paths = self.paths(key)
+        if not all(p.exists() for p in paths):
+            return None
+
+        def read(*sizes: int) -> list[np.ndarray] | None:
+            got = [load_array(p, n) for p, n in zip(paths, sizes, strict=True)]
+            return None if any(a is None for a in got) else got
+
+        t0 = time.perf_counter()
+        table = restore(read)
+        if table is not None:
+            _stamp(table, source="cache", path=str(paths[0]))
+            if hasattr(table, "seconds"):
+                table.seconds = time.perf_counter() - t0
+        return table
+
+    def _save(self, key: str, arrays: Sequence[np.ndarray]) -> bool:
+        meta = {"kind": self.kind, "key": key}
+        return all([save_array(p, a, meta) for p, a in zip(self.paths(key), arrays, strict=True)])

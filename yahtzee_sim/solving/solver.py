@@ -1,0 +1,126 @@
+"""Backward induction: the optimal (max-expectation) value of every turn-start state.
+
+Levels of equal used-count are independent given the level above, so each
+level's states are solved in parallel (numba ``prange``). See
+:mod:`yahtzee_sim._kernels.widget` for the per-state computation.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from yahtzee_sim._kernels.scoring import kernel_rules
+from yahtzee_sim._kernels.solve import solve_level
+from yahtzee_sim._kernels.widget import upper_total_lanes
+from yahtzee_sim.game.rules import RuleSet, get_rules
+from yahtzee_sim.game.state import decode_state, encode_state, n_states
+from yahtzee_sim.solving import cache
+
+
+@dataclass(eq=False)
+class ValueTable:
+    """Expected score-to-go of every turn-start state under optimal play.
+
+    ``values[state_index]`` (see :mod:`yahtzee_sim.game.state`) is the expected
+    number of points still to be scored from the start of a turn in that state
+    (bonuses included). Entries of unreachable states are 0.
+    """
+
+    rules: RuleSet
+    values: np.ndarray
+    seconds: float = 0.0
+    meta: dict = field(default_factory=dict)
+
+    def expected_value(self) -> float:
+        """Optimal expected final score from the start of a game."""
+        return float(self.values[0])
+
+    def value(self, used: int = 0, upper: int = 0, flag: int = 0) -> float:
+        """Expected points still to come from the turn-start state ``(used, upper, flag)``."""
+        return float(self.values[encode_state(self.rules, used, upper, flag)])
+
+    @property
+    def n_states(self) -> int:
+        """Number of encoded states."""
+        return len(self.values)
+
+    def state(self, index: int) -> tuple[int, int, int]:
+        """``(used, upper, flag)`` of a state index."""
+        return decode_state(self.rules, index)
+
+
+def levels(n_categories: int) -> list[np.ndarray]:
+    """Used-masks grouped by number of used categories, fullest first (excluding full)."""
+    masks = np.arange(1 << n_categories, dtype=np.int64)
+    pop = np.array([bin(m).count("1") for m in range(1 << n_categories)])
+    return [masks[pop == k] for k in range(n_categories - 1, -1, -1)]
+
+
+def upper_lanes(rules: RuleSet, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Upper totals worth solving per mask, as ``(start, count)``.
+
+    Totals above the largest one the filled upper boxes can make are unreachable.
+    Totals from which the open upper boxes cannot reach the bonus any more are
+    *hopeless*: the future does not depend on them, so one hopeless lane (``start``)
+    is solved and copied to the totals below it.
+    """
+    faces = rules.upper_face
+    used_sum = np.zeros(len(masks), dtype=np.int64)
+    open_sum = np.zeros(len(masks), dtype=np.int64)
+    for c in range(rules.n_categories):
+        if faces[c]:
+            bit = (masks >> c) & 1
+            used_sum += bit * faces[c] * rules.n_dice
+            open_sum += (1 - bit) * faces[c] * rules.n_dice
+    cap = rules.upper_cap
+    hi = np.minimum(used_sum, cap)
+    first_hopeful = np.maximum(cap - open_sum, 0)
+    start = np.minimum(np.maximum(first_hopeful - 1, 0), hi)
+    return start, hi - start + 1
+
+
+def solve(rules: str | RuleSet = "yahtzee") -> ValueTable:
+    """Solve ``rules`` by backward induction (no cache; see :func:`value_table`)."""
+    rules = get_rules(rules)
+    t0 = time.perf_counter()
+    V = np.zeros(n_states(rules))
+    backward(rules, upper_total_lanes(V))
+    return ValueTable(rules, V, seconds=time.perf_counter() - t0)
+
+
+def backward(rules: RuleSet, lanes) -> None:
+    """Fill ``lanes.values`` (lanes over upper totals: max-EV or exponential utility)
+    level by level from the full score cards, whose entries must be set."""
+    kr = kernel_rules(rules)
+    for masks in levels(rules.n_categories):
+        solve_level(kr, lanes, masks, *upper_lanes(rules, masks))
+
+
+#: Optimal value tables by rule fingerprint (:class:`~yahtzee_sim.solving.cache.TableCache`).
+TABLES = cache.TableCache("values", max_entries=16)
+#: The tables in memory (tests and benchmarks drop entries to force a reload).
+_MEMORY = TABLES.memory
+
+
+def value_table(rules: str | RuleSet = "yahtzee", use_cache: bool = True) -> ValueTable:
+    """The optimal value table of ``rules``: from memory, the disk cache, or solved.
+
+    A solved table is written to the cache folder (:func:`yahtzee_sim.solving.cache.cache_dir`).
+    ``meta["source"]`` says where it came from (``cache`` or ``solved``).
+    """
+    rules = get_rules(rules)
+
+    def restore(read):
+        got = read(n_states(rules))
+        return None if got is None else ValueTable(rules, got[0])
+
+    return TABLES.get(
+        TABLES.key(rules),
+        solve=lambda: solve(rules),
+        arrays=lambda table: [table.values],
+        restore=restore,
+        use_cache=use_cache,
+    )
