@@ -29,8 +29,8 @@ import pandas as pd
 
 from yahtzee_sim._kernels.widget import upper_total_lanes
 from yahtzee_sim.analysis.dataset import grade_decisions
-from yahtzee_sim.analysis.regret import _layer_name
-from yahtzee_sim.analysis.stats import _mean_ci as stats_mean_ci
+from yahtzee_sim.analysis.regret import decision_layer_name
+from yahtzee_sim.analysis.stats import mean_ci
 from yahtzee_sim.engine.observation import action_names, roll_names
 from yahtzee_sim.engine.records import GameRecord, read_records
 from yahtzee_sim.errors import YahtzeeSimError
@@ -97,7 +97,7 @@ class GameAnalysis:
         rows = {}
         for j in sorted(d["rolls_left"].unique(), reverse=True):
             sel = d[d["rolls_left"] == j]
-            rows[_layer_name(int(j))] = {
+            rows[decision_layer_name(int(j))] = {
                 "decisions": len(sel),
                 "mistakes": int((sel["loss"] > 1e-9).sum()),
                 "loss_per_game": float(sel["loss"].sum() / n),
@@ -116,14 +116,14 @@ class GameAnalysis:
             "identity_max_error": self.identity_error(),
         }
         for col in ("expected_final", "luck", "regret"):
-            out[col] = _mean_ci(g[col].to_numpy(dtype=float))
+            out[col] = _mean_interval(g[col].to_numpy(dtype=float))
         out["by_decision"] = self.by_decision().to_dict(orient="index")
         out["mistakes"] = self.mistakes(top).to_dict(orient="records")
         return out
 
 
-def _mean_ci(x: np.ndarray) -> dict:
-    mean, _, lo, hi = stats_mean_ci(x, 0.95)  # the project's t interval
+def _mean_interval(x: np.ndarray) -> dict:
+    mean, _, lo, hi = mean_ci(x, 0.95)  # the project's t interval
     return {"mean": mean, "lo": lo, "hi": hi}
 
 

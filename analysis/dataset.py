@@ -25,10 +25,10 @@ from tqdm.auto import tqdm
 from yahtzee_sim._kernels.regret import decision_options
 from yahtzee_sim._kernels.scoring import category_options, kernel_rules
 from yahtzee_sim._kernels.widget import upper_total_lanes
-from yahtzee_sim.analysis.regret import _layer_name
+from yahtzee_sim.analysis.regret import decision_layer_name
 from yahtzee_sim.engine.observation import action_names, n_actions, roll_names
 from yahtzee_sim.engine.records import recorded_blocks
-from yahtzee_sim.engine.simulate import DEFAULT_CHUNK, _check_int
+from yahtzee_sim.engine.simulate import DEFAULT_CHUNK, check_int
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import RuleSet, get_rules
@@ -140,7 +140,7 @@ class DecisionDataset:
         kinds = {}
         for j in sorted(set(c["rolls_left"].tolist()), reverse=True):
             sel = c["rolls_left"] == j
-            kinds[_layer_name(j)] = {
+            kinds[decision_layer_name(j)] = {
                 "decisions": int(sel.sum()),
                 "mistakes": int((regret[sel] > 1e-9).sum()),
                 "regret_per_game": float(regret[sel].sum() / self.n_games),
@@ -271,9 +271,9 @@ def decision_dataset(
     import sys
 
     t0 = time.perf_counter()
-    n_games = _check_int("n_games", n_games, 1)
-    seed = _check_int("seed", seed, 0)
-    chunk_size = _check_int("chunk_size", chunk_size, 1)
+    n_games = check_int("n_games", n_games, 1)
+    seed = check_int("seed", seed, 0)
+    chunk_size = check_int("chunk_size", chunk_size, 1)
     rules = get_rules(rules)
     label = strategy_label(get_strategy(strategy))
     lanes = upper_total_lanes(value_table(rules).values)

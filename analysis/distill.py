@@ -49,7 +49,7 @@ from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.solving.solver import value_table
 from yahtzee_sim.strategies._card_vocab import KEEP_FALLBACK, Vocabulary, vocabulary
 from yahtzee_sim.strategies.card import Card, CardStrategy, CompiledCard, Rule, filled_count
-from yahtzee_sim.strategies.card import _holds as holds
+from yahtzee_sim.strategies.card import all_hold as holds
 
 #: Card sizes evaluated exactly by default (those up to ``max_rules``, and ``max_rules``).
 DEFAULT_CURVE = (0, 1, 2, 3, 5, 10, 15, 20, 30, 40, 50, 75, 100)

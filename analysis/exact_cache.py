@@ -34,13 +34,12 @@ _REGRET_SCALARS = ("strategy", "optimal_value", "strategy_value", "total")
 @lru_cache(maxsize=1)
 def code_fingerprint() -> str:
     """SHA-256 (16 hex digits) of every ``.py`` file of the package, strategies and analysis."""
-    import yahtzee_sim
-    import yahtzee_sim.analysis
+    import yahtzee_sim.errors
     import yahtzee_sim.strategies
 
     digest = hashlib.sha256()
-    for pkg in (yahtzee_sim, yahtzee_sim.strategies, yahtzee_sim.analysis):
-        root = Path(pkg.__file__).parent
+    core = Path(yahtzee_sim.errors.__file__).parent
+    for root in (core, Path(yahtzee_sim.strategies.__file__).parent, Path(__file__).parent):
         for path in sorted(root.rglob("*.py")):
             digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]

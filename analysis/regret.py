@@ -80,7 +80,9 @@ class RegretResult:
         }
 
 
-def _layer_name(j: int) -> str:
+def decision_layer_name(j: int) -> str:
+    """The name of decision layer ``j``: the box choice (0) or a keep with ``j`` rerolls
+    left."""
     if j == 0:
         return "category"
     return f"keep, {j} reroll{'s' if j > 1 else ''} left"
@@ -131,7 +133,7 @@ def evaluate_with_regret(
         raise ValueError(f"top must be an integer >= 0, got {top!r}")
     t0 = time.perf_counter()
     strategy, rules = prepared(strategy, rules)
-    acc = _Accumulator(rules, top)
+    acc = RegretAccumulator(rules, top)
     levels, fw = forward_pass(strategy, rules, progress, acc)
     t1 = time.perf_counter()
     res = acc.result(strategy_label(strategy), fw, t1 - t0)
@@ -141,7 +143,7 @@ def evaluate_with_regret(
     return ex, res
 
 
-class _Accumulator:
+class RegretAccumulator:
     """Charges the losses of each chunk of decisions as the forward pass goes."""
 
     def __init__(self, rules: RuleSet, top: int, values: np.ndarray | None = None):
@@ -213,7 +215,7 @@ class _Accumulator:
             strategy_value=fw["mean"],
             total=float(self.by_layer.sum()),
             by_decision=pd.Series(
-                {_layer_name(j): self.by_layer[j] for j in range(R - 1, -1, -1)},
+                {decision_layer_name(j): self.by_layer[j] for j in range(R - 1, -1, -1)},
                 name="expected_loss",
             ),
             by_turn=pd.Series(

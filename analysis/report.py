@@ -182,11 +182,11 @@ def _build(rules, games, seed, specs, out, n_jobs, regret_top, progress, quick, 
     """The steps of :func:`build_report` (arguments checked; ``warming``: the
     :mod:`~yahtzee_sim.analysis.warmup` process, or ``None``)."""
     from yahtzee_sim.analysis.selection import select_best
-    from yahtzee_sim.engine.lockstep import simulate
+    from yahtzee_sim.engine.simulate import simulate
     from yahtzee_sim.solving.solver import value_table
 
     ids = list(specs)
-    deterministic = [s for s in ids if _is_deterministic(specs[s])]
+    deterministic = [s for s in ids if is_deterministic(specs[s])]
     bar = tqdm(
         total=len(ids) + len(deterministic) + 3, desc="report", unit="step", disable=not progress
     )
@@ -344,7 +344,9 @@ def _exact_one(sid: str, rules, top: int, quick: bool = False):
         return None, None, str(exc)
 
 
-def _is_deterministic(sid: str) -> bool:
+def is_deterministic(sid: str) -> bool:
+    """Whether the strategy id names a deterministic strategy (one the exact evaluator
+    can evaluate)."""
     from yahtzee_sim.strategies import get_strategy, strategy_class
 
     try:

@@ -30,8 +30,8 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from yahtzee_sim.analysis.document import Document
-from yahtzee_sim.analysis.report import _is_deterministic
-from yahtzee_sim.analysis.stats import _mean_ci
+from yahtzee_sim.analysis.report import is_deterministic
+from yahtzee_sim.analysis.stats import mean_ci
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import get_rules
 
@@ -218,19 +218,19 @@ def _exact(sid: str, rules: str):
 
 
 def _simulate(sid: str, rules: str, games: int, seed: int, n_jobs: int):
-    from yahtzee_sim.engine.lockstep import simulate
+    from yahtzee_sim.engine.simulate import simulate
 
     return simulate(sid, games, seed=seed, rules=rules, n_jobs=n_jobs, progress=False)
 
 
 def _ci(x: np.ndarray) -> tuple[float, float]:
-    """95% confidence interval of the mean (:func:`.stats._mean_ci`, as ``summarize``)."""
-    return _mean_ci(np.asarray(x, dtype=np.float64), 0.95)[2:]
+    """95% confidence interval of the mean (:func:`.stats.mean_ci`, as ``summarize``)."""
+    return mean_ci(np.asarray(x, dtype=np.float64), 0.95)[2:]
 
 
 def _deterministic(sid: str) -> bool:
     """Exact evaluation applies (the report's test)."""
-    return _is_deterministic(sid)
+    return is_deterministic(sid)
 
 
 def _references(source_prefix: str):

@@ -15,7 +15,8 @@ from yahtzee_sim.engine.results import Results
 PERCENTILES = (10, 50, 90)
 
 
-def _mean_ci(x: np.ndarray, level: float) -> tuple[float, float, float, float]:
+def mean_ci(x: np.ndarray, level: float) -> tuple[float, float, float, float]:
+    """Mean, SD, and the two ends of the t confidence interval of the mean at ``level``."""
     n = len(x)
     mean = float(x.mean())
     sd = float(x.std(ddof=1)) if n > 1 else 0.0
@@ -56,7 +57,7 @@ def summarize(results: Results | Sequence[Results], level: float = 0.95) -> pd.D
     rows = []
     for res in results:
         total = res.total.astype(np.float64)
-        mean, sd, lo, hi = _mean_ci(total, level)
+        mean, sd, lo, hi = mean_ci(total, level)
         row = {
             "strategy": res.strategy,
             "games": res.n_games,
@@ -71,7 +72,7 @@ def summarize(results: Results | Sequence[Results], level: float = 0.95) -> pd.D
         k = int((res.upper_bonus > 0).sum())
         blo, bhi = _wilson(k, res.n_games, level)
         row.update({"bonus_rate": k / res.n_games, "bonus_lo": blo, "bonus_hi": bhi})
-        ym, _, ylo, yhi = _mean_ci(res.yahtzees.astype(np.float64), level)
+        ym, _, ylo, yhi = mean_ci(res.yahtzees.astype(np.float64), level)
         row.update({"yahtzees": ym, "yahtzees_lo": ylo, "yahtzees_hi": yhi})
         rows.append(row)
     return pd.DataFrame(rows)
@@ -93,7 +94,7 @@ def paired_difference(a: Results, b: Results, metric: str = "total", level: floa
             f"games {a.n_games}/{b.n_games}, rules {a.rules.name}/{b.rules.name})"
         )
     x, y = METRICS[metric](a), METRICS[metric](b)
-    mean, sd, lo, hi = _mean_ci(x - y, level)
+    mean, sd, lo, hi = mean_ci(x - y, level)
     corr = float(np.corrcoef(x, y)[0, 1]) if x.std() > 0 and y.std() > 0 else float("nan")
     return {
         "mean": mean,

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from yahtzee_sim.analysis.stats import _mean_ci
+from yahtzee_sim.analysis.stats import mean_ci
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import get_rules
@@ -158,7 +158,7 @@ def tournament(
         cards (:mod:`yahtzee_sim.multiplayer.tables`); every seat keeps its blind dice stream, so
         strategies that ignore their opponents score exactly as in the blind game.
     """
-    from yahtzee_sim.engine.lockstep import simulate
+    from yahtzee_sim.engine.simulate import simulate
 
     t0 = time.perf_counter()
     rules = get_rules(rules)
@@ -297,10 +297,10 @@ class RoundRobinResult:
 
 
 def _mean_half(x: np.ndarray, level: float) -> tuple[float, float]:
-    """Mean and t-interval half-width (the project's interval, :func:`.stats._mean_ci`)."""
+    """Mean and t-interval half-width (the project's interval, :func:`.stats.mean_ci`)."""
     if len(x) < 2:
         return (float(x.mean()) if len(x) else np.nan), np.nan
-    mean, _, lo, _ = _mean_ci(x, level)
+    mean, _, lo, _ = mean_ci(x, level)
     return mean, mean - lo
 
 

@@ -66,12 +66,12 @@ def warm(rules="yahtzee") -> None:
     """Compile (or load) the kernels of :func:`~yahtzee_sim.analysis.regret.evaluate_with_regret`
     for ``rules``: one turn of ``greedy``, its regret against a table of zeros and its
     score law."""
-    from yahtzee_sim.analysis.regret import _Accumulator
+    from yahtzee_sim.analysis.regret import RegretAccumulator
     from yahtzee_sim.exact.laws import exact_result, forward_pass, prepared
     from yahtzee_sim.game.state import n_states
 
     strategy, rules = prepared("greedy", rules)
-    acc = _Accumulator(rules, 1, values=np.zeros(n_states(rules)))
+    acc = RegretAccumulator(rules, 1, values=np.zeros(n_states(rules)))
     levels, fw = forward_pass(strategy, rules, on_decisions=acc, turns=1)
     exact_result(strategy, rules, levels, fw)
 

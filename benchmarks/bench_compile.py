@@ -42,7 +42,7 @@ class Timer(event.Listener):
 Timer.total = 0.0
 event.register("numba:compile", Timer())
 
-from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim import simulate
 from yahtzee_sim.solving.advisor import advise
 from yahtzee_sim.analysis.regret import evaluate_with_regret
 from yahtzee_sim.multiplayer.duel import duel

@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim import simulate
 from yahtzee_sim.exact.pairs import evaluate_pair
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.multiplayer.duel import duel, solve_duel

@@ -20,7 +20,7 @@ import sys
 import time
 
 import yahtzee_sim
-from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim import simulate
 from yahtzee_sim.strategies import strategy_class, strategy_ids
 
 

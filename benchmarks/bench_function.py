@@ -33,7 +33,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     args = ap.parse_args()
 
-    from yahtzee_sim.engine.lockstep import simulate
+    from yahtzee_sim import simulate
     from yahtzee_sim.strategies import FunctionStrategy
 
     simulate(FunctionStrategy(keep, category), 100)  # compile the engine

@@ -27,10 +27,9 @@ import numba
 import numpy as np
 
 import yahtzee_sim
-from yahtzee_sim import get_rules
+from yahtzee_sim import get_rules, simulate
 from yahtzee_sim._kernels import batched
 from yahtzee_sim._kernels.scoring import kernel_rules
-from yahtzee_sim.engine.lockstep import simulate
 from yahtzee_sim.strategies import _lanes, get_strategy
 
 FIELDS = ("order", "used", "upper", "flag", "lane", "first_ptr", "first_roll")

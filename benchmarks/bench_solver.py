@@ -58,8 +58,7 @@ def main() -> int:
     if not args.skip_cold:
         out["cold_first_run_seconds"] = round(cold_run(), 2)
 
-    from yahtzee_sim import get_rules
-    from yahtzee_sim.engine.lockstep import simulate
+    from yahtzee_sim import get_rules, simulate
     from yahtzee_sim.solving.advisor import advise
     from yahtzee_sim.solving.solver import solve, value_table
 

@@ -21,7 +21,7 @@ def main() -> int:
     parser.add_argument("--checkpoint", default=None)
     args = parser.parse_args()
 
-    from yahtzee_sim.engine.lockstep import simulate
+    from yahtzee_sim import simulate
 
     t0 = time.perf_counter()
     agg = simulate(

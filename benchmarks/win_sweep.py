@@ -32,7 +32,7 @@ def main() -> None:
 
     import numpy as np
 
-    from yahtzee_sim.engine.lockstep import simulate
+    from yahtzee_sim import simulate
     from yahtzee_sim.exact.laws import evaluate
     from yahtzee_sim.strategies.win import WinProbability
 

@@ -296,7 +296,7 @@ class CompiledCard:
         the first that holds; -1 where none does (the ``otherwise`` line)."""
         rule = np.full(len(X), -1, dtype=np.int64)
         for i in range(len(self.keeps) - 1, -1, -1):
-            rule[_holds(X, self.keeps[i][0])] = i
+            rule[all_hold(X, self.keeps[i][0])] = i
         return rule
 
     def keep_moves(self, X: np.ndarray) -> np.ndarray:
@@ -312,7 +312,7 @@ class CompiledCard:
         for i in range(len(self.boxes) - 1, -1, -1):
             idx, b = self.boxes[i]
             box = self.vocab.box_table[roll, b]
-            rule[_holds(X, idx) & (points[rows, box] >= 0)] = i
+            rule[all_hold(X, idx) & (points[rows, box] >= 0)] = i
         return rule
 
     def box_moves(self, X: np.ndarray, roll: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -324,7 +324,8 @@ class CompiledCard:
         return np.where(rule >= 0, self.vocab.box_table[roll, moves], fallback)
 
 
-def _holds(X: np.ndarray, idx: np.ndarray) -> np.ndarray:
+def all_hold(X: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """Rows of the condition matrix ``X`` where every condition of ``idx`` holds."""
     out = np.ones(len(X), dtype=np.bool_)
     for k in idx:
         out &= X[:, k]

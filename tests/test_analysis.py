@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from yahtzee_sim import simulate
 from yahtzee_sim.analysis import (
     SelectionError,
     kim_nelson,
@@ -15,7 +16,6 @@ from yahtzee_sim.analysis import (
     summarize,
 )
 from yahtzee_sim.cli import main
-from yahtzee_sim.engine.lockstep import simulate
 
 
 # ------------------------------------------------------------------ constants

@@ -8,8 +8,7 @@ from functools import cache
 import numpy as np
 import pytest
 
-from yahtzee_sim import get_rules
-from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim import get_rules, simulate
 from yahtzee_sim.errors import RulesError
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.game.rules import Category, RuleSet

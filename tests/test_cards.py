@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yahtzee_sim import get_rules
-from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim import get_rules, simulate
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.strategies import check_strategy, get_strategy
 from yahtzee_sim.strategies._card_vocab import BOX_FALLBACK, KEEP_FALLBACK, vocabulary

@@ -9,9 +9,9 @@ import json
 import numpy as np
 import pytest
 
+from yahtzee_sim import simulate
 from yahtzee_sim.analysis.dataset import decision_dataset
 from yahtzee_sim.cli import main
-from yahtzee_sim.engine.lockstep import simulate
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.solving.advisor import advise

@@ -2,10 +2,10 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from yahtzee_sim import IllegalMoveError, get_rules
+from yahtzee_sim import IllegalMoveError, get_rules, simulate
 from yahtzee_sim._kernels.rng import keys_from_seed
 from yahtzee_sim._kernels.scoring import kernel_rules, roll_dice
-from yahtzee_sim.engine.lockstep import play_block, simulate
+from yahtzee_sim.engine.lockstep import play_block
 from yahtzee_sim.strategies import FunctionStrategy
 
 from helpers import options, view_for

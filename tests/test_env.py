@@ -14,7 +14,7 @@ gymnasium = pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from yahtzee_sim.engine.lockstep import simulate  # noqa: E402
+from yahtzee_sim import simulate  # noqa: E402
 from yahtzee_sim.engine.observation import (  # noqa: E402
     action_masks,
     describe_action,

@@ -12,9 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yahtzee_sim import get_rules
+from yahtzee_sim import get_rules, simulate
 from yahtzee_sim.cli import main
-from yahtzee_sim.engine.lockstep import simulate
 from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.engine.summary import SUMMARY_KEYS
 from yahtzee_sim.errors import IllegalMoveError

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from yahtzee_sim import simulate
 from yahtzee_sim.cli import COMMANDS, build_parser, main
-from yahtzee_sim.engine.lockstep import simulate
 from yahtzee_sim.errors import IllegalMoveError, StrategyError
 from yahtzee_sim.strategies import get_strategy
 

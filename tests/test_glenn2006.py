@@ -1,8 +1,7 @@
 import numpy as np
 import pytest
 
-from yahtzee_sim import StrategyError
-from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim import StrategyError, simulate
 from yahtzee_sim.strategies import get_strategy
 
 from helpers import view_for

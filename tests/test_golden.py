@@ -19,8 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from yahtzee_sim import get_rules
-from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim import get_rules, simulate
 from yahtzee_sim.solving.advisor import advise
 from yahtzee_sim.solving.solver import value_table
 from yahtzee_sim.solving.target import solve_target

@@ -12,8 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from yahtzee_sim import get_rules
-from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim import get_rules, simulate
 from yahtzee_sim.engine.strategy import Reference
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.solving.solver import value_table

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from yahtzee_sim import simulate
 from yahtzee_sim.apps.play import (
     HELP,
     EndOfInput,
@@ -17,7 +18,6 @@ from yahtzee_sim.apps.play import (
     play,
     upper_outlook,
 )
-from yahtzee_sim.engine.lockstep import simulate
 from yahtzee_sim.engine.observation import observe
 from yahtzee_sim.engine.records import check_record
 from yahtzee_sim.game.boxnames import BoxNameError, match_box, normalize

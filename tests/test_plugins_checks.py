@@ -3,9 +3,8 @@ import textwrap
 import numpy as np
 import pytest
 
-from yahtzee_sim import StrategyError, get_rules
+from yahtzee_sim import StrategyError, get_rules, simulate
 from yahtzee_sim.cli import main
-from yahtzee_sim.engine.lockstep import simulate
 from yahtzee_sim.strategies import Strategy, get_strategy, strategy_class, strategy_ids
 from yahtzee_sim.strategies.checks import StrategyCheckError, check_strategy
 

@@ -1,8 +1,7 @@
 import numpy as np
 import pytest
 
-from yahtzee_sim import StrategyError
-from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim import StrategyError, simulate
 from yahtzee_sim.strategies._card import THREE_OF_A_KIND, YAHTZEE_BOXES
 from yahtzee_sim.strategies.rule_based import Glenn2007Rules
 

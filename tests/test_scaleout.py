@@ -1,10 +1,10 @@
 import numpy as np
 import pytest
 
+from yahtzee_sim import simulate
 from yahtzee_sim.cli import main
 from yahtzee_sim.engine.aggregate import Aggregate
 from yahtzee_sim.engine.checkpoint import CheckpointError
-from yahtzee_sim.engine.lockstep import simulate
 from yahtzee_sim.engine.simulate import RunInterrupted
 from yahtzee_sim.strategies import Strategy
 from yahtzee_sim.strategies.greedy import Greedy

@@ -3,8 +3,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yahtzee_sim import YahtzeeSimError, get_rules
-from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim import YahtzeeSimError, get_rules, simulate
 from yahtzee_sim.engine.results import PERCENTILES
 from yahtzee_sim.engine.summary import SIMULATION_KEYS, SUMMARY_KEYS
 from yahtzee_sim.game.state import decode_state, encode_state, n_states

@@ -4,8 +4,7 @@ import warnings
 import numpy as np
 import pytest
 
-from yahtzee_sim import get_rules
-from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim import get_rules, simulate
 from yahtzee_sim.game.state import encode_state
 from yahtzee_sim.solving.cache import CacheWarning, cache_path
 from yahtzee_sim.solving.solver import _MEMORY, solve, value_table

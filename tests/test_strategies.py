@@ -3,8 +3,7 @@ import pickle
 import numpy as np
 import pytest
 
-from yahtzee_sim import StrategyError
-from yahtzee_sim.engine.lockstep import simulate
+from yahtzee_sim import StrategyError, simulate
 from yahtzee_sim.strategies import (
     FunctionStrategy,
     PolicyStrategy,

@@ -33,7 +33,7 @@ def positions(draw, rules=YAHTZEE):
     return dice, rolls_left, used, upper
 
 
-def _holds(vocab, pos, rule) -> bool:
+def all_hold(vocab, pos, rule) -> bool:
     """Whether every condition of ``rule`` holds at ``pos`` (the vocabulary evaluates)."""
     view = pos.view()
     points = np.asarray(view.category_points)
@@ -65,7 +65,7 @@ def test_the_rule_that_decides_is_the_first_that_holds_and_plays_the_move(size, 
     points = view.category_points[0]
 
     def fires(rule) -> bool:
-        if not _holds(vocab, pos, rule):
+        if not all_hold(vocab, pos, rule):
             return False
         if rule.section == "keep":
             return True

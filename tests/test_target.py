@@ -15,8 +15,8 @@ from functools import cache
 import numpy as np
 import pytest
 
+from yahtzee_sim import simulate
 from yahtzee_sim.cli import main
-from yahtzee_sim.engine.lockstep import simulate
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.game.rules import get_rules

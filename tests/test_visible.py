@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from yahtzee_sim import simulate
 from yahtzee_sim._kernels.scoring import kernel_rules, scored_state, yahtzee_bonus_points
-from yahtzee_sim._kernels.widget import _rows, new_work
+from yahtzee_sim._kernels.widget import buffer_rows, new_work
 from yahtzee_sim.analysis import TournamentError, round_robin, tournament
 from yahtzee_sim.cli import main
-from yahtzee_sim.engine.lockstep import simulate
 from yahtzee_sim.exact.future import future_law, future_moments
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.game.rules import get_rules
@@ -128,8 +128,8 @@ def test_mixed_lanes_with_max_ev_values_reproduce_optimal_decisions(rules_name):
     keep_opt, cat_opt = opt.decision_table(rules, states)
     nu = len(states)
     work = new_work(kr, nu, 1)
-    val = _rows(work.val, kr.slot_points.shape[0], nu)
-    val_bonus = _rows(work.val_bonus, kr.slot_points.shape[0], nu)
+    val = buffer_rows(work.val, kr.slot_points.shape[0], nu)
+    val_bonus = buffer_rows(work.val_bonus, kr.slot_points.shape[0], nu)
     used_l, upper_l, flag_l = decode_state(rules, states)
     for t in range(nu):
         used, upper, flag = int(used_l[t]), int(upper_l[t]), int(flag_l[t])

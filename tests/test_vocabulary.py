@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from yahtzee_sim import IllegalMoveError
+from yahtzee_sim import IllegalMoveError, simulate
 from yahtzee_sim.cli import main
-from yahtzee_sim.engine.lockstep import simulate
 from yahtzee_sim.engine.summary import PERCENTILES, SUMMARY_KEYS, percentile_key, strategy_label
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.strategies import Strategy, get_strategy

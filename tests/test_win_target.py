@@ -9,13 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.special import ndtr, ndtri
 
+from yahtzee_sim import simulate
 from yahtzee_sim._kernels.winaware import (
     NODE_WEIGHT,
     beat_probability,
     best_final_nodes,
     best_final_sizes,
 )
-from yahtzee_sim.engine.lockstep import simulate
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.exact.future import FutureError, future_law, future_laws, future_moments
 from yahtzee_sim.exact.pairs import evaluate_pair

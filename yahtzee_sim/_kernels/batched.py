@@ -14,10 +14,10 @@ from numba import njit, prange
 from yahtzee_sim._kernels.scoring import flag_after_roll
 from yahtzee_sim._kernels.widget import (
     NEG,
-    _rows,
     best_keep_at,
     bonus_moves_flag,
     box_values,
+    buffer_rows,
     new_work,
     prefetch_box_rows,
     widget_mixed,
@@ -216,7 +216,7 @@ def fill_need_run(
     slot_ptr = kr.slot_ptr
     lo, hi, per_pair = run_lanes(lane, rows, t0, t1)
     span = 1 if per_pair else hi - lo + 1
-    tmp = _rows(buf, n_slots, span)
+    tmp = buffer_rows(buf, n_slots, span)
     earns = kr.yahtzee_bonus > 0 and flag >= 1
     f2 = flag_after_roll(kr, flag, 1) if bonus_moves_flag(kr, used, flag) else flag
     for bonus in range(2 if earns else 1):
@@ -322,8 +322,8 @@ def need_lane_decisions(
             nu = rows.shape[0]
             if k == chunk:  # this chunk's first tile (the next ones: a tile ahead)
                 prefetch_need_tile(kr, need, used, upper, flag, lane, rows)
-            val = _rows(work.val, n_slots, nu)
-            vb = _rows(work.val_bonus, n_slots, nu)
+            val = buffer_rows(work.val, n_slots, nu)
+            vb = buffer_rows(work.val_bonus, n_slots, nu)
             fill_need_tile(kr, need, used, upper, flag, lane, rows, val, vb, buf, bonus_slots)
             ahead = k + n_chunks
             if ahead < n_tiles:

@@ -27,7 +27,8 @@ TILE = 128
 
 @njit(cache=True, nogil=True)
 def decode(kr, s):
-    """``(used, upper, flag)`` of state index ``s`` (:func:`yahtzee_sim.game.state.decode_state`)."""
+    """``(used, upper, flag)`` of state index ``s``
+    (:func:`yahtzee_sim.game.state.decode_state`)."""
     cap1 = kr.upper_cap + 1
     rest = s // cap1
     return rest // kr.flag_size, s % cap1, rest % kr.flag_size

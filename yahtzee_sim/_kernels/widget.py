@@ -174,7 +174,7 @@ def new_work(kr, max_nu, record):
 
 
 @njit(cache=True, nogil=True)
-def _rows(buf, n, nu):
+def buffer_rows(buf, n, nu):
     """The first ``n * nu`` entries of ``buf`` as ``(n, nu)`` (``(0, nu)`` if too short)."""
     if buf.shape[0] < n * nu:
         return buf[:0].reshape((0, nu))
@@ -559,15 +559,15 @@ def widget(kr, lanes, used, upper, flag, lo, nu, work, record):
     """
     n_keeps = kr.keep_add.shape[0]
     n_rolls = kr.roll_keep_index.shape[0]
-    W = _rows(work.W, n_keeps, nu)
-    A = _rows(work.A, n_keeps, nu)
-    cat = _rows(work.cat, n_rolls, nu)
+    W = buffer_rows(work.W, n_keeps, nu)
+    A = buffer_rows(work.A, n_keeps, nu)
+    cat = buffer_rows(work.cat, n_rolls, nu)
     keep = _layers(work.keep, kr.rolls, n_rolls, nu)
     keep_vals = _layers(work.keep_vals, kr.rolls, n_keeps, nu)
     roll_vals = _layers(work.roll_vals, kr.rolls, n_rolls, nu)
     width = nu + box_pad(kr, lanes, flag)
-    val = _rows(work.val, kr.slot_points.shape[0], width)
-    val_bonus = _rows(work.val_bonus, kr.slot_points.shape[0], width)
+    val = buffer_rows(work.val, kr.slot_points.shape[0], width)
+    val_bonus = buffer_rows(work.val_bonus, kr.slot_points.shape[0], width)
     category_step(
         kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, work.slots, record >= 1, cat
     )
@@ -694,11 +694,11 @@ def widget_mixed(kr, used, flag, nu, work, record, top=True):
     n_keeps = kr.keep_add.shape[0]
     n_rolls = kr.roll_keep_index.shape[0]
     n_slots = kr.slot_points.shape[0]
-    W = _rows(work.W, n_keeps, nu)
-    A = _rows(work.A, n_keeps, nu)
-    cat = _rows(work.cat, n_rolls, nu)
-    val = _rows(work.val, n_slots, nu)
-    val_bonus = _rows(work.val_bonus, n_slots, nu)
+    W = buffer_rows(work.W, n_keeps, nu)
+    A = buffer_rows(work.A, n_keeps, nu)
+    cat = buffer_rows(work.cat, n_rolls, nu)
+    val = buffer_rows(work.val, n_slots, nu)
+    val_bonus = buffer_rows(work.val_bonus, n_slots, nu)
     mixed_category_step(kr, used, flag, nu, W, val, val_bonus, work.slots, cat)
     reroll_steps(kr, W, A, nu, work, record, top)
     return W, cat, _layers(work.keep, kr.rolls, n_rolls, nu)

@@ -25,7 +25,7 @@ from numba import njit, prange
 
 from yahtzee_sim._kernels.batched import CHUNKS, TILE, solve_tile
 from yahtzee_sim._kernels.scoring import flag_after_roll, scored_state
-from yahtzee_sim._kernels.widget import _rows, mask_used_boxes, new_work
+from yahtzee_sim._kernels.widget import buffer_rows, mask_used_boxes, new_work
 
 #: Node weights below this join the next node (a law's tail, the last node).
 NODE_WEIGHT = 1e-9
@@ -163,8 +163,8 @@ def win_aware_decisions(
         for k in range(chunk, n_tiles, n_chunks):
             rows = order[k * TILE : min(n, (k + 1) * TILE)]
             nu = rows.shape[0]
-            val = _rows(work.val, n_slots, nu)
-            vb = _rows(work.val_bonus, n_slots, nu)
+            val = buffer_rows(work.val, n_slots, nu)
+            vb = buffer_rows(work.val_bonus, n_slots, nu)
             for t in range(nu):
                 i = rows[t]
                 fill_win_values(
@@ -444,8 +444,8 @@ def win_reach_decisions(kr, order, mine, finished, target, mean, nodes, keep_out
         for k in range(chunk, n_tiles, n_chunks):
             rows = order[k * TILE : min(n, (k + 1) * TILE)]
             nu = rows.shape[0]
-            val = _rows(work.val, n_slots, nu)
-            vb = _rows(work.val_bonus, n_slots, nu)
+            val = buffer_rows(work.val, n_slots, nu)
+            vb = buffer_rows(work.val_bonus, n_slots, nu)
             for t in range(nu):
                 i = rows[t]
                 lo, hi = ptr[i], ptr[i] + count[i]

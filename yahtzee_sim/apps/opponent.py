@@ -3,10 +3,12 @@
 The person (:class:`~yahtzee_sim.apps.play.Game`) sits in seat 0 and plays first in every
 round; after each of the person's turns the opponent plays its whole turn, as a seat of a
 tournament's visible table does (:func:`yahtzee_sim.engine.lockstep.play_turn` with the
-:class:`~yahtzee_sim.engine.view.TableInfo` of :func:`yahtzee_sim.multiplayer.tables.table_info`), so
+:class:`~yahtzee_sim.engine.view.TableInfo` of :func:`yahtzee_sim.multiplayer.tables.table_info`),
+so
 opponent-aware strategies (``win-aware``, ``chase``, ``win:2``) see the person's score card.
 Its dice are those seat 1 rolls in a tournament of the game's seed (the stream of
-:func:`~yahtzee_sim.multiplayer.tables.seat_seed` ``(seed, 1)``): the same seed and the same moves of
+:func:`~yahtzee_sim.multiplayer.tables.seat_seed` ``(seed, 1)``): the same seed and the same moves
+of
 the person give the same opponent turns.
 """
 

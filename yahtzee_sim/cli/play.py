@@ -81,7 +81,8 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    """Serve the advisor, coach and game on a local web page (:func:`yahtzee_sim.apps.server.serve`)."""
+    """Serve the advisor, coach and game on a local web page
+    (:func:`yahtzee_sim.apps.server.serve`)."""
     get_rules(args.rules)  # a bad preset: one line before anything starts
     require("flask", "serve")
     from yahtzee_sim.apps.server import serve  # Flask (the 'web' extra): only for this command

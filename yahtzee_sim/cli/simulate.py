@@ -56,7 +56,8 @@ def written(what: str, path: Path | None) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Simulate (:func:`yahtzee_sim.engine.simulate.simulate`), write the files asked for, print the summary."""
+    """Simulate (:func:`yahtzee_sim.engine.simulate.simulate`), write the files asked for, print
+    the summary."""
     rules = opt.rules_from(args)
     strategy = opt.strategy_from(args)
     check_frame_file("--out", args.out)

@@ -155,7 +155,8 @@ def _cards(args: argparse.Namespace, rules) -> list:
 
 
 def format_winprob(res, cards: list, seat: int, rules_name: str) -> str:
-    """The text report of :func:`yahtzee_sim.multiplayer.winprob.win_probability_now`, one line a seat."""
+    """The text report of :func:`yahtzee_sim.multiplayer.winprob.win_probability_now`, one line a
+    seat."""
     who = "game over" if res.to_move < 0 else f"seat {res.to_move} to move"
     lines = [f"rules {rules_name}, {len(cards)} players, {who}"]
     for i, c in enumerate(cards):

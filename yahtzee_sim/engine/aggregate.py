@@ -93,7 +93,8 @@ class Aggregate:
     def summary(self, strategy: str | None = None, seed: int | None = None) -> dict:
         """The summary in the shared vocabulary (:mod:`yahtzee_sim.engine.summary`).
 
-        ``strategy`` and ``seed`` default to those recorded by :func:`~yahtzee_sim.engine.simulate.simulate`.
+        ``strategy`` and ``seed`` default to those recorded by
+        :func:`~yahtzee_sim.engine.simulate.simulate`.
         """
         strategy = self.meta.get("strategy", "") if strategy is None else strategy
         seed = self.meta.get("seed") if seed is None else seed

@@ -141,7 +141,8 @@ class GameBatch:
 
     def set_position(self, card) -> None:
         """Put every game of the batch at the score card ``card``
-        (:class:`~yahtzee_sim.multiplayer.winprob.ScoreCard`): its boxes, upper total, flag, bonuses."""
+        (:class:`~yahtzee_sim.multiplayer.winprob.ScoreCard`): its boxes, upper total, flag,
+        bonuses."""
         names = self.rules.category_names
         for name, pts in card.boxes.items():
             c = names.index(name)

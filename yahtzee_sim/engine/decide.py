@@ -29,13 +29,13 @@ SEARCH_ROWS = 256
 
 
 def _package_roots() -> tuple[str, ...]:
-    """Folders of yahtzee_sim's own code (the strategies and analysis packages live
-    beside the core package in a source checkout)."""
-    roots = {Path(__file__).resolve().parent}
-    for name in ("yahtzee_sim.strategies", "yahtzee_sim.analysis"):
-        module = sys.modules.get(name)
-        if module is not None and getattr(module, "__file__", None):
-            roots.add(Path(module.__file__).resolve().parent)
+    """Folders of yahtzee_sim's own code: the package and every imported sub-package
+    (the strategies and analysis packages live beside the core package in a source
+    checkout)."""
+    roots = {Path(__file__).resolve().parents[1]}
+    for name, module in list(sys.modules.items()):
+        if name.startswith("yahtzee_sim.") and name.count(".") == 1:
+            roots.update(Path(p).resolve() for p in getattr(module, "__path__", ()))
     return tuple(str(r) + "/" for r in roots)
 
 

@@ -37,6 +37,7 @@ import numpy as np
 from yahtzee_sim._kernels.rng import keys_from_seed
 from yahtzee_sim.engine.batch import GameBatch
 from yahtzee_sim.engine.lockstep import play_block
+from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import YahtzeeSimError, quoted
 from yahtzee_sim.game.rules import RuleSet, get_rules
@@ -321,10 +322,9 @@ class DecisionRecorder:
 def recorded_blocks(strategy, n_games: int, seed: int, rules: RuleSet, chunk_size: int):
     """Yield ``(first game, games, decisions)`` per block of the games ``simulate`` plays
     (same seed, same dice), recording every decision (one process)."""
-    from yahtzee_sim.engine.simulate import _prepared
-    from yahtzee_sim.strategies import get_strategy
+    from yahtzee_sim.engine.simulate import prepared_strategy
 
-    strategy = _prepared(get_strategy(strategy), rules)
+    strategy = prepared_strategy(get_strategy(strategy), rules)
     keys = keys_from_seed(seed)
     for first in range(0, n_games, chunk_size):
         n = min(chunk_size, n_games - first)

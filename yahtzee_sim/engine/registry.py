@@ -3,10 +3,10 @@ version) mapped to ``"module:Class"`` entry points, loaded when first asked for.
 
 As Gymnasium registers environments, the registry holds strings, not classes: the engine
 never imports a strategy module. The built-in families declare their ids in the package's
-metadata (the ``yahtzee_sim.strategies`` entry-point group of ``pyproject.toml``), and so
+metadata (the ``yahtzee_sim_strategies`` entry-point group of ``pyproject.toml``), and so
 can any installed package::
 
-    [project.entry-points."yahtzee_sim.strategies"]
+    [project.entry-points."yahtzee_sim_strategies"]
     my-heuristic-v1 = "my_package.heuristics:MyHeuristic"
 
 At run time, :func:`register` adds an id for a class or an entry point string.
@@ -23,7 +23,7 @@ from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.errors import StrategyError
 
 #: The entry-point group that declares strategies (``id-vN = "module:Class"``).
-ENTRY_POINT_GROUP = "yahtzee_sim.strategies"
+ENTRY_POINT_GROUP = "yahtzee_sim_strategies"
 
 _ENTRIES: dict[str, str | type[Strategy]] = {}  # versioned id -> entry point or class
 _LATEST: dict[str, int] = {}
@@ -78,7 +78,7 @@ def register(base_id: str, entry_point: str | type[Strategy] | None = None, vers
 
 def discover() -> None:
     """Read the ids that installed packages declare (entry-point group
-    ``yahtzee_sim.strategies``), once."""
+    ``yahtzee_sim_strategies``), once."""
     global _DISCOVERED
     if _DISCOVERED:
         return
@@ -150,6 +150,12 @@ def strategy_class(strategy_id: str) -> type[Strategy]:
     try:
         return _load(strategy_id)
     except KeyError:
+        if not _ENTRIES:
+            raise StrategyError(
+                f"unknown strategy {strategy_id!r}: no strategy is registered (the built-ins "
+                f"are declared in the package's metadata, entry-point group "
+                f"{ENTRY_POINT_GROUP!r}: install the package, e.g. pip install -e .)"
+            ) from None
         raise StrategyError(
             f"unknown strategy {strategy_id!r}; expected one of: {', '.join(strategy_ids())}"
         ) from None

@@ -17,6 +17,7 @@ from yahtzee_sim.engine.checkpoint import load as load_checkpoint
 from yahtzee_sim.engine.checkpoint import save as save_checkpoint
 from yahtzee_sim.engine.decide import prepare
 from yahtzee_sim.engine.lockstep import play_block
+from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.engine.results import Results
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import YahtzeeSimError
@@ -28,7 +29,9 @@ DEFAULT_CHUNK = 65_536
 _PREPARED: dict[tuple, object] = {}
 
 
-def _prepared(strategy, rules: RuleSet):
+def prepared_strategy(strategy, rules: RuleSet):
+    """The strategy after ``prepare(rules)``, memoised per (class, parameters, rules) in
+    this process, so that repeated simulations reuse its tables."""
     key = (
         type(strategy).__module__,
         type(strategy).__qualname__,
@@ -47,7 +50,7 @@ def _prepared(strategy, rules: RuleSet):
 
 def _run_block(strategy, rules, first, n, dice_key, strategy_key, keep_games=True, prepare=True):
     """One block; per-game arrays, or (``keep_games=False``) their exact aggregate."""
-    played = _prepared(strategy, rules) if prepare else strategy
+    played = prepared_strategy(strategy, rules) if prepare else strategy
     block = play_block(played, rules, first, n, dice_key, strategy_key)
     return block if keep_games else Aggregate.from_arrays(rules, block)
 
@@ -65,7 +68,9 @@ class RunInterrupted(KeyboardInterrupt):
     """Ctrl-C during :func:`simulate`; the message says what was saved and how to resume."""
 
 
-def _check_int(name: str, value, minimum: int) -> int:
+def check_int(name: str, value, minimum: int) -> int:
+    """``value`` as an ``int``; a :class:`~yahtzee_sim.errors.YahtzeeSimError` naming
+    ``name`` unless it is an integer (not a bool) of at least ``minimum``."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
         raise YahtzeeSimError(f"{name} must be an integer >= {minimum}, got {value!r}")
     return int(value)
@@ -127,12 +132,11 @@ def simulate(
     IllegalMoveError
         When the strategy makes an illegal decision.
     """
-    from yahtzee_sim.strategies import get_strategy
 
-    n_games = _check_int("n_games", n_games, 1)
-    seed = _check_int("seed", seed, 0)
-    chunk_size = _check_int("chunk_size", chunk_size, 1)
-    first_game = _check_int("first_game", first_game, 0)
+    n_games = check_int("n_games", n_games, 1)
+    seed = check_int("seed", seed, 0)
+    chunk_size = check_int("chunk_size", chunk_size, 1)
+    first_game = check_int("first_game", first_game, 0)
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
         raise YahtzeeSimError(f"n_jobs must be a non-zero integer (-1 = all cores), got {n_jobs!r}")
     rules = get_rules(rules)
@@ -220,14 +224,14 @@ def _backend_configured() -> bool:
 def _blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, keep_games):
     """Yield each block's output in order."""
     if n_jobs == 1 or len(todo) <= 1:
-        prepared = _prepared(strategy, rules)
+        prepared = prepared_strategy(strategy, rules)
         for s, n in todo:
             yield _run_block(prepared, rules, s, n, dice_key, strategy_key, keep_games, False)
         return
     if getattr(strategy, "parallel_backend", "processes") == "threads" and not (
         _backend_configured()
     ):
-        prepared = _prepared(strategy, rules)
+        prepared = prepared_strategy(strategy, rules)
         share = max(1, numba.get_num_threads() // min(effective_n_jobs(n_jobs), len(todo)))
         jobs = (
             delayed(_run_threaded_block)(

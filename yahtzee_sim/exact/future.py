@@ -28,7 +28,7 @@ from yahtzee_sim._kernels.exact import outcome_effects, reach_layer, roll_outcom
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.winaware import NODE_WEIGHT
 from yahtzee_sim.errors import YahtzeeSimError
-from yahtzee_sim.exact.laws import _backward, _unique_states, level_outcomes, prepared
+from yahtzee_sim.exact.laws import backward_law, level_outcomes, prepared, unique_states
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import decode_state, encode_state, flag_size, n_states
 from yahtzee_sim.solving import cache
@@ -122,13 +122,13 @@ def _law_from_outcomes(strategy, rules: RuleSet, first_states, first_pts, first_
     turn = int(bin(int(used0[0])).count("1")) if len(first_states) else rules.n_categories
     laws = {}
     if turn < rules.n_categories:
-        states = _unique_states(np.asarray(first_states, dtype=np.int64), size)
+        states = unique_states(np.asarray(first_states, dtype=np.int64), size)
         lvs = []
         for t in range(turn, rules.n_categories):
             lv = level_outcomes(strategy, rules, states, t)
             lvs.append(lv)
-            states = _unique_states(lv.nxt, size)
-        rows = _backward(rules, lvs, False, all_rows=True)
+            states = unique_states(lv.nxt, size)
+        rows = backward_law(rules, lvs, False, all_rows=True)
         laws = {int(s): rows[i] for i, s in enumerate(lvs[0].states)}
     for s, q, p in zip(first_states, first_pts, first_prob, strict=True):
         law = laws.get(int(s), np.ones(1))

@@ -50,6 +50,7 @@ from yahtzee_sim.engine.moves import (
     keep_array,
     position_text,
 )
+from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.engine.summary import PERCENTILES, box_statistics, percentile_key, strategy_label
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import IllegalMoveError, StrategyError
@@ -257,7 +258,7 @@ def _views(rules: RuleSet, states: np.ndarray, turn: int):
     return make, used, cat_scores
 
 
-def _keep_indices(strategy, rules: RuleSet, view: TurnView, out) -> np.ndarray:
+def keep_indices(strategy, rules: RuleSet, view: TurnView, out) -> np.ndarray:
     """The keep index of each row's answer ``out`` (checked by :mod:`yahtzee_sim.engine.moves`)."""
     arr = keep_array(strategy, out, view)
     keep = np.empty(len(arr), dtype=np.int16)
@@ -268,7 +269,7 @@ def _keep_indices(strategy, rules: RuleSet, view: TurnView, out) -> np.ndarray:
     return keep
 
 
-def _categories(strategy, rules: RuleSet, view: TurnView, out) -> np.ndarray:
+def box_indices(strategy, rules: RuleSet, view: TurnView, out) -> np.ndarray:
     """Each row's box (int8; -1 when out of range, refused where the box is written)."""
     arr = category_array(strategy, out, view)
     return np.where((arr < 0) | (arr >= rules.n_categories), -1, arr).astype(np.int8)
@@ -297,9 +298,9 @@ def _check_position_only(strategy, rules, make, used, cat_scores, rolls_left, de
         key=(np.uint64(rng.integers(2**62)), np.uint64(rng.integers(2**62))),
     )
     if rolls_left:
-        again = _keep_indices(strategy, rules, view, decide(strategy, view))
+        again = keep_indices(strategy, rules, view, decide(strategy, view))
     else:
-        again = _categories(strategy, rules, view, decide(strategy, view))
+        again = box_indices(strategy, rules, view, decide(strategy, view))
     if not np.array_equal(again, decided[rows]):
         name = strategy_label(strategy)
         raise ExactEvaluationError(
@@ -334,12 +335,12 @@ def decision_tables(strategy, rules: RuleSet, states: np.ndarray, turn: int, rng
         make, used, cat_scores = _views(rules, states[lo:hi], turn)
         for j in range(1, rules.rolls_per_turn):
             view = make(j)
-            got = _keep_indices(strategy, rules, view, decide(strategy, view))
+            got = keep_indices(strategy, rules, view, decide(strategy, view))
             if lo == 0 and rng is not None:
                 _check_position_only(strategy, rules, make, used, cat_scores, j, got, rng)
             keep[lo:hi, j - 1] = got.reshape(hi - lo, n_rolls)
         view = make(0)
-        got = _categories(strategy, rules, view, decide(strategy, view))
+        got = box_indices(strategy, rules, view, decide(strategy, view))
         if lo == 0 and rng is not None:
             _check_position_only(strategy, rules, make, used, cat_scores, 0, got, rng)
         cat[lo:hi] = got.reshape(hi - lo, n_rolls)
@@ -435,8 +436,6 @@ def _illegal_category(strategy, rules, state, roll, c) -> IllegalMoveError:
 # ---------------------------------------------------------------- evaluation
 def _as_strategy(strategy):
     if isinstance(strategy, str):
-        from yahtzee_sim.strategies import get_strategy
-
         return get_strategy(strategy)
     return strategy
 
@@ -492,7 +491,7 @@ def exact_result(
     """The :class:`ExactResult` of a :func:`forward_pass` (``distribution``: add the
     backward pass for the pmf)."""
     t0 = time.perf_counter() if t0 is None else t0
-    pmf = _backward(rules, levels, progress) if distribution else None
+    pmf = backward_law(rules, levels, progress) if distribution else None
     return _result(strategy, rules, fw, pmf, t0, {"total_probability": fw["total"]})
 
 
@@ -586,7 +585,7 @@ def _forward(strategy, rules: RuleSet, progress: bool, on_decisions=None, turns=
             states, lv.ptr, lv.cat, lv.raw, lv.yb, lv.nxt, lv.pts, lv.ub, lv.prob, turn, acc
         )
         levels.append(lv)
-        states = _unique_states(lv.nxt, size)
+        states = unique_states(lv.nxt, size)
         bar.update(1)
     bar.close()
     levels.append(
@@ -606,19 +605,20 @@ def _forward(strategy, rules: RuleSet, progress: bool, on_decisions=None, turns=
     return levels
 
 
-def _unique_states(nxt: np.ndarray, size: int) -> np.ndarray:
+def unique_states(nxt: np.ndarray, size: int) -> np.ndarray:
+    """The distinct state indices of ``nxt`` (all below ``size``), in increasing order."""
     seen = np.zeros(size, dtype=np.bool_)
     seen[nxt] = True
     return np.flatnonzero(seen)
 
 
-def _backward(
+def backward_law(
     rules: RuleSet, levels: list[LevelOutcomes], progress: bool, all_rows: bool = False
 ) -> np.ndarray:
     """The law of the points to come from the first level's first state (``all_rows``:
     from each of its states, one row per state), fullest level first."""
     row_of = np.full(n_states(rules), -1, dtype=np.int64)
-    final = _unique_states(levels[-1].nxt, len(row_of))
+    final = unique_states(levels[-1].nxt, len(row_of))
     row_of[final] = np.arange(len(final))
     V_next = np.ones((len(final), 1))
     top_next = np.zeros(len(final), dtype=np.int64)

@@ -23,10 +23,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.engine.view import TableInfo, TurnView
 from yahtzee_sim.errors import YahtzeeSimError
-from yahtzee_sim.exact.laws import _categories, _keep_indices, decision_tables, level_outcomes
+from yahtzee_sim.exact.laws import box_indices, decision_tables, keep_indices, level_outcomes
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import decode_state, known_box_scores, n_states
 from yahtzee_sim.solving.target import max_score
@@ -115,11 +116,11 @@ class _Asker:
             for r in range(t.n_rolls):
                 for j in range(rules.rolls_per_turn - 1, 0, -1):
                     view = make(j, r)
-                    keep[rows, j - 1, r] = _keep_indices(
+                    keep[rows, j - 1, r] = keep_indices(
                         self.strategy, rules, view, self.strategy.keep(view)
                     )
                 view = make(0, r)
-                cat[rows, r] = _categories(self.strategy, rules, view, self.strategy.category(view))
+                cat[rows, r] = box_indices(self.strategy, rules, view, self.strategy.category(view))
         return keep, cat
 
     def _views(self, sm, scm, sw, scw):
@@ -185,7 +186,6 @@ def evaluate_pair(
     PairValue
         ``p_win[seat]`` with ties split, and P(tie).
     """
-    from yahtzee_sim.strategies import get_strategy
 
     t0 = time.perf_counter()
     rules = get_rules(rules)

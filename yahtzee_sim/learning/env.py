@@ -50,6 +50,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from yahtzee_sim.engine.simulate import check_int
+
 try:
     import gymnasium
     from gymnasium import spaces
@@ -127,12 +129,6 @@ def _fresh_seed() -> int:
     return int(np.random.SeedSequence().entropy % (2**63))
 
 
-def _check_int(name: str, value) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise YahtzeeSimError(f"{name} must be an integer >= 0, got {value!r}")
-    return int(value)
-
-
 class YahtzeeEnv(gymnasium.Env):
     """One game of Yahtzee or Yatzy as a Gymnasium environment.
 
@@ -184,11 +180,11 @@ class YahtzeeEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         if seed is not None:
-            self._batch.seed(_check_int("seed", seed))
+            self._batch.seed(check_int("seed", seed, 0))
             self._next_game = 0
         elif not self._batch.seeded:
             self._batch.seed(_fresh_seed())
-        game = _check_int("options['game']", (options or {}).get("game", self._next_game))
+        game = check_int("options['game']", (options or {}).get("game", self._next_game), 0)
         self._batch.start(np.array([0]), np.array([game]))
         self._next_game = game + 1
         self._over = False
@@ -289,7 +285,7 @@ class YahtzeeVectorEnv(VectorEnv):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         if seed is not None:
-            self._batch.seed(_check_int("seed", seed))
+            self._batch.seed(check_int("seed", seed, 0))
         elif not self._started:
             self._batch.seed(_fresh_seed())
         n = self.num_envs

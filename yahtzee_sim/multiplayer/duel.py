@@ -37,6 +37,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 
 from yahtzee_sim._kernels.duel import mover_turn, policy_stage, solve_stage, successors
 from yahtzee_sim._kernels.scoring import kernel_rules
+from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import decode_state, max_points_to_come
 from yahtzee_sim.multiplayer.winprob import ScoreCard, ScoreCardError, to_move
@@ -212,7 +213,6 @@ def _outcomes(rules, stage: Stage, nxt: Stage):
     """A fixed policy's turn outcomes from the mover states: CSR ``(ptr, next state
     number in the next stage's waiters, points, probability)``."""
     from yahtzee_sim.exact.laws import level_outcomes
-    from yahtzee_sim.strategies import get_strategy
 
     strategy = get_strategy(stage.policy)
     strategy.prepare(rules)
@@ -405,7 +405,7 @@ def duel(
     ScoreCardError
         For cards or dice the rules cannot produce.
     """
-    from yahtzee_sim.multiplayer.winprob import _dice_counts
+    from yahtzee_sim.multiplayer.winprob import dice_counts
 
     t0 = time.perf_counter()
     rules = get_rules(rules)
@@ -419,7 +419,7 @@ def duel(
             f"the endgame solver takes at most {max_open} open boxes per card; these cards "
             f"have {n_open[0]} and {n_open[1]}"
         )
-    counts = None if dice is None else _dice_counts(rules, dice, rolls_left)
+    counts = None if dice is None else dice_counts(rules, dice, rolls_left)
     table = solve_duel(rules, cards)
     res = DuelMove(rules.name, seat, table.p_win(seat))
     res.open_boxes = [

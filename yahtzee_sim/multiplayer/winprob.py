@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
+from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.errors import YahtzeeSimError, quoted
 from yahtzee_sim.exact.future import future_law
 from yahtzee_sim.game.rules import RuleSet, get_rules
@@ -247,7 +248,7 @@ def win_probability_now(
     if dice is not None:
         if seat < 0:
             raise ScoreCardError("dice were given, but every card is full: the game is over")
-        counts = _dice_counts(rules, dice, rolls_left)
+        counts = dice_counts(rules, dice, rolls_left)
     laws, memo = [], {}
     for i, c in enumerate(cards):
         if i == seat and counts is not None:
@@ -274,7 +275,9 @@ def win_probability_now(
     return res
 
 
-def _dice_counts(rules: RuleSet, dice, rolls_left) -> np.ndarray:
+def dice_counts(rules: RuleSet, dice, rolls_left) -> np.ndarray:
+    """Face counts of ``dice`` (face values), checked against the rules and
+    ``rolls_left``; a :class:`ScoreCardError` otherwise."""
     try:
         faces = [int(d) for d in dice]
     except (TypeError, ValueError):
@@ -296,7 +299,6 @@ def _dice_counts(rules: RuleSet, dice, rolls_left) -> np.ndarray:
 
 def _simulate(res, cards, rules, seat, games, strategy, seed, n_jobs) -> None:
     from yahtzee_sim.multiplayer.tables import play_tables, win_shares_of
-    from yahtzee_sim.strategies import get_strategy
 
     players = [get_strategy(strategy) for _ in cards]
     scores = play_tables(players, rules, games, seed, n_jobs=n_jobs, start=(cards, seat))

@@ -1,7 +1,8 @@
 """What one strategy plays at one position, next to optimal play.
 
 :func:`strategy_move` asks a strategy for its move at a decision (as the engine asks it:
-:func:`~yahtzee_sim.engine.decide.decide`, the move checked by :mod:`yahtzee_sim.engine.moves`), finds
+:func:`~yahtzee_sim.engine.decide.decide`, the move checked by :mod:`yahtzee_sim.engine.moves`),
+finds
 that move among the advisor's options (:func:`~yahtzee_sim.advise`) and returns it with
 its value, its rank and the points it loses against the best move. A strategy that
 explains its decisions (a method ``explain(view)`` returning one object with ``line()``
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 
 from yahtzee_sim.engine.decide import decide, prepare
 from yahtzee_sim.engine.moves import category_array, category_label, illegal_move, keep_array
+from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
@@ -101,7 +103,6 @@ def advising_strategy(strategy, rules: RuleSet, score_known: bool = True):
         Unknown id, rules the strategy does not support, a random strategy, or one that
         plays by the score when the score is not known.
     """
-    from yahtzee_sim.strategies import get_strategy
 
     strategy = get_strategy(strategy)
     strategy.check_rules(rules)
