@@ -251,8 +251,10 @@ def _api_modules() -> list[str]:
 
 
 STABLE = [
-    "rules", "dice", "state", "engine", "simulate", "solver", "exact", "advisor", "target",
-    "utility", "risk", "tables", "winprob", "records",
+    "game.rules", "game.dice", "game.state", "engine.lockstep", "engine.simulate",
+    "engine.registry", "solving.solver", "exact.laws", "solving.advisor", "solving.target",
+    "solving.utility", "solving.risk", "multiplayer.tables", "multiplayer.winprob",
+    "engine.records",
 ]  # fmt: skip
 
 
