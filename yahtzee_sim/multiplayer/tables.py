@@ -107,7 +107,7 @@ def play_table_block(
     return np.stack([b.results()["total"] for b in blocks], axis=1).astype(np.int64)
 
 
-def prepared_strategy(strategy, rules):
+def _prepared_seat(strategy, rules):
     """``strategy`` prepared for ``rules`` (each seat's own instance: seats never share
     one, even when their parameters are equal)."""
     prepare(strategy, rules)
@@ -116,7 +116,7 @@ def prepared_strategy(strategy, rules):
 
 def _run(strategies, rules, first, n, keys, prepare, start=None, visible=True):
     if prepare:
-        strategies = [prepared_strategy(s, rules) for s in strategies]
+        strategies = [_prepared_seat(s, rules) for s in strategies]
     return play_table_block(strategies, rules, first, n, keys, start, visible)
 
 
@@ -148,7 +148,7 @@ def play_tables(
     out = []
     threads = all(getattr(s, "parallel_backend", "processes") == "threads" for s in strategies)
     if n_jobs == 1 or len(todo) == 1 or threads:
-        prepared = [prepared_strategy(s, rules) for s in strategies]
+        prepared = [_prepared_seat(s, rules) for s in strategies]
         if n_jobs == 1 or len(todo) == 1:
             parts = (_run(prepared, rules, s, n, keys, False, start, visible) for s, n in todo)
         else:
