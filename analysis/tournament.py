@@ -181,7 +181,6 @@ def tournament(
                 rules=rules,
                 n_jobs=n_jobs,
                 progress=progress,
-                keep_games=True,
             )
             scores[:, i] = res.total
     wins = win_shares_of(scores)

@@ -21,15 +21,14 @@ def main() -> int:
     parser.add_argument("--checkpoint", default=None)
     args = parser.parse_args()
 
-    from yahtzee_sim import simulate
+    from yahtzee_sim import simulate_aggregate
 
     t0 = time.perf_counter()
-    agg = simulate(
+    agg = simulate_aggregate(
         args.strategy,
         args.games,
         seed=1,
         n_jobs=args.jobs,
-        keep_games=False,
         checkpoint=args.checkpoint,
         progress=False,
     )

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yahtzee_sim import get_rules, simulate
+from yahtzee_sim import get_rules, simulate_aggregate
 from yahtzee_sim.cli import main
 from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.engine.summary import SUMMARY_KEYS
@@ -192,7 +192,7 @@ def test_generic_path_gives_the_same_law_as_the_fast_path():
 # ----------------------------------------------------- exact = simulated (CRN)
 def _within_4_se(exact, n_games, strategy, rules, seed=11):
     # one process: the same games for any n_jobs, and the suite's workers use every core
-    sim = simulate(strategy, n_games, seed=seed, rules=rules, n_jobs=1, keep_games=False)
+    sim = simulate_aggregate(strategy, n_games, seed=seed, rules=rules, n_jobs=1)
     s = sim.summary()
     se_mean = exact.sd / np.sqrt(n_games)
     assert abs(s["mean"] - exact.mean) < 4 * se_mean, (strategy, s["mean"], exact.mean)
@@ -318,7 +318,7 @@ def test_two_yatzy_laws_sum_to_one_for_any_roll_count(rolls, seed):
     rules = f"2-yatzy@{rolls}"
     r = evaluate("greedy", rules)
     assert abs(r.pmf.sum() - 1) < 1e-12
-    sim = simulate("greedy", 2000, seed=seed, rules=rules, keep_games=False)
+    sim = simulate_aggregate("greedy", 2000, seed=seed, rules=rules)
     assert sim.summary()["max"] <= r.max and sim.summary()["min"] >= r.min
 
 

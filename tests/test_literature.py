@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from yahtzee_sim import get_rules, simulate
+from yahtzee_sim import get_rules, simulate, simulate_aggregate
 from yahtzee_sim.engine.strategy import Reference
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.solving.solver import value_table
@@ -36,7 +36,7 @@ def _ours(sid: str, ref: Reference) -> tuple[dict, int | None]:
         assert cls.deterministic, f"{sid}: an exact figure needs a deterministic strategy"
         return evaluate(sid, ref.rules, distribution=False).to_dict(), None
     games = max(OUR_GAMES, ref.games if ref.stats else 0)
-    res = simulate(sid, games, seed=2026, rules=ref.rules, n_jobs=1, keep_games=False)
+    res = simulate_aggregate(sid, games, seed=2026, rules=ref.rules, n_jobs=1)
     return res.summary(), games
 
 

@@ -1,10 +1,11 @@
 import numpy as np
 import pytest
 
-from yahtzee_sim import simulate
+from yahtzee_sim import simulate, simulate_aggregate
 from yahtzee_sim.cli import main
 from yahtzee_sim.engine.aggregate import Aggregate
 from yahtzee_sim.engine.checkpoint import CheckpointError
+from yahtzee_sim.engine.results import Results
 from yahtzee_sim.engine.simulate import RunInterrupted
 from yahtzee_sim.strategies import Strategy
 from yahtzee_sim.strategies.greedy import Greedy
@@ -15,8 +16,10 @@ from helpers import dask_cluster
 # -------------------------------------------------------------- streaming
 def test_streaming_summary_equals_keeping_all_games():
     full = simulate("greedy", 30_001, seed=5, chunk_size=4096)
-    streamed = simulate("greedy", 30_001, seed=5, chunk_size=1000, n_jobs=2, keep_games=False)
+    streamed = simulate_aggregate("greedy", 30_001, seed=5, chunk_size=1000, n_jobs=2)
+    assert isinstance(full, Results) and full.n_games == 30_001
     assert isinstance(streamed, Aggregate) and streamed.n_games == 30_001
+    assert streamed.meta == {"strategy": "greedy", "seed": 5, "first_game": 0}
     a, b = full.summary(), streamed.summary(full.strategy, 5)
     assert a == b
     t = full.total.astype(np.float64)  # and the aggregate arithmetic is numpy's
@@ -30,7 +33,7 @@ def test_streaming_summary_equals_keeping_all_games():
 
 
 def test_streaming_keeps_no_per_game_arrays():
-    agg = simulate("random", 50_000, seed=1, keep_games=False, chunk_size=5000)
+    agg = simulate_aggregate("random", 50_000, seed=1, chunk_size=5000)
     held = sum(v.nbytes for v in vars(agg).values() if isinstance(v, np.ndarray))
     assert held < 50_000  # a histogram and a few per-category counters, not 50k games
 
@@ -55,20 +58,16 @@ class InterruptOnce(Strategy):
         return self._g.category(view)
 
 
-@pytest.mark.parametrize("keep_games", [True, False])
-def test_interrupt_and_resume_is_bit_identical(tmp_path, keep_games):
+@pytest.mark.parametrize("play", [simulate, simulate_aggregate])
+def test_interrupt_and_resume_is_bit_identical(tmp_path, play):
     ck = tmp_path / "run.ckpt"
     _STOP["at"] = 3000
     with pytest.raises(RunInterrupted, match="run the same command again to resume"):
-        simulate(
-            InterruptOnce(), 5000, seed=2, chunk_size=1000, checkpoint=ck, keep_games=keep_games
-        )
+        play(InterruptOnce(), 5000, seed=2, chunk_size=1000, checkpoint=ck)
     assert ck.exists()
-    resumed = simulate(
-        InterruptOnce(), 5000, seed=2, chunk_size=1000, checkpoint=ck, keep_games=keep_games
-    )
-    plain = simulate(Greedy(), 5000, seed=2, chunk_size=1000, keep_games=keep_games)
-    if keep_games:
+    resumed = play(InterruptOnce(), 5000, seed=2, chunk_size=1000, checkpoint=ck)
+    plain = play(Greedy(), 5000, seed=2, chunk_size=1000)
+    if play is simulate:
         np.testing.assert_array_equal(resumed.total, plain.total)
         np.testing.assert_array_equal(resumed.filled_turn, plain.filled_turn)
     else:
@@ -84,17 +83,19 @@ def test_interrupt_without_checkpoint_says_nothing_saved():
 
 def test_corrupted_or_foreign_checkpoint_is_refused(tmp_path):
     ck = tmp_path / "run.ckpt"
-    simulate("greedy", 3000, seed=1, chunk_size=1000, checkpoint=ck, keep_games=False)
+    simulate_aggregate("greedy", 3000, seed=1, chunk_size=1000, checkpoint=ck)
     with pytest.raises(CheckpointError, match="different run .*seed: 1 there, 2 now"):
-        simulate("greedy", 3000, seed=2, chunk_size=1000, checkpoint=ck, keep_games=False)
+        simulate_aggregate("greedy", 3000, seed=2, chunk_size=1000, checkpoint=ck)
+    with pytest.raises(CheckpointError, match="different run .*'aggregate' there, 'results' now"):
+        simulate("greedy", 3000, seed=1, chunk_size=1000, checkpoint=ck)
     raw = bytearray(ck.read_bytes())
     raw[len(raw) // 3] ^= 0xFF
     ck.write_bytes(bytes(raw))
     with pytest.raises(CheckpointError, match="corrupted"):
-        simulate("greedy", 3000, seed=1, chunk_size=1000, checkpoint=ck, keep_games=False)
+        simulate_aggregate("greedy", 3000, seed=1, chunk_size=1000, checkpoint=ck)
     ck.write_bytes(b"not a checkpoint")
     with pytest.raises(CheckpointError, match="corrupted"):
-        simulate("greedy", 3000, seed=1, chunk_size=1000, checkpoint=ck, keep_games=False)
+        simulate_aggregate("greedy", 3000, seed=1, chunk_size=1000, checkpoint=ck)
 
 
 def test_cli_checkpoint(tmp_path, capsys):
@@ -119,7 +120,7 @@ def test_dask_local_cluster_is_bit_identical():
         with get_task_stream(client) as tasks:
             remote = simulate("greedy", 20_000, seed=7, chunk_size=2500, n_jobs=-1)
         assert len(tasks.data) >= 8  # the 8 blocks ran on the cluster's workers
-        streamed = simulate("random", 20_000, seed=7, chunk_size=2500, n_jobs=-1, keep_games=False)
+        streamed = simulate_aggregate("random", 20_000, seed=7, chunk_size=2500, n_jobs=-1)
     np.testing.assert_array_equal(local.total, remote.total)
     np.testing.assert_array_equal(local.category_scores, remote.category_scores)
     assert streamed.summary() == simulate("random", 20_000, seed=7).aggregate().summary()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from yahtzee_sim import IllegalMoveError, simulate
+from yahtzee_sim import IllegalMoveError, simulate, simulate_aggregate
 from yahtzee_sim.cli import main
 from yahtzee_sim.engine.summary import PERCENTILES, SUMMARY_KEYS, percentile_key, strategy_label
 from yahtzee_sim.exact.laws import evaluate
@@ -53,7 +53,7 @@ def test_strategy_label(strategy, label):
 
 def test_simulated_and_exact_results_share_the_vocabulary():
     sim = simulate("optimal", 20_000, seed=4, rules="2-yatzy", progress=False).summary()
-    streamed = simulate("optimal", 20_000, seed=4, rules="2-yatzy", keep_games=False).summary()
+    streamed = simulate_aggregate("optimal", 20_000, seed=4, rules="2-yatzy").summary()
     exact = evaluate("optimal", "2-yatzy").to_dict()
     assert sim == streamed
     assert SHARED <= set(sim) and SHARED <= set(exact)
@@ -69,9 +69,7 @@ def test_simulated_and_exact_results_share_the_vocabulary():
 
 def test_results_name_the_strategy_by_id_or_class():
     assert simulate("greedy", 10, seed=0).strategy == "greedy"
-    assert simulate(MyHeuristic(), 10, seed=0, keep_games=False).summary()["strategy"] == (
-        "MyHeuristic"
-    )
+    assert simulate_aggregate(MyHeuristic(), 10, seed=0).summary()["strategy"] == "MyHeuristic"
     assert evaluate(MyHeuristic(), "2-yatzy").strategy == "MyHeuristic"
 
 

@@ -6,9 +6,12 @@ Quick use::
     >>> res = yahtzee_sim.simulate("greedy", 10_000, seed=1)
     >>> round(res.summary()["mean"])  # doctest: +SKIP
     214
+    >>> agg = yahtzee_sim.simulate_aggregate("greedy", 10**7, seed=1)  # doctest: +SKIP
+    >>> agg.summary()["games"]  # doctest: +SKIP
+    10000000
 """
 
-from yahtzee_sim.engine.simulate import simulate
+from yahtzee_sim.engine.simulate import simulate, simulate_aggregate
 from yahtzee_sim.errors import IllegalMoveError, RulesError, StrategyError, YahtzeeSimError
 from yahtzee_sim.game.rules import PRESETS, Category, RuleSet, get_rules
 from yahtzee_sim.solving.advisor import Option, PositionError, advise
@@ -31,6 +34,7 @@ __all__ = [
     "advise",
     "get_rules",
     "simulate",
+    "simulate_aggregate",
     "solve",
     "value_table",
 ]

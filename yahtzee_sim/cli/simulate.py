@@ -10,7 +10,7 @@ from pathlib import Path
 from yahtzee_sim.cli import _options as opt
 from yahtzee_sim.cli._files import check_file, check_frame_file, write_frame
 from yahtzee_sim.engine.records import record_games, write_records
-from yahtzee_sim.engine.simulate import DEFAULT_CHUNK, simulate
+from yahtzee_sim.engine.simulate import DEFAULT_CHUNK, simulate, simulate_aggregate
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -56,15 +56,17 @@ def written(what: str, path: Path | None) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Simulate (:func:`yahtzee_sim.engine.simulate.simulate`), write the files asked for, print
-    the summary."""
+    """Simulate (:func:`yahtzee_sim.engine.simulate.simulate`, or
+    :func:`~yahtzee_sim.engine.simulate.simulate_aggregate` in bounded memory without
+    ``--out``), write the files asked for, print the summary."""
     rules = opt.rules_from(args)
     strategy = opt.strategy_from(args)
     check_frame_file("--out", args.out)
     check_file("--record", args.record)
     check_file("--checkpoint", args.checkpoint)
     t0 = time.perf_counter()
-    res = simulate(
+    play = simulate_aggregate if args.out is None else simulate  # a summary alone streams
+    res = play(
         strategy,
         args.games,
         seed=args.seed,
@@ -72,7 +74,6 @@ def run(args: argparse.Namespace) -> int:
         n_jobs=args.jobs,
         chunk_size=args.chunk_size or DEFAULT_CHUNK,
         progress=None if opt.progress(args) else False,
-        keep_games=args.out is not None,  # summaries alone stream in bounded memory
         checkpoint=args.checkpoint,
     )
     seconds = time.perf_counter() - t0

@@ -3,7 +3,8 @@
 An :class:`Aggregate` holds an exact integer histogram of final totals, per-category
 sums, sums of squares and zero counts, and bonus/Yahtzee counters. Blocks of games
 are folded in as they finish and aggregates of different blocks merge exactly, so
-``simulate(..., keep_games=False)`` gives the same summary as keeping every game.
+:func:`~yahtzee_sim.engine.simulate.simulate_aggregate` gives the same summary as
+:func:`~yahtzee_sim.engine.simulate.simulate`, which keeps every game.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ def max_total(rules: RuleSet) -> int:
 
 @dataclass(eq=False)
 class Aggregate:
-    """Exact running statistics of a set of games (see module docstring)."""
+    """Exact running statistics of a set of games (see module docstring); what
+    :func:`~yahtzee_sim.engine.simulate.simulate_aggregate` returns."""
 
     rules: RuleSet
     histogram: np.ndarray  # counts of each final total, int64

@@ -2,10 +2,11 @@
 
 A checkpoint is an uncompressed ``.npz`` file rewritten (temporary file +
 rename) after every completed block. It holds a JSON description of the run
-(strategy, rules fingerprint, seed, games, block size, first game, whether games
-are kept), the number of completed blocks, what they produced (per-game arrays or
-exact aggregates) and a SHA-256 over all of it. Resuming with a different run, or
-from a damaged file, is refused with a clear :class:`CheckpointError`.
+(strategy, rules fingerprint, seed, games, block size, first game, and whether it
+returns ``Results`` or an ``Aggregate``), the number of completed blocks, what they
+produced (per-game arrays or exact aggregates) and a SHA-256 over all of it. Resuming
+with a different run, or from a damaged file, is refused with a clear
+:class:`CheckpointError`.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import numpy as np
 from yahtzee_sim.engine.aggregate import Aggregate
 from yahtzee_sim.errors import YahtzeeSimError
 
-FORMAT = 1
+FORMAT = 2  # 2: the run says ``output`` (results or aggregate)
 _AGG_ARRAYS = ("histogram", "category_sums", "category_zeros", "category_turn_sums")
 _AGG_COUNTS = ("bonus_games", "yahtzees", "yahtzee_bonuses")
 
@@ -94,7 +95,7 @@ def load(path: Path, run: dict, rules):
         detail = ", ".join(f"{k}: {header['run'].get(k)!r} there, {run[k]!r} now" for k in diff)
         raise CheckpointError(f"checkpoint {path} belongs to a different run ({detail})")
     done = int(header["blocks_done"])
-    if run["keep_games"]:
+    if run["output"] == "results":
         keys = [k for k in arrays if k.startswith("games_")]
         parts = [{k.removeprefix("games_"): arrays[k] for k in keys}] if keys else []
         return done, parts

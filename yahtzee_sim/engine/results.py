@@ -98,7 +98,8 @@ class Results:
         return h.hexdigest()
 
     def aggregate(self) -> Aggregate:
-        """Exact running statistics of these games (what ``keep_games=False`` keeps)."""
+        """Exact running statistics of these games (what
+        :func:`~yahtzee_sim.engine.simulate.simulate_aggregate` keeps)."""
         agg = Aggregate.from_arrays(self.rules, self.arrays())
         agg.meta.update(strategy=self.strategy, seed=self.seed, first_game=self.first_game)
         return agg
@@ -112,7 +113,8 @@ class Results:
         ``bonus_rate`` (share of games with the upper bonus), ``yahtzees_mean``,
         ``yahtzee_bonuses_mean``, ``category_means``, ``category_zero_rate``,
         ``category_fill_turn``. Computed from exact integer aggregates, so a
-        streamed run (``keep_games=False``) gives the same summary.
+        streamed run (:func:`~yahtzee_sim.engine.simulate.simulate_aggregate`) gives the
+        same summary.
         """
         if self.n_games == 0:
             raise ValueError("no games to summarize")

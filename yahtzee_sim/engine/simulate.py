@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import numba
@@ -48,24 +49,25 @@ def prepared_strategy(strategy, rules: RuleSet):
     return cached
 
 
-def _run_block(strategy, rules, first, n, dice_key, strategy_key, keep_games=True, prepare=True):
-    """One block; per-game arrays, or (``keep_games=False``) their exact aggregate."""
+def _run_block(strategy, rules, first, n, dice_key, strategy_key, aggregate=False, prepare=True):
+    """One block: its per-game arrays, or (``aggregate=True``) their exact aggregate."""
     played = prepared_strategy(strategy, rules) if prepare else strategy
     block = play_block(played, rules, first, n, dice_key, strategy_key)
-    return block if keep_games else Aggregate.from_arrays(rules, block)
+    return Aggregate.from_arrays(rules, block) if aggregate else block
 
 
-def _run_threaded_block(threads, strategy, rules, first, n, dice_key, strategy_key, keep_games):
+def _run_threaded_block(threads, strategy, rules, first, n, dice_key, strategy_key, aggregate):
     """:func:`_run_block` in a worker thread whose parallel kernels use ``threads``
     threads (numba's count is per calling thread): blocks running side by side share
     the cores instead of each spreading its kernels over all of them. The results do not
     depend on it."""
     numba.set_num_threads(threads)
-    return _run_block(strategy, rules, first, n, dice_key, strategy_key, keep_games, False)
+    return _run_block(strategy, rules, first, n, dice_key, strategy_key, aggregate, False)
 
 
 class RunInterrupted(KeyboardInterrupt):
-    """Ctrl-C during :func:`simulate`; the message says what was saved and how to resume."""
+    """Ctrl-C during :func:`simulate` or :func:`simulate_aggregate`; the message says what
+    was saved and how to resume."""
 
 
 def check_int(name: str, value, minimum: int) -> int:
@@ -85,10 +87,12 @@ def simulate(
     chunk_size: int = DEFAULT_CHUNK,
     first_game: int = 0,
     progress: bool | None = None,
-    keep_games: bool = True,
     checkpoint: str | os.PathLike | None = None,
-) -> Results | Aggregate:
-    """Play ``n_games`` games of ``strategy``.
+) -> Results:
+    """Play ``n_games`` games of ``strategy`` and keep every game.
+
+    :func:`simulate_aggregate` plays the same games and keeps only their exact running
+    statistics (bounded memory, the same ``summary()``).
 
     Parameters
     ----------
@@ -114,15 +118,18 @@ def simulate(
         Global index of the first game (to continue or split a run).
     progress : bool, optional
         Show a progress bar; default: when stderr is a terminal.
-    keep_games : bool
-        Keep per-game arrays (:class:`Results`). With False only exact running
-        statistics are kept (:class:`~yahtzee_sim.engine.aggregate.Aggregate`, same
-        ``summary()``), so memory stays bounded for any number of games.
     checkpoint : path, optional
         Save completed blocks to this file (atomically, after each block) and, if
         it exists, resume from it; the final result is bit-identical to an
         uninterrupted run. Ctrl-C raises :class:`RunInterrupted` saying how to resume.
-        The file is kept after a complete run (running again returns at once).
+        The file is kept after a complete run (running again returns at once). Every
+        save rewrites all games played so far: long runs checkpoint best with
+        :func:`simulate_aggregate`.
+
+    Returns
+    -------
+    Results
+        The per-game arrays of games ``first_game`` to ``first_game + n_games - 1``.
 
     Raises
     ------
@@ -132,7 +139,122 @@ def simulate(
     IllegalMoveError
         When the strategy makes an illegal decision.
     """
+    played = _play(
+        strategy,
+        n_games,
+        seed,
+        rules,
+        n_jobs,
+        chunk_size,
+        first_game,
+        progress,
+        checkpoint,
+        aggregate=False,
+    )
+    return Results.concatenate(
+        played.parts,
+        strategy=played.label,
+        rules=played.rules,
+        seed=played.seed,
+        first_game=played.first_game,
+    )
 
+
+def simulate_aggregate(
+    strategy,
+    n_games: int,
+    seed: int = 0,
+    rules: str | RuleSet = "yahtzee",
+    n_jobs: int = 1,
+    chunk_size: int = DEFAULT_CHUNK,
+    first_game: int = 0,
+    progress: bool | None = None,
+    checkpoint: str | os.PathLike | None = None,
+) -> Aggregate:
+    """Play the games of :func:`simulate` and keep only their exact running statistics.
+
+    Every block of games is folded into an
+    :class:`~yahtzee_sim.engine.aggregate.Aggregate` (an integer histogram of totals,
+    per-category sums, zero counts and fill-turn sums, bonus and Yahtzee counters) as it
+    finishes, so memory stays bounded for any number of games. Its ``summary()`` equals
+    the one of ``simulate(...)`` with the same arguments.
+
+    Parameters
+    ----------
+    strategy : str or Strategy
+        A registry id (``"greedy"``) or a strategy instance.
+    n_games : int
+        Number of games (>= 1).
+    seed : int
+        Master seed (>= 0); the same games as :func:`simulate` with this seed,
+        bit-identical for any ``n_jobs``, ``chunk_size`` and joblib backend.
+    rules : str or RuleSet
+        A preset name (see :data:`yahtzee_sim.game.rules.PRESETS`) or a rule set.
+    n_jobs : int
+        Parallel blocks (joblib; ``-1`` = all cores or all workers of an active
+        ``joblib.parallel_config`` backend such as dask).
+    chunk_size : int
+        Games per block played in lockstep (the most: with ``n_jobs > 1`` and no
+        checkpoint, blocks shrink so that every worker gets one).
+    first_game : int
+        Global index of the first game (to continue or split a run).
+    progress : bool, optional
+        Show a progress bar; default: when stderr is a terminal.
+    checkpoint : path, optional
+        Save the statistics of the completed blocks to this file (atomically, after
+        each block) and, if it exists, resume from it; the final result is
+        bit-identical to an uninterrupted run. Ctrl-C raises :class:`RunInterrupted`
+        saying how to resume. The file is kept after a complete run (running again
+        returns at once).
+
+    Returns
+    -------
+    Aggregate
+        Exact statistics of the games; ``meta`` holds ``strategy``, ``seed`` and
+        ``first_game``.
+
+    Raises
+    ------
+    YahtzeeSimError
+        For bad arguments (a ``ValueError``); ``CheckpointError`` for a damaged
+        checkpoint or one of another run.
+    IllegalMoveError
+        When the strategy makes an illegal decision.
+    """
+    played = _play(
+        strategy,
+        n_games,
+        seed,
+        rules,
+        n_jobs,
+        chunk_size,
+        first_game,
+        progress,
+        checkpoint,
+        aggregate=True,
+    )
+    agg = played.parts
+    agg.meta.update(strategy=played.label, seed=played.seed, first_game=played.first_game)
+    return agg
+
+
+@dataclass(frozen=True)
+class _Played:
+    """What :func:`_play` hands back: the checked arguments and the blocks' output."""
+
+    label: str
+    rules: RuleSet
+    seed: int
+    first_game: int
+    parts: list[dict] | Aggregate
+
+
+def _play(
+    strategy, n_games, seed, rules, n_jobs, chunk_size, first_game, progress, checkpoint, aggregate
+) -> _Played:
+    """Check the arguments, then play (and checkpoint) the blocks of :func:`simulate`
+    (``aggregate=False``: a list of per-game arrays, one per block) or of
+    :func:`simulate_aggregate` (``aggregate=True``: one merged aggregate)."""
     n_games = check_int("n_games", n_games, 1)
     seed = check_int("seed", seed, 0)
     chunk_size = check_int("chunk_size", chunk_size, 1)
@@ -155,9 +277,9 @@ def simulate(
         "n_games": n_games,
         "chunk_size": chunk_size,
         "first_game": first_game,
-        "keep_games": bool(keep_games),
+        "output": "aggregate" if aggregate else "results",
     }
-    done, parts = 0, ([] if keep_games else Aggregate.empty(rules))
+    done, parts = 0, (Aggregate.empty(rules) if aggregate else [])
     if checkpoint is not None:
         checkpoint = Path(checkpoint)
         if not checkpoint.parent.is_dir():
@@ -176,14 +298,14 @@ def simulate(
     todo = list(zip(starts[done:], sizes[done:], strict=True))
     try:
         for out, n in zip(
-            _blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, keep_games),
+            _blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, aggregate),
             (n for _, n in todo),
             strict=False,
         ):
-            if keep_games:
-                parts.append(out)
-            else:
+            if aggregate:
                 parts.merge(out)
+            else:
+                parts.append(out)
             done += 1
             if checkpoint is not None:
                 save_checkpoint(checkpoint, run, done, parts)
@@ -202,12 +324,7 @@ def simulate(
             "(give a checkpoint file to make long runs resumable)"
         ) from None
     bar.close()
-    if not keep_games:
-        parts.meta.update(strategy=strategy_label(strategy), seed=seed, first_game=first_game)
-        return parts
-    return Results.concatenate(
-        parts, strategy=strategy_label(strategy), rules=rules, seed=seed, first_game=first_game
-    )
+    return _Played(strategy_label(strategy), rules, seed, first_game, parts)
 
 
 def _backend_configured() -> bool:
@@ -221,12 +338,12 @@ def _backend_configured() -> bool:
     return type(backend).__name__ not in ("LokyBackend", "SequentialBackend", "ThreadingBackend")
 
 
-def _blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, keep_games):
+def _blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, aggregate):
     """Yield each block's output in order."""
     if n_jobs == 1 or len(todo) <= 1:
         prepared = prepared_strategy(strategy, rules)
         for s, n in todo:
-            yield _run_block(prepared, rules, s, n, dice_key, strategy_key, keep_games, False)
+            yield _run_block(prepared, rules, s, n, dice_key, strategy_key, aggregate, False)
         return
     if getattr(strategy, "parallel_backend", "processes") == "threads" and not (
         _backend_configured()
@@ -235,14 +352,14 @@ def _blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, keep_games):
         share = max(1, numba.get_num_threads() // min(effective_n_jobs(n_jobs), len(todo)))
         jobs = (
             delayed(_run_threaded_block)(
-                share, prepared, rules, s, n, dice_key, strategy_key, keep_games
+                share, prepared, rules, s, n, dice_key, strategy_key, aggregate
             )
             for s, n in todo
         )
         yield from Parallel(n_jobs=n_jobs, return_as="generator", prefer="threads")(jobs)
         return
     jobs = (
-        delayed(_run_block)(strategy, rules, s, n, dice_key, strategy_key, keep_games)
+        delayed(_run_block)(strategy, rules, s, n, dice_key, strategy_key, aggregate)
         for s, n in todo
     )
     yield from Parallel(n_jobs=n_jobs, return_as="generator")(jobs)
