@@ -147,17 +147,17 @@ def _decision_arrays(games: list[GameRecord]) -> dict:
     return {k: np.asarray(v, dtype=np.int64) for k, v in cols.items()}
 
 
-def analyze_records(games: list[GameRecord]) -> GameAnalysis:
+def analyze_records(records: list[GameRecord]) -> GameAnalysis:
     """Grade checked game records (:func:`yahtzee_sim.engine.records.read_records`), all of one
     rule set, against the optimal value table."""
-    if not games:
+    if not records:
         raise AnalysisError("no games to analyze")
-    rules = games[0].rules
-    other = next((g.rules.name for g in games if g.rules != rules), None)
+    rules = records[0].rules
+    other = next((g.rules.name for g in records if g.rules != rules), None)
     if other is not None:
         raise AnalysisError(f"the records mix rule sets ({rules.name!r} and {other!r})")
     values = value_table(rules).values
-    rec = _decision_arrays(games)
+    rec = _decision_arrays(records)
     n = len(rec["game"])
     if not n:
         raise AnalysisError("the records hold no decisions")
@@ -185,7 +185,7 @@ def analyze_records(games: list[GameRecord]) -> GameAnalysis:
         }
     )
     start_value = float(values[0])
-    G = len(games)
+    G = len(records)
     gid = rec["game"]
     per_game = {
         "luck": np.bincount(gid, weights=luck, minlength=G),
@@ -197,7 +197,7 @@ def analyze_records(games: list[GameRecord]) -> GameAnalysis:
     last[gid] = np.arange(n)  # decisions are in order of play: the last one wins
     after = decisions["expected_after"].to_numpy()
     rows = []
-    for gi, game in enumerate(games):
+    for gi, game in enumerate(records):
         used, upper, flag = game.state
         reached = float(values[encode_state(rules, used, upper, flag)]) if not game.complete else 0
         partial = game.data["turns"] and "box" not in game.data["turns"][-1]

@@ -133,14 +133,14 @@ def seat_list(strategies, players: int | None) -> list[str]:
 def tournament(
     strategies,
     players: int | None = None,
-    games: int = 100_000,
+    n_games: int = 100_000,
     seed: int = 0,
     rules="yahtzee",
     n_jobs: int = 1,
     progress: bool = False,
     visible: bool = False,
 ) -> TournamentResult:
-    """Play ``games`` ``players``-player games, blind (default) or with visible cards.
+    """Play ``n_games`` ``players``-player games, blind (default) or with visible cards.
 
     Parameters
     ----------
@@ -163,20 +163,20 @@ def tournament(
     t0 = time.perf_counter()
     rules = get_rules(rules)
     seats = seat_list(strategies, players)
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise TournamentError(f"games must be an integer >= 1, got {games!r}")
+    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
+        raise TournamentError(f"n_games must be an integer >= 1, got {n_games!r}")
     names = labels(seats)
     if visible:
         from yahtzee_sim.strategies import get_strategy
 
         instances = [get_strategy(s) for s in seats]
-        scores = play_tables(instances, rules, games, seed, n_jobs=n_jobs, progress=progress)
+        scores = play_tables(instances, rules, n_games, seed, n_jobs=n_jobs, progress=progress)
     else:
-        scores = np.empty((games, len(seats)), dtype=np.int64)
+        scores = np.empty((n_games, len(seats)), dtype=np.int64)
         for i, s in enumerate(seats):
             res = simulate(
                 s,
-                games,
+                n_games,
                 seed=seat_seed(seed, i),
                 rules=rules,
                 n_jobs=n_jobs,
@@ -192,7 +192,7 @@ def tournament(
         time.perf_counter() - t0,
         {
             "players": len(seats),
-            "games": games,
+            "games": n_games,
             "seed": seed,
             **({"visible": True} if visible else {}),
         },
@@ -306,14 +306,14 @@ def _mean_half(x: np.ndarray, level: float) -> tuple[float, float]:
 def round_robin(
     strategies,
     players: int = 2,
-    games: int = 10_000,
+    n_games: int = 10_000,
     seed: int = 0,
     rules="yahtzee",
     visible: bool = True,
     n_jobs: int = 1,
     progress: bool = False,
 ) -> RoundRobinResult:
-    """Every ordered choice of ``players`` distinct strategies plays ``games`` games
+    """Every ordered choice of ``players`` distinct strategies plays ``n_games`` games
     (Axelrod-style round robin; both seat orders of each pairing). All matches share
     the seed, so seat ``i`` has the same dice in every match (common random numbers).
 
@@ -347,7 +347,7 @@ def round_robin(
     for seats in matches:
         res = tournament(
             [strategies[i] for i in seats],
-            games=games,
+            n_games=n_games,
             seed=seed,
             rules=rules,
             n_jobs=n_jobs,
@@ -363,5 +363,5 @@ def round_robin(
         np.stack(scores),
         rules.name,
         time.perf_counter() - t0,
-        {"players": players, "games": games, "seed": seed, "visible": bool(visible)},
+        {"players": players, "games": n_games, "seed": seed, "visible": bool(visible)},
     )

@@ -43,7 +43,7 @@ extra = {}
 if rules == "yatzy":  # Tillius §4.4: target:289 against four max-EV players
     target.TABLES.put(target.TABLES.key(get_rules(rules), "all"), table)
     t1 = time.perf_counter()
-    res = tournament(["target:289", "optimal"], players=5, games=100_000, seed=0, rules=rules)
+    res = tournament(["target:289", "optimal"], players=5, n_games=100_000, seed=0, rules=rules)
     r = res.win_rates()
     extra["five_player_target_289"] = {
         "win_rate": float(r["win_rate"].iloc[0]), "ci95": [float(r["win_lo"].iloc[0]),

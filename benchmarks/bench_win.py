@@ -73,7 +73,7 @@ def main() -> None:
         res = tournament(
             [strat, "optimal"],
             players=args.players,
-            games=args.games,
+            n_games=args.games,
             seed=0,
             rules=args.rules,
             n_jobs=args.jobs,

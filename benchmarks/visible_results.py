@@ -28,7 +28,9 @@ def run(strategy: str, players: int, games: int, rules: str, jobs: int, seed: in
     per_order = games // players
     shares, scores, by_seat, ci_by_seat = [], [], [], []
     for i, seats in enumerate(seat_rotations(strategy, players)):
-        res = tournament(seats, games=per_order, seed=seed, rules=rules, visible=True, n_jobs=jobs)
+        res = tournament(
+            seats, n_games=per_order, seed=seed, rules=rules, visible=True, n_jobs=jobs
+        )
         shares.append(res.wins[:, i])
         scores.append(res.scores[:, i])
         ms, hs = _mean_half(res.wins[:, i], 0.95)

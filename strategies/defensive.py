@@ -52,7 +52,7 @@ class DefensiveYahtzee(YahtzeeCard, Strategy):
             "Hellström & Jaccopucci 2015, §4.2",
             "yahtzee-no-bonus",
             mean=201.468,
-            games=100_000,
+            n_games=100_000,
             stats={"min": 79, "p10": 152, "max": 330},
             tolerance=7.0,
             stats_tolerance={"min": 12, "p10": 5, "max": 16},

@@ -91,7 +91,7 @@ class Greedy(Strategy):
             "yahtzee-single-bonus",
             mean=214.37,
             sd=39.64,
-            games=100_000,
+            n_games=100_000,
             stats={"bonus_rate": 0.033},
             tolerance=0.45,
             sd_tolerance=0.2,

@@ -59,7 +59,7 @@ class PurelyRandom(_RandomBase):
             "yahtzee-single-bonus",
             mean=87.23,
             sd=25.27,
-            games=100_000,
+            n_games=100_000,
             tolerance=0.3,
             sd_tolerance=0.4,
             note="ours 87.52 (100,000 games): about 2 standard errors above (README)",
@@ -78,7 +78,7 @@ class TieredRandom(_RandomBase):
             "yahtzee-single-bonus",
             mean=87.27,
             sd=25.35,
-            games=100_000,
+            n_games=100_000,
             tolerance=0.3,
             sd_tolerance=0.4,
             note="ours 87.50 (100,000 games), as for random",
@@ -91,7 +91,7 @@ _POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
-def random_keep(counts, games, key0, key1, base, tiered):
+def random_keep(counts, game_ids, key0, key1, base, tiered):
     """Keep each die with probability 1/2, or (``tiered``) a uniform number of dice
     chosen uniformly at random.
 
@@ -102,7 +102,7 @@ def random_keep(counts, games, key0, key1, base, tiered):
     out = np.zeros((m, F), dtype=np.int8)
     faces = np.empty(64, dtype=np.int64)
     for i in range(m):
-        gk = game_key(key0, games[i])
+        gk = game_key(key0, game_ids[i])
         if not tiered:
             w = np.int64(word(gk, key1, base) >> np.uint64(1))
             for f in range(F):
@@ -125,7 +125,7 @@ def random_keep(counts, games, key0, key1, base, tiered):
 
 
 @njit(cache=True, nogil=True)
-def random_category(kr, roll_idx, used, flag, games, key0, key1, base):
+def random_category(kr, roll_idx, used, flag, game_ids, key0, key1, base):
     """A Yahtzee roll goes in the open Yahtzee box; otherwise a uniform choice among
     the legal boxes that score more than zero (among all legal boxes if none does)."""
     m = roll_idx.shape[0]
@@ -148,7 +148,7 @@ def random_category(kr, roll_idx, used, flag, games, key0, key1, base):
             out[i] = yi
             continue
         pool = n_pos if n_pos > 0 else n_legal
-        target = int(to_unit(word(game_key(key0, games[i]), key1, base)) * pool)
+        target = int(to_unit(word(game_key(key0, game_ids[i]), key1, base)) * pool)
         for c in range(kr.n_categories):
             ok = pts[c] > 0 if n_pos > 0 else pts[c] >= 0
             if ok:

@@ -9,7 +9,7 @@ import pytest
 
 from yahtzee_sim import simulate
 from yahtzee_sim.cli import COMMANDS, build_parser, main
-from yahtzee_sim.cli import _options as opt
+from yahtzee_sim.cli import options as opt
 from yahtzee_sim.engine.plugins import PLUGIN_SYNTAX, split_strategy_list
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import StrategyError, StrategyRuntimeError

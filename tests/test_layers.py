@@ -82,9 +82,11 @@ def imports(name: str, path: Path, source: str, known) -> list[tuple[str, str, i
                 base = ".".join([*up, *([node.module] if node.module else [])])
             for alias in node.names:
                 sub = f"{base}.{alias.name}"
-                found.append(
-                    (sub, "", node.lineno) if sub in known else (base, alias.name, node.lineno)
-                )
+                if sub in known:  # a module: private when its own name is
+                    private = alias.name if alias.name.startswith("_") else ""
+                    found.append((sub, private, node.lineno))
+                else:
+                    found.append((base, alias.name, node.lineno))
         elif isinstance(node, ast.Import):
             found.extend((alias.name, "", node.lineno) for alias in node.names)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -110,7 +112,8 @@ def violations(sources: dict[str, tuple[Path, str]]) -> list[str]:
             module = resolve(target, sources)
             where = f"{path.relative_to(ROOT)}:{line}"
             if imported.startswith("_") and not imported.startswith("__") and module != name:
-                out.append(f"{where}: {name} imports the private name {module}.{imported}")
+                what = module if module.endswith("." + imported) else f"{module}.{imported}"
+                out.append(f"{where}: {name} imports the private name {what}")
             if module == name:
                 continue
             theirs = package_of(module)
@@ -208,6 +211,12 @@ def test_every_module_is_in_a_layer():
             "yahtzee_sim.learning.injected",
             "import yahtzee_sim.analysis.stats\n",
             "yahtzee_sim.learning imports yahtzee_sim.analysis.stats of the same layer",
+        ),
+        # a private module of another package
+        (
+            "yahtzee_sim.cli.injected",
+            "from yahtzee_sim.engine import _private_module\n",
+            "imports the private name yahtzee_sim.engine._private_module",
         ),
         # a private name of another module
         (

@@ -30,12 +30,12 @@ CASES = [
 def _ours(sid: str, ref: Reference) -> tuple[dict, int | None]:
     """Our summary on the source's rules and how many games it took (None: exact)."""
     cls = strategy_class(sid)
-    if ref.games is None and sid == "optimal" and ref.sd is None:
+    if ref.n_games is None and sid == "optimal" and ref.sd is None:
         return {"mean": value_table(get_rules(ref.rules)).expected_value()}, None
-    if ref.games is None:
+    if ref.n_games is None:
         assert cls.deterministic, f"{sid}: an exact figure needs a deterministic strategy"
         return evaluate(sid, ref.rules, distribution=False).to_dict(), None
-    games = max(OUR_GAMES, ref.games if ref.stats else 0)
+    games = max(OUR_GAMES, ref.n_games if ref.stats else 0)
     res = simulate_aggregate(sid, games, seed=2026, rules=ref.rules, n_jobs=1)
     return res.summary(), games
 
@@ -59,7 +59,7 @@ def test_every_builtin_declares_its_card():
 def test_published_figures(sid, ref):
     ours, games = _ours(sid, ref)
     sd = ref.sd if ref.sd is not None else ours.get("sd", 0.0)
-    slack = _sampling_error(sd, games, ref.games)
+    slack = _sampling_error(sd, games, ref.n_games)
     assert abs(ours["mean"] - ref.mean) <= ref.tolerance + slack, (ours["mean"], ref)
     if ref.sd is not None:
         sd_tol = ref.tolerance if ref.sd_tolerance is None else ref.sd_tolerance

@@ -20,7 +20,7 @@ from helpers import exact_law
 
 
 def test_two_player_win_rate_matches_the_exact_win_probability():
-    res = tournament(["optimal", "greedy"], games=40_000, seed=1)
+    res = tournament(["optimal", "greedy"], n_games=40_000, seed=1)
     exact = win_probability(exact_law("optimal").pmf, exact_law("greedy").pmf)
     rates = res.win_rates()
     se = res.wins[:, 0].std(ddof=1) / np.sqrt(res.games)
@@ -37,13 +37,13 @@ def test_four_max_ev_yatzy_players_winning_score_tillius():
     # Tillius §4.4 simulated 100,000 games: median 289, mean 286.9367 (SE about 0.13)
     assert median == 289
     assert abs(mean - 286.9367) < 3 * 0.13
-    res = tournament(["optimal"], players=4, games=20_000, seed=2, rules="yatzy")
+    res = tournament(["optimal"], players=4, n_games=20_000, seed=2, rules="yatzy")
     w = res.winning_scores()
     assert abs(w.mean() - mean) < 4 * w.std(ddof=1) / np.sqrt(len(w))
 
 
 def test_ties_split_and_identical_seats_are_symmetric():
-    res = tournament(["greedy"], players=3, games=30_000, seed=3)
+    res = tournament(["greedy"], players=3, n_games=30_000, seed=3)
     np.testing.assert_allclose(res.wins.sum(axis=1), 1.0)
     ties = (res.scores == res.scores.max(axis=1, keepdims=True)).sum(axis=1) > 1
     assert ties.any() and np.all(res.wins[ties].max(axis=1) <= 0.5)
@@ -52,9 +52,9 @@ def test_ties_split_and_identical_seats_are_symmetric():
 
 
 def test_seats_have_their_own_dice_and_results_are_reproducible():
-    a = tournament(["greedy", "greedy"], games=2_000, seed=5)
+    a = tournament(["greedy", "greedy"], n_games=2_000, seed=5)
     assert not np.array_equal(a.scores[:, 0], a.scores[:, 1])
-    b = tournament(["greedy", "greedy"], games=2_000, seed=5, n_jobs=2)
+    b = tournament(["greedy", "greedy"], n_games=2_000, seed=5, n_jobs=2)
     np.testing.assert_array_equal(a.scores, b.scores)
 
 
@@ -64,7 +64,7 @@ def test_seats_have_their_own_dice_and_results_are_reproducible():
         ({"strategies": "", "players": 2}, "at least one strategy"),
         ({"strategies": "greedy", "players": 1}, "players must be an integer >= 2"),
         ({"strategies": "greedy,optimal,random", "players": 2}, "at most one strategy per seat"),
-        ({"strategies": "greedy", "players": 2, "games": 0}, "games must be"),
+        ({"strategies": "greedy", "players": 2, "n_games": 0}, "n_games must be"),
     ],
 )
 def test_bad_inputs(kwargs, msg):

@@ -165,7 +165,7 @@ def test_win_against_greedy_exact_and_simulated():
     u = win_utility(theirs, 2)
     assert float(mine @ u[: len(mine)]) == pytest.approx(p, abs=1e-12)
     assert p > 0.5
-    res = tournament([win, "greedy"], players=2, games=100_000, seed=5, rules=rules)
+    res = tournament([win, "greedy"], players=2, n_games=100_000, seed=5, rules=rules)
     r = res.win_rates()
     assert r["win_lo"].iloc[0] <= p <= r["win_hi"].iloc[0]
 

@@ -48,8 +48,8 @@ LATE_B = (
 # ------------------------------------------------------------------ the tables
 def test_strategies_that_ignore_the_table_play_their_blind_games():
     seats = ["optimal", "greedy", "optimal"]
-    blind = tournament(seats, games=3_000, seed=5)
-    visible = tournament(seats, games=3_000, seed=5, visible=True)
+    blind = tournament(seats, n_games=3_000, seed=5)
+    visible = tournament(seats, n_games=3_000, seed=5, visible=True)
     assert np.array_equal(blind.scores, visible.scores)
     assert visible.parameters["visible"] is True
 
@@ -155,9 +155,9 @@ def test_mixed_lanes_with_max_ev_values_reproduce_optimal_decisions(rules_name):
 # --------------------------------------------------------- win-aware and chase
 def _paired_gain(strategy, seat, games, seed):
     seats = ["optimal", "optimal"]
-    base = tournament(seats, games=games, seed=seed, visible=True, n_jobs=2)
+    base = tournament(seats, n_games=games, seed=seed, visible=True, n_jobs=2)
     seats[seat] = strategy
-    res = tournament(seats, games=games, seed=seed, visible=True, n_jobs=2)
+    res = tournament(seats, n_games=games, seed=seed, visible=True, n_jobs=2)
     return res.wins[:, seat] - base.wins[:, seat]
 
 
@@ -326,7 +326,7 @@ def test_score_card_totals_include_bonuses():
 
 # ------------------------------------------------------------------ round robin
 def test_round_robin_win_matrix_is_complementary_and_ranked():
-    rr = round_robin(["optimal", "greedy", "chase"], games=1_000, seed=2)
+    rr = round_robin(["optimal", "greedy", "chase"], n_games=1_000, seed=2)
     wm = rr.win_matrix()
     m = wm.values
     off = ~np.eye(3, dtype=bool)

@@ -9,11 +9,11 @@ Layout
 - :mod:`.main` -- the top-level parser, :func:`main` (the console script
   ``yahtzee_sim.cli:main``) and :data:`~.main.COMMANDS`, the commands in the order
   ``--help`` lists them.
-- :mod:`._options` -- :class:`Command`, the argument types and every option that
+- :mod:`.options` -- :class:`Command`, the argument types and every option that
   several commands share (``--rules``, ``--games``, ``--seed``, ``--jobs``,
   ``--json``, ``--quiet`` ...), declared once.
-- :mod:`._files` -- output-file checks (before any work), atomic table writes, figures.
-- :mod:`._extras` -- optional extras: which extra a missing package belongs to and the
+- :mod:`.files` -- output-file checks (before any work), atomic table writes, figures.
+- :mod:`.extras` -- optional extras: which extra a missing package belongs to and the
   install hint (``pip install -e ".[web]"`` in a source checkout, else
   ``pip install 'yahtzee-sim[web]'``).
 - one module per command group: :mod:`.simulate`; :mod:`.solve` (solve, advise,
@@ -30,7 +30,7 @@ Adding a command
 ----------------
 Write one module, e.g. ``yahtzee_sim/cli/regret.py``::
 
-    from . import _options as opt
+    from . import options as opt
 
     def add_arguments(p):
         opt.add_game_options(p, 10_000)
@@ -48,7 +48,7 @@ beyond the core, pandas, matplotlib, every strategy) are imported inside ``run``
 ``yahtzee-sim --help`` builds every command's parser and must stay fast.
 """
 
-from yahtzee_sim.cli._options import CliError, Command
 from yahtzee_sim.cli.main import COMMANDS, build_parser, main
+from yahtzee_sim.cli.options import CliError, Command
 
 __all__ = ["COMMANDS", "CliError", "Command", "build_parser", "main"]

@@ -6,7 +6,7 @@ import argparse
 import json
 from dataclasses import asdict
 
-from yahtzee_sim.cli import _options as opt
+from yahtzee_sim.cli import options as opt
 from yahtzee_sim.game.rules import PRESETS, get_rules
 
 

@@ -6,8 +6,8 @@ import argparse
 import json
 from pathlib import Path
 
-from yahtzee_sim.cli import _files
-from yahtzee_sim.cli import _options as opt
+from yahtzee_sim.cli import files
+from yahtzee_sim.cli import options as opt
 
 #: Figure formats ``--plot`` writes.
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
@@ -52,8 +52,8 @@ def run_distill(args: argparse.Namespace) -> int:
     # the learner loads numba kernels and every strategy: imported here, not for --help.
     from yahtzee_sim.analysis.distill import distill
 
-    _files.check_file("--out", args.out)
-    _files.check_file("--plot", args.plot, PLOT_SUFFIXES)
+    files.check_file("--out", args.out)
+    files.check_file("--plot", args.plot, PLOT_SUFFIXES)
     res = distill(
         opt.rules_from(args),
         max_rules=args.max_rules,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from yahtzee_sim.cli import _options as opt
+from yahtzee_sim.cli import options as opt
 
 
 def add_duel_arguments(p: argparse.ArgumentParser) -> None:

@@ -20,8 +20,8 @@ from yahtzee_sim.cli import (
     solve,
     tournament,
 )
-from yahtzee_sim.cli._extras import missing_extra_message, missing_optional
-from yahtzee_sim.cli._options import EXIT_USAGE, Command, Parser
+from yahtzee_sim.cli.extras import missing_extra_message, missing_optional
+from yahtzee_sim.cli.options import EXIT_USAGE, Command, Parser
 
 #: Every subcommand, in the order ``yahtzee-sim --help`` lists them.
 COMMANDS: tuple[Command, ...] = (

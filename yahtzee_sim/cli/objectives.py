@@ -8,8 +8,8 @@ import time
 
 import numpy as np
 
-from yahtzee_sim.cli import _options as opt
-from yahtzee_sim.cli._files import PLOT_SUFFIXES, check_file, save_figure
+from yahtzee_sim.cli import options as opt
+from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, save_figure
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.solving.risk import check_theta

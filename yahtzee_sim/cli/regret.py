@@ -6,8 +6,8 @@ import argparse
 import json
 import time
 
-from yahtzee_sim.cli import _options as opt
-from yahtzee_sim.cli._files import PLOT_SUFFIXES, check_file, print_result, save_figure
+from yahtzee_sim.cli import options as opt
+from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, print_result, save_figure
 
 
 # ------------------------------------------------------------------ regret

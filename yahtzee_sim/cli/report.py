@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from yahtzee_sim.cli import _options as opt
+from yahtzee_sim.cli import options as opt
 
 MIN_GAMES = 100
 

@@ -7,8 +7,8 @@ import json
 import time
 from pathlib import Path
 
-from yahtzee_sim.cli import _options as opt
-from yahtzee_sim.cli._files import check_file, check_frame_file, write_frame
+from yahtzee_sim.cli import options as opt
+from yahtzee_sim.cli.files import check_file, check_frame_file, write_frame
 from yahtzee_sim.engine.records import record_games, write_records
 from yahtzee_sim.engine.simulate import DEFAULT_CHUNK, simulate, simulate_aggregate
 

@@ -6,8 +6,8 @@ import argparse
 import json
 import time
 
-from yahtzee_sim.cli import _options as opt
-from yahtzee_sim.cli._files import PLOT_SUFFIXES, check_file, save_figure
+from yahtzee_sim.cli import options as opt
+from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, save_figure
 
 
 # ------------------------------------------------------------------ tournament
@@ -79,7 +79,7 @@ def run_tournament(args: argparse.Namespace) -> int:
     res = play(
         args.strategies,
         players=(args.players or 2) if args.round_robin else args.players,
-        games=args.games,
+        n_games=args.games,
         seed=args.seed,
         rules=opt.rules_from(args),
         n_jobs=args.jobs,

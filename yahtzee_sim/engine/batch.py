@@ -127,14 +127,14 @@ class GameBatch:
         """A dice key is set (:meth:`seed` or the constructor)."""
         return self.dice_key != _UNSEEDED
 
-    def start(self, rows: np.ndarray, games: np.ndarray) -> None:
-        """Start game ``games[j]`` in row ``rows[j]``: an empty card, turn 0 and the first
+    def start(self, rows: np.ndarray, game_ids: np.ndarray) -> None:
+        """Start game ``game_ids[j]`` in row ``rows[j]``: an empty card, turn 0 and the first
         roll."""
         for a in (self.used, self.upper_total, self.flag, self.score, self.turn):
             a[rows] = 0
         for a in (self.category_scores, self.filled_turn, self.yahtzees, self.yahtzee_bonuses):
             a[rows] = 0
-        self.games[rows] = games
+        self.games[rows] = game_ids
         rolling = np.zeros(len(self), dtype=np.bool_)
         rolling[rows] = True
         self.roll(rolling)

@@ -53,7 +53,7 @@ class Reference:
     rules: str
     mean: float
     sd: float | None = None
-    games: int | None = None
+    n_games: int | None = None
     stats: dict = field(default_factory=dict)
     tolerance: float = 0.005
     sd_tolerance: float | None = None

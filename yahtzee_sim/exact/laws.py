@@ -239,10 +239,10 @@ def _views(rules: RuleSet, states: np.ndarray, turn: int):
     row_games = np.arange(m, dtype=np.int64)
     no_score = np.zeros(m, dtype=np.int64)
 
-    def make(rolls_left: int, rows=slice(None), score=None, scores=None, games=None, key=None):
+    def make(rolls_left: int, rows=slice(None), score=None, scores=None, game_ids=None, key=None):
         return TurnView(
             rules,
-            row_games[rows] if games is None else games,
+            row_games[rows] if game_ids is None else game_ids,
             dice[rows],
             rolls[rows],
             rolls_left,
@@ -294,7 +294,7 @@ def _check_position_only(strategy, rules, make, used, cat_scores, rolls_left, de
         rows,
         score=rng.integers(0, 400, size=len(rows)),
         scores=scores,
-        games=rng.integers(0, 2**40, size=len(rows)),
+        game_ids=rng.integers(0, 2**40, size=len(rows)),
         key=(np.uint64(rng.integers(2**62)), np.uint64(rng.integers(2**62))),
     )
     if rolls_left:

@@ -123,7 +123,7 @@ def _run(strategies, rules, first, n, keys, prepare, start=None, visible=True):
 def play_tables(
     strategies: list,
     rules: RuleSet,
-    games: int,
+    n_games: int,
     seed: int = 0,
     n_jobs: int = 1,
     chunk_size: int = 65_536,
@@ -135,16 +135,16 @@ def play_tables(
     """Final totals ``(games, seats)`` of tables ``first_game .. first_game + games - 1``,
     seat ``i`` playing ``strategies[i]`` (instances). Bit-identical for any ``n_jobs`` and
     ``chunk_size``. ``start``, ``visible``: as :func:`play_table_block` takes them."""
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise YahtzeeSimError(f"games must be an integer >= 1, got {games!r}")
+    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
+        raise YahtzeeSimError(f"n_games must be an integer >= 1, got {n_games!r}")
     keys = seat_keys(seed, len(strategies))
     if n_jobs != 1:
-        chunk_size = min(chunk_size, -(-games // max(1, effective_n_jobs(n_jobs))))
-    end = first_game + games
+        chunk_size = min(chunk_size, -(-n_games // max(1, effective_n_jobs(n_jobs))))
+    end = first_game + n_games
     todo = [(s, min(chunk_size, end - s)) for s in range(first_game, end, chunk_size)]
     if progress is None:
         progress = sys.stderr.isatty()
-    bar = tqdm(total=games, unit="table", disable=not progress, desc="tables")
+    bar = tqdm(total=n_games, unit="table", disable=not progress, desc="tables")
     out = []
     threads = all(getattr(s, "parallel_backend", "processes") == "threads" for s in strategies)
     if n_jobs == 1 or len(todo) == 1 or threads:

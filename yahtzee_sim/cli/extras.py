@@ -12,7 +12,7 @@ import importlib
 from pathlib import Path
 from types import ModuleType
 
-from yahtzee_sim.cli._options import CliError
+from yahtzee_sim.cli.options import CliError
 
 #: The top-level module of each optional dependency -> (its name, the extra bringing it).
 OPTIONAL = {

@@ -6,8 +6,8 @@ import os
 import tempfile
 from pathlib import Path
 
-from yahtzee_sim.cli._extras import require
-from yahtzee_sim.cli._options import CliError
+from yahtzee_sim.cli.extras import require
+from yahtzee_sim.cli.options import CliError
 
 FRAME_SUFFIXES = (".parquet", ".csv")
 PLOT_SUFFIXES = (".png", ".pdf", ".svg")
