@@ -56,7 +56,7 @@ except ImportError as exc:  # pragma: no cover - exercised without the extra
         "yahtzee_sim.apps.server needs Flask: pip install 'yahtzee-sim[web]'"
     ) from exc
 
-from yahtzee_sim.apps.play import Game
+from yahtzee_sim.apps.game import Game
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import PRESETS, get_rules
 from yahtzee_sim.solving.advisor import advise
