@@ -125,7 +125,7 @@ def test_the_container_and_the_game_need_no_optional_extra():
         "import sys\n"
         "sys.modules['gymnasium'] = None\n"
         "sys.modules['flask'] = None\n"
-        "from yahtzee_sim.apps.play import Game\n"
+        "from yahtzee_sim.apps.game import Game\n"
         "g = Game(seed=1)\n"
         "g.keep(g.dice())\n"
         "g.box(next(iter(g.points())))\n"

@@ -13,7 +13,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from yahtzee_sim.apps.play import EndOfInput, Game, play
+from yahtzee_sim.apps.game import Game
+from yahtzee_sim.apps.terminal import EndOfInput, play
 from yahtzee_sim.cli.main import main
 from yahtzee_sim.engine.records import RecordError, check_record, read_records, record_games
 from yahtzee_sim.errors import YahtzeeSimError

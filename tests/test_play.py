@@ -8,16 +8,9 @@ import sys
 import pytest
 
 from yahtzee_sim import simulate
-from yahtzee_sim.apps.play import (
-    HELP,
-    EndOfInput,
-    Game,
-    MoveError,
-    card_lines,
-    keep_reason,
-    play,
-    upper_outlook,
-)
+from yahtzee_sim.apps.game import Game, MoveError, keep_reason
+from yahtzee_sim.apps.score_card import upper_outlook
+from yahtzee_sim.apps.terminal import HELP, EndOfInput, card_lines, play
 from yahtzee_sim.engine.observation import observe
 from yahtzee_sim.engine.records import check_record
 from yahtzee_sim.game.boxnames import BoxNameError, match_box, normalize

@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("flask")
 
-from yahtzee_sim.apps.play import Game
+from yahtzee_sim.apps.game import Game
 from yahtzee_sim.apps.server import create_app
 from yahtzee_sim.engine.records import check_record, record_games
 from yahtzee_sim.multiplayer.tables import seat_seed

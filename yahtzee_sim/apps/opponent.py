@@ -1,6 +1,6 @@
 """An opponent for a person's game: a strategy in the second seat of a visible table.
 
-The person (:class:`~yahtzee_sim.apps.play.Game`) sits in seat 0 and plays first in every
+The person (:class:`~yahtzee_sim.apps.game.Game`) sits in seat 0 and plays first in every
 round; after each of the person's turns the opponent plays its whole turn, as a seat of a
 tournament's visible table does (:func:`yahtzee_sim.engine.lockstep.play_turn` with the
 :class:`~yahtzee_sim.engine.view.TableInfo` of :func:`yahtzee_sim.multiplayer.tables.table_info`),

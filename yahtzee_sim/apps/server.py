@@ -38,6 +38,10 @@ line). A game's answer carries it as ``"strategy"`` while a decision is open. Wi
 opponent, the state has ``"opponent"`` (its card, score, turns and last turn: rolls,
 keeps, box, points) and, at the end, ``"winner"``; the record keeps the opponent's game
 under ``"opponent"``.
+
+Each route is a function of the blueprint :data:`api`; :func:`create_app` registers it
+and keeps the application's games and prepared strategies in one :class:`ServerState`
+(``app.extensions["yahtzee_sim"]``, reached with :func:`server_state`).
 """
 
 from __future__ import annotations
@@ -46,23 +50,28 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass, field
 from importlib import resources
+from typing import TYPE_CHECKING
 
 try:
-    from flask import Flask, jsonify, request
+    from flask import Blueprint, Flask, Response, current_app, jsonify, request
     from werkzeug.exceptions import HTTPException
 except ImportError as exc:  # pragma: no cover - exercised without the extra
     raise ImportError(
         "yahtzee_sim.apps.server needs Flask: pip install 'yahtzee-sim[web]'"
     ) from exc
 
-from yahtzee_sim.apps.play import Game
+from yahtzee_sim.apps.game import Coach, Game
 from yahtzee_sim.errors import YahtzeeSimError
-from yahtzee_sim.game.rules import PRESETS, get_rules
+from yahtzee_sim.game.rules import PRESETS, RuleSet, get_rules
 from yahtzee_sim.solving.advisor import advise
 from yahtzee_sim.solving.solver import value_table
 from yahtzee_sim.solving.strategy_move import advising_strategy, strategy_move
 from yahtzee_sim.strategies import get_strategy, strategy_class, strategy_ids
+
+if TYPE_CHECKING:
+    from yahtzee_sim.strategies import Strategy
 
 MAX_GAMES = 1000
 
@@ -123,193 +132,283 @@ def _offered(rules, ids) -> list[str]:
     return [s for s in ids if s in strategy_ids() and strategy_class(s).supports(rules)]
 
 
-def create_app(default_rules: str = "yahtzee") -> Flask:
-    """The Flask application (games kept in its memory)."""
-    app = Flask(__name__)
-    app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
-    app.json.sort_keys = False
-    games: OrderedDict[str, Game] = OrderedDict()
-    strategies: dict = {}
-    compared: dict[str, str | None] = {}
-    lock = threading.Lock()
-    page = resources.files("yahtzee_sim.apps").joinpath("web/index.html").read_text()
-    value_table(get_rules(default_rules))  # solve or load before the first request
+class _NotFound(HTTPException):
+    code = 404
 
-    @app.errorhandler(YahtzeeSimError)
-    def bad_input(exc):
-        return jsonify(error=str(exc)), 400
 
-    @app.errorhandler(HTTPException)
-    def http_error(exc):
-        return jsonify(error=exc.description), exc.code
+#: The key of the server's state in ``app.extensions``.
+EXTENSION = "yahtzee_sim"
 
-    @app.get("/")
-    def index():
-        return page.replace("__DEFAULT_RULES__", default_rules)
 
-    @app.get("/api/rules")
-    def rules_info():
-        name = request.args.get("rules")
-        if name is None:
-            return jsonify(presets=list(PRESETS), default=default_rules)
-        rules = get_rules(name)
-        return jsonify(
-            rules=rules.name,
-            boxes=list(rules.category_names),
-            labels=list(rules.category_labels),
-            upper=[c.name for c in rules.categories if c.is_upper],
-            n_dice=rules.n_dice,
-            n_faces=rules.n_faces,
-            rolls_per_turn=rules.rolls_per_turn,
-            yahtzee_bonus=bool(rules.has_yahtzee_flag),
-            strategies=_offered(rules, OFFERED),
-            opponents=_offered(rules, OPPONENTS),
-        )
+@dataclass(eq=False)
+class ServerState:
+    """What one application keeps between requests: its default rules, its page, its
+    games and the strategies it has prepared.
 
-    @app.post("/api/advise")
-    def advise_position():
-        data = _body()
-        rules = get_rules(_field(data, "rules", str, default_rules))
-        options = advise(
-            _int_list(data, "dice"),
-            _field(data, "rolls_left", int, required=True),
-            _field(data, "used", list, []),
-            _field(data, "upper", int, 0),
-            _field(data, "yahtzee_bonus", bool, False),
-            rules,
-            bonuses_paid=_field(data, "bonuses_paid", int, 0),
-        )
-        best = options[0].value
-        rows = [o.to_dict() | {"loss": best - o.value} for o in options]
-        out = {"rules": rules.name, "options": rows}
-        sid = _strategy_id(data, "strategy")
-        if sid is not None:
-            score = _field(data, "score", int, None)
-            strategy = advising_strategy(prepared(sid, rules), rules, score is not None)
-            with lock:  # (prepared above: the lock is held for one decision only)
-                says = strategy_move(
-                    strategy,
-                    data["dice"],
-                    data["rolls_left"],
-                    data.get("used", []),
-                    data.get("upper", 0),
-                    data.get("yahtzee_bonus", False),
-                    rules,
-                    data.get("bonuses_paid", 0),
-                    score=score,
-                    options=options,
-                )
-            out["strategy"] = {"id": sid} | says.to_dict()
-        return jsonify(out)
+    Request threads share it: ``lock`` guards the games and the strategies (a strategy
+    may keep state between decisions).
 
-    def prepared(sid: str, rules):
+    Parameters
+    ----------
+    default_rules : str
+        The rules of a request that names none.
+    page : str
+        The web page (``web/index.html``) before the default rules are filled in.
+
+    Attributes
+    ----------
+    games : OrderedDict
+        The games by id, least recently used first (at most :data:`MAX_GAMES`).
+    compared : dict
+        The ``strategy`` id each game was started with (None without one), by game id.
+    strategies : dict
+        The strategies prepared so far, by ``(strategy id, rules name)``.
+    lock : threading.Lock
+        Held while a game moves or a shared strategy decides.
+    """
+
+    default_rules: str
+    page: str
+    games: OrderedDict[str, Game] = field(default_factory=OrderedDict)
+    compared: dict[str, str | None] = field(default_factory=dict)
+    strategies: dict[tuple[str, str], Strategy] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def prepared(self, sid: str, rules: RuleSet) -> Strategy:
         """The strategy ``sid`` checked and prepared for ``rules`` (kept for reuse)."""
         key = (sid, rules.name)
-        with lock:
-            strategy = strategies.get(key)
+        with self.lock:
+            strategy = self.strategies.get(key)
         if strategy is None:
             strategy = get_strategy(sid)
             strategy.check_rules(rules)
-            with lock:
-                strategies[key] = strategy
+            with self.lock:
+                self.strategies[key] = strategy
         return strategy
 
-    def _game(gid: str) -> Game:
-        with lock:
-            game = games.get(gid)
-            if game is None:
-                return None
-            games.move_to_end(gid)
-            return game
-
-    def _answer(gid: str, game: Game, coach=None):
-        out = {"id": gid, "state": game.state()}
-        if coach is not None:
-            out["coach"] = {
-                "loss": coach.loss,
-                "best": coach.best,
-                "reason": coach.reason,
-                "text": coach.line(),
-            }
-        with lock:  # (strategies are shared by the request threads)
-            says = game.compared()
-        if says is not None:
-            out["strategy"] = {"id": compared[gid]} | says.to_dict()
-        summary = game.summary()
-        if summary is not None:
-            out["summary"] = summary
-        return jsonify(out)
-
-    @app.post("/api/games")
-    def new_game():
-        data = request.get_json(silent=True) or {}
-        if not isinstance(data, dict):
-            raise RequestError("the request body must be a JSON object")
-        rules = get_rules(_field(data, "rules", str, default_rules))
-        seed = _field(data, "seed", int, None)
-        if seed is None:
-            seed = secrets.randbelow(2**32)
-        if seed < 0:
-            raise RequestError(f"'seed' must be >= 0, got {seed}")
-        opponent, compare = _strategy_id(data, "opponent"), _strategy_id(data, "strategy")
-        game = Game(
-            rules,
-            seed=seed,
-            manual=_field(data, "manual", bool, False),
-            opponent=opponent,
-            compare=None if compare is None else advising_strategy(prepared(compare, rules), rules),
-        )
+    def add(self, game: Game, compare: str | None) -> str:
+        """Keep ``game`` (started with the ``strategy`` id ``compare``) under a new id and
+        return the id; the least recently used games beyond :data:`MAX_GAMES` are dropped."""
         gid = secrets.token_hex(8)
-        with lock:
-            games[gid] = game
-            compared[gid] = compare
-            while len(games) > MAX_GAMES:
-                compared.pop(games.popitem(last=False)[0], None)
-        return _answer(gid, game), 201
+        with self.lock:
+            self.games[gid] = game
+            self.compared[gid] = compare
+            while len(self.games) > MAX_GAMES:
+                self.compared.pop(self.games.popitem(last=False)[0], None)
+        return gid
 
-    def _found(gid: str) -> Game:
-        game = _game(gid)
+    def found(self, gid: str) -> Game:
+        """The game ``gid`` (now the most recently used); a 404 answer if there is none."""
+        with self.lock:
+            game = self.games.get(gid)
+            if game is not None:
+                self.games.move_to_end(gid)
         if game is None:
             raise _NotFound(f"no game {gid!r} (games live in the server's memory)")
         return game
 
-    @app.get("/api/games/<gid>")
-    def game_state(gid):
-        return _answer(gid, _found(gid))
 
-    @app.get("/api/games/<gid>/record")
-    def game_record(gid):
-        return jsonify(_found(gid).record_so_far())
+def server_state() -> ServerState:
+    """The :class:`ServerState` of the application handling the current request."""
+    return current_app.extensions[EXTENSION]
 
-    @app.post("/api/games/<gid>/keep")
-    def game_keep(gid):
-        game = _found(gid)
-        kept = _int_list(_body(), "keep")
-        with lock:
-            coach = game.keep(kept)
-        return _answer(gid, game, coach)
 
-    @app.post("/api/games/<gid>/box")
-    def game_box(gid):
-        game = _found(gid)
-        box = _field(_body(), "box", str, required=True)
-        with lock:
-            coach = game.box(box)
-        return _answer(gid, game, coach)
+#: The page and the JSON API; :func:`create_app` registers it.
+api = Blueprint("yahtzee_sim", __name__)
 
-    @app.post("/api/games/<gid>/dice")
-    def game_dice(gid):
-        game = _found(gid)
-        dice = _int_list(_body(), "dice")
-        with lock:
-            game.set_dice(dice)
-        return _answer(gid, game)
 
+@api.app_errorhandler(YahtzeeSimError)
+def bad_input(exc: YahtzeeSimError) -> tuple[Response, int]:
+    """A request the package refuses: 400 with the reason."""
+    return jsonify(error=str(exc)), 400
+
+
+@api.app_errorhandler(HTTPException)
+def http_error(exc: HTTPException) -> tuple[Response, int]:
+    """An HTTP error (unknown path or game, wrong method, body too large) as JSON."""
+    return jsonify(error=exc.description), exc.code
+
+
+@api.get("/")
+def index() -> str:
+    """The web page, with the default rules filled in."""
+    state = server_state()
+    return state.page.replace("__DEFAULT_RULES__", state.default_rules)
+
+
+@api.get("/api/rules")
+def rules_info() -> Response:
+    """The presets and the default; with ``?rules=NAME``, that rule set's boxes, dice and
+    the strategies the page offers for it."""
+    name = request.args.get("rules")
+    if name is None:
+        return jsonify(presets=list(PRESETS), default=server_state().default_rules)
+    rules = get_rules(name)
+    return jsonify(
+        rules=rules.name,
+        boxes=list(rules.category_names),
+        labels=list(rules.category_labels),
+        upper=[c.name for c in rules.categories if c.is_upper],
+        n_dice=rules.n_dice,
+        n_faces=rules.n_faces,
+        rolls_per_turn=rules.rolls_per_turn,
+        yahtzee_bonus=bool(rules.has_yahtzee_flag),
+        strategies=_offered(rules, OFFERED),
+        opponents=_offered(rules, OPPONENTS),
+    )
+
+
+@api.post("/api/advise")
+def advise_position() -> Response:
+    """Every option at the position of the body, best first, with its loss; with
+    ``"strategy"``, also that strategy's move."""
+    state = server_state()
+    data = _body()
+    rules = get_rules(_field(data, "rules", str, state.default_rules))
+    options = advise(
+        _int_list(data, "dice"),
+        _field(data, "rolls_left", int, required=True),
+        _field(data, "used", list, []),
+        _field(data, "upper", int, 0),
+        _field(data, "yahtzee_bonus", bool, False),
+        rules,
+        bonuses_paid=_field(data, "bonuses_paid", int, 0),
+    )
+    best = options[0].value
+    rows = [o.to_dict() | {"loss": best - o.value} for o in options]
+    out = {"rules": rules.name, "options": rows}
+    sid = _strategy_id(data, "strategy")
+    if sid is not None:
+        score = _field(data, "score", int, None)
+        strategy = advising_strategy(state.prepared(sid, rules), rules, score is not None)
+        with state.lock:  # (prepared above: the lock is held for one decision only)
+            says = strategy_move(
+                strategy,
+                data["dice"],
+                data["rolls_left"],
+                data.get("used", []),
+                data.get("upper", 0),
+                data.get("yahtzee_bonus", False),
+                rules,
+                data.get("bonuses_paid", 0),
+                score=score,
+                options=options,
+            )
+        out["strategy"] = {"id": sid} | says.to_dict()
+    return jsonify(out)
+
+
+def _answer(gid: str, game: Game, coach: Coach | None = None) -> Response:
+    """A game's answer: its state, the coach's word on the move just played, the second
+    opinion and the luck/skill summary."""
+    state = server_state()
+    out = {"id": gid, "state": game.state()}
+    if coach is not None:
+        out["coach"] = {
+            "loss": coach.loss,
+            "best": coach.best,
+            "reason": coach.reason,
+            "text": coach.line(),
+        }
+    with state.lock:  # (strategies are shared by the request threads)
+        says = game.compared()
+    if says is not None:
+        out["strategy"] = {"id": state.compared[gid]} | says.to_dict()
+    summary = game.summary()
+    if summary is not None:
+        out["summary"] = summary
+    return jsonify(out)
+
+
+@api.post("/api/games")
+def new_game() -> tuple[Response, int]:
+    """Start a game (``rules``, ``seed``, ``manual``, ``opponent``, ``strategy``): 201."""
+    state = server_state()
+    data = request.get_json(silent=True) or {}
+    if not isinstance(data, dict):
+        raise RequestError("the request body must be a JSON object")
+    rules = get_rules(_field(data, "rules", str, state.default_rules))
+    seed = _field(data, "seed", int, None)
+    if seed is None:
+        seed = secrets.randbelow(2**32)
+    if seed < 0:
+        raise RequestError(f"'seed' must be >= 0, got {seed}")
+    opponent, compare = _strategy_id(data, "opponent"), _strategy_id(data, "strategy")
+    manual = _field(data, "manual", bool, False)
+    advisor = None if compare is None else advising_strategy(state.prepared(compare, rules), rules)
+    game = Game(rules, seed=seed, manual=manual, opponent=opponent, compare=advisor)
+    gid = state.add(game, compare)
+    return _answer(gid, game), 201
+
+
+@api.get("/api/games/<gid>")
+def game_state(gid: str) -> Response:
+    """The game's state (and the luck/skill summary)."""
+    return _answer(gid, server_state().found(gid))
+
+
+@api.get("/api/games/<gid>/record")
+def game_record(gid: str) -> Response:
+    """The game record so far."""
+    return jsonify(server_state().found(gid).record_so_far())
+
+
+@api.post("/api/games/<gid>/keep")
+def game_keep(gid: str) -> Response:
+    """``{"keep": [5, 5]}``: keep those dice and reroll the others."""
+    state = server_state()
+    game = state.found(gid)
+    kept = _int_list(_body(), "keep")
+    with state.lock:
+        coach = game.keep(kept)
+    return _answer(gid, game, coach)
+
+
+@api.post("/api/games/<gid>/box")
+def game_box(gid: str) -> Response:
+    """``{"box": "fives"}``: write the roll in that box."""
+    state = server_state()
+    game = state.found(gid)
+    box = _field(_body(), "box", str, required=True)
+    with state.lock:
+        coach = game.box(box)
+    return _answer(gid, game, coach)
+
+
+@api.post("/api/games/<gid>/dice")
+def game_dice(gid: str) -> Response:
+    """``{"dice": [...]}``: the dice of the roll just made (manual dice)."""
+    state = server_state()
+    game = state.found(gid)
+    dice = _int_list(_body(), "dice")
+    with state.lock:
+        game.set_dice(dice)
+    return _answer(gid, game)
+
+
+def create_app(default_rules: str = "yahtzee") -> Flask:
+    """The Flask application (games kept in its memory).
+
+    Parameters
+    ----------
+    default_rules : str, default "yahtzee"
+        The rules of a request that names none; its value table is solved (or loaded)
+        here, before the first request.
+
+    Returns
+    -------
+    Flask
+        The application: the page and the JSON API (:data:`api`), its
+        :class:`ServerState` in ``app.extensions["yahtzee_sim"]``.
+    """
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
+    app.json.sort_keys = False
+    page = resources.files("yahtzee_sim.apps").joinpath("web/index.html").read_text()
+    app.extensions[EXTENSION] = ServerState(default_rules, page)
+    value_table(get_rules(default_rules))  # solve or load before the first request
+    app.register_blueprint(api)
     return app
-
-
-class _NotFound(HTTPException):
-    code = 404
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, rules: str = "yahtzee", quiet=False):

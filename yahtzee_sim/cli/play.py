@@ -45,8 +45,8 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    """Play one game in the terminal with a coach (:func:`yahtzee_sim.apps.play.play`)."""
-    from yahtzee_sim.apps.play import play  # the game and its coach: imported only when playing
+    """Play one game in the terminal with a coach (:func:`yahtzee_sim.apps.terminal.play`)."""
+    from yahtzee_sim.apps.terminal import play  # the game and its coach: imported only when playing
 
     check_file("--record", args.record)
     seed = args.seed

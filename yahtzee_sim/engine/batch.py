@@ -3,7 +3,7 @@
 :class:`GameBatch` is the one container of games in play: the engine's lockstep blocks
 (:func:`yahtzee_sim.engine.lockstep.play_block`, every seat of a visible table), the Gymnasium
 environments (:mod:`yahtzee_sim.learning.env`), the check of game records
-(:mod:`yahtzee_sim.engine.records`) and the terminal and web game (:mod:`yahtzee_sim.apps.play`)
+(:mod:`yahtzee_sim.engine.records`) and the terminal and web game (:mod:`yahtzee_sim.apps.game`)
 all hold their games in one. The leading axis of every array is the game; a single game
 is a batch of one. Rolling and scoring run the engine's kernels, so every user of the
 batch plays the same dice and writes the same points.

@@ -1,31 +1,25 @@
-"""A terminal game with a coach: ``yahtzee-sim play``.
+"""The step-by-step game a person plays: the position, the coach's word and the record.
 
-The program rolls (the engine's dice: game ``game`` of ``seed``) or, with
-``dice="manual"``, asks for the dice of a real game; the person keeps and scores. After
-each decision the coach shows the points it lost against optimal play, the best move and
-a one-line reason; at the end, the luck/skill split of the game
-(:mod:`yahtzee_sim.analysis.coach`). Input is read line by line, so the game also plays
-over a pipe (``printf '5 5\\n...' | yahtzee-sim play``); at the end of the input (or
-``quit``) the game stops and what was played is kept (``record``).
-
-At any prompt ``help`` explains the moves (:data:`HELP`) and ``card`` shows the score card
-(:func:`card_lines`). A box is named by its name, a prefix or a common abbreviation
-(``ss``, ``3k``, ``fh``, ``y``: :func:`~yahtzee_sim.game.boxnames.match_box`); the game shows
-boxes by their labels ("Three of a kind") in card order.
+:class:`Game` plays one person's game a move at a time, with the program's dice or, with
+``manual``, the dice of a real game; each move returns the :class:`Coach`'s word (the
+points lost against optimal play, the best move and a one-line reason,
+:func:`keep_reason`). The terminal game (:mod:`yahtzee_sim.apps.terminal`), the web page
+(:mod:`yahtzee_sim.apps.server`) and Python code drive it; it reads no input and prints
+nothing.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from yahtzee_sim.apps.opponent import Opponent
 from yahtzee_sim.apps.score_card import card_state, upper_outlook
 from yahtzee_sim.engine.batch import GameBatch
-from yahtzee_sim.engine.records import FORMAT, check_record, write_records
+from yahtzee_sim.engine.records import FORMAT, check_record
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.boxnames import match_box
@@ -35,30 +29,56 @@ from yahtzee_sim.solving.advisor import Option, advise
 from yahtzee_sim.solving.strategy_move import StrategyMove, advising_strategy, move_at
 from yahtzee_sim.strategies import get_strategy
 
-
-class EndOfInput(YahtzeeSimError):
-    """The input ended before the game did."""
-
-
-def _parse_faces(text: str, rules: RuleSet) -> list[int] | None:
-    """Face values from ``text`` ("5 5 6", "556", "5,5,6"), or None if it is not that."""
-    s = text.replace(",", " ").split()
-    if len(s) == 1 and s[0].isdigit() and rules.n_faces < 10:
-        s = list(s[0])
-    try:
-        faces = [int(x) for x in s]
-    except ValueError:
-        return None
-    return faces if all(1 <= f <= rules.n_faces for f in faces) else None
+if TYPE_CHECKING:
+    from yahtzee_sim.strategies import Strategy
 
 
-def _hold(dice: list[int], kept: list[int]) -> bool:
+def holds(dice: list[int], kept: list[int]) -> bool:
+    """Whether the dice ``dice`` hold the dice ``kept`` (face values, repeats counted).
+
+    Parameters
+    ----------
+    dice : list of int
+        The dice rolled.
+    kept : list of int
+        The dice to keep.
+
+    Returns
+    -------
+    bool
+        True when every kept die is among ``dice`` (as often as it is kept).
+
+    Examples
+    --------
+    >>> holds([5, 5, 6, 1, 2], [5, 5])
+    True
+    >>> holds([5, 6, 6, 1, 2], [5, 5])
+    False
+    """
     return not (Counter(kept) - Counter(dice))
 
 
 def keep_reason(rules: RuleSet, keep: tuple[int, ...], open_boxes: list[str]) -> str:
-    """A one-line reason for keeping ``keep``: the open boxes those dice feed most, by how
-    much they raise the next roll's expected points in each box (against rerolling all)."""
+    """A one-line reason for keeping ``keep``: the open boxes those dice feed most.
+
+    The boxes are ranked by how much the kept dice raise the next roll's expected points
+    in each box, against rerolling every die.
+
+    Parameters
+    ----------
+    rules : RuleSet
+        The rules of the game.
+    keep : tuple of int
+        The dice kept (face values, sorted); empty for rerolling every die.
+    open_boxes : list of str
+        The names of the boxes still open.
+
+    Returns
+    -------
+    str
+        ``"keep 6 6: it feeds Sixes, Three of a kind"`` (at most two boxes), ``"keep 6 6"``
+        when the dice feed no open box, or the reason to reroll every die.
+    """
     if not keep:
         return "nothing worth keeping: a fresh roll of every die"
     t = rules.tables
@@ -92,14 +112,25 @@ class MoveError(YahtzeeSimError):
 
 @dataclass(frozen=True)
 class Coach:
-    """The coach's word on one move: points lost against optimal play (0 for a best
-    move), the best move and a one-line reason."""
+    """The coach's word on one move.
+
+    Parameters
+    ----------
+    loss : float
+        Points lost against optimal play (0 for a best move).
+    best : str
+        The best move, as text (``"keep 6 6"``, ``"Sixes"``).
+    reason : str
+        A one-line reason for the best move.
+    """
 
     loss: float
     best: str
     reason: str
 
     def line(self) -> str:
+        """The coach's word as one line: ``"coach: best move (...)"`` or ``"coach: -2.30
+        points; best was keep 5 5 (...)"``."""
         if self.loss <= 1e-9:
             return f"coach: best move ({self.reason})"
         return f"coach: -{self.loss:.2f} points; best was {self.best} ({self.reason})"
@@ -112,27 +143,46 @@ class Game:
     ``manual``, :meth:`set_dice` enters the dice of a real game before each decision.
     :meth:`keep` and :meth:`box` play a move and return the :class:`Coach`'s word;
     :meth:`state` describes the position; :attr:`record` is the game record so far.
-    The terminal game (:func:`play`) and the web page (:mod:`yahtzee_sim.apps.server`) both
-    drive this class.
+    The terminal game (:func:`~yahtzee_sim.apps.terminal.play`) and the web page
+    (:mod:`yahtzee_sim.apps.server`) both drive this class.
 
-    ``opponent`` (a strategy id or instance) seats a strategy in a visible two-player
-    table against the person (:class:`~yahtzee_sim.apps.opponent.Opponent`): it plays its
-    turn after each of the person's, :meth:`state` shows its card and last turn and, at
-    the end, the winner, and the record keeps its turns under ``"opponent"``.
-    ``compare`` (a deterministic strategy) is a second opinion: :meth:`compared` gives its
-    move at the position now, valued by optimal play
-    (:func:`~yahtzee_sim.solving.strategy_move.move_at`).
+    Parameters
+    ----------
+    rules : str or RuleSet, default "yahtzee"
+        The rules (a preset name or a rule set).
+    seed, game : int, default 0
+        The program's dice: game ``game`` of ``seed`` (also kept in the record).
+    manual : bool, default False
+        The dice of a real game, entered with :meth:`set_dice` before each decision.
+    opponent : str or Strategy, optional
+        A strategy (id or instance) seated in a visible two-player table against the
+        person (:class:`~yahtzee_sim.apps.opponent.Opponent`): it plays its turn after
+        each of the person's, :meth:`state` shows its card and last turn and, at the end,
+        the winner, and the record keeps its turns under ``"opponent"``. Not with
+        ``manual`` dice.
+    compare : str or Strategy, optional
+        A deterministic strategy as a second opinion: :meth:`compared` gives its move at
+        the position now, valued by optimal play
+        (:func:`~yahtzee_sim.solving.strategy_move.move_at`).
+
+    Attributes
+    ----------
+    record : dict
+        The game record so far (:mod:`yahtzee_sim.engine.records`); see also
+        :meth:`record_so_far`.
+    losses : list of float
+        The points each decision lost against optimal play, in order.
     """
 
     def __init__(
         self,
-        rules="yahtzee",
+        rules: str | RuleSet = "yahtzee",
         seed: int = 0,
         game: int = 0,
         manual: bool = False,
-        opponent=None,
-        compare=None,
-    ):
+        opponent: str | Strategy | None = None,
+        compare: str | Strategy | None = None,
+    ) -> None:
         self.rules = get_rules(rules)
         self.manual = manual
         self.batch = GameBatch(self.rules, 1)
@@ -157,6 +207,7 @@ class Game:
     # ----------------------------------------------------------------- state
     @property
     def over(self) -> bool:
+        """Whether every box is filled."""
         return int(self.batch.used[0]) == (1 << self.rules.n_categories) - 1
 
     @property
@@ -166,10 +217,12 @@ class Game:
 
     @property
     def used(self) -> list[str]:
+        """The names of the filled boxes, in card order."""
         u = int(self.batch.used[0])
         return [n for c, n in enumerate(self.rules.category_names) if (u >> c) & 1]
 
     def dice(self) -> list[int]:
+        """The dice now (face values, sorted)."""
         return list(self.rules.tables.faces_from_counts(self.batch.dice[0]))
 
     def _turn(self) -> dict:
@@ -259,7 +312,7 @@ class Game:
             raise MoveError(f"enter {n} dice, faces 1..{self.rules.n_faces}")
         turn = self.record["turns"][-1] if self.record["turns"] else None
         kept = turn["keeps"][-1] if turn and len(turn["keeps"]) == len(turn["rolls"]) else []
-        if kept and not _hold(faces, kept):
+        if kept and not holds(faces, kept):
             raise MoveError(f"those dice lost the kept {' '.join(map(str, kept))}")
         self.batch.set_dice(0, self.rules.tables.counts_from_faces(faces))
         self.need_dice = False
@@ -275,7 +328,7 @@ class Game:
         if self.rolls_left == 0:
             raise MoveError("no rerolls left: choose a box")
         dice = self.dice()
-        if not _hold(dice, kept):
+        if not holds(dice, kept):
             raise MoveError(f"the dice {' '.join(map(str, dice))} do not hold {kept}")
         options = self.options()
         key = tuple(sorted(kept))
@@ -367,190 +420,3 @@ class Game:
             "mistakes": int(row["mistakes"]),
             "start_value": res.start_value,
         }
-
-
-def summary_line(s: dict) -> str:
-    head = "final score" if s["complete"] else "score so far"
-    return (
-        f"{head} {s['score']}: luck {s['luck']:+.1f}, points lost to decisions "
-        f"{s['regret']:.1f} ({s['mistakes']} mistakes); optimal play expects "
-        f"{s['start_value']:.1f} from the start"
-    )
-
-
-HELP = """\
-  keep> type the dice to hold ("5 5 6", "556" or "5,5,6") and the others are rerolled;
-        'all' (or 'a', 'stop') keeps every die and stops rolling; '-' (or 'none') rerolls
-        every die
-  box>  name the box for the roll: its name or a prefix ("small st", "fu"), any case,
-        spaces, '_' or '-' alike, or an abbreviation: 1s..6s, 3k/toak/three, 4k/four,
-        fh/full, ss/sm/small, ls/lg/large, y/yahtzee/yatzy, ch/chance, and in Yatzy
-        1p/pair, 2p/tp
-  dice> (manual dice) the dice of the roll just made, kept dice included
-  at any prompt: 'card' shows the score card, 'help' this text, 'quit' ends the game
-        (the record keeps what was played)"""
-
-
-def card_lines(game: Game) -> list[str]:
-    """The score card so far as text: every box (its label, its points or blank), the
-    upper total and the bonus outlook, the Yahtzee bonuses and the total."""
-    st, rules = game.state(), game.rules
-    width = max(map(len, rules.category_labels))
-    lines = [f"  score card ({rules.name}), turn {st['turn']}:"]
-    for i, c in enumerate(rules.categories):
-        pts = st["card"][c.name]
-        lines.append(f"    {c.label:<{width}} {'' if pts is None else pts:>4}")
-        if i == rules.n_upper - 1:
-            lines.append(f"    {'upper total':<{width}} {st['upper_total']:>4}")
-            if st["upper_outlook"]:
-                lines.append(f"      {st['upper_outlook']}")
-    if rules.yahtzee_bonus:
-        paid = st["yahtzee_bonuses"]
-        won = f"{paid * rules.yahtzee_bonus:>4} ({paid} x {rules.yahtzee_bonus})"
-        lines.append(f"    {'Yahtzee bonuses':<{width}} {won}")
-    lines.append(f"    {'total':<{width}} {st['score']:>4}")
-    return lines
-
-
-_COMMANDS = {"help": "help", "?": "help", "h": "help", "card": "card", "quit": "quit"}
-
-
-def _asker(game: Game, ask, say):
-    """``ask`` that answers the commands (help, card, quit) itself and returns any other
-    line."""
-
-    def ask_move(prompt: str) -> str:
-        while True:
-            line = ask(prompt)
-            command = _COMMANDS.get(line.strip().lower())
-            if command is None:
-                return line
-            if command == "quit":
-                raise EndOfInput("quit")
-            say(HELP if command == "help" else "\n".join(card_lines(game)))
-
-    return ask_move
-
-
-def _terminal(game: Game, ask, say, coach: bool) -> None:
-    """Drive ``game`` from lines of input until it ends (or the input does)."""
-    rules = game.rules
-    n = rules.n_dice
-    ask = _asker(game, ask, say)
-    say("  ('help' explains the moves, 'card' shows the score card)")
-    while not game.over:
-        st = game.state()
-        if st["need_dice"]:
-            turn = game.record["turns"][-1] if game.record["turns"] else None
-            kept = turn["keeps"][-1] if turn and len(turn["keeps"]) == len(turn["rolls"]) else []
-            held = f", with {' '.join(map(str, kept))}" if kept else ""
-            faces = _parse_faces(ask(f"dice> (the {n} dice of this roll{held}) "), rules)
-            try:
-                game.set_dice(faces if faces is not None else [])
-            except MoveError as exc:
-                say(f"  {exc} (e.g. 1 3 5 5 6)")
-            continue
-        dice = " ".join(map(str, st["dice"]))
-        say(f"turn {st['turn']}, score {st['score']}, dice {dice}, rolls left {st['rolls_left']}")
-        says = game.compared()
-        if says is not None:
-            say("  " + says.line())
-        if st["rolls_left"] > 0:
-            text = ask("keep> (dice to hold, 'all' to stop rolling, '-' for none) ").strip()
-            if text.lower() in ("all", "stop", "a"):
-                kept = st["dice"]
-            elif text.lower() in ("-", "none", "0"):
-                kept = []
-            else:  # (an empty line is no answer: '-' rerolls every die)
-                kept = _parse_faces(text, rules) if text else None
-            if kept is None or not _hold(st["dice"], kept):
-                say(f"  hold some of {dice} (or 'all', or '-'; 'help' explains)")
-                continue
-            word = game.keep(kept)
-        else:
-            labels = st["labels"]
-            say("  boxes: " + ", ".join(f"{labels[b]} {p}" for b, p in st["boxes"].items()))
-            typed = ask("box> ")  # (outside the try: the end of the input ends the game)
-            try:
-                word = game.box(typed)
-            except YahtzeeSimError as exc:
-                say(f"  {exc}")
-                continue
-        if coach:
-            say("  " + word.line())
-        if game.opponent is not None and st["rolls_left"] == 0:
-            say("  " + opponent_line(game))
-
-
-def opponent_line(game: Game) -> str:
-    """The opponent's last turn and the scores: ``"greedy: rolled 1 1 2 3 5, kept 3;
-    rolled ... -> Threes (6 points); you 45, greedy 50"`` (and the winner at the end)."""
-    st = game.state()
-    opp = st["opponent"]
-    turn, name = opp["last_turn"], opp["strategy"]
-    parts = []
-    for i, roll in enumerate(turn["rolls"]):
-        part = "rolled " + " ".join(map(str, roll))
-        if i < len(turn["keeps"]):
-            part += ", kept " + (" ".join(map(str, turn["keeps"][i])) or "nothing")
-        parts.append(part)
-    box = st["labels"][turn["box"]]
-    line = f"{name}: {'; '.join(parts)} -> {box} ({turn['points']} points); "
-    line += f"you {st['score']}, {name} {opp['score']}"
-    if "winner" in st:
-        line += {"person": ": you win", "opponent": f": {name} wins", "tie": ": a tie"}[
-            st["winner"]
-        ]
-    return line
-
-
-def play(
-    rules: str | RuleSet = "yahtzee",
-    ask: Callable[[str], str] | None = None,
-    say: Callable[[str], None] = print,
-    seed: int = 0,
-    game: int = 0,
-    manual: bool = False,
-    coach: bool = True,
-    record: str | None = None,
-    opponent=None,
-    compare=None,
-) -> dict:
-    """Play one game in the terminal (see the module docstring); returns its record and,
-    with ``record``, writes it (JSON Lines, one line). ``opponent`` and ``compare``: as
-    :class:`Game` takes them (each opponent turn and each second opinion is shown)."""
-    if ask is None:
-        ask = _stdin_reader()
-    g = Game(rules, seed=seed, game=game, manual=manual, opponent=opponent, compare=compare)
-    try:
-        _terminal(g, ask, say, coach)
-    except EndOfInput as exc:
-        say("(the game stops here)" if str(exc) == "quit" else "(input ended: the game stops here)")
-    s = g.summary()
-    if s is not None:
-        say(summary_line(s))
-    out = g.record_so_far()
-    if record is not None:
-        write_records(record, [out])
-    return out
-
-
-def _stdin_reader() -> Callable[[str], str]:
-    import sys
-
-    lines: Iterator[str] = iter(sys.stdin.readline, "")
-    interactive = sys.stdin.isatty()
-
-    def ask(prompt: str) -> str:
-        if interactive:
-            try:
-                return input(prompt)
-            except EOFError:
-                raise EndOfInput("end of input") from None
-        print(prompt, flush=True)
-        line = next(lines, None)
-        if line is None:
-            raise EndOfInput("end of input")
-        return line.rstrip("\n")
-
-    return ask

@@ -1,0 +1,306 @@
+"""A terminal game with a coach: ``yahtzee-sim play``.
+
+The program rolls (the engine's dice: game ``game`` of ``seed``) or, with
+``dice="manual"``, asks for the dice of a real game; the person keeps and scores. After
+each decision the coach shows the points it lost against optimal play, the best move and
+a one-line reason; at the end, the luck/skill split of the game
+(:mod:`yahtzee_sim.analysis.coach`). Input is read line by line, so the game also plays
+over a pipe (``printf '5 5\\n...' | yahtzee-sim play``); at the end of the input (or
+``quit``) the game stops and what was played is kept (``record``).
+
+At any prompt ``help`` explains the moves (:data:`HELP`) and ``card`` shows the score card
+(:func:`card_lines`). A box is named by its name, a prefix or a common abbreviation
+(``ss``, ``3k``, ``fh``, ``y``: :func:`~yahtzee_sim.game.boxnames.match_box`); the game shows
+boxes by their labels ("Three of a kind") in card order.
+
+The game itself (the position, the moves and the coach) is
+:class:`~yahtzee_sim.apps.game.Game`; this module reads the lines, prints the screen and
+runs the loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+from yahtzee_sim.apps.game import Game, MoveError, holds
+from yahtzee_sim.engine.records import write_records
+from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.game.rules import RuleSet
+
+if TYPE_CHECKING:
+    from yahtzee_sim.strategies import Strategy
+
+
+class EndOfInput(YahtzeeSimError):
+    """The input ended before the game did."""
+
+
+def _parse_faces(text: str, rules: RuleSet) -> list[int] | None:
+    """Face values from ``text`` ("5 5 6", "556", "5,5,6"), or None if it is not that."""
+    s = text.replace(",", " ").split()
+    if len(s) == 1 and s[0].isdigit() and rules.n_faces < 10:
+        s = list(s[0])
+    try:
+        faces = [int(x) for x in s]
+    except ValueError:
+        return None
+    return faces if all(1 <= f <= rules.n_faces for f in faces) else None
+
+
+def summary_line(s: dict) -> str:
+    """The luck/skill summary of a game as one line.
+
+    Parameters
+    ----------
+    s : dict
+        The summary (:meth:`~yahtzee_sim.apps.game.Game.summary`).
+
+    Returns
+    -------
+    str
+        ``"final score 250: luck +3.1, points lost to decisions 7.5 (3 mistakes); optimal
+        play expects 254.6 from the start"`` (``"score so far"`` before the end).
+    """
+    head = "final score" if s["complete"] else "score so far"
+    return (
+        f"{head} {s['score']}: luck {s['luck']:+.1f}, points lost to decisions "
+        f"{s['regret']:.1f} ({s['mistakes']} mistakes); optimal play expects "
+        f"{s['start_value']:.1f} from the start"
+    )
+
+
+HELP = """\
+  keep> type the dice to hold ("5 5 6", "556" or "5,5,6") and the others are rerolled;
+        'all' (or 'a', 'stop') keeps every die and stops rolling; '-' (or 'none') rerolls
+        every die
+  box>  name the box for the roll: its name or a prefix ("small st", "fu"), any case,
+        spaces, '_' or '-' alike, or an abbreviation: 1s..6s, 3k/toak/three, 4k/four,
+        fh/full, ss/sm/small, ls/lg/large, y/yahtzee/yatzy, ch/chance, and in Yatzy
+        1p/pair, 2p/tp
+  dice> (manual dice) the dice of the roll just made, kept dice included
+  at any prompt: 'card' shows the score card, 'help' this text, 'quit' ends the game
+        (the record keeps what was played)"""
+
+
+def card_lines(game: Game) -> list[str]:
+    """The score card so far as text.
+
+    Parameters
+    ----------
+    game : Game
+        The game.
+
+    Returns
+    -------
+    list of str
+        One line each: a heading, every box (its label, its points or blank), the upper
+        total and the bonus outlook, the Yahtzee bonuses (rules that pay them) and the
+        total.
+    """
+    st, rules = game.state(), game.rules
+    width = max(map(len, rules.category_labels))
+    lines = [f"  score card ({rules.name}), turn {st['turn']}:"]
+    for i, c in enumerate(rules.categories):
+        pts = st["card"][c.name]
+        lines.append(f"    {c.label:<{width}} {'' if pts is None else pts:>4}")
+        if i == rules.n_upper - 1:
+            lines.append(f"    {'upper total':<{width}} {st['upper_total']:>4}")
+            if st["upper_outlook"]:
+                lines.append(f"      {st['upper_outlook']}")
+    if rules.yahtzee_bonus:
+        paid = st["yahtzee_bonuses"]
+        won = f"{paid * rules.yahtzee_bonus:>4} ({paid} x {rules.yahtzee_bonus})"
+        lines.append(f"    {'Yahtzee bonuses':<{width}} {won}")
+    lines.append(f"    {'total':<{width}} {st['score']:>4}")
+    return lines
+
+
+_COMMANDS = {"help": "help", "?": "help", "h": "help", "card": "card", "quit": "quit"}
+
+
+def _asker(
+    game: Game, ask: Callable[[str], str], say: Callable[[str], None]
+) -> Callable[[str], str]:
+    """``ask`` that answers the commands (help, card, quit) itself and returns any other
+    line."""
+
+    def ask_move(prompt: str) -> str:
+        while True:
+            line = ask(prompt)
+            command = _COMMANDS.get(line.strip().lower())
+            if command is None:
+                return line
+            if command == "quit":
+                raise EndOfInput("quit")
+            say(HELP if command == "help" else "\n".join(card_lines(game)))
+
+    return ask_move
+
+
+def _terminal(
+    game: Game, ask: Callable[[str], str], say: Callable[[str], None], coach: bool
+) -> None:
+    """Drive ``game`` from lines of input until it ends (or the input does)."""
+    rules = game.rules
+    n = rules.n_dice
+    ask = _asker(game, ask, say)
+    say("  ('help' explains the moves, 'card' shows the score card)")
+    while not game.over:
+        st = game.state()
+        if st["need_dice"]:
+            turn = game.record["turns"][-1] if game.record["turns"] else None
+            kept = turn["keeps"][-1] if turn and len(turn["keeps"]) == len(turn["rolls"]) else []
+            held = f", with {' '.join(map(str, kept))}" if kept else ""
+            faces = _parse_faces(ask(f"dice> (the {n} dice of this roll{held}) "), rules)
+            try:
+                game.set_dice(faces if faces is not None else [])
+            except MoveError as exc:
+                say(f"  {exc} (e.g. 1 3 5 5 6)")
+            continue
+        dice = " ".join(map(str, st["dice"]))
+        say(f"turn {st['turn']}, score {st['score']}, dice {dice}, rolls left {st['rolls_left']}")
+        says = game.compared()
+        if says is not None:
+            say("  " + says.line())
+        if st["rolls_left"] > 0:
+            text = ask("keep> (dice to hold, 'all' to stop rolling, '-' for none) ").strip()
+            if text.lower() in ("all", "stop", "a"):
+                kept = st["dice"]
+            elif text.lower() in ("-", "none", "0"):
+                kept = []
+            else:  # (an empty line is no answer: '-' rerolls every die)
+                kept = _parse_faces(text, rules) if text else None
+            if kept is None or not holds(st["dice"], kept):
+                say(f"  hold some of {dice} (or 'all', or '-'; 'help' explains)")
+                continue
+            word = game.keep(kept)
+        else:
+            labels = st["labels"]
+            say("  boxes: " + ", ".join(f"{labels[b]} {p}" for b, p in st["boxes"].items()))
+            typed = ask("box> ")  # (outside the try: the end of the input ends the game)
+            try:
+                word = game.box(typed)
+            except YahtzeeSimError as exc:
+                say(f"  {exc}")
+                continue
+        if coach:
+            say("  " + word.line())
+        if game.opponent is not None and st["rolls_left"] == 0:
+            say("  " + opponent_line(game))
+
+
+def opponent_line(game: Game) -> str:
+    """The opponent's last turn and the scores, as one line.
+
+    Parameters
+    ----------
+    game : Game
+        A game with an opponent that has played a turn.
+
+    Returns
+    -------
+    str
+        ``"greedy: rolled 1 1 2 3 5, kept 3; rolled ... -> Threes (6 points); you 45,
+        greedy 50"`` (and the winner at the end: ``": you win"``, ``": greedy wins"`` or
+        ``": a tie"``).
+    """
+    st = game.state()
+    opp = st["opponent"]
+    turn, name = opp["last_turn"], opp["strategy"]
+    parts = []
+    for i, roll in enumerate(turn["rolls"]):
+        part = "rolled " + " ".join(map(str, roll))
+        if i < len(turn["keeps"]):
+            part += ", kept " + (" ".join(map(str, turn["keeps"][i])) or "nothing")
+        parts.append(part)
+    box = st["labels"][turn["box"]]
+    line = f"{name}: {'; '.join(parts)} -> {box} ({turn['points']} points); "
+    line += f"you {st['score']}, {name} {opp['score']}"
+    if "winner" in st:
+        line += {"person": ": you win", "opponent": f": {name} wins", "tie": ": a tie"}[
+            st["winner"]
+        ]
+    return line
+
+
+def play(
+    rules: str | RuleSet = "yahtzee",
+    ask: Callable[[str], str] | None = None,
+    say: Callable[[str], None] = print,
+    seed: int = 0,
+    game: int = 0,
+    manual: bool = False,
+    coach: bool = True,
+    record: str | None = None,
+    opponent: str | Strategy | None = None,
+    compare: str | Strategy | None = None,
+) -> dict:
+    """Play one game in the terminal (see the module docstring).
+
+    Parameters
+    ----------
+    rules : str or RuleSet, default "yahtzee"
+        The rules.
+    ask : callable, optional
+        Shows a prompt and returns the next line of input; raises :class:`EndOfInput` at
+        the end of the input. Default: standard input (line by line when it is not a
+        terminal, so the game also plays over a pipe).
+    say : callable, default print
+        Shows one message.
+    seed, game : int, default 0
+        The program's dice: game ``game`` of ``seed``.
+    manual : bool, default False
+        Ask for the dice of a real game instead.
+    coach : bool, default True
+        Show the coach's word after each decision (the summary is shown at the end
+        either way).
+    record : str, optional
+        Write the game record there (JSON Lines, one line).
+    opponent, compare : str or Strategy, optional
+        As :class:`~yahtzee_sim.apps.game.Game` takes them; each opponent turn and each
+        second opinion is shown.
+
+    Returns
+    -------
+    dict
+        The game record of what was played
+        (:meth:`~yahtzee_sim.apps.game.Game.record_so_far`).
+    """
+    if ask is None:
+        ask = _stdin_reader()
+    g = Game(rules, seed=seed, game=game, manual=manual, opponent=opponent, compare=compare)
+    try:
+        _terminal(g, ask, say, coach)
+    except EndOfInput as exc:
+        say("(the game stops here)" if str(exc) == "quit" else "(input ended: the game stops here)")
+    s = g.summary()
+    if s is not None:
+        say(summary_line(s))
+    out = g.record_so_far()
+    if record is not None:
+        write_records(record, [out])
+    return out
+
+
+def _stdin_reader() -> Callable[[str], str]:
+    """An ``ask`` reading standard input: ``input()`` at a terminal, else line by line
+    (each prompt printed on its own line); :class:`EndOfInput` at the end."""
+    import sys
+
+    lines: Iterator[str] = iter(sys.stdin.readline, "")
+    interactive = sys.stdin.isatty()
+
+    def ask(prompt: str) -> str:
+        if interactive:
+            try:
+                return input(prompt)
+            except EOFError:
+                raise EndOfInput("end of input") from None
+        print(prompt, flush=True)
+        line = next(lines, None)
+        if line is None:
+            raise EndOfInput("end of input")
+        return line.rstrip("\n")
+
+    return ask
