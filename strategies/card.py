@@ -501,7 +501,7 @@ def explain_position(
     rolls_left: int,
     used=(),
     upper: int = 0,
-    yahtzee_bonus: bool = False,
+    flag: bool = False,
     rules="yahtzee",
     bonuses_paid: int = 0,
 ) -> CardDecision:
@@ -510,7 +510,7 @@ def explain_position(
     :func:`yahtzee_sim.solving.strategy_move.strategy_move`, which adds the move and its loss."""
     from yahtzee_sim.solving.advisor import check_position
 
-    pos = check_position(dice, rolls_left, used, upper, yahtzee_bonus, rules, bonuses_paid)
+    pos = check_position(dice, rolls_left, used, upper, flag, rules, bonuses_paid)
     strategy.check_rules(pos.rules)
     return strategy.explain(pos.view())[0]
 

@@ -46,7 +46,7 @@ def test_options_are_distinct_and_sorted():
 
 def test_upper_bonus_and_joker_positions():
     # forced joker: five 4s with Yahtzee 50 and Fours open -> only Fours, +100 bonus
-    opts = advise([4, 4, 4, 4, 4], 0, used=["yahtzee"], yahtzee_bonus=True)
+    opts = advise([4, 4, 4, 4, 4], 0, used=["yahtzee"], flag=True)
     assert [o.category for o in opts] == ["fours"]
     nxt = value_table("yahtzee").value(
         used=(1 << 11) | (1 << 3), upper=20, flag=1
@@ -64,8 +64,8 @@ def test_upper_bonus_and_joker_positions():
         ({"upper": 12, "used": ["ones"]}, PositionError, "impossible"),
         ({"upper": -1}, PositionError, "impossible"),
         ({"rolls_left": 3}, PositionError, "rolls_left"),
-        ({"yahtzee_bonus": True}, PositionError, "needs 'yahtzee'"),
-        ({"yahtzee_bonus": True, "used": ["yahtzee"], "rules": "yatzy"}, RulesError, "unknown"),
+        ({"flag": True}, PositionError, "needs 'yahtzee'"),
+        ({"flag": True, "used": ["yahtzee"], "rules": "yatzy"}, RulesError, "unknown"),
     ],
 )
 def test_bad_positions(kwargs, error, match):
@@ -94,7 +94,7 @@ def test_optimal_strategy_plays_the_advisors_best_option(dice, used, rolls_left,
     upper = data.draw(st.sampled_from(sorted(reachable_upper_totals(rules, used))))
     yi = rules.yahtzee_index
     flag = data.draw(st.integers(0, 1)) if (used >> yi) & 1 else 0
-    opts = advise(dice, rolls_left, used=names, upper=upper, yahtzee_bonus=bool(flag))
+    opts = advise(dice, rolls_left, used=names, upper=upper, flag=bool(flag))
     v = view_for("yahtzee", dice, used=names, flag=flag, upper_total=upper, rolls_left=rolls_left)
     s = get_strategy("optimal")
     if rolls_left:

@@ -149,13 +149,11 @@ def test_advisor_counts_paid_bonuses():
 
     used = ["yahtzee", "chance"]
     five = [4, 4, 4, 4, 4]
-    first = advise(five, 0, used=used, yahtzee_bonus=True, rules="yahtzee-single-bonus")
-    after = advise(
-        five, 0, used=used, yahtzee_bonus=True, bonuses_paid=1, rules="yahtzee-single-bonus"
-    )
+    first = advise(five, 0, used=used, flag=True, rules="yahtzee-single-bonus")
+    after = advise(five, 0, used=used, flag=True, bonuses_paid=1, rules="yahtzee-single-bonus")
     # the one bonus still to earn is worth 100 now; once paid, a Yahtzee earns nothing extra
     assert first[0].value - after[0].value > 100
     with pytest.raises(PositionError, match="do not limit"):
-        advise(five, 0, used=used, yahtzee_bonus=True, bonuses_paid=1, rules="yahtzee")
+        advise(five, 0, used=used, flag=True, bonuses_paid=1, rules="yahtzee")
     with pytest.raises(PositionError, match="at most 1"):
-        advise(five, 0, used=used, yahtzee_bonus=True, bonuses_paid=2, rules="yahtzee-single-bonus")
+        advise(five, 0, used=used, flag=True, bonuses_paid=2, rules="yahtzee-single-bonus")

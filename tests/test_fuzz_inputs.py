@@ -280,7 +280,7 @@ ADVICE = st.fixed_dictionaries(
         "rolls_left": st.integers(-3, 5) | st.just(10**20) | JSON,
         "used": st.lists(BOX_NAMES, max_size=4) | JSON,
         "upper": st.integers(-5, 200) | JSON,
-        "yahtzee_bonus": st.booleans() | JSON,
+        "flag": st.booleans() | JSON,
         "bonuses_paid": st.integers(-2, 20) | JSON,
         "rules": st.sampled_from(["yahtzee", "yatzy", "nope"]) | JSON,
     },

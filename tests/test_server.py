@@ -39,7 +39,7 @@ def test_advise_api_is_the_advisor(client):
             "dice": [6, 6, 6, 6, 6],
             "rolls_left": 0,
             "used": ["yahtzee"],
-            "yahtzee_bonus": True,
+            "flag": True,
             "upper": 0,
             "rules": "yahtzee",
         },

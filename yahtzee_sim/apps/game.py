@@ -289,7 +289,7 @@ class Game:
             self.rolls_left if rolls_left is None else rolls_left,
             self.used,
             int(b.upper_total[0]),
-            yahtzee_bonus=flag >= 1,
+            flag=flag >= 1,
             rules=self.rules,
             bonuses_paid=max(flag - 1, 0) if self.rules.yahtzee_bonus_limit else 0,
         )

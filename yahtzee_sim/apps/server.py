@@ -252,7 +252,7 @@ def rules_info() -> Response:
         n_dice=rules.n_dice,
         n_faces=rules.n_faces,
         rolls_per_turn=rules.rolls_per_turn,
-        yahtzee_bonus=bool(rules.has_yahtzee_flag),
+        has_flag=bool(rules.has_yahtzee_flag),
         strategies=_offered(rules, OFFERED),
         opponents=_offered(rules, OPPONENTS),
     )
@@ -270,7 +270,7 @@ def advise_position() -> Response:
         _field(data, "rolls_left", int, required=True),
         _field(data, "used", list, []),
         _field(data, "upper", int, 0),
-        _field(data, "yahtzee_bonus", bool, False),
+        _field(data, "flag", bool, False),
         rules,
         bonuses_paid=_field(data, "bonuses_paid", int, 0),
     )
@@ -288,7 +288,7 @@ def advise_position() -> Response:
                 data["rolls_left"],
                 data.get("used", []),
                 data.get("upper", 0),
-                data.get("yahtzee_bonus", False),
+                data.get("flag", False),
                 rules,
                 data.get("bonuses_paid", 0),
                 score=score,

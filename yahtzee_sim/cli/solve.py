@@ -68,7 +68,9 @@ def add_advise_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--used", default="", help="filled categories, e.g. ones,chance")
     p.add_argument("--upper", type=opt.whole, default=0, help="upper-section total so far")
-    opt.add_flag(p, "--yahtzee-bonus", "the Yahtzee box holds 50 (extra Yahtzees earn the bonus)")
+    opt.add_flag(
+        p, "--flag", "the Yahtzee flag: the Yahtzee box holds 50 (extra Yahtzees earn the bonus)"
+    )
     opt.add_count(p, "--top", "show only the best N")
     p.add_argument(
         "--strategy",
@@ -104,11 +106,11 @@ def run_advise(args: argparse.Namespace) -> int:
     """Value every option at one decision (:func:`yahtzee_sim.advise`) and print them."""
     rules = opt.rules_from(args)
     position = (opt.dice(args.dice), args.rolls_left, opt.id_list(args.used), args.upper)
-    options = advise(*position, yahtzee_bonus=args.yahtzee_bonus, rules=rules)
+    options = advise(*position, flag=args.flag, rules=rules)
     says = None
     if args.strategy is not None:
         says = strategy_move(
-            args.strategy, *position, args.yahtzee_bonus, rules, score=args.score, options=options
+            args.strategy, *position, args.flag, rules, score=args.score, options=options
         )
     if args.top:
         options = options[: args.top]

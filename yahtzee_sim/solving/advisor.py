@@ -109,7 +109,7 @@ def check_position(
     rolls_left: int,
     used: Iterable[str] = (),
     upper: int = 0,
-    yahtzee_bonus: bool = False,
+    flag: bool = False,
     rules: str | RuleSet = "yahtzee",
     bonuses_paid: int = 0,
 ) -> Position:
@@ -140,21 +140,21 @@ def check_position(
             f"(possible totals lie in {lo}..{hi})"
         )
     yi = rules.yahtzee_index
-    if yahtzee_bonus and not rules.has_yahtzee_flag:
+    if flag and not rules.has_yahtzee_flag:
         raise PositionError(f"rules {rules.name!r} have no Yahtzee bonus")
-    if yahtzee_bonus and not (yi is not None and (mask >> yi) & 1):
+    if flag and not (yi is not None and (mask >> yi) & 1):
         raise PositionError("the Yahtzee bonus flag needs 'yahtzee' among the used categories")
     limit = rules.yahtzee_bonus_limit
-    if bonuses_paid and not (yahtzee_bonus and limit and 0 <= bonuses_paid <= limit):
+    if bonuses_paid and not (flag and limit and 0 <= bonuses_paid <= limit):
         raise PositionError(
-            f"bonuses_paid={bonuses_paid!r} needs yahtzee_bonus and rules that limit the "
+            f"bonuses_paid={bonuses_paid!r} needs flag and rules that limit the "
             f"Yahtzee bonus (at most {limit} under {rules.name!r})"
             if limit
             else f"bonuses_paid: rules {rules.name!r} do not limit the Yahtzee bonus"
         )
-    flag = int(bool(yahtzee_bonus)) + (int(bonuses_paid) if limit else 0)
+    state_flag = int(bool(flag)) + (int(bonuses_paid) if limit else 0)
     roll = int(rules.tables.roll_index(counts))
-    return Position(rules, counts, roll, int(rolls_left), mask, int(upper), flag)
+    return Position(rules, counts, roll, int(rolls_left), mask, int(upper), state_flag)
 
 
 def advise(
@@ -162,7 +162,7 @@ def advise(
     rolls_left: int,
     used: Iterable[str] = (),
     upper: int = 0,
-    yahtzee_bonus: bool = False,
+    flag: bool = False,
     rules: str | RuleSet = "yahtzee",
     table: ValueTable | None = None,
     bonuses_paid: int = 0,
@@ -181,22 +181,22 @@ def advise(
         Filled boxes, by name.
     upper : int
         Upper-section total so far.
-    yahtzee_bonus : bool
-        The Yahtzee box holds 50 (extra Yahtzees earn the bonus); needs
+    flag : bool
+        The Yahtzee flag: the Yahtzee box holds 50 (extra Yahtzees earn the bonus); needs
         ``"yahtzee"`` in ``used``.
     rules : str or RuleSet
     table : ValueTable, optional
         Defaults to the (cached) optimal table of ``rules``.
     bonuses_paid : int
         Yahtzee bonuses paid so far; matters only under rules that limit them
-        (``yahtzee-single-bonus``); needs ``yahtzee_bonus``.
+        (``yahtzee-single-bonus``); needs ``flag``.
 
     Raises
     ------
     PositionError, DiceError, RulesError
         For a position the rules cannot produce (all ``ValueError`` subclasses).
     """
-    pos = check_position(dice, rolls_left, used, upper, yahtzee_bonus, rules, bonuses_paid)
+    pos = check_position(dice, rolls_left, used, upper, flag, rules, bonuses_paid)
     rules, t = pos.rules, pos.rules.tables
     roll, mask, flag = pos.roll, pos.used, pos.flag
     table = value_table(rules) if table is None else table

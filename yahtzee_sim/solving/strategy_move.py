@@ -159,7 +159,7 @@ def strategy_move(
     rolls_left: int,
     used: Iterable[str] = (),
     upper: int = 0,
-    yahtzee_bonus: bool = False,
+    flag: bool = False,
     rules: str | RuleSet = "yahtzee",
     bonuses_paid: int = 0,
     score: int | None = None,
@@ -171,7 +171,7 @@ def strategy_move(
     ----------
     strategy : str or Strategy
         A deterministic strategy: an id (``"card-30"``, ``"greedy"``) or an instance.
-    dice, rolls_left, used, upper, yahtzee_bonus, rules, bonuses_paid
+    dice, rolls_left, used, upper, flag, rules, bonuses_paid
         The decision, as :func:`~yahtzee_sim.advise` takes it.
     score : int, optional
         Points so far; needed by strategies whose moves depend on the running score
@@ -191,10 +191,8 @@ def strategy_move(
         An unknown strategy, one that does not support the rules, a random one, or one
         that needs the ``score``.
     """
-    pos = check_position(dice, rolls_left, used, upper, yahtzee_bonus, rules, bonuses_paid)
+    pos = check_position(dice, rolls_left, used, upper, flag, rules, bonuses_paid)
     player = advising_strategy(strategy, pos.rules, score is not None)
     if options is None:
-        options = advise(
-            dice, rolls_left, used, upper, yahtzee_bonus, pos.rules, bonuses_paid=bonuses_paid
-        )
+        options = advise(dice, rolls_left, used, upper, flag, pos.rules, bonuses_paid=bonuses_paid)
     return move_at(player, pos.view(0 if score is None else score), options, in_game=False)
