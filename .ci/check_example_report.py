@@ -19,20 +19,21 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "reports" / "yahtzee"
 
 def main() -> int:
     from yahtzee_sim.analysis.report import build_report
+    from yahtzee_sim.analysis.report_files import write_report
 
     with tempfile.TemporaryDirectory() as tmp:
-        rep = build_report(out=tmp, progress=False)
+        files = write_report(build_report(progress=False), tmp)
         fresh = Path(tmp)
         stale = [
             name
-            for name in rep.files
+            for name in files
             if not (EXAMPLE / name).is_file()
             or (
                 not name.endswith(".png")
                 and (EXAMPLE / name).read_bytes() != (fresh / name).read_bytes()
             )
         ]
-        extra = sorted({p.name for p in EXAMPLE.iterdir()} - set(rep.files))
+        extra = sorted({p.name for p in EXAMPLE.iterdir()} - set(files))
     if stale or extra:
         print(
             f"reports/yahtzee is stale: differs {stale}, not written any more {extra}; "
@@ -40,7 +41,7 @@ def main() -> int:
             file=sys.stderr,
         )
         return 1
-    print(f"reports/yahtzee is current ({len(rep.files)} files)")
+    print(f"reports/yahtzee is current ({len(files)} files)")
     return 0
 
 

@@ -19,7 +19,7 @@ from yahtzee_sim.analysis.plots import (
     plot_win_sweep,
 )
 from yahtzee_sim.analysis.regret import RegretResult, regret
-from yahtzee_sim.analysis.selection import DEFAULT_BATCH, METRICS, select_best
+from yahtzee_sim.analysis.selection import DEFAULT_BATCH, METRICS, WinMetric, select_best
 from yahtzee_sim.analysis.stats import paired_difference, summarize
 from yahtzee_sim.analysis.tournament import (
     RoundRobinResult,
@@ -40,6 +40,7 @@ __all__ = [
     "SelectionError",
     "TournamentError",
     "TournamentResult",
+    "WinMetric",
     "exact_winning_law",
     "kim_nelson",
     "kn_constants",

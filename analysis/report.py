@@ -1,9 +1,9 @@
 """The benchmark report: every strategy simulated, evaluated exactly where possible,
-ranked, compared head to head and against optimal play, in one folder.
+ranked, compared head to head and against optimal play.
 
-``build_report()`` is what ``yahtzee-sim report`` runs. The folder holds
-``report.md`` and ``report.html`` (the same content), PNG figures and the data
-behind every table and figure as CSV.
+``build_report()`` computes it, a :class:`Report`;
+:func:`~yahtzee_sim.analysis.report_files.write_report` writes it to a folder. Both are
+what ``yahtzee-sim report`` runs.
 """
 
 from __future__ import annotations
@@ -21,10 +21,8 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from yahtzee_sim.analysis import exact_cache, plots, warmup
-from yahtzee_sim.analysis.document import Document
-from yahtzee_sim.analysis.headtohead import win_matrix
-from yahtzee_sim.analysis.kim_nelson import SelectionError
+from yahtzee_sim.analysis import exact_cache, headtohead, warmup
+from yahtzee_sim.analysis.kim_nelson import KNResult, SelectionError
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.game.rules import RuleSet, get_rules
@@ -38,47 +36,159 @@ class ReportError(StrategyError):
     """Bad arguments for a report (strategies, games, output folder)."""
 
 
+# ------------------------------------------------------------------ the report
 @dataclass(eq=False)
 class Report:
-    """What :func:`build_report` wrote.
+    """Everything :func:`build_report` computed: the simulations, exact results, regrets
+    and Kim–Nelson selection, and the tables derived from them.
+
+    :func:`~yahtzee_sim.analysis.report_files.write_report` writes it to a folder.
 
     Attributes
     ----------
-    out : Path
-        The report folder.
-    files : list of str
-        Files written, relative to ``out``.
-    summary : pandas.DataFrame
-        The main table (one row per strategy).
+    rules : RuleSet
+    ids : list of str
+        Strategies simulated, in the order asked (``optimal`` included).
+    games, seed : int
+        Simulated games per strategy and master seed.
+    sims : dict
+        Simulation result (``Aggregate``) per strategy id.
+    exact : dict
+        :class:`~yahtzee_sim.exact.laws.ExactResult` per deterministic strategy id.
+    regrets : dict
+        :class:`~yahtzee_sim.analysis.regret.RegretResult` per strategy id (not the reference).
+    kn : KNResult or None
+        The Kim–Nelson selection (``None`` if it did not run).
     skipped : dict
-        Strategies left out, with the reason (e.g. rules they do not support).
+        What was left out, with the reason (e.g. rules a strategy does not support).
     seconds : float
-        Wall time of the whole report.
+        Wall time of :func:`build_report`.
     timings : dict
         Wall seconds of each step: ``tables`` (value table solved or loaded),
         ``simulations``, ``exact`` (exact laws and regret, cached results
-        included), ``kim_nelson``, ``figures``; and ``exact_cpu``/``regret_cpu``,
-        the evaluation time summed over strategies, split between the exact law and
-        the charging of the regret.
+        included), ``kim_nelson``; and ``exact_cpu``/``regret_cpu``, the evaluation
+        time summed over strategies, split between the exact law and the charging of
+        the regret.
     """
 
-    out: Path
-    files: list[str]
-    summary: pd.DataFrame
-    skipped: dict = field(default_factory=dict)
+    rules: RuleSet
+    ids: list[str]
+    games: int
+    seed: int
+    sims: dict
+    exact: dict
+    regrets: dict
+    kn: KNResult | None
+    skipped: dict
     seconds: float = 0.0
     timings: dict = field(default_factory=dict)
 
+    @cached_property
+    def summary(self) -> pd.DataFrame:
+        """The main table, one row per strategy, best simulated mean first: exact mean and
+        SD, simulated mean, SD, 95% CI, min, p10, median, max, bonus %, Yahtzees/game."""
+        rows = []
+        for sid in self.ids:
+            s = self.sims[sid].summary()
+            e = self.exact.get(sid)
+            rows.append(
+                {
+                    "strategy": sid,
+                    "exact mean": e.mean if e else np.nan,
+                    "exact SD": e.sd if e else np.nan,
+                    "mean": s["mean"],
+                    "SD": s["sd"],
+                    "95% CI": f"[{s['ci95'][0]:.2f}, {s['ci95'][1]:.2f}]",
+                    "min": s["min"],
+                    "p10": s["percentiles"]["p10"],
+                    "median": s["percentiles"]["p50"],
+                    "max": s["max"],
+                    "bonus %": 100 * s["bonus_rate"],
+                    "Yahtzees/game": s["yahtzees_mean"],
+                }
+            )
+        df = pd.DataFrame(rows).set_index("strategy")
+        return df.sort_values("mean", ascending=False)
+
+    @cached_property
+    def laws(self) -> dict:
+        """The exact results that hold a score law (a quick report has moments only)."""
+        return {sid: e for sid, e in self.exact.items() if e.pmf is not None}
+
+    @property
+    def ranked(self) -> list[str]:
+        """Strategy ids, best simulated mean first."""
+        return list(self.summary.index)
+
+    @cached_property
+    def category_tables(self) -> dict[str, pd.DataFrame]:
+        """The per-box tables, one column per strategy in :attr:`ranked` order, after
+        ``optimal (exact)`` when known: ``mean`` (points), ``zero`` (% of games with 0
+        points) and ``turn`` (average turn in which the box is filled)."""
+        names = list(self.rules.category_names)
+        tables = {}
+        ref = self.exact.get(REFERENCE)
+        summaries = {sid: self.sims[sid].summary() for sid in self.ranked}
+        if ref is not None:
+            summaries = {f"{REFERENCE} (exact)": ref.to_dict(), **summaries}
+        for key, entry, scale in (
+            ("mean", "category_means", 1.0),
+            ("zero", "category_zero_rate", 100.0),
+            ("turn", "category_fill_turn", 1.0),
+        ):
+            cols = {
+                label: np.array([s[entry][n] for n in names], dtype=float) * scale
+                for label, s in summaries.items()
+            }
+            tables[key] = pd.DataFrame(cols, index=pd.Index(names, name="category"))
+        return tables
+
+    def survival(self, sid: str) -> np.ndarray:
+        """P(final score ≥ x) of strategy ``sid``: exact where known, else from the
+        simulated histogram."""
+        if sid in self.laws:
+            return self.laws[sid].survival()
+        h = np.asarray(self.sims[sid].histogram, dtype=float)
+        return np.cumsum(h[::-1])[::-1] / h.sum()
+
+    @cached_property
+    def win_matrix(self) -> pd.DataFrame:
+        """P(row strategy beats column strategy) in a blind two-player game (ties count
+        half), from the exact laws where known, else the simulated histograms."""
+        dists = {
+            sid: (self.laws[sid].pmf if sid in self.laws else np.asarray(self.sims[sid].histogram))
+            for sid in self.ranked
+        }
+        return headtohead.win_matrix(dists)
+
+    @cached_property
+    def regret_table(self) -> pd.DataFrame:
+        """One row per strategy with a regret: the gap to optimal, the loss by decision type
+        and their sum, fewest points lost first."""
+        if not self.regrets:
+            return pd.DataFrame(index=pd.Index([], name="strategy"))
+        rows = {
+            sid: {
+                "optimal − strategy": r.optimal_value - r.strategy_value,
+                **r.by_decision.to_dict(),
+                "sum of losses": r.total,
+            }
+            for sid, r in self.regrets.items()
+        }
+        table = pd.DataFrame(rows).T
+        table.index.name = "strategy"
+        return table.sort_values("sum of losses")
+
     def to_dict(self) -> dict:
-        """JSON-ready description (no wall time: the same run gives the same dict)."""
+        """JSON-ready ``summary`` and ``skipped`` (no wall time: the same run gives the same
+        dict)."""
         return {
-            "out": str(self.out),
-            "files": self.files,
             "summary": json.loads(self.summary.reset_index().to_json(orient="records")),
             "skipped": self.skipped,
         }
 
 
+# ------------------------------------------------------------------ building
 def _resolve(strategies) -> dict:
     """``{label: strategy}`` in the order given (ids, plugin specs or instances), the
     reference last; results are keyed by :func:`strategy_label`, never by a spec."""
@@ -111,17 +221,16 @@ def _check_games(games, quick: bool) -> int:
 
 
 def build_report(
-    rules="yahtzee",
+    rules: str | RuleSet = "yahtzee",
     strategies="all",
     games: int | None = None,
     seed: int = 0,
-    out: str | Path | None = None,
     n_jobs: int = 2,
     regret_top: int = 10,
     progress: bool = True,
     quick: bool = False,
 ) -> Report:
-    """Simulate, evaluate, rank and compare strategies; write the report folder.
+    """Simulate, evaluate, rank and compare strategies.
 
     Parameters
     ----------
@@ -133,8 +242,6 @@ def build_report(
         Simulated games per strategy (>= 100), seed ``seed`` (common random numbers:
         every strategy sees the same dice stream). Default :data:`DEFAULT_GAMES`,
         or :data:`QUICK_GAMES` with ``quick``.
-    out : path, optional
-        Report folder (created); default ``reports/<rules>``.
     n_jobs : int
         Parallel jobs: blocks of games in the simulations, strategies (threads of this
         process, sharing the value table) in the exact evaluations.
@@ -151,6 +258,8 @@ def build_report(
     Returns
     -------
     Report
+        Everything computed; :func:`~yahtzee_sim.analysis.report_files.write_report`
+        writes it to a folder.
 
     Notes
     -----
@@ -162,23 +271,18 @@ def build_report(
     rules = get_rules(rules)
     games = _check_games(games, quick)
     specs = _resolve(strategies)
-    out = Path(out) if out is not None else Path("reports") / rules.name
-    if out.exists() and not out.is_dir():
-        raise ReportError(f"out: {str(out)!r} exists and is not a folder")
-    out.mkdir(parents=True, exist_ok=True)
     if progress:
         _compile_notice()
     # a first run on this machine: the exact stage's kernels compile in a second process
     # while the value table and the simulations (which compile on one core) run
     warming = warmup.start(rules)
     try:
-        return _build(rules, games, seed, specs, out, n_jobs, regret_top, progress, quick,
-                      warming, t0)  # fmt: skip
+        return _build(rules, games, seed, specs, n_jobs, regret_top, progress, quick, warming, t0)
     finally:
         warmup.finish(warming, timeout=0.0)  # only still running if a step failed
 
 
-def _build(rules, games, seed, specs, out, n_jobs, regret_top, progress, quick, warming, t0):
+def _build(rules, games, seed, specs, n_jobs, regret_top, progress, quick, warming, t0):
     """The steps of :func:`build_report` (arguments checked; ``warming``: the
     :mod:`~yahtzee_sim.analysis.warmup` process, or ``None``)."""
     from yahtzee_sim.analysis.selection import select_best
@@ -233,17 +337,19 @@ def _build(rules, games, seed, specs, out, n_jobs, regret_top, progress, quick, 
                 )
             except SelectionError as exc:  # e.g. a single strategy
                 skipped["Kim–Nelson"] = str(exc)
-    data = ReportData(rules, ids, games, seed, sims, exact, regrets, kn, skipped)
-    with clock("figures", "figures"):
-        files = _write(out, data)
     bar.close()
     timings["exact_cpu"] = sum(e.seconds for e in exact.values() if not e.meta.get("cached"))
     timings["regret_cpu"] = sum(r.meta.get("charge_seconds", 0.0) for r in regrets.values())
     timings["exact_cpu"] -= timings["regret_cpu"]
     return Report(
-        out=out,
-        files=files,
-        summary=data.summary,
+        rules=rules,
+        ids=ids,
+        games=games,
+        seed=seed,
+        sims=sims,
+        exact=exact,
+        regrets=regrets,
+        kn=kn,
         skipped=skipped,
         seconds=time.perf_counter() - t0,
         timings={k: round(v, 3) for k, v in timings.items()},
@@ -354,374 +460,3 @@ def is_deterministic(sid: str) -> bool:
     except Exception:
         cls = type(get_strategy(sid))
     return bool(getattr(cls, "deterministic", True)) and not getattr(cls, "uses_total", False)
-
-
-# ------------------------------------------------------------------ tables
-def _summary(ids, sims, exact) -> pd.DataFrame:
-    rows = []
-    for sid in ids:
-        s = sims[sid].summary()
-        e = exact.get(sid)
-        rows.append(
-            {
-                "strategy": sid,
-                "exact mean": e.mean if e else np.nan,
-                "exact SD": e.sd if e else np.nan,
-                "mean": s["mean"],
-                "SD": s["sd"],
-                "95% CI": f"[{s['ci95'][0]:.2f}, {s['ci95'][1]:.2f}]",
-                "min": s["min"],
-                "p10": s["percentiles"]["p10"],
-                "median": s["percentiles"]["p50"],
-                "max": s["max"],
-                "bonus %": 100 * s["bonus_rate"],
-                "Yahtzees/game": s["yahtzees_mean"],
-            }
-        )
-    df = pd.DataFrame(rows).set_index("strategy")
-    return df.sort_values("mean", ascending=False)
-
-
-def _category_tables(rules, ids, sims, exact) -> dict[str, pd.DataFrame]:
-    names = list(rules.category_names)
-    tables = {}
-    ref = exact.get(REFERENCE)
-    summaries = {sid: sims[sid].summary() for sid in ids}
-    if ref is not None:
-        summaries = {f"{REFERENCE} (exact)": ref.to_dict(), **summaries}
-    for key, entry, scale in (
-        ("mean", "category_means", 1.0),
-        ("zero", "category_zero_rate", 100.0),
-        ("turn", "category_fill_turn", 1.0),
-    ):
-        cols = {
-            label: np.array([s[entry][n] for n in names], dtype=float) * scale
-            for label, s in summaries.items()
-        }
-        tables[key] = pd.DataFrame(cols, index=pd.Index(names, name="category"))
-    return tables
-
-
-# ----------------------------------------------------------------- writing
-@dataclass(eq=False)
-class ReportData:
-    """Everything the report folder is written from.
-
-    Attributes
-    ----------
-    rules : RuleSet
-    ids : list of str
-        Strategies simulated, in the order asked (``optimal`` included).
-    games, seed : int
-        Simulated games per strategy and master seed.
-    sims : dict
-        Simulation result (``Aggregate``) per strategy id.
-    exact : dict
-        :class:`~yahtzee_sim.exact.laws.ExactResult` per deterministic strategy id.
-    regrets : dict
-        :class:`~yahtzee_sim.analysis.regret.RegretResult` per strategy id (not the reference).
-    kn : KNResult or None
-        The Kim–Nelson selection (``None`` if it could not run).
-    skipped : dict
-        What was left out, with the reason.
-    """
-
-    rules: RuleSet
-    ids: list[str]
-    games: int
-    seed: int
-    sims: dict
-    exact: dict
-    regrets: dict
-    kn: object
-    skipped: dict
-
-    @cached_property
-    def summary(self) -> pd.DataFrame:
-        """The main table, best simulated mean first (:func:`_summary`)."""
-        return _summary(self.ids, self.sims, self.exact)
-
-    @cached_property
-    def laws(self) -> dict:
-        """The exact results that hold a score law (a quick report has moments only)."""
-        return {sid: e for sid, e in self.exact.items() if e.pmf is not None}
-
-    @property
-    def ranked(self) -> list[str]:
-        """Strategy ids, best simulated mean first."""
-        return list(self.summary.index)
-
-
-class _Folder:
-    """The report folder being written: figures, CSV files and the document."""
-
-    def __init__(self, out: Path, title: str):
-        self.out, self.files, self.doc = out, [], Document(title)
-
-    def figure(self, fig, name: str, caption: str, rect=(0, 0, 1, 1)) -> None:
-        """Save ``fig`` as ``name`` (PNG), close it and show it in the document."""
-        import matplotlib.pyplot as plt
-
-        fig.tight_layout(rect=rect)
-        fig.savefig(self.out / name, dpi=110)
-        plt.close(fig)
-        self.files.append(name)
-        self.doc.figure(name, caption)
-
-    def csv(self, frame: pd.DataFrame, name: str, index: bool = True) -> None:
-        """Write ``frame`` as ``name``."""
-        frame.to_csv(self.out / name, index=index)
-        self.files.append(name)
-
-    def finish(self) -> list[str]:
-        """Write ``report.md`` and ``report.html``; every file written, documents first."""
-        (self.out / "report.md").write_text(self.doc.to_markdown(), encoding="utf-8")
-        (self.out / "report.html").write_text(self.doc.to_html(), encoding="utf-8")
-        return ["report.md", "report.html", *self.files]
-
-
-def _write(out: Path, data: ReportData) -> list[str]:
-    """Write the report folder from ``data``; returns the files written (relative to ``out``).
-
-    The sections come in this order: summary, score distributions, per-box
-    statistics, Kim–Nelson ranking, head to head, regret, what was left out.
-    """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    folder = _Folder(out, f"Strategy report — {data.rules.name}")
-    for section in (
-        _write_summary,
-        _write_distributions,
-        _write_categories,
-        _write_ranking,
-        _write_head_to_head,
-        _write_regret,
-        _write_skipped,
-    ):
-        section(folder, data)
-    return folder.finish()
-
-
-def _write_summary(folder: _Folder, data: ReportData) -> None:
-    """``summary.csv`` and the summary table, after the paragraph on how it was made."""
-    folder.csv(data.summary, "summary.csv")
-    doc = folder.doc
-    doc.paragraph(
-        f"Rules `{data.rules.name}`; {data.games:,} simulated games per strategy, seed "
-        f"{data.seed} (common random numbers: every strategy sees the same dice). Exact figures "
-        f"come from the exact evaluator (deterministic strategies only); `{REFERENCE}` is the "
-        "reference."
-    )
-    doc.heading("Summary")
-    doc.paragraph(
-        "Exact mean and SD where the strategy is deterministic; simulated mean, SD, 95% "
-        "confidence interval of the mean, minimum, 10th percentile, median, maximum, share "
-        "of games with the upper bonus and Yahtzees (n-of-a-kind turns) per game."
-    )
-    doc.table(data.summary)
-
-
-def _write_distributions(folder: _Folder, data: ReportData) -> None:
-    """Histogram panels, survival curves, ``exact_pmf.csv`` and ``histograms.csv``."""
-    folder.doc.heading("Score distributions")
-    _histogram_panels(folder, data)
-    curves = {sid: _survival(data, sid) for sid in data.ranked}
-    fig, ax = _plt().subplots(figsize=(11, 5))
-    plots.plot_survival(curves, ax=ax)
-    folder.figure(
-        fig,
-        "survival.png",
-        "Survival curves P(final score ≥ x): exact for deterministic "
-        "strategies, empirical otherwise",
-    )
-    det = [s for s in data.ranked if s in data.laws]
-    pmf = pd.DataFrame({sid: pd.Series(data.laws[sid].pmf) for sid in det})
-    pmf.index.name = "score"
-    folder.csv(pmf.fillna(0.0), "exact_pmf.csv")
-    hist = pd.DataFrame({sid: pd.Series(np.asarray(data.sims[sid].histogram)) for sid in data.ids})
-    hist.index.name = "score"
-    folder.csv(hist.fillna(0).astype(np.int64), "histograms.csv")
-
-
-def _histogram_panels(folder: _Folder, data: ReportData) -> None:
-    """One histogram panel per strategy (exact law overlaid), one shared legend."""
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
-
-    n = len(data.ranked)
-    ncol = 4 if n > 4 else n
-    nrow = -(-n // ncol)
-    height = 2.6 * nrow + 0.9  # room above the panels for the title and the one legend
-    fig, axes = _plt().subplots(nrow, ncol, figsize=(3.6 * ncol, height), squeeze=False)
-    for i, (ax, sid) in enumerate(zip(axes.ravel(), data.ranked, strict=False)):
-        color = plots.PALETTE[i % len(plots.PALETTE)]
-        plots.plot_score_histogram(
-            data.sims[sid], data.laws.get(sid), ax=ax, label=sid, color=color, legend=False
-        )
-    for ax in axes.ravel()[n:]:
-        ax.axis("off")
-    fig.suptitle("Distribution of the final score", y=1 - 0.15 / height)
-    simulated = f"simulated ({data.games:,} games, one colour each)"
-    fig.legend(
-        handles=[
-            Patch(color="0.55", alpha=0.6, label=simulated),
-            Line2D([], [], color="black", lw=0.9, label="exact law (deterministic strategies)"),
-        ],
-        loc="upper center",
-        bbox_to_anchor=(0.5, 1 - 0.45 / height),
-        ncol=2,
-        frameon=False,
-        fontsize="small",
-    )
-    folder.figure(
-        fig,
-        "distributions.png",
-        "Histogram of simulated final scores with the exact distribution overlaid",
-        rect=(0, 0, 1, 1 - 0.8 / height),
-    )
-
-
-def _survival(data: ReportData, sid: str) -> np.ndarray:
-    """P(final score ≥ x): exact where known, else from the simulated histogram."""
-    if sid in data.laws:
-        return data.laws[sid].survival()
-    h = np.asarray(data.sims[sid].histogram, dtype=float)
-    return np.cumsum(h[::-1])[::-1] / h.sum()
-
-
-def _write_categories(folder: _Folder, data: ReportData) -> None:
-    """The three per-box tables (and their CSV files) and the per-box means figure."""
-    tables = _category_tables(data.rules, data.ranked, data.sims, data.exact)
-    doc = folder.doc
-    doc.heading("Per-box statistics")
-    for key, title, fmt in (
-        ("mean", "Mean points per box", ".2f"),
-        ("zero", "% of games with 0 points in the box", ".1f"),
-        ("turn", "Average turn in which the box is filled", ".2f"),
-    ):
-        doc.heading(title, 3)
-        doc.table(tables[key], floatfmt=fmt)
-        folder.csv(tables[key], f"categories_{key}.csv")
-    exact_ref = f"{REFERENCE} (exact)"
-    fig, ax = _plt().subplots(figsize=(11, 0.38 * data.rules.n_categories + 1.5))
-    plots.plot_category_means(
-        tables["mean"], reference=exact_ref if exact_ref in tables["mean"] else REFERENCE, ax=ax
-    )
-    folder.figure(fig, "category_means.png", "Mean points per box; bars: optimal play (exact)")
-
-
-def _write_ranking(folder: _Folder, data: ReportData) -> None:
-    """The Kim–Nelson table, its CSV files and trace figure (or why it did not run)."""
-    doc, kn = folder.doc, data.kn
-    doc.heading("Kim–Nelson ranking")
-    if kn is None:
-        doc.paragraph(f"Not run: {data.skipped.get('Kim–Nelson', '')}")
-        return
-    p = kn.parameters
-    stage = dict(kn.eliminated)
-    table = pd.DataFrame(
-        {
-            "mean of observations": pd.Series(kn.means),
-            "observations": pd.Series(kn.observations),
-            "eliminated at stage": pd.Series({s: stage.get(s, np.nan) for s in kn.means}),
-        }
-    )
-    table.index.name = "strategy"
-    table = table.sort_values("mean of observations", ascending=False)
-    doc.paragraph(
-        f"Procedure KN (Kim & Nelson 2001), indifference zone δ = {p.get('delta', 1.0)}, "
-        f"α = {p.get('alpha', 0.05)}; one observation = the mean of {p.get('batch')} games "
-        f"(CRN). Winner: **{', '.join(kn.winners)}** after "
-        f"{p.get('games', 0):,} games in all."
-    )
-    doc.table(table)
-    folder.csv(table, "kim_nelson.csv")
-    folder.csv(kn.trace, "kim_nelson_trace.csv", index=False)
-    fig, ax = _plt().subplots(figsize=(11, 5))
-    plots.plot_kn_trace(kn, ax=ax)
-    folder.figure(fig, "kn_trace.png", "Kim–Nelson elimination trace")
-
-
-def _write_head_to_head(folder: _Folder, data: ReportData) -> None:
-    """``win_matrix.csv``, its table and its figure."""
-    dists = {
-        sid: (data.laws[sid].pmf if sid in data.laws else np.asarray(data.sims[sid].histogram))
-        for sid in data.ranked
-    }
-    wm = win_matrix(dists)
-    folder.csv(wm, "win_matrix.csv")
-    doc = folder.doc
-    doc.heading("Head to head")
-    doc.paragraph(
-        "Probability that the row strategy beats the column strategy in a blind two-player "
-        "game (each on its own dice, ties count half), from the exact distributions where "
-        "available, else the simulated ones."
-    )
-    doc.table(wm, floatfmt=".3f")
-    n = len(data.ranked)
-    fig, ax = _plt().subplots(figsize=(0.55 * n + 3, 0.5 * n + 2))
-    plots.plot_win_matrix(wm, ax=ax)
-    folder.figure(fig, "win_matrix.png", "P(row beats column)")
-
-
-def _write_regret(folder: _Folder, data: ReportData) -> None:
-    """Loss by decision type and by turn, and the costliest situations of the three
-    strategies that lose the fewest points (nothing without regret results)."""
-    if not data.regrets:
-        return
-    doc = folder.doc
-    doc.heading("Regret: where the points are lost against optimal play")
-    doc.paragraph(
-        "Exact expected points lost at each kind of decision, from the strategy's reach "
-        "probabilities and the optimal value of every option; the losses add up to the "
-        "gap between optimal and the strategy's exact mean."
-    )
-    table = _regret_table(data.regrets)
-    doc.table(table)
-    folder.csv(table, "regret.csv")
-    by_turn = pd.DataFrame({sid: r.by_turn for sid, r in data.regrets.items()})
-    folder.csv(by_turn, "regret_by_turn.csv")
-    fig, ax = _plt().subplots(figsize=(11, 5))
-    plots.plot_regret_by_turn(by_turn, ax=ax)
-    folder.figure(fig, "regret_by_turn.png", "Expected loss against optimal play by turn")
-    situations = []
-    for sid in table.index[:3]:
-        doc.heading(f"Costliest situations of `{sid}`", 3)
-        s = data.regrets[sid].situations.copy()
-        doc.table(s.drop(columns=["yahtzee_scored"]), floatfmt=".4g", index=False)
-        situations.append(s.assign(strategy=sid))
-    if situations:
-        folder.csv(pd.concat(situations), "regret_situations.csv", index=False)
-
-
-def _regret_table(regrets: dict) -> pd.DataFrame:
-    """One row per strategy: the gap to optimal, the loss by decision type and their sum,
-    fewest points lost first."""
-    rows = {
-        sid: {
-            "optimal − strategy": r.optimal_value - r.strategy_value,
-            **r.by_decision.to_dict(),
-            "sum of losses": r.total,
-        }
-        for sid, r in regrets.items()
-    }
-    table = pd.DataFrame(rows).T
-    table.index.name = "strategy"
-    return table.sort_values("sum of losses")
-
-
-def _write_skipped(folder: _Folder, data: ReportData) -> None:
-    """One paragraph per strategy or step left out, with the reason."""
-    if not data.skipped:
-        return
-    folder.doc.heading("Left out")
-    for what, why in data.skipped.items():
-        folder.doc.paragraph(f"`{what}`: {why}")
-
-
-def _plt():
-    """``matplotlib.pyplot`` (imported on first use: the Agg backend is chosen first)."""
-    import matplotlib.pyplot as plt
-
-    return plt

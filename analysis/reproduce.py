@@ -96,47 +96,106 @@ SY_KN_TABLES = {
     ),
 }
 KN_N0 = 10  # the first stage of the paper's constants (η 0.8591, h² 15.464)
-#: Tillius 2026, Table 3 (100,000 simulated games of max-EV Yatzy).
-TILLIUS_TABLE_3 = {
-    "mean": 248.4810,
-    "median": 249,
-    "sd": 38.5504,
-    "min": 100,
-    "max": 348,
-    "P(score >= 300)": 0.09973,
-}
-#: Tillius 2026, Tables 4 and 5 (2-Yatzy, 100,000 games; Table 5 exact).
-TILLIUS_TABLE_4 = {
-    "optimal": {
-        "mean": 5.0009,
-        "median": 5,
-        "sd": 1.1453,
-        "min": 1,
-        "max": 6,
-        "P(score >= 5)": 0.7503,
-    },
-    "target:5": {
-        "mean": 4.7298,
-        "median": 5,
-        "sd": 1.3031,
-        "min": 2,
-        "max": 6,
-        "P(score >= 5)": 0.7742,
-    },
-}
-TILLIUS_TABLE_5 = {"optimal": (5.0, 0.75), "target:5": (4.7266, 0.7734)}
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where one of our figures comes from.
+
+    Attributes
+    ----------
+    how : {"exact", "simulated", "target", "best of 4"}
+        The exact law of ``strategy`` on ``rules``; its simulated games; the target
+        table of ``rules`` (quantity ``">= k"``: P(score ≥ k) of ``target:k`` play, the
+        largest possible); the exact law of the best of four ``strategy`` players' scores.
+    strategy : str
+        A strategy id (``"target"`` for the target table).
+    rules : str
+        A rule set preset.
+    """
+
+    how: str
+    strategy: str
+    rules: str
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One published figure and how ours is computed: a row of :data:`TILLIUS`.
+
+    Attributes
+    ----------
+    table : str
+        The paper's table or section (``"Table 3"``, ``"§4.4"``...).
+    item : str
+        The row's label.
+    paper : float
+        The paper's figure.
+    source : Source
+        What ours is computed from.
+    quantity : str
+        ``"mean"``, ``"median"``, ``"sd"``, ``"min"``, ``"max"`` or ``">= k"``
+        (P(score ≥ k)).
+    note : str
+        The row's note.
+    """
+
+    table: str
+    item: str
+    paper: float
+    source: Source
+    quantity: str
+    note: str = ""
+
+
+_EXACT_Y, _SIM_Y = Source("exact", "optimal", "yatzy"), Source("simulated", "optimal", "yatzy")
+_EXACT_2, _SIM_2 = Source("exact", "optimal", "2-yatzy"), Source("simulated", "optimal", "2-yatzy")
+_SIM_T5 = Source("simulated", "target:5", "2-yatzy")
+_TARGET_2, _TARGET_Y = Source("target", "target", "2-yatzy"), Source("target", "target", "yatzy")
+_BEST_4 = Source("best of 4", "optimal", "yatzy")
+_SAMPLED = "the paper simulated 100,000 games"  # where ours is exact
+_TIES = "ties among equally likely keeps broken differently (handbook: target play)"
+#: Tillius 2026, in the order of the rows: Table 3 (max-EV Yatzy, 100,000 simulated
+#: games), Tables 4 and 5 (2-Yatzy, 100,000 games; Table 5 exact), the four-player winning
+#: score of §4.4 (100,000 games) and Table 13 (β → max P(final score >= β) in Yatzy).
+TILLIUS = (
+    Figure("Table 3", "optimal, Yatzy: mean", 248.4810, _EXACT_Y, "mean", _SAMPLED),
+    Figure("Table 3", "optimal, Yatzy: median", 249, _EXACT_Y, "median", _SAMPLED),
+    Figure("Table 3", "optimal, Yatzy: sd", 38.5504, _EXACT_Y, "sd", _SAMPLED),
+    Figure("Table 3", "optimal, Yatzy: min", 100, _SIM_Y, "min"),
+    Figure("Table 3", "optimal, Yatzy: max", 348, _SIM_Y, "max"),
+    Figure("Table 3", "optimal, Yatzy: P(score >= 300)", 0.09973, _EXACT_Y, ">= 300", _SAMPLED),
+    Figure("Table 4", "optimal, 2-Yatzy: mean", 5.0009, _SIM_2, "mean"),
+    Figure("Table 4", "optimal, 2-Yatzy: median", 5, _SIM_2, "median"),
+    Figure("Table 4", "optimal, 2-Yatzy: sd", 1.1453, _SIM_2, "sd"),
+    Figure("Table 4", "optimal, 2-Yatzy: min", 1, _SIM_2, "min"),
+    Figure("Table 4", "optimal, 2-Yatzy: max", 6, _SIM_2, "max"),
+    Figure("Table 4", "optimal, 2-Yatzy: P(score >= 5)", 0.7503, _SIM_2, ">= 5"),
+    Figure("Table 4", "target:5, 2-Yatzy: mean", 4.7298, _SIM_T5, "mean"),
+    Figure("Table 4", "target:5, 2-Yatzy: median", 5, _SIM_T5, "median"),
+    Figure("Table 4", "target:5, 2-Yatzy: sd", 1.3031, _SIM_T5, "sd"),
+    Figure("Table 4", "target:5, 2-Yatzy: min", 2, _SIM_T5, "min"),
+    Figure("Table 4", "target:5, 2-Yatzy: max", 6, _SIM_T5, "max"),
+    Figure("Table 4", "target:5, 2-Yatzy: P(score >= 5)", 0.7742, _SIM_T5, ">= 5"),
+    Figure("Table 5", "optimal, 2-Yatzy: expected score", 5.0, _EXACT_2, "mean"),
+    Figure("Table 5", "optimal, 2-Yatzy: P(score >= 5)", 0.75, _EXACT_2, ">= 5"),
+    Figure("Table 5", "target:5, 2-Yatzy: expected score", 4.7266, _SIM_T5, "mean", _TIES),
+    Figure("Table 5", "target:5, 2-Yatzy: P(score >= 5)", 0.7734, _TARGET_2, ">= 5"),
+    Figure("§4.4", "four optimal players: median winning score", 289, _BEST_4, "median", _SAMPLED),
+    Figure("§4.4", "four optimal players: mean winning score", 286.9367, _BEST_4, "mean"),
+    Figure("Table 13", "max P(score >= 200), Yatzy", 0.9457, _TARGET_Y, ">= 200"),
+    Figure("Table 13", "max P(score >= 249), Yatzy", 0.5710, _TARGET_Y, ">= 249"),
+    Figure("Table 13", "max P(score >= 287), Yatzy", 0.2228, _TARGET_Y, ">= 287"),
+    Figure("Table 13", "max P(score >= 289), Yatzy", 0.2080, _TARGET_Y, ">= 289"),
+    Figure("Table 13", "max P(score >= 300), Yatzy", 0.1373, _TARGET_Y, ">= 300"),
+    Figure("Table 13", "max P(score >= 330), Yatzy", 0.0114, _TARGET_Y, ">= 330"),
+    Figure("Table 13", "max P(score >= 374), Yatzy", 1.3146626799340199e-12, _TARGET_Y, ">= 374"),
+)
+#: The table of :data:`TILLIUS` that needs the Yatzy target table (minutes): not in a
+#: quick run.
+TILLIUS_SLOW_TABLE = "Table 13"
 #: Tillius 2026, Table 13: β → max P(final score >= β) in Yatzy.
-TILLIUS_TABLE_13 = {
-    200: 0.9457,
-    249: 0.5710,
-    287: 0.2228,
-    289: 0.2080,
-    300: 0.1373,
-    330: 0.0114,
-    374: 1.3146626799340199e-12,
-}
-#: Tillius 2026 §4.4: four max-EV players, the winner's score over 100,000 games.
-TILLIUS_FOUR_PLAYERS = {"median": 289, "mean": 286.9367}
+TILLIUS_TABLE_13 = {int(f.quantity[2:]): f.paper for f in TILLIUS if f.table == TILLIUS_SLOW_TABLE}
 #: The exact-value web page's optimal expected score ("Calculating the exact theoretical
 #: outcome of the Yahtzee game").
 WEB_PAGE_EV = 254.4067
@@ -256,6 +315,7 @@ class _Laws:
         self.games, self.seed, self.n_jobs = games, seed, n_jobs
         self._exact: dict = {}
         self._sims: dict = {}
+        self._curves: dict = {}
 
     def exact(self, sid: str, rules: str):
         key = (sid, rules)
@@ -268,6 +328,20 @@ class _Laws:
         if key not in self._sims:
             self._sims[key] = _simulate(sid, rules, self.games, self.seed, self.n_jobs)
         return self._sims[key]
+
+    def target_curve(self, rules: str, progress: bool = False) -> np.ndarray:
+        """``curve[k]``: the largest P(final score ≥ k) on ``rules`` (its target table)."""
+        from yahtzee_sim.solving.target import target_table
+
+        if rules not in self._curves:
+            self._curves[rules] = target_table(rules, progress=progress).curve()
+        return self._curves[rules]
+
+    def best_of(self, sid: str, rules: str, players: int) -> np.ndarray:
+        """The exact law of the best final score of ``players`` independent ``sid`` players."""
+        from yahtzee_sim.analysis.tournament import exact_winning_law
+
+        return exact_winning_law([self.exact(sid, rules).pmf] * players)
 
     def summary(self, sid: str, rules: str) -> tuple[dict, str, object]:
         """``(summary, method, results or None)``: exact when the strategy allows."""
@@ -540,140 +614,52 @@ def defensive(laws: _Laws) -> list[Row]:
 
 
 def tillius(laws: _Laws, quick: bool, progress: bool = False) -> list[Row]:
-    """Tillius 2026 Tables 3, 4–5, 13 and the four-player winning score."""
-    from yahtzee_sim.analysis.tournament import exact_winning_law
-    from yahtzee_sim.solving.target import target_table
-
+    """Tillius 2026 Tables 3, 4–5, 13 and the four-player winning score: a row per figure
+    of :data:`TILLIUS`, Table 13 (the Yatzy target table) not with ``quick``."""
     rows = []
-    ex = laws.exact("optimal", "yatzy")
-    sim = laws.simulated("optimal", "yatzy")
-    mine = {
-        "mean": ex.mean,
-        "median": ex.percentile(50),
-        "sd": ex.sd,
-        "P(score >= 300)": float(ex.survival()[300]),
-    }
-    for key, paper in TILLIUS_TABLE_3.items():
-        if key in mine:
-            rows.append(
-                Row(
-                    "Tillius 2026, Table 3",
-                    f"optimal, Yatzy: {key}",
-                    paper,
-                    mine[key],
-                    "exact",
-                    note="the paper simulated 100,000 games",
-                )
-            )
-        else:
-            value = sim.total.min() if key == "min" else sim.total.max()
-            rows.append(
-                Row(
-                    "Tillius 2026, Table 3",
-                    f"optimal, Yatzy: {key}",
-                    paper,
-                    float(value),
-                    "simulated",
-                    laws.games,
-                )
-            )
-    curve2 = target_table("2-yatzy").curve()
-    for sid, stats in TILLIUS_TABLE_4.items():
-        res = laws.simulated(sid, "2-yatzy")
-        t = res.total
-        mine = {
-            "mean": t.mean(),
-            "median": float(np.median(t)),
-            "sd": t.std(ddof=1),
-            "min": t.min(),
-            "max": t.max(),
-            "P(score >= 5)": (t >= 5).mean(),
-        }
-        for key, paper in stats.items():
-            lo, hi = _ci(t) if key == "mean" else (None, None)
-            rows.append(
-                Row(
-                    "Tillius 2026, Table 4",
-                    f"{sid}, 2-Yatzy: {key}",
-                    paper,
-                    float(mine[key]),
-                    "simulated",
-                    laws.games,
-                    lo,
-                    hi,
-                )
-            )
-    opt2 = laws.exact("optimal", "2-yatzy")
-    res5 = laws.simulated("target:5", "2-yatzy")
-    lo, hi = _ci(res5.total)
-    rows += [
-        Row(
-            "Tillius 2026, Table 5",
-            "optimal, 2-Yatzy: expected score",
-            TILLIUS_TABLE_5["optimal"][0],
-            opt2.mean,
-            "exact",
-        ),
-        Row(
-            "Tillius 2026, Table 5",
-            "optimal, 2-Yatzy: P(score >= 5)",
-            TILLIUS_TABLE_5["optimal"][1],
-            float(opt2.survival()[5]),
-            "exact",
-        ),
-        Row(
-            "Tillius 2026, Table 5",
-            "target:5, 2-Yatzy: expected score",
-            TILLIUS_TABLE_5["target:5"][0],
-            float(res5.total.mean()),
-            "simulated",
-            laws.games,
-            lo,
-            hi,
-            note="ties among equally likely keeps broken differently (handbook: target play)",
-        ),
-        Row(
-            "Tillius 2026, Table 5",
-            "target:5, 2-Yatzy: P(score >= 5)",
-            TILLIUS_TABLE_5["target:5"][1],
-            float(curve2[5]),
-            "exact",
-        ),
-    ]
-    win = exact_winning_law([ex.pmf] * 4)
-    cdf = np.cumsum(win)
-    rows.append(
-        Row(
-            "Tillius 2026, §4.4",
-            "four optimal players: median winning score",
-            TILLIUS_FOUR_PLAYERS["median"],
-            float(np.searchsorted(cdf, 0.5)),
-            "exact",
-            note="the paper simulated 100,000 games",
+    for fig in TILLIUS:
+        if quick and fig.table == TILLIUS_SLOW_TABLE:
+            continue
+        table, ours = f"Tillius 2026, {fig.table}", _tillius_value(laws, fig, progress)
+        if fig.source.how != "simulated":
+            rows.append(Row(table, fig.item, fig.paper, ours, "exact", note=fig.note))
+            continue
+        total = laws.simulated(fig.source.strategy, fig.source.rules).total
+        lo, hi = _ci(total) if fig.quantity == "mean" else (None, None)
+        rows.append(
+            Row(table, fig.item, fig.paper, ours, "simulated", laws.games, lo, hi, fig.note)
         )
-    )
-    rows.append(
-        Row(
-            "Tillius 2026, §4.4",
-            "four optimal players: mean winning score",
-            TILLIUS_FOUR_PLAYERS["mean"],
-            float(np.arange(len(win)) @ win),
-            "exact",
-        )
-    )
-    if not quick:
-        curve = target_table("yatzy", progress=progress).curve()
-        for beta, paper in TILLIUS_TABLE_13.items():
-            rows.append(
-                Row(
-                    "Tillius 2026, Table 13",
-                    f"max P(score >= {beta}), Yatzy",
-                    paper,
-                    float(curve[beta]),
-                    "exact",
-                )
-            )
     return rows
+
+
+#: Statistics of simulated final scores (:func:`tillius`).
+_SAMPLE_STATS = {
+    "mean": np.mean,
+    "median": np.median,
+    "sd": lambda total: total.std(ddof=1),
+    "min": np.min,
+    "max": np.max,
+}
+
+
+def _tillius_value(laws: _Laws, fig: Figure, progress: bool) -> float:
+    """Our value of ``fig`` (an exact median stays the law's integer percentile)."""
+    src, quantity = fig.source, fig.quantity
+    k = int(quantity[2:]) if quantity.startswith(">=") else None
+    if src.how == "simulated":
+        total = laws.simulated(src.strategy, src.rules).total
+        return float((total >= k).mean() if k is not None else _SAMPLE_STATS[quantity](total))
+    if src.how == "exact":
+        law = laws.exact(src.strategy, src.rules)
+        if k is not None:
+            return float(law.survival()[k])
+        return {"mean": law.mean, "median": law.percentile(50), "sd": law.sd}[quantity]
+    if src.how == "target":
+        return float(laws.target_curve(src.rules, progress)[k])
+    win = laws.best_of(src.strategy, src.rules, 4)
+    if quantity == "median":
+        return float(np.searchsorted(np.cumsum(win), 0.5))
+    return float(np.arange(len(win)) @ win)
 
 
 # ------------------------------------------------------------------ driver
@@ -722,7 +708,7 @@ def reproduce(
     kn_frame = None
     skipped = {}
     if quick:
-        skipped["Tillius 2026, Table 13"] = "quick: needs the Yatzy target table"
+        skipped[f"Tillius 2026, {TILLIUS_SLOW_TABLE}"] = "quick: needs the Yatzy target table"
     steps = {
         "reference-values": lambda: reference_values(laws),
         "glenn-2006": lambda: glenn_2006(laws),

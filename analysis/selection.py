@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -11,8 +13,11 @@ from yahtzee_sim.engine.simulate import simulate
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.game.rules import RuleSet, get_rules
 
+if TYPE_CHECKING:
+    from yahtzee_sim.engine.strategy import Strategy
+
 #: Per-game metrics selection can rank on ("Simulating Yahtzee" Tables 3, 6, 7), and
-#: ``"win"``: the share of the game won against a field (see :func:`select_best`).
+#: ``"win"``: the share of the game won against a field (:class:`WinMetric`).
 METRICS = {
     "total": lambda res: res.total.astype(np.float64),
     "yahtzees": lambda res: res.yahtzees.astype(np.float64),
@@ -24,11 +29,35 @@ METRICS = {
 DEFAULT_BATCH = 10
 
 
+@dataclass(frozen=True)
+class WinMetric:
+    """The ``"win"`` metric of :func:`select_best` with its table: the share of each game
+    a strategy wins against a field of opponents.
+
+    ``metric="win"`` is ``WinMetric()``: one ``optimal`` opponent, cards visible.
+
+    Attributes
+    ----------
+    field : str or Strategy
+        The opponents' strategy (every opponent seat plays it).
+    players : int
+        Seats per table (>= 2): the strategy and ``players - 1`` opponents.
+    visible : bool
+        Whether the players see each other's cards (``False``: blind games).
+    """
+
+    field: str | Strategy = "optimal"
+    players: int = 2
+    visible: bool = True
+
+    name: ClassVar[str] = "win"
+
+
 def select_best(
     strategies: Sequence,
     delta: float = 1.0,
     alpha: float = 0.05,
-    metric: str = "total",
+    metric: str | WinMetric = "total",
     m: int = 1,
     n0: int = 20,
     batch: int = DEFAULT_BATCH,
@@ -36,9 +65,6 @@ def select_best(
     rules: str | RuleSet = "yahtzee",
     maximize: bool = True,
     n_jobs: int = 1,
-    field: str = "optimal",
-    players: int = 2,
-    visible: bool = True,
 ) -> KNResult:
     """Kim–Nelson selection among strategies, observations drawn sequentially from the engine.
 
@@ -52,20 +78,39 @@ def select_best(
     ----------
     strategies : sequence of str or Strategy
         At least two, with distinct names.
-    metric : {"total", "yahtzees", "bonus", "win"}
-        ``"win"``: each strategy plays ``players``-player tables against ``players - 1``
-        seats of ``field`` (cards ``visible`` or not), once in every seat on the same dice;
-        a game counts its share of the win (ties split), averaged over the seats.
+    metric : {"total", "yahtzees", "bonus", "win"} or WinMetric
+        A name of :data:`METRICS`, or a :class:`WinMetric` for the win rate at a table:
+        each strategy plays ``players``-player tables against ``players - 1`` seats of
+        ``field`` (cards ``visible`` or not), once in every seat on the same dice; a game
+        counts its share of the win (ties split), averaged over the seats. ``"win"`` is
+        ``WinMetric()`` (one ``optimal`` opponent, cards visible).
     batch : int
         Games per observation (default :data:`DEFAULT_BATCH`).
+
+    Returns
+    -------
+    KNResult
+        ``parameters`` holds ``metric`` (its name), ``batch``, ``seed``, ``rules`` and
+        ``games``; with the win metric also ``field`` (the opponents' label),
+        ``players`` and ``visible``.
 
     Notes
     -----
     The other parameters are those of :func:`~yahtzee_sim.analysis.kim_nelson.kim_nelson`.
+
+    Examples
+    --------
+    Rank on the win share at three-player blind tables against two ``optimal`` players:
+
+    >>> blind3 = WinMetric(players=3, visible=False)
+    >>> res = select_best(["greedy", "win-aware"], metric=blind3)  # doctest: +SKIP
     """
     from yahtzee_sim.strategies import get_strategy
 
-    if metric not in METRICS:
+    if metric == WinMetric.name:
+        metric = WinMetric()
+    win = metric if isinstance(metric, WinMetric) else None
+    if win is None and metric not in METRICS:
         raise SelectionError(f"unknown metric {metric!r}; expected one of: {', '.join(METRICS)}")
     if not isinstance(batch, (int, np.integer)) or batch < 1:
         raise SelectionError(f"batch must be an integer >= 1, got {batch!r}")
@@ -74,19 +119,21 @@ def select_best(
     names = [strategy_label(o) for o in objs]
     if len(set(names)) != len(names):
         raise SelectionError(f"strategies must have distinct labels, got {names}")
-    value = METRICS[metric]
-    if metric == "win":
+    if win is not None:
+        players = win.players
         if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players < 2:
             raise SelectionError(f"players must be an integer >= 2, got {players!r}")
-        opponents = [get_strategy(field) for _ in range(players - 1)]
+        opponents = [get_strategy(win.field) for _ in range(players - 1)]
+    else:
+        value = METRICS[metric]
 
     def draw(systems: np.ndarray, start: int, stop: int) -> np.ndarray:
         out = np.empty((len(systems), stop - start))
         for row, i in enumerate(systems):
-            if metric == "win":
+            if win is not None:
                 shares = _win_shares(
                     [objs[i], *opponents], rules, (stop - start) * batch, seed, start * batch,
-                    visible, n_jobs,
+                    win.visible, n_jobs,
                 )  # fmt: skip
                 out[row] = shares.reshape(stop - start, batch).mean(axis=1)
                 continue
@@ -103,12 +150,12 @@ def select_best(
         return out
 
     result = kim_nelson(draw, names, delta, alpha=alpha, n0=n0, m=m, maximize=maximize)
-    if metric == "win":
+    if win is not None:
         result.parameters.update(
-            field=strategy_label(opponents[0]), players=players, visible=visible
+            field=strategy_label(opponents[0]), players=players, visible=win.visible
         )
     result.parameters.update(
-        metric=metric,
+        metric=WinMetric.name if win is not None else metric,
         batch=batch,
         seed=seed,
         rules=rules.name,

@@ -12,13 +12,14 @@ Usage::
 * ``quick`` (with ``--then-quick``): ``report --quick`` with the caches of the warm run.
 
 Each run is a separate process that calls :func:`~yahtzee_sim.analysis.report.build_report`
-and reports its wall time, CPU time (the process and the workers it waited for: steadier
-than wall time on a busy machine), peak RSS and the split by step: ``numba_compile`` (kernels
-compiled or loaded from the numba cache, summed over top-level compilations),
-``tables`` (value table solved or loaded), ``simulations``, ``exact`` (wall time of the
-exact stage) with ``exact_cpu`` and ``regret_cpu`` (evaluation time summed over
-strategies: exact law and regret charging), ``kim_nelson`` and ``figures``. A step's
-time includes the compilation of the kernels it first uses. ``--quick`` benchmarks
+and :func:`~yahtzee_sim.analysis.report_files.write_report` and reports its wall time, CPU
+time (the process and the workers it waited for: steadier than wall time on a busy
+machine), peak RSS and the split by step: ``numba_compile`` (kernels compiled or loaded
+from the numba cache, summed over top-level compilations), ``tables`` (value table solved
+or loaded), ``simulations``, ``exact`` (wall time of the exact stage) with ``exact_cpu``
+and ``regret_cpu`` (evaluation time summed over strategies: exact law and regret
+charging), ``kim_nelson`` and ``figures`` (``write_report``). A step's time includes the
+compilation of the kernels it first uses. ``--quick`` benchmarks
 ``report --quick``. Timings on a shared machine are noisy: compare medians of ``--repeat``.
 """
 
@@ -63,17 +64,19 @@ def _child(out: str, games: int | None, quick: bool) -> None:
 
     event.register("numba:compile", _Compiles())
     t0 = time.perf_counter()
-    import inspect
-
     from yahtzee_sim.analysis.report import build_report
+    from yahtzee_sim.analysis.report_files import write_report
 
     imports = time.perf_counter() - t0
     kwargs = {"quick": True} if quick else {}
-    if games is not None or "quick" not in inspect.signature(build_report).parameters:
-        kwargs["games"] = games or 100_000  # (an older build_report has no quick default)
-    rep = build_report(out=out, progress=False, **kwargs)
-    timings = getattr(rep, "timings", {})  # (older versions: the total only)
-    split = {"imports": imports, "numba_compile": compile_seconds[0], **timings}
+    if games is not None:
+        kwargs["games"] = games
+    rep = build_report(progress=False, **kwargs)
+    t0 = time.perf_counter()
+    write_report(rep, out)
+    figures = time.perf_counter() - t0
+    split = {"imports": imports, "numba_compile": compile_seconds[0], **rep.timings}
+    split["figures"] = figures
     print(json.dumps({k: round(v, 1) for k, v in split.items()}))
 
 

@@ -8,6 +8,7 @@ from scipy import stats
 from yahtzee_sim import simulate
 from yahtzee_sim.analysis import (
     SelectionError,
+    WinMetric,
     kim_nelson,
     kn_constants,
     mcb,
@@ -167,6 +168,8 @@ def test_select_errors():
         select_best(["greedy", "greedy"])
     with pytest.raises(SelectionError, match="batch"):
         select_best(["greedy", "optimal"], batch=0)
+    with pytest.raises(SelectionError, match="players"):
+        select_best(["greedy", "optimal"], metric=WinMetric(players=1))
 
 
 # ------------------------------------------------------------ MCB and stats

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from yahtzee_sim.analysis import regret, win_matrix, win_probability
 from yahtzee_sim.analysis.report import ReportError, build_report
+from yahtzee_sim.analysis.report_files import report_folder, write_report
 from yahtzee_sim.cli import main
 from yahtzee_sim.exact.laws import ExactEvaluationError
 from yahtzee_sim.solving.solver import value_table
@@ -92,14 +94,10 @@ def test_win_probability_matches_sampling():
 # ------------------------------------------------------------------------ report
 def test_report_folder(tmp_path):
     rep = build_report(
-        rules="yahtzee",
-        strategies="greedy,random",
-        games=3000,
-        seed=2,
-        out=tmp_path / "rep",
-        progress=False,
+        rules="yahtzee", strategies="greedy,random", games=3000, seed=2, progress=False
     )
     out = tmp_path / "rep"
+    files = write_report(rep, out)
     for name in (
         "report.md",
         "report.html",
@@ -119,7 +117,7 @@ def test_report_folder(tmp_path):
         "regret.csv",
     ):
         assert (out / name).is_file(), name
-        assert name in rep.files
+        assert name in files
     s = rep.summary
     assert list(s.index) == ["optimal", "greedy", "random"]  # optimal added, sorted by mean
     assert s.loc["greedy", "exact mean"] == pytest.approx(215.1464171, abs=1e-6)
@@ -182,9 +180,14 @@ def test_report_cli_json_and_errors(capsys, tmp_path):
 
 def test_report_errors_in_the_api(tmp_path):
     with pytest.raises(ReportError, match="games"):
-        build_report(rules="2-yatzy", games=10, out=tmp_path)
+        build_report(rules="2-yatzy", games=10)
     with pytest.raises(ReportError, match="distinct"):
-        build_report(rules="2-yatzy", strategies="greedy,greedy", games=200, out=tmp_path)
+        build_report(rules="2-yatzy", strategies="greedy,greedy", games=200)
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(ReportError, match="not a folder"):
+        report_folder(tmp_path / "file", "2-yatzy")
+    assert report_folder(None, "2-yatzy") == Path("reports/2-yatzy")
+    assert not report_folder(tmp_path / "new", "2-yatzy").exists()  # written later
 
 
 # ------------------------------------------------------------- cached exact results
@@ -214,28 +217,25 @@ def test_cached_exact_results_are_the_computed_ones(tmp_path, monkeypatch):
 def test_report_is_byte_identical_when_read_from_the_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path / "cache"))
     args = dict(rules="2-yatzy", strategies="greedy", games=500, seed=1, progress=False)
-    first = build_report(out=tmp_path / "a", **args)
-    second = build_report(out=tmp_path / "b", **args)  # exact results from the cache
-    assert first.files == second.files
-    assert set(first.timings) >= {"tables", "simulations", "exact", "kim_nelson", "figures"}
-    for name in first.files:
+    first = build_report(**args)
+    second = build_report(**args)  # exact results from the cache
+    files = write_report(first, tmp_path / "a")
+    assert write_report(second, tmp_path / "b") == files
+    assert set(first.timings) >= {"tables", "simulations", "exact", "kim_nelson"}
+    for name in files:
         if not name.endswith(".png"):  # (figures: same code, same data)
             assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
 
 
 def test_quick_report(tmp_path):
     rep = build_report(
-        rules="2-yatzy",
-        strategies="greedy,random",
-        seed=1,
-        out=tmp_path,
-        quick=True,
-        progress=False,
+        rules="2-yatzy", strategies="greedy,random", seed=1, quick=True, progress=False
     )
+    files = write_report(rep, tmp_path)
     s = rep.summary
     assert s["mean"].notna().all() and not np.isnan(s.loc["greedy", "exact mean"])
-    assert "Kim–Nelson" in rep.skipped and "kim_nelson.csv" not in rep.files
-    assert "regret.csv" in rep.files
+    assert "Kim–Nelson" in rep.skipped and "kim_nelson.csv" not in files
+    assert "regret.csv" in files
     pmf = pd.read_csv(tmp_path / "exact_pmf.csv", index_col=0)
     assert list(pmf.columns) == ["optimal"]  # quick: no exact law but optimal play's
     hist = pd.read_csv(tmp_path / "histograms.csv", index_col=0)

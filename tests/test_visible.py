@@ -379,14 +379,20 @@ def test_tables_split_by_first_game_and_blind_tables_hide_the_cards():
 
 
 def test_select_best_ranks_on_the_win_share_against_a_field():
-    from yahtzee_sim.analysis import select_best
+    from yahtzee_sim.analysis import WinMetric, select_best
 
     res = select_best(
-        ["optimal", "greedy", "chase"], delta=0.02, metric="win", n0=10, batch=100, seed=1
+        ["optimal", "greedy", "chase"],
+        delta=0.02,
+        metric=WinMetric(field="optimal", players=2),
+        n0=10,
+        batch=100,
+        seed=1,
     )
     assert res.means["optimal"] == pytest.approx(0.5)  # the field itself, every seat
     assert "greedy" not in res.winners
     assert res.parameters["field"] == "optimal" and res.parameters["players"] == 2
+    assert res.parameters["metric"] == "win"
 
 
 def test_a_decided_game_is_still_played_max_ev():

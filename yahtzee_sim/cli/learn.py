@@ -78,7 +78,7 @@ def format_selection(args: argparse.Namespace, res, intervals, seconds: float) -
 def run_select(args: argparse.Namespace) -> int:
     """Kim-Nelson selection of the best strategy (:func:`analysis.select_best`) with MCB."""
     # analysis loads pandas and every strategy: imported here so that --help stays fast.
-    from yahtzee_sim.analysis import mcb, select_best
+    from yahtzee_sim.analysis import WinMetric, mcb, select_best
     from yahtzee_sim.engine.plugins import split_strategy_list
     from yahtzee_sim.strategies import default_strategy_ids
 
@@ -87,12 +87,15 @@ def run_select(args: argparse.Namespace) -> int:
         if args.strategies.strip() == "all"
         else split_strategy_list(args.strategies)
     )
+    metric = args.metric
+    if metric == WinMetric.name:
+        metric = WinMetric(field=args.field, players=args.players, visible=not args.blind)
     t0 = time.perf_counter()
     res = select_best(
         ids,
         delta=args.delta,
         alpha=args.alpha,
-        metric=args.metric,
+        metric=metric,
         m=args.m,
         n0=args.n0,
         batch=args.batch,
@@ -100,9 +103,6 @@ def run_select(args: argparse.Namespace) -> int:
         rules=opt.rules_from(args),
         maximize=not args.minimize,
         n_jobs=args.jobs,
-        field=args.field,
-        players=args.players,
-        visible=not args.blind,
     )
     seconds = time.perf_counter() - t0
     common = min(res.observations.values())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from pathlib import Path
 
 from yahtzee_sim.cli import options as opt
@@ -66,33 +67,45 @@ def add_report_arguments(p: argparse.ArgumentParser) -> None:
     opt.add_output(p)
 
 
-def format_report(rep) -> str:
-    """The summary table of a :class:`Report`, what was left out, where it was written."""
+def format_report(rep, out: Path, files: list[str], seconds: float) -> str:
+    """The summary table of a report, what was left out, where (``out``, ``files``) it was
+    written and in how many ``seconds``."""
     cols = ["exact mean", "mean", "SD", "p10", "median", "bonus %"]
     lines = [rep.summary[cols].to_string(float_format=_fmt2)]
     lines += [f"left out {what}: {why}" for what, why in rep.skipped.items()]
     lines.append(
-        f"report written to {rep.out / 'report.md'} (and report.html, {len(rep.files) - 2} "
-        f"figures and data files) in {rep.seconds:.1f} s"
+        f"report written to {out / 'report.md'} (and report.html, {len(files) - 2} "
+        f"figures and data files) in {seconds:.1f} s"
     )
     return "\n".join(lines)
 
 
 def run_report(args: argparse.Namespace) -> int:
-    """Write the benchmark report (:func:`analysis.report.build_report`) and summarize it."""
+    """Compute the benchmark report (:func:`analysis.report.build_report`), write it
+    (:func:`analysis.report_files.write_report`) and summarize it."""
     # analysis loads pandas, matplotlib and every strategy: imported here, not for --help.
     from yahtzee_sim.analysis.report import build_report
+    from yahtzee_sim.analysis.report_files import report_folder, write_report
 
     if args.top < 0:
         raise opt.CliError(f"--top must be >= 0, got {args.top}")
+    t0 = time.perf_counter()
+    options = _run_options(args)
+    rules = opt.rules_from(args)
+    out = report_folder(options.pop("out"), rules)  # a file there fails before the long run
     rep = build_report(
-        rules=opt.rules_from(args),
+        rules=rules,
         strategies=args.strategies,
         regret_top=args.top,
         quick=args.quick,
-        **_run_options(args),
+        **options,
     )
-    print(json.dumps(rep.to_dict()) if args.json else format_report(rep))
+    files = write_report(rep, out)
+    seconds = time.perf_counter() - t0
+    if args.json:
+        print(json.dumps({"out": str(out), "files": files, **rep.to_dict()}))
+    else:
+        print(format_report(rep, out, files, seconds))
     return 0
 
 

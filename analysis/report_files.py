@@ -1,0 +1,301 @@
+"""Writing a :class:`~yahtzee_sim.analysis.report.Report` to a folder.
+
+:func:`write_report` writes ``report.md`` and ``report.html`` (the same content), PNG
+figures and the data behind every table and figure as CSV.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from yahtzee_sim.analysis import plots
+from yahtzee_sim.analysis.document import Document
+from yahtzee_sim.analysis.report import REFERENCE, Report, ReportError
+from yahtzee_sim.game.rules import RuleSet, get_rules
+
+
+class _Folder:
+    """The report folder being written: figures, CSV files and the document."""
+
+    def __init__(self, out: Path, title: str):
+        self.out, self.files, self.doc = out, [], Document(title)
+
+    def figure(self, fig, name: str, caption: str, rect=(0, 0, 1, 1)) -> None:
+        """Save ``fig`` as ``name`` (PNG), close it and show it in the document."""
+        import matplotlib.pyplot as plt
+
+        fig.tight_layout(rect=rect)
+        fig.savefig(self.out / name, dpi=110)
+        plt.close(fig)
+        self.files.append(name)
+        self.doc.figure(name, caption)
+
+    def csv(self, frame: pd.DataFrame, name: str, index: bool = True) -> None:
+        """Write ``frame`` as ``name``."""
+        frame.to_csv(self.out / name, index=index)
+        self.files.append(name)
+
+    def finish(self) -> list[str]:
+        """Write ``report.md`` and ``report.html``; every file written, documents first."""
+        (self.out / "report.md").write_text(self.doc.to_markdown(), encoding="utf-8")
+        (self.out / "report.html").write_text(self.doc.to_html(), encoding="utf-8")
+        return ["report.md", "report.html", *self.files]
+
+
+def report_folder(out: str | Path | None, rules: str | RuleSet) -> Path:
+    """The folder a report on ``rules`` is written to: ``out``, or ``reports/<rules>``.
+
+    Nothing is created: a caller checks the folder before the long computation.
+
+    Raises
+    ------
+    ReportError
+        If ``out`` exists and is not a folder.
+    """
+    out = Path(out) if out is not None else Path("reports") / get_rules(rules).name
+    if out.exists() and not out.is_dir():
+        raise ReportError(f"out: {str(out)!r} exists and is not a folder")
+    return out
+
+
+def write_report(report: Report, out: str | Path | None = None) -> list[str]:
+    """Write ``report`` to the folder ``out`` (created; default ``reports/<rules>``).
+
+    The sections come in this order: summary, score distributions, per-box
+    statistics, Kim–Nelson ranking, head to head, regret, what was left out.
+
+    Parameters
+    ----------
+    report : Report
+        What :func:`~yahtzee_sim.analysis.report.build_report` computed.
+    out : path, optional
+        The report folder (:func:`report_folder`).
+
+    Returns
+    -------
+    list of str
+        The files written, relative to ``out``: ``report.md`` and ``report.html`` first.
+
+    Raises
+    ------
+    ReportError
+        If ``out`` exists and is not a folder.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    out = report_folder(out, report.rules)
+    out.mkdir(parents=True, exist_ok=True)
+    folder = _Folder(out, f"Strategy report — {report.rules.name}")
+    for section in (
+        _write_summary,
+        _write_distributions,
+        _write_categories,
+        _write_ranking,
+        _write_head_to_head,
+        _write_regret,
+        _write_skipped,
+    ):
+        section(folder, report)
+    return folder.finish()
+
+
+def _write_summary(folder: _Folder, report: Report) -> None:
+    """``summary.csv`` and the summary table, after the paragraph on how it was made."""
+    folder.csv(report.summary, "summary.csv")
+    doc = folder.doc
+    doc.paragraph(
+        f"Rules `{report.rules.name}`; {report.games:,} simulated games per strategy, seed "
+        f"{report.seed} (common random numbers: every strategy sees the same dice). Exact figures "
+        f"come from the exact evaluator (deterministic strategies only); `{REFERENCE}` is the "
+        "reference."
+    )
+    doc.heading("Summary")
+    doc.paragraph(
+        "Exact mean and SD where the strategy is deterministic; simulated mean, SD, 95% "
+        "confidence interval of the mean, minimum, 10th percentile, median, maximum, share "
+        "of games with the upper bonus and Yahtzees (n-of-a-kind turns) per game."
+    )
+    doc.table(report.summary)
+
+
+def _write_distributions(folder: _Folder, report: Report) -> None:
+    """Histogram panels, survival curves, ``exact_pmf.csv`` and ``histograms.csv``."""
+    folder.doc.heading("Score distributions")
+    _histogram_panels(folder, report)
+    curves = {sid: report.survival(sid) for sid in report.ranked}
+    fig, ax = _plt().subplots(figsize=(11, 5))
+    plots.plot_survival(curves, ax=ax)
+    folder.figure(
+        fig,
+        "survival.png",
+        "Survival curves P(final score ≥ x): exact for deterministic "
+        "strategies, empirical otherwise",
+    )
+    det = [s for s in report.ranked if s in report.laws]
+    pmf = pd.DataFrame({sid: pd.Series(report.laws[sid].pmf) for sid in det})
+    pmf.index.name = "score"
+    folder.csv(pmf.fillna(0.0), "exact_pmf.csv")
+    hist = pd.DataFrame(
+        {sid: pd.Series(np.asarray(report.sims[sid].histogram)) for sid in report.ids}
+    )
+    hist.index.name = "score"
+    folder.csv(hist.fillna(0).astype(np.int64), "histograms.csv")
+
+
+def _histogram_panels(folder: _Folder, report: Report) -> None:
+    """One histogram panel per strategy (exact law overlaid), one shared legend."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    n = len(report.ranked)
+    ncol = 4 if n > 4 else n
+    nrow = -(-n // ncol)
+    height = 2.6 * nrow + 0.9  # room above the panels for the title and the one legend
+    fig, axes = _plt().subplots(nrow, ncol, figsize=(3.6 * ncol, height), squeeze=False)
+    for i, (ax, sid) in enumerate(zip(axes.ravel(), report.ranked, strict=False)):
+        color = plots.PALETTE[i % len(plots.PALETTE)]
+        plots.plot_score_histogram(
+            report.sims[sid], report.laws.get(sid), ax=ax, label=sid, color=color, legend=False
+        )
+    for ax in axes.ravel()[n:]:
+        ax.axis("off")
+    fig.suptitle("Distribution of the final score", y=1 - 0.15 / height)
+    simulated = f"simulated ({report.games:,} games, one colour each)"
+    fig.legend(
+        handles=[
+            Patch(color="0.55", alpha=0.6, label=simulated),
+            Line2D([], [], color="black", lw=0.9, label="exact law (deterministic strategies)"),
+        ],
+        loc="upper center",
+        bbox_to_anchor=(0.5, 1 - 0.45 / height),
+        ncol=2,
+        frameon=False,
+        fontsize="small",
+    )
+    folder.figure(
+        fig,
+        "distributions.png",
+        "Histogram of simulated final scores with the exact distribution overlaid",
+        rect=(0, 0, 1, 1 - 0.8 / height),
+    )
+
+
+def _write_categories(folder: _Folder, report: Report) -> None:
+    """The three per-box tables (and their CSV files) and the per-box means figure."""
+    tables = report.category_tables
+    doc = folder.doc
+    doc.heading("Per-box statistics")
+    for key, title, fmt in (
+        ("mean", "Mean points per box", ".2f"),
+        ("zero", "% of games with 0 points in the box", ".1f"),
+        ("turn", "Average turn in which the box is filled", ".2f"),
+    ):
+        doc.heading(title, 3)
+        doc.table(tables[key], floatfmt=fmt)
+        folder.csv(tables[key], f"categories_{key}.csv")
+    exact_ref = f"{REFERENCE} (exact)"
+    fig, ax = _plt().subplots(figsize=(11, 0.38 * report.rules.n_categories + 1.5))
+    plots.plot_category_means(
+        tables["mean"], reference=exact_ref if exact_ref in tables["mean"] else REFERENCE, ax=ax
+    )
+    folder.figure(fig, "category_means.png", "Mean points per box; bars: optimal play (exact)")
+
+
+def _write_ranking(folder: _Folder, report: Report) -> None:
+    """The Kim–Nelson table, its CSV files and trace figure (or why it did not run)."""
+    doc, kn = folder.doc, report.kn
+    doc.heading("Kim–Nelson ranking")
+    if kn is None:
+        doc.paragraph(f"Not run: {report.skipped.get('Kim–Nelson', '')}")
+        return
+    p = kn.parameters
+    stage = dict(kn.eliminated)
+    table = pd.DataFrame(
+        {
+            "mean of observations": pd.Series(kn.means),
+            "observations": pd.Series(kn.observations),
+            "eliminated at stage": pd.Series({s: stage.get(s, np.nan) for s in kn.means}),
+        }
+    )
+    table.index.name = "strategy"
+    table = table.sort_values("mean of observations", ascending=False)
+    doc.paragraph(
+        f"Procedure KN (Kim & Nelson 2001), indifference zone δ = {p.get('delta', 1.0)}, "
+        f"α = {p.get('alpha', 0.05)}; one observation = the mean of {p.get('batch')} games "
+        f"(CRN). Winner: **{', '.join(kn.winners)}** after "
+        f"{p.get('games', 0):,} games in all."
+    )
+    doc.table(table)
+    folder.csv(table, "kim_nelson.csv")
+    folder.csv(kn.trace, "kim_nelson_trace.csv", index=False)
+    fig, ax = _plt().subplots(figsize=(11, 5))
+    plots.plot_kn_trace(kn, ax=ax)
+    folder.figure(fig, "kn_trace.png", "Kim–Nelson elimination trace")
+
+
+def _write_head_to_head(folder: _Folder, report: Report) -> None:
+    """``win_matrix.csv``, its table and its figure."""
+    wm = report.win_matrix
+    folder.csv(wm, "win_matrix.csv")
+    doc = folder.doc
+    doc.heading("Head to head")
+    doc.paragraph(
+        "Probability that the row strategy beats the column strategy in a blind two-player "
+        "game (each on its own dice, ties count half), from the exact distributions where "
+        "available, else the simulated ones."
+    )
+    doc.table(wm, floatfmt=".3f")
+    n = len(report.ranked)
+    fig, ax = _plt().subplots(figsize=(0.55 * n + 3, 0.5 * n + 2))
+    plots.plot_win_matrix(wm, ax=ax)
+    folder.figure(fig, "win_matrix.png", "P(row beats column)")
+
+
+def _write_regret(folder: _Folder, report: Report) -> None:
+    """Loss by decision type and by turn, and the costliest situations of the three
+    strategies that lose the fewest points (nothing without regret results)."""
+    if not report.regrets:
+        return
+    doc = folder.doc
+    doc.heading("Regret: where the points are lost against optimal play")
+    doc.paragraph(
+        "Exact expected points lost at each kind of decision, from the strategy's reach "
+        "probabilities and the optimal value of every option; the losses add up to the "
+        "gap between optimal and the strategy's exact mean."
+    )
+    table = report.regret_table
+    doc.table(table)
+    folder.csv(table, "regret.csv")
+    by_turn = pd.DataFrame({sid: r.by_turn for sid, r in report.regrets.items()})
+    folder.csv(by_turn, "regret_by_turn.csv")
+    fig, ax = _plt().subplots(figsize=(11, 5))
+    plots.plot_regret_by_turn(by_turn, ax=ax)
+    folder.figure(fig, "regret_by_turn.png", "Expected loss against optimal play by turn")
+    situations = []
+    for sid in table.index[:3]:
+        doc.heading(f"Costliest situations of `{sid}`", 3)
+        s = report.regrets[sid].situations.copy()
+        doc.table(s.drop(columns=["yahtzee_scored"]), floatfmt=".4g", index=False)
+        situations.append(s.assign(strategy=sid))
+    if situations:
+        folder.csv(pd.concat(situations), "regret_situations.csv", index=False)
+
+
+def _write_skipped(folder: _Folder, report: Report) -> None:
+    """One paragraph per strategy or step left out, with the reason."""
+    if not report.skipped:
+        return
+    folder.doc.heading("Left out")
+    for what, why in report.skipped.items():
+        folder.doc.paragraph(f"`{what}`: {why}")
+
+
+def _plt():
+    """``matplotlib.pyplot`` (imported on first use: the Agg backend is chosen first)."""
+    import matplotlib.pyplot as plt
+
+    return plt
