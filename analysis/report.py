@@ -223,7 +223,7 @@ def _check_games(games, quick: bool) -> int:
 def build_report(
     rules: str | RuleSet = "yahtzee",
     strategies="all",
-    games: int | None = None,
+    n_games: int | None = None,
     seed: int = 0,
     n_jobs: int = 2,
     regret_top: int = 10,
@@ -238,7 +238,7 @@ def build_report(
     strategies : "all", str (comma-separated ids) or list
         ``optimal`` is always added: it is the reference of the per-box tables
         and of the regret analysis.
-    games : int, optional
+    n_games : int, optional
         Simulated games per strategy (>= 100), seed ``seed`` (common random numbers:
         every strategy sees the same dice stream). Default :data:`DEFAULT_GAMES`,
         or :data:`QUICK_GAMES` with ``quick``.
@@ -250,7 +250,7 @@ def build_report(
     progress : bool
         Show a progress bar over the steps (and a line when the kernels must be compiled).
     quick : bool
-        A first look in seconds: :data:`QUICK_GAMES` games unless ``games`` is given,
+        A first look in seconds: :data:`QUICK_GAMES` games unless ``n_games`` is given,
         the exact evaluation of the strategies limited to their regret against optimal
         (max-EV) play and the exact mean, SD and per-box figures it brings (no exact
         score laws except optimal play's), no Kim–Nelson ranking.
@@ -269,7 +269,7 @@ def build_report(
     """
     t0 = time.perf_counter()
     rules = get_rules(rules)
-    games = _check_games(games, quick)
+    n_games = _check_games(n_games, quick)
     specs = _resolve(strategies)
     if progress:
         _compile_notice()
@@ -277,7 +277,7 @@ def build_report(
     # while the value table and the simulations (which compile on one core) run
     warming = warmup.start(rules)
     try:
-        return _build(rules, games, seed, specs, n_jobs, regret_top, progress, quick, warming, t0)
+        return _build(rules, n_games, seed, specs, n_jobs, regret_top, progress, quick, warming, t0)
     finally:
         warmup.finish(warming, timeout=0.0)  # only still running if a step failed
 
@@ -286,7 +286,7 @@ def _build(rules, games, seed, specs, n_jobs, regret_top, progress, quick, warmi
     """The steps of :func:`build_report` (arguments checked; ``warming``: the
     :mod:`~yahtzee_sim.analysis.warmup` process, or ``None``)."""
     from yahtzee_sim.analysis.selection import select_best
-    from yahtzee_sim.engine.simulate import simulate
+    from yahtzee_sim.engine.simulate import simulate_aggregate
     from yahtzee_sim.solving.solver import value_table
 
     ids = list(specs)
@@ -304,10 +304,9 @@ def _build(rules, games, seed, specs, n_jobs, regret_top, progress, quick, warmi
         for sid in ids:
             bar.set_postfix_str(f"simulate {sid}")
             try:
-                sims[sid] = simulate(
-                    specs[sid], games, seed=seed, rules=rules, n_jobs=n_jobs, keep_games=False,
-                    progress=False,
-                )  # fmt: skip
+                sims[sid] = simulate_aggregate(
+                    specs[sid], games, seed=seed, rules=rules, n_jobs=n_jobs, progress=False
+                )
             except StrategyError as exc:
                 skipped[sid] = str(exc)
             bar.update(1)

@@ -666,7 +666,7 @@ def _tillius_value(laws: _Laws, fig: Figure, progress: bool) -> float:
 def reproduce(
     sections=SECTIONS,
     quick: bool = False,
-    games: int = DEFAULT_GAMES,
+    n_games: int = DEFAULT_GAMES,
     seed: int = 2026,
     out: str | Path | None = None,
     n_jobs: int = 2,
@@ -682,7 +682,7 @@ def reproduce(
     quick : bool
         Skip what needs the Yatzy target table (Tillius Table 13) and run the final-score
         Kim–Nelson sweep (Table 3) for δ ≥ 1 only.
-    games : int
+    n_games : int
         Games per simulated figure (the sources simulated 100,000).
     seed : int
     out : path, optional
@@ -698,12 +698,12 @@ def reproduce(
         raise ReproduceError(
             f"unknown sections {unknown or sections!r}; expected any of: {', '.join(SECTIONS)}"
         )
-    if not isinstance(games, (int, np.integer)) or games < 100:
-        raise ReproduceError(f"games must be an integer >= 100, got {games!r}")
+    if not isinstance(n_games, (int, np.integer)) or n_games < 100:
+        raise ReproduceError(f"games must be an integer >= 100, got {n_games!r}")
     out = None if out is None else Path(out)
     if out is not None and out.exists() and not out.is_dir():
         raise ReproduceError(f"--out {str(out)!r} is a file, not a folder")
-    laws = _Laws(int(games), int(seed), int(n_jobs))
+    laws = _Laws(int(n_games), int(seed), int(n_jobs))
     rows: list[Row] = []
     kn_frame = None
     skipped = {}
@@ -724,7 +724,7 @@ def reproduce(
             rows += kn_rows
         else:
             rows += steps[name]()
-    rep = Reproduction(rows, tuple(sections), int(games), int(seed), out, skipped=skipped)
+    rep = Reproduction(rows, tuple(sections), int(n_games), int(seed), out, skipped=skipped)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         rep.files = _write(rep, out, kn_frame)

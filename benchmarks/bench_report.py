@@ -70,7 +70,7 @@ def _child(out: str, games: int | None, quick: bool) -> None:
     imports = time.perf_counter() - t0
     kwargs = {"quick": True} if quick else {}
     if games is not None:
-        kwargs["games"] = games
+        kwargs["n_games"] = games
     rep = build_report(progress=False, **kwargs)
     t0 = time.perf_counter()
     write_report(rep, out)

@@ -23,7 +23,7 @@ def main() -> int:
     from yahtzee_sim.analysis.reproduce import reproduce
     from yahtzee_sim.strategies import strategy_class
 
-    rep = reproduce(("glenn-2006", "simulating-yahtzee", "defensive"), games=args.games)
+    rep = reproduce(("glenn-2006", "simulating-yahtzee", "defensive"), n_games=args.games)
     rows: dict[str, dict] = {}
     for r in rep.rows:
         sid, _, what = r.item.partition(": ")

@@ -94,7 +94,7 @@ def test_win_probability_matches_sampling():
 # ------------------------------------------------------------------------ report
 def test_report_folder(tmp_path):
     rep = build_report(
-        rules="yahtzee", strategies="greedy,random", games=3000, seed=2, progress=False
+        rules="yahtzee", strategies="greedy,random", n_games=3000, seed=2, progress=False
     )
     out = tmp_path / "rep"
     files = write_report(rep, out)
@@ -180,9 +180,9 @@ def test_report_cli_json_and_errors(capsys, tmp_path):
 
 def test_report_errors_in_the_api(tmp_path):
     with pytest.raises(ReportError, match="games"):
-        build_report(rules="2-yatzy", games=10)
+        build_report(rules="2-yatzy", n_games=10)
     with pytest.raises(ReportError, match="distinct"):
-        build_report(rules="2-yatzy", strategies="greedy,greedy", games=200)
+        build_report(rules="2-yatzy", strategies="greedy,greedy", n_games=200)
     (tmp_path / "file").write_text("x")
     with pytest.raises(ReportError, match="not a folder"):
         report_folder(tmp_path / "file", "2-yatzy")
@@ -216,7 +216,7 @@ def test_cached_exact_results_are_the_computed_ones(tmp_path, monkeypatch):
 
 def test_report_is_byte_identical_when_read_from_the_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path / "cache"))
-    args = dict(rules="2-yatzy", strategies="greedy", games=500, seed=1, progress=False)
+    args = dict(rules="2-yatzy", strategies="greedy", n_games=500, seed=1, progress=False)
     first = build_report(**args)
     second = build_report(**args)  # exact results from the cache
     files = write_report(first, tmp_path / "a")

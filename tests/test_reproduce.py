@@ -21,7 +21,7 @@ def quick(tmp_path_factory):
     exact_only = mod._deterministic
     mod._deterministic = lambda sid: sid == "optimal" and exact_only(sid)
     try:
-        rep = reproduce(sections, quick=True, games=2000, out=out, n_jobs=1, kn_deltas=[6.0])
+        rep = reproduce(sections, quick=True, n_games=2000, out=out, n_jobs=1, kn_deltas=[6.0])
     finally:
         mod._deterministic = exact_only
     return rep, out
@@ -95,7 +95,7 @@ def test_errors(tmp_path, capsys):
     with pytest.raises(ReproduceError, match="unknown sections"):
         reproduce(("tables",))
     with pytest.raises(ReproduceError, match="games"):
-        reproduce(("defensive",), games=10)
+        reproduce(("defensive",), n_games=10)
     f = tmp_path / "file"
     f.write_text("x")
     with pytest.raises(ReproduceError, match="is a file"):

@@ -33,7 +33,7 @@ def _run_options(args: argparse.Namespace) -> dict:
     if args.games is not None and args.games < MIN_GAMES:
         raise opt.CliError(f"--games must be at least {MIN_GAMES}, got {args.games}")
     return {
-        "games": args.games,
+        "n_games": args.games,
         "seed": args.seed,
         "out": args.out,
         "n_jobs": args.jobs,
