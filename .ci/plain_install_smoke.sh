@@ -41,7 +41,7 @@ step report
 test -n "$(ls -A "$work/report")" || fail "report wrote nothing"
 
 step play  # over a pipe: stop rolling at once, then name every box until one is taken
-boxes=$("$venv/bin/python" -c "from yahtzee_sim.game.rules import get_rules; print(' '.join(get_rules('yahtzee').category_names))")
+boxes=$("$venv/bin/python" -c "from yahtzee_sim.game.rules import get_rules; print(' '.join(get_rules('yahtzee').box_names))")
 for _ in $(seq 20); do
     echo all
     printf '%s\n' $boxes

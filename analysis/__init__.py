@@ -6,7 +6,7 @@ from yahtzee_sim.analysis.kim_nelson import KNResult, SelectionError, kim_nelson
 from yahtzee_sim.analysis.mcb import mcb
 from yahtzee_sim.analysis.plots import (
     PALETTE,
-    plot_category_means,
+    plot_box_means,
     plot_kn_trace,
     plot_pmf,
     plot_regret,
@@ -46,7 +46,7 @@ __all__ = [
     "kn_constants",
     "mcb",
     "paired_difference",
-    "plot_category_means",
+    "plot_box_means",
     "plot_kn_trace",
     "plot_pmf",
     "plot_regret",

@@ -23,7 +23,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from yahtzee_sim._kernels.regret import decision_options
-from yahtzee_sim._kernels.scoring import category_options, kernel_rules
+from yahtzee_sim._kernels.scoring import box_options, kernel_rules
 from yahtzee_sim._kernels.widget import upper_total_lanes
 from yahtzee_sim.analysis.regret import decision_layer_name
 from yahtzee_sim.engine.observation import action_names, n_actions, roll_names
@@ -195,7 +195,7 @@ def _options(rules: RuleSet, rec: dict, lanes) -> tuple:
     keeps = rolls_left > 0
     n_opts[keeps] = t.roll_keep_ptr[roll[keeps] + 1] - t.roll_keep_ptr[roll[keeps]]
     boxes = ~keeps
-    pts = category_options(kr, roll[boxes], used[boxes], flag[boxes])
+    pts = box_options(kr, roll[boxes], used[boxes], flag[boxes])
     n_opts[boxes] = (pts >= 0).sum(axis=1)
     opt_ptr = np.r_[0, np.cumsum(n_opts)].astype(np.int64)
     m, total = len(order), int(opt_ptr[-1])

@@ -47,7 +47,7 @@ from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.solving.solver import value_table
-from yahtzee_sim.strategies._card_vocab import KEEP_FALLBACK, Vocabulary, vocabulary
+from yahtzee_sim.strategies._card_language import KEEP_FALLBACK, CardLanguage, vocabulary
 from yahtzee_sim.strategies.card import Card, CardStrategy, CompiledCard, Rule, filled_count
 from yahtzee_sim.strategies.card import all_hold as holds
 
@@ -177,7 +177,7 @@ class _Section:
     fallback: np.ndarray  # (P,) the move of the section's "otherwise" line
 
 
-def _sample(card: Card, rules: RuleSet, vocab: Vocabulary, lanes, n_games: int, seed: int):
+def _sample(card: Card, rules: RuleSet, vocab: CardLanguage, lanes, n_games: int, seed: int):
     """Play ``n_games`` of ``card`` and grade every decision: one :class:`_Section` per
     card section, and ``"regret"``: the summed loss of the card's decisions per game
     (an unbiased estimate of its regret)."""
@@ -357,7 +357,7 @@ def _insert(card: Card, rule: Rule, where: str) -> Card:
     return Card(card.rules, keeps, boxes)
 
 
-def _as_rule(vocab: Vocabulary, cand: _Candidate) -> Rule:
+def _as_rule(vocab: CardLanguage, cand: _Candidate) -> Rule:
     moves = vocab.keep_texts if cand.section == "keep" else vocab.box_texts
     conds = tuple(vocab.condition_texts[c] for c in cand.conds)
     return Rule(cand.section, conds, moves[cand.move])

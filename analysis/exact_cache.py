@@ -26,7 +26,7 @@ from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.solving.cache import cache_path, load_array, save_array
 
 _KIND = "exact"
-_EXACT_ARRAYS = ("category_means", "category_zero_rate", "category_fill_turn")
+_EXACT_ARRAYS = ("box_means", "box_zero_rate", "box_fill_turn")
 _EXACT_SCALARS = ("strategy", "mean", "sd", "bonus_rate", "yahtzee_bonuses_mean", "n_states")
 _REGRET_SCALARS = ("strategy", "optimal_value", "strategy_value", "total")
 
@@ -116,7 +116,7 @@ def _regret_to(r: RegretResult) -> dict:
     out = {k: getattr(r, k) for k in _REGRET_SCALARS}
     out["by_decision"] = r.by_decision.to_dict()
     out["by_turn"] = r.by_turn.tolist()
-    out["by_category"] = r.by_category.tolist()
+    out["by_box"] = r.by_box.tolist()
     out["situations"] = r.situations.to_dict(orient="split")
     return out
 
@@ -134,9 +134,7 @@ def _regret_from(d: dict | None, rules: RuleSet) -> RegretResult | None:
         by_turn=pd.Series(
             d["by_turn"], index=pd.Index(np.arange(1, len(d["by_turn"]) + 1), name="turn"), **series
         ),
-        by_category=pd.Series(
-            d["by_category"], index=pd.Index(rules.category_names, name="category"), **series
-        ),
+        by_box=pd.Series(d["by_box"], index=pd.Index(rules.box_names, name="box"), **series),
         situations=situations,
         meta={"cached": True},
     )

@@ -159,7 +159,7 @@ def plot_survival(curves: dict, ax=None, xmax: int | None = None):
     return ax
 
 
-def plot_category_means(frame, reference: str | None = "optimal", ax=None):
+def plot_box_means(frame, reference: str | None = "optimal", ax=None):
     """Mean points per box: one marker per strategy (columns of ``frame``, boxes as
     rows), the ``reference`` column drawn as bars."""
     ax = _axes(ax)

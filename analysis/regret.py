@@ -41,10 +41,10 @@ class RegretResult:
     total : float
         Sum of all charged losses (= ``optimal_value − strategy_value`` up to rounding).
     by_decision : pandas.Series
-        Loss by decision type: ``"keep, 2 rerolls left"``, ..., ``"category"``.
+        Loss by decision type: ``"keep, 2 rerolls left"``, ..., ``"box"``.
     by_turn : pandas.Series
         Loss by turn (1-based).
-    by_category : pandas.Series
+    by_box : pandas.Series
         Loss of the box decisions, by the box the strategy chose.
     situations : pandas.DataFrame
         The costliest situations, most expensive first: turn, filled boxes, upper
@@ -60,7 +60,7 @@ class RegretResult:
     total: float
     by_decision: pd.Series
     by_turn: pd.Series
-    by_category: pd.Series
+    by_box: pd.Series
     situations: pd.DataFrame
     seconds: float = 0.0
     meta: dict = field(default_factory=dict)
@@ -75,7 +75,7 @@ class RegretResult:
             "total": self.total,
             "by_decision": self.by_decision.to_dict(),
             "by_turn": {int(k): v for k, v in self.by_turn.items()},
-            "by_category": self.by_category.to_dict(),
+            "by_box": self.by_box.to_dict(),
             "situations": self.situations.to_dict(orient="records"),
         }
 
@@ -84,7 +84,7 @@ def decision_layer_name(j: int) -> str:
     """The name of decision layer ``j``: the box choice (0) or a keep with ``j`` rerolls
     left."""
     if j == 0:
-        return "category"
+        return "box"
     return f"keep, {j} reroll{'s' if j > 1 else ''} left"
 
 
@@ -151,7 +151,7 @@ class RegretAccumulator:
         # ``values``: another value table than the solved one (kernel warm-up only)
         self.lanes = upper_total_lanes(value_table(rules).values if values is None else values)
         self.kr = kernel_rules(rules)
-        R, C = rules.rolls_per_turn, rules.n_categories
+        R, C = rules.rolls_per_turn, rules.n_boxes
         self.by_layer, self.by_turn, self.by_cat = np.zeros(R), np.zeros(C), np.zeros(C)
         self.cands: list = []
         self.seconds = 0.0  # time spent charging, for the report's timings
@@ -163,7 +163,7 @@ class RegretAccumulator:
 
     def _charge(self, turn, s, keep, cat, reach) -> None:
         rules = self.rules
-        R, C = rules.rolls_per_turn, rules.n_categories
+        R, C = rules.rolls_per_turn, rules.n_boxes
         used, upper, flag = decode_state(rules, s)
         m = len(s)
         loss, bc = np.zeros((m, R)), np.zeros((m, C))
@@ -206,7 +206,7 @@ class RegretAccumulator:
 
     def result(self, label: str, fw: dict, seconds: float) -> RegretResult:
         rules = self.rules
-        R, C = rules.rolls_per_turn, rules.n_categories
+        R, C = rules.rolls_per_turn, rules.n_boxes
         self.cands.sort(key=lambda c: -c[0])
         return RegretResult(
             strategy=label,
@@ -223,9 +223,9 @@ class RegretAccumulator:
                 index=pd.Index(np.arange(1, C + 1), name="turn"),
                 name="expected_loss",
             ),
-            by_category=pd.Series(
+            by_box=pd.Series(
                 self.by_cat,
-                index=pd.Index(rules.category_names, name="category"),
+                index=pd.Index(rules.box_names, name="box"),
                 name="expected_loss",
             ),
             situations=_describe(rules, self.cands[: self.top]),
@@ -236,7 +236,7 @@ class RegretAccumulator:
 
 def _move(rules: RuleSet, j: int, action: int) -> str:
     if j == 0:
-        return rules.category_names[action] if 0 <= action < rules.n_categories else "?"
+        return rules.box_names[action] if 0 <= action < rules.n_boxes else "?"
     faces = DiceTables.faces_from_counts(rules.tables.keep_counts[action])
     return "keep " + (" ".join(map(str, faces)) if faces else "nothing (reroll all)")
 
@@ -245,7 +245,7 @@ def _describe(rules: RuleSet, cands: list) -> pd.DataFrame:
     rows = []
     for contrib, state, j, r, a, p, loss, best, chosen in cands:
         used, upper, flag = decode_state(rules, state)
-        filled = [n for k, n in enumerate(rules.category_names) if (int(used) >> k) & 1]
+        filled = [n for k, n in enumerate(rules.box_names) if (int(used) >> k) & 1]
         rows.append(
             {
                 "turn": len(filled) + 1,

@@ -121,26 +121,26 @@ class Report:
         return list(self.summary.index)
 
     @cached_property
-    def category_tables(self) -> dict[str, pd.DataFrame]:
+    def box_tables(self) -> dict[str, pd.DataFrame]:
         """The per-box tables, one column per strategy in :attr:`ranked` order, after
         ``optimal (exact)`` when known: ``mean`` (points), ``zero`` (% of games with 0
         points) and ``turn`` (average turn in which the box is filled)."""
-        names = list(self.rules.category_names)
+        names = list(self.rules.box_names)
         tables = {}
         ref = self.exact.get(REFERENCE)
         summaries = {sid: self.sims[sid].summary() for sid in self.ranked}
         if ref is not None:
             summaries = {f"{REFERENCE} (exact)": ref.to_dict(), **summaries}
         for key, entry, scale in (
-            ("mean", "category_means", 1.0),
-            ("zero", "category_zero_rate", 100.0),
-            ("turn", "category_fill_turn", 1.0),
+            ("mean", "box_means", 1.0),
+            ("zero", "box_zero_rate", 100.0),
+            ("turn", "box_fill_turn", 1.0),
         ):
             cols = {
                 label: np.array([s[entry][n] for n in names], dtype=float) * scale
                 for label, s in summaries.items()
             }
-            tables[key] = pd.DataFrame(cols, index=pd.Index(names, name="category"))
+            tables[key] = pd.DataFrame(cols, index=pd.Index(names, name="box"))
         return tables
 
     def survival(self, sid: str) -> np.ndarray:

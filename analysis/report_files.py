@@ -93,7 +93,7 @@ def write_report(report: Report, out: str | Path | None = None) -> list[str]:
     for section in (
         _write_summary,
         _write_distributions,
-        _write_categories,
+        _write_boxes,
         _write_ranking,
         _write_head_to_head,
         _write_regret,
@@ -184,9 +184,9 @@ def _histogram_panels(folder: _Folder, report: Report) -> None:
     )
 
 
-def _write_categories(folder: _Folder, report: Report) -> None:
+def _write_boxes(folder: _Folder, report: Report) -> None:
     """The three per-box tables (and their CSV files) and the per-box means figure."""
-    tables = report.category_tables
+    tables = report.box_tables
     doc = folder.doc
     doc.heading("Per-box statistics")
     for key, title, fmt in (
@@ -196,13 +196,13 @@ def _write_categories(folder: _Folder, report: Report) -> None:
     ):
         doc.heading(title, 3)
         doc.table(tables[key], floatfmt=fmt)
-        folder.csv(tables[key], f"categories_{key}.csv")
+        folder.csv(tables[key], f"boxes_{key}.csv")
     exact_ref = f"{REFERENCE} (exact)"
-    fig, ax = _plt().subplots(figsize=(11, 0.38 * report.rules.n_categories + 1.5))
-    plots.plot_category_means(
+    fig, ax = _plt().subplots(figsize=(11, 0.38 * report.rules.n_boxes + 1.5))
+    plots.plot_box_means(
         tables["mean"], reference=exact_ref if exact_ref in tables["mean"] else REFERENCE, ax=ax
     )
-    folder.figure(fig, "category_means.png", "Mean points per box; bars: optimal play (exact)")
+    folder.figure(fig, "box_means.png", "Mean points per box; bars: optimal play (exact)")
 
 
 def _write_ranking(folder: _Folder, report: Report) -> None:

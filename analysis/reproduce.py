@@ -305,7 +305,7 @@ def _references(source_prefix: str):
 def _yahtzees_counted(summary: dict) -> float:
     """Yahtzees per game as "Simulating Yahtzee"'s program counts them: 50 in the box plus
     bonuses paid."""
-    return 1.0 - summary["category_zero_rate"]["yahtzee"] + summary["yahtzee_bonuses_mean"]
+    return 1.0 - summary["box_zero_rate"]["yahtzee"] + summary["yahtzee_bonuses_mean"]
 
 
 class _Laws:
@@ -471,18 +471,18 @@ def _box_tables(laws: _Laws, sid: str, ref, table: str | None = None) -> list[Ro
     bonus_points = 100 * summary["yahtzee_bonuses_mean"]
     rows = []
     titles = {
-        "category_means": ("Table 8", "mean points"),
-        "category_zero_rate": ("Table 9", "share of zeros"),
-        "category_fill_turn": ("Table 10", "turn filled"),
+        "box_means": ("Table 8", "mean points"),
+        "box_zero_rate": ("Table 9", "share of zeros"),
+        "box_fill_turn": ("Table 10", "turn filled"),
     }
     for key, (number, what) in titles.items():
         for box, paper in ref.tables.get(key, {}).items():
             ours = summary[key][box]
             note = ""
-            if key == "category_means" and box == "yahtzee" and table is None:
+            if key == "box_means" and box == "yahtzee" and table is None:
                 ours += bonus_points  # the program adds the bonus to the box
                 note = "the paper's row includes the Yahtzee bonus; so does ours here"
-            if key == "category_zero_rate" and box == "large_straight":
+            if key == "box_zero_rate" and box == "large_straight":
                 note = "the paper's row repeats Small straight's (a copying slip)"
             rows.append(
                 Row(

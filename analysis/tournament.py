@@ -1,6 +1,6 @@
 """Blind multiplayer tournaments: win rates with intervals and the winning-score law.
 
-Players never see each other's score card (Tillius 2026 §4.4), so a game of ``N``
+Players never see each other's score sheet (Tillius 2026 §4.4), so a game of ``N``
 players is ``N`` independent one-player games: seat ``i`` plays its own dice stream
 (seed derived from the tournament seed and the seat), the highest final score wins
 and ties split the win. Seats playing the same strategy share nothing but the rules.
@@ -324,7 +324,7 @@ def round_robin(
     players : int
         Seats per game (>= 2).
     visible : bool
-        Visible score cards (default) or blind games.
+        Visible score sheets (default) or blind games.
     """
     from itertools import permutations
 

@@ -27,7 +27,7 @@ from yahtzee_sim import simulate
 from yahtzee_sim.exact.pairs import evaluate_pair
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.multiplayer.duel import duel, solve_duel
-from yahtzee_sim.multiplayer.winprob import ScoreCard
+from yahtzee_sim.multiplayer.winprob import ScoreSheet
 
 STRATEGIES = ("optimal", "win-target", "win-aware", "chase", "win:2")
 
@@ -35,7 +35,7 @@ STRATEGIES = ("optimal", "win-target", "win-aware", "chase", "win:2")
 def reduced(rules_name: str, strategies=STRATEGIES) -> dict:
     """The results table of one reduced game."""
     rules = get_rules(rules_name)
-    out = {"rules": rules.name, "boxes": rules.n_categories}
+    out = {"rules": rules.name, "boxes": rules.n_boxes}
     t0 = time.perf_counter()
     table = solve_duel(rules)
     out["optimum"] = {
@@ -72,12 +72,12 @@ def endgame_positions(rules_name: str, k: int, n: int, seed: int = 0) -> list[li
     open boxes (seat 0 to move)."""
     rules = get_rules(rules_name)
     res = simulate("optimal", 2 * n, rules=rules, seed=seed)
-    cut = rules.n_categories - k
+    cut = rules.n_boxes - k
     cards = []
     for g in range(2 * n):
         boxes = [
-            f"{name}={int(res.category_scores[g, c])}"
-            for c, name in enumerate(rules.category_names)
+            f"{name}={int(res.box_scores[g, c])}"
+            for c, name in enumerate(rules.box_names)
             if res.filled_turn[g, c] <= cut  # 1-based turns
         ]
         cards.append(", ".join(boxes))
@@ -90,7 +90,7 @@ def endgame(rules_name: str, ks, n: int) -> dict:
     for k in ks:
         secs, p = [], []
         for pair in endgame_positions(rules_name, k, n):
-            cards = [ScoreCard.parse(c, rules_name) for c in pair]
+            cards = [ScoreSheet.parse(c, rules_name) for c in pair]
             t0 = time.perf_counter()
             p.append(duel(cards, rules_name, max_open=k).p_win)
             secs.append(time.perf_counter() - t0)

@@ -11,7 +11,7 @@ process has compiled the kernels and solved the tables into the disk caches:
   target <= 3 s;
 * ``optimal_pmf``: the full pmf of optimal play — target <= 15 s;
 * ``greedy_pmf``: the full pmf of greedy, queried through the generic batched
-  ``keep``/``category`` API — target <= 60 s;
+  ``keep``/``box`` API — target <= 60 s;
 * ``peak_rss_gb`` of each case — target <= 6 GB.
 
 Times are the median of ``--repeat`` in-process evaluations (warm JIT, table

@@ -23,7 +23,7 @@ def keep(pos):  # the README example
     return [d for d in pos.dice if d == best]
 
 
-def category(pos):
+def box(pos):
     return max(pos.points, key=pos.points.get)
 
 
@@ -36,13 +36,13 @@ def main() -> None:
     from yahtzee_sim import simulate
     from yahtzee_sim.strategies import FunctionStrategy
 
-    simulate(FunctionStrategy(keep, category), 100)  # compile the engine
+    simulate(FunctionStrategy(keep, box), 100)  # compile the engine
     rows = []
     for jobs in args.jobs:
         for memoize in (False, True):
             runs = []
             for seed in (1, 2):
-                strategy = FunctionStrategy(keep, category, memoize=memoize)
+                strategy = FunctionStrategy(keep, box, memoize=memoize)
                 t0 = time.perf_counter()
                 res = simulate(strategy, args.games, seed=seed, n_jobs=jobs)
                 runs.append(time.perf_counter() - t0)

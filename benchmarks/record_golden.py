@@ -102,8 +102,8 @@ def main() -> None:
                 "n_states": ex.n_states,
             }
             arrays[f"pmf|{key}"] = ex.pmf
-            arrays[f"category_means|{key}"] = ex.category_means
-            arrays[f"category_fill_turn|{key}"] = ex.category_fill_turn
+            arrays[f"box_means|{key}"] = ex.box_means
+            arrays[f"box_fill_turn|{key}"] = ex.box_fill_turn
         print(f"{sid} {rules} {time.perf_counter() - t0:.1f}s", flush=True)
     rng = np.random.default_rng(0)
     for name in PRESETS:
@@ -122,7 +122,7 @@ def main() -> None:
             "total": r.total,
             "by_decision": r.by_decision.to_dict(),
             "by_turn": {int(k): v for k, v in r.by_turn.items()},
-            "by_category": r.by_category.to_dict(),
+            "by_box": r.by_box.to_dict(),
         }
     for rules, dice, rolls_left, used, upper, yb in ADVISOR_POSITIONS:
         opts = advise(dice, rolls_left, used, upper, yb, rules)

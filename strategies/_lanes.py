@@ -146,5 +146,5 @@ class LaneStrategy(Strategy):
     def keep(self, view: TurnView) -> np.ndarray:
         return view.tables.keep_counts[self._decide(view)]
 
-    def category(self, view: TurnView) -> np.ndarray:
+    def box(self, view: TurnView) -> np.ndarray:
         return self._decide(view)

@@ -6,9 +6,9 @@ Example
 >>> def keep(pos):                      # keep the most common face
 ...     best = max(set(pos.dice), key=pos.dice.count)
 ...     return [d for d in pos.dice if d == best]
->>> def category(pos):                  # the legal box with the most points
+>>> def box(pos):                  # the legal box with the most points
 ...     return max(pos.points, key=pos.points.get)
->>> strategy = FunctionStrategy(keep, category)
+>>> strategy = FunctionStrategy(keep, box)
 
 The adapter calls the functions once per game and decision in Python (about
 10,000 games per second and core for functions like these; more with
@@ -41,17 +41,17 @@ class Position:
     turn : int
         0-based turn.
     rolls_left : int
-        Rerolls left this turn (0: choose a category).
+        Rerolls left this turn (0: choose a box).
     dice : tuple of int
         Sorted face values, e.g. ``(1, 3, 5, 5, 6)``.
-    open_categories : tuple of str
+    open_boxes : tuple of str
         Boxes not yet filled.
     points : dict of str to int
-        At a category decision: each legal box and the points it would get now
+        At a box decision: each legal box and the points it would get now
         (joker rules applied, bonuses excluded). Empty at keep decisions.
     upper_total : int
         Upper-section total so far (uncapped).
-    yahtzee_bonus_flag : bool
+    flag : bool
         The Yahtzee box holds its full points (extra Yahtzees earn the bonus).
     score : int
         Points so far, bonuses earned so far included.
@@ -62,10 +62,10 @@ class Position:
     turn: int
     rolls_left: int
     dice: tuple[int, ...]
-    open_categories: tuple[str, ...]
+    open_boxes: tuple[str, ...]
     points: dict
     upper_total: int
-    yahtzee_bonus_flag: bool
+    flag: bool
     score: int
 
 
@@ -74,7 +74,7 @@ class _Lookup:
     roll and the open boxes of every used-mask met so far."""
 
     def __init__(self, rules: RuleSet) -> None:
-        self.names = rules.category_names
+        self.names = rules.box_names
         faces = rules.tables.faces_from_counts
         self.faces = [faces(c) for c in rules.tables.roll_counts]
         self.face_code = {f + 1: (rules.n_dice + 1) ** f for f in range(rules.n_faces)}
@@ -102,7 +102,7 @@ def _ask(view: TurnView, rows: np.ndarray, ask) -> list:
     simple function's whole decision)."""
     rules, look = view.rules, _lookup(view.rules)
     names, faces, turn, rl = look.names, look.faces, view.turn, view.rolls_left
-    pts = view.category_points[rows].tolist() if rl == 0 else None
+    pts = view.box_points[rows].tolist() if rl == 0 else None
     cols = (view.games, view.roll_index, view.used, view.upper_total, view.flag, view.score)
     out = []
     new = object.__new__
@@ -115,12 +115,12 @@ def _ask(view: TurnView, rows: np.ndarray, ask) -> list:
             turn=turn,
             rolls_left=rl,
             dice=faces[r],
-            open_categories=look.open_boxes(u),
+            open_boxes=look.open_boxes(u),
             points={n: p for n, p in zip(names, pts[j], strict=True) if p >= 0}
             if pts is not None
             else {},
             upper_total=up,
-            yahtzee_bonus_flag=f > 0,
+            flag=f > 0,
             score=sc,
         )
         out.append(ask(pos))
@@ -131,7 +131,7 @@ def _position_keys(view: TurnView, rows: np.ndarray) -> np.ndarray:
     """One integer per row naming what a position-only function may read: the used
     boxes, the upper total, the flag, the roll and the rerolls left."""
     rules = view.rules
-    upper_span = 1 + sum(c.param * rules.n_dice for c in rules.categories if c.is_upper)
+    upper_span = 1 + sum(c.param * rules.n_dice for c in rules.boxes if c.is_upper)
     key = view.used[rows].astype(np.int64) * upper_span + view.upper_total[rows]
     key = key * 64 + view.flag[rows]
     key = key * rules.tables.n_rolls + view.roll_index[rows]
@@ -164,8 +164,8 @@ class FunctionStrategy(UserStrategy):
     keep_fn : callable(Position) -> sequence of int
         Face values to keep (a sub-multiset of ``position.dice``); keeping all
         dice ends the turn.
-    category_fn : callable(Position) -> str or int
-        Category name (or index) to fill.
+    box_fn : callable(Position) -> str or int
+        Box name (or index) to fill.
     label : str
         Name shown in results and error messages.
     is_deterministic : bool
@@ -180,13 +180,13 @@ class FunctionStrategy(UserStrategy):
     def __init__(
         self,
         keep_fn: Callable[[Position], Sequence[int]],
-        category_fn: Callable[[Position], str | int],
+        box_fn: Callable[[Position], str | int],
         label: str = "function",
         is_deterministic: bool = True,
         memoize: bool = False,
     ) -> None:
         self.keep_fn = keep_fn
-        self.category_fn = category_fn
+        self.box_fn = box_fn
         self.label = label
         self.is_deterministic = is_deterministic
         self.memoize = memoize
@@ -239,14 +239,14 @@ class FunctionStrategy(UserStrategy):
             )
         return code
 
-    def _category_index(self, pos: Position) -> int:
+    def _box_index(self, pos: Position) -> int:
         names = _lookup(pos.rules).names
-        choice = self.category_fn(pos)
+        choice = self.box_fn(pos)
         if isinstance(choice, str):
             if choice not in names:
                 raise self._bad_output(
                     pos,
-                    f"category_fn returned unknown category {choice!r}",
+                    f"box_fn returned unknown box {choice!r}",
                     f"expected one of: {', '.join(names)}",
                     choice,
                 )
@@ -260,8 +260,8 @@ class FunctionStrategy(UserStrategy):
         out[rows] = t.keep_counts[t.code_to_keep[codes]]
         return out
 
-    def category(self, view: TurnView) -> np.ndarray:
+    def box(self, view: TurnView) -> np.ndarray:
         out = np.full(len(view), -1, dtype=np.int64)
-        rows, answers = self._answers(view, self._category_index)
+        rows, answers = self._answers(view, self._box_index)
         out[rows] = answers
         return out

@@ -5,7 +5,7 @@ A card has two sections read top to bottom: **keeps** (while rerolls are left) a
 the first rule whose conditions all hold decides (a box rule is skipped when its box
 cannot take the roll), and the fixed last line of each section (``otherwise: ...``)
 decides when none does. The conditions and moves are those of
-:mod:`~yahtzee_sim.strategies._card_vocab`.
+:mod:`~yahtzee_sim.strategies._card_language`.
 
 Cards are Markdown files::
 
@@ -42,7 +42,12 @@ from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.game.rules import RuleSet, get_rules
-from yahtzee_sim.strategies._card_vocab import BOX_FALLBACK, KEEP_FALLBACK, Vocabulary, vocabulary
+from yahtzee_sim.strategies._card_language import (
+    BOX_FALLBACK,
+    KEEP_FALLBACK,
+    CardLanguage,
+    vocabulary,
+)
 
 SECTIONS = ("keep", "box")
 _HEADERS = {"keep": "## Keeps", "box": "## Boxes"}
@@ -124,7 +129,7 @@ class Card:
                 _check_rule(vocab, rule, f"{name} rule {i}", None)
 
 
-def _check_rule(vocab: Vocabulary, rule: Rule, where: str, line: int | None) -> None:
+def _check_rule(vocab: CardLanguage, rule: Rule, where: str, line: int | None) -> None:
     at = f"line {line}, {where}" if line is not None else where
     moves = vocab.keep_index if rule.section == "keep" else vocab.box_index
     allowed = vocab.keep_groups if rule.section == "keep" else vocab.box_groups
@@ -246,7 +251,7 @@ def shipped_card_path(rules: RuleSet, size: int):
 
 def _family(rules: RuleSet) -> str | None:
     for family in ("yahtzee", "yatzy", "2-yatzy"):
-        if rules.category_names == get_rules(family).category_names:
+        if rules.box_names == get_rules(family).box_names:
             return family
     return None
 
@@ -254,13 +259,13 @@ def _family(rules: RuleSet) -> str | None:
 # ----------------------------------------------------------------- playing
 @dataclass
 class CompiledCard:
-    """A card as column indices of one :class:`Vocabulary` (what play reads).
+    """A card as column indices of one :class:`CardLanguage` (what play reads).
 
     ``columns`` are the conditions the card uses; each rule holds positions into them;
     ``card`` is the card compiled.
     """
 
-    vocab: Vocabulary
+    vocab: CardLanguage
     columns: np.ndarray
     keeps: list[tuple[np.ndarray, int]]
     boxes: list[tuple[np.ndarray, int]]
@@ -429,21 +434,21 @@ class CardStrategy(Strategy):
     def keep(self, view: TurnView) -> np.ndarray:
         self.prepare(view.rules)
         v = self._compiled.vocab
-        points = np.asarray(view.category_points) if self._compiled.needs_points else None
+        points = np.asarray(view.box_points) if self._compiled.needs_points else None
         move = self._compiled.keep_moves(self._conditions(view, points))
         keep = v.keep_table[np.asarray(view.roll_index), move]
         return view.rules.tables.keep_counts[keep]
 
-    def category(self, view: TurnView) -> np.ndarray:
+    def box(self, view: TurnView) -> np.ndarray:
         self.prepare(view.rules)
-        points = np.asarray(view.category_points)
+        points = np.asarray(view.box_points)
         return self._compiled.box_moves(
             self._conditions(view, points), np.asarray(view.roll_index), points
         )
 
     def explain(self, view: TurnView) -> list[CardDecision]:
         """The line of the card that decides each game of ``view`` (the rule whose move
-        :meth:`keep` / :meth:`category` play there, or the ``otherwise`` line).
+        :meth:`keep` / :meth:`box` play there, or the ``otherwise`` line).
 
         Examples
         --------
@@ -454,11 +459,11 @@ class CardStrategy(Strategy):
         self.prepare(view.rules)
         c = self._compiled
         if view.rolls_left:
-            points = np.asarray(view.category_points) if c.needs_points else None
+            points = np.asarray(view.box_points) if c.needs_points else None
             rule = c.keep_rules(self._conditions(view, points))
             section, lines, fallback = "keep", c.card.keeps, KEEP_FALLBACK
         else:
-            points = np.asarray(view.category_points)
+            points = np.asarray(view.box_points)
             rule = c.box_rules(self._conditions(view, points), np.asarray(view.roll_index), points)
             section, lines, fallback = "box", c.card.boxes, BOX_FALLBACK
         return [

@@ -25,7 +25,7 @@ def _random_views(rules, n: int, seed: int, rolls_left: int) -> TurnView:
     """``n`` random but legal positions: random filled boxes, consistent upper totals."""
     rng = np.random.default_rng(seed)
     t = rules.tables
-    C = rules.n_categories
+    C = rules.n_boxes
     used = np.zeros(n, dtype=np.int64)
     upper = np.zeros(n, dtype=np.int64)
     flag = np.zeros(n, dtype=np.int64)
@@ -34,7 +34,7 @@ def _random_views(rules, n: int, seed: int, rolls_left: int) -> TurnView:
         filled = rng.choice(C, size=turns[i], replace=False)
         for c in filled:
             used[i] |= 1 << int(c)
-            cat = rules.categories[c]
+            cat = rules.boxes[c]
             if cat.is_upper:
                 upper[i] += cat.param * int(rng.integers(0, rules.n_dice + 1))
         yi = rules.yahtzee_index

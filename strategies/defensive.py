@@ -13,7 +13,7 @@ from numba import njit
 
 from yahtzee_sim.engine.strategy import Reference, Strategy
 from yahtzee_sim.engine.view import TurnView
-from yahtzee_sim.strategies._card import (
+from yahtzee_sim.strategies._yahtzee_boxes import (
     CHANCE,
     FIVES,
     FOUR_OF_A_KIND,
@@ -28,12 +28,12 @@ from yahtzee_sim.strategies._card import (
     THREES,
     TWOS,
     YAHTZEE,
-    YahtzeeCard,
+    YahtzeeBoxes,
     run_start,
 )
 
 
-class DefensiveYahtzee(YahtzeeCard, Strategy):
+class DefensiveYahtzee(YahtzeeBoxes, Strategy):
     """Defensive Yahtzee (Hellström & Jaccopucci 2015, §3.4-3.5): aims at the upper
     bonus to raise the minimum and the 10th percentile.
 
@@ -72,10 +72,10 @@ class DefensiveYahtzee(YahtzeeCard, Strategy):
         defensive_keep(view.dice, view.used, out)
         return out
 
-    def category(self, view: TurnView) -> np.ndarray:
+    def box(self, view: TurnView) -> np.ndarray:
         self.prepare(view.rules)
         out = np.empty(len(view), dtype=np.int64)
-        defensive_category(view.dice, view.category_points, view.upper_total, out)
+        defensive_box(view.dice, view.box_points, view.upper_total, out)
         return out
 
 
@@ -143,7 +143,7 @@ def defensive_keep(counts, used, out):
 
 
 @njit(cache=True, nogil=True)
-def defensive_category(counts, pts, upper_total, out):
+def defensive_box(counts, pts, upper_total, out):
     """Hellström & Jaccopucci 2015, §3.5 scoring (``pts``: legal points, -1 illegal;
     ``upper_total`` = upper points so far, our reading of the paper's "bonus score")."""
     for i in range(counts.shape[0]):

@@ -27,11 +27,11 @@ from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import decode_state, n_states
 from yahtzee_sim.solving.cache import TableCache
 from yahtzee_sim.solving.solver import value_table
-from yahtzee_sim.strategies._card import (
+from yahtzee_sim.strategies._yahtzee_boxes import (
     LARGE_STRAIGHT,
     N_FACES,
     SMALL_STRAIGHT,
-    YahtzeeCard,
+    YahtzeeBoxes,
     run_start,
 )
 from yahtzee_sim.strategies.optimal import Optimal, TableStrategy
@@ -65,8 +65,8 @@ def _states(rules):
 
 
 def _tie_break(rules, used) -> np.ndarray:
-    rank = np.array([DIFFICULTY.index(n) for n in rules.category_names], dtype=np.float64)
-    bits = (used[:, None] >> np.arange(rules.n_categories)[None, :]) & 1
+    rank = np.array([DIFFICULTY.index(n) for n in rules.box_names], dtype=np.float64)
+    bits = (used[:, None] >> np.arange(rules.n_boxes)[None, :]) & 1
     return _EPS * (bits @ rank)
 
 
@@ -76,11 +76,11 @@ def optimal_box_moments(rules) -> tuple[np.ndarray, np.ndarray]:
 
     def solve():
         res = simulate(Optimal(), _MOMENT_GAMES, seed=0, rules=rules, progress=False)
-        s = res.category_scores.astype(np.float64)
+        s = res.box_scores.astype(np.float64)
         return s.mean(axis=0), s.var(axis=0, ddof=1)
 
     def restore(read):
-        got = read(rules.n_categories, rules.n_categories)
+        got = read(rules.n_boxes, rules.n_boxes)
         return None if got is None else tuple(got)
 
     return _MOMENTS.get(TableCache.key(rules, "v1"), solve=solve, arrays=list, restore=restore)
@@ -88,8 +88,8 @@ def optimal_box_moments(rules) -> tuple[np.ndarray, np.ndarray]:
 
 def upper_bonus_estimate(rules, used, upper, means, variances) -> np.ndarray:
     """35 x P(upper total + remaining upper points >= 63), remaining ~ Normal."""
-    is_up = np.array([c.is_upper for c in rules.categories])
-    open_up = ((used[:, None] >> np.arange(rules.n_categories)[None, :]) & 1 == 0) & is_up
+    is_up = np.array([c.is_upper for c in rules.boxes])
+    open_up = ((used[:, None] >> np.arange(rules.n_boxes)[None, :]) & 1 == 0) & is_up
     mu = open_up @ means
     var = open_up @ variances
     need = rules.upper_bonus_threshold - upper
@@ -103,7 +103,7 @@ def upper_bonus_estimate(rules, used, upper, means, variances) -> np.ndarray:
     return rules.upper_bonus * p
 
 
-class GlennGreedy(YahtzeeCard, TableStrategy):
+class GlennGreedy(YahtzeeBoxes, TableStrategy):
     """Glenn 2006 greedy: E'(S) = 0, ties to the harder box (Table 3: 218.05 ± 46.87)."""
 
     references = (
@@ -127,7 +127,7 @@ class GlennGreedy(YahtzeeCard, TableStrategy):
         return _tie_break(rules, used)
 
 
-class GlennHeuristic(YahtzeeCard, TableStrategy):
+class GlennHeuristic(YahtzeeBoxes, TableStrategy):
     """Glenn 2006 heuristic: E' from per-box optimal means + normal-approximation upper
     bonus (Table 3: 240.67 ± 60.90)."""
 
@@ -150,27 +150,27 @@ class GlennHeuristic(YahtzeeCard, TableStrategy):
         self.check_rules(rules)
         used, upper = _states(rules)
         means, variances = optimal_box_moments(rules)
-        bits = (used[:, None] >> np.arange(rules.n_categories)[None, :]) & 1
+        bits = (used[:, None] >> np.arange(rules.n_boxes)[None, :]) & 1
         values = (1 - bits) @ means
         values += upper_bonus_estimate(rules, used, upper, means, variances)
         return values + _tie_break(rules, used)
 
 
 def _sub_game(rules, names, label) -> RuleSet:
-    cats = tuple(c for c in rules.categories if c.name in names)
+    cats = tuple(c for c in rules.boxes if c.name in names)
     return RuleSet(
         name=f"{rules.name}-{label}",
         n_dice=rules.n_dice,
         n_faces=rules.n_faces,
         rolls_per_turn=rules.rolls_per_turn,
-        categories=cats,
+        boxes=cats,
         upper_bonus=0,
         yahtzee_bonus=0,
         joker="none",
     )
 
 
-class GlennBetterHeuristic(YahtzeeCard, TableStrategy):
+class GlennBetterHeuristic(YahtzeeBoxes, TableStrategy):
     """Glenn 2006 better heuristic: optimal upper-only and lower-only game values +
     normal-approximation upper bonus (Table 3: 244.87 ± 57.39)."""
 
@@ -193,8 +193,8 @@ class GlennBetterHeuristic(YahtzeeCard, TableStrategy):
         self.check_rules(rules)
         used, upper = _states(rules)
         n_up = rules.n_upper
-        up_names = rules.category_names[:n_up]
-        low_names = rules.category_names[n_up:]
+        up_names = rules.box_names[:n_up]
+        low_names = rules.box_names[n_up:]
         v_up = value_table(_sub_game(rules, up_names, "upper-only")).values
         v_low = value_table(_sub_game(rules, low_names, "lower-only")).values
         values = v_up[used & ((1 << n_up) - 1)] + v_low[used >> n_up]
@@ -207,7 +207,7 @@ class GlennBetterHeuristic(YahtzeeCard, TableStrategy):
 KEEP_MOST_FREQUENT, KEEP_STRAIGHTS_TOO, KEEP_RATIONALLY = 0, 1, 2
 
 
-class _YahtzeeChaser(YahtzeeCard, Strategy):
+class _YahtzeeChaser(YahtzeeBoxes, Strategy):
     """Glenn 2006 Yahtzee-minded rules: rule-based keeps, greedy scoring (most points now,
     bonuses reached included; v1: ties to the first box in card order, v2: to the harder
     box, Glenn's own greedy tie rule, :data:`DIFFICULTY`)."""
@@ -226,14 +226,14 @@ class _YahtzeeChaser(YahtzeeCard, Strategy):
         chaser_keep(view.dice, view.used, self.keep_rule, out)
         return out
 
-    def category(self, view):
-        names = view.rules.category_names
+    def box(self, view):
+        names = view.rules.box_names
         order = np.arange(len(names))
         if self.ties_to_harder:  # the last of the best in difficulty order
             rank = np.array([DIFFICULTY.index(n) for n in names])
             order = np.argsort(-rank, kind="stable")  # hardest first
         out = np.empty(len(view), dtype=np.int64)
-        best_gain_box(view.category_points, view.bonus_points(), order, out)
+        best_gain_box(view.box_points, view.bonus_points(), order, out)
         return out
 
 

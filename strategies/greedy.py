@@ -6,12 +6,12 @@
   that box makes the upper total reach the threshold + the Yahtzee bonus.
   Ties (within 1e-9) go to the keep with more dice, so a made hand is kept.
   The Yahtzee bonus is left out of keep values by default (see below).
-* **Category:** the legal box with the highest immediate gain; ties go to the
-  box listed first in ``tie_break`` (default: Four of a kind, then score-card
+* **Box:** the legal box with the highest immediate gain; ties go to the
+  box listed first in ``tie_break`` (default: Four of a kind, then score-sheet
   order, so a forced zero goes in Ones first).
 
 The paper leaves the tie-breaks and the treatment of the Yahtzee bonus open;
-the defaults are the choices whose per-category means, zero rates and fill
+the defaults are the choices whose per-box means, zero rates and fill
 turns come closest to the paper's Tables 8-10 (see the README).
 
 "Simulating Yahtzee", Table 2: 214.37 ± 39.64 over 100,000 games on official rules.
@@ -24,7 +24,7 @@ from numba import njit, prange
 
 from yahtzee_sim._kernels.decisions import gather_decisions
 from yahtzee_sim._kernels.scoring import (
-    category_legal_points,
+    box_legal_points,
     joker_case,
     kernel_rules,
     upper_after,
@@ -35,16 +35,16 @@ from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.game.state import decode_state
 from yahtzee_sim.strategies._cache import StateCache
-from yahtzee_sim.strategies._card import YAHTZEE_BOXES
+from yahtzee_sim.strategies._yahtzee_boxes import YAHTZEE_BOXES
 
-#: Categories preferred on equal gains, before the rest in score-card order.
+#: Boxes preferred on equal gains, before the rest in score-sheet order.
 DEFAULT_TIE_BREAK = ("four_of_a_kind",)
 
 
 #: "Simulating Yahtzee" Tables 8-10, greedy column (its Yahtzee row includes the bonus;
 #: its Large straight zero row repeats the Small straight one).
 SIMULATING_YAHTZEE_TABLES = {
-    "category_means": dict(
+    "box_means": dict(
         zip(
             YAHTZEE_BOXES,
             (1.66, 4.24, 6.66, 8.81, 11.05, 12.57, 22.85, 17.46, 23.69, 29.98, 36.23, 16.30, 21.74),
@@ -53,14 +53,14 @@ SIMULATING_YAHTZEE_TABLES = {
     ),
     "upper_bonus_points": 1.14,
     "yahtzee_bonus_points": 2.20,
-    "category_zero_rate": dict(
+    "box_zero_rate": dict(
         zip(
             YAHTZEE_BOXES,
             (0.217, 0.031, 0.007, 0.002, 0.0, 0.0, 0.001, 0.158, 0.052, 0.001, 0.001, 0.718, 0.0),
             strict=True,
         )
     ),
-    "category_fill_turn": dict(
+    "box_fill_turn": dict(
         zip(
             YAHTZEE_BOXES,
             (11.41, 10.28, 8.97, 7.75, 6.84, 5.88, 3.83, 7.42, 6.12, 2.89, 5.64, 11.56, 2.42),
@@ -76,10 +76,10 @@ class Greedy(Strategy):
     Parameters
     ----------
     tie_break : tuple of str, optional
-        Category names in order of preference for equal gains; categories not
-        listed follow in score-card order. Default (``None``):
+        Box names in order of preference for equal gains; boxes not
+        listed follow in score-sheet order. Default (``None``):
         :data:`DEFAULT_TIE_BREAK` (Four of a kind before the rest), which
-        reproduces "Simulating Yahtzee"'s category statistics best.
+        reproduces "Simulating Yahtzee"'s box statistics best.
     yahtzee_bonus_in_value : bool
         Count the Yahtzee bonus in a roll's gain when choosing keeps (default
         False: "Simulating Yahtzee"'s figures match the strategy that ignores it).
@@ -116,14 +116,14 @@ class Greedy(Strategy):
         cache = getattr(self, "_cache", None)
         if cache is not None and cache.rules == rules:
             return
-        names = rules.category_names
+        names = rules.box_names
         tie_break = self.tie_break
         if tie_break is None:
             tie_break = tuple(n for n in DEFAULT_TIE_BREAK if n in names)
         for name in tie_break:
             if name not in names:
                 raise StrategyError(
-                    f"greedy: tie_break category {name!r} is not one of: {', '.join(names)}"
+                    f"greedy: tie_break box {name!r} is not one of: {', '.join(names)}"
                 )
         order = [names.index(n) for n in tie_break]
         order += [i for i in range(len(names)) if i not in order]
@@ -179,7 +179,7 @@ class Greedy(Strategy):
     def keep(self, view: TurnView) -> np.ndarray:
         return view.tables.keep_counts[self._lookup(view, "keep")]
 
-    def category(self, view: TurnView) -> np.ndarray:
+    def box(self, view: TurnView) -> np.ndarray:
         return self._lookup(view, "cat")
 
 
@@ -199,7 +199,7 @@ def _fill_state(kr, order, with_ybonus, used, upper, flag, keep_row, cat_row):
         best_c = -1
         for j in range(order.shape[0]):
             c = order[j]
-            p = category_legal_points(kr, case, r, used, c)
+            p = box_legal_points(kr, case, r, used, c)
             if p < 0:
                 continue
             v = float(p + upper_after(kr, upper, c, p)[1])

@@ -3,7 +3,7 @@
 Source: Glenn 2006 §5 (backward induction over the widget); Verhoeff 1999.
 At each decision every option is valued from the table — a box: its points +
 bonuses + the value of the next state; a keep: the expected value over the
-rerolls — and the best is played. Ties: the first box in score-card order; the
+rerolls — and the best is played. Ties: the first box in score-sheet order; the
 keep with more dice, then the one that rerolls the lowest faces.
 """
 
@@ -58,7 +58,7 @@ class TableStrategy(Strategy):
 
     def decisions(self, rules, states, roll_index, rolls_left: int) -> np.ndarray:
         """The decision (keep index, or box with ``rolls_left == 0``) at roll ``roll_index[i]``
-        of turn-start state ``states[i]`` — what :meth:`keep`/:meth:`category` play, for
+        of turn-start state ``states[i]`` — what :meth:`keep`/:meth:`box` play, for
         callers holding only some games of a view (score-dependent strategies' fallback)."""
         self.prepare(rules)
         c = self._cache
@@ -112,13 +112,13 @@ class TableStrategy(Strategy):
     def keep(self, view: TurnView) -> np.ndarray:
         return view.tables.keep_counts[self._decide(view)]
 
-    def category(self, view: TurnView) -> np.ndarray:
+    def box(self, view: TurnView) -> np.ndarray:
         return self._decide(view)
 
 
 #: Optimal play's mean points per box, as "Simulating Yahtzee" (Table 11) quotes Glenn.
 GLENN_BOX_MEANS = {
-    "category_means": {
+    "box_means": {
         "ones": 1.88,
         "twos": 5.28,
         "threes": 8.57,

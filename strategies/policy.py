@@ -97,7 +97,7 @@ class PolicyStrategy(UserStrategy):
         out[a < 0] = view.dice[a < 0]
         return out
 
-    def category(self, view: TurnView) -> np.ndarray:
+    def box(self, view: TurnView) -> np.ndarray:
         return self._actions(view) - view.tables.n_keeps
 
 
@@ -159,7 +159,7 @@ def as_policy(strategy, rules: str | RuleSet = "yahtzee") -> Policy:
             if view.rolls_left:
                 out[rows] = rules.tables.keep_index(np.asarray(strategy.keep(view)))
             else:
-                out[rows] = n_keeps + np.asarray(strategy.category(view))
+                out[rows] = n_keeps + np.asarray(strategy.box(view))
         return out
 
     policy.n_actions = n_actions(rules)  # type: ignore[attr-defined]

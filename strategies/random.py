@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from yahtzee_sim._kernels.rng import game_key, to_unit, word
-from yahtzee_sim._kernels.scoring import category_legal_points, joker_case, kernel_rules
+from yahtzee_sim._kernels.scoring import box_legal_points, joker_case, kernel_rules
 from yahtzee_sim.engine.strategy import Reference, Strategy
 from yahtzee_sim.engine.view import TurnView
 
@@ -36,9 +36,9 @@ class _RandomBase(Strategy):
         k0, k1 = view.strategy_key
         return random_keep(view.dice, view.games, k0, k1, view.counter_base(0), self._tiered)
 
-    def category(self, view: TurnView) -> np.ndarray:
+    def box(self, view: TurnView) -> np.ndarray:
         k0, k1 = view.strategy_key
-        return random_category(
+        return random_box(
             kernel_rules(view.rules),
             view.roll_index,
             view.used,
@@ -125,19 +125,19 @@ def random_keep(counts, game_ids, key0, key1, base, tiered):
 
 
 @njit(cache=True, nogil=True)
-def random_category(kr, roll_idx, used, flag, game_ids, key0, key1, base):
+def random_box(kr, roll_idx, used, flag, game_ids, key0, key1, base):
     """A Yahtzee roll goes in the open Yahtzee box; otherwise a uniform choice among
     the legal boxes that score more than zero (among all legal boxes if none does)."""
     m = roll_idx.shape[0]
     out = np.empty(m, dtype=np.int64)
-    pts = np.empty(kr.n_categories, dtype=np.int64)
+    pts = np.empty(kr.n_boxes, dtype=np.int64)
     for i in range(m):
         roll = roll_idx[i]
         case = joker_case(kr, roll, used[i], flag[i])
         n_pos = 0
         n_legal = 0
-        for c in range(kr.n_categories):
-            p = category_legal_points(kr, case, roll, used[i], c)
+        for c in range(kr.n_boxes):
+            p = box_legal_points(kr, case, roll, used[i], c)
             pts[c] = p
             if p > 0:
                 n_pos += 1
@@ -149,7 +149,7 @@ def random_category(kr, roll_idx, used, flag, game_ids, key0, key1, base):
             continue
         pool = n_pos if n_pos > 0 else n_legal
         target = int(to_unit(word(game_key(key0, game_ids[i]), key1, base)) * pool)
-        for c in range(kr.n_categories):
+        for c in range(kr.n_boxes):
             ok = pts[c] > 0 if n_pos > 0 else pts[c] >= 0
             if ok:
                 if target == 0:

@@ -35,7 +35,7 @@ from numba import njit
 from yahtzee_sim.engine.strategy import Reference, Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
-from yahtzee_sim.strategies._card import (
+from yahtzee_sim.strategies._yahtzee_boxes import (
     CHANCE,
     FIVES,
     FOUR_OF_A_KIND,
@@ -48,7 +48,7 @@ from yahtzee_sim.strategies._card import (
     THREE_OF_A_KIND,
     YAHTZEE,
     YAHTZEE_BOXES,
-    YahtzeeCard,
+    YahtzeeBoxes,
     run_start,
 )
 
@@ -71,7 +71,7 @@ DEFAULT_THROW_AWAY = (
 )
 
 
-class Glenn2007Rules(YahtzeeCard, Strategy):
+class Glenn2007Rules(YahtzeeBoxes, Strategy):
     """Rule-based strategy of "Simulating Yahtzee" (Glenn 2007 rules, Tables V-VI;
     Kelly-Liese rule).
 
@@ -117,12 +117,12 @@ class Glenn2007Rules(YahtzeeCard, Strategy):
         glenn_keep(view.dice, view.used, view.flag, view.rules.joker != "none", out)
         return out
 
-    def category(self, view: TurnView) -> np.ndarray:
+    def box(self, view: TurnView) -> np.ndarray:
         self.prepare(view.rules)
         out = np.empty(len(view), dtype=np.int64)
-        glenn_category(
+        glenn_box(
             view.dice,
-            view.category_points,
+            view.box_points,
             view.upper_total,
             view.turn == 0,
             self.no_four_of_a_kind_first_round,
@@ -160,9 +160,9 @@ class PrioritizeUpper(Glenn2007Rules):
         upper_keep(view.dice, view.used, view.upper_total, out)
         return out
 
-    def category(self, view: TurnView) -> np.ndarray:
-        out = super().category(view)
-        upper_category(view.dice, view.category_points, view.upper_total, out)
+    def box(self, view: TurnView) -> np.ndarray:
+        out = super().box(view)
+        upper_box(view.dice, view.box_points, view.upper_total, out)
         return out
 
 
@@ -190,7 +190,7 @@ class PrioritizeYahtzee(Glenn2007Rules):
 
     def keep(self, view: TurnView) -> np.ndarray:
         out = super().keep(view)
-        earned = view.category_scores[:, YAHTZEE] > 0  # the Yahtzee box holds 50
+        earned = view.box_scores[:, YAHTZEE] > 0  # the Yahtzee box holds 50
         yahtzee_keep(view.dice, view.used, earned, out)
         return out
 
@@ -275,7 +275,7 @@ def glenn_keep(counts, used, flag, joker, out):
 
 
 @njit(cache=True, nogil=True)
-def glenn_category(counts, pts, upper_total, first_round, no_4k_first, throw_away, out):
+def glenn_box(counts, pts, upper_total, first_round, no_4k_first, throw_away, out):
     """Table VI for every game, ``pts`` = legal points (-1 illegal): box index into ``out``."""
     for i in range(counts.shape[0]):
         c = counts[i]
@@ -367,7 +367,7 @@ def upper_keep(counts, used, upper_total, out):
 
 
 @njit(cache=True, nogil=True)
-def upper_category(counts, pts, upper_total, out):
+def upper_box(counts, pts, upper_total, out):
     """Prioritize Upper Section scoring: a Yahtzee in the Yahtzee box first; while the
     bonus is not earned, the open upper box with the most points if any scores; other
     games keep ``out`` (the rules' choice)."""

@@ -12,7 +12,7 @@ readings it uses (facts read from it, the code here is our own):
   three dice and needs the Yahtzee box open or a bonus still to earn;
 * scoring rules: "tripleton"/"three 5s or 6s"/"four 5s or 6s" mean *exactly* that
   many dice (the program tests ``points == 3 × (box index + 1)``, so Three of a kind
-  with 21 points counts as a "tripleton box" too); "doubletons in an upper category"
+  with 21 points counts as a "tripleton box" too); "doubletons in an upper box"
   means two or more; then the box with the most points, ties by the tie order, and
   zeros go to the *last* open box of the tie order;
 * a bonus Yahtzee (the box holds 50, one bonus at most in the program's engine) goes
@@ -39,7 +39,7 @@ from numba import njit
 from yahtzee_sim.engine.strategy import Reference, Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
-from yahtzee_sim.strategies._card import (
+from yahtzee_sim.strategies._yahtzee_boxes import (
     CHANCE,
     FIVES,
     FOUR_OF_A_KIND,
@@ -52,7 +52,7 @@ from yahtzee_sim.strategies._card import (
     THREE_OF_A_KIND,
     YAHTZEE,
     YAHTZEE_BOXES,
-    YahtzeeCard,
+    YahtzeeBoxes,
     run_start,
 )
 
@@ -81,7 +81,7 @@ _NOTE = "the program's own readings on its engine's rules (one Yahtzee bonus, no
 #: 30.23 = 50 × P(50 in the box) + 9.82; its Large straight zero row repeats the Small
 #: straight one, a copying slip: 1 − 24.50 / 40 = 38.75% zeros).
 SIMULATING_YAHTZEE_TABLES = {
-    "category_means": dict(
+    "box_means": dict(
         zip(
             YAHTZEE_BOXES,
             (2.38, 4.78, 7.25, 9.70, 14.39, 17.58, 17.40, 14.51, 13.80, 27.57, 24.50, 30.23, 19.85),
@@ -90,7 +90,7 @@ SIMULATING_YAHTZEE_TABLES = {
     ),
     "upper_bonus_points": 8.25,
     "yahtzee_bonus_points": 9.82,
-    "category_zero_rate": dict(
+    "box_zero_rate": dict(
         zip(
             YAHTZEE_BOXES,
             (
@@ -111,7 +111,7 @@ SIMULATING_YAHTZEE_TABLES = {
             strict=True,
         )
     ),
-    "category_fill_turn": dict(
+    "box_fill_turn": dict(
         zip(
             YAHTZEE_BOXES,
             (6.99, 6.95, 7.00, 7.12, 5.52, 5.06, 6.21, 6.24, 8.73, 5.68, 7.92, 10.18, 7.40),
@@ -121,7 +121,7 @@ SIMULATING_YAHTZEE_TABLES = {
 }
 
 
-class Glenn2007Program(YahtzeeCard, Strategy):
+class Glenn2007Program(YahtzeeBoxes, Strategy):
     """Glenn's 2007 rules as "Simulating Yahtzee"'s program plays them (Tables V-VI, with
     Kelly and Liese's no-Four-of-a-kind-in-round-1 rule). v1 is the reading of the
     paper's text alone.
@@ -183,12 +183,12 @@ class Glenn2007Program(YahtzeeCard, Strategy):
             chase_keep(view.dice, view.used, counts_five, out)
         return out
 
-    def category(self, view: TurnView) -> np.ndarray:
+    def box(self, view: TurnView) -> np.ndarray:
         self.prepare(view.rules)
         out = np.empty(len(view), dtype=np.int64)
-        program_category(
+        program_box(
             view.dice,
-            view.category_points,
+            view.box_points,
             view.upper_total,
             view.yahtzee_bonus_open,
             view.turn == 0 and self.no_four_of_a_kind_first_round,
@@ -383,7 +383,7 @@ def upper_scoring_applies(p, upper_total):
 
 
 @njit(cache=True, nogil=True)
-def program_category(counts, pts, upper_total, bonus_open, first_round, rank, upper_first, out):
+def program_box(counts, pts, upper_total, bonus_open, first_round, rank, upper_first, out):
     """Table VI as the program reads it, for every game (``pts`` = legal points, -1
     illegal): box index into ``out``. ``upper_first``: Prioritize Upper Section."""
     for i in range(counts.shape[0]):

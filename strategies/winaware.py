@@ -82,7 +82,7 @@ def unfinished_cards(view: TurnView) -> tuple[np.ndarray, np.ndarray]:
     """The encoded turn-start states and points so far of the opponents still playing,
     ``(m, k)`` each (``k`` opponents, the same in every game of ``view``)."""
     tb = view.table
-    live = tb.turns < view.rules.n_categories
+    live = tb.turns < view.rules.n_boxes
     states = encode_state(view.rules, tb.used[:, live], tb.upper_total[:, live], tb.flag[:, live])
     m = len(view)
     score = np.asarray(tb.score, dtype=np.int64)[:, live]
@@ -93,7 +93,7 @@ def finished_best(view: TurnView) -> tuple[np.ndarray, np.ndarray]:
     """Per game of ``view``: the finished opponents' best total and how many hold it
     (0 and 0 while none has finished)."""
     tb = view.table
-    done = tb.turns >= view.rules.n_categories
+    done = tb.turns >= view.rules.n_boxes
     m = len(view)
     if not done.any():
         return np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64)
@@ -204,13 +204,13 @@ class _OpponentAware(Strategy):
     def keep(self, view: TurnView) -> np.ndarray:
         return self._decide(view, "keep")
 
-    def category(self, view: TurnView) -> np.ndarray:
-        return self._decide(view, "category")
+    def box(self, view: TurnView) -> np.ndarray:
+        return self._decide(view, "box")
 
 
 class WinAware(_OpponentAware):
     """Maximizes P(win) at a visible table, every turn, against the opponents' current
-    score cards (max-EV futures summarized by their exact mean and SD; see the module).
+    score sheets (max-EV futures summarized by their exact mean and SD; see the module).
 
     Parameters
     ----------
@@ -334,4 +334,4 @@ class Chase(_OpponentAware):
         self.fallback = fallback
 
     def _aware_rows(self, view: TurnView) -> bool:
-        return bool((view.table.turns >= view.rules.n_categories).all())
+        return bool((view.table.turns >= view.rules.n_boxes).all())

@@ -1,7 +1,7 @@
 """Brute-force two-player values for tiny rule sets: plain recursion over dice outcomes.
 
 Deliberately independent of the solver: dice as sorted tuples with multinomial
-probabilities, keeps as sub-multisets, scores from :meth:`Category.score`, the upper
+probabilities, keeps as sub-multisets, scores from :meth:`Box.score`, the upper
 bonus and the win rule written out. Exponential; for games of a few boxes only (no
 Yahtzee bonus or joker rules).
 """
@@ -42,12 +42,12 @@ class Brute:
     def total(self, card) -> int:
         r = self.rules
         pts = sum(p for p in card if p is not None)
-        upper = sum(p for c, p in zip(r.categories, card, strict=True) if c.is_upper and p)
+        upper = sum(p for c, p in zip(r.boxes, card, strict=True) if c.is_upper and p)
         return pts + (r.upper_bonus if r.upper_bonus and upper >= r.upper_bonus_threshold else 0)
 
     def score(self, c: int, dice) -> int:
         counts = [dice.count(f + 1) for f in range(self.rules.n_faces)]
-        return self.rules.categories[c].score(counts, self.rules.two_pairs_allows_one_pair)
+        return self.rules.boxes[c].score(counts, self.rules.two_pairs_allows_one_pair)
 
     @cache  # noqa: B019 (test helper, one instance per game)
     def value(self, seat: int, cards: tuple) -> float:
@@ -92,6 +92,6 @@ class Brute:
 
     def p_win(self, seat: int = 0) -> float:
         """P(seat wins) from empty cards, seat 0 to move."""
-        empty = (None,) * self.rules.n_categories
+        empty = (None,) * self.rules.n_boxes
         v = self.value(0, (empty, empty))
         return v if seat == 0 else 1.0 - v

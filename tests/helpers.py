@@ -19,7 +19,7 @@ def view_for(rules, dice, used=(), flag=0, upper_total=0, rolls_left=0, turn=0):
     counts = t.counts_from_faces(dice)[None, :]
     mask = 0
     for name in used:
-        mask |= 1 << rules.category_index(name)
+        mask |= 1 << rules.box_index(name)
     return TurnView(
         rules,
         games=np.array([0], dtype=np.int64),
@@ -31,15 +31,15 @@ def view_for(rules, dice, used=(), flag=0, upper_total=0, rolls_left=0, turn=0):
         upper_total=np.array([upper_total], dtype=np.int64),
         flag=np.array([flag], dtype=np.int64),
         score=np.array([0], dtype=np.int64),
-        category_scores=np.zeros((1, rules.n_categories), dtype=np.int16),
+        box_scores=np.zeros((1, rules.n_boxes), dtype=np.int16),
     )
 
 
 def options(rules, dice, used=(), flag=0, upper_total=0):
-    """{category: points} of the legal boxes for a hand-made position."""
+    """{box: points} of the legal boxes for a hand-made position."""
     v = view_for(rules, dice, used, flag, upper_total)
-    names = v.rules.category_names
-    return {n: int(p) for n, p in zip(names, v.category_points[0], strict=True) if p >= 0}
+    names = v.rules.box_names
+    return {n: int(p) for n, p in zip(names, v.box_points[0], strict=True) if p >= 0}
 
 
 @contextlib.contextmanager

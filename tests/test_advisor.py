@@ -19,7 +19,7 @@ from helpers import view_for
 def test_large_straight_example():
     """Fresh game, Hasbro rules, last roll 1-2-3-4-5: Large straight, 261.53."""
     best = advise([1, 2, 3, 4, 5], 0)[0]
-    assert best.category == "large_straight"
+    assert best.box == "large_straight"
     assert best.value == pytest.approx(261.53, abs=0.005)
 
 
@@ -47,7 +47,7 @@ def test_options_are_distinct_and_sorted():
 def test_upper_bonus_and_joker_positions():
     # forced joker: five 4s with Yahtzee 50 and Fours open -> only Fours, +100 bonus
     opts = advise([4, 4, 4, 4, 4], 0, used=["yahtzee"], flag=True)
-    assert [o.category for o in opts] == ["fours"]
+    assert [o.box for o in opts] == ["fours"]
     nxt = value_table("yahtzee").value(
         used=(1 << 11) | (1 << 3), upper=20, flag=1
     )  # yahtzee + fours filled
@@ -59,7 +59,7 @@ def test_upper_bonus_and_joker_positions():
     [
         ({"dice": [1, 2, 3]}, DiceError, "expected 5 dice"),
         ({"dice": [0, 1, 2, 3, 4]}, DiceError, "out of range"),
-        ({"used": ["kniffel"]}, RulesError, "unknown category"),
+        ({"used": ["kniffel"]}, RulesError, "unknown box"),
         ({"used": ["ones", "ones"]}, PositionError, "twice"),
         ({"upper": 12, "used": ["ones"]}, PositionError, "impossible"),
         ({"upper": -1}, PositionError, "impossible"),
@@ -90,7 +90,7 @@ def test_reachable_upper_totals():
 )
 def test_optimal_strategy_plays_the_advisors_best_option(dice, used, rolls_left, data):
     rules = get_rules("yahtzee")
-    names = [n for i, n in enumerate(rules.category_names) if (used >> i) & 1]
+    names = [n for i, n in enumerate(rules.box_names) if (used >> i) & 1]
     upper = data.draw(st.sampled_from(sorted(reachable_upper_totals(rules, used))))
     yi = rules.yahtzee_index
     flag = data.draw(st.integers(0, 1)) if (used >> yi) & 1 else 0
@@ -101,7 +101,7 @@ def test_optimal_strategy_plays_the_advisors_best_option(dice, used, rolls_left,
         kept = v.tables.faces_from_counts(s.keep(v)[0])
         chosen = next(o for o in opts if o.keep == kept)
     else:
-        chosen = next(o for o in opts if o.category == rules.category_names[s.category(v)[0]])
+        chosen = next(o for o in opts if o.box == rules.box_names[s.box(v)[0]])
     assert chosen.value == pytest.approx(opts[0].value, abs=1e-9)
 
 
@@ -110,7 +110,7 @@ def test_cli_advise_json(capsys):
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["rules"] == "yahtzee"
     assert data["options"][0] == {
-        "category": "large_straight",
+        "box": "large_straight",
         "value": pytest.approx(261.53, abs=0.005),
     }
     code = main(

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from yahtzee_sim._kernels.rng import keys_from_seed
 from yahtzee_sim.engine.batch import RESULT_DTYPES, GameBatch
 from yahtzee_sim.engine.lockstep import play_block, play_turn
-from yahtzee_sim.engine.moves import category_array, keep_array
+from yahtzee_sim.engine.moves import box_array, keep_array
 from yahtzee_sim.engine.observation import random_legal_actions
 from yahtzee_sim.errors import IllegalMoveError
 from yahtzee_sim.game.rules import get_rules
@@ -32,7 +32,7 @@ def test_a_game_is_the_same_in_any_batch(first, n, at):
     block = play_block(greedy, RULES, first, n, keys[:2], keys[2:])
     at = at % n
     alone = GameBatch(RULES, 1, first + at, keys[:2], keys[2:])
-    for turn in range(RULES.n_categories):
+    for turn in range(RULES.n_boxes):
         play_turn(alone, greedy, turn)
     got = alone.results()
     assert set(got) == set(RESULT_DTYPES)
@@ -65,9 +65,9 @@ def test_step_by_action_codes_plays_each_row_as_a_batch_of_one():
             one_got, _ = singles[g].step(actions[g : g + 1], np.ones(1, dtype=bool))
             assert one_got[0] == got[g]
         live &= ~over
-        live |= (many.used != (1 << RULES.n_categories) - 1) & (rng.random(5) < 0.5)
+        live |= (many.used != (1 << RULES.n_boxes) - 1) & (rng.random(5) < 0.5)
     for g, one in enumerate(singles):
-        for name in ("dice", "used", "upper_total", "flag", "score", "category_scores"):
+        for name in ("dice", "used", "upper_total", "flag", "score", "box_scores"):
             np.testing.assert_array_equal(getattr(one, name)[0], getattr(many, name)[g])
     np.testing.assert_array_equal(totals, many.score)
 
@@ -114,9 +114,9 @@ def test_moves_are_checked_once_for_shape_type_and_range():
     wide[2, 0] = 261  # would wrap to 5 as int8: refused, naming the game
     with pytest.raises(IllegalMoveError, match="in game 2, turn 1"):
         keep_array(_Named(), wide, view)
-    with pytest.raises(IllegalMoveError, match=r"category\(\) must return integer"):
-        category_array(_Named(), np.zeros(3, dtype=float), view)
-    assert category_array(_Named(), [0, 1, 2], view).dtype == np.int64
+    with pytest.raises(IllegalMoveError, match=r"box\(\) must return integer"):
+        box_array(_Named(), np.zeros(3, dtype=float), view)
+    assert box_array(_Named(), [0, 1, 2], view).dtype == np.int64
 
 
 def test_the_container_and_the_game_need_no_optional_extra():

@@ -11,7 +11,7 @@ import pytest
 from yahtzee_sim import get_rules, simulate
 from yahtzee_sim.errors import RulesError
 from yahtzee_sim.exact.laws import evaluate
-from yahtzee_sim.game.rules import Category, RuleSet
+from yahtzee_sim.game.rules import Box, RuleSet
 from yahtzee_sim.game.state import bonus_payable, flag_size, max_points_to_come
 from yahtzee_sim.solving.solver import value_table
 
@@ -20,18 +20,18 @@ def _small(limit: int, bonus: int = 20) -> RuleSet:
     """2 three-sided dice, 2 rolls: Ones, Twos, Threes, Yahtzee (10), Chance; upper bonus 3
     at 6; a Yahtzee bonus of ``bonus`` at most ``limit`` times (0: no limit)."""
     cats = (
-        Category("ones", "upper", param=1),
-        Category("twos", "upper", param=2),
-        Category("threes", "upper", param=3),
-        Category("yahtzee", "yahtzee", points=10),
-        Category("chance", "chance"),
+        Box("ones", "upper", param=1),
+        Box("twos", "upper", param=2),
+        Box("threes", "upper", param=3),
+        Box("yahtzee", "yahtzee", points=10),
+        Box("chance", "chance"),
     )
     return RuleSet(
         name=f"small-limit-{limit}",
         n_dice=2,
         n_faces=3,
         rolls_per_turn=2,
-        categories=cats,
+        boxes=cats,
         upper_bonus_threshold=6,
         upper_bonus=3,
         yahtzee_bonus=bonus,
@@ -41,8 +41,8 @@ def _small(limit: int, bonus: int = 20) -> RuleSet:
 
 def _brute_value(rules: RuleSet) -> float:
     """Max expected score by plain recursion over dice sequences and every keep (shares
-    nothing with the widget but :meth:`Category.score`)."""
-    F, N, C = rules.n_faces, rules.n_dice, rules.n_categories
+    nothing with the widget but :meth:`Box.score`)."""
+    F, N, C = rules.n_faces, rules.n_dice, rules.n_boxes
     yi = rules.yahtzee_index
     limit = rules.yahtzee_bonus_limit
 
@@ -79,7 +79,7 @@ def _brute_value(rules: RuleSet) -> float:
         if ybonus and limit:
             flag += 1
         out = -1.0
-        for c, cat in enumerate(rules.categories):
+        for c, cat in enumerate(rules.boxes):
             if (used >> c) & 1:
                 continue
             p = cat.score(cnt)

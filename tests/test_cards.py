@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from yahtzee_sim import get_rules, simulate
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.strategies import check_strategy, get_strategy
-from yahtzee_sim.strategies._card_vocab import BOX_FALLBACK, KEEP_FALLBACK, vocabulary
+from yahtzee_sim.strategies._card_language import BOX_FALLBACK, KEEP_FALLBACK, vocabulary
 from yahtzee_sim.strategies.card import (
     SIZES,
     Card,
@@ -114,13 +114,13 @@ def test_card_decides_first_rule_that_holds(tmp_path):
     assert isinstance(s, CardStrategy) and s.path == str(path)
     s.prepare(YAHTZEE)
     # 18 in sixes: rule 1
-    assert s.category(view_for("yahtzee", (6, 6, 6, 2, 3)))[0] == YAHTZEE.category_index("sixes")
+    assert s.box(view_for("yahtzee", (6, 6, 6, 2, 3)))[0] == YAHTZEE.box_index("sixes")
     # sixes filled: rule 2 (always chance)
     v = view_for("yahtzee", (6, 6, 6, 2, 3), used=("sixes",))
-    assert s.category(v)[0] == YAHTZEE.category_index("chance")
+    assert s.box(v)[0] == YAHTZEE.box_index("chance")
     # chance filled too: the box with the most points, the first on ties
     v = view_for("yahtzee", (6, 6, 6, 2, 3), used=("sixes", "chance"))
-    assert s.category(v)[0] == YAHTZEE.category_index("three_of_a_kind")
+    assert s.box(v)[0] == YAHTZEE.box_index("three_of_a_kind")
     # keeps: a run of 4 with 2 rerolls left, else the most common face
     keep = s.keep(view_for("yahtzee", (1, 2, 3, 4, 4), rolls_left=2))[0]
     assert keep.tolist() == [1, 1, 1, 1, 0, 0]

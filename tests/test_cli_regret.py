@@ -34,8 +34,8 @@ PLUGIN = textwrap.dedent(
             out[rows, face] = dice[rows, face]
             return out
 
-        def category(self, view):
-            return np.where(view.legal_categories, view.category_points, -1).argmax(axis=1)
+        def box(self, view):
+            return np.where(view.legal_boxes, view.box_points, -1).argmax(axis=1)
 
 
     def helper(x):
@@ -112,11 +112,11 @@ def test_check_reports_a_failing_strategy(capsys, tmp_path):
     path = tmp_path / "bad.py"
     path.write_text(
         PLUGIN + "\n\nclass Illegal(KeepMostCommon):\n"
-        "    def category(self, view):\n        return np.zeros(len(view), dtype=np.int64)\n"
+        "    def box(self, view):\n        return np.zeros(len(view), dtype=np.int64)\n"
     )
     code, _, err = run(capsys, "check", "--strategy", f"{path}:Illegal", "--rules", RULES)
     assert code == 2 and len(err.splitlines()) == 1
-    assert "check_strategy(Illegal)" in err and "illegal category choice" in err
+    assert "check_strategy(Illegal)" in err and "illegal box choice" in err
 
 
 # ------------------------------------------------------------------ one label everywhere

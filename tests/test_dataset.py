@@ -41,7 +41,7 @@ def test_rows_follow_the_simulated_games(greedy_set):
 def test_options_are_the_advisors(greedy_set):
     rules = get_rules("yahtzee")
     c = greedy_set.columns
-    names = rules.category_names
+    names = rules.box_names
     rng = np.random.default_rng(0)
     for i in rng.choice(len(greedy_set), size=25, replace=False):
         used = [n for k, n in enumerate(names) if (int(c["used"][i]) >> k) & 1]
@@ -53,7 +53,7 @@ def test_options_are_the_advisors(greedy_set):
             bool(c["flag"][i]),
         )
         lo, hi = greedy_set.option_ptr[i], greedy_set.option_ptr[i + 1]
-        want = {o.category or tuple(o.keep): o.value for o in opts}
+        want = {o.box or tuple(o.keep): o.value for o in opts}
         ours = {}
         pairs = zip(greedy_set.option_actions[lo:hi], greedy_set.option_values[lo:hi], strict=True)
         for a, v in pairs:

@@ -9,7 +9,7 @@ from duel_brute import Brute
 
 from yahtzee_sim.exact.laws import decision_tables
 from yahtzee_sim.exact.pairs import PairError, evaluate_pair
-from yahtzee_sim.game.rules import Category, RuleSet, get_rules
+from yahtzee_sim.game.rules import Box, RuleSet, get_rules
 from yahtzee_sim.game.state import encode_state
 from yahtzee_sim.multiplayer.duel import DuelError, EndgameTooLarge, duel, solve_duel
 from yahtzee_sim.strategies import get_strategy
@@ -22,10 +22,10 @@ TINY = RuleSet(
     n_dice=2,
     n_faces=3,
     rolls_per_turn=2,
-    categories=(
-        Category("ones", "upper", param=1),
-        Category("threes", "upper", param=3),
-        Category("pair", "yahtzee", points=5),
+    boxes=(
+        Box("ones", "upper", param=1),
+        Box("threes", "upper", param=3),
+        Box("pair", "yahtzee", points=5),
     ),
     upper_bonus_threshold=4,
     upper_bonus=3,
@@ -46,7 +46,7 @@ def _policy(rules: RuleSet, strategy_id: str):
 
     def decide(card, dice, rolls_left):
         used = sum(1 << c for c, p in enumerate(card) if p is not None)
-        upper = sum(p for c, p in enumerate(card) if p is not None and rules.categories[c].is_upper)
+        upper = sum(p for c, p in enumerate(card) if p is not None and rules.boxes[c].is_upper)
         state = encode_state(rules, used, upper, 0)
         if state not in tables:
             tables[state] = decision_tables(
@@ -138,7 +138,7 @@ def test_endgame_position_matches_brute_force():
     got = duel(cards, rules, dice=[3, 3], rolls_left=0)
     values = {c: brute._after_box(0, ((2, None, None), (None, 3, None)), c, (3, 3)) for c in (1, 2)}
     best = max(values, key=values.get)
-    assert got.category == rules.category_names[best]
+    assert got.box == rules.box_names[best]
     assert got.p_win == pytest.approx(values[best], abs=1e-12)
     keep = duel(cards, rules, dice=[1, 3], rolls_left=1)
     assert keep.p_win == pytest.approx(
@@ -149,7 +149,7 @@ def test_endgame_position_matches_brute_force():
 def test_bad_input_raises_value_errors():
     with pytest.raises(EndgameTooLarge, match="at most 3 open boxes"):
         duel(["", ""], "yahtzee")
-    with pytest.raises(DuelError, match="two score cards"):
+    with pytest.raises(DuelError, match="two score sheets"):
         duel(["ones=1"], TINY)
     with pytest.raises(DuelError, match="game is over"):
         duel(["ones=1, threes=3, pair=5", "ones=1, threes=3, pair=0"], TINY)
@@ -176,7 +176,7 @@ def test_cli_prints_the_best_box_and_json(capsys):
     brute = Brute(rules)
     seat0_wins = {c: brute._after_box(1, ((1, None), (None, None)), c, (2, 2)) for c in (0, 1)}
     best = min(seat0_wins, key=seat0_wins.get)  # seat 1 (me) minimizes seat 0's P(win)
-    assert f"best box: {rules.category_names[best]}" in out
+    assert f"best box: {rules.box_names[best]}" in out
     assert f"P(you win), both playing optimally, ties split: {1 - seat0_wins[best]:.6f}" in out
     assert _cli(["--rules", "2-yatzy", "--me", "", "--opponent", "", "--json"]) == 0
     got = json.loads(capsys.readouterr().out)

@@ -78,7 +78,7 @@ def test_no_joker_still_pays_bonus():
 
 def test_upper_bonus_counted_when_reached():
     v = view_for("yahtzee", (6, 6, 6, 1, 2), upper_total=50)
-    names = v.rules.category_names
+    names = v.rules.box_names
     bonus = dict(zip(names, v.bonus_points()[0].tolist(), strict=True))
     assert bonus["sixes"] == 35 and bonus["ones"] == 0 and bonus["chance"] == 0
 
@@ -101,13 +101,13 @@ def test_keep_not_in_dice_raises_with_details():
     assert err.dice != (6, 6, 6, 6, 6)
 
 
-def test_used_category_raises():
+def test_used_box_raises():
     bad = FunctionStrategy(lambda pos: list(pos.dice), lambda pos: "chance", label="chancer")
     with pytest.raises(IllegalMoveError, match=r"chancer.*turn 2.*chance \(already filled\)"):
         simulate(bad, 10, seed=0)
 
 
-def test_category_index_out_of_range_raises():
+def test_box_index_out_of_range_raises():
     bad = FunctionStrategy(lambda pos: list(pos.dice), lambda pos: 99, label="x")
     with pytest.raises(IllegalMoveError, match="index 99"):
         simulate(bad, 3, seed=0)
@@ -121,7 +121,7 @@ def _yahtzee_chaser(pos):
 def _joker_breaker(pos):
     if pos.turn == 0:
         return "yahtzee"
-    if len(set(pos.dice)) == 1 and "chance" in pos.open_categories:
+    if len(set(pos.dice)) == 1 and "chance" in pos.open_boxes:
         return "chance"  # ignores the forced-joker order
     return _first_legal(pos)
 
@@ -141,7 +141,7 @@ def test_wrong_return_shape_raises():
         def keep(self, view):
             return np.zeros(3, dtype=np.int8)
 
-        def category(self, view):
+        def box(self, view):
             return np.zeros(len(view), dtype=np.int64)
 
     with pytest.raises(IllegalMoveError, match="shape"):
@@ -201,7 +201,7 @@ def test_results_independent_of_chunking_and_offset():
     a = simulate("greedy", 300, seed=9, chunk_size=300)
     b = simulate("greedy", 300, seed=9, chunk_size=7)
     c = simulate("greedy", 100, seed=9, first_game=200)
-    for name in ("total", "category_scores", "filled_turn", "yahtzees", "yahtzee_bonuses"):
+    for name in ("total", "box_scores", "filled_turn", "yahtzees", "yahtzee_bonuses"):
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
         np.testing.assert_array_equal(getattr(a, name)[200:], getattr(c, name))
 
@@ -219,17 +219,17 @@ def test_random_strategy_reproducible_and_seed_dependent():
 def test_result_invariants(rules):
     r = get_rules(rules)
     res = simulate("greedy", 2000, seed=4, rules=r)
-    upper = res.category_scores[:, : r.n_upper].sum(axis=1)
+    upper = res.box_scores[:, : r.n_upper].sum(axis=1)
     expected_bonus = np.where(upper >= r.upper_bonus_threshold, r.upper_bonus, 0)
     np.testing.assert_array_equal(res.upper_bonus, expected_bonus)
     total = (
-        res.category_scores.sum(axis=1)
+        res.box_scores.sum(axis=1)
         + res.upper_bonus
         + 100 * res.yahtzee_bonuses.astype(np.int64) * (r.yahtzee_bonus > 0)
     )
     np.testing.assert_array_equal(res.total, total)
     turns = np.sort(res.filled_turn, axis=1)
-    np.testing.assert_array_equal(turns, np.tile(np.arange(1, r.n_categories + 1), (2000, 1)))
+    np.testing.assert_array_equal(turns, np.tile(np.arange(1, r.n_boxes + 1), (2000, 1)))
     assert (res.yahtzee_bonuses <= res.yahtzees).all()
 
 
@@ -246,5 +246,5 @@ def test_play_block_returns_compact_arrays():
     keys = keys_from_seed(0)
     g = get_strategy("greedy")
     out = play_block(g, rules, 0, 10, keys[:2], keys[2:])
-    assert out["category_scores"].shape == (10, 15)
-    assert out["category_scores"].dtype == np.int16
+    assert out["box_scores"].shape == (10, 15)
+    assert out["box_scores"].dtype == np.int16

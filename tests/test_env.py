@@ -132,8 +132,8 @@ def test_observation_fields_and_render():
     mask = env.unwrapped._batch.action_mask()[0]
     assert mask[: rules.tables.n_keeps].sum() == 0 and mask[rules.tables.n_keeps :].all()
     faces = np.arange(1, 7) @ obs[lay["dice"]]
-    obs, r, *_ = env.step(rules.tables.n_keeps + rules.category_index("chance"))
-    assert r == faces and obs[lay["used"]][rules.category_index("chance")] == 1
+    obs, r, *_ = env.step(rules.tables.n_keeps + rules.box_index("chance"))
+    assert r == faces and obs[lay["used"]][rules.box_index("chance")] == 1
     assert "turn 2" in env.render()
 
 
@@ -201,7 +201,7 @@ def test_masks_mark_exactly_the_legal_moves(data):
     rules = get_rules(data.draw(st.sampled_from(["yahtzee", "yatzy", "yahtzee-free-joker"])))
     t = rules.tables
     r = data.draw(st.integers(0, t.n_rolls - 1))
-    used = data.draw(st.integers(0, (1 << rules.n_categories) - 2))
+    used = data.draw(st.integers(0, (1 << rules.n_boxes) - 2))
     flag = data.draw(st.integers(0, 1)) if rules.has_yahtzee_flag else 0
     rl = data.draw(st.integers(0, rules.rolls_per_turn - 1))
     mask = action_masks(rules, [r], rl, [used], [flag])[0]
@@ -224,9 +224,9 @@ def test_masks_mark_exactly_the_legal_moves(data):
             np.zeros(1, dtype=np.int64),
             np.array([flag]),
             np.zeros(1, dtype=np.int64),
-            np.zeros((1, rules.n_categories), dtype=np.int16),
+            np.zeros((1, rules.n_boxes), dtype=np.int16),
         )
-        np.testing.assert_array_equal(mask[t.n_keeps :] == 1, view.legal_categories[0])
+        np.testing.assert_array_equal(mask[t.n_keeps :] == 1, view.legal_boxes[0])
         assert not mask[: t.n_keeps].any()
 
 

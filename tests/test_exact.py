@@ -26,7 +26,7 @@ from helpers import exact_law, view_for
 
 # "Simulating Yahtzee", Table 11, optimal column (yahtzee with free-choice joker), as the
 # optimal strategy's module declares it.
-TABLE_11_OPTIMAL = GLENN_BOX_MEANS["category_means"]
+TABLE_11_OPTIMAL = GLENN_BOX_MEANS["box_means"]
 
 
 @pytest.fixture(scope="module")
@@ -39,9 +39,9 @@ def test_optimal_free_joker_matches_the_literature(optimal_free_joker):
     r = optimal_free_joker
     assert r.mean == pytest.approx(254.5896095, abs=5e-7)  # Verhoeff / Glenn
     assert r.sd == pytest.approx(59.61, abs=0.005)  # Verhoeff 59.6117 (see README: ties)
-    names = r.rules.category_names
+    names = r.rules.box_names
     for name, published in TABLE_11_OPTIMAL.items():
-        assert round(r.category_means[names.index(name)], 2) == pytest.approx(published)
+        assert round(r.box_means[names.index(name)], 2) == pytest.approx(published)
     assert round(35 * r.bonus_rate, 2) == pytest.approx(23.84)  # Table 11 bonus row
     assert round(100 * r.yahtzee_bonuses_mean, 2) == pytest.approx(9.58)
     assert r.bonus_rate == pytest.approx(0.68, abs=0.005)
@@ -87,7 +87,7 @@ def _tree_law(strategy, rules) -> dict[int, Fraction]:
     rules = get_rules(rules)
     strategy.prepare(rules)
     F, N = rules.n_faces, rules.n_dice
-    names = rules.category_names
+    names = rules.box_names
     law: dict[int, Fraction] = {}
 
     def rolls(k):
@@ -95,7 +95,7 @@ def _tree_law(strategy, rules) -> dict[int, Fraction]:
             yield list(faces), Fraction(1, F**k)
 
     def turn(used, upper, total, p):
-        if len(used) == rules.n_categories:
+        if len(used) == rules.n_boxes:
             law[total] = law.get(total, Fraction(0)) + p
             return
         for dice, q in rolls(N):
@@ -116,10 +116,10 @@ def _tree_law(strategy, rules) -> dict[int, Fraction]:
             for extra, q in rolls(N - len(keep)):
                 play(used, upper, total, p * q, keep + extra, left - 1)
             return
-        c = int(np.asarray(strategy.category(v))[0])
-        pts = int(v.category_points[0, c])
+        c = int(np.asarray(strategy.box(v))[0])
+        pts = int(v.box_points[0, c])
         assert pts >= 0
-        cat = rules.categories[c]
+        cat = rules.boxes[c]
         up = upper + pts if cat.kind == "upper" else upper
         bonus = (
             rules.upper_bonus
@@ -157,8 +157,8 @@ class _Generic(Strategy):
     def keep(self, view):
         return self.inner.keep(view)
 
-    def category(self, view):
-        return self.inner.category(view)
+    def box(self, view):
+        return self.inner.box(view)
 
 
 @pytest.mark.parametrize(
@@ -174,7 +174,7 @@ def test_decision_table_fast_path_equals_batched_views(strategy, rules):
     rng = np.random.default_rng(7)
     states = np.unique(rng.integers(0, n_states(rules), size=300))
     used, _, _ = decode_state(rules, states)
-    states = states[used != (1 << rules.n_categories) - 1]  # someplace to write
+    states = states[used != (1 << rules.n_boxes) - 1]  # someplace to write
     k_fast, c_fast = s.decision_table(rules, states[::-1].copy())
     k_gen, c_gen = decision_tables(_Generic(s), rules, states[::-1].copy(), turn=0)
     np.testing.assert_array_equal(k_fast, k_gen)
@@ -186,7 +186,7 @@ def test_generic_path_gives_the_same_law_as_the_fast_path():
     slow = evaluate(_Generic(get_strategy("optimal")), "yahtzee-no-bonus", distribution=False)
     assert slow.mean == pytest.approx(fast.mean, abs=1e-9)
     assert slow.sd == pytest.approx(fast.sd, abs=1e-9)
-    np.testing.assert_allclose(slow.category_means, fast.category_means, atol=1e-9)
+    np.testing.assert_allclose(slow.box_means, fast.box_means, atol=1e-9)
 
 
 # ----------------------------------------------------- exact = simulated (CRN)
@@ -255,8 +255,8 @@ def test_exact_moments_agree_with_simulation(strategy):
     rules = get_rules("yahtzee")
     # a box's points lie in [0, max]: SD <= max / 2
     se_box = rules.tables.score_table.max(axis=0) / 2 / np.sqrt(n)
-    got = np.array([s["category_means"][c] for c in rules.category_names])
-    assert (np.abs(got - exact.category_means) < 4 * se_box).all(), (strategy, got)
+    got = np.array([s["box_means"][c] for c in rules.box_names])
+    assert (np.abs(got - exact.box_means) < 4 * se_box).all(), (strategy, got)
     se_bonus = np.sqrt(max(exact.bonus_rate * (1 - exact.bonus_rate), 1e-4) / n)
     assert abs(s["bonus_rate"] - exact.bonus_rate) < 4 * se_bonus, (strategy, s["bonus_rate"])
 
@@ -274,9 +274,9 @@ class _UsesTotal(_Generic):
 class _Sneaky(_Generic):
     """Says it is position-only but looks at the running score."""
 
-    def category(self, view):
-        out = np.asarray(self.inner.category(view)).copy()
-        legal = view.legal_categories
+    def box(self, view):
+        out = np.asarray(self.inner.box(view)).copy()
+        legal = view.legal_boxes
         alt = np.argmax(legal[:, ::-1], axis=1)
         alt = legal.shape[1] - 1 - alt  # the last legal box
         return np.where(view.score > 100, alt, out)
@@ -290,12 +290,12 @@ def test_strategies_using_the_score_are_refused():
 
 
 class _Illegal(_Generic):
-    def category(self, view):
+    def box(self, view):
         return np.zeros(len(view), dtype=np.int64)  # always "ones", even when filled
 
 
-def test_illegal_category_is_reported_with_the_position():
-    with pytest.raises(IllegalMoveError, match="illegal category choice with filled \\['ones'\\]"):
+def test_illegal_box_is_reported_with_the_position():
+    with pytest.raises(IllegalMoveError, match="illegal box choice with filled \\['ones'\\]"):
         evaluate(_Illegal(get_strategy("greedy")), "yahtzee", distribution=False)
 
 

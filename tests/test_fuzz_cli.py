@@ -101,7 +101,7 @@ def _value(option: str, action, folder) -> st.SearchStrategy:
     else:
         default = [] if action.default is None else [str(action.default)]
         valid = st.sampled_from(VALID.get(option, default or ["1"]))
-    junk = st.text(alphabet=st.characters(blacklist_categories=("Nd", "Cs")), max_size=8)
+    junk = st.text(alphabet=st.characters(blacklist_boxes=("Nd", "Cs")), max_size=8)
     return st.one_of(valid, valid, st.sampled_from(INVALID), junk)
 
 
@@ -184,8 +184,8 @@ HEADER = textwrap.dedent(
         def keep(self, view):
             return np.array(view.dice)
 
-        def category(self, view):
-            return np.where(view.legal_categories, view.category_points, -1).argmax(axis=1)
+        def box(self, view):
+            return np.where(view.legal_boxes, view.box_points, -1).argmax(axis=1)
     """
 )
 RAISES = ["ValueError('bad')", "KeyError('k')", "ZeroDivisionError()", "RuntimeError('x\\ny')"]
@@ -204,7 +204,7 @@ WRONG = [
 @st.composite
 def _plugin(draw) -> tuple[str, str]:
     """(file text, class name) of a plugin that cannot play."""
-    kind = draw(st.sampled_from(["syntax", "missing", "init", "keep", "category", "shape"]))
+    kind = draw(st.sampled_from(["syntax", "missing", "init", "keep", "box", "shape"]))
     if kind == "syntax":
         junk = draw(st.sampled_from(["def (:", "class X(", "import", "x = = 1", "\tfoo bar"]))
         return HEADER + "\n" + junk + "\n", "Base"
@@ -214,7 +214,7 @@ def _plugin(draw) -> tuple[str, str]:
     if kind == "init":
         body = f"    def __init__(self):\n        raise {error}\n"
     elif kind == "shape":
-        method = draw(st.sampled_from(["keep", "category"]))
+        method = draw(st.sampled_from(["keep", "box"]))
         body = f"    def {method}(self, view):\n        return {draw(st.sampled_from(WRONG))}\n"
     else:
         body = f"    def {kind}(self, view):\n        raise {error}\n"

@@ -1,4 +1,4 @@
-"""Fuzzing the input surfaces a person types or sends: game-record files, score cards, the
+"""Fuzzing the input surfaces a person types or sends: game-record files, score sheets, the
 terminal game's lines and the web API's JSON. Every bad input gets one clear error (the
 API: a :class:`~yahtzee_sim.errors.YahtzeeSimError`; the command line: one line, exit 2;
 the web: a 4xx with a message; the terminal game: one line, and the game goes on), never
@@ -19,7 +19,7 @@ from yahtzee_sim.cli.main import main
 from yahtzee_sim.engine.records import RecordError, check_record, read_records, record_games
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import get_rules
-from yahtzee_sim.multiplayer.winprob import ScoreCard, ScoreCardError
+from yahtzee_sim.multiplayer.winprob import ScoreSheet, ScoreSheetError
 
 FUZZ = settings(
     max_examples=25,
@@ -149,8 +149,8 @@ def test_record_files_that_break_the_json_reader(tmp_path, capsys):
         _one_line_exit_2(["analyze", str(path)], capsys)
 
 
-# ----------------------------------------------------------------- score cards
-BOX_NAMES = st.sampled_from([*get_rules("yahtzee").category_names, "yahtzee_bonuses", "nope"])
+# ----------------------------------------------------------------- score sheets
+BOX_NAMES = st.sampled_from([*get_rules("yahtzee").box_names, "yahtzee_bonuses", "nope"])
 CARD_ITEM = st.one_of(
     st.tuples(BOX_NAMES, st.integers(-100, 200)).map(lambda p: f"{p[0]}={p[1]}"),
     st.text(max_size=10),
@@ -163,14 +163,14 @@ CARD_ITEM = st.one_of(
 def test_score_cards_are_parsed_or_refused(items, rules):
     text = ",".join(items)
     try:
-        card = ScoreCard.parse(text, rules)
-    except ScoreCardError as exc:
+        card = ScoreSheet.parse(text, rules)
+    except ScoreSheetError as exc:
         assert "\n" not in str(exc)
         return
     r = card.rules
     table = r.tables.score_table
     for name, pts in card.boxes.items():
-        c = r.category_names.index(name)
+        c = r.box_names.index(name)
         assert pts == 0 or (table[:, c] == pts).any()
     assert 0 <= card.yahtzee_bonuses <= max(card.turns - 1, 0)
 
@@ -182,8 +182,8 @@ def test_score_cards_are_parsed_or_refused(items, rules):
 def test_bad_cards_on_the_command_line_get_one_line(capsys, items):
     text = ",".join(items)
     try:
-        ScoreCard.parse(text, "yahtzee")
-    except ScoreCardError:
+        ScoreSheet.parse(text, "yahtzee")
+    except ScoreSheetError:
         _one_line_exit_2(["winprob", "--me", text, "--opponent", ""], capsys)
     else:
         assume(False)

@@ -10,7 +10,7 @@ from helpers import view_for
 def box(sid, dice, **kw):
     s = get_strategy(sid)
     v = view_for("yahtzee-free-joker", dice, **kw)
-    return v.rules.category_names[s.category(v)[0]]
+    return v.rules.box_names[s.box(v)[0]]
 
 
 def test_glenn_greedy_prefers_harder_box_on_ties():
@@ -70,4 +70,4 @@ def test_box_moments_are_kept_in_the_table_cache(tmp_path, monkeypatch):
     again = optimal_box_moments(rules)
     for a, b in zip(first, again, strict=True):
         np.testing.assert_array_equal(a, b)
-    assert first[0].shape == (rules.n_categories,) and (first[1] >= 0).all()
+    assert first[0].shape == (rules.n_boxes,) and (first[1] >= 0).all()

@@ -87,8 +87,8 @@ def test_exact_laws_are_unchanged(key):
         np.testing.assert_allclose(getattr(ex, name), want[name], **TOL, err_msg=name)
     assert ex.n_states == want["n_states"]
     np.testing.assert_allclose(ex.pmf, ARRAYS[f"pmf|{key}"], **TOL)
-    np.testing.assert_allclose(ex.category_means, ARRAYS[f"category_means|{key}"], **TOL)
-    np.testing.assert_allclose(ex.category_fill_turn, ARRAYS[f"category_fill_turn|{key}"], **TOL)
+    np.testing.assert_allclose(ex.box_means, ARRAYS[f"box_means|{key}"], **TOL)
+    np.testing.assert_allclose(ex.box_fill_turn, ARRAYS[f"box_fill_turn|{key}"], **TOL)
 
 
 @pytest.mark.parametrize("rules", sorted(RECORD["solver"]))
@@ -126,7 +126,7 @@ def test_regret_is_unchanged(sid):
     r = regret_law(_recorded(sid), "yahtzee")[1]
     want = RECORD["regret"][sid]
     assert r.total == pytest.approx(want["total"], rel=1e-12)
-    for part in ("by_decision", "by_category"):
+    for part in ("by_decision", "by_box"):
         got = getattr(r, part).to_dict()
         assert got.keys() == want[part].keys()
         for k, v in want[part].items():

@@ -9,7 +9,7 @@ import pytest
 
 from yahtzee_sim import simulate
 from yahtzee_sim.apps.game import Game, MoveError, keep_reason
-from yahtzee_sim.apps.score_card import upper_outlook
+from yahtzee_sim.apps.score_sheet import upper_outlook
 from yahtzee_sim.apps.terminal import HELP, EndOfInput, card_lines, play
 from yahtzee_sim.engine.observation import observe
 from yahtzee_sim.engine.records import check_record
@@ -42,7 +42,7 @@ def test_a_whole_game_played_as_greedy_matches_the_engine():
         obs = observe(rules, b.dice, game.rolls_left, b.used, b.upper_total, b.flag, b.score)
         a = int(policy(obs, None)[0])
         if a >= t.n_keeps:
-            words.append(game.box(rules.category_names[a - t.n_keeps]))
+            words.append(game.box(rules.box_names[a - t.n_keeps]))
         else:
             words.append(game.keep(list(t.faces_from_counts(t.keep_counts[a]))))
     rec = check_record(game.record)
@@ -75,7 +75,7 @@ def test_manual_dice_must_hold_the_kept_dice():
 
 def test_coach_reasons():
     rules = get_rules("yahtzee")
-    open_ = list(rules.category_names)
+    open_ = list(rules.box_names)
     assert "Large straight" in keep_reason(rules, (2, 3, 4, 5), open_)
     assert "Sixes" in keep_reason(rules, (6, 6, 6), open_)
     assert "fresh roll" in keep_reason(rules, (), open_)
@@ -170,8 +170,8 @@ def test_box_name_errors_list_candidates_in_card_order():
     with pytest.raises(BoxNameError, match=r"'nothing' names no open box"):
         match_box(rules, "  ")
     assert normalize(" Small -_ Straight ") == "small_straight"
-    assert rules.category_labels[6] == "Three of a kind"
-    assert get_rules("yatzy").category_labels[:8][-2:] == ("One pair", "Two pairs")
+    assert rules.box_labels[6] == "Three of a kind"
+    assert get_rules("yatzy").box_labels[:8][-2:] == ("One pair", "Two pairs")
 
 
 def test_abbreviations_play_and_the_card_and_help_commands():
@@ -181,7 +181,7 @@ def test_abbreviations_play_and_the_card_and_help_commands():
     assert rec["turns"][0]["box"] == "chance"
     text = "\n".join(said)
     assert HELP in said and "(the game stops here)" in said
-    cards = [s for s in said if s.startswith("  score card")]
+    cards = [s for s in said if s.startswith("  score sheet")]
     assert len(cards) == 2
     first = cards[0]
     chance = [next(ln for ln in c.splitlines() if "Chance" in ln).split() for c in cards]
@@ -197,7 +197,7 @@ def test_card_lines_show_every_box_bonus_progress_and_total():
     game.box("chance")
     lines = card_lines(game)
     assert len([ln for ln in lines if ln.startswith("    ") and not ln.startswith("      ")]) == (
-        rules.n_categories + 2  # upper total, total (no Yahtzee bonus in Yatzy)
+        rules.n_boxes + 2  # upper total, total (no Yahtzee bonus in Yatzy)
     )
     assert lines[-1].split() == ["total", str(game.state()["score"])]
     chance = next(ln for ln in lines if ln.strip().startswith("Chance"))
@@ -206,7 +206,7 @@ def test_card_lines_show_every_box_bonus_progress_and_total():
 
 
 def test_a_terminal_game_against_an_opponent_with_a_second_opinion():
-    boxes = list(get_rules("yahtzee").category_names)
+    boxes = list(get_rules("yahtzee").box_names)
 
     def ask(prompt):  # stop rolling at once; try the boxes in card order
         if prompt.startswith("keep>"):

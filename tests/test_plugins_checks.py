@@ -24,8 +24,8 @@ class KeepSixes(Strategy):
         out[:, 5] = view.dice[:, 5]
         return out
 
-    def category(self, view):
-        return np.argmax(view.category_points, axis=1)
+    def box(self, view):
+        return np.argmax(view.box_points, axis=1)
 
 
 NOT_A_STRATEGY = 3
@@ -106,8 +106,8 @@ class GlobalRandom(Strategy):
         draw = np.random.random(view.dice.shape)  # noqa: NPY002 - the bug under test
         return (view.dice * (draw < 0.5)).astype(np.int8)
 
-    def category(self, view):
-        return np.argmax(view.category_points, axis=1)
+    def box(self, view):
+        return np.argmax(view.box_points, axis=1)
 
 
 class BatchDependent(Strategy):
@@ -119,8 +119,8 @@ class BatchDependent(Strategy):
     def keep(self, view):
         return np.array(view.dice) if len(view) > 1 else np.zeros_like(view.dice)
 
-    def category(self, view):
-        return np.argmax(view.category_points, axis=1)
+    def box(self, view):
+        return np.argmax(view.box_points, axis=1)
 
 
 def test_check_strategy_catches_hidden_randomness_and_batch_dependence():

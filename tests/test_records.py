@@ -65,7 +65,7 @@ def test_mean_luck_is_zero_and_mean_regret_the_exact_regret():
     assert luck["lo"] < 0 < luck["hi"] or abs(luck["mean"]) < 1e-9
     half = (reg["hi"] - reg["lo"]) / 2
     assert abs(reg["mean"] - regret_law("greedy")[1].total) < 2.1 * half
-    assert set(s["by_decision"]) == {"keep, 2 rerolls left", "keep, 1 reroll left", "category"}
+    assert set(s["by_decision"]) == {"keep, 2 rerolls left", "keep, 1 reroll left", "box"}
     assert s["mistakes"][0]["loss"] >= s["mistakes"][-1]["loss"] > 0
 
 

@@ -33,8 +33,8 @@ def test_losses_add_up_to_the_gap_to_optimal(greedy_regret):
     assert r.total == pytest.approx(r.optimal_value - r.strategy_value, abs=1e-7)
     assert r.by_decision.sum() == pytest.approx(r.total, abs=1e-9)
     assert r.by_turn.sum() == pytest.approx(r.total, abs=1e-9)
-    assert r.by_category.sum() == pytest.approx(r.by_decision["category"], abs=1e-9)
-    assert list(r.by_decision.index) == ["keep, 2 rerolls left", "keep, 1 reroll left", "category"]
+    assert r.by_box.sum() == pytest.approx(r.by_decision["box"], abs=1e-9)
+    assert list(r.by_decision.index) == ["keep, 2 rerolls left", "keep, 1 reroll left", "box"]
     assert (r.by_decision > 0).all() and (r.by_turn >= 0).all()
 
 
@@ -104,13 +104,13 @@ def test_report_folder(tmp_path):
         "summary.csv",
         "distributions.png",
         "survival.png",
-        "category_means.png",
+        "box_means.png",
         "kn_trace.png",
         "win_matrix.png",
         "regret_by_turn.png",
-        "categories_mean.csv",
-        "categories_zero.csv",
-        "categories_turn.csv",
+        "boxes_mean.csv",
+        "boxes_zero.csv",
+        "boxes_turn.csv",
         "kim_nelson.csv",
         "win_matrix.csv",
         "exact_pmf.csv",
@@ -139,7 +139,7 @@ def test_report_folder(tmp_path):
         assert needle in md, needle
     html = (out / "report.html").read_text()
     assert html.count("<img") == md.count("![") and "<table>" in html
-    means = pd.read_csv(out / "categories_mean.csv", index_col=0)
+    means = pd.read_csv(out / "boxes_mean.csv", index_col=0)
     assert "optimal (exact)" in means.columns and len(means) == 13
     regret_tab = pd.read_csv(out / "regret.csv", index_col=0)
     assert regret_tab.loc["greedy", "sum of losses"] == pytest.approx(
@@ -210,7 +210,7 @@ def test_cached_exact_results_are_the_computed_ones(tmp_path, monkeypatch):
     np.testing.assert_array_equal(ex2.pmf, ex.pmf)
     assert reg2.to_dict() == reg.to_dict()
     pd.testing.assert_frame_equal(reg2.situations, reg.situations)
-    for name in ("by_decision", "by_turn", "by_category"):
+    for name in ("by_decision", "by_turn", "by_box"):
         pd.testing.assert_series_equal(getattr(reg2, name), getattr(reg, name))
 
 

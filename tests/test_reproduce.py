@@ -124,6 +124,6 @@ def test_exact_laws_are_kept_for_the_next_run(tmp_path, monkeypatch):
     again = exact_cache.exact_law("greedy", rules)
     assert "cached" not in first.meta and again.meta["cached"]
     np.testing.assert_array_equal(again.pmf, first.pmf)
-    np.testing.assert_array_equal(again.category_means, first.category_means)
+    np.testing.assert_array_equal(again.box_means, first.box_means)
     assert (again.mean, again.sd, again.strategy) == (first.mean, first.sd, first.strategy)
     assert len(list(tmp_path.glob("exact-*"))) == 1

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from yahtzee_sim import StrategyError, simulate
-from yahtzee_sim.strategies._card import THREE_OF_A_KIND, YAHTZEE_BOXES
+from yahtzee_sim.strategies._yahtzee_boxes import THREE_OF_A_KIND, YAHTZEE_BOXES
 from yahtzee_sim.strategies.rule_based import Glenn2007Rules
 
 from helpers import view_for
@@ -17,7 +17,7 @@ def kept(dice, used=(), rolls_left=2, flag=0):
 
 def box(dice, used=(), upper_total=0, turn=3, flag=0):
     v = view_for("yahtzee", dice, used=used, upper_total=upper_total, turn=turn, flag=flag)
-    return v.rules.category_names[S.category(v)[0]]
+    return v.rules.box_names[S.box(v)[0]]
 
 
 # Table V rows (keeping dice)
@@ -74,9 +74,9 @@ def test_prioritize_upper_paper_example():
     v = view_for("yahtzee", (3, 2, 3, 2, 3), used=used, upper_total=43, rolls_left=2)
     assert v.tables.faces_from_counts(s.keep(v)[0]) == (2, 2)
     v = view_for("yahtzee", (6, 6, 1, 2, 3), used=used, upper_total=43)
-    assert v.rules.category_names[s.category(v)[0]] == "sixes"
+    assert v.rules.box_names[s.box(v)[0]] == "sixes"
     v = view_for("yahtzee", (6, 6, 6, 6, 6), used=used, upper_total=43)
-    assert v.rules.category_names[s.category(v)[0]] == "yahtzee"
+    assert v.rules.box_names[s.box(v)[0]] == "yahtzee"
 
 
 def test_prioritize_yahtzee_keeps_most_frequent_face():
@@ -93,9 +93,7 @@ def test_variants_move_the_metrics_they_target():
     base = simulate("glenn-2007-rules", 20_000, seed=9, n_jobs=1).summary()
     up = simulate("prioritize-upper", 20_000, seed=9, n_jobs=1).summary()
     yz = simulate("prioritize-yahtzee", 20_000, seed=9, n_jobs=1).summary()
-    assert (
-        up["category_fill_turn"]["sixes"] < 2.5
-    )  # "Simulating Yahtzee": Sixes filled on turn 1.86
+    assert up["box_fill_turn"]["sixes"] < 2.5  # "Simulating Yahtzee": Sixes filled on turn 1.86
     assert yz["yahtzees_mean"] > base["yahtzees_mean"]  # "Simulating Yahtzee" Table 4
     assert (
         yz["mean"] < base["mean"] and up["mean"] < base["mean"]
@@ -113,7 +111,7 @@ def test_defensive_decisions():
 
     def b(dice, used=(), upper_total=0):
         v = view_for("yahtzee-no-bonus", dice, used=used, upper_total=upper_total)
-        return v.rules.category_names[d.category(v)[0]]
+        return v.rules.box_names[d.box(v)[0]]
 
     assert k((2, 3, 4, 5, 6)) == (2, 3, 4, 5, 6)  # made large straight
     assert k((1, 2, 3, 4, 6)) == (1, 2, 3, 4)  # four-run, reroll the last die
@@ -144,7 +142,7 @@ def kept_v2(sid, dice, used=(), rolls_left=2, flag=0, upper_total=0):
 
 def box_v2(sid, dice, used=(), upper_total=0, turn=3, flag=0):
     v = view_for(SB, dice, used=used, upper_total=upper_total, turn=turn, flag=flag)
-    return v.rules.category_names[_v2(sid).category(v)[0]]
+    return v.rules.box_names[_v2(sid).box(v)[0]]
 
 
 def test_v2_is_the_default_and_v1_keeps_its_label():

@@ -7,11 +7,11 @@ from yahtzee_sim import RulesError, get_rules
 from yahtzee_sim.game.rules import PRESETS
 
 
-def score(rules_name, dice, category):
+def score(rules_name, dice, box):
     rules = get_rules(rules_name)
     counts = rules.tables.counts_from_faces(dice)
     r = int(rules.tables.roll_index(counts))
-    return int(rules.tables.score_table[r, rules.category_index(category)])
+    return int(rules.tables.score_table[r, rules.box_index(box)])
 
 
 YAHTZEE_CASES = [
@@ -39,9 +39,9 @@ YAHTZEE_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("dice", "category", "expected"), YAHTZEE_CASES)
-def test_yahtzee_scoring(dice, category, expected):
-    assert score("yahtzee", dice, category) == expected
+@pytest.mark.parametrize(("dice", "box", "expected"), YAHTZEE_CASES)
+def test_yahtzee_scoring(dice, box, expected):
+    assert score("yahtzee", dice, box) == expected
 
 
 YATZY_CASES = [
@@ -67,9 +67,9 @@ YATZY_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("dice", "category", "expected"), YATZY_CASES)
-def test_yatzy_scoring(dice, category, expected):
-    assert score("yatzy", dice, category) == expected
+@pytest.mark.parametrize(("dice", "box", "expected"), YATZY_CASES)
+def test_yatzy_scoring(dice, box, expected):
+    assert score("yatzy", dice, box) == expected
 
 
 def test_kth2012_one_pair_scores_in_two_pairs():
@@ -81,7 +81,7 @@ def test_kth2012_one_pair_scores_in_two_pairs():
 def test_two_yatzy_toy_game():
     rules = get_rules("2-yatzy")
     assert (rules.n_dice, rules.n_faces, rules.rolls_per_turn) == (2, 2, 2)
-    assert rules.category_names == ("ones", "twos")
+    assert rules.box_names == ("ones", "twos")
     assert score("2-yatzy", (2, 2), "twos") == 4
     assert score("2-yatzy", (1, 2), "ones") == 1
 
@@ -90,7 +90,7 @@ def test_joker_scores():
     rules = get_rules("yahtzee")
     t = rules.tables
     r = int(t.roll_index(t.counts_from_faces((4, 4, 4, 4, 4))))
-    joker = dict(zip(rules.category_names, t.joker_table[r].tolist(), strict=True))
+    joker = dict(zip(rules.box_names, t.joker_table[r].tolist(), strict=True))
     assert joker["full_house"] == 25
     assert joker["small_straight"] == 30
     assert joker["large_straight"] == 40
@@ -115,7 +115,7 @@ def test_presets_match_reference():
         r = get_rules(name)
         assert (r.joker, r.yahtzee_bonus, r.upper_bonus) == (joker, ybonus, ubonus), name
         assert r.upper_bonus_threshold == 63
-        assert r.n_categories == (15 if name.startswith("yatzy") else 13)
+        assert r.n_boxes == (15 if name.startswith("yatzy") else 13)
     assert set(expected) | {"2-yatzy", "upper-3d4f", "yahtzee-6box"} == set(PRESETS)
 
 
@@ -154,6 +154,6 @@ def test_rules_pickle_roundtrip_drops_caches():
     np.testing.assert_array_equal(r2.tables.score_table, r.tables.score_table)
 
 
-def test_unknown_category_name():
-    with pytest.raises(RulesError, match="unknown category 'kniffel'"):
-        get_rules("yahtzee").category_index("kniffel")
+def test_unknown_box_name():
+    with pytest.raises(RulesError, match="unknown box 'kniffel'"):
+        get_rules("yahtzee").box_index("kniffel")

@@ -27,15 +27,13 @@ def test_streaming_summary_equals_keeping_all_games():
     assert a["sd"] == pytest.approx(t.std(ddof=1), rel=1e-12)
     for q, v in a["percentiles"].items():
         assert v == np.percentile(t, int(q.removeprefix("p")))
-    assert a["category_zero_rate"]["yahtzee"] == pytest.approx(
-        (full.category_scores[:, 11] == 0).mean()
-    )
+    assert a["box_zero_rate"]["yahtzee"] == pytest.approx((full.box_scores[:, 11] == 0).mean())
 
 
 def test_streaming_keeps_no_per_game_arrays():
     agg = simulate_aggregate("random", 50_000, seed=1, chunk_size=5000)
     held = sum(v.nbytes for v in vars(agg).values() if isinstance(v, np.ndarray))
-    assert held < 50_000  # a histogram and a few per-category counters, not 50k games
+    assert held < 50_000  # a histogram and a few per-box counters, not 50k games
 
 
 # ------------------------------------------------------------- checkpoints
@@ -54,8 +52,8 @@ class InterruptOnce(Strategy):
             raise KeyboardInterrupt
         return self._g.keep(view)
 
-    def category(self, view):
-        return self._g.category(view)
+    def box(self, view):
+        return self._g.box(view)
 
 
 @pytest.mark.parametrize("play", [simulate, simulate_aggregate])
@@ -122,5 +120,5 @@ def test_dask_local_cluster_is_bit_identical():
         assert len(tasks.data) >= 8  # the 8 blocks ran on the cluster's workers
         streamed = simulate_aggregate("random", 20_000, seed=7, chunk_size=2500, n_jobs=-1)
     np.testing.assert_array_equal(local.total, remote.total)
-    np.testing.assert_array_equal(local.category_scores, remote.category_scores)
+    np.testing.assert_array_equal(local.box_scores, remote.box_scores)
     assert streamed.summary() == simulate("random", 20_000, seed=7).aggregate().summary()

@@ -44,7 +44,7 @@ def test_advise_api_is_the_advisor(client):
             "rules": "yahtzee",
         },
     )
-    assert res.get_json()["options"][0]["category"] == "sixes"
+    assert res.get_json()["options"][0]["box"] == "sixes"
 
 
 @pytest.mark.parametrize(
@@ -135,7 +135,7 @@ def test_advise_with_a_strategy_says_its_move_and_rule(client):
     want = strategy_move("card-10", [2, 3, 3, 3, 6], 0, used=["chance"])
     assert says == {"id": "card-10"} | want.to_dict()
     assert says["rule"] == {"section": "box", "number": 4, "text": want.reason.text}
-    assert got["options"][says["rank"] - 1]["category"] == says["option"]["category"]
+    assert got["options"][says["rank"] - 1]["box"] == says["option"]["box"]
     assert got["options"][says["rank"] - 1]["loss"] == pytest.approx(says["loss"])
     body = {"dice": [1, 3, 4, 5, 5], "rolls_left": 2, "strategy": "greedy"}
     says = client.post("/api/advise", json=body).get_json()["strategy"]
@@ -187,7 +187,7 @@ def _play_out(client, gid, state, follow=None):
             keep = state["dice"] if follow is None else follow["option"]["keep"]
             out = client.post(f"/api/games/{gid}/keep", json={"keep": keep}).get_json()
         else:
-            box = next(iter(state["boxes"])) if follow is None else follow["option"]["category"]
+            box = next(iter(state["boxes"])) if follow is None else follow["option"]["box"]
             out = client.post(f"/api/games/{gid}/box", json={"box": box}).get_json()
         state, follow = out["state"], out.get("strategy") if follow is not None else None
     return out
@@ -248,18 +248,18 @@ def test_the_opponent_sees_the_persons_card_as_at_a_tournament_table():
         def keep(self, view):
             return np.asarray(view.dice)
 
-        def category(self, view):
+        def box(self, view):
             tb = view.table
             seen.append((view.turn, tb.seat, tb.n_players, list(tb.turns), int(tb.score[0, 0]),
                          int(tb.used[0, 0])))  # fmt: skip
-            return np.argmax(view.category_points, axis=1)
+            return np.argmax(view.box_points, axis=1)
 
     game = Game("yahtzee", seed=1, opponent=Spy())
     for turn in range(3):
         game.keep(game.dice())
         game.box(next(iter(game.points())))
         st = game.state()
-        used = sum(1 << game.rules.category_index(n) for n in game.used)
+        used = sum(1 << game.rules.box_index(n) for n in game.used)
         assert seen[-1] == (turn, 1, 2, [turn + 1], st["score"], used)
     with pytest.raises(ValueError, match="not with manual dice"):
         Game("yahtzee", manual=True, opponent="greedy")

@@ -16,7 +16,7 @@ def test_bit_identical_for_any_n_jobs():
     d = simulate("random", 3000, seed=11, n_jobs=2, chunk_size=512)
     for x, y in ((a, b), (c, d)):
         np.testing.assert_array_equal(x.total, y.total)
-        np.testing.assert_array_equal(x.category_scores, y.category_scores)
+        np.testing.assert_array_equal(x.box_scores, y.box_scores)
         np.testing.assert_array_equal(x.filled_turn, y.filled_turn)
 
 
@@ -61,7 +61,7 @@ def test_to_frame_columns():
 def test_other_rule_sets_play(rules):
     res = simulate("greedy", 500, seed=3, rules=rules)
     r = get_rules(rules)
-    assert res.category_scores.shape == (500, r.n_categories)
+    assert res.box_scores.shape == (500, r.n_boxes)
     if r.upper_bonus == 0:
         assert (res.upper_bonus == 0).all()
     if r.yahtzee_bonus == 0:
@@ -83,7 +83,7 @@ def test_four_rolls_per_turn_scores_more():
 )
 def test_state_encoding_roundtrip(rules, used, upper, flag):
     r = get_rules(rules)
-    used &= (1 << r.n_categories) - 1
+    used &= (1 << r.n_boxes) - 1
     if not r.has_yahtzee_flag:
         flag = 0
     idx = encode_state(r, used, upper, flag)

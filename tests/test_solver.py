@@ -46,7 +46,7 @@ def test_four_rolls_score_more_and_full_card_is_zero():
     r = three.rules
     assert three.value(used=(1 << 13) - 1, upper=63, flag=1) == 0.0
     # with only Chance open the value is the expected best-effort sum (> 5 * 3.5)
-    only_chance = ((1 << 13) - 1) & ~(1 << r.category_index("chance"))
+    only_chance = ((1 << 13) - 1) & ~(1 << r.box_index("chance"))
     assert 23 < three.value(used=only_chance, upper=63) < 30
 
 

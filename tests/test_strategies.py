@@ -79,7 +79,7 @@ def test_greedy_repr_shows_non_default_params():
 
 
 def test_greedy_bad_tie_break_is_clear():
-    with pytest.raises(StrategyError, match="tie_break category 'kniffel'"):
+    with pytest.raises(StrategyError, match="tie_break box 'kniffel'"):
         simulate(Greedy(tie_break=("kniffel",)), 10)
 
 
@@ -117,16 +117,16 @@ def test_greedy_keeps_made_yahtzee_and_scores_it():
     v = view_for("yahtzee", (6, 6, 6, 6, 6), rolls_left=1)
     assert faces(v, g.keep(v)[0]) == (6, 6, 6, 6, 6)
     v = view_for("yahtzee", (6, 6, 6, 6, 6))
-    assert v.rules.category_names[g.category(v)[0]] == "yahtzee"
+    assert v.rules.box_names[g.box(v)[0]] == "yahtzee"
 
 
 def test_greedy_counts_upper_bonus():
     """Three 5s with 50 in the upper section: Fives (15 + 35 bonus) beats Chance (18)."""
     g = Greedy()
     v = view_for("yahtzee", (5, 5, 5, 1, 2), upper_total=50, used=("three_of_a_kind",))
-    assert v.rules.category_names[g.category(v)[0]] == "fives"
+    assert v.rules.box_names[g.box(v)[0]] == "fives"
     v = view_for("yahtzee", (5, 5, 5, 1, 2), upper_total=0, used=("three_of_a_kind",))
-    assert v.rules.category_names[g.category(v)[0]] == "chance"
+    assert v.rules.box_names[g.box(v)[0]] == "chance"
 
 
 def test_greedy_tie_break_puts_forced_zero_in_ones():
@@ -147,16 +147,16 @@ def test_greedy_tie_break_puts_forced_zero_in_ones():
             "large_straight",
         ),
     )
-    assert v.rules.category_names[g.category(v)[0]] == "ones"
+    assert v.rules.box_names[g.box(v)[0]] == "ones"
 
 
-def test_random_category_prefers_scoring_boxes_and_yahtzee():
+def test_random_box_prefers_scoring_boxes_and_yahtzee():
     s = get_strategy("random")
     v = view_for("yahtzee", (1, 1, 1, 1, 1))
-    assert v.rules.category_names[s.category(v)[0]] == "yahtzee"
+    assert v.rules.box_names[s.box(v)[0]] == "yahtzee"
     res = simulate("random", 2000, seed=1)
     # a random box among the scoring ones: Chance always scores, so it is never zero
-    assert (res.category_scores[:, -1] > 0).all()
+    assert (res.box_scores[:, -1] > 0).all()
 
 
 def test_random_keep_is_fair():
@@ -210,8 +210,8 @@ def test_function_adapter_matches_batched_greedy_decisions():
         return view_for(
             pos.rules,
             pos.dice,
-            used=[c for c in pos.rules.category_names if c not in pos.open_categories],
-            flag=int(pos.yahtzee_bonus_flag),
+            used=[c for c in pos.rules.box_names if c not in pos.open_boxes],
+            flag=int(pos.flag),
             upper_total=pos.upper_total,
             rolls_left=pos.rolls_left,
             turn=pos.turn,
@@ -221,10 +221,10 @@ def test_function_adapter_matches_batched_greedy_decisions():
         v = view_of(pos)
         return list(v.tables.faces_from_counts(g.keep(v)[0]))
 
-    def category(pos):
-        return int(g.category(view_of(pos))[0])
+    def box(pos):
+        return int(g.box(view_of(pos))[0])
 
-    a = simulate(FunctionStrategy(keep, category), 200, seed=8)
+    a = simulate(FunctionStrategy(keep, box), 200, seed=8)
     b = simulate("greedy", 200, seed=8)
     np.testing.assert_array_equal(a.total, b.total)
     np.testing.assert_array_equal(a.filled_turn, b.filled_turn)
@@ -235,7 +235,7 @@ def test_function_adapter_bad_outputs():
     with pytest.raises(ValueError, match="die value 9"):
         simulate(s, 2)
     s = FunctionStrategy(lambda pos: list(pos.dice), lambda pos: "kniffel", label="k")
-    with pytest.raises(ValueError, match="unknown category 'kniffel'"):
+    with pytest.raises(ValueError, match="unknown box 'kniffel'"):
         simulate(s, 2)
     s = FunctionStrategy(lambda pos: [*pos.dice, 1], _best_box, label="six")
     with pytest.raises(ValueError, match="keep_fn kept 6 dice"):
@@ -246,15 +246,13 @@ def test_function_adapter_memoizes_each_position_once():
     asked = []
 
     def keep(pos):
-        asked.append(
-            (pos.open_categories, pos.upper_total, pos.dice, pos.rolls_left, pos.yahtzee_bonus_flag)
-        )
+        asked.append((pos.open_boxes, pos.upper_total, pos.dice, pos.rolls_left, pos.flag))
         return _greedy_ish_keep(pos)
 
     plain = simulate(FunctionStrategy(_greedy_ish_keep, _best_box), 400, seed=2)
     memo = simulate(FunctionStrategy(keep, _best_box, memoize=True), 400, seed=2)
     np.testing.assert_array_equal(plain.total, memo.total)
-    np.testing.assert_array_equal(plain.category_scores, memo.category_scores)
+    np.testing.assert_array_equal(plain.box_scores, memo.box_scores)
     assert len(asked) == len(set(asked))  # every distinct position asked once
     assert len(asked) < 400 * 13 * 2  # and repeated ones not asked again
 

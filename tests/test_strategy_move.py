@@ -15,7 +15,7 @@ from yahtzee_sim.errors import IllegalMoveError, StrategyError
 from yahtzee_sim.solving.advisor import check_position, reachable_upper_totals
 from yahtzee_sim.solving.strategy_move import strategy_move
 from yahtzee_sim.strategies import Strategy, get_strategy
-from yahtzee_sim.strategies._card_vocab import BOX_FALLBACK, KEEP_FALLBACK, vocabulary
+from yahtzee_sim.strategies._card_language import BOX_FALLBACK, KEEP_FALLBACK, vocabulary
 from yahtzee_sim.strategies.card import explain_position, filled_count
 
 YAHTZEE = get_rules("yahtzee")
@@ -26,9 +26,9 @@ def positions(draw, rules=YAHTZEE):
     """A position the rules can produce: dice, rerolls left, filled boxes, upper total."""
     dice = draw(st.lists(st.integers(1, rules.n_faces), min_size=5, max_size=5))
     rolls_left = draw(st.integers(0, rules.rolls_per_turn - 1))
-    names = rules.category_names
+    names = rules.box_names
     used = draw(st.lists(st.sampled_from(names), unique=True, max_size=len(names) - 1))
-    mask = sum(1 << rules.category_index(n) for n in used)
+    mask = sum(1 << rules.box_index(n) for n in used)
     upper = draw(st.sampled_from(sorted(reachable_upper_totals(rules, mask))))
     return dice, rolls_left, used, upper
 
@@ -36,7 +36,7 @@ def positions(draw, rules=YAHTZEE):
 def all_hold(vocab, pos, rule) -> bool:
     """Whether every condition of ``rule`` holds at ``pos`` (the vocabulary evaluates)."""
     view = pos.view()
-    points = np.asarray(view.category_points)
+    points = np.asarray(view.box_points)
     cols = [vocab.condition_index[c] for c in rule.conditions]
     X = vocab.conditions(
         np.array([pos.roll]),
@@ -62,7 +62,7 @@ def test_the_rule_that_decides_is_the_first_that_holds_and_plays_the_move(size, 
     vocab = vocabulary(YAHTZEE)
     view = pos.view()
     section = card._compiled.card.keeps if rolls_left else card._compiled.card.boxes
-    points = view.category_points[0]
+    points = view.box_points[0]
 
     def fires(rule) -> bool:
         if not all_hold(vocab, pos, rule):
@@ -85,10 +85,10 @@ def test_the_rule_that_decides_is_the_first_that_holds_and_plays_the_move(size, 
         move = section[first].move if first is not None else BOX_FALLBACK
         assert said.text.endswith(move)
         if first is None:
-            assert card.category(view)[0] == int(np.argmax(points))
+            assert card.box(view)[0] == int(np.argmax(points))
         else:
             box = vocab.box_table[pos.roll, vocab.box_index[move]]
-            assert card.category(view)[0] == box
+            assert card.box(view)[0] == box
 
 
 @settings(max_examples=25, deadline=None)
@@ -104,7 +104,7 @@ def test_the_move_is_the_strategys_and_valued_by_the_advisor(position, sid):
         keep = strategy.keep(view)[0]
         assert says.option.keep == tuple(YAHTZEE.tables.faces_from_counts(keep))
     else:
-        assert says.option.category == YAHTZEE.category_names[int(strategy.category(view)[0])]
+        assert says.option.box == YAHTZEE.box_names[int(strategy.box(view)[0])]
     assert says.option in options and options[says.rank - 1] == says.option
     assert says.loss == pytest.approx(options[0].value - says.option.value, abs=1e-12)
     assert says.loss >= 0
@@ -151,8 +151,8 @@ class _Cheat(Strategy):
         out[:, 5] = 1
         return out
 
-    def category(self, view):
-        return np.full(len(view), view.rules.category_index("chance"))
+    def box(self, view):
+        return np.full(len(view), view.rules.box_index("chance"))
 
 
 def test_an_illegal_move_is_named():

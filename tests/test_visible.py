@@ -24,8 +24,8 @@ from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.game.state import decode_state
 from yahtzee_sim.multiplayer.tables import play_tables
 from yahtzee_sim.multiplayer.winprob import (
-    ScoreCard,
-    ScoreCardError,
+    ScoreSheet,
+    ScoreSheetError,
     win_probability_now,
     win_shares,
 )
@@ -77,10 +77,10 @@ class _Spy(Strategy):
     def keep(self, view):
         return self._opt.keep(view)
 
-    def category(self, view):
+    def box(self, view):
         tb = view.table
         self.seen.append((view.turn, view.seat, view.n_players, tb.turns.copy(), tb.score.copy()))
-        return self._opt.category(view)
+        return self._opt.box(view)
 
 
 def test_a_seat_sees_the_others_cards_as_they_stand():
@@ -133,7 +133,7 @@ def test_mixed_lanes_with_max_ev_values_reproduce_optimal_decisions(rules_name):
     used_l, upper_l, flag_l = decode_state(rules, states)
     for t in range(nu):
         used, upper, flag = int(used_l[t]), int(upper_l[t]), int(flag_l[t])
-        for c in range(rules.n_categories):
+        for c in range(rules.n_boxes):
             if (used >> c) & 1:
                 continue
             for slot in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
@@ -178,7 +178,7 @@ def _best_last_turn(rules, card, opp_total) -> float:
     t = rules.tables
     kr = kernel_rules(rules)
     used, upper, flag = card.used, min(card.upper_total, rules.upper_cap), card.flag
-    c = next(j for j in range(rules.n_categories) if not (used >> j) & 1)
+    c = next(j for j in range(rules.n_boxes) if not (used >> j) & 1)
     share = np.empty(t.n_rolls)
     for r in range(t.n_rolls):
         p = int(t.score_table[r, c])
@@ -200,8 +200,8 @@ def test_chase_plays_the_exact_best_last_turn(opp_chance):
     (and win-aware's) win rate from there matches the brute-force best over every keep
     plan; max-EV play's is lower."""
     rules = get_rules("yahtzee")
-    me = ScoreCard.parse(LATE_A + ",yahtzee=50", rules)
-    opp = ScoreCard.parse(LATE_B + f",large_straight=40,chance={opp_chance}", rules)
+    me = ScoreSheet.parse(LATE_A + ",yahtzee=50", rules)
+    opp = ScoreSheet.parse(LATE_B + f",large_straight=40,chance={opp_chance}", rules)
     best = _best_last_turn(rules, me, opp.score)
     for name in ("chase", "win-aware", "optimal"):
         players = [get_strategy("optimal"), get_strategy(name)]
@@ -235,7 +235,7 @@ def test_future_law_from_the_start_is_optimal_play_s_law():
 
 def test_future_law_inside_a_turn_has_the_advisor_s_value():
     rules = get_rules("yahtzee")
-    card = ScoreCard.parse(LATE_A.split(",four_of_a_kind")[0], rules)
+    card = ScoreSheet.parse(LATE_A.split(",four_of_a_kind")[0], rules)
     for dice, rolls_left in (([6, 6, 6, 2, 3], 2), ([1, 2, 3, 4, 6], 1), ([5, 5, 5, 5, 2], 0)):
         counts = rules.tables.counts_from_faces(dice)
         law = future_law(rules, card.state, counts, rolls_left)
@@ -265,16 +265,15 @@ def test_win_shares_match_brute_force_enumeration(weights):
     assert np.allclose(win_shares(pmfs), brute, atol=1e-12)
 
 
-def _random_card(rules, boxes: int, rng) -> ScoreCard:
+def _random_card(rules, boxes: int, rng) -> ScoreSheet:
     """A random card with ``boxes`` boxes filled, each with the points of a random roll."""
     t = rules.tables
-    names = rng.choice(rules.category_names, size=boxes, replace=False)
+    names = rng.choice(rules.box_names, size=boxes, replace=False)
     rolls = rng.integers(t.n_rolls, size=boxes)
     pts = {
-        str(n): int(t.score_table[r, rules.category_index(n)])
-        for n, r in zip(names, rolls, strict=True)
+        str(n): int(t.score_table[r, rules.box_index(n)]) for n, r in zip(names, rolls, strict=True)
     }
-    return ScoreCard(rules, pts)
+    return ScoreSheet(rules, pts)
 
 
 @pytest.mark.parametrize("position", range(3))
@@ -296,7 +295,7 @@ def test_a_finished_game_has_a_certain_winner():
     full_a = LATE_A + ",yahtzee=50,chance=20"
     full_b = LATE_B + ",large_straight=40,chance=22"
     res = win_probability_now([full_a, full_b])
-    a, b = (ScoreCard.parse(c).score for c in (full_a, full_b))
+    a, b = (ScoreSheet.parse(c).score for c in (full_a, full_b))
     assert res.to_move == -1
     assert res.exact == ([1.0, 0.0] if a > b else [0.0, 1.0])
 
@@ -310,16 +309,16 @@ def test_a_finished_game_has_a_certain_winner():
         (["ones", ""], "is not box=points"),
         (["ones=3,yahtzee_bonuses=1", ""], "yahtzee_bonuses=1 needs"),
         (["ones=3,twos=6", ""], "seat 0 has 2 boxes filled"),
-        (["ones=3"], "at least two score cards"),
+        (["ones=3"], "at least two score sheets"),
     ],
 )
 def test_impossible_score_cards_are_refused(cards, match):
-    with pytest.raises(ScoreCardError, match=match):
+    with pytest.raises(ScoreSheetError, match=match):
         win_probability_now(cards)
 
 
 def test_score_card_totals_include_bonuses():
-    c = ScoreCard.parse("fours=16,fives=25,sixes=24,yahtzee=50,chance=20,yahtzee_bonuses=1")
+    c = ScoreSheet.parse("fours=16,fives=25,sixes=24,yahtzee=50,chance=20,yahtzee_bonuses=1")
     assert c.upper_total == 65 and c.flag == 1
     assert c.score == 16 + 25 + 24 + 35 + 50 + 20 + 100
 
@@ -399,9 +398,9 @@ def test_a_decided_game_is_still_played_max_ev():
     """Seat 0 finished out of reach: every move wins with probability 0, and the
     opponent-aware strategies then play exactly max-EV (same dice, same totals)."""
     rules = get_rules("yahtzee")
-    me = ScoreCard.parse(LATE_A + ",yahtzee=50", rules)
+    me = ScoreSheet.parse(LATE_A + ",yahtzee=50", rules)
     far = LATE_B.replace("yahtzee=0", "yahtzee=50") + ",large_straight=40,chance=22"
-    opp = ScoreCard.parse(far + ",yahtzee_bonuses=3", rules)
+    opp = ScoreSheet.parse(far + ",yahtzee_bonuses=3", rules)
     start = ([opp, me], 1)
     ref = play_tables([get_strategy("optimal")] * 2, rules, 5_000, seed=1, start=start)
     for name in ("chase", "win-aware"):

@@ -29,8 +29,8 @@ class Chancer(Strategy):
     def keep(self, view):
         return np.array(view.dice, dtype=np.int8)
 
-    def category(self, view):
-        return np.full(len(view), view.rules.category_names.index("chance"), dtype=np.int64)
+    def box(self, view):
+        return np.full(len(view), view.rules.box_names.index("chance"), dtype=np.int64)
 
 
 @pytest.mark.parametrize(
@@ -60,7 +60,7 @@ def test_simulated_and_exact_results_share_the_vocabulary():
     assert sim["strategy"] == exact["strategy"] == "optimal"
     keys = [percentile_key(q) for q in PERCENTILES]
     assert list(sim["percentiles"]) == list(exact["percentiles"]) == keys
-    for entry in ("category_means", "category_zero_rate", "category_fill_turn"):
+    for entry in ("box_means", "box_zero_rate", "box_fill_turn"):
         assert list(sim[entry]) == list(exact[entry])
         for box, value in exact[entry].items():  # same meaning: the estimate is close
             assert sim[entry][box] == pytest.approx(value, abs=0.02 * max(1.0, value))

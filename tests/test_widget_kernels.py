@@ -198,7 +198,7 @@ def test_grouped_table_fills_decide_as_one_lane_widget_runs():
     rng = np.random.default_rng(5)
     states = np.unique(rng.integers(0, n_states(rules), size=3000))
     used, upper, flag = decode_state(rules, states)
-    states = states[used != (1 << rules.n_categories) - 1]
+    states = states[used != (1 << rules.n_boxes) - 1]
     k_grouped, c_grouped = s.decision_table(rules, states[::-1].copy())
     used, upper, flag = decode_state(rules, states[::-1])
     k_one = np.zeros_like(k_grouped)

@@ -48,7 +48,7 @@ def test_future_laws_are_the_exact_law_of_each_state(rules_name):
         np.testing.assert_allclose(_pad(got, n), _pad(want, n), atol=1e-13)
         assert laws.support[s] == np.count_nonzero(got >= NODE_WEIGHT)
     used = decode_state(rules, np.arange(len(laws.length)))[0]
-    open_boxes = np.array([rules.n_categories - bin(int(u)).count("1") for u in used])
+    open_boxes = np.array([rules.n_boxes - bin(int(u)).count("1") for u in used])
     assert np.all(laws.length[open_boxes > 2] == 0) and np.any(open_boxes > 2)
 
 

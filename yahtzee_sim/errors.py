@@ -49,7 +49,7 @@ class StrategyRuntimeError(StrategyError):
     """A strategy's own code raised an exception while preparing or deciding.
 
     The message is one line: the strategy's label, what raised (``keep()``,
-    ``category()``, ``prepare()``) and the original exception, the file and line of the
+    ``box()``, ``prepare()``) and the original exception, the file and line of the
     strategy's code, and the game, turn, rerolls left and dice. The original exception
     is chained as ``__cause__`` (in the process where it was raised; the message alone
     crosses to the parent of a worker process).

@@ -62,7 +62,7 @@ def augmented_level(
     p = np.empty(n_rolls)
     fin = np.empty(n_rolls)
     w = np.empty(n_keeps)
-    acc = np.zeros(kr.n_categories * width)
+    acc = np.zeros(kr.n_boxes * width)
     touched = np.empty(n_rolls, dtype=np.int64)
     keep_dec = np.zeros((layers, n_rolls), dtype=np.int64)
     cat_row = np.empty(n_rolls, dtype=np.int64)

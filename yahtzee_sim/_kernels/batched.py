@@ -1,6 +1,6 @@
 """Many games' turns in few widget calls: the games of a turn, whatever their states,
 run as the lanes of one call with caller-given box values (:func:`.widget.widget_mixed`:
-a box a lane has filled is valued ``NEG`` there; only the category step depends on the
+a box a lane has filled is valued ``NEG`` there; only the box step depends on the
 state, the keep steps are the dice's). Used by win-aware play (:mod:`.winaware`) and by
 the score-dependent table strategies (need lanes of a target or utility table,
 :func:`need_lane_decisions`).
@@ -178,12 +178,12 @@ def copy_box_values(slot_ptr, used, src, col, dst, t):
 def n_of_a_kind_slots(kr):
     """``mask[s]``: whether slot ``s`` can score an n-of-a-kind roll (its points, or its
     joker points, in some box) — the only slots whose values a roll's Yahtzee bonus
-    changes (``val_bonus`` in :func:`.widget.category_step`)."""
+    changes (``val_bonus`` in :func:`.widget.box_step`)."""
     mask = np.zeros(kr.slot_points.shape[0], dtype=np.bool_)
     for r in range(kr.roll_keep_index.shape[0]):
         if kr.yahtzee_face[r] < 0:
             continue
-        for c in range(kr.n_categories):
+        for c in range(kr.n_boxes):
             for p in (kr.score_table[r, c], kr.joker_table[r, c]):
                 if 0 <= p < kr.points_slot.shape[1] and kr.points_slot[c, p] >= 0:
                     mask[kr.points_slot[c, p]] = True

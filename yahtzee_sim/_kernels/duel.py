@@ -46,7 +46,7 @@ def successors(kr, states):
         if bonus_moves_flag(kr, used, flag):
             flags.append(flag_after_roll(kr, flag, 1))
         for f in flags:
-            for c in range(kr.n_categories):
+            for c in range(kr.n_boxes):
                 if (used >> c) & 1:
                     continue
                 for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
@@ -95,7 +95,7 @@ def solve_stage(
     """
     n_m = m_states.shape[0]
     n_y = w_mr.shape[0]
-    n_states = (np.int64(1) << kr.n_categories) * kr.flag_size * (kr.upper_cap + 1)
+    n_states = (np.int64(1) << kr.n_boxes) * kr.flag_size * (kr.upper_cap + 1)
     count = iy_hi - iy_lo
     n_chunks = min(count, threads)
     for chunk in prange(n_chunks):
@@ -125,7 +125,7 @@ def mover_turn(kr, values, d, state, mr_x, mr_y, next_off, n_y, iy, x2_states, x
     """One widget run of the mover at ``state`` (waiter number ``iy`` of ``n_y``) in the
     single lane ``lane`` (= the mover's points needed + ``d``), recording every value (level
     2): returns the widget's views ``(W, cat, keep, keep_vals, roll_vals)``."""
-    n_states = (np.int64(1) << kr.n_categories) * kr.flag_size * (kr.upper_cap + 1)
+    n_states = (np.int64(1) << kr.n_boxes) * kr.flag_size * (kr.upper_cap + 1)
     off = np.empty(n_states, dtype=np.int64)
     first = np.empty(n_states, dtype=np.int64)
     length = np.empty(n_states, dtype=np.int64)

@@ -1,7 +1,7 @@
 """Kernels of the exact evaluator: one turn's outcome law per state, then the
 forward (reach, moments) and backward (score distribution) passes over levels.
 
-A *turn outcome* of a state is a triple ``(category, raw points, Yahtzee bonus?)``
+A *turn outcome* of a state is a triple ``(box, raw points, Yahtzee bonus?)``
 with its probability under the strategy's fixed decisions; the next state and
 the points scored (bonuses included) follow from it.
 """
@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit, prange
 
 from yahtzee_sim._kernels.scoring import (
-    category_legal_points,
+    box_legal_points,
     flag_after_roll,
     joker_case,
     scored_state,
@@ -76,13 +76,13 @@ def turn_outcomes(
     """Outcome law of one turn for each state ``i`` (in parallel over states).
 
     Outcomes of state ``i`` go to ``out_*[i, :out_n[i]]``. ``bad_roll[i]`` is the first
-    reachable final roll whose chosen category is illegal (-1 if none); such a state has
+    reachable final roll whose chosen box is illegal (-1 if none); such a state has
     no outcomes.
     """
     n = used.shape[0]
     n_rolls = cat_dec.shape[1]
     n_keeps = kr.keep_size.shape[0]
-    C = kr.n_categories
+    C = kr.n_boxes
     rolls = kr.rolls
     width = 2 * (kr.box_max.max() + 1)
     n_chunks = min(n, 64)
@@ -127,7 +127,7 @@ def roll_outcomes(kr, used, flag, cat_row, fin, acc, touched, width):
     points, Yahtzee bonus?)``: ``acc[c * width + 2 * points + bonus]`` += P, the keys
     listed in ``touched``. Returns ``(number of keys, first reachable roll whose box is
     illegal or -1)``; with an illegal box nothing is accumulated."""
-    C = kr.n_categories
+    C = kr.n_boxes
     n_touched = 0
     for r in range(fin.shape[0]):
         if fin[r] == 0.0:
@@ -138,7 +138,7 @@ def roll_outcomes(kr, used, flag, cat_row, fin, acc, touched, width):
         if 0 <= c < C:
             if kr.yahtzee_face[r] >= 0:
                 case = joker_case(kr, r, used, flag)
-                pts = category_legal_points(kr, case, r, used, c)
+                pts = box_legal_points(kr, case, r, used, c)
                 yb = 1 if yahtzee_bonus_points(kr, r, used, flag) > 0 else 0
             elif (used >> c) & 1 == 0:
                 pts = kr.score_table[r, c]
@@ -201,9 +201,9 @@ class Moments(NamedTuple):
     stats: np.ndarray
 
 
-def new_moments(n_states: int, n_categories: int) -> Moments:
+def new_moments(n_states: int, n_boxes: int) -> Moments:
     """Zero moments, with the start state reached for sure."""
-    m = Moments(*(np.zeros(n) for n in (n_states,) * 3 + (n_categories,) * 3 + (2,)))
+    m = Moments(*(np.zeros(n) for n in (n_states,) * 3 + (n_boxes,) * 3 + (2,)))
     m.A[0] = 1.0
     return m
 
@@ -224,7 +224,7 @@ def tally_outcome(cat_sum, cat_zero, cat_turn, stats, c, raw, yb, ub, m, turn):
 def forward_level(states, ptr, cat, raw, yb, nxt, pts, ub, prob, turn, acc):
     """Push reach probability and partial moments (``acc``, :class:`Moments`) from a
     level's states to the next level's, and add each outcome's contribution to the
-    per-category and bonus statistics."""
+    per-box and bonus statistics."""
     A, B, S2, cat_sum, cat_zero, cat_turn, stats = acc
     for i in range(states.shape[0]):
         s = states[i]

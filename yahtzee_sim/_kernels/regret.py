@@ -31,7 +31,7 @@ def _box_loss(kr, used, flag, val, points, r, t, chosen_box, best_value):
     roll_options(kr, r, used, flag, points)
     best = NEG
     chosen = NEG
-    for c in range(kr.n_categories):
+    for c in range(kr.n_boxes):
         if points[c] >= 0:
             v = val[kr.points_slot[c, points[c]], t]
             best = max(best, v)
@@ -70,7 +70,7 @@ def _turn_regret(kr, used, flag, run, t, keep_dec, cat_dec, points, scratch, out
         top_roll[j] = -1
         top_p[j] = 0.0
         top_best[j] = -1
-    for c in range(kr.n_categories):
+    for c in range(kr.n_boxes):
         by_cat[c] = 0.0
     # forward through the turn under the strategy's keeps, charging each decision's loss
     for r in range(n_rolls):
@@ -161,7 +161,7 @@ def decision_options(
     for chunk in prange(n_chunks):
         one = np.int64(1)  # not a literal: the same compiled widget as the other lane runs
         work = new_work(kr, one, 2)
-        points = np.empty(kr.n_categories, dtype=np.int64)
+        points = np.empty(kr.n_boxes, dtype=np.int64)
         for g in range(chunk, n, n_chunks):
             u, up, f = used[g], upper[g], flag[g]
             _, _, _, keep_vals, roll_vals = widget(kr, lanes, u, up, f, up, one, work, 2)
@@ -178,7 +178,7 @@ def decision_options(
                 else:
                     yb = roll_options(kr, r, u, f, points)
                     f2 = flag_after_roll(kr, f, yb)
-                    for c in range(kr.n_categories):
+                    for c in range(kr.n_boxes):
                         if points[c] >= 0:
                             nxt, ub = scored_state(kr, u, up, f2, c, points[c])
                             opt_action[o] = n_keeps + c

@@ -53,7 +53,7 @@ class KernelRules(NamedTuple):
     points_slot: np.ndarray  # (C, max points + 1) int64, -1: no such score
     n_dice: int
     n_faces: int
-    n_categories: int
+    n_boxes: int
     rolls: int  # rolls per turn
     joker: int
     yahtzee_index: int  # -1 if none
@@ -89,7 +89,7 @@ _FROM_DICE_TABLES = (
 _FROM_RULES = (
     "n_dice",
     "n_faces",
-    "n_categories",
+    "n_boxes",
     "yahtzee_bonus",
     "yahtzee_bonus_limit",
     "upper_cap",
@@ -154,7 +154,7 @@ def kernel_rules(rules) -> KernelRules:
         return cached
     t = rules.tables
     ucf = np.full(rules.n_faces, -1, dtype=np.int64)
-    for i, c in enumerate(rules.categories):
+    for i, c in enumerate(rules.boxes):
         if c.is_upper:
             ucf[c.param - 1] = i
     yi = rules.yahtzee_index
@@ -164,7 +164,7 @@ def kernel_rules(rules) -> KernelRules:
     keep_sub, keep_sub_count = keep_subs(t.keep_remove)
     kr = KernelRules(
         upper_cat_of_face=ucf,
-        is_upper=np.array([c.is_upper for c in rules.categories]),
+        is_upper=np.array([c.is_upper for c in rules.boxes]),
         box_max=box_max,
         **{name: getattr(t, name) for name in _FROM_DICE_TABLES},
         code_weights=(rules.n_dice + 1) ** np.arange(rules.n_faces, dtype=np.int64),
@@ -175,7 +175,7 @@ def kernel_rules(rules) -> KernelRules:
         rolls=rules.rolls_per_turn,
         joker=_JOKER_CODES[rules.joker],
         yahtzee_index=-1 if yi is None else yi,
-        yahtzee_points=0 if yi is None else rules.categories[yi].points,
+        yahtzee_points=0 if yi is None else rules.boxes[yi].points,
         upper_threshold=rules.upper_bonus_threshold,
         **{name: getattr(rules, name) for name in _FROM_RULES},
     )
@@ -232,7 +232,7 @@ def roll_dice(kr, counts, roll_idx, keep, rolling, games, turn, roll, key0, key1
     return -1
 
 
-# ------------------------------------------------------------- categories
+# ------------------------------------------------------------- boxes
 @njit(cache=True, nogil=True)
 def joker_case(kr, roll, used, flag):
     """How a roll may be scored.
@@ -253,15 +253,15 @@ def joker_case(kr, roll, used, flag):
         return 0 if upper_open else 2
     if upper_open:
         return 1
-    for c in range(kr.n_categories):
+    for c in range(kr.n_boxes):
         if not kr.is_upper[c] and (used >> c) & 1 == 0:
             return 3
     return 4
 
 
 @njit(cache=True, nogil=True)
-def category_legal_points(kr, case, roll, used, c):
-    """Points of category ``c`` for ``roll`` (no bonuses), or -1 if ``c`` is illegal."""
+def box_legal_points(kr, case, roll, used, c):
+    """Points of box ``c`` for ``roll`` (no bonuses), or -1 if ``c`` is illegal."""
     if (used >> c) & 1:
         return -1
     if case == 0:
@@ -365,20 +365,20 @@ def roll_options(kr, roll, used, flag, points):
     """One roll's scoring options in one call: ``points[c]`` = the legal points of box
     ``c`` (-1 if illegal; joker rules applied); returns the Yahtzee bonus of the roll."""
     case = joker_case(kr, roll, used, flag)
-    for c in range(kr.n_categories):
-        points[c] = category_legal_points(kr, case, roll, used, c)
+    for c in range(kr.n_boxes):
+        points[c] = box_legal_points(kr, case, roll, used, c)
     return yahtzee_bonus_points(kr, roll, used, flag)
 
 
 @njit(cache=True, nogil=True)
-def category_options(kr, roll_idx, used, flag):
-    """Points of every category for a batch (-1 where illegal), shape ``(n, C)`` int16."""
+def box_options(kr, roll_idx, used, flag):
+    """Points of every box for a batch (-1 where illegal), shape ``(n, C)`` int16."""
     n = roll_idx.shape[0]
-    out = np.empty((n, kr.n_categories), dtype=np.int16)
+    out = np.empty((n, kr.n_boxes), dtype=np.int16)
     for i in range(n):
         case = joker_case(kr, roll_idx[i], used[i], flag[i])
-        for c in range(kr.n_categories):
-            out[i, c] = category_legal_points(kr, case, roll_idx[i], used[i], c)
+        for c in range(kr.n_boxes):
+            out[i, c] = box_legal_points(kr, case, roll_idx[i], used[i], c)
     return out
 
 
@@ -395,19 +395,19 @@ def yahtzee_bonuses(kr, roll_idx, used, flag):
 def bonus_options(kr, roll_idx, used, upper, flag, points):
     """Bonuses earned by writing the roll in each box, ``(n, C)``: the upper bonus where
     the box makes the (capped) upper total reach the cap, plus the roll's Yahtzee bonus;
-    ``points`` are :func:`category_options` (illegal boxes count as 0 points)."""
+    ``points`` are :func:`box_options` (illegal boxes count as 0 points)."""
     n = roll_idx.shape[0]
-    out = np.zeros((n, kr.n_categories), dtype=np.int64)
+    out = np.zeros((n, kr.n_boxes), dtype=np.int64)
     for i in range(n):
         yb = yahtzee_bonus_points(kr, roll_idx[i], used[i], flag[i])
-        for c in range(kr.n_categories):
+        for c in range(kr.n_boxes):
             _, ub = upper_after(kr, upper[i], c, max(np.int64(points[i, c]), 0))
             out[i, c] = ub + yb
     return out
 
 
 @njit(cache=True, nogil=True)
-def apply_categories(
+def apply_boxes(
     kr,
     cats,
     active,
@@ -430,11 +430,11 @@ def apply_categories(
         if not active[i]:
             continue
         c = cats[i]
-        if c < 0 or c >= kr.n_categories:
+        if c < 0 or c >= kr.n_boxes:
             return i
         roll = roll_idx[i]
         case = joker_case(kr, roll, used[i], flag[i])
-        pts = category_legal_points(kr, case, roll, used[i], c)
+        pts = box_legal_points(kr, case, roll, used[i], c)
         if pts < 0:
             return i
     for i in range(n):
@@ -443,7 +443,7 @@ def apply_categories(
         c = cats[i]
         roll = roll_idx[i]
         case = joker_case(kr, roll, used[i], flag[i])
-        pts = category_legal_points(kr, case, roll, used[i], c)
+        pts = box_legal_points(kr, case, roll, used[i], c)
         bonus = yahtzee_bonus_points(kr, roll, used[i], flag[i])
         if bonus:
             ybonus[i] += 1

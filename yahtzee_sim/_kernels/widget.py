@@ -25,7 +25,7 @@ what they record.
 
 **Steps** (all in one work array ``W``, one row per keep, ``nu`` lanes):
 
-1. *category step* — the value of each (open box, points) pair is computed once per
+1. *box step* — the value of each (open box, points) pair is computed once per
    state (:func:`box_values`, the scoring step of :mod:`.play` applied to lanes), then
    each roll takes its best legal box by table lookup; n-of-a-kind rolls get their
    legal points (joker rules) and Yahtzee bonus from :func:`.scoring.roll_options`;
@@ -41,7 +41,7 @@ bundle it passes to a call it does not inline, which costs more than a box's wor
 one lane); against the four separate copies this replaced, the one widget solves
 official Yahtzee about 20% faster (``benchmarks/bench_solver.py``).
 
-Ties: the first box in score-card order; among keeps, the keep itself before its
+Ties: the first box in score-sheet order; among keeps, the keep itself before its
 sub-keeps (more dice kept), then removing the lowest face first.
 
 **Recording** (``record``): 0 nothing; 1 the best box per roll and the best keep per
@@ -165,7 +165,7 @@ def new_work(kr, max_nu, record):
         np.empty(n_keeps * rec, dtype=np.int32),
         np.empty(n_val),
         np.empty(n_val if kr.yahtzee_bonus_limit > 0 or kr.yahtzee_bonus > 0 else 0),
-        np.empty(kr.n_categories, dtype=np.int64),
+        np.empty(kr.n_boxes, dtype=np.int64),
         np.empty(n_rolls * rec, dtype=np.int64),
         np.zeros(kr.rolls * n_rolls * rec, dtype=np.int64),
         np.zeros(kr.rolls * n_keeps * vals),
@@ -205,7 +205,7 @@ def box_values(kr, lanes, used, upper, flag, lo, nu, val, only=_NO_MASK):
     Yahtzee bonus is added per roll: it is the same for every box); exponential lanes:
     the same with ``exp(-θ points)`` times the value. Need lanes: the next state's value
     with ``lo + t - q`` points still needed, ``q`` = points + upper bonus (a roll's
-    Yahtzee bonus shifts the lanes, see :func:`category_step`).
+    Yahtzee bonus shifts the lanes, see :func:`box_step`).
 
     The loops are written out here, not in a per-slot helper: a numba call passing
     ``kr`` moves every array of the bundle, which costs more than a slot's work.
@@ -219,7 +219,7 @@ def box_values(kr, lanes, used, upper, flag, lo, nu, val, only=_NO_MASK):
     offset, length, first = lanes.offset, lanes.length, lanes.first
     has_first = first.shape[0] > 0
     top, bottom = lanes.top, lanes.bottom
-    for c in range(kr.n_categories):
+    for c in range(kr.n_boxes):
         if (used >> c) & 1:
             continue
         # need lanes: a box that moves neither the upper total nor the flag sends every
@@ -277,7 +277,7 @@ def prefetch_box_rows(kr, lanes, used, upper, flag, lo, hi):
     V = lanes.values
     offset, length, first = lanes.offset, lanes.length, lanes.first
     has_first = first.shape[0] > 0
-    for c in range(kr.n_categories):
+    for c in range(kr.n_boxes):
         if (used >> c) & 1:
             continue
         if not next_state_depends_on_points(kr, c):  # one next state: one stretch
@@ -344,7 +344,7 @@ def bonus_moves_flag(kr, used, flag):
 
 
 @njit(cache=True, nogil=True)
-def category_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots, record, cat):
+def box_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots, record, cat):
     """Rows of rolls in ``W`` = the value of each roll's best box, lane by lane;
     with ``record``, ``cat[r, t]`` = that box (the first in card order on ties).
 
@@ -365,7 +365,7 @@ def category_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots
         box_values(
             kr, lanes, used, upper, flag_after_roll(kr, flag, 1), lo - pad, nu + pad, val_bonus
         )
-    C = kr.n_categories
+    C = kr.n_boxes
     score_slot = kr.score_slot
     rki = kr.roll_keep_index
     boxes = np.empty(C, dtype=np.int64)  # one roll's legal boxes and their slots
@@ -568,9 +568,7 @@ def widget(kr, lanes, used, upper, flag, lo, nu, work, record):
     width = nu + box_pad(kr, lanes, flag)
     val = buffer_rows(work.val, kr.slot_points.shape[0], width)
     val_bonus = buffer_rows(work.val_bonus, kr.slot_points.shape[0], width)
-    category_step(
-        kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, work.slots, record >= 1, cat
-    )
+    box_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, work.slots, record >= 1, cat)
     reroll_steps(kr, W, A, nu, work, record)
     return W, cat, keep, keep_vals, roll_vals
 
@@ -578,7 +576,7 @@ def widget(kr, lanes, used, upper, flag, lo, nu, work, record):
 @njit(cache=True, nogil=True)
 def reroll_steps(kr, W, A, nu, work, record, top=True):
     """Steps 2 and 3 of :func:`widget`, from rows of rolls holding their best box's value
-    (the category step): the keep steps, recorded as ``record`` says into ``work``, then
+    (the box step): the keep steps, recorded as ``record`` says into ``work``, then
     the state's value in ``W[0, :nu]``. They depend on the dice only, not on the state,
     so lanes of different states share them (:func:`widget_mixed`).
 
@@ -633,23 +631,23 @@ def best_keep_at(kr, W, t, r, best, arg):
 @njit(cache=True, nogil=True)
 def mask_used_boxes(kr, used, t, val):
     """Given lanes of mixed states: lane ``t``'s filled boxes (``used``) get the value
-    ``NEG`` in ``val``, so that no roll writes in them (:func:`mixed_category_step`)."""
-    for c in range(kr.n_categories):
+    ``NEG`` in ``val``, so that no roll writes in them (:func:`mixed_box_step`)."""
+    for c in range(kr.n_boxes):
         if (used >> c) & 1:
             for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
                 val[s, t] = NEG
 
 
 @njit(cache=True, nogil=True)
-def mixed_category_step(kr, used, flag, nu, W, val, val_bonus, slots, cat):
-    """The category step of caller-valued lanes whose turn-start states differ: lane
+def mixed_box_step(kr, used, flag, nu, W, val, val_bonus, slots, cat):
+    """The box step of caller-valued lanes whose turn-start states differ: lane
     ``t`` is a game at filled boxes ``used[t]`` and flag ``flag[t]``, its filled boxes
     valued ``NEG`` in ``val`` (:func:`mask_used_boxes`). A roll's best box is then a max
     over the boxes open in any lane, lane by lane; n-of-a-kind rolls, whose legal boxes
     and Yahtzee bonus depend on the lane's own boxes and flag (joker rules), are scored
     lane by lane from :func:`roll_options`. Same legal boxes and ties as
-    :func:`category_step`; records ``cat[r, t]``."""
-    C = kr.n_categories
+    :func:`box_step`; records ``cat[r, t]``."""
+    C = kr.n_boxes
     score_slot = kr.score_slot
     rki = kr.roll_keep_index
     open_any = 0
@@ -699,6 +697,6 @@ def widget_mixed(kr, used, flag, nu, work, record, top=True):
     cat = buffer_rows(work.cat, n_rolls, nu)
     val = buffer_rows(work.val, n_slots, nu)
     val_bonus = buffer_rows(work.val_bonus, n_slots, nu)
-    mixed_category_step(kr, used, flag, nu, W, val, val_bonus, work.slots, cat)
+    mixed_box_step(kr, used, flag, nu, W, val, val_bonus, work.slots, cat)
     reroll_steps(kr, W, A, nu, work, record, top)
     return W, cat, _layers(work.keep, kr.rolls, n_rolls, nu)

@@ -111,7 +111,7 @@ def fill_win_values(
     (filled when the state's rolls can earn it; the flag moves under a bonus limit)."""
     bonus_flag = flag_after_roll(kr, flag, 1)
     earns = kr.yahtzee_bonus > 0 and flag >= 1
-    for c in range(kr.n_categories):
+    for c in range(kr.n_boxes):
         if (used >> c) & 1:
             continue
         for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
@@ -404,7 +404,7 @@ def fill_reach_values(kr, card, target, mean, rival, t, val, val_bonus):
     probs, offset, length = target
     bonus_flag = flag_after_roll(kr, flag, 1)
     earns = kr.yahtzee_bonus > 0 and flag >= 1
-    for c in range(kr.n_categories):
+    for c in range(kr.n_boxes):
         if (used >> c) & 1:
             continue
         for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):

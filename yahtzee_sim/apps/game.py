@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from yahtzee_sim.apps.opponent import Opponent
-from yahtzee_sim.apps.score_card import card_state, upper_outlook
+from yahtzee_sim.apps.score_sheet import card_state, upper_outlook
 from yahtzee_sim.engine.batch import GameBatch
 from yahtzee_sim.engine.records import FORMAT, check_record
 from yahtzee_sim.engine.view import TurnView
@@ -85,7 +85,7 @@ def keep_reason(rules: RuleSet, keep: tuple[int, ...], open_boxes: list[str]) ->
     lift = _box_means(rules)
     k = t.keep_from_faces(keep)
     gain = lift[k] - lift[0]
-    names, labels = rules.category_names, rules.category_labels
+    names, labels = rules.box_names, rules.box_labels
     feeds = sorted(
         (c for c, n in enumerate(names) if n in open_boxes and gain[c] > 0.5),
         key=lambda c: -gain[c],
@@ -97,7 +97,7 @@ def keep_reason(rules: RuleSet, keep: tuple[int, ...], open_boxes: list[str]) ->
 
 
 def _box_means(rules: RuleSet) -> np.ndarray:
-    """``(n_keeps, n_categories)``: the next roll's expected points in each box after each
+    """``(n_keeps, n_boxes)``: the next roll's expected points in each box after each
     keep (the keep->roll law times the score table)."""
     got = rules.__dict__.get("_box_means")
     if got is None:
@@ -208,7 +208,7 @@ class Game:
     @property
     def over(self) -> bool:
         """Whether every box is filled."""
-        return int(self.batch.used[0]) == (1 << self.rules.n_categories) - 1
+        return int(self.batch.used[0]) == (1 << self.rules.n_boxes) - 1
 
     @property
     def rolls_left(self) -> int:
@@ -219,7 +219,7 @@ class Game:
     def used(self) -> list[str]:
         """The names of the filled boxes, in card order."""
         u = int(self.batch.used[0])
-        return [n for c, n in enumerate(self.rules.category_names) if (u >> c) & 1]
+        return [n for c, n in enumerate(self.rules.box_names) if (u >> c) & 1]
 
     def dice(self) -> list[int]:
         """The dice now (face values, sorted)."""
@@ -233,24 +233,24 @@ class Game:
 
     def points(self) -> dict[str, int]:
         """The legal boxes for the dice now and their points (joker rules applied)."""
-        p = self.batch.view(0, int(self.batch.turn[0])).category_points[0]
-        return {n: int(p[c]) for c, n in enumerate(self.rules.category_names) if p[c] >= 0}
+        p = self.batch.view(0, int(self.batch.turn[0])).box_points[0]
+        return {n: int(p[c]) for c, n in enumerate(self.rules.box_names) if p[c] >= 0}
 
     def state(self) -> dict:
-        """JSON-ready: turn, dice, rolls left, the score card (points or None, in card
+        """JSON-ready: turn, dice, rolls left, the score sheet (points or None, in card
         order; score, upper total and bonus outlook, Yahtzee bonuses:
-        :func:`~yahtzee_sim.apps.score_card.card_state`), the boxes' labels, the legal boxes with
+        :func:`~yahtzee_sim.apps.score_sheet.card_state`), the boxes' labels, the legal boxes with
         their points, whether dice are awaited (manual) or the game is over; with an
         opponent, its state (:meth:`~yahtzee_sim.apps.opponent.Opponent.state`) and, at the
         end, ``winner`` (``"person"``, ``"opponent"`` or ``"tie"``)."""
         b = self.batch
         out = {
             "rules": self.rules.name,
-            "turn": min(int(b.turn[0]) + 1, self.rules.n_categories),
+            "turn": min(int(b.turn[0]) + 1, self.rules.n_boxes),
             "dice": [] if self.need_dice else self.dice(),
             "rolls_left": self.rolls_left,
             **card_state(self.rules, b),
-            "labels": dict(zip(self.rules.category_names, self.rules.category_labels, strict=True)),
+            "labels": dict(zip(self.rules.box_names, self.rules.box_labels, strict=True)),
             "boxes": {} if (self.over or self.need_dice) else self.points(),
             "need_dice": self.need_dice,
             "over": self.over,
@@ -334,7 +334,7 @@ class Game:
         key = tuple(sorted(kept))
         chosen = next(o for o in options if o.keep == key)
         best = options[0]
-        open_boxes = [n for n in self.rules.category_names if n not in self.used]
+        open_boxes = [n for n in self.rules.box_names if n not in self.used]
         coach = self._coach(options, chosen, keep_reason(self.rules, best.keep, open_boxes))
         if len(kept) == self.rules.n_dice:  # stop rolling
             self.batch.rolls_left[0] = 0
@@ -362,13 +362,13 @@ class Game:
                 "to stop rolling, before choosing a box"
             )
         options = self.options(0)
-        legal = {o.category: o for o in options}
+        legal = {o.box: o for o in options}
         box = match_box(self.rules, name, legal, filled=self.used)
-        best = options[0].category
+        best = options[0].box
         pts = self.points()
-        names, labels = self.rules.category_names, self.rules.category_labels
+        names, labels = self.rules.box_names, self.rules.box_labels
         reason = f"{labels[names.index(best)]} takes {pts[best]} now"
-        upper = [n for n in (box, best) if self.rules.categories[names.index(n)].is_upper]
+        upper = [n for n in (box, best) if self.rules.boxes[names.index(n)].is_upper]
         if upper:
             total = int(self.batch.upper_total[0]) + (pts[box] if upper[0] == box else 0)
             outlook = upper_outlook(self.rules, [*self.used, box], total)

@@ -5,7 +5,7 @@ round; after each of the person's turns the opponent plays its whole turn, as a 
 tournament's visible table does (:func:`yahtzee_sim.engine.lockstep.play_turn` with the
 :class:`~yahtzee_sim.engine.view.TableInfo` of :func:`yahtzee_sim.multiplayer.tables.table_info`),
 so
-opponent-aware strategies (``win-aware``, ``chase``, ``win:2``) see the person's score card.
+opponent-aware strategies (``win-aware``, ``chase``, ``win:2``) see the person's score sheet.
 Its dice are those seat 1 rolls in a tournament of the game's seed (the stream of
 :func:`~yahtzee_sim.multiplayer.tables.seat_seed` ``(seed, 1)``): the same seed and the same moves
 of
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from yahtzee_sim.apps.score_card import card_state
+from yahtzee_sim.apps.score_sheet import card_state
 from yahtzee_sim.engine.batch import GameBatch
 from yahtzee_sim.engine.decide import prepare
 from yahtzee_sim.engine.lockstep import play_turn
@@ -37,7 +37,7 @@ class Opponent:
     seed, game : int
         The person's game: the opponent rolls game ``game`` of seat 1's stream of ``seed``.
     person : GameBatch
-        The person's game (one row), whose score card the opponent sees.
+        The person's game (one row), whose score sheet the opponent sees.
 
     Attributes
     ----------
@@ -77,8 +77,8 @@ class Opponent:
         self.last_points = int(self.batch.score[0]) - before
 
     def state(self) -> dict:
-        """JSON-ready: the strategy, its score card
-        (:func:`~yahtzee_sim.apps.score_card.card_state`), turns played and its last turn
+        """JSON-ready: the strategy, its score sheet
+        (:func:`~yahtzee_sim.apps.score_sheet.card_state`), turns played and its last turn
         (rolls, keeps, box, points) or ``None``."""
         turns = self.record["turns"]
         last = None if not turns else turns[-1] | {"points": self.last_points}

@@ -246,9 +246,9 @@ def rules_info() -> Response:
     rules = get_rules(name)
     return jsonify(
         rules=rules.name,
-        boxes=list(rules.category_names),
-        labels=list(rules.category_labels),
-        upper=[c.name for c in rules.categories if c.is_upper],
+        boxes=list(rules.box_names),
+        labels=list(rules.box_labels),
+        upper=[c.name for c in rules.boxes if c.is_upper],
         n_dice=rules.n_dice,
         n_faces=rules.n_faces,
         rolls_per_turn=rules.rolls_per_turn,

@@ -8,7 +8,7 @@ a one-line reason; at the end, the luck/skill split of the game
 over a pipe (``printf '5 5\\n...' | yahtzee-sim play``); at the end of the input (or
 ``quit``) the game stops and what was played is kept (``record``).
 
-At any prompt ``help`` explains the moves (:data:`HELP`) and ``card`` shows the score card
+At any prompt ``help`` explains the moves (:data:`HELP`) and ``card`` shows the score sheet
 (:func:`card_lines`). A box is named by its name, a prefix or a common abbreviation
 (``ss``, ``3k``, ``fh``, ``y``: :func:`~yahtzee_sim.game.boxnames.match_box`); the game shows
 boxes by their labels ("Three of a kind") in card order.
@@ -79,12 +79,12 @@ HELP = """\
         fh/full, ss/sm/small, ls/lg/large, y/yahtzee/yatzy, ch/chance, and in Yatzy
         1p/pair, 2p/tp
   dice> (manual dice) the dice of the roll just made, kept dice included
-  at any prompt: 'card' shows the score card, 'help' this text, 'quit' ends the game
+  at any prompt: 'card' shows the score sheet, 'help' this text, 'quit' ends the game
         (the record keeps what was played)"""
 
 
 def card_lines(game: Game) -> list[str]:
-    """The score card so far as text.
+    """The score sheet so far as text.
 
     Parameters
     ----------
@@ -99,9 +99,9 @@ def card_lines(game: Game) -> list[str]:
         total.
     """
     st, rules = game.state(), game.rules
-    width = max(map(len, rules.category_labels))
-    lines = [f"  score card ({rules.name}), turn {st['turn']}:"]
-    for i, c in enumerate(rules.categories):
+    width = max(map(len, rules.box_labels))
+    lines = [f"  score sheet ({rules.name}), turn {st['turn']}:"]
+    for i, c in enumerate(rules.boxes):
         pts = st["card"][c.name]
         lines.append(f"    {c.label:<{width}} {'' if pts is None else pts:>4}")
         if i == rules.n_upper - 1:
@@ -145,7 +145,7 @@ def _terminal(
     rules = game.rules
     n = rules.n_dice
     ask = _asker(game, ask, say)
-    say("  ('help' explains the moves, 'card' shows the score card)")
+    say("  ('help' explains the moves, 'card' shows the score sheet)")
     while not game.over:
         st = game.state()
         if st["need_dice"]:

@@ -81,7 +81,7 @@ def format_rules(rules) -> str:
         f"Yahtzee bonus {rules.yahtzee_bonus}, upper bonus {rules.upper_bonus} at "
         f"{rules.upper_bonus_threshold}"
     ]
-    lines += [f"  {c.name:<18}{c.kind}" for c in rules.categories]
+    lines += [f"  {c.name:<18}{c.kind}" for c in rules.boxes]
     return "\n".join(lines)
 
 

@@ -28,7 +28,7 @@ def add_duel_arguments(p: argparse.ArgumentParser) -> None:
 def run_duel(args: argparse.Namespace) -> int:
     """The optimal two-player move and P(win) (:func:`yahtzee_sim.multiplayer.duel.duel`)."""
     from yahtzee_sim.multiplayer.duel import duel
-    from yahtzee_sim.multiplayer.winprob import ScoreCard
+    from yahtzee_sim.multiplayer.winprob import ScoreSheet
 
     rules = opt.rules_from(args)
     if args.seat not in (0, 1):
@@ -38,8 +38,8 @@ def run_duel(args: argparse.Namespace) -> int:
     if args.dice is None and args.rolls_left is not None:
         raise opt.CliError("--rolls-left needs --dice")
     dice = None if args.dice is None else opt.dice(args.dice)
-    cards = [ScoreCard.parse(args.opponent, rules)]
-    cards.insert(args.seat, ScoreCard.parse(args.me, rules))
+    cards = [ScoreSheet.parse(args.opponent, rules)]
+    cards.insert(args.seat, ScoreSheet.parse(args.me, rules))
     limit = {} if args.max_open is None else {"max_open": args.max_open}
     res = duel(cards, rules, dice=dice, rolls_left=args.rolls_left, **limit)
     mine = res.p_win if res.seat == args.seat else 1.0 - res.p_win
@@ -53,8 +53,8 @@ def run_duel(args: argparse.Namespace) -> int:
         print(f"  {name:9s} score {c.score:4d}, open: {', '.join(res.open_boxes[i]) or '-'}")
     if res.keep is not None:
         print(f"best keep: {res.keep or 'nothing (reroll all)'}")
-    if res.category is not None:
-        print(f"best box: {res.category}")
+    if res.box is not None:
+        print(f"best box: {res.box}")
     print(f"P(you win), both playing optimally, ties split: {mine:.6f}  ({res.seconds:.2f} s)")
     return 0
 

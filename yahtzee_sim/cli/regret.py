@@ -40,7 +40,7 @@ def format_regret(r, seconds: float) -> str:
         "by turn:",
         *_table(r.by_turn),
         "by box chosen:",
-        *_table(r.by_category),
+        *_table(r.by_box),
     ]
     if len(r.situations):
         lines.append("costliest situations (expected loss = probability x loss):")
@@ -58,7 +58,7 @@ def draw_regret(result, axes) -> None:
     from yahtzee_sim.analysis.plots import PALETTE, plot_regret
 
     plot_regret(result, ax=axes[0])
-    by_box = result.by_category
+    by_box = result.by_box
     axes[1].barh(list(by_box.index)[::-1], by_box.values[::-1], color=PALETTE[0])
     axes[1].set_xlabel("expected points lost")
     axes[1].set_title("by box chosen")

@@ -44,9 +44,9 @@ def format_summary(s: dict, seconds: float) -> str:
         "percentiles  " + "  ".join(f"{k} {v:.0f}" for k, v in p.items()),
         f"upper bonus  {100 * s['bonus_rate']:.1f}% of games",
         f"Yahtzees     {s['yahtzees_mean']:.3f} per game ({s['yahtzee_bonuses_mean']:.3f} bonuses)",
-        "category means:",
+        "box means:",
     ]
-    lines += [f"  {name:<18}{v:7.2f}" for name, v in s["category_means"].items()]
+    lines += [f"  {name:<18}{v:7.2f}" for name, v in s["box_means"].items()]
     return "\n".join(lines)
 
 

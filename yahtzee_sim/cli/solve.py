@@ -66,7 +66,7 @@ def add_advise_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--rolls-left", type=opt.whole, required=True, help="rerolls left (0 = score now)"
     )
-    p.add_argument("--used", default="", help="filled categories, e.g. ones,chance")
+    p.add_argument("--used", default="", help="filled boxes, e.g. ones,chance")
     p.add_argument("--upper", type=opt.whole, default=0, help="upper-section total so far")
     opt.add_flag(
         p, "--flag", "the Yahtzee flag: the Yahtzee box holds 50 (extra Yahtzees earn the bonus)"
@@ -97,7 +97,7 @@ def format_options(options: list[Option]) -> str:
     lines = []
     for o in options:
         kept = " ".join(map(str, o.keep)) if o.keep else "nothing (reroll all)"
-        label = o.category if o.category is not None else f"keep {kept}"
+        label = o.box if o.box is not None else f"keep {kept}"
         lines.append(f"{o.value:10.3f}  {o.value - best:+9.3f}  {label}")
     return "\n".join(lines)
 
@@ -160,10 +160,10 @@ def format_exact(r, seconds: float) -> str:
     lines += [
         f"upper bonus  {100 * r.bonus_rate:.2f}% of games",
         f"Yahtzee bonuses {r.yahtzee_bonuses_mean:.4f} per game",
-        f"{'category':<18}{'mean':>8}{'P(zero)':>9}{'turn':>7}",
+        f"{'box':<18}{'mean':>8}{'P(zero)':>9}{'turn':>7}",
     ]
-    columns = (r.category_means, r.category_zero_rate, r.category_fill_turn)
-    for name, m, z, t in zip(r.rules.category_names, *columns, strict=True):
+    columns = (r.box_means, r.box_zero_rate, r.box_fill_turn)
+    for name, m, z, t in zip(r.rules.box_names, *columns, strict=True):
         lines.append(f"{name:<18}{m:8.3f}{z:9.4f}{t:7.2f}")
     return "\n".join(lines)
 

@@ -21,7 +21,9 @@ def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
     opt.add_seed(p)
     opt.add_rules(p)
     opt.add_jobs(p, 1, "parallel jobs per seat", all_cores=False)
-    opt.add_flag(p, "--visible", "players take turns at one table and see each other's score cards")
+    opt.add_flag(
+        p, "--visible", "players take turns at one table and see each other's score sheets"
+    )
     opt.add_flag(
         p,
         "--round-robin",
@@ -142,15 +144,15 @@ def add_winprob_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _cards(args: argparse.Namespace, rules) -> list:
-    """The score cards in seat order: the opponents', with yours at ``--seat``."""
+    """The score sheets in seat order: the opponents', with yours at ``--seat``."""
     from yahtzee_sim.multiplayer.winprob import (
-        ScoreCard,  # loads every strategy: not needed for --help
+        ScoreSheet,  # loads every strategy: not needed for --help
     )
 
-    cards = [ScoreCard.parse(c, rules) for c in args.opponent]
+    cards = [ScoreSheet.parse(c, rules) for c in args.opponent]
     if not 0 <= args.seat <= len(cards):
         raise opt.CliError(f"--seat must be in 0..{len(cards)} with {len(cards)} opponents")
-    cards.insert(args.seat, ScoreCard.parse(args.me, rules))
+    cards.insert(args.seat, ScoreSheet.parse(args.me, rules))
     return cards
 
 
@@ -173,7 +175,7 @@ def format_winprob(res, cards: list, seat: int, rules_name: str) -> str:
 
 
 def run_winprob(args: argparse.Namespace) -> int:
-    """Live win probability of mid-game score cards (:func:`winprob.win_probability_now`)."""
+    """Live win probability of mid-game score sheets (:func:`winprob.win_probability_now`)."""
     from yahtzee_sim.multiplayer.winprob import win_probability_now
 
     rules = opt.rules_from(args)
@@ -201,5 +203,5 @@ def run_winprob(args: argparse.Namespace) -> int:
 
 
 WINPROB = opt.Command(
-    "winprob", "live win probability of mid-game score cards", add_winprob_arguments, run_winprob
+    "winprob", "live win probability of mid-game score sheets", add_winprob_arguments, run_winprob
 )

@@ -1,6 +1,6 @@
 """Running statistics of many games in bounded memory (exact and mergeable).
 
-An :class:`Aggregate` holds an exact integer histogram of final totals, per-category
+An :class:`Aggregate` holds an exact integer histogram of final totals, per-box
 sums, sums of squares and zero counts, and bonus/Yahtzee counters. Blocks of games
 are folded in as they finish and aggregates of different blocks merge exactly, so
 :func:`~yahtzee_sim.engine.simulate.simulate_aggregate` gives the same summary as
@@ -32,9 +32,9 @@ class Aggregate:
 
     rules: RuleSet
     histogram: np.ndarray  # counts of each final total, int64
-    category_sums: np.ndarray  # int64 per category
-    category_zeros: np.ndarray  # games with 0 in each category
-    category_turn_sums: np.ndarray  # sum of the turn each category was filled
+    box_sums: np.ndarray  # int64 per box
+    box_zeros: np.ndarray  # games with 0 in each box
+    box_turn_sums: np.ndarray  # sum of the turn each box was filled
     bonus_games: int = 0
     yahtzees: int = 0
     yahtzee_bonuses: int = 0
@@ -43,7 +43,7 @@ class Aggregate:
     @classmethod
     def empty(cls, rules: RuleSet) -> Aggregate:
         """No games yet."""
-        c = rules.n_categories
+        c = rules.n_boxes
         return cls(
             rules,
             np.zeros(max_total(rules) + 1, dtype=np.int64),
@@ -57,10 +57,10 @@ class Aggregate:
         """Statistics of one block of per-game arrays (as the engine returns them)."""
         agg = cls.empty(rules)
         agg.histogram += np.bincount(block["total"].astype(np.int64), minlength=len(agg.histogram))
-        scores = block["category_scores"]
-        agg.category_sums += scores.sum(axis=0, dtype=np.int64)
-        agg.category_zeros += (scores == 0).sum(axis=0)
-        agg.category_turn_sums += block["filled_turn"].sum(axis=0, dtype=np.int64)
+        scores = block["box_scores"]
+        agg.box_sums += scores.sum(axis=0, dtype=np.int64)
+        agg.box_zeros += (scores == 0).sum(axis=0)
+        agg.box_turn_sums += block["filled_turn"].sum(axis=0, dtype=np.int64)
         agg.bonus_games = int((block["upper_bonus"] > 0).sum())
         agg.yahtzees = int(block["yahtzees"].sum(dtype=np.int64))
         agg.yahtzee_bonuses = int(block["yahtzee_bonuses"].sum(dtype=np.int64))
@@ -69,9 +69,9 @@ class Aggregate:
     def merge(self, other: Aggregate) -> Aggregate:
         """Add the games of ``other`` (in place); returns self."""
         self.histogram += other.histogram
-        self.category_sums += other.category_sums
-        self.category_zeros += other.category_zeros
-        self.category_turn_sums += other.category_turn_sums
+        self.box_sums += other.box_sums
+        self.box_zeros += other.box_zeros
+        self.box_turn_sums += other.box_turn_sums
         self.bonus_games += other.bonus_games
         self.yahtzees += other.yahtzees
         self.yahtzee_bonuses += other.yahtzee_bonuses
@@ -126,9 +126,9 @@ class Aggregate:
             "yahtzees_mean": self.yahtzees / n,
             "yahtzee_bonuses_mean": self.yahtzee_bonuses / n,
             **box_statistics(
-                self.rules.category_names,
-                self.category_sums / n,
-                self.category_zeros / n,
-                self.category_turn_sums / n,
+                self.rules.box_names,
+                self.box_sums / n,
+                self.box_zeros / n,
+                self.box_turn_sums / n,
             ),
         }

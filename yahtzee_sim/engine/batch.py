@@ -24,7 +24,7 @@ name                shape, dtype   meaning
 ``upper_total``     (n,) int64     upper-section total (uncapped)
 ``flag``            (n,) int64     Yahtzee-bonus flag of the state
 ``score``           (n,) int64     points so far, bonuses earned included
-``category_scores`` (n, C) int16   points written in each box (0 while open)
+``box_scores`` (n, C) int16   points written in each box (0 while open)
 ``filled_turn``     (n, C) int8    0-based turn each box was filled in (-1: before the
                                    batch started)
 ``yahtzees``        (n,) int8      turns that ended on an n-of-a-kind
@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 
 from yahtzee_sim._kernels.rng import keys_from_seed
-from yahtzee_sim._kernels.scoring import apply_categories, kernel_rules, roll_dice
+from yahtzee_sim._kernels.scoring import apply_boxes, kernel_rules, roll_dice
 from yahtzee_sim.engine.observation import action_masks, observe
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.game.rules import RuleSet
@@ -47,7 +47,7 @@ from yahtzee_sim.game.rules import RuleSet
 #: Per-game result arrays and their compact dtypes.
 RESULT_DTYPES = {
     "total": np.int16,
-    "category_scores": np.int16,
+    "box_scores": np.int16,
     "filled_turn": np.int8,
     "upper_bonus": np.int16,
     "yahtzees": np.int8,
@@ -93,7 +93,7 @@ class GameBatch:
         dice_key: tuple = _UNSEEDED,
         strategy_key: tuple = _STRATEGY_KEY,
     ) -> None:
-        F, C = rules.n_faces, rules.n_categories
+        F, C = rules.n_faces, rules.n_boxes
         self.rules = rules
         self.kr = kernel_rules(rules)
         self.dice_key = tuple(dice_key)
@@ -107,7 +107,7 @@ class GameBatch:
         self.upper_total = np.zeros(n, dtype=np.int64)
         self.flag = np.zeros(n, dtype=np.int64)
         self.score = np.zeros(n, dtype=np.int64)
-        self.category_scores = np.zeros((n, C), dtype=np.int16)
+        self.box_scores = np.zeros((n, C), dtype=np.int16)
         self.filled_turn = np.zeros((n, C), dtype=np.int8)
         self.yahtzees = np.zeros(n, dtype=np.int8)
         self.yahtzee_bonuses = np.zeros(n, dtype=np.int8)
@@ -132,7 +132,7 @@ class GameBatch:
         roll."""
         for a in (self.used, self.upper_total, self.flag, self.score, self.turn):
             a[rows] = 0
-        for a in (self.category_scores, self.filled_turn, self.yahtzees, self.yahtzee_bonuses):
+        for a in (self.box_scores, self.filled_turn, self.yahtzees, self.yahtzee_bonuses):
             a[rows] = 0
         self.games[rows] = game_ids
         rolling = np.zeros(len(self), dtype=np.bool_)
@@ -140,13 +140,13 @@ class GameBatch:
         self.roll(rolling)
 
     def set_position(self, card) -> None:
-        """Put every game of the batch at the score card ``card``
-        (:class:`~yahtzee_sim.multiplayer.winprob.ScoreCard`): its boxes, upper total, flag,
+        """Put every game of the batch at the score sheet ``card``
+        (:class:`~yahtzee_sim.multiplayer.winprob.ScoreSheet`): its boxes, upper total, flag,
         bonuses."""
-        names = self.rules.category_names
+        names = self.rules.box_names
         for name, pts in card.boxes.items():
             c = names.index(name)
-            self.category_scores[:, c] = pts
+            self.box_scores[:, c] = pts
             self.filled_turn[:, c] = -1  # filled before the batch started
         self.used[:] = card.used
         self.upper_total[:] = card.upper_total
@@ -199,23 +199,23 @@ class GameBatch:
             self.rolls_left[rows & ~rolled] = 0
         return -1
 
-    def write_boxes(self, categories: np.ndarray, rows: np.ndarray) -> int:
-        """Write the roll of each row set in ``rows`` in box ``categories[i]`` (int64),
+    def write_boxes(self, boxes: np.ndarray, rows: np.ndarray) -> int:
+        """Write the roll of each row set in ``rows`` in box ``boxes[i]`` (int64),
         in the row's turn: points, bonuses, flag and card.
 
         Returns the first row whose box the rules do not allow (filled, out of range,
         or barred by the joker rule; then nothing changes), or -1.
         """
-        return apply_categories(
+        return apply_boxes(
             self.kr,
-            categories,
+            boxes,
             rows,
             self.roll_index,
             self.used,
             self.upper_total,
             self.flag,
             self.score,
-            self.category_scores,
+            self.box_scores,
             self.filled_turn,
             self.yahtzees,
             self.yahtzee_bonuses,
@@ -236,7 +236,7 @@ class GameBatch:
         over = np.zeros(len(self), dtype=np.bool_)
         if scoring.any():
             self.write_boxes(np.where(scoring, actions - n_keeps, 0).astype(np.int64), scoring)
-            over = scoring & (self.turn == rules.n_categories - 1)
+            over = scoring & (self.turn == rules.n_boxes - 1)
             nxt = scoring & ~over
             self.turn[nxt] += 1
             self.roll(nxt)
@@ -258,7 +258,7 @@ class GameBatch:
             self.upper_total,
             self.flag,
             self.score,
-            self.category_scores,
+            self.box_scores,
             self.strategy_key,
             active,
             table,
@@ -290,13 +290,13 @@ class GameBatch:
         if not rules.upper_bonus:
             upper_bonus = np.zeros(n, dtype=np.int64)
         total = (
-            self.category_scores.sum(axis=1, dtype=np.int64)
+            self.box_scores.sum(axis=1, dtype=np.int64)
             + upper_bonus
             + self.yahtzee_bonuses.astype(np.int64) * rules.yahtzee_bonus
         )
         return {
             "total": total.astype(RESULT_DTYPES["total"]),
-            "category_scores": self.category_scores,
+            "box_scores": self.box_scores,
             "filled_turn": self.filled_turn,
             "upper_bonus": upper_bonus.astype(RESULT_DTYPES["upper_bonus"]),
             "yahtzees": self.yahtzees,

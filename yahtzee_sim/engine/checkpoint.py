@@ -24,7 +24,7 @@ from yahtzee_sim.engine.aggregate import Aggregate
 from yahtzee_sim.errors import YahtzeeSimError
 
 FORMAT = 2  # 2: the run says ``output`` (results or aggregate)
-_AGG_ARRAYS = ("histogram", "category_sums", "category_zeros", "category_turn_sums")
+_AGG_ARRAYS = ("histogram", "box_sums", "box_zeros", "box_turn_sums")
 _AGG_COUNTS = ("bonus_games", "yahtzees", "yahtzee_bonuses")
 
 

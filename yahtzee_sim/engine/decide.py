@@ -93,7 +93,7 @@ def take_rows(view: TurnView, rows) -> TurnView:
         view.upper_total[rows],
         view.flag[rows],
         view.score[rows],
-        view.category_scores[rows],
+        view.box_scores[rows],
         view.strategy_key,
         view.active[rows],
         None if view.table is None else view.table.take(rows),
@@ -112,13 +112,13 @@ def _failing_row(strategy, method: str, view: TurnView) -> int | None:
 
 def runtime_error(strategy, what: str, exc: Exception, view: TurnView | None = None):
     """The :class:`StrategyRuntimeError` for ``exc`` raised by ``strategy``'s ``what``
-    (``"keep()"``, ``"category()"``, ``"prepare()"``) at ``view`` (if any)."""
+    (``"keep()"``, ``"box()"``, ``"prepare()"``) at ``view`` (if any)."""
     name = strategy_label(strategy)
     where = user_frame(exc, getattr(type(strategy), "source_file", None))
     msg = f"strategy {name!r}: {what} raised {describe(exc)}" + (f" at {where}" if where else "")
     context: dict = {}
     if view is not None and len(view):
-        method = "keep" if view.rolls_left else "category"
+        method = "keep" if view.rolls_left else "box"
         i = _failing_row(strategy, method, view)
         context = {"turn": view.turn + 1, "rolls_left": view.rolls_left}
         if i is None:  # only the whole batch fails
@@ -136,14 +136,14 @@ def runtime_error(strategy, what: str, exc: Exception, view: TurnView | None = N
 
 def decide(strategy, view: TurnView) -> np.ndarray:
     """``strategy.keep(view)`` when ``view.rolls_left > 0``, else
-    ``strategy.category(view)``, as returned (callers check the shape and legality).
+    ``strategy.box(view)``, as returned (callers check the shape and legality).
 
     Raises
     ------
     StrategyRuntimeError
         If the strategy's code raised (the original exception is the ``__cause__``).
     """
-    method = "keep" if view.rolls_left else "category"
+    method = "keep" if view.rolls_left else "box"
     try:
         return getattr(strategy, method)(view)
     except YahtzeeSimError:

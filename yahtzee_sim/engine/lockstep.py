@@ -26,7 +26,7 @@ import numpy as np
 
 from yahtzee_sim.engine.batch import RESULT_DTYPES, GameBatch
 from yahtzee_sim.engine.decide import decide
-from yahtzee_sim.engine.moves import category_array, category_label, illegal_move, keep_array
+from yahtzee_sim.engine.moves import box_array, box_label, illegal_move, keep_array
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.game.dice import DiceTables
 from yahtzee_sim.game.rules import RuleSet
@@ -41,7 +41,7 @@ class BatchStrategy(Protocol):
 
     def keep(self, view: TurnView) -> np.ndarray: ...
 
-    def category(self, view: TurnView) -> np.ndarray: ...
+    def box(self, view: TurnView) -> np.ndarray: ...
 
 
 def play_turn(batch: GameBatch, strategy: BatchStrategy, turn: int, table=None) -> None:
@@ -66,11 +66,11 @@ def play_turn(batch: GameBatch, strategy: BatchStrategy, turn: int, table=None) 
             action = f"keep {list(DiceTables.faces_from_counts(keep[bad]))}"
             raise illegal_move(strategy, "keep", view, bad, action)
     view = batch.view(0, turn, None, table)
-    cats = category_array(strategy, decide(strategy, view), view)
+    cats = box_array(strategy, decide(strategy, view), view)
     bad = batch.write_boxes(cats, np.ones(len(batch), dtype=np.bool_))
     if bad >= 0:
-        label = category_label(rules, int(cats[bad]), int(batch.used[bad]))
-        raise illegal_move(strategy, "category choice", view, bad, label)
+        label = box_label(rules, int(cats[bad]), int(batch.used[bad]))
+        raise illegal_move(strategy, "box choice", view, bad, label)
 
 
 def play_block(
@@ -86,6 +86,6 @@ def play_block(
     Returns the per-game arrays of :data:`~yahtzee_sim.engine.batch.RESULT_DTYPES`.
     """
     batch = GameBatch(rules, n_games, first_game, dice_key, strategy_key)
-    for turn in range(rules.n_categories):
+    for turn in range(rules.n_boxes):
         play_turn(batch, strategy, turn)
     return batch.results()

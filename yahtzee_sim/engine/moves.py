@@ -1,9 +1,9 @@
 """Checks of a strategy's moves: the one place that says what a legal answer is.
 
 A strategy answers a :class:`~yahtzee_sim.engine.view.TurnView` with face counts to keep
-(``keep``) or box indices (``category``). The engine (:mod:`yahtzee_sim.engine.lockstep`) and the
+(``keep``) or box indices (``box``). The engine (:mod:`yahtzee_sim.engine.lockstep`) and the
 exact evaluator (:mod:`yahtzee_sim.exact.laws`) both pass every answer through
-:func:`keep_array` / :func:`category_array`, and describe an illegal move with
+:func:`keep_array` / :func:`box_array`, and describe an illegal move with
 :func:`illegal_move`, so a strategy gets the same error wherever it plays.
 """
 
@@ -49,37 +49,37 @@ def keep_array(strategy, out, view: TurnView) -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=np.int8)
 
 
-def category_array(strategy, out, view: TurnView) -> np.ndarray:
-    """``strategy.category(view)``'s answer ``out`` as contiguous int64 box indices
+def box_array(strategy, out, view: TurnView) -> np.ndarray:
+    """``strategy.box(view)``'s answer ``out`` as contiguous int64 box indices
     ``(m,)``; raises :class:`~yahtzee_sim.errors.IllegalMoveError` when it is not an
     integer array of that shape. Whether each box is open and allowed is checked where
     the box is written."""
     shape = (len(view),)
     arr = np.asarray(out)
     if arr.shape != shape or not np.issubdtype(arr.dtype, np.integer):
-        raise _bad_shape(strategy, "category", "category indices", shape, arr)
+        raise _bad_shape(strategy, "box", "box indices", shape, arr)
     return np.ascontiguousarray(arr, dtype=np.int64)
 
 
-def category_label(rules: RuleSet, c: int, used: int) -> str:
+def box_label(rules: RuleSet, c: int, used: int) -> str:
     """Box ``c`` named for an error: its name, why it cannot take the roll when it is
     filled, or ``"index c"`` when there is no such box."""
-    if not 0 <= c < rules.n_categories:
+    if not 0 <= c < rules.n_boxes:
         return f"index {c}"
     why = "already filled" if (used >> c) & 1 else "not allowed by the joker rule"
-    return f"{rules.category_names[c]} ({why})"
+    return f"{rules.box_names[c]} ({why})"
 
 
 def position_text(rules: RuleSet, used: int, upper_total: int) -> str:
     """The filled boxes and upper total of a position, for an error."""
-    filled = [n for j, n in enumerate(rules.category_names) if (used >> j) & 1]
+    filled = [n for j, n in enumerate(rules.box_names) if (used >> j) & 1]
     return f"filled {filled or 'nothing'}, upper total {upper_total}"
 
 
 def illegal_move(
     strategy, what: str, view: TurnView, i: int, action, in_game: bool = True
 ) -> IllegalMoveError:
-    """The error for the illegal ``what`` (``"keep"``, ``"category choice"``) ``action`` of
+    """The error for the illegal ``what`` (``"keep"``, ``"box choice"``) ``action`` of
     row ``i`` of ``view``: the strategy, the dice and where — the game, turn and rolls
     left (``in_game``), or the position (filled boxes, upper total) when the rows are
     positions rather than games (exact evaluation)."""

@@ -12,7 +12,7 @@ slice                   length      meaning
 ======================  ==========  ====================================================
 ``dice``                n_faces     face counts of the current roll (index 0 = face 1)
 ``rolls_left``          1           rerolls left this turn (0: choose a box now)
-``used``                n_categories  1 where the box is filled
+``used``                n_boxes  1 where the box is filled
 ``upper_total``         1           upper-section total so far (uncapped)
 ``flag``                1           Yahtzee-bonus flag of the state (0: the Yahtzee box
                                     is open or holds 0; 1: it holds its points; ``1 + k``
@@ -20,14 +20,14 @@ slice                   length      meaning
 ``score``               1           points so far, bonuses earned included
 ======================  ==========  ====================================================
 
-**Actions** (one integer in ``0 .. n_keeps + n_categories - 1``):
+**Actions** (one integer in ``0 .. n_keeps + n_boxes - 1``):
 
 * ``a < n_keeps`` — keep the dice ``rules.tables.keep_counts[a]`` (face counts: every
   distinct sub-multiset of the dice is one action) and reroll the rest; legal while
   ``rolls_left > 0`` and the keep is a sub-multiset of the dice. Keeping every die
   ends the rolling: the next decision is the box.
-* ``a >= n_keeps`` — write the roll in box ``a - n_keeps`` (score-card order,
-  ``rules.category_names``); legal when ``rolls_left == 0`` and the rules allow the box
+* ``a >= n_keeps`` — write the roll in box ``a - n_keeps`` (score-sheet order,
+  ``rules.box_names``); legal when ``rolls_left == 0`` and the rules allow the box
   (joker rules applied).
 
 The **action mask** (``int8``, 1 = legal) marks exactly the legal actions.
@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from yahtzee_sim._kernels.scoring import category_legal_points, joker_case, kernel_rules
+from yahtzee_sim._kernels.scoring import box_legal_points, joker_case, kernel_rules
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import flag_size, max_points_to_come
 
@@ -47,7 +47,7 @@ FIELDS = ("dice", "rolls_left", "used", "upper_total", "flag", "score")
 
 def observation_layout(rules: RuleSet) -> dict[str, slice]:
     """The slice of each field of :data:`FIELDS` in an observation vector of ``rules``."""
-    sizes = {"dice": rules.n_faces, "used": rules.n_categories}
+    sizes = {"dice": rules.n_faces, "used": rules.n_boxes}
     out, start = {}, 0
     for name in FIELDS:
         n = sizes.get(name, 1)
@@ -61,7 +61,7 @@ def observation_bounds(rules: RuleSet) -> tuple[np.ndarray, np.ndarray]:
     layout = observation_layout(rules)
     size = layout["score"].stop
     low, high = np.zeros(size, dtype=np.int16), np.zeros(size, dtype=np.int16)
-    upper_max = sum(c.param * rules.n_dice for c in rules.categories if c.is_upper)
+    upper_max = sum(c.param * rules.n_dice for c in rules.boxes if c.is_upper)
     high[layout["dice"]] = rules.n_dice
     high[layout["rolls_left"]] = rules.rolls_per_turn - 1
     high[layout["used"]] = 1
@@ -73,7 +73,7 @@ def observation_bounds(rules: RuleSet) -> tuple[np.ndarray, np.ndarray]:
 
 def n_actions(rules: RuleSet) -> int:
     """Size of the action space: the distinct keeps, then the boxes."""
-    return rules.tables.n_keeps + rules.n_categories
+    return rules.tables.n_keeps + rules.n_boxes
 
 
 def observe(rules: RuleSet, dice, rolls_left, used, upper_total, flag, score) -> np.ndarray:
@@ -85,7 +85,7 @@ def observe(rules: RuleSet, dice, rolls_left, used, upper_total, flag, score) ->
     out = np.empty((m, layout["score"].stop), dtype=np.int16)
     out[:, layout["dice"]] = dice
     out[:, layout["rolls_left"].start] = rolls_left
-    bits = np.arange(rules.n_categories, dtype=np.int64)
+    bits = np.arange(rules.n_boxes, dtype=np.int64)
     out[:, layout["used"]] = (np.asarray(used, dtype=np.int64)[:, None] >> bits) & 1
     out[:, layout["upper_total"].start] = upper_total
     out[:, layout["flag"].start] = flag
@@ -96,7 +96,7 @@ def observe(rules: RuleSet, dice, rolls_left, used, upper_total, flag, score) ->
 def used_masks(rules: RuleSet, obs: np.ndarray) -> np.ndarray:
     """The used-box bitmasks ``(m,)`` int64 of observations ``obs``."""
     bits = np.asarray(np.asarray(obs)[:, observation_layout(rules)["used"]], dtype=np.int64)
-    return bits @ (np.int64(1) << np.arange(rules.n_categories, dtype=np.int64))
+    return bits @ (np.int64(1) << np.arange(rules.n_boxes, dtype=np.int64))
 
 
 def observe_view(view) -> np.ndarray:
@@ -116,8 +116,8 @@ def _fill_masks(kr, roll_idx, rolls_left, used, flag, out):
                 out[i, kr.roll_keep_keep[e]] = 1
         else:
             case = joker_case(kr, r, used[i], flag[i])
-            for c in range(kr.n_categories):
-                if category_legal_points(kr, case, r, used[i], c) >= 0:
+            for c in range(kr.n_boxes):
+                if box_legal_points(kr, case, r, used[i], c) >= 0:
                     out[i, n_keeps + c] = 1
 
 
@@ -160,7 +160,7 @@ def describe_action(rules: RuleSet, action: int) -> str:
     if not 0 <= action < n_actions(rules):
         return f"action {action} (out of range 0..{n_actions(rules) - 1})"
     if action >= n_keeps:
-        return rules.category_names[action - n_keeps]
+        return rules.box_names[action - n_keeps]
     counts = rules.tables.keep_counts[action]
     faces = [str(f + 1) for f in range(rules.n_faces) for _ in range(int(counts[f]))]
     return "keep " + (" ".join(faces) if faces else "nothing")
@@ -195,14 +195,14 @@ def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarr
 
 
 def box_points(rules: RuleSet, obs: np.ndarray) -> np.ndarray:
-    """``(m, n_categories)`` int16: the points each box would get now for the dice of
+    """``(m, n_boxes)`` int16: the points each box would get now for the dice of
     observations ``obs`` (-1 where the box is filled or not allowed; joker rules applied,
     bonuses not included) — what a policy needs to value its box actions."""
-    from yahtzee_sim._kernels.scoring import category_options
+    from yahtzee_sim._kernels.scoring import box_options
 
     obs = np.asarray(obs)
     lay = observation_layout(rules)
     used = used_masks(rules, obs)
     roll = rules.tables.roll_index(obs[:, lay["dice"]]).astype(np.int64)
     flag = np.ascontiguousarray(obs[:, lay["flag"].start], dtype=np.int64)
-    return category_options(kernel_rules(rules), roll, used, flag)
+    return box_options(kernel_rules(rules), roll, used, flag)

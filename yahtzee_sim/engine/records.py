@@ -13,7 +13,7 @@ A record file is JSON Lines (``.jsonl``): one game per line, each an object
 * ``turns`` — in order; each holds ``rolls``, the dice of every roll of the turn (face values,
   any order), ``keeps``, the dice kept before each reroll (one fewer than ``rolls``; a
   turn with fewer rolls than the rules allow stopped early, keeping every die), and
-  ``box``, the box the last roll was written in (a name from ``rules.category_names``);
+  ``box``, the box the last roll was written in (a name from ``rules.box_names``);
   the last turn may lack its ``box`` (a game stopped mid-turn);
 * ``strategy``, ``seed``, ``game`` — optional: who played, and which game of which seed
   (the engine's dice) it was; other keys are kept and ignored.
@@ -81,7 +81,7 @@ class GameRecord:
     @property
     def complete(self) -> bool:
         """Every box is filled."""
-        return self.state[0] == (1 << self.rules.n_categories) - 1
+        return self.state[0] == (1 << self.rules.n_boxes) - 1
 
 
 class _Index:
@@ -129,10 +129,10 @@ def _check_game(rules: RuleSet, data: dict) -> GameRecord:
     turns = data.get("turns")
     if not isinstance(turns, list):
         raise RecordError("'turns' must be a list of turns")
-    if len(turns) > rules.n_categories:
-        raise RecordError(f"{len(turns)} turns: the rules have {rules.n_categories} boxes")
+    if len(turns) > rules.n_boxes:
+        raise RecordError(f"{len(turns)} turns: the rules have {rules.n_boxes} boxes")
     used = upper = flag = score = 0
-    names = rules.category_names
+    names = rules.box_names
     decisions: list[Decision] = []
     for ti, turn in enumerate(turns):
         where = f"turn {ti + 1}"
@@ -309,8 +309,8 @@ class DecisionRecorder:
         self._record(view, t.keep_index(counts).astype(np.int64))
         return out
 
-    def category(self, view: TurnView) -> np.ndarray:
-        out = np.asarray(self.strategy.category(view))
+    def box(self, view: TurnView) -> np.ndarray:
+        out = np.asarray(self.strategy.box(view))
         self._record(view, out.astype(np.int64) + view.tables.n_keeps)
         return out
 
@@ -351,7 +351,7 @@ def records_from_decisions(rules: RuleSet, rec: dict, meta: dict) -> list[dict]:
     """Records of games from their decisions (arrays ``game, turn, rolls_left, roll,
     action`` in order of play, as the dataset recorder keeps them)."""
     t = rules.tables
-    names = rules.category_names
+    names = rules.box_names
     faces = [list(t.faces_from_counts(c)) for c in t.roll_counts]
     order = np.lexsort((np.arange(len(rec["game"])), rec["game"]))
     games: dict[int, list] = {}

@@ -32,8 +32,8 @@ class Results:
         Global index of the first game (games are ``first_game, first_game + 1, ...``).
     total : ndarray (n,) int16
         Final score, bonuses included.
-    category_scores : ndarray (n, n_categories) int16
-    filled_turn : ndarray (n, n_categories) int8
+    box_scores : ndarray (n, n_boxes) int16
+    filled_turn : ndarray (n, n_boxes) int8
         Turn (1-based) in which each box was filled.
     upper_bonus : ndarray (n,) int16
         Upper bonus points earned.
@@ -48,7 +48,7 @@ class Results:
     seed: int
     first_game: int
     total: np.ndarray
-    category_scores: np.ndarray
+    box_scores: np.ndarray
     filled_turn: np.ndarray
     upper_bonus: np.ndarray
     yahtzees: np.ndarray
@@ -67,7 +67,7 @@ class Results:
             a.nbytes
             for a in (
                 self.total,
-                self.category_scores,
+                self.box_scores,
                 self.filled_turn,
                 self.upper_bonus,
                 self.yahtzees,
@@ -79,7 +79,7 @@ class Results:
         """The per-game arrays by name (as the engine returns them)."""
         return {
             "total": self.total,
-            "category_scores": self.category_scores,
+            "box_scores": self.box_scores,
             "filled_turn": self.filled_turn,
             "upper_bonus": self.upper_bonus,
             "yahtzees": self.yahtzees,
@@ -91,7 +91,7 @@ class Results:
         dtypes and shapes included. Two runs played the same games exactly when their
         digests agree (a compact reproducibility check)."""
         h = hashlib.sha256()
-        for a in (self.total, self.category_scores, self.filled_turn, self.yahtzee_bonuses):
+        for a in (self.total, self.box_scores, self.filled_turn, self.yahtzee_bonuses):
             a = np.ascontiguousarray(a)
             h.update(f"{a.dtype.str}{a.shape}".encode())
             h.update(a.tobytes())
@@ -111,8 +111,8 @@ class Results:
         sd, ci95`` (normal-theory 95% interval of the mean), ``min, max,
         percentiles`` (keys ``"p1"`` .. ``"p99"``, linear interpolation),
         ``bonus_rate`` (share of games with the upper bonus), ``yahtzees_mean``,
-        ``yahtzee_bonuses_mean``, ``category_means``, ``category_zero_rate``,
-        ``category_fill_turn``. Computed from exact integer aggregates, so a
+        ``yahtzee_bonuses_mean``, ``box_means``, ``box_zero_rate``,
+        ``box_fill_turn``. Computed from exact integer aggregates, so a
         streamed run (:func:`~yahtzee_sim.engine.simulate.simulate_aggregate`) gives the
         same summary.
         """
@@ -122,10 +122,10 @@ class Results:
 
     def to_frame(self) -> pd.DataFrame:  # pandas is imported on first use (start-up time)
         """One row per game: ``game, total, upper_bonus, yahtzees, yahtzee_bonuses``, then
-        ``score_<category>`` and ``turn_<category>`` columns."""
+        ``score_<box>`` and ``turn_<box>`` columns."""
         import pandas as pd
 
-        names = self.rules.category_names
+        names = self.rules.box_names
         cols = {
             "game": np.arange(self.first_game, self.first_game + self.n_games, dtype=np.int64),
             "total": self.total,
@@ -134,7 +134,7 @@ class Results:
             "yahtzee_bonuses": self.yahtzee_bonuses,
         }
         for j, name in enumerate(names):
-            cols[f"score_{name}"] = self.category_scores[:, j]
+            cols[f"score_{name}"] = self.box_scores[:, j]
         for j, name in enumerate(names):
             cols[f"turn_{name}"] = self.filled_turn[:, j]
         return pd.DataFrame(cols)

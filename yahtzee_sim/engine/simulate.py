@@ -175,7 +175,7 @@ def simulate_aggregate(
 
     Every block of games is folded into an
     :class:`~yahtzee_sim.engine.aggregate.Aggregate` (an integer histogram of totals,
-    per-category sums, zero counts and fill-turn sums, bonus and Yahtzee counters) as it
+    per-box sums, zero counts and fill-turn sums, bonus and Yahtzee counters) as it
     finishes, so memory stays bounded for any number of games. Its ``summary()`` equals
     the one of ``simulate(...)`` with the same arguments.
 

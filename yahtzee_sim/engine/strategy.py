@@ -44,7 +44,7 @@ class Reference:
         What we get and why it differs, when it does.
     tables : dict
         Per-box figures the source published, keyed like the summary
-        (``"category_means"``, ``"category_zero_rate"``, ``"category_fill_turn"``:
+        (``"box_means"``, ``"box_zero_rate"``, ``"box_fill_turn"``:
         ``{box: value}``; ``"upper_bonus_points"``, ``"yahtzee_bonus_points"``: scalars),
         as printed. ``yahtzee-sim reproduce`` sets them beside ours.
     """
@@ -70,8 +70,8 @@ class Strategy:
 
     * :meth:`keep` (``view.rolls_left > 0``) returns the dice to keep as face
       counts, shape ``(m, n_faces)``; keeping all dice ends the turn;
-    * :meth:`category` (``view.rolls_left == 0``) returns the box to fill,
-      shape ``(m,)``, as category indices.
+    * :meth:`box` (``view.rolls_left == 0``) returns the box to fill,
+      shape ``(m,)``, as box indices.
 
     Constructors store their parameters only (as attributes of the same
     name), so :func:`repr` and :meth:`clone` come from the signature.
@@ -132,8 +132,8 @@ class Strategy:
         """Dice to keep, as face counts ``(m, n_faces)``."""
         raise NotImplementedError
 
-    def category(self, view: TurnView) -> np.ndarray:
-        """Category index to fill, ``(m,)``."""
+    def box(self, view: TurnView) -> np.ndarray:
+        """Box index to fill, ``(m,)``."""
         raise NotImplementedError
 
     # ---------------------------------------------------------- sklearn-like

@@ -18,8 +18,8 @@ these keys:
     Share of games (exact: probability) with the upper-section bonus.
 ``yahtzee_bonuses_mean``
     Yahtzee bonuses per game.
-``category_means``, ``category_zero_rate``, ``category_fill_turn``
-    Per box (keyed by category name): points written, share of games with 0 in the
+``box_means``, ``box_zero_rate``, ``box_fill_turn``
+    Per box (keyed by box name): points written, share of games with 0 in the
     box, and the (1-based) turn in which it is filled, on average.
 
 Simulations add ``games``, ``seed``, ``ci95`` and ``yahtzees_mean`` (turns ending on
@@ -49,9 +49,9 @@ SUMMARY_KEYS = (
     "percentiles",
     "bonus_rate",
     "yahtzee_bonuses_mean",
-    "category_means",
-    "category_zero_rate",
-    "category_fill_turn",
+    "box_means",
+    "box_zero_rate",
+    "box_fill_turn",
 )
 
 #: Keys a simulated summary adds (``ci95``: normal-theory 95% interval of the mean;
@@ -65,16 +65,16 @@ def percentile_key(q: float) -> str:
 
 
 def per_box(names: Sequence[str], values) -> dict[str, float]:
-    """Per-box values as ``{category name: float}``."""
+    """Per-box values as ``{box name: float}``."""
     return dict(zip(names, np.asarray(values, dtype=float).tolist(), strict=True))
 
 
 def box_statistics(names: Sequence[str], means, zero_rate, fill_turn) -> dict[str, dict]:
     """The three per-box entries of a summary."""
     return {
-        "category_means": per_box(names, means),
-        "category_zero_rate": per_box(names, zero_rate),
-        "category_fill_turn": per_box(names, fill_turn),
+        "box_means": per_box(names, means),
+        "box_zero_rate": per_box(names, zero_rate),
+        "box_fill_turn": per_box(names, fill_turn),
     }
 
 

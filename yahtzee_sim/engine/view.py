@@ -10,7 +10,7 @@ import numpy as np
 from yahtzee_sim._kernels.rng import uniforms
 from yahtzee_sim._kernels.scoring import (
     bonus_options,
-    category_options,
+    box_options,
     kernel_rules,
     yahtzee_bonuses,
 )
@@ -83,11 +83,11 @@ class TurnView:
     roll_index : ndarray (m,) int32
         Index of the current roll in ``rules.tables``.
     rolls_left : int
-        Rerolls still allowed this turn (0 = choose a category now).
+        Rerolls still allowed this turn (0 = choose a box now).
     turn : int
         0-based turn number.
     used : ndarray (m,) int64
-        Bitmask of filled categories.
+        Bitmask of filled boxes.
     upper : ndarray (m,) int64
         Upper-section total capped at the bonus threshold (the state's value).
     upper_total : ndarray (m,) int64
@@ -98,17 +98,17 @@ class TurnView:
         (see :attr:`yahtzee_bonus_open`).
     score : ndarray (m,) int64
         Points so far, bonuses earned so far included (the upper bonus counts once reached).
-    category_scores : ndarray (m, n_categories) int16
+    box_scores : ndarray (m, n_boxes) int16
         Points written in each box so far (0 for open boxes).
     active : ndarray (m,) bool
         Games that have this decision to make. At a keep decision, games that
         kept every die earlier in the turn have ended their turn: their row is
         still present (arrays keep one row per game of the batch) and whatever
-        is returned for it is ignored. Always all True at a category decision.
+        is returned for it is ignored. Always all True at a box decision.
     strategy_key : tuple of two uint64
         Key of the strategy's own random stream (see :meth:`uniform`).
     table : TableInfo or None
-        The opponents' score cards at a visible multiplayer table
+        The opponents' score sheets at a visible multiplayer table
         (:func:`yahtzee_sim.multiplayer.tables.play_tables`); ``None`` in solitaire and blind
         games. See also :attr:`n_players`, :attr:`seat`.
     """
@@ -125,7 +125,7 @@ class TurnView:
         upper_total: np.ndarray,
         flag: np.ndarray,
         score: np.ndarray,
-        category_scores: np.ndarray,
+        box_scores: np.ndarray,
         strategy_key: tuple = (np.uint64(1), np.uint64(2)),
         active: np.ndarray | None = None,
         table: TableInfo | None = None,
@@ -140,7 +140,7 @@ class TurnView:
         self.upper_total = _readonly(upper_total)
         self.flag = _readonly(flag)
         self.score = _readonly(score)
-        self.category_scores = _readonly(category_scores)
+        self.box_scores = _readonly(box_scores)
         self.strategy_key = strategy_key
         self.active = _readonly(np.ones(len(games), dtype=np.bool_) if active is None else active)
         self.table = table
@@ -174,29 +174,27 @@ class TurnView:
         return _readonly(encode_state(self.rules, self.used, self.upper_total, self.flag))
 
     @cached_property
-    def category_points(self) -> np.ndarray:
-        """``(m, n_categories)`` int16: points each box would get now, -1 where illegal.
+    def box_points(self) -> np.ndarray:
+        """``(m, n_boxes)`` int16: points each box would get now, -1 where illegal.
 
         Joker rules are applied; bonuses are not included (see :meth:`bonus_points`).
         """
         kr = kernel_rules(self.rules)
-        return _readonly(category_options(kr, self.roll_index, self.used, self.flag))
+        return _readonly(box_options(kr, self.roll_index, self.used, self.flag))
 
     @property
-    def legal_categories(self) -> np.ndarray:
-        """``(m, n_categories)`` bool: the boxes the current roll may be written in."""
-        return self.category_points >= 0
+    def legal_boxes(self) -> np.ndarray:
+        """``(m, n_boxes)`` bool: the boxes the current roll may be written in."""
+        return self.box_points >= 0
 
     def bonus_points(self) -> np.ndarray:
-        """``(m, n_categories)``: bonuses earned by choosing each box now.
+        """``(m, n_boxes)``: bonuses earned by choosing each box now.
 
         The upper bonus if this box makes the upper total reach the threshold,
         plus the Yahtzee bonus (the same for every box).
         """
         kr = kernel_rules(self.rules)
-        return bonus_options(
-            kr, self.roll_index, self.used, self.upper, self.flag, self.category_points
-        )
+        return bonus_options(kr, self.roll_index, self.used, self.upper, self.flag, self.box_points)
 
     @cached_property
     def yahtzee_bonus_open(self) -> np.ndarray:

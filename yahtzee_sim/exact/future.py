@@ -37,7 +37,7 @@ from yahtzee_sim.solving.solver import levels, upper_lanes
 
 class FutureMoments(NamedTuple):
     """Mean and SD of the points still to come from every encoded state (max-EV play);
-    0 at full score cards and at states no game can reach."""
+    0 at full score sheets and at states no game can reach."""
 
     mean: np.ndarray
     sd: np.ndarray
@@ -81,7 +81,7 @@ def _solve_moments(rules: RuleSet, progress: bool = False) -> FutureMoments:
     size = n_states(rules)
     mean = np.zeros(size)
     second = np.zeros(size)
-    C = rules.n_categories
+    C = rules.n_boxes
     for masks in levels(C):
         turn = int(bin(int(masks[0])).count("1"))
         states = level_states(rules, masks)
@@ -119,12 +119,12 @@ def _law_from_outcomes(strategy, rules: RuleSet, first_states, first_pts, first_
     size = n_states(rules)
     used0 = decode_state(rules, np.asarray(first_states))[0]
     pmf = np.zeros(1)
-    turn = int(bin(int(used0[0])).count("1")) if len(first_states) else rules.n_categories
+    turn = int(bin(int(used0[0])).count("1")) if len(first_states) else rules.n_boxes
     laws = {}
-    if turn < rules.n_categories:
+    if turn < rules.n_boxes:
         states = unique_states(np.asarray(first_states, dtype=np.int64), size)
         lvs = []
-        for t in range(turn, rules.n_categories):
+        for t in range(turn, rules.n_boxes):
             lv = level_outcomes(strategy, rules, states, t)
             lvs.append(lv)
             states = unique_states(lv.nxt, size)
@@ -150,12 +150,12 @@ def future_law(
 
     From the turn-start state ``state`` (encoded, :func:`yahtzee_sim.game.state.encode_state`),
     or, with ``dice`` (face counts, as a view's) and ``rolls_left``, from that point of
-    the turn being played from ``state``. A full score card gives ``[1.0]``.
+    the turn being played from ``state``. A full score sheet gives ``[1.0]``.
     """
     strategy, rules = prepared("optimal", rules)
     kr = kernel_rules(rules)
     used, upper, flag = decode_state(rules, state)
-    if used == (1 << rules.n_categories) - 1:
+    if used == (1 << rules.n_boxes) - 1:
         return np.ones(1)
     if dice is None:
         lv = level_outcomes(strategy, rules, np.array([state]), bin(used).count("1"))
@@ -175,7 +175,7 @@ def future_law(
 
 def _outcomes_law(strategy, rules, kr, used, upper, flag, cat_row, fin):
     width = 2 * (int(kr.box_max.max()) + 1)
-    acc = np.zeros(rules.n_categories * width)
+    acc = np.zeros(rules.n_boxes * width)
     touched = np.empty(len(fin), dtype=np.int64)
     n, _ = roll_outcomes(kr, used, flag, cat_row, fin, acc, touched, width)
     nxt, pts, prob = [], [], []
@@ -233,7 +233,7 @@ def _law_fill(states, ptr, nxt, pts, prob, pool, offset, length):
 def _future_laws(rules: RuleSet, max_open: int) -> FutureLaws:
     strategy, rules = prepared("optimal", rules)
     size = n_states(rules)
-    C = rules.n_categories
+    C = rules.n_boxes
     offset = np.zeros(size, dtype=np.int64)
     length = np.zeros(size, dtype=np.int64)
     full = level_states(rules, np.array([(1 << C) - 1], dtype=np.int64))

@@ -44,8 +44,8 @@ from yahtzee_sim._kernels.exact import (
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.decide import decide, prepare
 from yahtzee_sim.engine.moves import (
-    category_array,
-    category_label,
+    box_array,
+    box_label,
     illegal_move,
     keep_array,
     position_text,
@@ -81,11 +81,11 @@ class ExactResult:
     pmf : ndarray or None
         ``pmf[x]`` = P(final score = x), ``x = 0 .. max``; ``None`` when only the
         moments were asked for (``distribution=False``).
-    category_means : ndarray (n_categories,)
+    box_means : ndarray (n_boxes,)
         Expected points written in each box.
-    category_zero_rate : ndarray (n_categories,)
+    box_zero_rate : ndarray (n_boxes,)
         Probability that each box ends with 0 points.
-    category_fill_turn : ndarray (n_categories,)
+    box_fill_turn : ndarray (n_boxes,)
         Expected turn (1-based) in which each box is filled.
     bonus_rate : float
         Probability of earning the upper-section bonus.
@@ -102,9 +102,9 @@ class ExactResult:
     mean: float
     sd: float
     pmf: np.ndarray | None
-    category_means: np.ndarray
-    category_zero_rate: np.ndarray
-    category_fill_turn: np.ndarray
+    box_means: np.ndarray
+    box_zero_rate: np.ndarray
+    box_fill_turn: np.ndarray
     bonus_rate: float
     yahtzee_bonuses_mean: float
     n_states: int
@@ -165,17 +165,17 @@ class ExactResult:
         idx = np.flatnonzero(pmf > 0)
         return pd.Series(pmf[idx], index=pd.Index(idx, name="score"), name="probability")
 
-    def category_frame(self):
+    def box_frame(self):
         """Per-box expectations as a :class:`pandas.DataFrame`."""
         import pandas as pd
 
         return pd.DataFrame(
             {
-                "mean": self.category_means,
-                "zero_rate": self.category_zero_rate,
-                "fill_turn": self.category_fill_turn,
+                "mean": self.box_means,
+                "zero_rate": self.box_zero_rate,
+                "fill_turn": self.box_fill_turn,
             },
-            index=pd.Index(self.rules.category_names, name="category"),
+            index=pd.Index(self.rules.box_names, name="box"),
         )
 
     def to_dict(self) -> dict:
@@ -194,10 +194,10 @@ class ExactResult:
             "bonus_rate": self.bonus_rate,
             "yahtzee_bonuses_mean": self.yahtzee_bonuses_mean,
             **box_statistics(
-                self.rules.category_names,
-                self.category_means,
-                self.category_zero_rate,
-                self.category_fill_turn,
+                self.rules.box_names,
+                self.box_means,
+                self.box_zero_rate,
+                self.box_fill_turn,
             ),
             "n_states": self.n_states,
             "pmf": None,
@@ -271,8 +271,8 @@ def keep_indices(strategy, rules: RuleSet, view: TurnView, out) -> np.ndarray:
 
 def box_indices(strategy, rules: RuleSet, view: TurnView, out) -> np.ndarray:
     """Each row's box (int8; -1 when out of range, refused where the box is written)."""
-    arr = category_array(strategy, out, view)
-    return np.where((arr < 0) | (arr >= rules.n_categories), -1, arr).astype(np.int8)
+    arr = box_array(strategy, out, view)
+    return np.where((arr < 0) | (arr >= rules.n_boxes), -1, arr).astype(np.int8)
 
 
 def _check_position_only(strategy, rules, make, used, cat_scores, rolls_left, decided, rng):
@@ -282,10 +282,10 @@ def _check_position_only(strategy, rules, make, used, cat_scores, rolls_left, de
     rows = np.sort(rng.choice(m, size=min(m, _CHECK_ROWS), replace=False))
     tops = np.maximum(rules.tables.score_table.max(axis=0), 1).astype(np.int64)
     scores = cat_scores[rows].copy()
-    bits = (used[rows, None] >> np.arange(rules.n_categories)) & 1
+    bits = (used[rows, None] >> np.arange(rules.n_boxes)) & 1
     noise = rng.integers(0, tops + 1, size=scores.shape).astype(np.int16)
     yi = rules.yahtzee_index
-    keep_cols = np.ones(rules.n_categories, dtype=bool)
+    keep_cols = np.ones(rules.n_boxes, dtype=bool)
     if yi is not None and rules.has_yahtzee_flag:
         keep_cols[yi] = False  # the Yahtzee box's content is part of the state
     scores[:, keep_cols] = np.where(bits[:, keep_cols] == 1, noise[:, keep_cols], 0)
@@ -317,7 +317,7 @@ def decision_tables(strategy, rules: RuleSet, states: np.ndarray, turn: int, rng
     at roll ``r`` of state ``states[i]`` with ``j`` rerolls left; ``cat[i, r]``
     (int8, -1 if out of range) the box chosen for final roll ``r``. Strategies
     may provide these directly through ``decision_table(rules, states)``;
-    otherwise they are asked through their batched ``keep``/``category``.
+    otherwise they are asked through their batched ``keep``/``box``.
     """
     t = rules.tables
     n, n_rolls = len(states), t.n_rolls
@@ -397,7 +397,7 @@ def level_outcomes(
         if (bad >= 0).any():
             i = int(np.flatnonzero(bad >= 0)[0])
             c = int(cat[i, bad[i]])
-            raise _illegal_category(strategy, rules, int(chunk[i]), int(bad[i]), c)
+            raise _illegal_box(strategy, rules, int(chunk[i]), int(bad[i]), c)
         k = int(out_n.sum())
         part = (np.empty(k, np.int8), np.empty(k, np.int16), np.empty(k, np.int8), np.empty(k))
         compact_outcomes(out_n, out_cat, out_raw, out_yb, out_prob, *part, 0)
@@ -417,14 +417,14 @@ def level_outcomes(
     return LevelOutcomes(states, ptr, cat, raw, yb, prob, nxt, pts, ub)
 
 
-def _illegal_category(strategy, rules, state, roll, c) -> IllegalMoveError:
+def _illegal_box(strategy, rules, state, roll, c) -> IllegalMoveError:
     name = strategy_label(strategy)
     used, upper, _ = decode_state(rules, state)
     dice = DiceTables.faces_from_counts(rules.tables.roll_counts[roll])
     turn = bin(int(used)).count("1") + 1
-    label = category_label(rules, c, int(used))
+    label = box_label(rules, c, int(used))
     return IllegalMoveError(
-        f"strategy {name!r} made an illegal category choice with "
+        f"strategy {name!r} made an illegal box choice with "
         f"{position_text(rules, int(used), int(upper))}: dice {list(dice)}, action {label}",
         strategy=name,
         turn=turn,
@@ -506,9 +506,9 @@ def _result(strategy, rules: RuleSet, fw: dict, pmf, t0: float, meta: dict) -> E
         mean=mean,
         sd=float(np.sqrt(var)),
         pmf=pmf,
-        category_means=fw["cat_sum"],
-        category_zero_rate=fw["cat_zero"],
-        category_fill_turn=fw["cat_turn"],
+        box_means=fw["cat_sum"],
+        box_zero_rate=fw["cat_zero"],
+        box_fill_turn=fw["cat_turn"],
         bonus_rate=float(fw["stats"][0]),
         yahtzee_bonuses_mean=float(fw["stats"][1]),
         n_states=fw["n_states"],
@@ -564,7 +564,7 @@ def forward_pass(
 
 def _forward(strategy, rules: RuleSet, progress: bool, on_decisions=None, turns=None) -> list:
     """Level outcomes (fullest level last) followed by the forward statistics."""
-    C = rules.n_categories
+    C = rules.n_boxes
     size = n_states(rules)
     acc = new_moments(size, C)
     rng = np.random.default_rng(20061)  # fixed: the position-only check is reproducible

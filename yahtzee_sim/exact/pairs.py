@@ -120,7 +120,7 @@ class _Asker:
                         self.strategy, rules, view, self.strategy.keep(view)
                     )
                 view = make(0, r)
-                cat[rows, r] = box_indices(self.strategy, rules, view, self.strategy.category(view))
+                cat[rows, r] = box_indices(self.strategy, rules, view, self.strategy.box(view))
         return keep, cat
 
     def _views(self, sm, scm, sw, scw):
@@ -199,7 +199,7 @@ def evaluate_pair(
     n_s = n_states(rules)
     if (n_s * size) ** 2 >= 2**62:
         raise PairError(f"rules {rules.name!r} are too large for exact pair evaluation")
-    C = rules.n_categories
+    C = rules.n_boxes
     # positions: mover (state, points), waiter (state, points), probability
     sm = np.zeros(1, np.int64)
     scm = np.zeros(1, np.int64)

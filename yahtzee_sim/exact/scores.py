@@ -6,7 +6,7 @@ final-score law comes from a forward pass over (turn-start state, points so far)
 level by level, the mass of every position moves along its turn's outcomes, the
 decisions of live lanes read off the widget (one recorded run per tile of lanes of a
 state), the others played max-EV, as the strategies play them
-(:func:`~yahtzee_sim._kernels.widget.lane_live`). The full score cards then hold the
+(:func:`~yahtzee_sim._kernels.widget.lane_live`). The full score sheets then hold the
 pmf of the final score. A state's positions span 0 ..
 :func:`~yahtzee_sim.game.state.max_points_so_far` points; two levels are held at a time.
 """
@@ -71,7 +71,7 @@ def lane_law(strategy, rules: RuleSet, progress: bool = False) -> dict:
     t0 = time.perf_counter()
     lanes, anchor = strategy.lane_play(rules)
     kr = kernel_rules(rules)
-    C = rules.n_categories
+    C = rules.n_boxes
     opt_lanes = upper_total_lanes(value_table(rules).values)
     layers = max(rules.rolls_per_turn - 1, 1)
     n_rolls = rules.tables.n_rolls
@@ -127,7 +127,7 @@ def lane_law(strategy, rules: RuleSet, progress: bool = False) -> dict:
             cat_zero += cz
             cat_turn += ct
         off, mass = next_off, next_mass
-    # full score cards: the law of the final score
+    # full score sheets: the law of the final score
     sizes = np.diff(off)
     top = int(sizes.max())
     pmf = np.zeros(top)

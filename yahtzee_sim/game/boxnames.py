@@ -1,7 +1,7 @@
 """Box names as people type and read them: one label per box and the matching of what a
 player types (the terminal game, the web API) to a box of the rules.
 
-A box's label is :attr:`Category.label <yahtzee_sim.game.rules.Category.label>`
+A box's label is :attr:`Box.label <yahtzee_sim.game.rules.Box.label>`
 (``"three_of_a_kind"`` → ``"Three of a kind"``). :func:`match_box` takes, case-insensitively
 and with spaces, underscores and hyphens alike:
 
@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable
 
 from yahtzee_sim.errors import YahtzeeSimError
-from yahtzee_sim.game.rules import Category, RuleSet
+from yahtzee_sim.game.rules import Box, RuleSet
 
 
 class BoxNameError(YahtzeeSimError):
@@ -46,9 +46,9 @@ def normalize(text: str) -> str:
     return re.sub(r"[\s_\-]+", "_", str(text).strip().lower()).strip("_")
 
 
-def aliases(category: Category) -> tuple[str, ...]:
+def aliases(box: Box) -> tuple[str, ...]:
     """The abbreviations of a box (normalized), by what the box scores."""
-    kind, p, name = category.kind, category.param, category.name
+    kind, p, name = box.kind, box.param, box.name
     word = _NUMBERS.get(p, str(p))
     if kind == "upper":
         return (f"{p}s", f"{p}'s", f"{word}s")
@@ -84,10 +84,10 @@ def _word_prefix(text: str, name: str) -> bool:
 def _candidates(rules: RuleSet, key: str) -> list[str]:
     """The boxes ``key`` (normalized) names: an exact name, else an abbreviation, else a
     word-by-word prefix (in card order)."""
-    names = rules.category_names
+    names = rules.box_names
     if key in names:
         return [key]
-    by_alias = [c.name for c in rules.categories if key in aliases(c)]
+    by_alias = [c.name for c in rules.boxes if key in aliases(c)]
     if by_alias:
         return by_alias
     return [n for n in names if _word_prefix(key, n)]
@@ -118,7 +118,7 @@ def match_box(
     Returns
     -------
     str
-        The box's name (``rules.category_names``).
+        The box's name (``rules.box_names``).
 
     Raises
     ------
@@ -126,9 +126,9 @@ def match_box(
         No open box fits (the message lists the open boxes, and says why a box named
         is not among them), or several do (the message lists them).
     """
-    names = rules.category_names
+    names = rules.box_names
     allowed = names if open_boxes is None else [n for n in names if n in set(open_boxes)]
-    labels = dict(zip(names, rules.category_labels, strict=True))
+    labels = dict(zip(names, rules.box_labels, strict=True))
     key = normalize(text)
     found = _candidates(rules, key) if key else []
     hits = [n for n in found if n in allowed]

@@ -27,7 +27,7 @@ from yahtzee_sim.errors import YahtzeeSimError
 
 class _Scorer(Protocol):
     """What a box offers the dice tables: its score of a roll (face counts), normal
-    and as a joker (:class:`~yahtzee_sim.game.rules.Category`)."""
+    and as a joker (:class:`~yahtzee_sim.game.rules.Box`)."""
 
     def score(self, counts, allow_one_pair: bool = False) -> int: ...
 
@@ -40,7 +40,7 @@ class DiceRules(Protocol):
 
     n_dice: int
     n_faces: int
-    categories: tuple[_Scorer, ...]
+    boxes: tuple[_Scorer, ...]
     two_pairs_allows_one_pair: bool
 
 
@@ -80,9 +80,9 @@ class DiceTables:
     roll_code, keep_code : ndarray int64
         Base-``n_dice+1`` code of each roll/keep; ``code_to_roll`` and
         ``code_to_keep`` invert them (-1 where no roll/keep has that code).
-    score_table : ndarray (n_rolls, n_categories) int16
-        Points of each roll in each category under normal scoring.
-    joker_table : ndarray (n_rolls, n_categories) int16
+    score_table : ndarray (n_rolls, n_boxes) int16
+        Points of each roll in each box under normal scoring.
+    joker_table : ndarray (n_rolls, n_boxes) int16
         Points when the roll is played as a joker (only meaningful for Yahtzee rolls).
     yahtzee_face : ndarray (n_rolls,) int8
         Face index (0-based) of an n-of-a-kind roll, -1 otherwise.
@@ -235,7 +235,7 @@ class DiceTables:
             rk_keep.extend(np.flatnonzero((keep_counts <= rc).all(axis=1)).tolist())
             rk_ptr.append(len(rk_keep))
 
-        cats = rules.categories
+        cats = rules.boxes
         allow = rules.two_pairs_allows_one_pair
         score = np.array([[c.score(r, allow) for c in cats] for r in rolls], dtype=np.int16)
         yface = np.array([r.index(n) if max(r) == n else -1 for r in rolls], dtype=np.int8)

@@ -1,11 +1,11 @@
 """Rule sets for Yahtzee-family games.
 
 A :class:`RuleSet` is a frozen description of one game: the dice, the number of
-rolls per turn, the scoring categories and the bonus/joker rules. Presets for
+rolls per turn, the scoring boxes and the bonus/joker rules. Presets for
 every variant pinned in ``docs/references.md`` are available through :func:`get_rules`.
 
 Scoring is defined on *face counts*: ``counts[f]`` is the number of dice showing
-face ``f + 1``. Every category is a :class:`Category` whose ``kind`` selects the
+face ``f + 1``. Every box is a :class:`Box` whose ``kind`` selects the
 scoring function; :meth:`RuleSet.score_table` evaluates all of them once for
 every possible roll.
 """
@@ -28,7 +28,7 @@ from yahtzee_sim.game.dice import DiceTables
 JokerMode = Literal["none", "free", "forced"]
 JOKER_MODES: tuple[str, ...] = ("none", "free", "forced")
 
-#: Category kinds and what ``param``/``points`` mean for each.
+#: Box kinds and what ``param``/``points`` mean for each.
 #:
 #: ========== ===================================================================
 #: kind       score
@@ -44,7 +44,7 @@ JOKER_MODES: tuple[str, ...] = ("none", "free", "forced")
 #: yahtzee    all dice equal; ``points``
 #: chance     sum of all dice
 #: ========== ===================================================================
-CATEGORY_KINDS: tuple[str, ...] = (
+BOX_KINDS: tuple[str, ...] = (
     "upper",
     "n_kind",
     "n_equal",
@@ -57,8 +57,8 @@ CATEGORY_KINDS: tuple[str, ...] = (
 
 
 @dataclass(frozen=True)
-class Category:
-    """One box on the score card.
+class Box:
+    """One box on the score sheet.
 
     Parameters
     ----------
@@ -66,7 +66,7 @@ class Category:
         Identifier used on the command line and in results (``"ones"``,
         ``"full_house"``, ...).
     kind : str
-        One of :data:`CATEGORY_KINDS`.
+        One of :data:`BOX_KINDS`.
     param : int
         Face (``upper``) or number of equal dice (``n_kind``, ``n_equal``).
     points : int
@@ -95,7 +95,7 @@ class Category:
 
     @property
     def is_upper(self) -> bool:
-        """Whether the category belongs to the upper section."""
+        """Whether the box belongs to the upper section."""
         return self.kind == "upper"
 
     def score(self, counts: Sequence[int], allow_one_pair: bool = False) -> int:
@@ -134,7 +134,7 @@ class Category:
             return self.points if max(c) == sum(c) else 0
         if kind == "chance":
             return total
-        raise RulesError(f"category {self.name!r}: unknown kind {kind!r}")
+        raise RulesError(f"box {self.name!r}: unknown kind {kind!r}")
 
     def joker_score(self, counts: Sequence[int]) -> int:
         """Score of a Yahtzee roll placed here under a joker rule."""
@@ -155,8 +155,8 @@ class RuleSet:
         Preset name (informational; not part of the fingerprint).
     n_dice, n_faces, rolls_per_turn : int
         Dice and rolls per turn (the first roll counts).
-    categories : tuple of Category
-        Score-card boxes, upper section first.
+    boxes : tuple of Box
+        Score-sheet boxes, upper section first.
     upper_bonus_threshold, upper_bonus : int
         Upper bonus paid when the upper total reaches the threshold (``upper_bonus=0``: none).
     yahtzee_bonus : int
@@ -175,7 +175,7 @@ class RuleSet:
     n_dice: int
     n_faces: int
     rolls_per_turn: int
-    categories: tuple[Category, ...]
+    boxes: tuple[Box, ...]
     upper_bonus_threshold: int = 63
     upper_bonus: int = 35
     yahtzee_bonus: int = 0
@@ -192,21 +192,21 @@ class RuleSet:
             raise RulesError(f"rolls_per_turn must be >= 1, got {self.rolls_per_turn}")
         if self.joker not in JOKER_MODES:
             raise RulesError(f"joker must be one of {JOKER_MODES}, got {self.joker!r}")
-        if not 1 <= len(self.categories) <= 20:
-            raise RulesError(f"between 1 and 20 categories allowed, got {len(self.categories)}")
-        names = [c.name for c in self.categories]
+        if not 1 <= len(self.boxes) <= 20:
+            raise RulesError(f"between 1 and 20 boxes allowed, got {len(self.boxes)}")
+        names = [c.name for c in self.boxes]
         if len(set(names)) != len(names):
-            raise RulesError(f"category names must be unique, got {names}")
-        for cat in self.categories:
-            if cat.kind not in CATEGORY_KINDS:
-                raise RulesError(f"category {cat.name!r}: kind must be one of {CATEGORY_KINDS}")
+            raise RulesError(f"box names must be unique, got {names}")
+        for cat in self.boxes:
+            if cat.kind not in BOX_KINDS:
+                raise RulesError(f"box {cat.name!r}: kind must be one of {BOX_KINDS}")
             if cat.kind == "upper" and not 1 <= cat.param <= self.n_faces:
-                raise RulesError(f"category {cat.name!r}: face {cat.param} out of range")
-        uppers = [i for i, c in enumerate(self.categories) if c.is_upper]
+                raise RulesError(f"box {cat.name!r}: face {cat.param} out of range")
+        uppers = [i for i, c in enumerate(self.boxes) if c.is_upper]
         if uppers != list(range(len(uppers))):
-            raise RulesError("upper-section categories must come first")
+            raise RulesError("upper-section boxes must come first")
         if (self.yahtzee_bonus or self.joker != "none") and self.yahtzee_index is None:
-            raise RulesError("a Yahtzee bonus or joker rule needs a 'yahtzee' category")
+            raise RulesError("a Yahtzee bonus or joker rule needs a 'yahtzee' box")
         if self.upper_bonus < 0 or self.upper_bonus_threshold < 0:
             raise RulesError("upper bonus and threshold must be >= 0")
         if self.yahtzee_bonus_limit < 0 or (self.yahtzee_bonus_limit and not self.yahtzee_bonus):
@@ -217,24 +217,24 @@ class RuleSet:
 
     # ------------------------------------------------------------------ derived
     @property
-    def n_categories(self) -> int:
-        """Number of score-card boxes (= turns in a game)."""
-        return len(self.categories)
+    def n_boxes(self) -> int:
+        """Number of score-sheet boxes (= turns in a game)."""
+        return len(self.boxes)
 
     @property
-    def category_names(self) -> tuple[str, ...]:
-        """Category names in score-card order."""
-        return tuple(c.name for c in self.categories)
+    def box_names(self) -> tuple[str, ...]:
+        """Box names in score-sheet order."""
+        return tuple(c.name for c in self.boxes)
 
     @property
-    def category_labels(self) -> tuple[str, ...]:
-        """:attr:`Category.label` of each box, in score-card order."""
-        return tuple(c.label for c in self.categories)
+    def box_labels(self) -> tuple[str, ...]:
+        """:attr:`Box.label` of each box, in score-sheet order."""
+        return tuple(c.label for c in self.boxes)
 
     @property
     def n_upper(self) -> int:
-        """Number of upper-section categories."""
-        return sum(c.is_upper for c in self.categories)
+        """Number of upper-section boxes."""
+        return sum(c.is_upper for c in self.boxes)
 
     @property
     def upper_cap(self) -> int:
@@ -243,8 +243,8 @@ class RuleSet:
 
     @property
     def yahtzee_index(self) -> int | None:
-        """Index of the Yahtzee category, or ``None`` if the game has none."""
-        for i, c in enumerate(self.categories):
+        """Index of the Yahtzee box, or ``None`` if the game has none."""
+        for i, c in enumerate(self.boxes):
             if c.kind == "yahtzee":
                 return i
         return None
@@ -264,17 +264,17 @@ class RuleSet:
 
     @property
     def upper_face(self) -> np.ndarray:
-        """Face (1-based) of each category for the upper section, 0 for lower ones."""
-        return np.array([c.param if c.is_upper else 0 for c in self.categories], dtype=np.int64)
+        """Face (1-based) of each box for the upper section, 0 for lower ones."""
+        return np.array([c.param if c.is_upper else 0 for c in self.boxes], dtype=np.int64)
 
-    def category_index(self, name: str) -> int:
-        """Index of a category by name; raises :class:`RulesError` listing the valid names."""
+    def box_index(self, name: str) -> int:
+        """Index of a box by name; raises :class:`RulesError` listing the valid names."""
         try:
-            return self.category_names.index(name)
+            return self.box_names.index(name)
         except ValueError:
             raise RulesError(
-                f"unknown category {name!r} for rules {self.name!r}; "
-                f"expected one of: {', '.join(self.category_names)}"
+                f"unknown box {name!r} for rules {self.name!r}; "
+                f"expected one of: {', '.join(self.box_names)}"
             ) from None
 
     def describe(self) -> dict:
@@ -315,8 +315,8 @@ def _canonical_rules(fields: dict) -> RuleSet:
     return _CANONICAL.setdefault(rules, rules)
 
 
-def _upper(names: Sequence[str], n_faces: int) -> list[Category]:
-    return [Category(names[f], "upper", param=f + 1) for f in range(n_faces)]
+def _upper(names: Sequence[str], n_faces: int) -> list[Box]:
+    return [Box(names[f], "upper", param=f + 1) for f in range(n_faces)]
 
 
 UPPER_NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes")
@@ -325,20 +325,20 @@ UPPER_NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes")
 def _yahtzee(name: str, yahtzee_bonus: int, joker: str, bonus_limit: int = 0) -> RuleSet:
     cats = [
         *_upper(UPPER_NAMES, 6),
-        Category("three_of_a_kind", "n_kind", param=3),
-        Category("four_of_a_kind", "n_kind", param=4),
-        Category("full_house", "full_house", points=25, joker_points=25),
-        Category("small_straight", "straight", param=4, points=30, joker_points=30),
-        Category("large_straight", "straight", param=5, points=40, joker_points=40),
-        Category("yahtzee", "yahtzee", points=50, joker_points=50),
-        Category("chance", "chance"),
+        Box("three_of_a_kind", "n_kind", param=3),
+        Box("four_of_a_kind", "n_kind", param=4),
+        Box("full_house", "full_house", points=25, joker_points=25),
+        Box("small_straight", "straight", param=4, points=30, joker_points=30),
+        Box("large_straight", "straight", param=5, points=40, joker_points=40),
+        Box("yahtzee", "yahtzee", points=50, joker_points=50),
+        Box("chance", "chance"),
     ]
     return RuleSet(
         name=name,
         n_dice=5,
         n_faces=6,
         rolls_per_turn=3,
-        categories=tuple(cats),
+        boxes=tuple(cats),
         upper_bonus_threshold=63,
         upper_bonus=35,
         yahtzee_bonus=yahtzee_bonus,
@@ -350,22 +350,22 @@ def _yahtzee(name: str, yahtzee_bonus: int, joker: str, bonus_limit: int = 0) ->
 def _yatzy(name: str, upper_bonus: int = 50, allow_one_pair: bool = False) -> RuleSet:
     cats = [
         *_upper(UPPER_NAMES, 6),
-        Category("one_pair", "n_equal", param=2),
-        Category("two_pairs", "two_pairs"),
-        Category("three_of_a_kind", "n_equal", param=3),
-        Category("four_of_a_kind", "n_equal", param=4),
-        Category("small_straight", "straight", points=15, faces=(1, 2, 3, 4, 5)),
-        Category("large_straight", "straight", points=20, faces=(2, 3, 4, 5, 6)),
-        Category("full_house", "full_house", points=0),
-        Category("chance", "chance"),
-        Category("yatzy", "yahtzee", points=50),
+        Box("one_pair", "n_equal", param=2),
+        Box("two_pairs", "two_pairs"),
+        Box("three_of_a_kind", "n_equal", param=3),
+        Box("four_of_a_kind", "n_equal", param=4),
+        Box("small_straight", "straight", points=15, faces=(1, 2, 3, 4, 5)),
+        Box("large_straight", "straight", points=20, faces=(2, 3, 4, 5, 6)),
+        Box("full_house", "full_house", points=0),
+        Box("chance", "chance"),
+        Box("yatzy", "yahtzee", points=50),
     ]
     return RuleSet(
         name=name,
         n_dice=5,
         n_faces=6,
         rolls_per_turn=3,
-        categories=tuple(cats),
+        boxes=tuple(cats),
         upper_bonus_threshold=63,
         upper_bonus=upper_bonus,
         yahtzee_bonus=0,
@@ -380,7 +380,7 @@ def _two_yatzy() -> RuleSet:
         n_dice=2,
         n_faces=2,
         rolls_per_turn=2,
-        categories=tuple(_upper(("ones", "twos"), 2)),
+        boxes=tuple(_upper(("ones", "twos"), 2)),
         upper_bonus_threshold=0,
         upper_bonus=0,
     )
@@ -394,7 +394,7 @@ def _upper_mini() -> RuleSet:
         n_dice=3,
         n_faces=4,
         rolls_per_turn=3,
-        categories=tuple(_upper(UPPER_NAMES, 4)),
+        boxes=tuple(_upper(UPPER_NAMES, 4)),
         upper_bonus_threshold=20,
         upper_bonus=15,
     )
@@ -403,14 +403,14 @@ def _upper_mini() -> RuleSet:
 def _six_box() -> RuleSet:
     """Six boxes of official Yahtzee (five dice, three rolls, no bonuses): small enough
     for exact two-player solving."""
-    cats = _yahtzee("yahtzee", 0, "none").categories
+    cats = _yahtzee("yahtzee", 0, "none").boxes
     keep = ("sixes", "three_of_a_kind", "full_house", "small_straight", "yahtzee", "chance")
     return RuleSet(
         name="yahtzee-6box",
         n_dice=5,
         n_faces=6,
         rolls_per_turn=3,
-        categories=tuple(c for c in cats if c.name in keep),
+        boxes=tuple(c for c in cats if c.name in keep),
         upper_bonus_threshold=0,
         upper_bonus=0,
     )

@@ -3,7 +3,7 @@
 A *turn-start state* is the triple
 
 ``used``
-    bitmask of filled categories (bit ``i`` = category ``i`` of the rule set);
+    bitmask of filled boxes (bit ``i`` = box ``i`` of the rule set);
 ``upper``
     upper-section total capped at the bonus threshold (``0..rules.upper_cap``;
     always 0 in games without an upper bonus);
@@ -53,7 +53,7 @@ def bonus_payable(rules: RuleSet, flag):
 
 def n_states(rules: RuleSet) -> int:
     """Number of encoded turn-start states (reachable or not)."""
-    return (1 << rules.n_categories) * flag_size(rules) * (rules.upper_cap + 1)
+    return (1 << rules.n_boxes) * flag_size(rules) * (rules.upper_cap + 1)
 
 
 def encode_state(rules: RuleSet, used, upper, flag):
@@ -118,7 +118,7 @@ def max_points_to_come(rules: RuleSet, used, flag: int) -> np.ndarray:
     box after a Yahtzee. ``max_points_to_come(rules, [0], 0)`` bounds every final score."""
     best = kernel_rules(rules).box_max
     used = np.atleast_1d(np.asarray(used, dtype=np.int64))
-    open_ = 1 - ((used[:, None] >> np.arange(rules.n_categories)) & 1)
+    open_ = 1 - ((used[:, None] >> np.arange(rules.n_boxes)) & 1)
     total = open_ @ best
     if rules.upper_bonus:
         total += rules.upper_bonus * (open_[:, np.asarray(rules.upper_face) > 0].sum(axis=1) > 0)
@@ -135,7 +135,7 @@ def max_points_to_come(rules: RuleSet, used, flag: int) -> np.ndarray:
 
 
 def start_state() -> int:
-    """Index of the empty score card (always 0)."""
+    """Index of the empty score sheet (always 0)."""
     return 0
 
 
@@ -149,7 +149,7 @@ def max_points_so_far(rules: RuleSet, used, upper, flag: int) -> np.ndarray:
     state's bound grows by at least the points of any move out of it."""
     best = kernel_rules(rules).box_max
     used = np.atleast_1d(np.asarray(used, dtype=np.int64))
-    filled = (used[:, None] >> np.arange(rules.n_categories)) & 1
+    filled = (used[:, None] >> np.arange(rules.n_boxes)) & 1
     total = filled @ best
     if rules.upper_bonus:
         total = total + rules.upper_bonus * (np.asarray(upper) >= rules.upper_cap)
@@ -161,12 +161,12 @@ def max_points_so_far(rules: RuleSet, used, upper, flag: int) -> np.ndarray:
 
 
 def known_box_scores(rules: RuleSet, flag) -> np.ndarray:
-    """``(m, n_categories)`` int16 box contents that states with Yahtzee flags ``flag``
+    """``(m, n_boxes)`` int16 box contents that states with Yahtzee flags ``flag``
     determine: the Yahtzee box's full points where the flag is set, 0 elsewhere (what a
     view of a position knows when only its state is given)."""
     flag = np.asarray(flag)
-    out = np.zeros((len(flag), rules.n_categories), dtype=np.int16)
+    out = np.zeros((len(flag), rules.n_boxes), dtype=np.int16)
     yi = rules.yahtzee_index
     if yi is not None and rules.has_yahtzee_flag:
-        out[:, yi] = np.where(flag >= 1, rules.categories[yi].points, 0)
+        out[:, yi] = np.where(flag >= 1, rules.boxes[yi].points, 0)
     return out

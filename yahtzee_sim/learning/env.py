@@ -215,8 +215,8 @@ class YahtzeeEnv(gymnasium.Env):
         b, rules = self._batch, self.rules
         dice = " ".join(map(str, DiceTables.faces_from_counts(b.dice[0])))
         card = ", ".join(
-            f"{name} {int(b.category_scores[0, c])}"
-            for c, name in enumerate(rules.category_names)
+            f"{name} {int(b.box_scores[0, c])}"
+            for c, name in enumerate(rules.box_names)
             if (int(b.used[0]) >> c) & 1
         )
         return (

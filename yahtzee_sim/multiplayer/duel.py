@@ -40,7 +40,7 @@ from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import decode_state, max_points_to_come
-from yahtzee_sim.multiplayer.winprob import ScoreCard, ScoreCardError, to_move
+from yahtzee_sim.multiplayer.winprob import ScoreSheet, ScoreSheetError, to_move
 from yahtzee_sim.solving.target import max_score
 
 #: Most open boxes per card :func:`duel` takes by default: positions of real games with
@@ -53,7 +53,7 @@ ENDGAME_BOXES = 3
 _BLOCK_ROWS = 1 << 20
 
 
-class DuelError(ScoreCardError):
+class DuelError(ScoreSheetError):
     """Bad input to the two-player solver."""
 
 
@@ -159,7 +159,7 @@ def reachable_levels(rules: RuleSet, state: int) -> list[np.ndarray]:
     cur = np.array([state], dtype=np.int64)
     used = decode_state(rules, state)[0]
     out = [cur]
-    for _ in range(bin(used).count("1"), rules.n_categories):
+    for _ in range(bin(used).count("1"), rules.n_boxes):
         cur = np.unique(successors(kr, cur))
         out.append(cur)
     return out
@@ -194,7 +194,7 @@ def _stages(rules, starts, seat, policies, d):
                 seat, level[seat], level[other], movers, waiters, m_mr, w_mr, offset, policies[seat]
             )
         )
-        if level[seat] == rules.n_categories:
+        if level[seat] == rules.n_boxes:
             return stages, size
         level[seat] += 1
         seat = other
@@ -282,7 +282,7 @@ def solve_duel(
     Parameters
     ----------
     rules : str or RuleSet
-    cards : pair of ScoreCard or str, optional
+    cards : pair of ScoreSheet or str, optional
         Seat 0's and seat 1's cards; the seat to move follows from them
         (:func:`~yahtzee_sim.multiplayer.winprob.to_move`).
     policies : pair
@@ -340,14 +340,14 @@ def solve_duel(
     )
 
 
-def _cards(rules: RuleSet, cards) -> list[ScoreCard]:
+def _cards(rules: RuleSet, cards) -> list[ScoreSheet]:
     if cards is None:
         cards = ["", ""]
-    cards = [c if isinstance(c, ScoreCard) else ScoreCard.parse(c, rules) for c in cards]
+    cards = [c if isinstance(c, ScoreSheet) else ScoreSheet.parse(c, rules) for c in cards]
     if len(cards) != 2:
-        raise DuelError(f"give two score cards (seat 0, seat 1), got {len(cards)}")
+        raise DuelError(f"give two score sheets (seat 0, seat 1), got {len(cards)}")
     if any(c.rules != rules for c in cards):
-        raise DuelError("both score cards must be of the same rules")
+        raise DuelError("both score sheets must be of the same rules")
     return cards
 
 
@@ -361,7 +361,7 @@ class DuelMove:
     seat: int
     p_win: float
     keep: list | None = None
-    category: str | None = None
+    box: str | None = None
     rolls_left: int | None = None
     open_boxes: list = field(default_factory=list)
     seconds: float = 0.0
@@ -382,8 +382,8 @@ def duel(
 
     Parameters
     ----------
-    cards : pair of ScoreCard or str
-        Seat 0's and seat 1's cards (:meth:`~yahtzee_sim.multiplayer.winprob.ScoreCard.parse`).
+    cards : pair of ScoreSheet or str
+        Seat 0's and seat 1's cards (:meth:`~yahtzee_sim.multiplayer.winprob.ScoreSheet.parse`).
     rules : str or RuleSet
     dice : iterable of int, optional
         Faces showing for the player to move, inside the turn (with ``rolls_left``).
@@ -402,7 +402,7 @@ def duel(
     ------
     EndgameTooLarge
         If a card has more than ``max_open`` open boxes.
-    ScoreCardError
+    ScoreSheetError
         For cards or dice the rules cannot produce.
     """
     from yahtzee_sim.multiplayer.winprob import dice_counts
@@ -413,7 +413,7 @@ def duel(
     seat = to_move(cards)
     if seat < 0:
         raise DuelError("every box of both cards is filled: the game is over")
-    n_open = [rules.n_categories - c.turns for c in cards]
+    n_open = [rules.n_boxes - c.turns for c in cards]
     if max(n_open) > max_open:
         raise EndgameTooLarge(
             f"the endgame solver takes at most {max_open} open boxes per card; these cards "
@@ -423,7 +423,7 @@ def duel(
     table = solve_duel(rules, cards)
     res = DuelMove(rules.name, seat, table.p_win(seat))
     res.open_boxes = [
-        [n for j, n in enumerate(rules.category_names) if not (c.used >> j) & 1] for c in cards
+        [n for j, n in enumerate(rules.box_names) if not (c.used >> j) & 1] for c in cards
     ]
     if counts is not None:
         _best_decision(res, table, cards, seat, counts, int(rolls_left))
@@ -457,4 +457,4 @@ def _best_decision(res: DuelMove, table: DuelTable, cards, seat, counts, rolls_l
         k = int(keep[rolls_left, r, 0])
         res.keep = list(t.faces_from_counts(t.keep_counts[k]))
     else:
-        res.category = rules.category_names[int(cat[r, 0])]
+        res.box = rules.box_names[int(cat[r, 0])]

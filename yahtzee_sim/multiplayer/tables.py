@@ -1,6 +1,6 @@
 """Visible multiplayer games: N-seat tables played in lockstep, turn by turn.
 
-At a real table players take turns and see each other's score cards. Here a block
+At a real table players take turns and see each other's score sheets. Here a block
 of tables advances as arrays (leading axis = tables): in every round, seat 0 plays
 its turn in all tables, then seat 1, and so on. Each seat is a
 :class:`~yahtzee_sim.engine.batch.GameBatch` with the dice stream it has in a blind
@@ -86,8 +86,8 @@ def play_table_block(
     """Play tables ``first_table ..`` in lockstep; ``strategies[i]`` sits at seat ``i``
     with ``keys[i] = (dice_key, strategy_key)``. Returns the final totals ``(n, seats)``.
 
-    ``start = (cards, seat)`` starts every table from those score cards
-    (:class:`~yahtzee_sim.multiplayer.winprob.ScoreCard`, one per seat) with ``seat`` to move
+    ``start = (cards, seat)`` starts every table from those score sheets
+    (:class:`~yahtzee_sim.multiplayer.winprob.ScoreSheet`, one per seat) with ``seat`` to move
     (-1: the game is over). ``visible=False`` hides the cards (blind play: each seat's
     games are then exactly its solitaire games).
     """
@@ -97,8 +97,8 @@ def play_table_block(
         cards, first_seat = start
         for block, card in zip(blocks, cards, strict=True):
             block.set_position(card)
-        first_turn = rules.n_categories if first_seat < 0 else cards[first_seat].turns
-    for turn in range(first_turn, rules.n_categories):
+        first_turn = rules.n_boxes if first_seat < 0 else cards[first_seat].turns
+    for turn in range(first_turn, rules.n_boxes):
         for i, strategy in enumerate(strategies):
             if turn == first_turn and i < first_seat:
                 continue  # played this round's turn before the start

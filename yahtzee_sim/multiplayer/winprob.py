@@ -1,6 +1,6 @@
-"""Live win probability: who wins from here, for score cards in the middle of a game.
+"""Live win probability: who wins from here, for score sheets in the middle of a game.
 
-:func:`win_probability_now` takes every player's score card (and the dice of the
+:func:`win_probability_now` takes every player's score sheet (and the dice of the
 player to move, when they are inside their turn) and returns each player's
 probability of winning, ties split, if everyone plays max-EV from here — exact: each
 player's final score is their points so far plus the exact law of their points to
@@ -29,12 +29,12 @@ from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import encode_state
 
 
-class ScoreCardError(YahtzeeSimError):
-    """A score card the rules cannot produce, or a table of cards that cannot occur."""
+class ScoreSheetError(YahtzeeSimError):
+    """A score sheet the rules cannot produce, or a table of cards that cannot occur."""
 
 
 @dataclass(frozen=True)
-class ScoreCard:
+class ScoreSheet:
     """One player's filled boxes and Yahtzee bonuses.
 
     Build it with :meth:`parse` (``"ones=3, full_house=25, yahtzee=50,
@@ -46,7 +46,7 @@ class ScoreCard:
     yahtzee_bonuses: int = 0
 
     @classmethod
-    def parse(cls, text: str, rules: str | RuleSet = "yahtzee") -> ScoreCard:
+    def parse(cls, text: str, rules: str | RuleSet = "yahtzee") -> ScoreSheet:
         """A card from ``"box=points, ..."`` (box names as ``yahtzee-sim rules`` lists
         them; ``yahtzee_bonuses=K`` for paid bonuses); one-line errors otherwise."""
         rules = get_rules(rules)
@@ -56,16 +56,16 @@ class ScoreCard:
                 continue
             name, eq, value = (s.strip() for s in item.partition("="))
             if not eq or not re.fullmatch(r"-?[0-9]{1,6}", value):
-                raise ScoreCardError(
-                    f"score card {quoted(text)}: {quoted(item)} is not box=points with whole "
+                raise ScoreSheetError(
+                    f"score sheet {quoted(text)}: {quoted(item)} is not box=points with whole "
                     "points (e.g. 'ones=3')"
                 )
             if name == "yahtzee_bonuses":
                 bonuses = int(value)
                 continue
             if name in boxes:
-                raise ScoreCardError(
-                    f"score card {quoted(text)}: box {quoted(name)} is given twice"
+                raise ScoreSheetError(
+                    f"score sheet {quoted(text)}: box {quoted(name)} is given twice"
                 )
             boxes[name] = int(value)
         card = cls(rules, boxes, bonuses)
@@ -73,36 +73,36 @@ class ScoreCard:
         return card
 
     def check(self) -> None:
-        """Raise :class:`ScoreCardError` unless the rules can produce this card."""
+        """Raise :class:`ScoreSheetError` unless the rules can produce this card."""
         rules = self.rules
-        names = rules.category_names
+        names = rules.box_names
         table = rules.tables.score_table
         for name, pts in self.boxes.items():
             if name not in names:
-                raise ScoreCardError(
+                raise ScoreSheetError(
                     f"unknown box {quoted(name)}; the boxes of {rules.name!r} are: "
                     f"{', '.join(names)}"
                 )
             c = names.index(name)
             possible = set(int(v) for v in table[:, c]) | {0}
             if pts not in possible:
-                raise ScoreCardError(
+                raise ScoreSheetError(
                     f"{name}={pts} is impossible under {rules.name!r}: the box can hold "
                     f"{', '.join(map(str, sorted(possible)))}"
                 )
         k = self.yahtzee_bonuses
         if k:
             yi = rules.yahtzee_index
-            full = rules.categories[yi].points if yi is not None else None
+            full = rules.boxes[yi].points if yi is not None else None
             if not rules.yahtzee_bonus or self.boxes.get(names[yi]) != full:
-                raise ScoreCardError(
+                raise ScoreSheetError(
                     f"yahtzee_bonuses={k} needs Yahtzee bonuses in the rules and the Yahtzee "
                     f"box holding {full}"
                 )
             limit = rules.yahtzee_bonus_limit
             if k < 0 or k > len(self.boxes) - 1 or (limit and k > limit):
                 most = f" (the rules pay at most {limit})" if limit else ""
-                raise ScoreCardError(
+                raise ScoreSheetError(
                     f"yahtzee_bonuses={k} is impossible with {len(self.boxes)} boxes filled{most}"
                 )
 
@@ -114,16 +114,14 @@ class ScoreCard:
     @property
     def used(self) -> int:
         """Bitmask of filled boxes."""
-        names = self.rules.category_names
+        names = self.rules.box_names
         return sum(1 << names.index(n) for n in self.boxes)
 
     @property
     def upper_total(self) -> int:
         """Uncapped upper-section total."""
         rules = self.rules
-        return sum(
-            p for n, p in self.boxes.items() if rules.upper_face[rules.category_index(n)] > 0
-        )
+        return sum(p for n, p in self.boxes.items() if rules.upper_face[rules.box_index(n)] > 0)
 
     @property
     def flag(self) -> int:
@@ -132,7 +130,7 @@ class ScoreCard:
         yi = rules.yahtzee_index
         if not rules.has_yahtzee_flag or yi is None:
             return 0
-        if self.boxes.get(rules.category_names[yi]) != rules.categories[yi].points:
+        if self.boxes.get(rules.box_names[yi]) != rules.boxes[yi].points:
             return 0
         return 1 + (self.yahtzee_bonuses if rules.yahtzee_bonus_limit else 0)
 
@@ -151,21 +149,21 @@ class ScoreCard:
     @property
     def finished(self) -> bool:
         """Every box filled."""
-        return self.turns == self.rules.n_categories
+        return self.turns == self.rules.n_boxes
 
 
-def to_move(cards: list[ScoreCard]) -> int:
+def to_move(cards: list[ScoreSheet]) -> int:
     """The seat whose turn it is (the first with the fewest boxes filled); a
-    :class:`ScoreCardError` if the cards cannot come from one game played in seat order."""
+    :class:`ScoreSheetError` if the cards cannot come from one game played in seat order."""
     turns = [c.turns for c in cards]
     t = min(turns)
     seat = turns.index(t)
-    if t == cards[0].rules.n_categories:
+    if t == cards[0].rules.n_boxes:
         return -1  # the game is over
     for j, n in enumerate(turns):
         want = t + 1 if j < seat else t
         if n != want:
-            raise ScoreCardError(
+            raise ScoreSheetError(
                 f"seat {j} has {n} boxes filled, but with seat {seat} to play its turn "
                 f"{t + 1} it must have {want} (seats play in order)"
             )
@@ -222,12 +220,12 @@ def win_probability_now(
     seed: int = 0,
     n_jobs: int = 1,
 ) -> WinProbability:
-    """Each player's probability of winning from these score cards.
+    """Each player's probability of winning from these score sheets.
 
     Parameters
     ----------
-    cards : list of ScoreCard or str
-        One card per seat, in seat order (strings are parsed with :meth:`ScoreCard.parse`).
+    cards : list of ScoreSheet or str
+        One card per seat, in seat order (strings are parsed with :meth:`ScoreSheet.parse`).
     rules : str or RuleSet
     dice : iterable of int, optional
         Faces of the player to move, inside their turn (with ``rolls_left``).
@@ -238,16 +236,16 @@ def win_probability_now(
         seat playing ``strategy`` at a visible table.
     """
     rules = get_rules(rules)
-    cards = [c if isinstance(c, ScoreCard) else ScoreCard.parse(c, rules) for c in cards]
+    cards = [c if isinstance(c, ScoreSheet) else ScoreSheet.parse(c, rules) for c in cards]
     if len(cards) < 2:
-        raise ScoreCardError(f"give at least two score cards, got {len(cards)}")
+        raise ScoreSheetError(f"give at least two score sheets, got {len(cards)}")
     if any(c.rules != rules for c in cards):
-        raise ScoreCardError("every score card must be of the same rules")
+        raise ScoreSheetError("every score sheet must be of the same rules")
     seat = to_move(cards)
     counts = None
     if dice is not None:
         if seat < 0:
-            raise ScoreCardError("dice were given, but every card is full: the game is over")
+            raise ScoreSheetError("dice were given, but every card is full: the game is over")
         counts = dice_counts(rules, dice, rolls_left)
     laws, memo = [], {}
     for i, c in enumerate(cards):
@@ -268,7 +266,7 @@ def win_probability_now(
     )
     if simulate:
         if counts is not None:
-            raise ScoreCardError(
+            raise ScoreSheetError(
                 "simulate: play-outs start at a turn start; leave out the dice to simulate"
             )
         _simulate(res, cards, rules, seat, simulate, strategy, seed, n_jobs)
@@ -277,13 +275,13 @@ def win_probability_now(
 
 def dice_counts(rules: RuleSet, dice, rolls_left) -> np.ndarray:
     """Face counts of ``dice`` (face values), checked against the rules and
-    ``rolls_left``; a :class:`ScoreCardError` otherwise."""
+    ``rolls_left``; a :class:`ScoreSheetError` otherwise."""
     try:
         faces = [int(d) for d in dice]
     except (TypeError, ValueError):
-        raise ScoreCardError(f"dice must be face values, got {dice!r}") from None
+        raise ScoreSheetError(f"dice must be face values, got {dice!r}") from None
     if len(faces) != rules.n_dice or not all(1 <= f <= rules.n_faces for f in faces):
-        raise ScoreCardError(
+        raise ScoreSheetError(
             f"dice must be {rules.n_dice} faces in 1..{rules.n_faces}, got {faces}"
         )
     if (
@@ -291,7 +289,7 @@ def dice_counts(rules: RuleSet, dice, rolls_left) -> np.ndarray:
         or isinstance(rolls_left, bool)
         or not 0 <= int(rolls_left) < rules.rolls_per_turn
     ):
-        raise ScoreCardError(
+        raise ScoreSheetError(
             f"rolls_left must be in 0..{rules.rolls_per_turn - 1} with dice, got {rolls_left!r}"
         )
     return rules.tables.counts_from_faces(faces)

@@ -27,30 +27,30 @@ class PositionError(YahtzeeSimError):
 
 @dataclass(frozen=True)
 class Option:
-    """One choice: a keep (sorted faces; ``()`` = reroll all) or a category, and its value."""
+    """One choice: a keep (sorted faces; ``()`` = reroll all) or a box, and its value."""
 
     value: float
     keep: tuple[int, ...] | None = None
-    category: str | None = None
+    box: str | None = None
 
     def to_dict(self) -> dict:
-        """``{"keep": [...], "value": v}`` or ``{"category": name, "value": v}``."""
-        if self.category is not None:
-            return {"category": self.category, "value": self.value}
+        """``{"keep": [...], "value": v}`` or ``{"box": name, "value": v}``."""
+        if self.box is not None:
+            return {"box": self.box, "value": self.value}
         return {"keep": list(self.keep), "value": self.value}
 
     def text(self, rules: RuleSet) -> str:
         """The move for a person: the box's label ("Three of a kind"), ``"keep 5 5"``
         or ``"reroll everything"``."""
-        if self.category is not None:
-            return rules.categories[rules.category_index(self.category)].label
+        if self.box is not None:
+            return rules.boxes[rules.box_index(self.box)].label
         return "keep " + " ".join(map(str, self.keep)) if self.keep else "reroll everything"
 
 
 def reachable_upper_totals(rules: RuleSet, used_mask: int) -> set[int]:
-    """Upper totals a score card with these filled boxes can show."""
+    """Upper totals a score sheet with these filled boxes can show."""
     totals = {0}
-    for c, cat in enumerate(rules.categories):
+    for c, cat in enumerate(rules.boxes):
         if cat.is_upper and (used_mask >> c) & 1:
             totals = {t + cat.param * k for t in totals for k in range(rules.n_dice + 1)}
     return totals
@@ -59,15 +59,15 @@ def reachable_upper_totals(rules: RuleSet, used_mask: int) -> set[int]:
 def _used_mask(rules: RuleSet, used: Iterable[str]) -> int:
     mask = 0
     for name in used:
-        c = rules.category_index(name)
+        c = rules.box_index(name)
         if (mask >> c) & 1:
-            raise PositionError(f"category {name!r} is listed twice in used")
+            raise PositionError(f"box {name!r} is listed twice in used")
         mask |= 1 << c
     return mask
 
 
 @dataclass(frozen=True)
-class Position:
+class CheckedPosition:
     """One decision, checked (:func:`check_position`): the dice (face counts and roll
     index), rerolls left, filled boxes (bitmask), upper total and Yahtzee flag (as
     :class:`~yahtzee_sim.engine.view.TurnView` holds them)."""
@@ -100,7 +100,7 @@ class Position:
             np.array([self.upper], dtype=np.int64),
             np.array([self.flag], dtype=np.int64),
             np.array([score], dtype=np.int64),
-            np.zeros((1, rules.n_categories), dtype=np.int16),
+            np.zeros((1, rules.n_boxes), dtype=np.int16),
         )
 
 
@@ -112,7 +112,7 @@ def check_position(
     flag: bool = False,
     rules: str | RuleSet = "yahtzee",
     bonuses_paid: int = 0,
-) -> Position:
+) -> CheckedPosition:
     """The decision described as :func:`advise` takes it, checked.
 
     Raises
@@ -130,8 +130,8 @@ def check_position(
             f"got {rolls_left!r}"
         )
     mask = _used_mask(rules, used)
-    if mask == (1 << rules.n_categories) - 1:
-        raise PositionError("every category is filled: the game is over")
+    if mask == (1 << rules.n_boxes) - 1:
+        raise PositionError("every box is filled: the game is over")
     possible = reachable_upper_totals(rules, mask)
     if upper not in possible:
         lo, hi = min(possible), max(possible)
@@ -143,7 +143,7 @@ def check_position(
     if flag and not rules.has_yahtzee_flag:
         raise PositionError(f"rules {rules.name!r} have no Yahtzee bonus")
     if flag and not (yi is not None and (mask >> yi) & 1):
-        raise PositionError("the Yahtzee bonus flag needs 'yahtzee' among the used categories")
+        raise PositionError("the Yahtzee bonus flag needs 'yahtzee' among the used boxes")
     limit = rules.yahtzee_bonus_limit
     if bonuses_paid and not (flag and limit and 0 <= bonuses_paid <= limit):
         raise PositionError(
@@ -154,7 +154,7 @@ def check_position(
         )
     state_flag = int(bool(flag)) + (int(bonuses_paid) if limit else 0)
     roll = int(rules.tables.roll_index(counts))
-    return Position(rules, counts, roll, int(rolls_left), mask, int(upper), state_flag)
+    return CheckedPosition(rules, counts, roll, int(rolls_left), mask, int(upper), state_flag)
 
 
 def advise(
@@ -174,7 +174,7 @@ def advise(
     dice : iterable of int
         Face values, e.g. ``[1, 3, 5, 5, 6]`` (any order).
     rolls_left : int
-        Rerolls left (``0``: choose a category). Each distinct kept multiset is
+        Rerolls left (``0``: choose a box). Each distinct kept multiset is
         an option when ``rolls_left > 0`` (keeping every die ends the rolling: its
         value is the best box's now); each legal box otherwise.
     used : iterable of str
@@ -201,7 +201,7 @@ def advise(
     roll, mask, flag = pos.roll, pos.used, pos.flag
     table = value_table(rules) if table is None else table
     if rolls_left == 0:
-        options = _category_options(pos, table)
+        options = _box_options(pos, table)
     else:
         keep_vals, _, _ = position_values(
             kernel_rules(rules),
@@ -212,7 +212,7 @@ def advise(
         )
         keeps = t.roll_keep_keep[t.roll_keep_ptr[roll] : t.roll_keep_ptr[roll + 1]]
         # keeping every die ends the rolling (as in the engine): the roll's best box now
-        stop = max(o.value for o in _category_options(pos, table))
+        stop = max(o.value for o in _box_options(pos, table))
         options = [
             Option(
                 stop if t.keep_size[k] == rules.n_dice else float(keep_vals[rolls_left, k]),
@@ -220,24 +220,22 @@ def advise(
             )
             for k in keeps
         ]
-    return sorted(
-        options, key=lambda o: (-o.value, -len(o.keep or ()), o.keep or (), o.category or "")
-    )
+    return sorted(options, key=lambda o: (-o.value, -len(o.keep or ()), o.keep or (), o.box or ""))
 
 
-def _category_options(pos: Position, table: ValueTable) -> list[Option]:
+def _box_options(pos: CheckedPosition, table: ValueTable) -> list[Option]:
     rules = pos.rules
     view = pos.view(rolls_left=0)
-    points = view.category_points[0]
+    points = view.box_points[0]
     ybonus = view.yahtzee_bonus_points()[0]
     kr = kernel_rules(rules)
     capped = min(pos.upper, rules.upper_cap)
     flag = flag_after_roll(kr, pos.flag, ybonus)
     out = []
-    for c, name in enumerate(rules.category_names):
+    for c, name in enumerate(rules.box_names):
         p = int(points[c])
         if p < 0:
             continue
         nxt, bonus = scored_state(kr, pos.used, capped, flag, c, p)
-        out.append(Option(float(p + bonus + ybonus) + table.values[nxt], category=name))
+        out.append(Option(float(p + bonus + ybonus) + table.values[nxt], box=name))
     return out

@@ -98,7 +98,7 @@ def solve_risk(rules: str | RuleSet, theta: float) -> RiskTable:
     theta = check_theta(theta, rules)
     t0 = time.perf_counter()
     values = np.zeros(n_states(rules))
-    full = encode_state(rules, (1 << rules.n_categories) - 1, 0, 0)
+    full = encode_state(rules, (1 << rules.n_boxes) - 1, 0, 0)
     values[full : full + flag_size(rules) * (rules.upper_cap + 1)] = -1.0 if theta > 0 else 1.0
     table = RiskTable(rules, theta, values)
     backward(rules, table.lanes())

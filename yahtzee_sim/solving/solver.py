@@ -52,11 +52,11 @@ class ValueTable:
         return decode_state(self.rules, index)
 
 
-def levels(n_categories: int) -> list[np.ndarray]:
-    """Used-masks grouped by number of used categories, fullest first (excluding full)."""
-    masks = np.arange(1 << n_categories, dtype=np.int64)
-    pop = np.array([bin(m).count("1") for m in range(1 << n_categories)])
-    return [masks[pop == k] for k in range(n_categories - 1, -1, -1)]
+def levels(n_boxes: int) -> list[np.ndarray]:
+    """Used-masks grouped by number of used boxes, fullest first (excluding full)."""
+    masks = np.arange(1 << n_boxes, dtype=np.int64)
+    pop = np.array([bin(m).count("1") for m in range(1 << n_boxes)])
+    return [masks[pop == k] for k in range(n_boxes - 1, -1, -1)]
 
 
 def upper_lanes(rules: RuleSet, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -70,7 +70,7 @@ def upper_lanes(rules: RuleSet, masks: np.ndarray) -> tuple[np.ndarray, np.ndarr
     faces = rules.upper_face
     used_sum = np.zeros(len(masks), dtype=np.int64)
     open_sum = np.zeros(len(masks), dtype=np.int64)
-    for c in range(rules.n_categories):
+    for c in range(rules.n_boxes):
         if faces[c]:
             bit = (masks >> c) & 1
             used_sum += bit * faces[c] * rules.n_dice
@@ -93,9 +93,9 @@ def solve(rules: str | RuleSet = "yahtzee") -> ValueTable:
 
 def backward(rules: RuleSet, lanes) -> None:
     """Fill ``lanes.values`` (lanes over upper totals: max-EV or exponential utility)
-    level by level from the full score cards, whose entries must be set."""
+    level by level from the full score sheets, whose entries must be set."""
     kr = kernel_rules(rules)
-    for masks in levels(rules.n_categories):
+    for masks in levels(rules.n_boxes):
         solve_level(kr, lanes, masks, *upper_lanes(rules, masks))
 
 

@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from yahtzee_sim.engine.decide import decide, prepare
-from yahtzee_sim.engine.moves import category_array, category_label, illegal_move, keep_array
+from yahtzee_sim.engine.moves import box_array, box_label, illegal_move, keep_array
 from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.engine.view import TurnView
@@ -135,10 +135,10 @@ def move_at(strategy, view: TurnView, options: list[Option], in_game: bool = Tru
         found = [o for o in options if o.keep == faces]
         what, action = "keep", f"keep {list(faces)}"
     else:
-        c = int(category_array(strategy, answer, view)[0])
-        name = rules.category_names[c] if 0 <= c < rules.n_categories else None
-        found = [o for o in options if o.category == name]
-        what, action = "category choice", category_label(rules, c, int(view.used[0]))
+        c = int(box_array(strategy, answer, view)[0])
+        name = rules.box_names[c] if 0 <= c < rules.n_boxes else None
+        found = [o for o in options if o.box == name]
+        what, action = "box choice", box_label(rules, c, int(view.used[0]))
     if not found:
         raise illegal_move(strategy, what, view, 0, action, in_game)
     option = found[0]

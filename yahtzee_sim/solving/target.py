@@ -145,13 +145,13 @@ def row_layout(rules: RuleSet, extent, full_length: int):
     offset = np.full(ns, -1, dtype=np.int64)
     first = np.zeros(ns, dtype=np.int64)
     length = np.zeros(ns, dtype=np.int64)
-    full = (1 << rules.n_categories) - 1
+    full = (1 << rules.n_boxes) - 1
     lo = encode_state(rules, full, 0, 0)
     offset[lo : lo + fs * cap1] = 0
     length[lo : lo + fs * cap1] = full_length
     size = full_length
     items_by_level = []
-    for masks in levels(rules.n_categories):
+    for masks in levels(rules.n_boxes):
         start, count = upper_lanes(rules, masks)
         items = []
         for flag in range(fs):
@@ -183,7 +183,7 @@ def row_layout(rules: RuleSet, extent, full_length: int):
 def layout(rules: RuleSet, max_beta: int):
     """Rows of the target table: ``(offset, length, items_by_level, size)``
     (:func:`row_layout`; rows start at lane 0 and stop at the state's largest
-    remaining score or ``max_beta``; full score cards share the row ``[1.0]``)."""
+    remaining score or ``max_beta``; full score sheets share the row ``[1.0]``)."""
 
     def extent(used, upper, flag):
         rows = np.minimum(max_points_to_come(rules, used, flag) + 1, max_beta + 1)

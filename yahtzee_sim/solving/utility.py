@@ -10,7 +10,7 @@ smallest score where ``u`` changes, a state that cannot get there any more has t
 value ``u[0]`` (*bottom*). A state's row runs from the most points it can hold
 (:func:`~yahtzee_sim.game.state.max_points_so_far`) down to the least that can still
 matter (:func:`~yahtzee_sim.game.state.max_points_to_come`), so rows are short where the
-score-card is nearly empty and where it is nearly full.
+score-sheet is nearly empty and where it is nearly full.
 
 * ``u = 1[final >= β]`` is target play (Tillius 2026 §4); the target table
   (:mod:`yahtzee_sim.solving.target`) holds every β at once and is the special case kept;
@@ -169,7 +169,7 @@ def solve_utility(rules: str | RuleSet, utility, progress: bool = False) -> Util
     t0 = time.perf_counter()
     offset, first, length, items_by_level, size, top_score = utility_layout(rules, u)
     values = np.empty(size)
-    low = utility_span(u)[0]  # full score cards: lanes 0 .. M - low, worth u[M - t]
+    low = utility_span(u)[0]  # full score sheets: lanes 0 .. M - low, worth u[M - t]
     values[: top_score - low + 1] = u[top_score - np.arange(top_score - low + 1)]
     table = UtilityTable(rules, u, top_score, values, offset, first, length)
     lanes = table.lanes()

@@ -1,4 +1,4 @@
-"""The Yahtzee score card as named box indices, and dice patterns, for rule-based kernels.
+"""The Yahtzee score sheet as named box indices, and dice patterns, for rule-based kernels.
 
 Strategies written for the 13-box Yahtzee card (Glenn's rules, Defensive Yahtzee,
 Glenn's Yahtzee chasers) index boxes by these names, never by bare numbers, and
@@ -40,10 +40,10 @@ N_FACES = 6
 
 def has_yahtzee_card(rules) -> bool:
     """Whether ``rules`` use the 13 Yahtzee boxes in card order with five six-sided dice."""
-    return rules.category_names == YAHTZEE_BOXES and rules.n_faces == N_FACES and rules.n_dice == 5
+    return rules.box_names == YAHTZEE_BOXES and rules.n_faces == N_FACES and rules.n_dice == 5
 
 
-class YahtzeeCard:
+class YahtzeeBoxes:
     """Mixin of strategies written for the 13-box Yahtzee card: ``supports(rules)``
     is :func:`has_yahtzee_card` (any bonus or joker rules, not Yatzy's 15 boxes)."""
 

@@ -1,4 +1,4 @@
-"""A player's score card as a person reads it: the boxes, the score and the upper-bonus
+"""A player's score sheet as a person reads it: the boxes, the score and the upper-bonus
 outlook (the terminal game, the web page, the opponent's card)."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ def upper_outlook(rules: RuleSet, used: list[str], upper_total: int) -> str:
     need = rules.upper_bonus_threshold - upper_total
     if need <= 0:
         return f"upper bonus secured ({upper_total} of {rules.upper_bonus_threshold})"
-    open_faces = [c.param for c in rules.categories if c.is_upper and c.name not in used]
+    open_faces = [c.param for c in rules.boxes if c.is_upper and c.name not in used]
     if not open_faces:
         return f"upper bonus missed ({upper_total} of {rules.upper_bonus_threshold})"
     par = 3 * sum(open_faces)
@@ -26,13 +26,13 @@ def upper_outlook(rules: RuleSet, used: list[str], upper_total: int) -> str:
 
 
 def card_state(rules: RuleSet, batch: GameBatch) -> dict:
-    """JSON-ready score card of the first game of ``batch``: the boxes (points, or
+    """JSON-ready score sheet of the first game of ``batch``: the boxes (points, or
     ``None`` while open, in card order), the score, the upper total and bonus outlook, the
     Yahtzee bonuses."""
     used = int(batch.used[0])
-    names = rules.category_names
+    names = rules.box_names
     filled = [n for c, n in enumerate(names) if (used >> c) & 1]
-    card = {n: (int(batch.category_scores[0, c]) if (used >> c) & 1 else None)
+    card = {n: (int(batch.box_scores[0, c]) if (used >> c) & 1 else None)
             for c, n in enumerate(names)}  # fmt: skip
     upper = int(batch.upper_total[0])
     return {

@@ -1,11 +1,11 @@
 """What a rule card may say: the conditions a person checks at the table and the moves.
 
-A :class:`Vocabulary` lists, for one rule set, every *condition* (a yes/no question
-about the dice, the score card, the upper bonus, the rerolls left or the turn) and
+A :class:`CardLanguage` lists, for one rule set, every *condition* (a yes/no question
+about the dice, the score sheet, the upper bonus, the rerolls left or the turn) and
 every *move* (a keep such as "keep all 6s", or "score in Chance"), each with the one
 line of text a card prints for it. It evaluates all conditions for a batch of positions
-at once (:meth:`Vocabulary.conditions`) and turns moves into keeps and boxes
-(:meth:`Vocabulary.keep_table`), so the card strategy and the learner read the same
+at once (:meth:`CardLanguage.conditions`) and turns moves into keeps and boxes
+(:meth:`CardLanguage.keep_table`), so the card strategy and the learner read the same
 features.
 """
 
@@ -16,7 +16,7 @@ from functools import cached_property
 
 import numpy as np
 
-from yahtzee_sim._kernels.scoring import category_options, kernel_rules
+from yahtzee_sim._kernels.scoring import box_options, kernel_rules
 from yahtzee_sim.game.rules import RuleSet
 
 #: The fallback lines every card ends its two sections with.
@@ -24,14 +24,14 @@ KEEP_FALLBACK = "keep the most common face"
 UPPER_OF_MOST_COMMON = "score in the upper box of the most common face"
 BOX_FALLBACK = "score the box with the most points (the first on the card if equal)"
 
-_VOCABULARIES: dict[RuleSet, Vocabulary] = {}
+_VOCABULARIES: dict[RuleSet, CardLanguage] = {}
 
 
-def vocabulary(rules: RuleSet) -> Vocabulary:
-    """The (cached) :class:`Vocabulary` of ``rules``."""
+def vocabulary(rules: RuleSet) -> CardLanguage:
+    """The (cached) :class:`CardLanguage` of ``rules``."""
     v = _VOCABULARIES.get(rules)
     if v is None:
-        v = _VOCABULARIES[rules] = Vocabulary(rules)
+        v = _VOCABULARIES[rules] = CardLanguage(rules)
     return v
 
 
@@ -80,7 +80,7 @@ class _Cond:
     group: str  # "dice", "state", "rolls", "points"
 
 
-class Vocabulary:
+class CardLanguage:
     """Conditions and moves of rule cards for one rule set.
 
     Attributes
@@ -141,7 +141,7 @@ class Vocabulary:
             conds.append(_Cond(text, "state"))
             self._state_fns.append(fn)
 
-        names = rules.category_names
+        names = rules.box_names
         # the upper box showing each face (-1: none), for the moves and conditions
         # that name "the upper box of the most common face"
         upper_of = np.full(F, -1, dtype=np.int64)
@@ -149,12 +149,12 @@ class Vocabulary:
             if face:
                 upper_of[face - 1] = b
         self._upper_of_face = upper_of if (upper_of >= 0).all() else None
-        names = rules.category_names
+        names = rules.box_names
         for b, name in enumerate(names):
             state(f"{name} open", lambda u, up, t, b=b: (u >> b) & 1 == 0)
         for b, name in enumerate(names):
             state(f"{name} filled", lambda u, up, t, b=b: (u >> b) & 1 == 1)
-        C = rules.n_categories
+        C = rules.n_boxes
         for t in sorted({C // 4 + 1, C // 2 + 1, (3 * C) // 4 + 1, C - 1}):
             if t > 1:
                 state(f"turn >= {t}", lambda u, up, t, tt=t: t + 1 >= tt)
@@ -311,7 +311,7 @@ class Vocabulary:
     def box_table(self) -> np.ndarray:
         """``(n_rolls, n_box_moves)`` int: the box each box move names for each roll."""
         n_rolls = self.rules.tables.n_rolls
-        C = self.rules.n_categories
+        C = self.rules.n_boxes
         out = np.empty((n_rolls, len(self.box_texts)), dtype=np.int64)
         out[:, :C] = np.arange(C)
         if len(self.box_texts) > C:
@@ -370,7 +370,7 @@ class Vocabulary:
     def points(self, roll: np.ndarray, used: np.ndarray, flag: np.ndarray) -> np.ndarray:
         """``(m, C)`` points each box would get (joker rules applied), -1 where illegal."""
         kr = kernel_rules(self.rules)
-        return category_options(
+        return box_options(
             kr,
             np.ascontiguousarray(roll, dtype=np.int32),
             np.ascontiguousarray(used, dtype=np.int64),
