@@ -353,37 +353,34 @@ def game_record(gid: str) -> Response:
     return jsonify(server_state().found(gid).record_so_far())
 
 
+def _move(gid: str, field: str, parse, play) -> Response:
+    """Play one move of game ``gid``: the body's ``field`` read by ``parse`` (after the
+    game is found: an unknown game is a 404 before a bad body is a 400), played by
+    ``play(game, value)`` under the lock."""
+    state = server_state()
+    game = state.found(gid)
+    value = parse(_body(), field)
+    with state.lock:
+        coach = play(game, value)
+    return _answer(gid, game, coach)
+
+
 @api.post("/api/games/<gid>/keep")
 def game_keep(gid: str) -> Response:
     """``{"keep": [5, 5]}``: keep those dice and reroll the others."""
-    state = server_state()
-    game = state.found(gid)
-    kept = _int_list(_body(), "keep")
-    with state.lock:
-        coach = game.keep(kept)
-    return _answer(gid, game, coach)
+    return _move(gid, "keep", _int_list, Game.keep)
 
 
 @api.post("/api/games/<gid>/box")
 def game_box(gid: str) -> Response:
     """``{"box": "fives"}``: write the roll in that box."""
-    state = server_state()
-    game = state.found(gid)
-    box = _field(_body(), "box", str, required=True)
-    with state.lock:
-        coach = game.box(box)
-    return _answer(gid, game, coach)
+    return _move(gid, "box", lambda data, name: _field(data, name, str, required=True), Game.box)
 
 
 @api.post("/api/games/<gid>/dice")
 def game_dice(gid: str) -> Response:
     """``{"dice": [...]}``: the dice of the roll just made (manual dice)."""
-    state = server_state()
-    game = state.found(gid)
-    dice = _int_list(_body(), "dice")
-    with state.lock:
-        game.set_dice(dice)
-    return _answer(gid, game)
+    return _move(gid, "dice", _int_list, Game.set_dice)
 
 
 def create_app(default_rules: str = "yahtzee") -> Flask:

@@ -181,25 +181,9 @@ def simulate_aggregate(
 
     Parameters
     ----------
-    strategy : str or Strategy
-        A registry id (``"greedy"``) or a strategy instance.
-    n_games : int
-        Number of games (>= 1).
-    seed : int
-        Master seed (>= 0); the same games as :func:`simulate` with this seed,
-        bit-identical for any ``n_jobs``, ``chunk_size`` and joblib backend.
-    rules : str or RuleSet
-        A preset name (see :data:`yahtzee_sim.game.rules.PRESETS`) or a rule set.
-    n_jobs : int
-        Parallel blocks (joblib; ``-1`` = all cores or all workers of an active
-        ``joblib.parallel_config`` backend such as dask).
-    chunk_size : int
-        Games per block played in lockstep (the most: with ``n_jobs > 1`` and no
-        checkpoint, blocks shrink so that every worker gets one).
-    first_game : int
-        Global index of the first game (to continue or split a run).
-    progress : bool, optional
-        Show a progress bar; default: when stderr is a terminal.
+    strategy, n_games, seed, rules, n_jobs, chunk_size, first_game, progress
+        As :func:`simulate`: the same games, bit-identical for any ``n_jobs``,
+        ``chunk_size`` and joblib backend.
     checkpoint : path, optional
         Save the statistics of the completed blocks to this file (atomically, after
         each block) and, if it exists, resume from it; the final result is
@@ -215,11 +199,8 @@ def simulate_aggregate(
 
     Raises
     ------
-    YahtzeeSimError
-        For bad arguments (a ``ValueError``); ``CheckpointError`` for a damaged
-        checkpoint or one of another run.
-    IllegalMoveError
-        When the strategy makes an illegal decision.
+    YahtzeeSimError, CheckpointError, IllegalMoveError
+        As :func:`simulate`.
     """
     played = _play(
         strategy,
