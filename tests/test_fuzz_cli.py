@@ -101,7 +101,7 @@ def _value(option: str, action, folder) -> st.SearchStrategy:
     else:
         default = [] if action.default is None else [str(action.default)]
         valid = st.sampled_from(VALID.get(option, default or ["1"]))
-    junk = st.text(alphabet=st.characters(blacklist_boxes=("Nd", "Cs")), max_size=8)
+    junk = st.text(alphabet=st.characters(blacklist_categories=("Nd", "Cs")), max_size=8)
     return st.one_of(valid, valid, st.sampled_from(INVALID), junk)
 
 

@@ -61,7 +61,7 @@ def test_stamp_changes_when_any_shared_file_changes(tmp_path):
 
 def test_every_kernel_file_is_shared():
     names = {p.name for p in kernels.shared_sources()}
-    assert {"scoring.py", "widget.py", "rng.py", "exact.py", "_card.py"} <= names
+    assert {"scoring.py", "widget.py", "rng.py", "exact.py", "_yahtzee_boxes.py"} <= names
 
 
 def test_strategy_kernels_are_found_in_an_installed_layout(tmp_path):
@@ -75,7 +75,7 @@ def test_strategy_kernels_are_found_in_an_installed_layout(tmp_path):
     (site / "yahtzee_sim" / "__init__.py").write_text("")
     (kernels_dir / "__init__.py").write_text(Path(kernels.__file__).read_text())
     (strategies_dir / "__init__.py").write_text("")
-    (strategies_dir / "_card.py").write_text("x = 1\n")
+    (strategies_dir / "_yahtzee_boxes.py").write_text("x = 1\n")
     code = (  # an editable install's finder would map the package back to this checkout
         "import sys; sys.meta_path[:] = [f for f in sys.meta_path "
         "if '__editable__' not in getattr(f, '__module__', '')]; "
@@ -94,7 +94,7 @@ def test_strategy_kernels_are_found_in_an_installed_layout(tmp_path):
     assert out == [
         str(kernels_dir.resolve()),
         str(strategies_dir.resolve()),
-        str((strategies_dir / "_card.py").resolve()),
+        str((strategies_dir / "_yahtzee_boxes.py").resolve()),
     ]
 
 

@@ -46,7 +46,9 @@ _PROJECT_DIRS = (KERNEL_DIR, *strategy_dirs())
 def shared_sources() -> list[Path]:
     """Files every kernel may inline: the kernel folder and the strategies' card module."""
     files = sorted(KERNEL_DIR.glob("*.py"))
-    cards = [d / "_card.py" for d in _PROJECT_DIRS[1:] if (d / "_card.py").exists()]
+    cards = [
+        d / "_yahtzee_boxes.py" for d in _PROJECT_DIRS[1:] if (d / "_yahtzee_boxes.py").exists()
+    ]
     return [*files, *cards[:1]]
 
 
