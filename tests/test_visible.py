@@ -330,7 +330,7 @@ def test_round_robin_win_matrix_is_complementary_and_ranked():
     m = wm.values
     off = ~np.eye(3, dtype=bool)
     assert np.allclose((m + m.T)[off], 1.0)
-    assert len(rr.matches) == 6
+    assert len(rr.seatings) == 6
     rank = rr.ranking()
     assert rank["strategy"].iloc[-1] == "greedy"
     assert json.loads(json.dumps(rr.to_dict()))["strategies"] == ["optimal", "greedy", "chase"]

@@ -60,7 +60,7 @@ def format_round_robin(res, visible: bool) -> str:
     return "\n".join(
         [
             f"round robin of {p['players']}-player {kind} games on {res.rules_name}: "
-            f"{len(res.matches)} matches of {p['games']} games, seed {p['seed']}",
+            f"{len(res.seatings)} seatings of {p['games']} games, seed {p['seed']}",
             "win share of row against column (both seat orders):",
             res.win_matrix().to_string(float_format=_fmt4, na_rep="-"),
             res.ranking().to_string(float_format=_fmt4),
