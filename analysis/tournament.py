@@ -19,7 +19,7 @@ from yahtzee_sim.analysis.stats import mean_ci
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import get_rules
-from yahtzee_sim.multiplayer.tables import play_tables, seat_seed, win_shares_of
+from yahtzee_sim.multiplayer.matches import play_matches, seat_seed, win_shares_of
 
 
 class TournamentError(YahtzeeSimError):
@@ -154,9 +154,10 @@ def tournament(
         As in :func:`yahtzee_sim.engine.simulate.simulate`; seat ``i`` uses the seed
         :func:`seat_seed` ``(seed, i)``.
     visible : bool
-        Play the seats' turns interleaved at one table, each seeing the others' score
-        cards (:mod:`yahtzee_sim.multiplayer.tables`); every seat keeps its blind dice stream, so
-        strategies that ignore their opponents score exactly as in the blind game.
+        Play every game as a visible match: the seats' turns interleaved, each seat
+        seeing the others' score sheets (:mod:`yahtzee_sim.multiplayer.matches`); every
+        seat keeps its blind dice stream, so strategies that ignore their opponents score
+        exactly as in the blind game.
     """
     from yahtzee_sim.engine.simulate import simulate
 
@@ -170,7 +171,7 @@ def tournament(
         from yahtzee_sim.strategies import get_strategy
 
         instances = [get_strategy(s) for s in seats]
-        scores = play_tables(instances, rules, n_games, seed, n_jobs=n_jobs, progress=progress)
+        scores = play_matches(instances, rules, n_games, seed, n_jobs=n_jobs, progress=progress)
     else:
         scores = np.empty((n_games, len(seats)), dtype=np.int64)
         for i, s in enumerate(seats):

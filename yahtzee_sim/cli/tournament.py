@@ -22,7 +22,7 @@ def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
     opt.add_rules(p)
     opt.add_jobs(p, 1, "parallel jobs per seat", all_cores=False)
     opt.add_flag(
-        p, "--visible", "players take turns at one table and see each other's score sheets"
+        p, "--visible", "players take turns in each match and see each other's score sheets"
     )
     opt.add_flag(
         p,
