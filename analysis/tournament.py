@@ -150,7 +150,7 @@ def tournament(
         ``players=5``: one target player against four max-EV players).
     players : int, optional
         Seats (>= 2); default: one per strategy.
-    games, seed, rules, n_jobs, progress
+    n_games, seed, rules, n_jobs, progress
         As in :func:`yahtzee_sim.engine.simulate.simulate`; seat ``i`` uses the seed
         :func:`seat_seed` ``(seed, i)``.
     visible : bool
