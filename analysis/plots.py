@@ -339,7 +339,7 @@ def plot_risk_frontier(rows, axes=None, title: str | None = None):
 
 def plot_win_sweep(rows, ax=None, title: str | None = None):
     """P(win) of the best response against ``N - 1`` max-EV players, against 1/N, for
-    each table size N (``rows``: dicts with players, win_probability), log-log."""
+    each match size N (``rows``: dicts with players, win_probability), log-log."""
     ax = _axes(ax)
     n = np.array([r["players"] for r in rows], dtype=float)
     p = np.array([r["win_probability"] for r in rows])

@@ -31,8 +31,8 @@ DEFAULT_BATCH = 10
 
 @dataclass(frozen=True)
 class WinMetric:
-    """The ``"win"`` metric of :func:`select_best` with its table: the share of each game
-    a strategy wins against a field of opponents.
+    """The ``"win"`` metric of :func:`select_best` and the matches it plays: the share of
+    each game a strategy wins against a field of opponents.
 
     ``metric="win"`` is ``WinMetric()``: one ``optimal`` opponent, cards visible.
 
@@ -41,7 +41,7 @@ class WinMetric:
     field : str or Strategy
         The opponents' strategy (every opponent seat plays it).
     players : int
-        Seats per table (>= 2): the strategy and ``players - 1`` opponents.
+        Players per match (>= 2): the strategy and ``players - 1`` opponents.
     visible : bool
         Whether the players see each other's cards (``False``: blind games).
     """
@@ -79,8 +79,8 @@ def select_best(
     strategies : sequence of str or Strategy
         At least two, with distinct names.
     metric : {"total", "yahtzees", "bonus", "win"} or WinMetric
-        A name of :data:`METRICS`, or a :class:`WinMetric` for the win rate at a table:
-        each strategy plays ``players``-player tables against ``players - 1`` seats of
+        A name of :data:`METRICS`, or a :class:`WinMetric` for the win rate in a match:
+        each strategy plays ``players``-player matches against ``players - 1`` seats of
         ``field`` (cards ``visible`` or not), once in every seat on the same dice; a game
         counts its share of the win (ties split), averaged over the seats. ``"win"`` is
         ``WinMetric()`` (one ``optimal`` opponent, cards visible).
@@ -100,7 +100,7 @@ def select_best(
 
     Examples
     --------
-    Rank on the win share at three-player blind tables against two ``optimal`` players:
+    Rank on the win share in three-player blind matches against two ``optimal`` players:
 
     >>> blind3 = WinMetric(players=3, visible=False)
     >>> res = select_best(["greedy", "win-aware"], metric=blind3)  # doctest: +SKIP
@@ -167,12 +167,12 @@ def select_best(
 def _win_shares(seats, rules, games, seed, first_game, visible, n_jobs) -> np.ndarray:
     """The share of each game's win (ties split) of ``seats[0]``, averaged over its
     playing every seat (the others keep their order)."""
-    from yahtzee_sim.multiplayer.tables import play_tables, win_shares_of
+    from yahtzee_sim.multiplayer.matches import play_matches, win_shares_of
 
     me, field = seats[0], seats[1:]
     out = np.zeros(games)
     for p in range(len(seats)):
-        totals = play_tables(
+        totals = play_matches(
             [*field[:p], me, *field[p:]], rules, games, seed, n_jobs=n_jobs, progress=False,
             first_game=first_game, visible=visible,
         )  # fmt: skip

@@ -19,7 +19,7 @@ from yahtzee_sim.analysis.stats import mean_ci
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import get_rules
-from yahtzee_sim.multiplayer.tables import play_tables, seat_seed, win_shares_of
+from yahtzee_sim.multiplayer.matches import play_matches, seat_seed, win_shares_of
 
 
 class TournamentError(YahtzeeSimError):
@@ -150,13 +150,14 @@ def tournament(
         ``players=5``: one target player against four max-EV players).
     players : int, optional
         Seats (>= 2); default: one per strategy.
-    games, seed, rules, n_jobs, progress
+    n_games, seed, rules, n_jobs, progress
         As in :func:`yahtzee_sim.engine.simulate.simulate`; seat ``i`` uses the seed
         :func:`seat_seed` ``(seed, i)``.
     visible : bool
-        Play the seats' turns interleaved at one table, each seeing the others' score
-        cards (:mod:`yahtzee_sim.multiplayer.tables`); every seat keeps its blind dice stream, so
-        strategies that ignore their opponents score exactly as in the blind game.
+        Play every game as a visible match: the seats' turns interleaved, each seat
+        seeing the others' score sheets (:mod:`yahtzee_sim.multiplayer.matches`); every
+        seat keeps its blind dice stream, so strategies that ignore their opponents score
+        exactly as in the blind game.
     """
     from yahtzee_sim.engine.simulate import simulate
 
@@ -170,7 +171,7 @@ def tournament(
         from yahtzee_sim.strategies import get_strategy
 
         instances = [get_strategy(s) for s in seats]
-        scores = play_tables(instances, rules, n_games, seed, n_jobs=n_jobs, progress=progress)
+        scores = play_matches(instances, rules, n_games, seed, n_jobs=n_jobs, progress=progress)
     else:
         scores = np.empty((n_games, len(seats)), dtype=np.int64)
         for i, s in enumerate(seats):
@@ -216,16 +217,16 @@ class RoundRobinResult:
     Attributes
     ----------
     strategies : list of str
-    matches : list of tuple
-        The strategy index of every seat of every match (every ordered choice of
+    seatings : list of tuple
+        The strategy index of every seat of every seating (every ordered choice of
         distinct strategies: both seat orders of each pairing).
-    wins : ndarray (matches, games, players)
-        Win shares of every seat of every game of every match.
-    scores : ndarray (matches, games, players)
+    wins : ndarray (seatings, games, players)
+        Win shares of every seat of every game of every seating.
+    scores : ndarray (seatings, games, players)
     """
 
     strategies: list[str]
-    matches: list[tuple]
+    seatings: list[tuple]
     wins: np.ndarray
     scores: np.ndarray
     rules_name: str
@@ -235,7 +236,7 @@ class RoundRobinResult:
     def _shares(self, i: int, j: int | None) -> np.ndarray:
         out = [
             self.wins[m, :, seat.index(i)]
-            for m, seat in enumerate(self.matches)
+            for m, seat in enumerate(self.seatings)
             if i in seat and (j is None or j in seat)
         ]
         return np.concatenate(out) if out else np.zeros(0)
@@ -263,7 +264,7 @@ class RoundRobinResult:
             shares = self._shares(i, None)
             m, h = _mean_half(shares, level)
             sc = np.concatenate(
-                [self.scores[n, :, s.index(i)] for n, s in enumerate(self.matches) if i in s]
+                [self.scores[n, :, s.index(i)] for n, s in enumerate(self.seatings) if i in s]
             )
             rows.append((name, m, m - h, m + h, float(sc.mean())))
         df = pd.DataFrame(rows, columns=["strategy", "win_share", "win_lo", "win_hi", "mean_score"])
@@ -314,8 +315,8 @@ def round_robin(
     progress: bool = False,
 ) -> RoundRobinResult:
     """Every ordered choice of ``players`` distinct strategies plays ``n_games`` games
-    (Axelrod-style round robin; both seat orders of each pairing). All matches share
-    the seed, so seat ``i`` has the same dice in every match (common random numbers).
+    (Axelrod-style round robin; both seat orders of each pairing). All seatings share
+    the seed, so seat ``i`` has the same dice in every seating (common random numbers).
 
     Parameters
     ----------
@@ -342,9 +343,9 @@ def round_robin(
             f"a round robin of {players}-player games needs at least {players} distinct "
             f"strategies, got {names}"
         )
-    matches = list(permutations(range(len(names)), players))
+    seatings = list(permutations(range(len(names)), players))
     wins, scores = [], []
-    for seats in matches:
+    for seats in seatings:
         res = tournament(
             [strategies[i] for i in seats],
             n_games=n_games,
@@ -358,7 +359,7 @@ def round_robin(
         scores.append(res.scores)
     return RoundRobinResult(
         names,
-        matches,
+        seatings,
         np.stack(wins),
         np.stack(scores),
         rules.name,

@@ -1,4 +1,4 @@
-"""Visible-table speed: two-player tables with optimal seats and with a win-aware or
+"""Visible-match speed: two-player matches with optimal seats and with a win-aware or
 win-target seat in either seat (2 jobs, warm caches: the best of 3 runs after a
 warm-up), and the live win probability of a mid-game position. Prints one JSON object.
 
@@ -13,19 +13,19 @@ import json
 import time
 
 from yahtzee_sim.game.rules import get_rules
-from yahtzee_sim.multiplayer.tables import play_tables
+from yahtzee_sim.multiplayer.matches import play_matches
 from yahtzee_sim.multiplayer.winprob import win_probability_now
 from yahtzee_sim.strategies import get_strategy
 
 
-def tables_per_second(seats, games, jobs, rules="yahtzee") -> float:
+def matches_per_second(seats, games, jobs, rules="yahtzee") -> float:
     rules = get_rules(rules)
     players = [get_strategy(s) for s in seats]
-    play_tables(players, rules, min(games, 20_000), n_jobs=jobs)  # warm-up
+    play_matches(players, rules, min(games, 20_000), n_jobs=jobs)  # warm-up
     best = float("inf")
     for seed in range(3):
         t0 = time.perf_counter()
-        play_tables(players, rules, games, seed=seed, n_jobs=jobs)
+        play_matches(players, rules, games, seed=seed, n_jobs=jobs)
         best = min(best, time.perf_counter() - t0)
     return games / best
 
@@ -39,7 +39,7 @@ def main() -> None:
     args = ap.parse_args()
     out = {
         "rules": args.rules,
-        "optimal_vs_optimal_tables_per_s": tables_per_second(
+        "optimal_vs_optimal_matches_per_s": matches_per_second(
             ["optimal", "optimal"], args.games, args.jobs, args.rules
         ),
     }
@@ -48,7 +48,7 @@ def main() -> None:
         for seat in (0, 1):
             seats = ["optimal", "optimal"]
             seats[seat] = name
-            out[f"{key}_seat{seat}_vs_optimal_tables_per_s"] = tables_per_second(
+            out[f"{key}_seat{seat}_vs_optimal_matches_per_s"] = matches_per_second(
                 seats, args.aware_games, args.jobs, args.rules
             )
     out["jobs"] = args.jobs

@@ -42,7 +42,7 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "exact": ("Exact laws", "python benchmarks/bench_exact.py"),
     "select": ("Ranking", "python benchmarks/bench_select.py"),
     "stream": ("Long runs", "python benchmarks/bench_stream.py --games 5000000"),
-    "visible": ("Visible tables", "python benchmarks/bench_visible.py"),
+    "visible": ("Visible matches", "python benchmarks/bench_visible.py"),
     "env": ("Machine learning", "python benchmarks/bench_env.py"),
     "dataset": ("Machine learning", "python benchmarks/bench_dataset.py"),
     "function": (

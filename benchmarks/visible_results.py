@@ -1,6 +1,6 @@
-"""The README's visible-table results: win-aware, chase and win:N against max-EV players.
+"""The README's visible-match results: win-aware, chase and win:N against max-EV players.
 
-Every table is played with both (all) seat orders under common random numbers; the
+Matches are played in both (all) seat orders under common random numbers; the
 win share of a strategy is averaged over its seats. Prints one JSON object.
 
     python benchmarks/visible_results.py [--games 1000000] [--players 2 3 5] [--jobs 2]
@@ -49,7 +49,7 @@ def run(strategy: str, players: int, games: int, rules: str, jobs: int, seed: in
         "fair_share": 1 / players,
         "win_share_by_seat": by_seat,
         "ci95_by_seat": ci_by_seat,
-        "tables_per_seat_order": per_order,
+        "matches_per_seat_order": per_order,
         "mean_score": float(np.concatenate(scores).mean()),
         "seconds": time.perf_counter() - t0,
     }

@@ -1,4 +1,4 @@
-"""What a rule card may say: the conditions a person checks at the table and the moves.
+"""What a rule card may say: the conditions a person checks while playing and the moves.
 
 A :class:`CardLanguage` lists, for one rule set, every *condition* (a yes/no question
 about the dice, the score sheet, the upper bonus, the rerolls left or the turn) and

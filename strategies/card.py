@@ -1,4 +1,4 @@
-"""Rule cards: short decision lists a person can follow at the table, as strategies.
+"""Rule cards: short decision lists a person can follow while playing, as strategies.
 
 A card has two sections read top to bottom: **keeps** (while rerolls are left) and
 **boxes** (after the last roll). Each rule reads ``if CONDITION and CONDITION: MOVE``;

@@ -42,7 +42,7 @@ class WinProbability(UtilityPlay):
     Parameters
     ----------
     players : int
-        Players at the table (>= 2), this one included.
+        Players in the match (>= 2), this one included.
     vs : str or Strategy
         The opponents' strategy (deterministic: its exact law is used).
     """

@@ -1,4 +1,4 @@
-"""Opponent-aware play at a visible table: ``win-target``, ``win-aware`` and ``chase``.
+"""Opponent-aware play in a visible match: ``win-target``, ``win-aware`` and ``chase``.
 
 Sources: Tillius 2026, Theorem 4.1 (the last player to finish should play target
 score with β = the best opponent total + 1); Pawlewicz 2010 ("A Nearly Optimal
@@ -34,14 +34,14 @@ values each box differently:
 
 Valuing one's own future by the best response to each total separately is optimistic
 (no single strategy reaches every total's best probability), but it keeps the player
-adapting to the table to the end; against max-EV play it comes within 0.0004 of the
+adapting to the match to the end; against max-EV play it comes within 0.0004 of the
 best response in the reduced game ``upper-3d4f`` and 0.006 in ``yahtzee-6box`` (docs:
 the exact two-player game).
 
 ``chase`` plays max-EV (or ``fallback``) until every opponent has finished, then the
 exact best last turn against the best total (win outright, or tie for a split).
 
-Without a visible table (solitaire, blind tournaments) all three play max-EV.
+Without a visible match (solitaire, blind tournaments) all three play max-EV.
 """
 
 from __future__ import annotations
@@ -81,23 +81,25 @@ def node_buffers(local, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def unfinished_cards(view: TurnView) -> tuple[np.ndarray, np.ndarray]:
     """The encoded turn-start states and points so far of the opponents still playing,
     ``(m, k)`` each (``k`` opponents, the same in every game of ``view``)."""
-    tb = view.table
-    live = tb.turns < view.rules.n_boxes
-    states = encode_state(view.rules, tb.used[:, live], tb.upper_total[:, live], tb.flag[:, live])
+    match = view.match
+    live = match.turns < view.rules.n_boxes
+    states = encode_state(
+        view.rules, match.used[:, live], match.upper_total[:, live], match.flag[:, live]
+    )
     m = len(view)
-    score = np.asarray(tb.score, dtype=np.int64)[:, live]
+    score = np.asarray(match.score, dtype=np.int64)[:, live]
     return np.asarray(states, dtype=np.int64).reshape(m, -1), score.reshape(m, -1)
 
 
 def finished_best(view: TurnView) -> tuple[np.ndarray, np.ndarray]:
     """Per game of ``view``: the finished opponents' best total and how many hold it
     (0 and 0 while none has finished)."""
-    tb = view.table
-    done = tb.turns >= view.rules.n_boxes
+    match = view.match
+    done = match.turns >= view.rules.n_boxes
     m = len(view)
     if not done.any():
         return np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.int64)
-    fin = np.asarray(tb.score, dtype=np.int64)[:, done]
+    fin = np.asarray(match.score, dtype=np.int64)[:, done]
     fin_best = fin.max(axis=1)
     return fin_best, (fin == fin_best[:, None]).sum(axis=1).astype(np.int64)
 
@@ -118,9 +120,9 @@ class _OpponentAware(Strategy):
     win-aware kernel, in the games where :meth:`_aware_rows` says so; ``fallback``
     elsewhere."""
 
-    uses_total = True  # decisions depend on the scores at the table
+    uses_total = True  # decisions depend on the scores in the match
     parallel_backend = "threads"  # shared tables; the kernel releases the GIL
-    in_all = False  # plays max-EV without a visible table
+    in_all = False  # plays max-EV without a visible match
     abstract = True
 
     def prepare(self, rules) -> None:
@@ -148,10 +150,10 @@ class _OpponentAware(Strategy):
         m = len(view)
         states = np.asarray(view.state_index, dtype=np.int64)
         score = np.asarray(view.score, dtype=np.int64)
-        table = self._table_inputs(view)
+        match = self._match_inputs(view)
         rows, which = np.arange(m), np.arange(m)
         if view.turn == 0:
-            inputs = np.column_stack([states, score, *(a.reshape(m, -1) for a in table)])
+            inputs = np.column_stack([states, score, *(a.reshape(m, -1) for a in match)])
             _, rows, which = np.unique(
                 inputs.astype(np.float64), axis=0, return_index=True, return_inverse=True
             )
@@ -162,21 +164,21 @@ class _OpponentAware(Strategy):
             np.ascontiguousarray(a[rows], dtype=np.int64)
             for a in (view.used, view.upper, view.flag, score)
         )
-        table = tuple(np.ascontiguousarray(a[rows]) for a in table)
-        self._run_kernel(kernel_rules(view.rules), order, mine, table, keep, cat)
+        match = tuple(np.ascontiguousarray(a[rows]) for a in match)
+        self._run_kernel(kernel_rules(view.rules), order, mine, match, keep, cat)
         which = tile_rows(order)[which]  # the kernel wrote row order[p] in row p
         self._turns.stash = (key, keep, cat, which)
         return keep, cat, which
 
-    def _table_inputs(self, view: TurnView) -> tuple:
-        """Per game, the arrays (leading axis: games) the kernel reads about the table."""
+    def _match_inputs(self, view: TurnView) -> tuple:
+        """Per game, the arrays (leading axis: games) the kernel reads about the match."""
         fb, ft, um, usd, k = opponents_summary(view, self._moments)
         return fb, ft, um, usd, np.full(len(view), k, dtype=np.int64)
 
-    def _run_kernel(self, kr, order, mine, table, keep, cat) -> None:
+    def _run_kernel(self, kr, order, mine, match, keep, cat) -> None:
         """Write the decisions of rows ``order`` (own card ``mine``: used, upper, flag,
-        score; :meth:`_table_inputs` rows ``table``) into ``keep``, ``cat``."""
-        fb, ft, um, usd, n_unf = table
+        score; :meth:`_match_inputs` rows ``match``) into ``keep``, ``cat``."""
+        fb, ft, um, usd, n_unf = match
         win_aware_decisions(
             kr,
             order,
@@ -195,7 +197,7 @@ class _OpponentAware(Strategy):
 
     def _decide(self, view: TurnView, what: str) -> np.ndarray:
         self.prepare(view.rules)
-        if view.table is None or view.n_players < 2 or not self._aware_rows(view):
+        if view.match is None or view.n_players < 2 or not self._aware_rows(view):
             return getattr(self._fallback, what)(view)
         keep, cat, which = self._turn_decisions(view)
         d = read_decisions(keep, cat, which, view.rolls_left, view.roll_index)
@@ -209,7 +211,7 @@ class _OpponentAware(Strategy):
 
 
 class WinAware(_OpponentAware):
-    """Maximizes P(win) at a visible table, every turn, against the opponents' current
+    """Maximizes P(win) in a visible match, every turn, against the opponents' current
     score sheets (max-EV futures summarized by their exact mean and SD; see the module).
 
     Parameters
@@ -228,7 +230,7 @@ class WinAware(_OpponentAware):
 
 
 class WinTarget(_OpponentAware):
-    """Maximizes P(win) at a visible table, every turn, valuing its own future by its
+    """Maximizes P(win) in a visible match, every turn, valuing its own future by its
     best chance of beating each possible opponent total (see the module).
 
     Each box written now leads to a turn-start state ``s2`` with ``base`` points. The
@@ -276,7 +278,7 @@ class WinTarget(_OpponentAware):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
                 raise StrategyError(f"win-target {name} must be an integer >= 1, got {value!r}")
-        self._tables = None  # loaded at the first visible table (solitaire play needs none)
+        self._tables = None  # loaded at the first visible match (solitaire play needs none)
         self._lock = threading.Lock()
         super().prepare(rules)
         k = int(self.nodes)  # one opponent: equal-weight quantiles of a normal final
@@ -297,24 +299,24 @@ class WinTarget(_OpponentAware):
     def _aware_rows(self, view: TurnView) -> bool:
         return True
 
-    def _table_inputs(self, view: TurnView) -> tuple:
+    def _match_inputs(self, view: TurnView) -> tuple:
         fb, ft = finished_best(view)
         ost, osc = unfinished_cards(view)
         return fb, ft, ost, osc, np.full(len(view), ost.shape[1], dtype=np.int64)
 
-    def _run_kernel(self, kr, order, mine, table, keep, cat) -> None:
+    def _run_kernel(self, kr, order, mine, match, keep, cat) -> None:
         tt, laws = self.tables()
         laws = (laws.pool, laws.offset, laws.length, laws.support)
-        n = len(table[0])
+        n = len(match[0])
         size = np.empty(n, dtype=np.int64)
-        best_final_sizes(table, laws, len(self._z[0]), int(self.quantiles), size)
+        best_final_sizes(match, laws, len(self._z[0]), int(self.quantiles), size)
         ptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(size, out=ptr[1:])
         nodes = (ptr, *node_buffers(self._turns, int(ptr[-1])), np.empty(n, dtype=np.int64))
         normal = (self._moments.mean, self._moments.sd, *self._z)
-        best_final_nodes(table, laws, normal, nodes)
+        best_final_nodes(match, laws, normal, nodes)
         target = (tt.probs, tt.offset, tt.length)
-        finished = (table[0], table[1])
+        finished = (match[0], match[1])
         win_reach_decisions(kr, order, mine, finished, target, self._moments.mean, nodes, keep, cat)
 
 
@@ -334,4 +336,4 @@ class Chase(_OpponentAware):
         self.fallback = fallback
 
     def _aware_rows(self, view: TurnView) -> bool:
-        return bool((view.table.turns >= view.rules.n_boxes).all())
+        return bool((view.match.turns >= view.rules.n_boxes).all())

@@ -102,14 +102,14 @@ def test_pair_evaluation_agrees_with_solver_and_brute_force():
     )
 
 
-def test_table_play_is_below_the_best_response_and_matches_simulation():
-    from yahtzee_sim.multiplayer.tables import play_tables, win_shares_of
+def test_match_play_is_below_the_best_response_and_matches_simulation():
+    from yahtzee_sim.multiplayer.matches import play_matches, win_shares_of
 
     got = evaluate_pair(TINY, ("optimal", "win-aware"))
     best = solve_duel(TINY, policies=("optimal", None)).p_win(1)
     assert got.p_win[1] <= best + 1e-12  # no player beats the best response
     players = [get_strategy("optimal"), get_strategy("win-aware")]
-    shares = win_shares_of(play_tables(players, TINY, 40_000, seed=3))[:, 1]
+    shares = win_shares_of(play_matches(players, TINY, 40_000, seed=3))[:, 1]
     se = shares.std(ddof=1) / np.sqrt(len(shares))
     assert abs(shares.mean() - got.p_win[1]) < 4 * se
 

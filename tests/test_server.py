@@ -15,7 +15,7 @@ pytest.importorskip("flask")
 from yahtzee_sim.apps.game import Game
 from yahtzee_sim.apps.server import create_app
 from yahtzee_sim.engine.records import check_record, record_games
-from yahtzee_sim.multiplayer.tables import seat_seed
+from yahtzee_sim.multiplayer.matches import seat_seed
 from yahtzee_sim.solving.advisor import advise
 from yahtzee_sim.solving.strategy_move import strategy_move
 from yahtzee_sim.strategies import Strategy
@@ -163,7 +163,7 @@ def test_bad_strategies_get_a_clear_400(client, strategy, match):
     res = client.post("/api/advise", json=body)
     assert res.status_code == 400 and match in res.get_json()["error"]
     res = client.post("/api/games", json={"opponent": strategy})
-    if strategy not in ("random", "chase"):  # (both can sit at a table)
+    if strategy not in ("random", "chase"):  # (both can sit in a match)
         assert (
             res.status_code == 400
             and match.replace("'strategy'", "'opponent'") in (res.get_json()["error"])
@@ -215,7 +215,7 @@ def test_a_game_against_an_opponent(client):
     assert state["winner"] == winner
     record = client.get(f"/api/games/{gid}/record").get_json()
     assert len(record["turns"]) == 13 and record["opponent"]["strategy"] == "greedy"
-    # the opponent's record is a game record; greedy ignores the table, so its game is
+    # the opponent's record is a game record; greedy ignores the match, so its game is
     # game 0 of seat 1's dice stream: the solitaire game of that seed
     assert check_record(record["opponent"]).final == theirs
     solo = record_games("greedy", 1, seed=seat_seed(9, 1))[0]
@@ -241,7 +241,7 @@ def test_an_opponent_game_is_reproducible_and_the_opponent_sees_the_card(client)
     assert play(5)[0]["opponent"]["turns"] != a["opponent"]["turns"]
 
 
-def test_the_opponent_sees_the_persons_card_as_at_a_tournament_table():
+def test_the_opponent_sees_the_persons_card_as_in_a_tournament_match():
     seen = []
 
     class Spy(Strategy):
@@ -249,7 +249,7 @@ def test_the_opponent_sees_the_persons_card_as_at_a_tournament_table():
             return np.asarray(view.dice)
 
         def box(self, view):
-            tb = view.table
+            tb = view.match
             seen.append((view.turn, tb.seat, tb.n_players, list(tb.turns), int(tb.score[0, 0]),
                          int(tb.used[0, 0])))  # fmt: skip
             return np.argmax(view.box_points, axis=1)

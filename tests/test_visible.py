@@ -1,4 +1,4 @@
-"""Visible multiplayer tables: lockstep seats on their blind dice, what a seat sees,
+"""Visible multiplayer matches: lockstep seats on their blind dice, what a seat sees,
 win-aware and chase play, remaining-score moments and laws, the live win probability,
 round robins, and the CLI."""
 
@@ -22,7 +22,7 @@ from yahtzee_sim.exact.future import future_law, future_moments
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.game.state import decode_state
-from yahtzee_sim.multiplayer.tables import play_tables
+from yahtzee_sim.multiplayer.matches import play_matches
 from yahtzee_sim.multiplayer.winprob import (
     ScoreSheet,
     ScoreSheetError,
@@ -45,8 +45,8 @@ LATE_B = (
 )
 
 
-# ------------------------------------------------------------------ the tables
-def test_strategies_that_ignore_the_table_play_their_blind_games():
+# ----------------------------------------------------------------- the matches
+def test_strategies_that_ignore_the_match_play_their_blind_games():
     seats = ["optimal", "greedy", "optimal"]
     blind = tournament(seats, n_games=3_000, seed=5)
     visible = tournament(seats, n_games=3_000, seed=5, visible=True)
@@ -57,13 +57,13 @@ def test_strategies_that_ignore_the_table_play_their_blind_games():
 def test_visible_results_do_not_depend_on_jobs_or_chunks():
     players = [get_strategy("win-aware"), get_strategy("optimal")]
     rules = get_rules("yahtzee")
-    a = play_tables(players, rules, 1_500, seed=3)
-    b = play_tables(players, rules, 1_500, seed=3, n_jobs=2, chunk_size=400)
+    a = play_matches(players, rules, 1_500, seed=3)
+    b = play_matches(players, rules, 1_500, seed=3, n_jobs=2, chunk_size=400)
     assert np.array_equal(a, b)
 
 
 class _Spy(Strategy):
-    """Plays optimal and records what it sees of the table at every box choice."""
+    """Plays optimal and records what it sees of the match at every box choice."""
 
     name = "spy"
 
@@ -78,7 +78,7 @@ class _Spy(Strategy):
         return self._opt.keep(view)
 
     def box(self, view):
-        tb = view.table
+        tb = view.match
         self.seen.append((view.turn, view.seat, view.n_players, tb.turns.copy(), tb.score.copy()))
         return self._opt.box(view)
 
@@ -88,7 +88,7 @@ def test_a_seat_sees_the_others_cards_as_they_stand():
     spies = [_Spy(), _Spy(), _Spy()]
     for s in spies:
         s.prepare(rules)
-    totals = play_tables(spies, rules, 50, seed=9)
+    totals = play_matches(spies, rules, 50, seed=9)
     for seat, spy in enumerate(spies):
         assert len(spy.seen) == 13
         for turn, s, n, turns, _ in spy.seen:
@@ -101,7 +101,7 @@ def test_a_seat_sees_the_others_cards_as_they_stand():
     assert np.array_equal(score, totals[:, :2])
 
 
-def test_without_a_table_opponent_aware_play_is_max_ev():
+def test_without_a_match_opponent_aware_play_is_max_ev():
     a = simulate("win-aware", 2_000, seed=4)
     b = simulate("optimal", 2_000, seed=4)
     assert np.array_equal(a.total, b.total)
@@ -205,7 +205,7 @@ def test_chase_plays_the_exact_best_last_turn(opp_chance):
     best = _best_last_turn(rules, me, opp.score)
     for name in ("chase", "win-aware", "optimal"):
         players = [get_strategy("optimal"), get_strategy(name)]
-        totals = play_tables(players, rules, 60_000, seed=7, start=([opp, me], 1))
+        totals = play_matches(players, rules, 60_000, seed=7, start=([opp, me], 1))
         assert (totals[:, 0] == opp.score).all()
         wins = (totals[:, 1] > opp.score) + 0.5 * (totals[:, 1] == opp.score)
         se = wins.std(ddof=1) / np.sqrt(len(wins))
@@ -330,7 +330,7 @@ def test_round_robin_win_matrix_is_complementary_and_ranked():
     m = wm.values
     off = ~np.eye(3, dtype=bool)
     assert np.allclose((m + m.T)[off], 1.0)
-    assert len(rr.matches) == 6
+    assert len(rr.seatings) == 6
     rank = rr.ranking()
     assert rank["strategy"].iloc[-1] == "greedy"
     assert json.loads(json.dumps(rr.to_dict()))["strategies"] == ["optimal", "greedy", "chase"]
@@ -366,14 +366,14 @@ def test_cli_visible_tournament_and_round_robin(capsys, tmp_path):
     assert main(["tournament", "--plot", str(plot)]) == 2
 
 
-def test_tables_split_by_first_game_and_blind_tables_hide_the_cards():
+def test_matches_split_by_first_game_and_blind_matches_hide_the_cards():
     rules = get_rules("yahtzee")
     players = [get_strategy("win-aware"), get_strategy("optimal")]
-    whole = play_tables(players, rules, 900, seed=2)
-    tail = play_tables(players, rules, 400, seed=2, first_game=500)
+    whole = play_matches(players, rules, 900, seed=2)
+    tail = play_matches(players, rules, 400, seed=2, first_game=500)
     assert np.array_equal(whole[500:], tail)
-    blind = play_tables(players, rules, 900, seed=2, visible=False)
-    both_optimal = play_tables([get_strategy("optimal")] * 2, rules, 900, seed=2)
+    blind = play_matches(players, rules, 900, seed=2, visible=False)
+    both_optimal = play_matches([get_strategy("optimal")] * 2, rules, 900, seed=2)
     assert np.array_equal(blind, both_optimal)
 
 
@@ -402,9 +402,9 @@ def test_a_decided_game_is_still_played_max_ev():
     far = LATE_B.replace("yahtzee=0", "yahtzee=50") + ",large_straight=40,chance=22"
     opp = ScoreSheet.parse(far + ",yahtzee_bonuses=3", rules)
     start = ([opp, me], 1)
-    ref = play_tables([get_strategy("optimal")] * 2, rules, 5_000, seed=1, start=start)
+    ref = play_matches([get_strategy("optimal")] * 2, rules, 5_000, seed=1, start=start)
     for name in ("chase", "win-aware"):
-        got = play_tables(
+        got = play_matches(
             [get_strategy("optimal"), get_strategy(name)], rules, 5_000, 1, start=start
         )
         assert np.array_equal(got, ref)

@@ -22,7 +22,7 @@ from yahtzee_sim.exact.pairs import evaluate_pair
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.game.state import decode_state
 from yahtzee_sim.multiplayer.duel import solve_duel
-from yahtzee_sim.multiplayer.tables import play_tables, win_shares_of
+from yahtzee_sim.multiplayer.matches import play_matches, win_shares_of
 from yahtzee_sim.strategies import get_strategy, strategy_class
 from yahtzee_sim.strategies.winaware import WinAware, WinTarget
 
@@ -189,10 +189,10 @@ def test_win_target_is_within_0_002_of_the_best_response(seat):
     assert got > v1 + 0.003 and got > 0.503
 
 
-def test_simulated_tables_match_its_exact_value():
+def test_simulated_matches_agree_with_its_exact_value():
     exact = evaluate_pair(SMALL, ("optimal", "win-target")).p_win[1]
     players = [get_strategy("optimal"), get_strategy("win-target")]
-    shares = win_shares_of(play_tables(players, get_rules(SMALL), 40_000, seed=3))[:, 1]
+    shares = win_shares_of(play_matches(players, get_rules(SMALL), 40_000, seed=3))[:, 1]
     se = shares.std(ddof=1) / np.sqrt(len(shares))
     assert abs(shares.mean() - exact) < 4 * se
 
@@ -201,12 +201,12 @@ def test_simulated_tables_match_its_exact_value():
 def test_results_do_not_depend_on_jobs_or_chunks(seats):
     rules = get_rules(SMALL)
     players = [get_strategy("win-target")] + [get_strategy("optimal")] * (seats - 1)
-    a = play_tables(players, rules, 3_000, seed=8)
-    b = play_tables(players, rules, 3_000, seed=8, n_jobs=2, chunk_size=700)
+    a = play_matches(players, rules, 3_000, seed=8)
+    b = play_matches(players, rules, 3_000, seed=8, n_jobs=2, chunk_size=700)
     assert np.array_equal(a, b)
 
 
-def test_without_a_table_it_plays_max_ev_and_loads_nothing():
+def test_without_a_match_it_plays_max_ev_and_loads_nothing():
     player = get_strategy("win-target")
     a = simulate(player, 2_000, seed=4, rules=SMALL)
     b = simulate("optimal", 2_000, seed=4, rules=SMALL)

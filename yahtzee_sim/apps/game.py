@@ -24,7 +24,7 @@ from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.boxnames import match_box
 from yahtzee_sim.game.rules import RuleSet, get_rules
-from yahtzee_sim.multiplayer.tables import table_info
+from yahtzee_sim.multiplayer.matches import match_info
 from yahtzee_sim.solving.advisor import Option, advise
 from yahtzee_sim.solving.strategy_move import StrategyMove, advising_strategy, move_at
 from yahtzee_sim.strategies import get_strategy
@@ -155,7 +155,7 @@ class Game:
     manual : bool, default False
         The dice of a real game, entered with :meth:`set_dice` before each decision.
     opponent : str or Strategy, optional
-        A strategy (id or instance) seated in a visible two-player table against the
+        A strategy (id or instance) seated in a visible two-player match against the
         person (:class:`~yahtzee_sim.apps.opponent.Opponent`): it plays its turn after
         each of the person's, :meth:`state` shows its card and last turn and, at the end,
         the winner, and the record keeps its turns under ``"opponent"``. Not with
@@ -265,13 +265,13 @@ class Game:
         return out
 
     def view(self) -> TurnView:
-        """The person's position as a strategy sees it (with the opponent's card at a
-        two-player table)."""
+        """The person's position as a strategy sees it (with the opponent's card in a
+        two-player match)."""
         turn = int(self.batch.turn[0])
-        table = None
+        match = None
         if self.opponent is not None:
-            table = table_info([self.batch, self.opponent.batch], 0, turn)
-        return self.batch.view(self.rolls_left, turn, None, table)
+            match = match_info([self.batch, self.opponent.batch], 0, turn)
+        return self.batch.view(self.rolls_left, turn, None, match)
 
     def compared(self) -> StrategyMove | None:
         """The ``compare`` strategy's move now, valued by optimal play (``None`` without

@@ -1,15 +1,14 @@
-"""An opponent for a person's game: a strategy in the second seat of a visible table.
+"""An opponent for a person's game: a strategy in the second seat of a visible match.
 
 The person (:class:`~yahtzee_sim.apps.game.Game`) sits in seat 0 and plays first in every
 round; after each of the person's turns the opponent plays its whole turn, as a seat of a
-tournament's visible table does (:func:`yahtzee_sim.engine.lockstep.play_turn` with the
-:class:`~yahtzee_sim.engine.view.TableInfo` of :func:`yahtzee_sim.multiplayer.tables.table_info`),
-so
-opponent-aware strategies (``win-aware``, ``chase``, ``win:2``) see the person's score sheet.
-Its dice are those seat 1 rolls in a tournament of the game's seed (the stream of
-:func:`~yahtzee_sim.multiplayer.tables.seat_seed` ``(seed, 1)``): the same seed and the same moves
-of
-the person give the same opponent turns.
+tournament's visible match does (:func:`yahtzee_sim.engine.lockstep.play_turn` with the
+:class:`~yahtzee_sim.engine.view.MatchInfo` of
+:func:`yahtzee_sim.multiplayer.matches.match_info`), so opponent-aware strategies
+(``win-aware``, ``chase``, ``win:2``) see the person's score sheet. Its dice are those
+seat 1 rolls in a tournament of the game's seed (the stream of
+:func:`~yahtzee_sim.multiplayer.matches.seat_seed` ``(seed, 1)``): the same seed and the
+same moves of the person give the same opponent turns.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from yahtzee_sim.engine.lockstep import play_turn
 from yahtzee_sim.engine.records import FORMAT, DecisionRecorder, records_from_decisions
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.game.rules import RuleSet
-from yahtzee_sim.multiplayer.tables import seat_keys, seat_seed, table_info
+from yahtzee_sim.multiplayer.matches import match_info, seat_keys, seat_seed
 
 
 class Opponent:
@@ -70,7 +69,7 @@ class Opponent:
         """Play the opponent's turn ``turn`` (0-based), the person's turn ``turn`` done."""
         recorder = DecisionRecorder(self.strategy)
         before = int(self.batch.score[0])
-        play_turn(self.batch, recorder, turn, table_info([self.person, self.batch], 1, turn))
+        play_turn(self.batch, recorder, turn, match_info([self.person, self.batch], 1, turn))
         rec = recorder.decisions()
         rec["turn"] = np.zeros_like(rec["turn"])  # this turn alone
         self.record["turns"] += records_from_decisions(self.rules, rec, {})[0]["turns"]

@@ -15,7 +15,7 @@ The server binds to 127.0.0.1 unless told otherwise. Its JSON API:
                                          that decides
 ``POST /api/games``                      a new game (``rules``, ``seed``, ``manual``;
                                          ``opponent``: a strategy in the second seat of a
-                                         visible two-player table; ``strategy``: a second
+                                         visible two-player match; ``strategy``: a second
                                          opinion shown at every decision)
 ``GET  /api/games/<id>``                 its state (and the luck/skill summary)
 ``POST /api/games/<id>/keep``            ``{"keep": [5, 5]}``: keep and reroll

@@ -155,7 +155,7 @@ TARGET = opt.Command(
 def add_win_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``win``."""
     opt.add_rules(p)
-    opt.add_count(p, "--players", "players at the table (>= 2; default 2)", default=2)
+    opt.add_count(p, "--players", "players in the match (>= 2; default 2)", default=2)
     p.add_argument(
         "--vs",
         default="optimal",

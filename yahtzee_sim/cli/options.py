@@ -220,7 +220,7 @@ def add_game_options(p: argparse.ArgumentParser, games: int) -> None:
 
 
 def add_position(p: argparse.ArgumentParser) -> None:
-    """``--seat``, ``--dice`` and ``--rolls-left``: whose turn it is, mid-turn at a table."""
+    """``--seat``, ``--dice`` and ``--rolls-left``: whose turn it is, mid-turn in a match."""
     p.add_argument("--seat", type=whole, default=0, help="your seat (0 = first to play)")
     p.add_argument("--dice", default=None, help="dice of the player to move, e.g. 6,6,6,2,3")
     p.add_argument("--rolls-left", type=whole, default=None, help="rerolls left with --dice")

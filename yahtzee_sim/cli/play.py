@@ -32,7 +32,7 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         "--opponent",
         default=None,
         metavar="STRATEGY",
-        help="play against this strategy at a visible two-player table (it plays its turn "
+        help="play against this strategy in a visible two-player match (it plays its turn "
         "after each of yours)",
     )
     p.add_argument(

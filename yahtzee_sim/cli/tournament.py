@@ -22,7 +22,7 @@ def add_tournament_arguments(p: argparse.ArgumentParser) -> None:
     opt.add_rules(p)
     opt.add_jobs(p, 1, "parallel jobs per seat", all_cores=False)
     opt.add_flag(
-        p, "--visible", "players take turns at one table and see each other's score sheets"
+        p, "--visible", "players take turns in each match and see each other's score sheets"
     )
     opt.add_flag(
         p,
@@ -60,7 +60,7 @@ def format_round_robin(res, visible: bool) -> str:
     return "\n".join(
         [
             f"round robin of {p['players']}-player {kind} games on {res.rules_name}: "
-            f"{len(res.matches)} matches of {p['games']} games, seed {p['seed']}",
+            f"{len(res.seatings)} seatings of {p['games']} games, seed {p['seed']}",
             "win share of row against column (both seat orders):",
             res.win_matrix().to_string(float_format=_fmt4, na_rep="-"),
             res.ranking().to_string(float_format=_fmt4),

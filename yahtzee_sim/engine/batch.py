@@ -1,7 +1,7 @@
 """The per-game arrays of a batch of games, and the moves that advance them.
 
 :class:`GameBatch` is the one container of games in play: the engine's lockstep blocks
-(:func:`yahtzee_sim.engine.lockstep.play_block`, every seat of a visible table), the Gymnasium
+(:func:`yahtzee_sim.engine.lockstep.play_block`, every seat of a visible match), the Gymnasium
 environments (:mod:`yahtzee_sim.learning.env`), the check of game records
 (:mod:`yahtzee_sim.engine.records`) and the terminal and web game (:mod:`yahtzee_sim.apps.game`)
 all hold their games in one. The leading axis of every array is the game; a single game
@@ -243,7 +243,7 @@ class GameBatch:
         return (self.score - before).astype(np.float64), over
 
     # ------------------------------------------------------------------ views
-    def view(self, rolls_left: int, turn: int, active=None, table=None) -> TurnView:
+    def view(self, rolls_left: int, turn: int, active=None, match=None) -> TurnView:
         """A strategy's view of every game of the batch at one decision (all games at
         turn ``turn`` with ``rolls_left`` rerolls left; ``active`` marks the games that
         have the decision to make)."""
@@ -261,7 +261,7 @@ class GameBatch:
             self.box_scores,
             self.strategy_key,
             active,
-            table,
+            match,
         )
 
     def observation(self) -> np.ndarray:

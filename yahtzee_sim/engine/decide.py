@@ -1,6 +1,6 @@
 """Asking a strategy for a decision, with a clear error when the strategy's own code fails.
 
-The engine (solitaire and visible tables), the exact evaluator and
+The engine (solitaire and visible matches), the exact evaluator and
 :func:`~yahtzee_sim.strategies.check_strategy` ask strategies through :func:`decide`
 and prepare them through :func:`prepare`. An exception raised inside a strategy
 becomes a one-line :class:`~yahtzee_sim.errors.StrategyRuntimeError` naming the
@@ -96,7 +96,7 @@ def take_rows(view: TurnView, rows) -> TurnView:
         view.box_scores[rows],
         view.strategy_key,
         view.active[rows],
-        None if view.table is None else view.table.take(rows),
+        None if view.match is None else view.match.take(rows),
     )
 
 

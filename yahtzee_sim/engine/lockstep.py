@@ -44,12 +44,12 @@ class BatchStrategy(Protocol):
     def box(self, view: TurnView) -> np.ndarray: ...
 
 
-def play_turn(batch: GameBatch, strategy: BatchStrategy, turn: int, table=None) -> None:
+def play_turn(batch: GameBatch, strategy: BatchStrategy, turn: int, match=None) -> None:
     """Roll, reroll and score turn ``turn`` of every game of ``batch``, asking ``strategy``;
-    ``table`` (:class:`~yahtzee_sim.engine.view.TableInfo`, visible games) goes into its views.
+    ``match`` (:class:`~yahtzee_sim.engine.view.MatchInfo`, visible games) goes into its views.
 
-    Solitaire blocks (:func:`play_block`) and every seat of a visible table
-    (:mod:`yahtzee_sim.multiplayer.tables`) are played by this function.
+    Solitaire blocks (:func:`play_block`) and every seat of a visible match
+    (:mod:`yahtzee_sim.multiplayer.matches`) are played by this function.
     """
     rules = batch.rules
     R = rules.rolls_per_turn
@@ -59,13 +59,13 @@ def play_turn(batch: GameBatch, strategy: BatchStrategy, turn: int, table=None) 
         rolling = batch.rolls_left > 0
         if not rolling.any():
             break
-        view = batch.view(R - roll, turn, rolling, table)
+        view = batch.view(R - roll, turn, rolling, match)
         keep = keep_array(strategy, decide(strategy, view), view)
         bad = batch.roll(rolling, keep)
         if bad >= 0:
             action = f"keep {list(DiceTables.faces_from_counts(keep[bad]))}"
             raise illegal_move(strategy, "keep", view, bad, action)
-    view = batch.view(0, turn, None, table)
+    view = batch.view(0, turn, None, match)
     cats = box_array(strategy, decide(strategy, view), view)
     bad = batch.write_boxes(cats, np.ones(len(batch), dtype=np.bool_))
     if bad >= 0:

@@ -25,15 +25,15 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class TableInfo:
-    """What a player sees of the other players at a visible table (one row per table).
+class MatchInfo:
+    """What a player sees of the other players in a visible match (one row per game).
 
     Attributes
     ----------
     seat : int
         This player's seat (0 plays first in every round).
     n_players : int
-        Players at the table, this one included.
+        Players in the match, this one included.
     seats : ndarray (n_players - 1,) int64
         The opponents' seats, in seat order; the columns of the arrays below.
     turns : ndarray (n_players - 1,) int64
@@ -56,9 +56,9 @@ class TableInfo:
     upper_total: np.ndarray
     flag: np.ndarray
 
-    def take(self, rows) -> TableInfo:
-        """The same table information for the rows ``rows`` of the batch."""
-        return TableInfo(
+    def take(self, rows) -> MatchInfo:
+        """The same match information for the rows ``rows`` of the batch."""
+        return MatchInfo(
             self.seat,
             self.n_players,
             self.seats,
@@ -107,9 +107,9 @@ class TurnView:
         is returned for it is ignored. Always all True at a box decision.
     strategy_key : tuple of two uint64
         Key of the strategy's own random stream (see :meth:`uniform`).
-    table : TableInfo or None
-        The opponents' score sheets at a visible multiplayer table
-        (:func:`yahtzee_sim.multiplayer.tables.play_tables`); ``None`` in solitaire and blind
+    match : MatchInfo or None
+        The opponents' score sheets in a visible match
+        (:func:`yahtzee_sim.multiplayer.matches.play_matches`); ``None`` in solitaire and blind
         games. See also :attr:`n_players`, :attr:`seat`.
     """
 
@@ -128,7 +128,7 @@ class TurnView:
         box_scores: np.ndarray,
         strategy_key: tuple = (np.uint64(1), np.uint64(2)),
         active: np.ndarray | None = None,
-        table: TableInfo | None = None,
+        match: MatchInfo | None = None,
     ) -> None:
         self.rules = rules
         self.games = _readonly(games)
@@ -143,17 +143,17 @@ class TurnView:
         self.box_scores = _readonly(box_scores)
         self.strategy_key = strategy_key
         self.active = _readonly(np.ones(len(games), dtype=np.bool_) if active is None else active)
-        self.table = table
+        self.match = match
 
     @property
     def n_players(self) -> int:
-        """Players at the table (1 in solitaire and blind games, whose cards are hidden)."""
-        return 1 if self.table is None else self.table.n_players
+        """Players in the match (1 in solitaire and blind games, whose cards are hidden)."""
+        return 1 if self.match is None else self.match.n_players
 
     @property
     def seat(self) -> int:
-        """This player's seat at a visible table (0 in solitaire and blind games)."""
-        return 0 if self.table is None else self.table.seat
+        """This player's seat in a visible match (0 in solitaire and blind games)."""
+        return 0 if self.match is None else self.match.seat
 
     def __len__(self) -> int:
         return len(self.games)

@@ -1,17 +1,17 @@
-"""Exact P(win) of two deterministic strategies at a visible two-player table.
+"""Exact P(win) of two deterministic strategies in a visible two-player match.
 
 A forward pass over the joint positions: the law of (mover's state and points,
 waiter's state and points) at every turn start, pushed through each turn by the
 mover's own decisions — asked of the strategy through the same batched
-:class:`~yahtzee_sim.engine.view.TurnView` it gets at a table, with the opponent's card in
-:class:`~yahtzee_sim.engine.view.TableInfo` — until both cards are full. The result is exact
+:class:`~yahtzee_sim.engine.view.TurnView` it gets in a match, with the opponent's card in
+:class:`~yahtzee_sim.engine.view.MatchInfo` — until both cards are full. The result is exact
 (no sampling), so a heuristic's distance from the two-player optimum
 (:func:`yahtzee_sim.multiplayer.duel.solve_duel`) is a number.
 
 A strategy is asked once per distinct *decision key*: by default the whole position;
 ``modes`` may declare that its decisions depend on less (``"state"``: its own state,
 as max-EV play; ``"own"``: its own state and points, as blind P(win) play;
-``"table"``: both states and the score difference, as ``win-aware`` and ``chase``),
+``"match"``: both states and the score difference, as ``win-aware`` and ``chase``),
 which only saves work. Views show the upper total capped at the bonus threshold (the
 state's) and the boxes' contents as far as the state determines them.
 """
@@ -25,22 +25,22 @@ import numpy as np
 
 from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.engine.summary import strategy_label
-from yahtzee_sim.engine.view import TableInfo, TurnView
+from yahtzee_sim.engine.view import MatchInfo, TurnView
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.exact.laws import box_indices, decision_tables, keep_indices, level_outcomes
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import decode_state, known_box_scores, n_states
 from yahtzee_sim.solving.target import max_score
 
-#: Decision keys of the registry's table strategies (others: ``"full"``).
+#: Decision keys of registered strategies (others: ``"full"``).
 DEFAULT_MODES = {
     "optimal": "state",
-    "win-aware": "table",
-    "win-target": "table",
-    "chase": "table",
+    "win-aware": "match",
+    "win-target": "match",
+    "chase": "match",
     "win": "own",
 }
-MODES = ("state", "own", "table", "full")
+MODES = ("state", "own", "match", "full")
 _KEYS_PER_CALL = 1 << 14
 
 
@@ -132,7 +132,7 @@ class _Asker:
         games = np.arange(self.next_game, self.next_game + m, dtype=np.int64)
         self.next_game += m
         boxes = known_box_scores(rules, flag)
-        table = TableInfo(
+        match = MatchInfo(
             seat=self.seat,
             n_players=2,
             seats=np.array([1 - self.seat], dtype=np.int64),
@@ -149,7 +149,7 @@ class _Asker:
             dice = np.broadcast_to(t.roll_counts[roll], (m, rules.n_faces))
             return TurnView(
                 rules, games, dice, r, rolls_left, self.level, used, upper, flag, score, boxes,
-                table=table,
+                match=match,
             )  # fmt: skip
 
         return make
@@ -161,7 +161,7 @@ def _keys(mode: str, sm, scm, sw, scw, size: int, n_s: int):
         return sm.copy()
     if mode == "own":
         return sm * size + scm
-    if mode == "table":
+    if mode == "match":
         return (sm * n_s + sw) * (2 * size) + (scm - scw + size)
     return ((sm * size + scm) * n_s + sw) * size + scw
 
@@ -170,7 +170,7 @@ def evaluate_pair(
     rules: str | RuleSet, strategies, modes=(None, None), progress: bool = False
 ) -> PairValue:
     """Exact P(win) of ``strategies[0]`` (seat 0, moves first) against ``strategies[1]``
-    at a visible two-player table, from empty cards.
+    in a visible two-player match, from empty cards.
 
     Parameters
     ----------

@@ -1,8 +1,8 @@
-"""The exact two-player game: optimal play for P(win) at a visible table.
+"""The exact two-player game: optimal play for P(win) in a visible match.
 
 Two players take turns (seat 0 first in every round) and see each other's score
 cards; the winner has the higher final total and a tie splits the win, as the
-tournament counts it (:func:`yahtzee_sim.multiplayer.tables.win_shares_of`). A turn start of this
+tournament counts it (:func:`yahtzee_sim.multiplayer.matches.win_shares_of`). A turn start of this
 game is a *joint position*: the mover's state, the waiter's state and the score
 difference. Its value is the mover's probability of winning (ties counted 1/2) when
 both players maximize their own — the game is constant-sum, so this is also the
@@ -23,7 +23,7 @@ both fixed, the exact value of that pair.
   position (endgames of the full games);
 * :func:`duel` — the optimal move and P(win) at an endgame position;
 * :func:`evaluate_pair` (:mod:`yahtzee_sim.exact.pairs`) — the exact P(win) of any two
-  deterministic strategies at a visible table.
+  deterministic strategies in a visible match.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ come (:func:`yahtzee_sim.exact.future.future_law`), the laws are independent, an
 
 the integral giving the expected share ``1 / (1 + k)`` of a ``k``-way tie (computed
 exactly by Gauss-Legendre quadrature). With ``simulate=N``, the same position is also
-played out ``N`` times at a visible table by ``strategy`` at every seat
+played out ``N`` times in a visible match by ``strategy`` at every seat
 (``win-aware`` by default), with 95% intervals.
 """
 
@@ -30,7 +30,7 @@ from yahtzee_sim.game.state import encode_state
 
 
 class ScoreSheetError(YahtzeeSimError):
-    """A score sheet the rules cannot produce, or a table of cards that cannot occur."""
+    """A score sheet the rules cannot produce, or score sheets that cannot occur in one match."""
 
 
 @dataclass(frozen=True)
@@ -233,7 +233,7 @@ def win_probability_now(
         Rerolls left with ``dice`` (0: they must choose a box now).
     simulate : int
         Also play the position out this many times (turn-start positions only), every
-        seat playing ``strategy`` at a visible table.
+        seat playing ``strategy`` in a visible match.
     """
     rules = get_rules(rules)
     cards = [c if isinstance(c, ScoreSheet) else ScoreSheet.parse(c, rules) for c in cards]
@@ -296,10 +296,10 @@ def dice_counts(rules: RuleSet, dice, rolls_left) -> np.ndarray:
 
 
 def _simulate(res, cards, rules, seat, games, strategy, seed, n_jobs) -> None:
-    from yahtzee_sim.multiplayer.tables import play_tables, win_shares_of
+    from yahtzee_sim.multiplayer.matches import play_matches, win_shares_of
 
     players = [get_strategy(strategy) for _ in cards]
-    scores = play_tables(players, rules, games, seed, n_jobs=n_jobs, start=(cards, seat))
+    scores = play_matches(players, rules, games, seed, n_jobs=n_jobs, start=(cards, seat))
     wins = win_shares_of(scores)
     mean = wins.mean(axis=0)
     se = wins.std(axis=0, ddof=1) / np.sqrt(games) if games > 1 else np.zeros_like(mean)

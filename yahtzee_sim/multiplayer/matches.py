@@ -1,14 +1,14 @@
-"""Visible multiplayer games: N-seat tables played in lockstep, turn by turn.
+"""Visible multiplayer games: N-player matches played in lockstep, turn by turn.
 
-At a real table players take turns and see each other's score sheets. Here a block
-of tables advances as arrays (leading axis = tables): in every round, seat 0 plays
-its turn in all tables, then seat 1, and so on. Each seat is a
+In a real match players take turns and see each other's score sheets. Here a block
+of matches advances as arrays (leading axis = matches): in every round, seat 0 plays
+its turn in all matches, then seat 1, and so on. Each seat is a
 :class:`~yahtzee_sim.engine.batch.GameBatch` with the dice stream it has in a blind
 tournament (:func:`yahtzee_sim.analysis.tournament.seat_seed`), so the same seed
 gives every seat the same dice whether the cards are visible or not: a strategy that
 ignores its opponents plays exactly the games it plays blind, and blind and visible
 results pair up under common random numbers. What a seat sees of the others is a
-:class:`~yahtzee_sim.engine.view.TableInfo` in its :class:`~yahtzee_sim.engine.view.TurnView`.
+:class:`~yahtzee_sim.engine.view.MatchInfo` in its :class:`~yahtzee_sim.engine.view.TurnView`.
 
 The engine side never imports a concrete strategy.
 """
@@ -25,7 +25,7 @@ from yahtzee_sim._kernels.rng import keys_from_seed
 from yahtzee_sim.engine.batch import GameBatch
 from yahtzee_sim.engine.decide import prepare
 from yahtzee_sim.engine.lockstep import play_turn
-from yahtzee_sim.engine.view import TableInfo
+from yahtzee_sim.engine.view import MatchInfo
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import RuleSet
 
@@ -55,14 +55,14 @@ def win_shares_of(totals: np.ndarray) -> np.ndarray:
     return at_top / at_top.sum(axis=1, keepdims=True)
 
 
-def table_info(blocks: list[GameBatch], seat: int, turn: int) -> TableInfo:
+def match_info(blocks: list[GameBatch], seat: int, turn: int) -> MatchInfo:
     """What seat ``seat`` sees of the other seats before its turn ``turn``."""
     others = [j for j in range(len(blocks)) if j != seat]
 
     def stack(name):
         return np.stack([getattr(blocks[j], name) for j in others], axis=1)
 
-    return TableInfo(
+    return MatchInfo(
         seat=seat,
         n_players=len(blocks),
         seats=np.asarray(others, dtype=np.int64),
@@ -74,24 +74,24 @@ def table_info(blocks: list[GameBatch], seat: int, turn: int) -> TableInfo:
     )
 
 
-def play_table_block(
+def play_match_block(
     strategies: list,
     rules: RuleSet,
-    first_table: int,
-    n_tables: int,
+    first_match: int,
+    n_matches: int,
     keys: list[tuple],
     start: tuple | None = None,
     visible: bool = True,
 ) -> np.ndarray:
-    """Play tables ``first_table ..`` in lockstep; ``strategies[i]`` sits at seat ``i``
+    """Play matches ``first_match ..`` in lockstep; ``strategies[i]`` sits at seat ``i``
     with ``keys[i] = (dice_key, strategy_key)``. Returns the final totals ``(n, seats)``.
 
-    ``start = (cards, seat)`` starts every table from those score sheets
+    ``start = (cards, seat)`` starts every match from those score sheets
     (:class:`~yahtzee_sim.multiplayer.winprob.ScoreSheet`, one per seat) with ``seat`` to move
     (-1: the game is over). ``visible=False`` hides the cards (blind play: each seat's
     games are then exactly its solitaire games).
     """
-    blocks = [GameBatch(rules, n_tables, first_table, *keys[i]) for i in range(len(strategies))]
+    blocks = [GameBatch(rules, n_matches, first_match, *keys[i]) for i in range(len(strategies))]
     first_turn, first_seat = 0, 0
     if start is not None:
         cards, first_seat = start
@@ -102,8 +102,8 @@ def play_table_block(
         for i, strategy in enumerate(strategies):
             if turn == first_turn and i < first_seat:
                 continue  # played this round's turn before the start
-            table = table_info(blocks, i, turn) if visible else None
-            play_turn(blocks[i], strategy, turn, table)
+            match = match_info(blocks, i, turn) if visible else None
+            play_turn(blocks[i], strategy, turn, match)
     return np.stack([b.results()["total"] for b in blocks], axis=1).astype(np.int64)
 
 
@@ -117,10 +117,10 @@ def _prepared_seat(strategy, rules):
 def _run(strategies, rules, first, n, keys, prepare, start=None, visible=True):
     if prepare:
         strategies = [_prepared_seat(s, rules) for s in strategies]
-    return play_table_block(strategies, rules, first, n, keys, start, visible)
+    return play_match_block(strategies, rules, first, n, keys, start, visible)
 
 
-def play_tables(
+def play_matches(
     strategies: list,
     rules: RuleSet,
     n_games: int,
@@ -132,9 +132,9 @@ def play_tables(
     first_game: int = 0,
     visible: bool = True,
 ) -> np.ndarray:
-    """Final totals ``(games, seats)`` of tables ``first_game .. first_game + games - 1``,
+    """Final totals ``(games, seats)`` of matches ``first_game .. first_game + games - 1``,
     seat ``i`` playing ``strategies[i]`` (instances). Bit-identical for any ``n_jobs`` and
-    ``chunk_size``. ``start``, ``visible``: as :func:`play_table_block` takes them."""
+    ``chunk_size``. ``start``, ``visible``: as :func:`play_match_block` takes them."""
     if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
         raise YahtzeeSimError(f"n_games must be an integer >= 1, got {n_games!r}")
     keys = seat_keys(seed, len(strategies))
@@ -144,7 +144,7 @@ def play_tables(
     todo = [(s, min(chunk_size, end - s)) for s in range(first_game, end, chunk_size)]
     if progress is None:
         progress = sys.stderr.isatty()
-    bar = tqdm(total=n_games, unit="table", disable=not progress, desc="tables")
+    bar = tqdm(total=n_games, unit="match", disable=not progress, desc="matches")
     out = []
     threads = all(getattr(s, "parallel_backend", "processes") == "threads" for s in strategies)
     if n_jobs == 1 or len(todo) == 1 or threads:
