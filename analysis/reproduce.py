@@ -155,6 +155,19 @@ _TARGET_2, _TARGET_Y = Source("target", "target", "2-yatzy"), Source("target", "
 _BEST_4 = Source("best of 4", "optimal", "yatzy")
 _SAMPLED = "the paper simulated 100,000 games"  # where ours is exact
 _TIES = "ties among equally likely keeps broken differently (handbook: target play)"
+
+
+def _summary_row(table: str, who: str, source: Source, paper: tuple) -> tuple[Figure, ...]:
+    """The six figures of one row of Tillius's Table 4: mean, median, sd, min, max and
+    P(score >= 5) of 2-Yatzy."""
+    items = ("mean", "median", "sd", "min", "max", "P(score >= 5)")
+    quantities = ("mean", "median", "sd", "min", "max", ">= 5")
+    return tuple(
+        Figure(table, f"{who}: {item}", value, source, quantity)
+        for item, value, quantity in zip(items, paper, quantities, strict=True)
+    )
+
+
 #: Tillius 2026, in the order of the rows: Table 3 (max-EV Yatzy, 100,000 simulated
 #: games), Tables 4 and 5 (2-Yatzy, 100,000 games; Table 5 exact), the four-player winning
 #: score of §4.4 (100,000 games) and Table 13 (β → max P(final score >= β) in Yatzy).
@@ -165,18 +178,8 @@ TILLIUS = (
     Figure("Table 3", "optimal, Yatzy: min", 100, _SIM_Y, "min"),
     Figure("Table 3", "optimal, Yatzy: max", 348, _SIM_Y, "max"),
     Figure("Table 3", "optimal, Yatzy: P(score >= 300)", 0.09973, _EXACT_Y, ">= 300", _SAMPLED),
-    Figure("Table 4", "optimal, 2-Yatzy: mean", 5.0009, _SIM_2, "mean"),
-    Figure("Table 4", "optimal, 2-Yatzy: median", 5, _SIM_2, "median"),
-    Figure("Table 4", "optimal, 2-Yatzy: sd", 1.1453, _SIM_2, "sd"),
-    Figure("Table 4", "optimal, 2-Yatzy: min", 1, _SIM_2, "min"),
-    Figure("Table 4", "optimal, 2-Yatzy: max", 6, _SIM_2, "max"),
-    Figure("Table 4", "optimal, 2-Yatzy: P(score >= 5)", 0.7503, _SIM_2, ">= 5"),
-    Figure("Table 4", "target:5, 2-Yatzy: mean", 4.7298, _SIM_T5, "mean"),
-    Figure("Table 4", "target:5, 2-Yatzy: median", 5, _SIM_T5, "median"),
-    Figure("Table 4", "target:5, 2-Yatzy: sd", 1.3031, _SIM_T5, "sd"),
-    Figure("Table 4", "target:5, 2-Yatzy: min", 2, _SIM_T5, "min"),
-    Figure("Table 4", "target:5, 2-Yatzy: max", 6, _SIM_T5, "max"),
-    Figure("Table 4", "target:5, 2-Yatzy: P(score >= 5)", 0.7742, _SIM_T5, ">= 5"),
+    *_summary_row("Table 4", "optimal, 2-Yatzy", _SIM_2, (5.0009, 5, 1.1453, 1, 6, 0.7503)),
+    *_summary_row("Table 4", "target:5, 2-Yatzy", _SIM_T5, (4.7298, 5, 1.3031, 2, 6, 0.7742)),
     Figure("Table 5", "optimal, 2-Yatzy: expected score", 5.0, _EXACT_2, "mean"),
     Figure("Table 5", "optimal, 2-Yatzy: P(score >= 5)", 0.75, _EXACT_2, ">= 5"),
     Figure("Table 5", "target:5, 2-Yatzy: expected score", 4.7266, _SIM_T5, "mean", _TIES),

@@ -49,6 +49,74 @@ def test_every_strategy_subclass_in_the_package_is_registered():
         assert cls in registered, f"{cls.__name__} is not registered"
 
 
+@pytest.fixture
+def isolated_registry(monkeypatch):
+    """Registrations made by a test vanish after it (other tests list every id)."""
+    import yahtzee_sim.engine.registry as registry
+
+    registry.discover()
+    monkeypatch.setattr(registry, "_ENTRIES", dict(registry._ENTRIES))
+    monkeypatch.setattr(registry, "_LATEST", dict(registry._LATEST))
+
+
+def test_builtins_are_the_entry_points_the_package_declares():
+    from importlib.metadata import entry_points
+
+    from yahtzee_sim.engine.registry import ENTRY_POINT_GROUP
+
+    declared = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    assert {"greedy-v1", "optimal-v1", "glenn-rational-yahtzees-v2"} <= declared.keys()
+    assert declared.keys() <= set(strategy_ids(versioned=True))
+    for key, value in declared.items():
+        module, _, name = value.partition(":")
+        cls = strategy_class(key)
+        assert (cls.__module__, cls.__name__) == (module, name)
+        assert module.startswith("yahtzee_sim.strategies.")
+
+
+def test_an_entry_point_is_imported_when_first_asked_for(tmp_path, monkeypatch, isolated_registry):
+    import sys
+
+    (tmp_path / "lazy_plugin_mod.py").write_text(
+        "from yahtzee_sim.strategies.greedy import Greedy\n\nclass Lazy(Greedy):\n    pass\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    register("lazy-entry", "lazy_plugin_mod:Lazy")
+    assert "lazy_plugin_mod" not in sys.modules  # a string until asked for
+    assert "lazy-entry" in strategy_ids()
+    cls = strategy_class("lazy-entry")
+    assert cls.__name__ == "Lazy" and "lazy_plugin_mod" in sys.modules
+    assert (cls.name, cls.version, cls.label_id) == ("lazy-entry", 1, "lazy-entry")
+    assert simulate("lazy-entry", 50, seed=1).total.tolist() == (
+        simulate("greedy", 50, seed=1).total.tolist()
+    )
+
+
+def test_a_broken_entry_point_is_one_clear_error(isolated_registry):
+    register("broken-entry", "no_such_module_here:Nothing")
+    with pytest.raises(StrategyError, match="strategy 'broken-entry-v1': cannot load"):
+        get_strategy("broken-entry")
+    register("not-a-strategy-entry", "collections:OrderedDict")
+    with pytest.raises(StrategyError, match="is not a Strategy subclass"):
+        get_strategy("not-a-strategy-entry")
+
+
+def test_a_newer_version_relabels_the_older_one(isolated_registry):
+    class Old(Strategy):
+        pass
+
+    class New(Strategy):
+        pass
+
+    register("relabel-test")(Old)
+    assert strategy_class("relabel-test") is Old and Old.label_id == "relabel-test"
+    register("relabel-test", New, version=2)
+    assert strategy_class("relabel-test") is New
+    assert (Old.label_id, New.label_id) == ("relabel-test-v1", "relabel-test")
+    with pytest.raises(StrategyError, match="already registered"):
+        register("relabel-test", Old, version=2)
+
+
 def test_unknown_strategy_error_lists_ids():
     with pytest.raises(StrategyError, match="unknown strategy 'nope'.*greedy"):
         get_strategy("nope")
