@@ -64,6 +64,10 @@ class KernelRules(NamedTuple):
     upper_threshold: int
     upper_bonus: int
     flag_size: int
+    forced_order: bool  # boxes filled in score-sheet order
+    saved_size: int  # size of the saved-roll axis (1: rolls are not saved)
+    saved_roll_cap: int  # most saved rolls (0: none)
+    levels: int  # most rolls a turn can have (rolls per turn + the saved-roll cap)
 
 
 #: Fields of :class:`KernelRules` taken as they are from the rule set's dice tables.
@@ -95,6 +99,9 @@ _FROM_RULES = (
     "upper_cap",
     "upper_bonus",
     "flag_size",
+    "forced_order",
+    "saved_size",
+    "saved_roll_cap",
 )
 
 
@@ -173,6 +180,7 @@ def kernel_rules(rules) -> KernelRules:
         keep_sub_count=keep_sub_count,
         **_box_slots(t.score_table, t.joker_table),
         rolls=rules.rolls_per_turn,
+        levels=rules.max_rolls,
         joker=_JOKER_CODES[rules.joker],
         yahtzee_index=-1 if yi is None else yi,
         yahtzee_points=0 if yi is None else rules.boxes[yi].points,
@@ -260,10 +268,25 @@ def joker_case(kr, roll, used, flag):
 
 
 @njit(cache=True, nogil=True)
+def box_open(kr, used, c):
+    """Whether box ``c`` may be filled at used-mask ``used``: open, and under forced
+    order the first open box of the score sheet."""
+    below = (np.int64(1) << c) - 1
+    return ((used >> c) & 1 == 0) & ((not kr.forced_order) | ((used & below) == below))
+
+
+@njit(cache=True, nogil=True)
 def box_legal_points(kr, case, roll, used, c):
-    """Points of box ``c`` for ``roll`` (no bonuses), or -1 if ``c`` is illegal."""
-    if (used >> c) & 1:
+    """Points of box ``c`` for ``roll`` (no bonuses), or -1 if ``c`` is illegal.
+
+    Under forced order only the next box is legal; an extra Yahtzee whose upper box is
+    filled (the joker condition) scores its joker points there if it is a lower box."""
+    if not box_open(kr, used, c):
         return -1
+    if kr.forced_order:
+        if case <= 1 or kr.is_upper[c]:
+            return kr.score_table[roll, c]
+        return kr.joker_table[roll, c]
     if case == 0:
         return kr.score_table[roll, c]
     if case == 1:
@@ -280,8 +303,15 @@ def box_legal_points(kr, case, roll, used, c):
 
 @njit(cache=True, nogil=True)
 def state_index(kr, used, upper, flag):
-    """The one state-index formula (:mod:`yahtzee_sim.game.state`): upper fastest."""
-    return (used * kr.flag_size + flag) * (kr.upper_cap + 1) + upper
+    """:func:`saved_state_index` with no saved roll."""
+    return saved_state_index(kr, used, upper, flag, 0)
+
+
+@njit(cache=True, nogil=True)
+def saved_state_index(kr, used, upper, flag, saved):
+    """The one state-index formula (:mod:`yahtzee_sim.game.state`): upper fastest, then
+    the saved rolls, the flag and the used-mask."""
+    return ((used * kr.flag_size + flag) * kr.saved_size + saved) * (kr.upper_cap + 1) + upper
 
 
 @njit(cache=True, nogil=True)

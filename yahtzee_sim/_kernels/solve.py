@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from yahtzee_sim._kernels.scoring import state_index
-from yahtzee_sim._kernels.widget import new_work, row_first, widget
+from yahtzee_sim._kernels.scoring import saved_state_index
+from yahtzee_sim._kernels.widget import buffer_rows, new_work, row_first, widget
 
 #: Work buffers are allocated once per chunk of states, not per state.
 MAX_CHUNKS = 64
@@ -43,11 +43,15 @@ def solve_level(kr, lanes, masks, u_start, n_upper):
             u0 = u_start[i]
             for flag in range(n_flags):
                 W = widget(kr, lanes, used, zero, flag, u0, nu, work, 0)[0]
-                base = state_index(kr, used, 0, flag)
-                for t in range(nu):
-                    V[base + u0 + t] = W[0, t]
-                for u in range(u0):
-                    V[base + u] = W[0, 0]
+                # games with saved rolls: one run values every saved-roll count
+                tops = buffer_rows(work.tops, kr.saved_size, nu)
+                for saved in range(kr.saved_size):
+                    top = tops[saved] if kr.saved_size > 1 else W[0]
+                    base = saved_state_index(kr, used, 0, flag, saved)
+                    for t in range(nu):
+                        V[base + u0 + t] = top[t]
+                    for u in range(u0):
+                        V[base + u] = top[0]
 
 
 @njit(cache=True, parallel=True, nogil=True)

@@ -58,12 +58,13 @@ from numba import njit
 
 from yahtzee_sim._kernels.memory import prefetch
 from yahtzee_sim._kernels.scoring import (
+    box_open,
     flag_after_roll,
     next_state_depends_on_points,
     roll_options,
+    saved_state_index,
     scored_state,
     sets_flag,
-    state_index,
     upper_after_lanes,
 )
 
@@ -147,9 +148,12 @@ class Work(NamedTuple):
     val_bonus: np.ndarray  # the same after a bonus Yahtzee (bonus limit; caller-valued lanes)
     slots: np.ndarray  # boxes: one roll's slot per box (int64)
     cat: np.ndarray  # rolls x lanes: best box (record >= 1)
-    keep: np.ndarray  # rolls-per-turn x rolls x lanes: best keep (record >= 1)
-    keep_vals: np.ndarray  # rolls-per-turn x keeps x lanes (record 2)
-    roll_vals: np.ndarray  # rolls-per-turn x rolls x lanes (record 2)
+    keep: np.ndarray  # levels x rolls x lanes: best keep (record >= 1)
+    keep_vals: np.ndarray  # levels x keeps x lanes (record 2)
+    roll_vals: np.ndarray  # levels x rolls x lanes (record 2)
+    tops: np.ndarray  # saved-roll counts x lanes: the state's values (saved rolls only)
+    B: np.ndarray  # keeps x lanes: rows of rolls = best box at a level (saved rolls only)
+    cat_levels: np.ndarray  # levels x rolls x lanes: best box per level (saved, record >= 1)
 
 
 @njit(cache=True, nogil=True)
@@ -160,6 +164,7 @@ def new_work(kr, max_nu, record):
     rec = max_nu if record >= 1 else 0
     vals = max_nu if record >= 2 else 0
     n_val = kr.slot_points.shape[0] * (max_nu + kr.yahtzee_bonus)
+    saving = kr.saved_size > 1
     return Work(
         np.empty(n_keeps * max_nu),
         np.empty(n_keeps * rec, dtype=np.int32),
@@ -167,9 +172,12 @@ def new_work(kr, max_nu, record):
         np.empty(n_val if kr.yahtzee_bonus_limit > 0 or kr.yahtzee_bonus > 0 else 0),
         np.empty(kr.n_boxes, dtype=np.int64),
         np.empty(n_rolls * rec, dtype=np.int64),
-        np.zeros(kr.rolls * n_rolls * rec, dtype=np.int64),
-        np.zeros(kr.rolls * n_keeps * vals),
-        np.zeros(kr.rolls * n_rolls * vals),
+        np.zeros(kr.levels * n_rolls * rec, dtype=np.int64),
+        np.zeros(kr.levels * n_keeps * vals),
+        np.zeros(kr.levels * n_rolls * vals),
+        np.zeros(kr.saved_size * max_nu if saving else 0),
+        np.zeros(n_keeps * max_nu if saving else 0),
+        np.zeros(kr.levels * n_rolls * rec if saving else 0, dtype=np.int64),
     )
 
 
@@ -196,10 +204,11 @@ def box_pad(kr, lanes, flag):
 
 
 @njit(cache=True, nogil=True)
-def box_values(kr, lanes, used, upper, flag, lo, nu, val, only=_NO_MASK):
+def box_values(kr, lanes, used, upper, flag, lo, nu, val, only=_NO_MASK, saved=0):
     """``val[s, t]`` = value in lane ``t`` of writing the points of slot ``s`` in its box,
     for every slot of every open box (one call per state; ``only``, if not empty: the
-    slots ``s`` with ``only[s]``, the others left as they are).
+    slots ``s`` with ``only[s]``, the others left as they are); the next turn starts
+    with ``saved`` saved rolls (games with saved rolls, max-EV lanes).
 
     Max-EV lanes: points + upper bonus if reached + the next state's value (the
     Yahtzee bonus is added per roll: it is the same for every box); exponential lanes:
@@ -220,7 +229,7 @@ def box_values(kr, lanes, used, upper, flag, lo, nu, val, only=_NO_MASK):
     has_first = first.shape[0] > 0
     top, bottom = lanes.top, lanes.bottom
     for c in range(kr.n_boxes):
-        if (used >> c) & 1:
+        if not box_open(kr, used, c):
             continue
         # need lanes: a box that moves neither the upper total nor the flag sends every
         # slot to one next state, whose row is then read once for all of them
@@ -236,7 +245,7 @@ def box_values(kr, lanes, used, upper, flag, lo, nu, val, only=_NO_MASK):
             p = kr.slot_points[s]
             if upper_lanes:
                 nf = 1 if sets_flag(kr, c, p) else flag
-                base = state_index(kr, used | (np.int64(1) << c), 0, nf)
+                base = saved_state_index(kr, used | (np.int64(1) << c), 0, nf, saved)
                 a, b, shift = upper_after_lanes(kr, lo, nu, c, p)
                 src = base + lo + shift
                 at_cap = V[base + kr.upper_cap]
@@ -278,7 +287,7 @@ def prefetch_box_rows(kr, lanes, used, upper, flag, lo, hi):
     offset, length, first = lanes.offset, lanes.length, lanes.first
     has_first = first.shape[0] > 0
     for c in range(kr.n_boxes):
-        if (used >> c) & 1:
+        if not box_open(kr, used, c):
             continue
         if not next_state_depends_on_points(kr, c):  # one next state: one stretch
             s2, _ = scored_state(kr, used, upper, flag, c, 0)
@@ -344,7 +353,7 @@ def bonus_moves_flag(kr, used, flag):
 
 
 @njit(cache=True, nogil=True)
-def box_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots, record, cat):
+def box_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots, record, cat, saved=0):
     """Rows of rolls in ``W`` = the value of each roll's best box, lane by lane;
     with ``record``, ``cat[r, t]`` = that box (the first in card order on ties).
 
@@ -355,11 +364,12 @@ def box_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots, rec
     rolls can earn the bonus start the box values ``pad = yahtzee_bonus`` lanes early.
     ``slots`` is scratch for one roll's slot per box (-1: illegal). Under a bonus limit,
     a bonus Yahtzee moves the flag, so its boxes are valued from ``val_bonus``, filled
-    for the next flag (:func:`bonus_moves_flag`).
+    for the next flag (:func:`bonus_moves_flag`). ``saved``: the rolls the next turn
+    starts with (games with saved rolls: the rolls left unused, up to the cap).
     """
     need_lanes = lanes.kind == LANES_NEED
     pad = val.shape[1] - nu
-    box_values(kr, lanes, used, upper, flag, lo - pad, nu + pad, val)
+    box_values(kr, lanes, used, upper, flag, lo - pad, nu + pad, val, _NO_MASK, saved)
     moves = bonus_moves_flag(kr, used, flag)
     if moves:
         box_values(
@@ -374,7 +384,7 @@ def box_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots, rec
         yb = 0
         if kr.yahtzee_face[r] < 0:  # normal scoring
             for c in range(C):
-                slots[c] = -1 if (used >> c) & 1 else score_slot[r, c]
+                slots[c] = score_slot[r, c] if box_open(kr, used, c) else -1
         else:
             yb = roll_options(kr, r, used, flag, slots)
             for c in range(C):
@@ -562,15 +572,90 @@ def widget(kr, lanes, used, upper, flag, lo, nu, work, record):
     W = buffer_rows(work.W, n_keeps, nu)
     A = buffer_rows(work.A, n_keeps, nu)
     cat = buffer_rows(work.cat, n_rolls, nu)
-    keep = _layers(work.keep, kr.rolls, n_rolls, nu)
-    keep_vals = _layers(work.keep_vals, kr.rolls, n_keeps, nu)
-    roll_vals = _layers(work.roll_vals, kr.rolls, n_rolls, nu)
+    keep = _layers(work.keep, kr.levels, n_rolls, nu)
+    keep_vals = _layers(work.keep_vals, kr.levels, n_keeps, nu)
+    roll_vals = _layers(work.roll_vals, kr.levels, n_rolls, nu)
     width = nu + box_pad(kr, lanes, flag)
     val = buffer_rows(work.val, kr.slot_points.shape[0], width)
     val_bonus = buffer_rows(work.val_bonus, kr.slot_points.shape[0], width)
     box_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, work.slots, record >= 1, cat)
-    reroll_steps(kr, W, A, nu, work, record)
+    if kr.saved_size > 1:
+        saved_roll_steps(kr, lanes, used, upper, flag, lo, nu, W, A, val, val_bonus, work, record)
+    else:
+        reroll_steps(kr, W, A, nu, work, record)
     return W, cat, keep, keep_vals, roll_vals
+
+
+@njit(cache=True, nogil=True)
+def saved_roll_steps(kr, lanes, used, upper, flag, lo, nu, W, A, val, val_bonus, work, record):
+    """The keep steps of a game with saved rolls (max-EV lanes), from rows of rolls
+    holding their best box with no roll left (:func:`box_step`, ``saved`` 0).
+
+    With ``j`` rerolls left a roll may be scored at once, the ``j`` rolls saved (at most
+    the cap): before each level's best-keep step the rows of rolls — the keep of every
+    die, which stands for stopping — take the value of their best box with ``min(j,
+    cap)`` rolls saved, so the best keep of a roll is itself when scoring now is best
+    (ties: scoring now). The state's value with ``s`` saved rolls (``rolls_per_turn - 1 +
+    s`` rerolls after the first roll) goes to ``work.tops[s]``, that with none also to
+    ``W[0]``. Records: ``keep[j]`` and, per level, the box a roll scored at that level
+    takes, ``work.cat_levels[j]``."""
+    n_keeps = kr.keep_add.shape[0]
+    n_rolls = kr.roll_keep_index.shape[0]
+    rki = kr.roll_keep_index
+    keep = _layers(work.keep, kr.levels, n_rolls, nu)
+    keep_vals = _layers(work.keep_vals, kr.levels, n_keeps, nu)
+    roll_vals = _layers(work.roll_vals, kr.levels, n_rolls, nu)
+    cat_levels = _layers(work.cat_levels, kr.levels, n_rolls, nu)
+    tops = buffer_rows(work.tops, kr.saved_size, nu)
+    B = buffer_rows(work.B, n_keeps, nu)
+    cat0 = buffer_rows(work.cat, n_rolls, nu)
+    slots = work.slots
+    rec = record >= 1
+    if rec:
+        cat_levels[0] = cat0
+    for j in range(kr.levels):
+        if j > 0:
+            keep_values(kr, W, nu)
+            if record >= 2:
+                keep_vals[j] = W
+            if j <= kr.saved_roll_cap and rec:  # scoring now saves j rolls
+                box_step(kr, lanes, used, upper, flag, lo, nu, B, val, val_bonus, slots, rec, cat_levels[j], j)
+            elif j <= kr.saved_roll_cap:
+                box_step(kr, lanes, used, upper, flag, lo, nu, B, val, val_bonus, slots, rec, cat0, j)
+            elif rec:  # as many saved as at the level below (the cap)
+                cat_levels[j] = cat_levels[j - 1]
+            for r in range(n_rolls):
+                Wr, Br = W[rki[r]], B[rki[r]]
+                for t in range(nu):
+                    Wr[t] = Br[t]
+            best_subkeeps(kr, W, A, nu, rec)
+            if rec:
+                for r in range(n_rolls):
+                    for t in range(nu):
+                        keep[j, r, t] = A[rki[r], t]
+        if record >= 2:
+            for r in range(n_rolls):
+                for t in range(nu):
+                    roll_vals[j, r, t] = W[rki[r], t]
+        s = j - (kr.rolls - 1)
+        if s >= 0:
+            mean_first_roll(kr, W, tops[s], nu)
+    for t in range(nu):
+        W[0, t] = tops[0, t]
+
+
+@njit(cache=True, nogil=True)
+def mean_first_roll(kr, W, out, nu):
+    """``out[t]`` = the mean over first rolls of their rows of ``W``."""
+    rki = kr.roll_keep_index
+    prob = kr.first_roll_prob
+    for t in range(nu):
+        out[t] = 0.0
+    for r in range(rki.shape[0]):
+        p = prob[r]
+        Wr = W[rki[r]]
+        for t in range(nu):
+            out[t] += p * Wr[t]
 
 
 @njit(cache=True, nogil=True)
@@ -586,9 +671,9 @@ def reroll_steps(kr, W, A, nu, work, record, top=True):
     n_keeps = kr.keep_add.shape[0]
     n_rolls = kr.roll_keep_index.shape[0]
     rki = kr.roll_keep_index
-    keep = _layers(work.keep, kr.rolls, n_rolls, nu)
-    keep_vals = _layers(work.keep_vals, kr.rolls, n_keeps, nu)
-    roll_vals = _layers(work.roll_vals, kr.rolls, n_rolls, nu)
+    keep = _layers(work.keep, kr.levels, n_rolls, nu)
+    keep_vals = _layers(work.keep_vals, kr.levels, n_keeps, nu)
+    roll_vals = _layers(work.roll_vals, kr.levels, n_rolls, nu)
     for j in range(kr.rolls):
         if j > 0:
             keep_values(kr, W, nu)
@@ -630,10 +715,10 @@ def best_keep_at(kr, W, t, r, best, arg):
 
 @njit(cache=True, nogil=True)
 def mask_used_boxes(kr, used, t, val):
-    """Given lanes of mixed states: lane ``t``'s filled boxes (``used``) get the value
-    ``NEG`` in ``val``, so that no roll writes in them (:func:`mixed_box_step`)."""
+    """Given lanes of mixed states: lane ``t``'s filled boxes (``used``; under forced
+    order every box but the next) get the value ``NEG`` in ``val``, so that no roll writes in them (:func:`mixed_box_step`)."""
     for c in range(kr.n_boxes):
-        if (used >> c) & 1:
+        if not box_open(kr, used, c):
             for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
                 val[s, t] = NEG
 
@@ -699,4 +784,4 @@ def widget_mixed(kr, used, flag, nu, work, record, top=True):
     val_bonus = buffer_rows(work.val_bonus, n_slots, nu)
     mixed_box_step(kr, used, flag, nu, W, val, val_bonus, work.slots, cat)
     reroll_steps(kr, W, A, nu, work, record, top)
-    return W, cat, _layers(work.keep, kr.rolls, n_rolls, nu)
+    return W, cat, _layers(work.keep, kr.levels, n_rolls, nu)

@@ -82,7 +82,7 @@ def _solve_moments(rules: RuleSet, progress: bool = False) -> FutureMoments:
     mean = np.zeros(size)
     second = np.zeros(size)
     C = rules.n_boxes
-    for masks in levels(C):
+    for masks in levels(C, rules.forced_order):
         turn = int(bin(int(masks[0])).count("1"))
         states = level_states(rules, masks)
         lv = level_outcomes(strategy, rules, states, turn)
@@ -239,7 +239,7 @@ def _future_laws(rules: RuleSet, max_open: int) -> FutureLaws:
     full = level_states(rules, np.array([(1 << C) - 1], dtype=np.int64))
     length[full] = 1  # every full card shares pool[0] = 1.0
     chunks, used_size = [np.ones(1)], 1
-    for masks in levels(C)[: min(max_open, C)]:
+    for masks in levels(C, rules.forced_order)[: min(max_open, C)]:
         turn = int(bin(int(masks[0])).count("1"))
         lv = level_outcomes(strategy, rules, level_states(rules, masks), turn)
         _law_lengths(lv.states, lv.ptr, lv.nxt, lv.pts, length)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,9 +38,15 @@ JOKER_MODES: tuple[str, ...] = ("none", "free", "forced")
 #: n_kind     at least ``param`` equal dice: sum of all dice (Yahtzee style)
 #: n_equal    at least ``param`` equal dice: ``param`` × the highest such face
 #: two_pairs  two different faces with ≥ 2 dice: 2×(a + b) for the two highest;
-#:            with ``allow_one_pair`` a single pair scores 2×face (KTH 2012 bug)
+#:            with ``allow_one_pair`` a single pair scores 2×face (KTH 2012 bug);
+#:            with ``share_face`` four of a kind counts too (2×2×face)
 #: full_house three of one face and two of another; ``points`` or, if
-#:            ``points == 0``, the sum of the dice
+#:            ``points == 0``, the dice used (3×a + 2×b); with ``share_face`` five
+#:            of a kind counts too
+#: groups     one face per entry of ``groups`` (different faces, or not with
+#:            ``share_face``) with at least that many dice each: ``points``, or if
+#:            ``points == 0`` the dice used, the best choice of faces (three pairs
+#:            ``(2, 2, 2)``, villa ``(3, 3)``, tower ``(4, 2)``, full house ``(3, 2)``)
 #: straight   every face in ``faces`` present; ``points``
 #: yahtzee    all dice equal; ``points``
 #: chance     sum of all dice
@@ -50,10 +57,28 @@ BOX_KINDS: tuple[str, ...] = (
     "n_equal",
     "two_pairs",
     "full_house",
+    "groups",
     "straight",
     "yahtzee",
     "chance",
 )
+
+
+def group_points(counts: Sequence[int], groups: Sequence[int], share_face: bool = False) -> int:
+    """Points of the dice used by the best choice of one face per group: group ``i``
+    takes ``groups[i]`` dice of its face; faces differ unless ``share_face`` (then a face
+    with enough dice serves several groups). 0 when no choice fits."""
+    n_faces = len(counts)
+    best = 0
+    for faces in itertools.product(range(n_faces), repeat=len(groups)):
+        if not share_face and len(set(faces)) < len(faces):
+            continue
+        need = [0] * n_faces
+        for f, size in zip(faces, groups, strict=True):
+            need[f] += size
+        if all(need[f] <= counts[f] for f in range(n_faces)):
+            best = max(best, sum((f + 1) * size for f, size in zip(faces, groups, strict=True)))
+    return best
 
 
 @dataclass(frozen=True)
@@ -77,6 +102,11 @@ class Box:
         ``faces`` is then empty.
     joker_points : int or None
         Score of this box when a Yahtzee is played as a joker (``None`` = sum of dice).
+    groups : tuple of int
+        Dice per face of a ``groups`` box (``(3, 3)``: a villa).
+    share_face : bool
+        Whether one face may fill several groups (``full_house``: five of a kind counts,
+        house rule ``+fh5``; ``two_pairs``: four of a kind counts, ``+tp4``).
     """
 
     name: str
@@ -85,6 +115,8 @@ class Box:
     points: int = 0
     faces: tuple[int, ...] = ()
     joker_points: int | None = None
+    groups: tuple[int, ...] = ()
+    share_face: bool = False
 
     @property
     def label(self) -> str:
@@ -111,17 +143,14 @@ class Box:
             faces = [f + 1 for f, n in enumerate(c) if n >= self.param]
             return self.param * max(faces) if faces else 0
         if kind == "two_pairs":
-            pairs = sorted((f + 1 for f, n in enumerate(c) if n >= 2), reverse=True)
-            if len(pairs) >= 2:
-                return 2 * (pairs[0] + pairs[1])
-            if allow_one_pair and len(pairs) == 1:
-                return 2 * pairs[0]
-            return 0
-        if kind == "full_house":
-            nonzero = sorted(n for n in c if n > 0)
-            if nonzero == [2, 3]:
-                return self.points if self.points else total
-            return 0
+            points = group_points(c, (2, 2), self.share_face)
+            if not points and allow_one_pair:
+                pairs = [f + 1 for f, n in enumerate(c) if n >= 2]
+                return 2 * max(pairs) if pairs else 0
+            return points
+        if kind in ("full_house", "groups"):
+            points = group_points(c, self.groups or (3, 2), self.share_face)
+            return self.points if points and self.points else points
         if kind == "straight":
             if self.faces:
                 return self.points if all(c[f - 1] >= 1 for f in self.faces) else 0
@@ -169,6 +198,12 @@ class RuleSet:
         (see the README's rules section).
     two_pairs_allows_one_pair : bool
         Reproduce the KTH 2012 program in which one pair scores in Two pairs.
+    forced_order : bool
+        Boxes are filled in score-sheet order, one a turn (Swedish *tvångsyatzy*).
+    saved_roll_cap : int
+        0: rolls not used in a turn are lost. ``c >= 1``: they are saved for later turns
+        (Maxi Yatzy), at most ``c`` of them; a turn then has ``rolls_per_turn`` plus the
+        saved rolls, of which it must use at least one.
     """
 
     name: str
@@ -182,6 +217,8 @@ class RuleSet:
     yahtzee_bonus_limit: int = 0
     joker: str = "none"
     two_pairs_allows_one_pair: bool = False
+    forced_order: bool = False
+    saved_roll_cap: int = 0
 
     def __post_init__(self) -> None:
         if self.n_dice < 1 or self.n_faces < 1:
@@ -209,6 +246,13 @@ class RuleSet:
             raise RulesError("a Yahtzee bonus or joker rule needs a 'yahtzee' box")
         if self.upper_bonus < 0 or self.upper_bonus_threshold < 0:
             raise RulesError("upper bonus and threshold must be >= 0")
+        if not isinstance(self.saved_roll_cap, int) or not 0 <= self.saved_roll_cap <= 60:
+            raise RulesError(f"saved_roll_cap must be an integer from 0 to 60, got {self.saved_roll_cap!r}")
+        for box in self.boxes:
+            if box.kind == "groups" and not box.groups:
+                raise RulesError(f"box {box.name!r}: a 'groups' box needs its groups, e.g. (3, 3)")
+            if sum(box.groups) > self.n_dice:
+                raise RulesError(f"box {box.name!r}: groups {box.groups} need more than {self.n_dice} dice")
         if self.yahtzee_bonus_limit < 0 or (self.yahtzee_bonus_limit and not self.yahtzee_bonus):
             raise RulesError(
                 f"yahtzee_bonus_limit must be >= 0 and needs a yahtzee_bonus, got "
@@ -250,6 +294,17 @@ class RuleSet:
         return None
 
     @property
+    def saved_size(self) -> int:
+        """Size of the state's saved-roll axis (:mod:`yahtzee_sim.game.state`): 1 in games
+        without saved rolls, ``saved_roll_cap + 1`` with them."""
+        return self.saved_roll_cap + 1
+
+    @property
+    def max_rolls(self) -> int:
+        """Most rolls a turn can have (``rolls_per_turn`` plus the most saved rolls)."""
+        return self.rolls_per_turn + self.saved_roll_cap
+
+    @property
     def has_yahtzee_flag(self) -> bool:
         """Whether the state needs the Yahtzee-bonus flag (box holds its full points)."""
         return self.yahtzee_bonus > 0 or self.joker != "none"
@@ -281,8 +336,15 @@ class RuleSet:
         """A JSON-serializable description (everything that affects play)."""
         d = dataclasses.asdict(self)
         d.pop("name")
-        if not d["yahtzee_bonus_limit"]:  # absent = no limit (fingerprints predate the field)
-            d.pop("yahtzee_bonus_limit")
+        # fields added after the first presets are absent at their defaults, so that the
+        # fingerprints of those presets (and the tables cached under them) stay valid
+        for key in ("yahtzee_bonus_limit", "forced_order", "saved_roll_cap"):
+            if not d[key]:
+                d.pop(key)
+        for box in d["boxes"]:
+            for key in ("groups", "share_face"):
+                if not box[key]:
+                    box.pop(key)
         return d
 
     def fingerprint(self) -> str:
@@ -416,6 +478,57 @@ def _six_box() -> RuleSet:
     )
 
 
+def _yacht() -> RuleSet:
+    """Yacht as in the Clubhouse Games collection: twelve boxes, no Yahtzee bonus."""
+    cats = [
+        *_upper(UPPER_NAMES, 6),
+        Box("choice", "chance"),
+        Box("four_of_a_kind", "n_kind", param=4),
+        Box("full_house", "full_house", points=0, share_face=True),
+        Box("small_straight", "straight", param=4, points=15),
+        Box("large_straight", "straight", param=5, points=30),
+        Box("yacht", "yahtzee", points=50),
+    ]
+    return RuleSet(name="yacht", n_dice=5, n_faces=6, rolls_per_turn=3, boxes=tuple(cats))
+
+
+#: Bonus of the Maxi Yatzy preset (rule books say 50 or 100; ``+bonus100`` switches).
+MAXI_UPPER_BONUS = 50
+#: Saved-roll cap of the ``maxi-yatzy`` preset (``+capN`` sets another).
+MAXI_SAVED_ROLL_CAP = 6
+
+
+def _maxi_yatzy(name: str, saved_roll_cap: int) -> RuleSet:
+    """Maxi Yatzy: six dice, twenty boxes, bonus at 84; rolls saved up to a cap."""
+    cats = [
+        *_upper(UPPER_NAMES, 6),
+        Box("one_pair", "n_equal", param=2),
+        Box("two_pairs", "two_pairs"),
+        Box("three_pairs", "groups", groups=(2, 2, 2)),
+        Box("three_of_a_kind", "n_equal", param=3),
+        Box("four_of_a_kind", "n_equal", param=4),
+        Box("five_of_a_kind", "n_equal", param=5),
+        Box("small_straight", "straight", points=15, faces=(1, 2, 3, 4, 5)),
+        Box("large_straight", "straight", points=20, faces=(2, 3, 4, 5, 6)),
+        Box("full_straight", "straight", points=21, faces=(1, 2, 3, 4, 5, 6)),
+        Box("full_house", "groups", groups=(3, 2)),
+        Box("villa", "groups", groups=(3, 3)),
+        Box("tower", "groups", groups=(4, 2)),
+        Box("chance", "chance"),
+        Box("maxi_yatzy", "yahtzee", points=100),
+    ]
+    return RuleSet(
+        name=name,
+        n_dice=6,
+        n_faces=6,
+        rolls_per_turn=3,
+        boxes=tuple(cats),
+        upper_bonus_threshold=84,
+        upper_bonus=MAXI_UPPER_BONUS,
+        saved_roll_cap=saved_roll_cap,
+    )
+
+
 _PRESETS = {
     "yahtzee": lambda: _yahtzee("yahtzee", 100, "forced"),
     "yahtzee-free-joker": lambda: _yahtzee("yahtzee-free-joker", 100, "free"),
@@ -428,7 +541,64 @@ _PRESETS = {
     "2-yatzy": _two_yatzy,
     "upper-3d4f": _upper_mini,
     "yahtzee-6box": _six_box,
+    "yacht": _yacht,
+    "maxi-yatzy": lambda: _maxi_yatzy("maxi-yatzy", MAXI_SAVED_ROLL_CAP),
+    "maxi-yatzy-3": lambda: _maxi_yatzy("maxi-yatzy-3", 0),
 }
+
+#: House-rule switches: ``NAME+fh5+tp4``, ``NAME+forced``, ``NAME+bonusN``, ``NAME+capN``.
+MODIFIERS: tuple[str, ...] = ("fh5", "tp4", "forced", "bonusN", "capN")
+
+
+def _share_face(rules: RuleSet, kind: str, switch: str) -> RuleSet:
+    if not any(b.kind == kind for b in rules.boxes):
+        raise RulesError(f"+{switch} needs a {kind.replace('_', ' ')} box; {rules.name!r} has none")
+    boxes = tuple(
+        dataclasses.replace(b, share_face=True) if b.kind == kind else b for b in rules.boxes
+    )
+    return dataclasses.replace(rules, boxes=boxes)
+
+
+def _number(switch: str, prefix: str) -> int:
+    digits = switch.removeprefix(prefix)
+    if not digits.isdigit():
+        raise RulesError(f"+{switch}: expected {prefix} followed by a number, e.g. +{prefix}4")
+    return int(digits)
+
+
+def _apply_modifier(rules: RuleSet, switch: str) -> RuleSet:
+    """``rules`` with one house-rule switch of :data:`MODIFIERS` applied."""
+    if switch == "fh5":
+        return _share_face(rules, "full_house", switch)
+    if switch == "tp4":
+        return _share_face(rules, "two_pairs", switch)
+    if switch == "forced":
+        return dataclasses.replace(rules, forced_order=True)
+    if switch.startswith("bonus"):
+        if not rules.upper_bonus_threshold or not rules.upper_bonus:
+            raise RulesError(f"+{switch}: {rules.name!r} has no upper bonus to change")
+        return dataclasses.replace(rules, upper_bonus=_number(switch, "bonus"))
+    if switch.startswith("cap"):
+        if not rules.saved_roll_cap:
+            raise RulesError(
+                f"+{switch}: {rules.name!r} does not save rolls (a saved-roll cap needs a game "
+                "with saved rolls, e.g. maxi-yatzy)"
+            )
+        cap = _number(switch, "cap")
+        if cap < 1:
+            raise RulesError(f"+{switch}: the saved-roll cap must be at least 1")
+        return dataclasses.replace(rules, saved_roll_cap=cap)
+    raise RulesError(
+        f"unknown house rule +{switch}; expected one of: "
+        + ", ".join("+" + m for m in MODIFIERS)
+    )
+
+
+def _with_modifiers(base: str, switches: list[str]) -> RuleSet:
+    rules = _PRESETS[base]()
+    for switch in switches:
+        rules = _apply_modifier(rules, switch)
+    return dataclasses.replace(rules, name="+".join([base, *switches]))
 
 #: Names accepted by :func:`get_rules`.
 PRESETS: tuple[str, ...] = tuple(_PRESETS)
@@ -469,11 +639,17 @@ def get_rules(rules: str | RuleSet = "yahtzee", rolls_per_turn: int | None = Non
             if rolls_per_turn is not None and rolls_per_turn != parsed:
                 raise RulesError(f"rules {rules!r} conflicts with rolls_per_turn={rolls_per_turn}")
             rolls_per_turn = parsed
-        if name not in _PRESETS:
-            raise RulesError(f"unknown rules {rules!r}; expected one of: {', '.join(PRESETS)}")
+        base_name, *switches = name.split("+")
+        if base_name not in _PRESETS:
+            raise RulesError(
+                f"unknown rules {rules!r}; expected one of: {', '.join(PRESETS)} "
+                f"(with house rules: {', '.join('+' + m for m in MODIFIERS)})"
+            )
+        if len(set(switches)) < len(switches):
+            raise RulesError(f"rules {rules!r}: a house rule is given twice")
         base = _instances.get((name, None))
         if base is None:
-            base = _instances.setdefault((name, None), _PRESETS[name]())
+            base = _instances.setdefault((name, None), _with_modifiers(base_name, switches))
     if rolls_per_turn is None or rolls_per_turn == base.rolls_per_turn:
         return base
     if not isinstance(rolls_per_turn, int) or not 1 <= rolls_per_turn <= 10:

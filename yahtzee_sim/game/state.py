@@ -1,12 +1,15 @@
 """The one state encoding shared by the engine, the solver and the exact evaluator.
 
-A *turn-start state* is the triple
+A *turn-start state* is the tuple
 
 ``used``
     bitmask of filled boxes (bit ``i`` = box ``i`` of the rule set);
 ``upper``
     upper-section total capped at the bonus threshold (``0..rules.upper_cap``;
     always 0 in games without an upper bonus);
+``saved``
+    rolls saved from earlier turns (games with saved rolls, ``0..saved_roll_cap``;
+    the axis has size 1 elsewhere);
 ``flag``
     Yahtzee-bonus flag: 1 when the Yahtzee box holds its full points (50), so
     extra Yahtzees earn the bonus. The Yahtzee box is *open* when its bit of
@@ -21,7 +24,7 @@ A *turn-start state* is the triple
 
 It packs into one integer, in this order (upper fastest)::
 
-    index = (used * flag_size + flag) * (upper_cap + 1) + upper
+    index = ((used * flag_size + flag) * saved_size + saved) * (upper_cap + 1) + upper
 
 so every array of per-state values has length :func:`n_states`
 (2**13 * 2 * 64 = 1,048,576 for Yahtzee; 2**15 * 64 = 2,097,152 for Yatzy;
@@ -53,31 +56,43 @@ def bonus_payable(rules: RuleSet, flag):
 
 def n_states(rules: RuleSet) -> int:
     """Number of encoded turn-start states (reachable or not)."""
-    return (1 << rules.n_boxes) * flag_size(rules) * (rules.upper_cap + 1)
+    return (1 << rules.n_boxes) * flag_size(rules) * rules.saved_size * (rules.upper_cap + 1)
 
 
-def encode_state(rules: RuleSet, used, upper, flag):
-    """Pack ``(used, upper, flag)`` (scalars or arrays) into state indices.
+def encode_state(rules: RuleSet, used, upper, flag, saved=0):
+    """Pack ``(used, upper, flag)`` and the saved rolls ``saved`` (scalars or arrays; games
+    with saved rolls only) into state indices.
 
-    ``upper`` may be the uncapped upper total: it is capped here.
+    ``upper`` may be the uncapped upper total: it is capped here; so is ``saved`` (at
+    the saved-roll cap).
     """
     used = np.asarray(used, dtype=np.int64)
     upper = np.minimum(np.asarray(upper, dtype=np.int64), rules.upper_cap)
     flag = np.asarray(flag, dtype=np.int64) if rules.has_yahtzee_flag else 0
-    index = (used * flag_size(rules) + flag) * (rules.upper_cap + 1) + upper
+    saved = np.minimum(np.asarray(saved, dtype=np.int64), rules.saved_roll_cap)
+    index = ((used * flag_size(rules) + flag) * rules.saved_size + saved) * (
+        rules.upper_cap + 1
+    ) + upper
     return index if index.ndim else int(index)
 
 
 def decode_state(rules: RuleSet, index):
-    """Inverse of :func:`encode_state`: returns ``(used, upper, flag)``."""
+    """Inverse of :func:`encode_state` with no saved roll: returns ``(used, upper,
+    flag)`` (:func:`saved_rolls_of` gives the saved rolls)."""
     index = np.asarray(index, dtype=np.int64)
     upper = index % (rules.upper_cap + 1)
-    rest = index // (rules.upper_cap + 1)
+    rest = index // (rules.upper_cap + 1) // rules.saved_size
     flag = rest % flag_size(rules)
     used = rest // flag_size(rules)
     if index.ndim == 0:
         return int(used), int(upper), int(flag)
     return used, upper, flag
+
+
+def saved_rolls_of(rules: RuleSet, index):
+    """The saved rolls of state indices (0 in games without saved rolls)."""
+    out = np.asarray(index, dtype=np.int64) // (rules.upper_cap + 1) % rules.saved_size
+    return out if out.ndim else int(out)
 
 
 def state_runs(used, flag) -> np.ndarray:

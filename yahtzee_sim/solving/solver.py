@@ -52,8 +52,11 @@ class ValueTable:
         return decode_state(self.rules, index)
 
 
-def levels(n_boxes: int) -> list[np.ndarray]:
-    """Used-masks grouped by number of used boxes, fullest first (excluding full)."""
+def levels(n_boxes: int, forced_order: bool = False) -> list[np.ndarray]:
+    """Used-masks grouped by number of used boxes, fullest first (excluding full); under
+    forced order the one mask of each level (the first boxes filled)."""
+    if forced_order:
+        return [np.array([(1 << k) - 1], dtype=np.int64) for k in range(n_boxes - 1, -1, -1)]
     masks = np.arange(1 << n_boxes, dtype=np.int64)
     pop = np.array([bin(m).count("1") for m in range(1 << n_boxes)])
     return [masks[pop == k] for k in range(n_boxes - 1, -1, -1)]
@@ -95,7 +98,7 @@ def backward(rules: RuleSet, lanes) -> None:
     """Fill ``lanes.values`` (lanes over upper totals: max-EV or exponential utility)
     level by level from the full score sheets, whose entries must be set."""
     kr = kernel_rules(rules)
-    for masks in levels(rules.n_boxes):
+    for masks in levels(rules.n_boxes, rules.forced_order):
         solve_level(kr, lanes, masks, *upper_lanes(rules, masks))
 
 

@@ -151,7 +151,7 @@ def row_layout(rules: RuleSet, extent, full_length: int):
     length[lo : lo + fs * cap1] = full_length
     size = full_length
     items_by_level = []
-    for masks in levels(rules.n_boxes):
+    for masks in levels(rules.n_boxes, rules.forced_order):
         start, count = upper_lanes(rules, masks)
         items = []
         for flag in range(fs):
