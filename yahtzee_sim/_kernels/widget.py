@@ -618,10 +618,9 @@ def saved_roll_steps(kr, lanes, used, upper, flag, lo, nu, W, A, val, val_bonus,
             keep_values(kr, W, nu)
             if record >= 2:
                 keep_vals[j] = W
-            if j <= kr.saved_roll_cap and rec:  # scoring now saves j rolls
-                box_step(kr, lanes, used, upper, flag, lo, nu, B, val, val_bonus, slots, rec, cat_levels[j], j)
-            elif j <= kr.saved_roll_cap:
-                box_step(kr, lanes, used, upper, flag, lo, nu, B, val, val_bonus, slots, rec, cat0, j)
+            if j <= kr.saved_roll_cap:  # scoring now saves j rolls
+                ck = cat_levels[j] if rec else cat0
+                box_step(kr, lanes, used, upper, flag, lo, nu, B, val, val_bonus, slots, rec, ck, j)
             elif rec:  # as many saved as at the level below (the cap)
                 cat_levels[j] = cat_levels[j - 1]
             for r in range(n_rolls):
@@ -716,7 +715,8 @@ def best_keep_at(kr, W, t, r, best, arg):
 @njit(cache=True, nogil=True)
 def mask_used_boxes(kr, used, t, val):
     """Given lanes of mixed states: lane ``t``'s filled boxes (``used``; under forced
-    order every box but the next) get the value ``NEG`` in ``val``, so that no roll writes in them (:func:`mixed_box_step`)."""
+    order every box but the next) get the value ``NEG`` in ``val``, so that no roll
+    writes in them (:func:`mixed_box_step`)."""
     for c in range(kr.n_boxes):
         if not box_open(kr, used, c):
             for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):

@@ -247,12 +247,16 @@ class RuleSet:
         if self.upper_bonus < 0 or self.upper_bonus_threshold < 0:
             raise RulesError("upper bonus and threshold must be >= 0")
         if not isinstance(self.saved_roll_cap, int) or not 0 <= self.saved_roll_cap <= 60:
-            raise RulesError(f"saved_roll_cap must be an integer from 0 to 60, got {self.saved_roll_cap!r}")
+            raise RulesError(
+                f"saved_roll_cap must be an integer from 0 to 60, got {self.saved_roll_cap!r}"
+            )
         for box in self.boxes:
             if box.kind == "groups" and not box.groups:
-                raise RulesError(f"box {box.name!r}: a 'groups' box needs its groups, e.g. (3, 3)")
+                raise RulesError(f"box {box.name!r}: a 'groups' box needs groups, e.g. (3, 3)")
             if sum(box.groups) > self.n_dice:
-                raise RulesError(f"box {box.name!r}: groups {box.groups} need more than {self.n_dice} dice")
+                raise RulesError(
+                    f"box {box.name!r}: groups {box.groups} need more than {self.n_dice} dice"
+                )
         if self.yahtzee_bonus_limit < 0 or (self.yahtzee_bonus_limit and not self.yahtzee_bonus):
             raise RulesError(
                 f"yahtzee_bonus_limit must be >= 0 and needs a yahtzee_bonus, got "
@@ -589,8 +593,7 @@ def _apply_modifier(rules: RuleSet, switch: str) -> RuleSet:
             raise RulesError(f"+{switch}: the saved-roll cap must be at least 1")
         return dataclasses.replace(rules, saved_roll_cap=cap)
     raise RulesError(
-        f"unknown house rule +{switch}; expected one of: "
-        + ", ".join("+" + m for m in MODIFIERS)
+        f"unknown house rule +{switch}; expected one of: " + ", ".join("+" + m for m in MODIFIERS)
     )
 
 
@@ -599,6 +602,7 @@ def _with_modifiers(base: str, switches: list[str]) -> RuleSet:
     for switch in switches:
         rules = _apply_modifier(rules, switch)
     return dataclasses.replace(rules, name="+".join([base, *switches]))
+
 
 #: Names accepted by :func:`get_rules`.
 PRESETS: tuple[str, ...] = tuple(_PRESETS)
