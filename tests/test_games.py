@@ -1,0 +1,173 @@
+"""The games people play: house rules, forced order, Yacht and Maxi Yatzy (six dice, twenty
+boxes, saved rolls) — published optima, brute force on small games, scoring, bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from brute_games import brute_value
+from helpers import options
+
+from yahtzee_sim import get_rules
+from yahtzee_sim.errors import RulesError
+from yahtzee_sim.game.dice import DiceError
+from yahtzee_sim.game.rules import Box, RuleSet, group_points
+from yahtzee_sim.game.state import decode_state, encode_state, n_states, saved_rolls_of
+from yahtzee_sim.solving.solver import solve, value_table
+
+#: Published optima (yatzy-solver 1.0.0's rules page; Yacht: an open-source exact solver).
+PUBLISHED = {
+    "yatzy+fh5": 248.4680909,
+    "yatzy+tp4": 248.6440589,
+    "yatzy+fh5+tp4": 248.6748827,
+    "yacht": 191.774369,
+}
+
+
+@pytest.mark.parametrize(("rules", "published"), PUBLISHED.items())
+def test_published_optimum(rules, published):
+    assert value_table(rules).expected_value() == pytest.approx(published, abs=1e-6)
+
+
+def test_house_rule_order_does_not_matter():
+    a, b = get_rules("yatzy+fh5+tp4"), get_rules("yatzy+tp4+fh5")
+    assert a.fingerprint() == b.fingerprint()
+
+
+def _small(cap: int = 0, forced: bool = False, n_dice: int = 3) -> RuleSet:
+    """Three faces, two rolls a turn, six boxes (groups, a straight, n of a kind)."""
+    boxes = (
+        Box("ones", "upper", param=1),
+        Box("twos", "upper", param=2),
+        Box("threes", "upper", param=3),
+        Box("pairs", "groups", groups=(2, 2)) if n_dice >= 4 else Box("pair", "n_equal", param=2),
+        Box("run", "straight", points=7, faces=(1, 2, 3)),
+        Box("all", "yahtzee", points=12),
+    )
+    return RuleSet(
+        name="small",
+        n_dice=n_dice,
+        n_faces=3,
+        rolls_per_turn=2,
+        boxes=boxes,
+        upper_bonus_threshold=8,
+        upper_bonus=5,
+        forced_order=forced,
+        saved_roll_cap=cap,
+    )
+
+
+@pytest.mark.parametrize("forced", [False, True], ids=["free-order", "forced-order"])
+@pytest.mark.parametrize("cap", [0, 1, 3], ids=lambda c: f"cap{c}")
+def test_solver_matches_brute_force(cap, forced):
+    """Every saved-roll count's value at the start, and a mid-game state's, equal plain
+    recursion over ordered dice (forced order, saved rolls, both)."""
+    rules = _small(cap, forced)
+    table = solve(rules)
+    for saved in range(cap + 1):
+        ours = table.values[encode_state(rules, 0, 0, 0, saved)]
+        assert ours == pytest.approx(brute_value(rules, 0, 0, saved), abs=1e-11)
+    mid = 0b000111 if forced else 0b010101
+    ours = table.values[encode_state(rules, mid, 4, 0, cap)]
+    assert ours == pytest.approx(brute_value(rules, mid, 4, cap), abs=1e-11)
+
+
+def test_four_dice_groups_match_brute_force():
+    rules = _small(cap=1, n_dice=4)
+    table = solve(rules)
+    assert table.expected_value() == pytest.approx(brute_value(rules), abs=1e-11)
+
+
+def test_saved_rolls_are_worth_something_and_the_cap_is_monotone():
+    values = [solve(_small(cap)).expected_value() for cap in range(4)]
+    assert all(b > a for a, b in zip(values, values[1:], strict=False))
+
+
+def test_forced_order_is_worth_less_and_fills_boxes_in_order():
+    free, forced = solve(_small()).expected_value(), solve(_small(forced=True)).expected_value()
+    assert forced < free
+    filled = ("ones", "twos", "threes")
+    assert options("yatzy+forced", [4, 4, 4, 5, 6], used=filled) == {"fours": 12}
+    assert len(options("yatzy", [4, 4, 4, 5, 6], used=filled)) == 12
+
+
+def test_yatzy_forced_order_matches_the_peer():
+    """Forced-order Yatzy's optimum, and that of the peer package where it is installed."""
+    ours = value_table("yatzy+forced").expected_value()
+    assert ours == pytest.approx(122.5585273964, abs=1e-9)
+    ys = pytest.importorskip("yatzy_solver")
+    peer = ys.Solver.build(ys.Variant("yatzy-scandinavian+forced"))
+    assert ours == pytest.approx(peer.state_value("upper 0 | filled -"), abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("box", "dice", "points"),
+    [
+        # Maxi Yatzy (six dice): the dice used
+        (Box("three_pairs", "groups", groups=(2, 2, 2)), [2, 2, 5, 5, 6, 6], 26),
+        (Box("full_house", "groups", groups=(3, 2)), [3, 4, 4, 6, 6, 6], 26),
+        (Box("villa", "groups", groups=(3, 3)), [2, 2, 2, 5, 5, 5], 21),
+        (Box("tower", "groups", groups=(4, 2)), [3, 3, 6, 6, 6, 6], 30),
+        (Box("tower", "groups", groups=(4, 2)), [6, 6, 6, 6, 6, 6], 0),
+        (Box("two_pairs", "two_pairs"), [2, 1, 3, 3, 5, 5], 16),
+        (Box("five", "n_equal", param=5), [3, 3, 2, 3, 3, 3], 15),
+        (Box("full", "straight", points=21, faces=(1, 2, 3, 4, 5, 6)), [1, 2, 3, 4, 5, 6], 21),
+        # house rules (five dice)
+        (Box("full_house", "full_house"), [3, 3, 3, 3, 3], 0),
+        (Box("full_house", "full_house", share_face=True), [3, 3, 3, 3, 3], 15),
+        (Box("two_pairs", "two_pairs"), [3, 3, 3, 3, 5], 0),
+        (Box("two_pairs", "two_pairs", share_face=True), [3, 3, 3, 3, 5], 12),
+        (Box("two_pairs", "two_pairs", share_face=True), [2, 2, 3, 3, 3], 10),
+    ],
+)
+def test_box_scores(box, dice, points):
+    counts = [dice.count(f) for f in range(1, 7)]
+    assert box.score(counts) == points
+
+
+def test_group_points_takes_the_best_faces():
+    assert group_points([0, 2, 0, 2, 0, 2], (2, 2)) == 2 * 6 + 2 * 4
+    assert group_points([0, 0, 0, 0, 0, 4], (2, 2), share_face=True) == 24
+
+
+def test_maxi_yatzy_presets():
+    rules = get_rules("maxi-yatzy-3")
+    assert (rules.n_dice, rules.n_boxes, rules.upper_bonus_threshold) == (6, 20, 84)
+    assert rules.saved_roll_cap == 0 and rules.box_names[-1] == "maxi_yatzy"
+    t = rules.tables
+    assert (t.n_rolls, t.n_keeps) == (462, 924)
+    assert get_rules("maxi-yatzy+cap3").saved_roll_cap == 3
+    assert get_rules("maxi-yatzy+bonus100").upper_bonus == 100
+
+
+def test_saved_rolls_join_the_state_encoding():
+    rules = get_rules("maxi-yatzy+cap2")
+    assert n_states(rules) == 2**20 * 3 * 85
+    index = encode_state(rules, 0b1011, 40, 0, 2)
+    assert decode_state(rules, index) == (0b1011, 40, 0)
+    assert saved_rolls_of(rules, index) == 2
+    assert encode_state(rules, 0b1011, 40, 0, 9) == index  # capped at the cap
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("yatzy+cap3", "does not save rolls"),
+        ("maxi-yatzy+cap0", "at least 1"),
+        ("yatzy+nonsense", "unknown house rule"),
+        ("yacht+tp4", "needs a two pairs box"),
+        ("yatzy+fh5+fh5", "given twice"),
+        ("yatzy+bonusX", "followed by a number"),
+    ],
+)
+def test_bad_rules_are_one_clear_error(name, message):
+    with pytest.raises(RulesError, match=message):
+        get_rules(name)
+
+
+def test_six_dice_on_a_five_dice_game_and_a_keep_of_seven_dice_are_refused():
+    with pytest.raises(DiceError, match="expected 5 dice"):
+        get_rules("yatzy").tables.counts_from_faces([1, 2, 3, 4, 5, 6])
+    with pytest.raises(DiceError, match="at most 6"):
+        get_rules("maxi-yatzy-3").tables.keep_from_faces([1, 1, 2, 2, 3, 3, 4])
+    assert np.issubdtype(type(get_rules("maxi-yatzy-3").tables.keep_from_faces([6] * 6)), int)
