@@ -3,10 +3,11 @@ boxes, saved rolls) — published optima, brute force on small games, scoring, b
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from brute_games import brute_value
-from helpers import options
 
 from yahtzee_sim import get_rules
 from yahtzee_sim.errors import RulesError
@@ -14,6 +15,8 @@ from yahtzee_sim.game.dice import DiceError
 from yahtzee_sim.game.rules import Box, RuleSet, group_points
 from yahtzee_sim.game.state import decode_state, encode_state, n_states, saved_rolls_of
 from yahtzee_sim.solving.solver import solve, value_table
+
+from helpers import options
 
 #: Published optima (yatzy-solver 1.0.0's rules page; Yacht: an open-source exact solver).
 PUBLISHED = {
@@ -80,7 +83,7 @@ def test_four_dice_groups_match_brute_force():
 
 def test_saved_rolls_are_worth_something_and_the_cap_is_monotone():
     values = [solve(_small(cap)).expected_value() for cap in range(4)]
-    assert all(b > a for a, b in zip(values, values[1:], strict=False))
+    assert all(b > a for a, b in itertools.pairwise(values))
 
 
 def test_forced_order_is_worth_less_and_fills_boxes_in_order():
