@@ -47,25 +47,37 @@ class TableStrategy(Strategy):
         self._cache = StateCache(
             rules,
             {
-                "keep": ((max(rules.rolls_per_turn - 1, 1), n_rolls), np.int16),
-                "cat": ((n_rolls,), np.int8),
+                "keep": ((max(rules.max_rolls - 1, 1), n_rolls), np.int16),
+                "cat": ((rules.saved_size, n_rolls), np.int8),
             },
             capacity=16384,
         )
 
     def _decide(self, view: TurnView) -> np.ndarray:
-        return self.decisions(view.rules, view.state_index, view.roll_index, view.rolls_left)
+        return self.decisions(
+            view.rules, view.state_index, view.roll_index, view.rolls_left, view.saved_rolls
+        )
 
-    def decisions(self, rules, states, roll_index, rolls_left: int) -> np.ndarray:
+    def decisions(self, rules, states, roll_index, rolls_left: int, saved_rolls=None):
         """The decision (keep index, or box with ``rolls_left == 0``) at roll ``roll_index[i]``
         of turn-start state ``states[i]`` — what :meth:`keep`/:meth:`box` play, for
-        callers holding only some games of a view (score-dependent strategies' fallback)."""
+        callers holding only some games of a view (score-dependent strategies' fallback).
+        ``saved_rolls``: at a box decision, the rolls each game saves (games with saved
+        rolls; the best box depends on them)."""
         self.prepare(rules)
         c = self._cache
         c.fill_missing(states, self._fill)
-        if rolls_left == 0:
-            return gather_decisions(c.slot, states, roll_index, c.arrays["cat"][:, None, :], 0)
-        return gather_decisions(c.slot, states, roll_index, c.arrays["keep"], rolls_left - 1)
+        if rolls_left:
+            return gather_decisions(c.slot, states, roll_index, c.arrays["keep"], rolls_left - 1)
+        if rules.saved_size == 1 or saved_rolls is None:
+            return gather_decisions(c.slot, states, roll_index, c.arrays["cat"], 0)
+        out = np.empty(len(states), dtype=np.int64)
+        saved_rolls = np.asarray(saved_rolls)
+        for saved in np.unique(saved_rolls):  # one pass per number of rolls saved
+            rows = saved_rolls == saved
+            table = c.arrays["cat"]
+            out[rows] = gather_decisions(c.slot, states[rows], roll_index[rows], table, saved)
+        return out
 
     def _fill(self, used, upper, flag, slots) -> None:
         """Decisions of the states ``(used, upper, flag)`` (sorted by index) into cache
@@ -102,12 +114,13 @@ class TableStrategy(Strategy):
         if np.any(states[1:] < states[:-1]):
             rows = np.argsort(states, kind="stable")
             states = states[rows]
+        rules.require_fixed_rolls("exact evaluation")
         keep = np.zeros(
             (len(states), max(rules.rolls_per_turn - 1, 1), rules.tables.n_rolls), np.int16
         )
-        cat = np.empty((len(states), rules.tables.n_rolls), dtype=np.int8)
+        cat = np.empty((len(states), 1, rules.tables.n_rolls), dtype=np.int8)
         self._fill_rows(rules, *decode_state(rules, states), rows, keep, cat)
-        return keep, cat
+        return keep, cat[:, 0]
 
     def keep(self, view: TurnView) -> np.ndarray:
         return view.tables.keep_counts[self._decide(view)]

@@ -12,14 +12,14 @@ import numpy as np
 from numba import njit, prange
 
 from yahtzee_sim._kernels.solve import MAX_CHUNKS
-from yahtzee_sim._kernels.widget import new_work, widget
+from yahtzee_sim._kernels.widget import buffer_rows, new_work, widget
 
 
 def fill_states(kr, lanes, used, upper, flag, lo, slots, keep_cache, cat_cache) -> None:
     """Record the best decisions of states ``i`` (one lane ``lo[i]``: the upper total for
     max-EV lanes, the points still needed for target lanes) into
-    ``keep_cache[slots[i], j - 1, r]`` (j rerolls left) and ``cat_cache[slots[i], r]``
-    (int16 and int8), in parallel over states: :func:`fill_lanes` with one lane per
+    ``keep_cache[slots[i], j - 1, r]`` (j rerolls left) and ``cat_cache[slots[i], s, r]``
+    (``s`` rolls saved; int16 and int8), in parallel over states: :func:`fill_lanes` with one lane per
     state, so that one compiled kernel serves both."""
     n = len(used)
     fill_lanes(
@@ -33,8 +33,9 @@ def fill_lanes(kr, lanes, used, upper, flag, lo, nu, row0, lane_row, keep_rows, 
     """Best decisions of groups ``g`` (state ``used[g], upper[g], flag[g]``, lanes ``lo[g]
     .. lo[g] + nu[g] - 1``: upper totals for max-EV lanes, points still needed for target
     lanes; one widget run over all of them) into rows ``lane_row[row0[g] + t]`` (skipped
-    when -1) of ``keep_rows`` (rows, layers, rolls; int16) and ``cat_rows`` (rows, rolls;
-    int8), in parallel over groups."""
+    when -1) of ``keep_rows`` (rows, layers, rolls; int16) and ``cat_rows`` (rows, saved
+    rolls, rolls; int8: the best box when the turn saves that many rolls), in parallel
+    over groups."""
     n_rolls = kr.roll_keep_index.shape[0]
     n = used.shape[0]
     max_nu = 1
@@ -46,13 +47,16 @@ def fill_lanes(kr, lanes, used, upper, flag, lo, nu, row0, lane_row, keep_rows, 
         for g in range(chunk, n, n_chunks):
             m = nu[g]
             _, cat, keep, _, _ = widget(kr, lanes, used[g], upper[g], flag[g], lo[g], m, work, 1)
+            cat_levels = buffer_rows(work.cat_levels, kr.levels * n_rolls, m)
             for t in range(m):
                 row = lane_row[row0[g] + t]
                 if row < 0:
                     continue
                 for r in range(n_rolls):
-                    cat_rows[row, r] = cat[r, t]
-                    for j in range(1, kr.rolls):
+                    cat_rows[row, 0, r] = cat[r, t]
+                    for s in range(1, kr.saved_size):  # scored with s rolls saved
+                        cat_rows[row, s, r] = cat_levels[s * n_rolls + r, t]
+                    for j in range(1, kr.levels):
                         keep_rows[row, j - 1, r] = keep[j, r, t]
 
 

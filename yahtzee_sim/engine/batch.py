@@ -20,6 +20,10 @@ name                shape, dtype   meaning
 ``roll_index``      (n,) int32     index of the current roll in ``rules.tables``
 ``turn``            (n,) int64     0-based turn
 ``rolls_left``      (n,) int64     rerolls left this turn (0: choose a box)
+``saved``           (n,) int64     rolls saved from earlier turns (games with saved
+                                   rolls; part of the turn's rolls)
+``saved_rolls``     (n,) int64     rolls this turn leaves unused, saved when its box is
+                                   written (at most the cap)
 ``used``            (n,) int64     bitmask of filled boxes
 ``upper_total``     (n,) int64     upper-section total (uncapped)
 ``flag``            (n,) int64     Yahtzee-bonus flag of the state
@@ -103,6 +107,8 @@ class GameBatch:
         self.roll_index = np.zeros(n, dtype=np.int32)
         self.turn = np.zeros(n, dtype=np.int64)
         self.rolls_left = np.zeros(n, dtype=np.int64)
+        self.saved = np.zeros(n, dtype=np.int64)
+        self.saved_rolls = np.zeros(n, dtype=np.int64)
         self.used = np.zeros(n, dtype=np.int64)
         self.upper_total = np.zeros(n, dtype=np.int64)
         self.flag = np.zeros(n, dtype=np.int64)
@@ -130,7 +136,7 @@ class GameBatch:
     def start(self, rows: np.ndarray, game_ids: np.ndarray) -> None:
         """Start game ``game_ids[j]`` in row ``rows[j]``: an empty card, turn 0 and the first
         roll."""
-        for a in (self.used, self.upper_total, self.flag, self.score, self.turn):
+        for a in (self.used, self.upper_total, self.flag, self.score, self.turn, self.saved):
             a[rows] = 0
         for a in (self.box_scores, self.filled_turn, self.yahtzees, self.yahtzee_bonuses):
             a[rows] = 0
@@ -165,9 +171,10 @@ class GameBatch:
         """Roll the dice of the rows set in ``rows`` (bool): the first roll of their turn
         (``keep`` None), or a reroll of the dice not in ``keep`` (face counts per row).
 
-        Keeping every die ends the rolling (0 rolls left); each reroll uses one roll.
-        Returns the first row whose ``keep`` the dice do not hold (then nothing
-        changes), or -1.
+        Keeping every die ends the rolling (0 rolls left; in games with saved rolls the
+        rolls left are saved, up to the cap); each reroll uses one roll. A turn has
+        ``rolls_per_turn`` rolls plus the rolls saved before it. Returns the first row
+        whose ``keep`` the dice do not hold (then nothing changes), or -1.
         """
         rules = self.rules
         first = keep is None
@@ -175,7 +182,7 @@ class GameBatch:
             keep = self._nothing_kept
             counter = np.zeros(len(self), dtype=np.int64)
         else:
-            counter = rules.rolls_per_turn - self.rolls_left
+            counter = rules.rolls_per_turn + self.saved - self.rolls_left
         rolled = rows.copy()
         k0, k1 = self.dice_key
         bad = roll_dice(
@@ -193,10 +200,13 @@ class GameBatch:
         if bad >= 0:
             return bad
         if first:
-            self.rolls_left[rows] = rules.rolls_per_turn - 1
+            self.rolls_left[rows] = rules.rolls_per_turn - 1 + self.saved[rows]
+            self.saved_rolls[rows] = 0
         else:
             self.rolls_left[rolled] -= 1
-            self.rolls_left[rows & ~rolled] = 0
+            stopped = rows & ~rolled
+            self.saved_rolls[stopped] = np.minimum(self.rolls_left[stopped], rules.saved_roll_cap)
+            self.rolls_left[stopped] = 0
         return -1
 
     def write_boxes(self, boxes: np.ndarray, rows: np.ndarray) -> int:
@@ -204,9 +214,10 @@ class GameBatch:
         in the row's turn: points, bonuses, flag and card.
 
         Returns the first row whose box the rules do not allow (filled, out of range,
-        or barred by the joker rule; then nothing changes), or -1.
+        or barred by the joker rule; then nothing changes), or -1. The rolls the turn
+        left unused are saved for the next (games with saved rolls).
         """
-        return apply_boxes(
+        bad = apply_boxes(
             self.kr,
             boxes,
             rows,
@@ -221,6 +232,10 @@ class GameBatch:
             self.yahtzee_bonuses,
             self.turn,
         )
+        if bad < 0:
+            self.saved[rows] = self.saved_rolls[rows]
+            self.saved_rolls[rows] = 0
+        return bad
 
     def step(self, actions: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Play the legal ``actions`` (:mod:`yahtzee_sim.engine.observation` encoding) of the rows
@@ -262,6 +277,7 @@ class GameBatch:
             self.strategy_key,
             active,
             match,
+            self.saved_rolls,
         )
 
     def observation(self) -> np.ndarray:

@@ -52,19 +52,21 @@ def play_turn(batch: GameBatch, strategy: BatchStrategy, turn: int, match=None) 
     (:mod:`yahtzee_sim.multiplayer.matches`) are played by this function.
     """
     rules = batch.rules
-    R = rules.rolls_per_turn
     batch.turn[:] = turn
     batch.roll(np.ones(len(batch), dtype=np.bool_))
-    for roll in range(1, R):
+    for _ in range(1, rules.max_rolls):
         rolling = batch.rolls_left > 0
         if not rolling.any():
             break
-        view = batch.view(R - roll, turn, rolling, match)
-        keep = keep_array(strategy, decide(strategy, view), view)
-        bad = batch.roll(rolling, keep)
-        if bad >= 0:
-            action = f"keep {list(DiceTables.faces_from_counts(keep[bad]))}"
-            raise illegal_move(strategy, "keep", view, bad, action)
+        # one decision per number of rerolls left (one group unless rolls are saved)
+        groups = [rolling & (batch.rolls_left == j) for j in np.unique(batch.rolls_left[rolling])]
+        for group in groups[::-1]:
+            view = batch.view(int(batch.rolls_left[group][0]), turn, group, match)
+            keep = keep_array(strategy, decide(strategy, view), view)
+            bad = batch.roll(group, keep)
+            if bad >= 0:
+                action = f"keep {list(DiceTables.faces_from_counts(keep[bad]))}"
+                raise illegal_move(strategy, "keep", view, bad, action)
     view = batch.view(0, turn, None, match)
     cats = box_array(strategy, decide(strategy, view), view)
     bad = batch.write_boxes(cats, np.ones(len(batch), dtype=np.bool_))

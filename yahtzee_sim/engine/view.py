@@ -83,7 +83,9 @@ class TurnView:
     roll_index : ndarray (m,) int32
         Index of the current roll in ``rules.tables``.
     rolls_left : int
-        Rerolls still allowed this turn (0 = choose a box now).
+        Rerolls still allowed this turn (0 = choose a box now). In games with saved
+        rolls a turn has ``rolls_per_turn`` plus the rolls saved before it, and keeping
+        every die ends the rolling: the rolls left are saved (up to the cap).
     turn : int
         0-based turn number.
     used : ndarray (m,) int64
@@ -111,6 +113,9 @@ class TurnView:
         The opponents' score sheets in a visible match
         (:func:`yahtzee_sim.multiplayer.matches.play_matches`); ``None`` in solitaire and blind
         games. See also :attr:`n_players`, :attr:`seat`.
+    saved_rolls : ndarray (m,) int64
+        At a box decision: the rolls the turn leaves unused, which the next turn gets
+        (games with saved rolls; 0 elsewhere).
     """
 
     def __init__(
@@ -129,6 +134,7 @@ class TurnView:
         strategy_key: tuple = (np.uint64(1), np.uint64(2)),
         active: np.ndarray | None = None,
         match: MatchInfo | None = None,
+        saved_rolls: np.ndarray | None = None,
     ) -> None:
         self.rules = rules
         self.games = _readonly(games)
@@ -144,6 +150,9 @@ class TurnView:
         self.strategy_key = strategy_key
         self.active = _readonly(np.ones(len(games), dtype=np.bool_) if active is None else active)
         self.match = match
+        self.saved_rolls = _readonly(
+            np.zeros(len(games), dtype=np.int64) if saved_rolls is None else saved_rolls
+        )
 
     @property
     def n_players(self) -> int:

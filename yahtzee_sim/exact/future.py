@@ -98,6 +98,7 @@ def future_moments(rules: str | RuleSet = "yahtzee", use_cache: bool = True) -> 
     """:class:`FutureMoments` of ``rules``: from memory, the disk cache, or computed
     (Yahtzee: about 10 s on two cores)."""
     rules = get_rules(rules)
+    rules.require_fixed_rolls("exact moments")
     size = n_states(rules)
 
     def restore(read):
@@ -262,4 +263,6 @@ def future_laws(rules: str | RuleSet = "yahtzee", max_open: int = 3) -> FutureLa
     boxes (kept in memory; official Yahtzee with 3 open boxes: a few seconds, 75 MB)."""
     if isinstance(max_open, bool) or not isinstance(max_open, (int, np.integer)) or max_open < 0:
         raise FutureError(f"max_open must be an integer >= 0, got {max_open!r}")
-    return _future_laws(get_rules(rules), int(max_open))
+    rules = get_rules(rules)
+    rules.require_fixed_rolls("exact future laws")
+    return _future_laws(rules, int(max_open))

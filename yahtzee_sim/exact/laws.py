@@ -533,6 +533,7 @@ def _lane_result(strategy, rules: RuleSet, progress: bool, t0: float) -> ExactRe
 def prepared(strategy, rules: str | RuleSet):
     """``(strategy, rules)`` resolved, checked for exact evaluation and prepared."""
     rules = get_rules(rules)
+    rules.require_fixed_rolls("exact evaluation")
     strategy = _as_strategy(strategy)
     _check_evaluable(strategy)
     prepare(strategy, rules)

@@ -103,10 +103,11 @@ def lane_law(strategy, rules: RuleSet, progress: bool = False) -> dict:
                 chunk = parts[w][lo : lo + _CHUNK]
                 used, upper, flag = decode_state(rules, chunk)
                 keep = np.empty((len(chunk), layers, n_rolls), dtype=np.int16)
-                cat = np.empty((len(chunk), n_rolls), dtype=np.int8)
+                cat3 = np.empty((len(chunk), 1, n_rolls), dtype=np.int8)
                 fill_states(
-                    kr, opt_lanes, used, upper, flag, upper, np.arange(len(chunk)), keep, cat
+                    kr, opt_lanes, used, upper, flag, upper, np.arange(len(chunk)), keep, cat3
                 )
+                cat = cat3[:, 0]
                 items = np.stack([used, upper, flag, chunk], axis=1).astype(np.int64)
                 augmented_level(
                     kr, lanes, int(anchor), items, keep, cat, off, mass, next_off, nm, turn,

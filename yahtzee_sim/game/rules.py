@@ -246,10 +246,12 @@ class RuleSet:
             raise RulesError("a Yahtzee bonus or joker rule needs a 'yahtzee' box")
         if self.upper_bonus < 0 or self.upper_bonus_threshold < 0:
             raise RulesError("upper bonus and threshold must be >= 0")
-        if not isinstance(self.saved_roll_cap, int) or not 0 <= self.saved_roll_cap <= 60:
+        if not isinstance(self.saved_roll_cap, int) or not 0 <= self.saved_roll_cap <= 13:
             raise RulesError(
-                f"saved_roll_cap must be an integer from 0 to 60, got {self.saved_roll_cap!r}"
+                f"saved_roll_cap must be an integer from 0 to 13, got {self.saved_roll_cap!r}"
             )
+        if self.rolls_per_turn + self.saved_roll_cap > 16:
+            raise RulesError("a turn has at most 16 rolls (rolls per turn + saved-roll cap)")
         for box in self.boxes:
             if box.kind == "groups" and not box.groups:
                 raise RulesError(f"box {box.name!r}: a 'groups' box needs groups, e.g. (3, 3)")
@@ -325,6 +327,15 @@ class RuleSet:
     def upper_face(self) -> np.ndarray:
         """Face (1-based) of each box for the upper section, 0 for lower ones."""
         return np.array([c.param if c.is_upper else 0 for c in self.boxes], dtype=np.int64)
+
+    def require_fixed_rolls(self, what: str) -> None:
+        """Raise :class:`RulesError` naming ``what`` if rolls are saved in this game (the
+        capabilities written for fixed rolls a turn refuse such games in one line)."""
+        if self.saved_roll_cap:
+            raise RulesError(
+                f"{what} is not available for games with saved rolls ({self.name!r}); "
+                "simulate, the optimal value table and max-EV play are"
+            )
 
     def box_index(self, name: str) -> int:
         """Index of a box by name; raises :class:`RulesError` listing the valid names."""

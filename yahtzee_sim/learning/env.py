@@ -110,7 +110,9 @@ def _illegal_action(batch: GameBatch, i: int, action) -> IllegalMoveError:
 
 
 def _check_rules(rules) -> RuleSet:
-    return get_rules(rules)
+    rules = get_rules(rules)
+    rules.require_fixed_rolls("the Gymnasium environment")
+    return rules
 
 
 def _check_illegal(mode: str, penalty) -> tuple[str, float]:

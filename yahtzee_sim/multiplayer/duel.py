@@ -300,6 +300,7 @@ def solve_duel(
         ``table.p_win(seat)`` is P(seat wins) from the start.
     """
     rules = get_rules(rules)
+    rules.require_fixed_rolls("the two-player duel")
     t0 = time.perf_counter()
     cards = _cards(rules, cards)
     seat = to_move(cards)
@@ -409,6 +410,7 @@ def duel(
 
     t0 = time.perf_counter()
     rules = get_rules(rules)
+    rules.require_fixed_rolls("the two-player duel")
     cards = _cards(rules, cards)
     seat = to_move(cards)
     if seat < 0:

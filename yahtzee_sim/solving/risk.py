@@ -95,6 +95,7 @@ def scale_table(rules: RuleSet, theta: float) -> np.ndarray:
 def solve_risk(rules: str | RuleSet, theta: float) -> RiskTable:
     """Solve exponential-utility play with risk parameter ``theta`` (see the module)."""
     rules = get_rules(rules)
+    rules.require_fixed_rolls("risk-sensitive play")
     theta = check_theta(theta, rules)
     t0 = time.perf_counter()
     values = np.zeros(n_states(rules))
@@ -114,5 +115,6 @@ TABLES = cache.TableCache("risk", max_entries=16, disk=False)
 def risk_table(rules: str | RuleSet, theta: float) -> RiskTable:
     """The risk table of ``(rules, theta)``, solved once per process (about a second)."""
     rules = get_rules(rules)
+    rules.require_fixed_rolls("risk-sensitive play")
     theta = check_theta(theta, rules)
     return TABLES.get(TABLES.key(rules, repr(theta)), solve=lambda: solve_risk(rules, theta))

@@ -214,6 +214,7 @@ def solve_target(
     """Solve the target-score problem for every state and every β <= ``max_beta``
     (default: the largest possible score). No cache; see :func:`target_table`."""
     rules = get_rules(rules)
+    rules.require_fixed_rolls("target-score play")
     max_beta = _cap(rules, max_beta)
     t0 = time.perf_counter()
     offset, length, items_by_level, size = layout(rules, max_beta)
@@ -249,6 +250,7 @@ def target_table(
     """The target-score table of ``rules``: from memory, the disk cache, or solved
     (then cached). ``meta["source"]`` says which."""
     rules = get_rules(rules)
+    rules.require_fixed_rolls("target-score play")
     cap = _cap(rules, max_beta)
 
     def restore(read):
@@ -273,8 +275,9 @@ def lane_decisions(rules: RuleSet, lanes, used, upper, flag, lane, rolls_left, r
     )
     n = len(used)
     keep = np.empty((n, max(rules.rolls_per_turn - 1, 1), rules.tables.n_rolls), dtype=np.int16)
-    cat = np.empty((n, rules.tables.n_rolls), dtype=np.int8)
+    cat = np.empty((n, 1, rules.tables.n_rolls), dtype=np.int8)
     fill_states(kernel_rules(rules), lanes, used, upper, flag, lane, np.arange(n), keep, cat)
+    cat = cat[:, 0]
     rows = np.arange(n)
     layer = np.maximum(rolls_left, 1) - 1
     return np.where(rolls_left == 0, cat[rows, roll], keep[rows, layer, roll])

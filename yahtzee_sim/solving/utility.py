@@ -165,6 +165,7 @@ def solve_utility(rules: str | RuleSet, utility, progress: bool = False) -> Util
     """Solve ``max E[utility[final score]]`` for every state and score (no cache;
     see :func:`utility_table`)."""
     rules = get_rules(rules)
+    rules.require_fixed_rolls("utility play")
     u = _check_utility(utility, rules)
     t0 = time.perf_counter()
     offset, first, length, items_by_level, size, top_score = utility_layout(rules, u)
@@ -199,6 +200,7 @@ def utility_table(
     (keyed by the rules and the utility's bytes) or solved (then cached).
     ``meta["source"]`` says which."""
     rules = get_rules(rules)
+    rules.require_fixed_rolls("utility play")
     u = _check_utility(utility, rules)
 
     def restore(read):
@@ -220,6 +222,7 @@ def utility_table(
 def threshold_utility(rules: str | RuleSet, beta: int) -> np.ndarray:
     """``u = 1[final >= beta]`` (target play as a utility)."""
     rules = get_rules(rules)
+    rules.require_fixed_rolls("utility play")
     u = np.zeros(max_score(rules) + 1)
     u[min(int(beta), len(u)) :] = 1.0
     return u
