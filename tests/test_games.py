@@ -9,12 +9,15 @@ import numpy as np
 import pytest
 from brute_games import brute_value
 
-from yahtzee_sim import get_rules
+from yahtzee_sim import get_rules, simulate
+from yahtzee_sim.engine.batch import GameBatch
 from yahtzee_sim.errors import RulesError
+from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.game.dice import DiceError
 from yahtzee_sim.game.rules import Box, RuleSet, group_points
 from yahtzee_sim.game.state import decode_state, encode_state, n_states, saved_rolls_of
 from yahtzee_sim.solving.solver import solve, value_table
+from yahtzee_sim.solving.target import target_table
 
 from helpers import options
 
@@ -174,3 +177,83 @@ def test_six_dice_on_a_five_dice_game_and_a_keep_of_seven_dice_are_refused():
     with pytest.raises(DiceError, match="at most 6"):
         get_rules("maxi-yatzy-3").tables.keep_from_faces([1, 1, 2, 2, 3, 3, 4])
     assert np.issubdtype(type(get_rules("maxi-yatzy-3").tables.keep_from_faces([6] * 6)), int)
+
+
+def _six_dice(cap: int) -> RuleSet:
+    """Six two-faced dice, two rolls a turn: groups and six of a kind."""
+    boxes = (
+        Box("ones", "upper", param=1),
+        Box("twos", "upper", param=2),
+        Box("villa", "groups", groups=(3, 3)),
+        Box("tower", "groups", groups=(4, 2)),
+        Box("all", "yahtzee", points=20),
+    )
+    return RuleSet(
+        name="six-dice",
+        n_dice=6,
+        n_faces=2,
+        rolls_per_turn=2,
+        boxes=boxes,
+        upper_bonus_threshold=12,
+        upper_bonus=4,
+        saved_roll_cap=cap,
+    )
+
+
+@pytest.mark.parametrize("cap", [0, 2])
+def test_six_dice_solver_matches_brute_force(cap):
+    rules = _six_dice(cap)
+    assert solve(rules).expected_value() == pytest.approx(brute_value(rules), abs=1e-11)
+
+
+@pytest.mark.parametrize(("cap", "forced"), [(2, False), (3, True)])
+def test_optimal_play_with_saved_rolls_matches_its_value(cap, forced):
+    """The engine plays saved rolls as the solver values them: the mean of optimal play
+    is within 3 standard errors of the exact value, the same for any number of jobs."""
+    rules = _small(cap, forced)
+    one = simulate("optimal", rules=rules, n_games=40_000, seed=3, n_jobs=1)
+    two = simulate("optimal", rules=rules, n_games=40_000, seed=3, n_jobs=2)
+    assert np.array_equal(one.total, two.total)
+    se = one.total.std() / np.sqrt(len(one.total))
+    assert abs(one.total.mean() - solve(rules).expected_value()) < 3 * se
+
+
+def test_a_game_with_saved_rolls_saves_them():
+    """Keeping every die ends the turn and saves the rolls left (up to the cap); the next
+    turn has them on top of its own."""
+    rules = _small(cap=1)
+    batch = GameBatch(rules, 1)
+    batch.seed(0)
+    batch.start(np.array([0]), np.array([0]))
+    assert int(batch.rolls_left[0]) == 1  # two rolls a turn: one reroll
+    batch.roll(np.array([True]), batch.dice.copy())  # keep every die: stop
+    assert (int(batch.rolls_left[0]), int(batch.saved_rolls[0])) == (0, 1)
+    assert batch.write_boxes(np.array([5]), np.array([True])) == -1
+    batch.turn[:] = 1
+    batch.roll(np.array([True]))
+    assert int(batch.rolls_left[0]) == 2  # its own reroll and the saved one
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "random"])
+def test_simple_strategies_play_new_games(strategy):
+    for rules in ("yacht", "yatzy+forced", _small(cap=2)):
+        out = simulate(strategy, rules=rules, n_games=300, seed=1)
+        assert out.total.min() >= 0
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: target_table(_small(cap=2), 30),
+        lambda: evaluate("optimal", rules=_small(cap=2)),
+    ],
+    ids=["target", "exact"],
+)
+def test_fixed_roll_capabilities_refuse_saved_rolls_in_one_line(call):
+    with pytest.raises(RulesError, match="not available for games with saved rolls"):
+        call()
+
+
+def test_a_paper_heuristic_refuses_another_game():
+    with pytest.raises(ValueError, match="needs the 13 Yahtzee boxes"):
+        simulate("glenn-heuristic", rules="yacht", n_games=10)

@@ -19,8 +19,8 @@ def fill_states(kr, lanes, used, upper, flag, lo, slots, keep_cache, cat_cache) 
     """Record the best decisions of states ``i`` (one lane ``lo[i]``: the upper total for
     max-EV lanes, the points still needed for target lanes) into
     ``keep_cache[slots[i], j - 1, r]`` (j rerolls left) and ``cat_cache[slots[i], s, r]``
-    (``s`` rolls saved; int16 and int8), in parallel over states: :func:`fill_lanes` with one lane per
-    state, so that one compiled kernel serves both."""
+    (``s`` rolls saved; int16 and int8), in parallel over states: :func:`fill_lanes`
+    with one lane per state, so that one compiled kernel serves both."""
     n = len(used)
     fill_lanes(
         kr, lanes, used, upper, flag, lo, np.ones(n, dtype=np.int64),

@@ -50,9 +50,11 @@ def word(gkey, key1, counter):
 
 
 @njit(cache=True, nogil=True)
-def dice_counter(turn, roll, pair):
-    """Counter of the word holding dice slots ``2*pair`` and ``2*pair + 1``."""
-    return (turn * 16 + roll) * 64 + pair + 1
+def dice_counter(turn, roll, pair, rolls_stride):
+    """Counter of the word holding dice slots ``2*pair`` and ``2*pair + 1`` of roll
+    ``roll`` of turn ``turn`` (``rolls_stride``: 16, or more when a turn can have more
+    rolls — games with many saved rolls)."""
+    return (turn * rolls_stride + roll) * 64 + pair + 1
 
 
 @njit(cache=True, nogil=True)

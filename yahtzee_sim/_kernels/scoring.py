@@ -215,6 +215,7 @@ def roll_dice(kr, counts, roll_idx, keep, rolling, games, turn, roll, key0, key1
                 if k < 0 or k > counts[i, f]:
                     return i
     n_words = (kr.n_dice + 1) // 2
+    stride = max(16, kr.levels)  # rolls a turn can have: 16 unless many are saved
     for i in range(n):
         if not rolling[i]:
             continue
@@ -229,7 +230,7 @@ def roll_dice(kr, counts, roll_idx, keep, rolling, games, turn, roll, key0, key1
             continue
         gk = game_key(key0, games[i])
         for p in range(n_words):
-            w = word(gk, key1, dice_counter(turn[i], roll[i], p))
+            w = word(gk, key1, dice_counter(turn[i], roll[i], p, stride))
             s = 2 * p
             code += kr.code_weights[face_from_word(w, s, F)] * (s < m)
             code += kr.code_weights[face_from_word(w, s + 1, F)] * (s + 1 < m)

@@ -246,12 +246,10 @@ class RuleSet:
             raise RulesError("a Yahtzee bonus or joker rule needs a 'yahtzee' box")
         if self.upper_bonus < 0 or self.upper_bonus_threshold < 0:
             raise RulesError("upper bonus and threshold must be >= 0")
-        if not isinstance(self.saved_roll_cap, int) or not 0 <= self.saved_roll_cap <= 13:
+        if not isinstance(self.saved_roll_cap, int) or not 0 <= self.saved_roll_cap <= 60:
             raise RulesError(
-                f"saved_roll_cap must be an integer from 0 to 13, got {self.saved_roll_cap!r}"
+                f"saved_roll_cap must be an integer from 0 to 60, got {self.saved_roll_cap!r}"
             )
-        if self.rolls_per_turn + self.saved_roll_cap > 16:
-            raise RulesError("a turn has at most 16 rolls (rolls per turn + saved-roll cap)")
         for box in self.boxes:
             if box.kind == "groups" and not box.groups:
                 raise RulesError(f"box {box.name!r}: a 'groups' box needs groups, e.g. (3, 3)")
