@@ -16,6 +16,7 @@ from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.game.dice import DiceError
 from yahtzee_sim.game.rules import Box, RuleSet, group_points
 from yahtzee_sim.game.state import decode_state, encode_state, n_states, saved_rolls_of
+from yahtzee_sim.solving.advisor import advise
 from yahtzee_sim.solving.solver import solve, value_table
 from yahtzee_sim.solving.target import target_table
 
@@ -250,10 +251,32 @@ def test_simple_strategies_play_new_games(strategy):
     ids=["target", "exact"],
 )
 def test_fixed_roll_capabilities_refuse_saved_rolls_in_one_line(call):
-    with pytest.raises(RulesError, match="not available for games with saved rolls"):
+    with pytest.raises(ValueError, match="not available for games with saved rolls"):
         call()
 
 
 def test_a_paper_heuristic_refuses_another_game():
     with pytest.raises(ValueError, match="needs the 13 Yahtzee boxes"):
         simulate("glenn-heuristic", rules="yacht", n_games=10)
+
+
+@pytest.mark.parametrize("saved", [0, 2])
+def test_advice_with_saved_rolls_adds_up_to_the_state_value(saved):
+    """The best option at each first roll of a turn with ``saved`` saved rolls, averaged
+    over the first rolls, is the state's value (the advisor values stopping with the rolls
+    it saves)."""
+    rules = _small(cap=2)
+    table = solve(rules)
+    t = rules.tables
+    first = t.dense_keep_roll()[0]
+    total = 0.0
+    for r in range(t.n_rolls):
+        dice = t.faces_from_counts(t.roll_counts[r])
+        best = advise(dice, rules.rolls_per_turn - 1 + saved, rules=rules, table=table)[0]
+        total += first[r] * best.value
+    assert total == pytest.approx(table.values[encode_state(rules, 0, 0, 0, saved)], abs=1e-9)
+
+
+def test_advice_refuses_saved_rolls_where_there_are_none():
+    with pytest.raises(ValueError, match="do not save rolls"):
+        advise([1, 2, 3, 4, 5], 0, rules="yatzy", saved_rolls=1)

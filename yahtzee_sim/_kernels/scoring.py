@@ -374,9 +374,16 @@ def scored_state(kr, used, upper, flag, c, p):
     """The scoring step: ``(next state index, upper bonus paid)`` after ``p`` points in
     box ``c`` (the Yahtzee bonus is :func:`yahtzee_bonus_points`, paid for the roll;
     ``flag`` is the flag after it, :func:`flag_after_roll`)."""
+    return saved_scored_state(kr, used, upper, flag, c, p, 0)
+
+
+@njit(cache=True, nogil=True)
+def saved_scored_state(kr, used, upper, flag, c, p, saved):
+    """:func:`scored_state` of a game with saved rolls: the next turn starts with
+    ``saved`` saved rolls."""
     u2, bonus = upper_after(kr, upper, c, p)
     nf = 1 if sets_flag(kr, c, p) else flag
-    return state_index(kr, used | (np.int64(1) << c), u2, nf), bonus
+    return saved_state_index(kr, used | (np.int64(1) << c), u2, nf, saved), bonus
 
 
 @njit(cache=True, nogil=True)

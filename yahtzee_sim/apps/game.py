@@ -237,7 +237,9 @@ class Game:
         return {n: int(p[c]) for c, n in enumerate(self.rules.box_names) if p[c] >= 0}
 
     def state(self) -> dict:
-        """JSON-ready: turn, dice, rolls left, the score sheet (points or None, in card
+        """JSON-ready: turn, dice, rolls left (with saved rolls: ``saved_before``, the rolls
+        this turn brought from earlier ones, and ``saved_rolls``, those it saves), the score
+        sheet (points or None, in card
         order; score, upper total and bonus outlook, Yahtzee bonuses:
         :func:`~yahtzee_sim.apps.score_sheet.card_state`), the boxes' labels, the legal boxes with
         their points, whether dice are awaited (manual) or the game is over; with an
@@ -249,6 +251,8 @@ class Game:
             "turn": min(int(b.turn[0]) + 1, self.rules.n_boxes),
             "dice": [] if self.need_dice else self.dice(),
             "rolls_left": self.rolls_left,
+            "saved_before": int(b.saved[0]),  # rolls this turn had saved from earlier ones
+            "saved_rolls": int(b.saved_rolls[0]),  # rolls it saves (at a box decision)
             **card_state(self.rules, b),
             "labels": dict(zip(self.rules.box_names, self.rules.box_labels, strict=True)),
             "boxes": {} if (self.over or self.need_dice) else self.points(),
@@ -292,6 +296,7 @@ class Game:
             flag=flag >= 1,
             rules=self.rules,
             bonuses_paid=max(flag - 1, 0) if self.rules.yahtzee_bonus_limit else 0,
+            saved_rolls=int(b.saved_rolls[0]) if (rolls_left or self.rolls_left) == 0 else 0,
         )
 
     # ----------------------------------------------------------------- moves
@@ -336,8 +341,8 @@ class Game:
         best = options[0]
         open_boxes = [n for n in self.rules.box_names if n not in self.used]
         coach = self._coach(options, chosen, keep_reason(self.rules, best.keep, open_boxes))
-        if len(kept) == self.rules.n_dice:  # stop rolling
-            self.batch.rolls_left[0] = 0
+        if len(kept) == self.rules.n_dice:  # stop rolling (saving the rolls left, if saved)
+            self.batch.roll(np.ones(1, dtype=bool), self.batch.dice.copy())
             return coach
         self._turn()["keeps"].append(sorted(kept))
         b, t = self.batch, self.rules.tables

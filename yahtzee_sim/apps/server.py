@@ -252,6 +252,8 @@ def rules_info() -> Response:
         n_dice=rules.n_dice,
         n_faces=rules.n_faces,
         rolls_per_turn=rules.rolls_per_turn,
+        max_rolls=rules.max_rolls,
+        saved_roll_cap=rules.saved_roll_cap,
         has_flag=bool(rules.has_yahtzee_flag),
         strategies=_offered(rules, OFFERED),
         opponents=_offered(rules, OPPONENTS),
@@ -273,6 +275,7 @@ def advise_position() -> Response:
         _field(data, "flag", bool, False),
         rules,
         bonuses_paid=_field(data, "bonuses_paid", int, 0),
+        saved_rolls=_field(data, "saved_rolls", int, 0),
     )
     best = options[0].value
     rows = [o.to_dict() | {"loss": best - o.value} for o in options]

@@ -159,7 +159,11 @@ def _terminal(
                 say(f"  {exc} (e.g. 1 3 5 5 6)")
             continue
         dice = " ".join(map(str, st["dice"]))
-        say(f"turn {st['turn']}, score {st['score']}, dice {dice}, rolls left {st['rolls_left']}")
+        line = f"turn {st['turn']}, score {st['score']}, dice {dice}, rolls left {st['rolls_left']}"
+        if rules.saved_roll_cap:  # Maxi Yatzy: rolls carried between turns
+            line += f" ({st['saved_before']} saved from earlier turns"
+            line += f"; this turn saves {st['saved_rolls']})" if not st["rolls_left"] else ")"
+        say(line)
         says = game.compared()
         if says is not None:
             say("  " + says.line())

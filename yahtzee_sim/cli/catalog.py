@@ -7,7 +7,7 @@ import json
 from dataclasses import asdict
 
 from yahtzee_sim.cli import options as opt
-from yahtzee_sim.game.rules import PRESETS, get_rules
+from yahtzee_sim.game.rules import MODIFIERS, PRESETS, get_rules
 
 
 def _first_sentence(doc: str | None) -> str:
@@ -75,20 +75,30 @@ def add_rules_arguments(p: argparse.ArgumentParser) -> None:
 
 def format_rules(rules) -> str:
     """A rule set in a few lines: dice, rolls, bonuses, then one line per box."""
-    lines = [
+    head = (
         f"{rules.name}: {rules.n_dice} dice, {rules.n_faces} faces, "
         f"{rules.rolls_per_turn} rolls per turn, joker {rules.joker}, "
         f"Yahtzee bonus {rules.yahtzee_bonus}, upper bonus {rules.upper_bonus} at "
         f"{rules.upper_bonus_threshold}"
-    ]
-    lines += [f"  {c.name:<18}{c.kind}" for c in rules.boxes]
+    )
+    if rules.saved_roll_cap:
+        head += f", unused rolls saved (at most {rules.saved_roll_cap})"
+    if rules.forced_order:
+        head += ", boxes filled in order"
+    lines = [head]
+    for c in rules.boxes:
+        extra = f" {c.groups}" if c.groups else ""
+        extra += " (one face may fill two groups)" if c.share_face else ""
+        lines.append(f"  {c.name:<18}{c.kind}{extra}")
     return "\n".join(lines)
 
 
 def run_rules(args: argparse.Namespace) -> int:
     """List the rule presets, or describe one (:func:`yahtzee_sim.get_rules`)."""
     if args.preset is None:
-        print(json.dumps(list(PRESETS)) if args.json else "\n".join(PRESETS))
+        switches = ", ".join("+" + m for m in MODIFIERS)
+        text = "\n".join(PRESETS) + f"\n(house rules after a preset's name: {switches})"
+        print(json.dumps(list(PRESETS)) if args.json else text)
         return 0
     rules = get_rules(args.preset)
     info = {"name": rules.name, "fingerprint": rules.fingerprint(), **rules.describe()}

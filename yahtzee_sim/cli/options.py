@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from yahtzee_sim.errors import YahtzeeSimError
-from yahtzee_sim.game.rules import PRESETS, RuleSet, get_rules
+from yahtzee_sim.game.rules import MODIFIERS, PRESETS, RuleSet, get_rules
 
 EXIT_USAGE = 2
 
@@ -141,7 +141,11 @@ def add_rules(
     rolls_per_turn: bool = True,
 ) -> None:
     """``--rules PRESET`` and (unless ``rolls_per_turn=False``) ``--rolls-per-turn N``."""
-    text = help or f"rule set: {', '.join(PRESETS)} (default: yahtzee, official Hasbro rules)"
+    text = help or (
+        f"rule set: {', '.join(PRESETS)}, with house rules after '+' "
+        f"({', '.join('+' + m for m in MODIFIERS)}; e.g. yatzy+forced) "
+        "(default: yahtzee, official Hasbro rules)"
+    )
     p.add_argument("--rules", default=default, metavar="PRESET", help=text)
     if rolls_per_turn:
         p.add_argument(

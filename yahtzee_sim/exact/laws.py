@@ -64,7 +64,13 @@ _CHECK_ROWS = 512  # rows re-asked per level by the position-only check
 
 
 class ExactEvaluationError(StrategyError):
-    """The strategy cannot be evaluated exactly (random, or uses more than the position)."""
+    """The strategy cannot be evaluated exactly (random, or uses more than the position),
+    or the game is out of the evaluator's reach (saved rolls, too many states)."""
+
+
+#: Most encoded states the exact evaluator takes on (it holds every level's outcomes in
+#: memory: Yatzy's 2,097,152 states need a few GB; Maxi Yatzy's 89 million would not fit).
+EXACT_STATE_LIMIT = 1 << 23
 
 
 @dataclass(eq=False)
@@ -533,7 +539,16 @@ def _lane_result(strategy, rules: RuleSet, progress: bool, t0: float) -> ExactRe
 def prepared(strategy, rules: str | RuleSet):
     """``(strategy, rules)`` resolved, checked for exact evaluation and prepared."""
     rules = get_rules(rules)
-    rules.require_fixed_rolls("exact evaluation")
+    if rules.saved_roll_cap:
+        raise ExactEvaluationError(
+            f"exact evaluation is not available for games with saved rolls ({rules.name!r})"
+        )
+    if n_states(rules) > EXACT_STATE_LIMIT:
+        raise ExactEvaluationError(
+            f"exact evaluation of {rules.name!r} is out of reach: its {n_states(rules):,} states' "
+            f"outcomes do not fit in memory (the evaluator handles up to {EXACT_STATE_LIMIT:,}); "
+            "simulate it instead"
+        )
     strategy = _as_strategy(strategy)
     _check_evaluable(strategy)
     prepare(strategy, rules)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from yahtzee_sim._kernels.decisions import position_values
-from yahtzee_sim._kernels.scoring import flag_after_roll, kernel_rules, scored_state
+from yahtzee_sim._kernels.scoring import flag_after_roll, kernel_rules, saved_scored_state
 from yahtzee_sim._kernels.widget import upper_total_lanes
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import YahtzeeSimError
@@ -69,7 +69,8 @@ def _used_mask(rules: RuleSet, used: Iterable[str]) -> int:
 @dataclass(frozen=True)
 class CheckedPosition:
     """One decision, checked (:func:`check_position`): the dice (face counts and roll
-    index), rerolls left, filled boxes (bitmask), upper total and Yahtzee flag (as
+    index), rerolls left, filled boxes (bitmask), upper total, Yahtzee flag and, at a box
+    decision of a game with saved rolls, the rolls it saves (as
     :class:`~yahtzee_sim.engine.view.TurnView` holds them)."""
 
     rules: RuleSet
@@ -79,6 +80,7 @@ class CheckedPosition:
     used: int
     upper: int
     flag: int
+    saved_rolls: int = 0
 
     @property
     def turn(self) -> int:
@@ -101,6 +103,7 @@ class CheckedPosition:
             np.array([self.flag], dtype=np.int64),
             np.array([score], dtype=np.int64),
             np.zeros((1, rules.n_boxes), dtype=np.int16),
+            saved_rolls=np.array([self.saved_rolls], dtype=np.int64),
         )
 
 
@@ -112,6 +115,7 @@ def check_position(
     flag: bool = False,
     rules: str | RuleSet = "yahtzee",
     bonuses_paid: int = 0,
+    saved_rolls: int = 0,
 ) -> CheckedPosition:
     """The decision described as :func:`advise` takes it, checked.
 
@@ -122,12 +126,21 @@ def check_position(
     """
     rules = get_rules(rules)
     counts = rules.tables.counts_from_faces(list(dice))
-    if not isinstance(rolls_left, (int, np.integer)) or not (
-        0 <= rolls_left < rules.rolls_per_turn
+    if not isinstance(rolls_left, (int, np.integer)) or not (0 <= rolls_left < rules.max_rolls):
+        raise PositionError(
+            f"rolls_left must be 0..{rules.max_rolls - 1} under {rules.name!r} rules, "
+            f"got {rolls_left!r}"
+        )
+    if saved_rolls and not rules.saved_roll_cap:
+        raise PositionError(f"saved_rolls: rules {rules.name!r} do not save rolls")
+    if (
+        not isinstance(saved_rolls, (int, np.integer))
+        or not (0 <= saved_rolls <= rules.saved_roll_cap)
+        or (saved_rolls and rolls_left)
     ):
         raise PositionError(
-            f"rolls_left must be 0..{rules.rolls_per_turn - 1} under {rules.name!r} rules, "
-            f"got {rolls_left!r}"
+            f"saved_rolls (the rolls a box decision saves) must be 0..{rules.saved_roll_cap} "
+            f"with no reroll left, got {saved_rolls!r}"
         )
     mask = _used_mask(rules, used)
     if mask == (1 << rules.n_boxes) - 1:
@@ -154,7 +167,9 @@ def check_position(
         )
     state_flag = int(bool(flag)) + (int(bonuses_paid) if limit else 0)
     roll = int(rules.tables.roll_index(counts))
-    return CheckedPosition(rules, counts, roll, int(rolls_left), mask, int(upper), state_flag)
+    return CheckedPosition(
+        rules, counts, roll, int(rolls_left), mask, int(upper), state_flag, int(saved_rolls)
+    )
 
 
 def advise(
@@ -166,6 +181,7 @@ def advise(
     rules: str | RuleSet = "yahtzee",
     table: ValueTable | None = None,
     bonuses_paid: int = 0,
+    saved_rolls: int = 0,
 ) -> list[Option]:
     """Every distinct option at a decision, best first.
 
@@ -190,18 +206,22 @@ def advise(
     bonuses_paid : int
         Yahtzee bonuses paid so far; matters only under rules that limit them
         (``yahtzee-single-bonus``); needs ``flag``.
+    saved_rolls : int
+        Games with saved rolls, at a box decision: the rolls this turn leaves unused
+        (saved for the next; at most the cap). With rerolls left, keeping every die
+        saves them.
 
     Raises
     ------
     PositionError, DiceError, RulesError
         For a position the rules cannot produce (all ``ValueError`` subclasses).
     """
-    pos = check_position(dice, rolls_left, used, upper, flag, rules, bonuses_paid)
+    pos = check_position(dice, rolls_left, used, upper, flag, rules, bonuses_paid, saved_rolls)
     rules, t = pos.rules, pos.rules.tables
     roll, mask, flag = pos.roll, pos.used, pos.flag
     table = value_table(rules) if table is None else table
     if rolls_left == 0:
-        options = _box_options(pos, table)
+        options = _box_options(pos, table, pos.saved_rolls)
     else:
         keep_vals, _, _ = position_values(
             kernel_rules(rules),
@@ -211,8 +231,10 @@ def advise(
             flag,
         )
         keeps = t.roll_keep_keep[t.roll_keep_ptr[roll] : t.roll_keep_ptr[roll + 1]]
-        # keeping every die ends the rolling (as in the engine): the roll's best box now
-        stop = max(o.value for o in _box_options(pos, table))
+        # keeping every die ends the rolling (as in the engine): the roll's best box now,
+        # the rolls left saved in games with saved rolls
+        saved = min(rolls_left, rules.saved_roll_cap)
+        stop = max(o.value for o in _box_options(pos, table, saved))
         options = [
             Option(
                 stop if t.keep_size[k] == rules.n_dice else float(keep_vals[rolls_left, k]),
@@ -223,7 +245,7 @@ def advise(
     return sorted(options, key=lambda o: (-o.value, -len(o.keep or ()), o.keep or (), o.box or ""))
 
 
-def _box_options(pos: CheckedPosition, table: ValueTable) -> list[Option]:
+def _box_options(pos: CheckedPosition, table: ValueTable, saved: int = 0) -> list[Option]:
     rules = pos.rules
     view = pos.view(rolls_left=0)
     points = view.box_points[0]
@@ -236,6 +258,6 @@ def _box_options(pos: CheckedPosition, table: ValueTable) -> list[Option]:
         p = int(points[c])
         if p < 0:
             continue
-        nxt, bonus = scored_state(kr, pos.used, capped, flag, c, p)
+        nxt, bonus = saved_scored_state(kr, pos.used, capped, flag, c, p, saved)
         out.append(Option(float(p + bonus + ybonus) + table.values[nxt], box=name))
     return out
