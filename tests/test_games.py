@@ -10,6 +10,7 @@ import pytest
 from brute_games import brute_value
 
 from yahtzee_sim import get_rules, simulate
+from yahtzee_sim.analysis.saved_rolls import saved_rolls_by_turn
 from yahtzee_sim.engine.batch import GameBatch
 from yahtzee_sim.errors import RulesError
 from yahtzee_sim.exact.laws import evaluate
@@ -280,3 +281,15 @@ def test_advice_with_saved_rolls_adds_up_to_the_state_value(saved):
 def test_advice_refuses_saved_rolls_where_there_are_none():
     with pytest.raises(ValueError, match="do not save rolls"):
         advise([1, 2, 3, 4, 5], 0, rules="yatzy", saved_rolls=1)
+
+
+def test_saved_rolls_by_turn_stay_within_the_cap_and_what_turns_can_save():
+    rules = _small(cap=2)
+    out = saved_rolls_by_turn("optimal", rules, n_games=500, seed=2)
+    turns = np.arange(1, rules.n_boxes + 1)
+    assert np.all(out.held <= np.minimum(rules.saved_roll_cap, turns))  # one reroll a turn
+    rows = out.by_turn()
+    assert [r["turn"] for r in rows] == list(turns) and rows[0]["mean"] > 0
+    assert np.array_equal(np.sort(out.box_filled, axis=1), np.tile(np.arange(6), (500, 1)))
+    with pytest.raises(RulesError, match="do not save rolls"):
+        saved_rolls_by_turn("optimal", "yatzy", n_games=10)
