@@ -71,6 +71,12 @@ def add_advise_arguments(p: argparse.ArgumentParser) -> None:
     opt.add_flag(
         p, "--flag", "the Yahtzee flag: the Yahtzee box holds 50 (extra Yahtzees earn the bonus)"
     )
+    p.add_argument(
+        "--saved-rolls",
+        type=opt.whole,
+        default=0,
+        help="games with saved rolls, scoring now: the rolls this turn saves",
+    )
     opt.add_count(p, "--top", "show only the best N")
     p.add_argument(
         "--strategy",
@@ -106,7 +112,7 @@ def run_advise(args: argparse.Namespace) -> int:
     """Value every option at one decision (:func:`yahtzee_sim.advise`) and print them."""
     rules = opt.rules_from(args)
     position = (opt.dice(args.dice), args.rolls_left, opt.id_list(args.used), args.upper)
-    options = advise(*position, flag=args.flag, rules=rules)
+    options = advise(*position, flag=args.flag, rules=rules, saved_rolls=args.saved_rolls)
     says = None
     if args.strategy is not None:
         says = strategy_move(
