@@ -19,9 +19,12 @@ def fill_states(kr, lanes, used, upper, flag, lo, slots, keep_cache, cat_cache) 
     """Record the best decisions of states ``i`` (one lane ``lo[i]``: the upper total for
     max-EV lanes, the points still needed for target lanes) into
     ``keep_cache[slots[i], j - 1, r]`` (j rerolls left) and ``cat_cache[slots[i], s, r]``
-    (``s`` rolls saved; int16 and int8), in parallel over states: :func:`fill_lanes`
+    (``s`` rolls saved, or ``cat_cache[slots[i], r]``; int16 and int8), in parallel over
+    states: :func:`fill_lanes`
     with one lane per state, so that one compiled kernel serves both."""
     n = len(used)
+    if cat_cache.ndim == 2:  # games without saved rolls: one box per roll
+        cat_cache = cat_cache[:, None, :]
     fill_lanes(
         kr, lanes, used, upper, flag, lo, np.ones(n, dtype=np.int64),
         np.arange(n, dtype=np.int64), np.asarray(slots, dtype=np.int64), keep_cache, cat_cache,
