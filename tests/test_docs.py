@@ -173,6 +173,7 @@ def run_page(path: Path, cwd: Path) -> dict:
     return ns
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "page",
     [p for p in PAGES if p.name != "getting-started.md"],
@@ -185,6 +186,7 @@ def test_page_blocks_run(page, tmp_path, monkeypatch):
         assert (ns["mine"].filled_turn[:, -1] == 1).all()  # Chance first
 
 
+@pytest.mark.slow
 def test_getting_started_on_a_fresh_clone(tmp_path, monkeypatch):
     """The newcomer path: the page's commands, run verbatim in a fresh clone, print what the
     page shows (the package is the one installed in this environment)."""

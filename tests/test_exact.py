@@ -161,6 +161,7 @@ class _Generic(Strategy):
         return self.inner.box(view)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("strategy", "rules"),
     [("optimal", r) for r in ("yahtzee", "yahtzee-no-bonus", "yatzy", "2-yatzy", "yahtzee@4")]
@@ -181,6 +182,7 @@ def test_decision_table_fast_path_equals_batched_views(strategy, rules):
     np.testing.assert_array_equal(c_fast, c_gen)
 
 
+@pytest.mark.slow
 def test_generic_path_gives_the_same_law_as_the_fast_path():
     fast = evaluate("optimal", "yahtzee-no-bonus", distribution=False)
     slow = evaluate(_Generic(get_strategy("optimal")), "yahtzee-no-bonus", distribution=False)

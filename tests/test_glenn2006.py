@@ -13,16 +13,19 @@ def box(sid, dice, **kw):
     return v.rules.box_names[s.box(v)[0]]
 
 
+@pytest.mark.slow
 def test_glenn_greedy_prefers_harder_box_on_ties():
     assert box("glenn-greedy", (3, 3, 3, 3, 5)) == "four_of_a_kind"  # 3K = 4K = Chance = 17
     assert box("glenn-greedy", (2, 2, 3, 3, 3), used=("full_house",)) == "three_of_a_kind"
 
 
+@pytest.mark.slow
 def test_heuristics_take_the_large_straight():
     for sid in ("glenn-heuristic", "glenn-better-heuristic"):
         assert box(sid, (1, 2, 3, 4, 5)) == "large_straight"
 
 
+@pytest.mark.slow
 def test_order_of_table_3_is_reproduced():
     means = {
         sid: simulate(sid, 20_000, seed=2, n_jobs=1).summary()["mean"]

@@ -94,6 +94,7 @@ def _cli_play(*args: str, script: str = ""):
     )
 
 
+@pytest.mark.slow
 def test_cli_play_over_a_pipe(tmp_path):
     rec = tmp_path / "g.jsonl"
     out = _cli_play("--seed", "1", "--record", str(rec), script="all\nchance\n5 5\n-\nfives\n")
@@ -234,6 +235,7 @@ def _reset(ask):
     return ask
 
 
+@pytest.mark.slow
 def test_cli_play_against_an_opponent():
     args = ("--seed", "1", "--opponent", "win-aware", "--compare", "card-10")
     out = _cli_play(*args, script="all\nchance\n")

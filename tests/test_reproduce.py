@@ -2,6 +2,7 @@
 with 100,000 games per figure and the Yatzy target table is `yahtzee-sim reproduce`)."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -32,6 +33,7 @@ def _row(rep, table, item):
     return row
 
 
+@pytest.mark.slow
 def test_rows_hold_paper_ours_and_method(quick):
     rep, _ = quick
     sy = '"Simulating Yahtzee"'
@@ -84,11 +86,28 @@ def test_files_and_json(quick):
     assert "Table 8" in (out / "report.md").read_text()
 
 
+def assert_same_files(a: Path, b: Path, names) -> None:
+    """The files ``names`` (at least ``report.md``) hold the same bytes in ``a`` and ``b``."""
+    names = list(names)
+    assert "report.md" in names, names
+    for name in names:
+        assert (a / name).read_bytes() == (b / name).read_bytes(), name
+
+
 def test_same_command_same_bytes(tmp_path):
     a = reproduce(("reference-values",), out=tmp_path / "a")
     reproduce(("reference-values",), out=tmp_path / "b")
-    for name in a.files:
-        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+    assert_same_files(tmp_path / "a", tmp_path / "b", a.files)
+
+
+@pytest.mark.parametrize("broken", ["no files", "other bytes"])
+def test_the_same_bytes_check_fails_on_broken_folders(tmp_path, broken):
+    for folder, text in (("a", "x"), ("b", "y")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "report.md").write_text(text)
+    with pytest.raises(AssertionError):
+        names = [] if broken == "no files" else ["report.md"]
+        assert_same_files(tmp_path / "a", tmp_path / "b", names)
 
 
 def test_errors(tmp_path, capsys):

@@ -316,6 +316,7 @@ def page(server):
         browser.quit()
 
 
+@pytest.mark.slow
 def test_the_page_in_a_headless_browser(page):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
