@@ -51,6 +51,7 @@ def test_rows_hold_paper_ours_and_method(quick):
     assert len(t11) == 15 and max(abs(r.difference) for r in t11) < 0.005
 
 
+@pytest.mark.slow
 def test_reference_values_and_tillius(quick):
     rep, _ = quick
     pinned = [r for r in rep.rows if r.table == "Reference values" and "web page" not in r.item]
@@ -64,12 +65,14 @@ def test_reference_values_and_tillius(quick):
     assert "Tillius 2026, Table 13" in rep.skipped
 
 
+@pytest.mark.slow
 def test_kim_nelson_sweep_picks_the_papers_winners(quick):
     rep, _ = quick
     rows = [r for r in rep.rows if r.table == '"Simulating Yahtzee", Table 3']
     assert len(rows) == 2 and all(r.note == "same winners" for r in rows)
 
 
+@pytest.mark.slow
 def test_files_and_json(quick):
     rep, out = quick
     for name in (
@@ -94,6 +97,7 @@ def assert_same_files(a: Path, b: Path, names) -> None:
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
 
 
+@pytest.mark.slow
 def test_same_command_same_bytes(tmp_path):
     a = reproduce(("reference-values",), out=tmp_path / "a")
     reproduce(("reference-values",), out=tmp_path / "b")
@@ -146,3 +150,20 @@ def test_exact_laws_are_kept_for_the_next_run(tmp_path, monkeypatch):
     np.testing.assert_array_equal(again.box_means, first.box_means)
     assert (again.mean, again.sd, again.strategy) == (first.mean, first.sd, first.strategy)
     assert len(list(tmp_path.glob("exact-*"))) == 1
+
+
+@pytest.mark.slow
+def test_strategy_figures_agree_or_are_documented_gaps(quick, tmp_path, capsys):
+    rep, _ = quick
+    sy = '"Simulating Yahtzee"'
+    assert _row(rep, f"{sy}, Table 2", "greedy: mean").status == "agrees"
+    assert _row(rep, f"{sy}, Table 5", "prioritize-upper: upper bonus rate").status == "agrees"
+    assert _row(rep, "Reference values", "optimal EV, yatzy").status == ""
+    assert len(rep.gaps()) == 0
+    assert main(["reproduce", "--sections", "defensive", "--out", str(tmp_path), "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    assert "documented gaps (paper | ours | gap: reason):" in printed
+    assert "defensive: mean: 201.4680 | 208.0402 | +6.5722: unexplained" in printed
+    text = (tmp_path / "report.md").read_text()
+    assert "## Documented gaps" in text and "the thesis publishes no program" in text
+    assert "README" not in text
