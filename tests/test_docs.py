@@ -12,6 +12,10 @@ Every fenced code block of README.md and docs/**/*.md is checked:
   appear in that order in what the commands print.
 * A block preceded by ``<!-- test: skip (reason) -->`` is not run (it needs something a test
   cannot have, such as a cluster's scheduler); the reason is required.
+* ``pycon`` blocks are doctests: their ``>>>`` lines run in the page's namespace and what
+  each prints is compared with the output shown under it (``...`` matches anything). A
+  value shown in a comment of a ``python`` block (``print(x)  # 254.5877``) is refused:
+  such values go in a ``pycon`` block.
 * Other blocks (``text``, ``json``) show output or formats and are not run.
 
 The Getting-started page is the newcomer path: its commands run in a fresh clone of the
@@ -21,6 +25,7 @@ repository.
 from __future__ import annotations
 
 import contextlib
+import doctest
 import importlib
 import inspect
 import io
@@ -34,6 +39,7 @@ import time
 import types
 from pathlib import Path
 
+import cloudpickle
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -144,15 +150,35 @@ def check_output(shown: str, printed: str, where: str) -> None:
             pytest.fail(f"{where}: shown line not printed: {want!r}\nprinted:\n{printed}")
 
 
+DOCTEST_FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+
+def run_doctest(body: str, ns: dict, where: str) -> None:
+    """Run a ``pycon`` block (``>>>`` lines and their shown output) in the page's namespace;
+    every shown output is compared with what the line prints (``...`` matches anything)."""
+    test = doctest.DocTestParser().get_doctest(body, ns, where, where, 0)
+    assert test.examples, f"{where}: a pycon block without >>> lines"
+    out = io.StringIO()
+    runner = doctest.DocTestRunner(optionflags=DOCTEST_FLAGS)
+    runner.run(test, out=out.write, clear_globs=False)
+    assert runner.failures == 0, f"{where}: shown output differs\n{out.getvalue()}"
+
+
+#: A ``print(...)`` in a python block whose comment shows a value: such values belong in a
+#: ``pycon`` block, where they are compared.
+VALUE_COMMENT = re.compile(r"^print\(.*\)\s+#\s*(-?\d|True|False|\[|\{|'|\")", flags=re.M)
+
+
 def run_page(path: Path, cwd: Path) -> dict:
     """Run every block of one page in ``cwd``; return the page's Python namespace."""
     # a real module, so that classes defined on the page pickle (check_strategy, workers)
     module = types.ModuleType("docs_page_" + re.sub(r"\W", "_", path.stem))
     sys.modules[module.__name__] = module
+    cloudpickle.register_pickle_by_value(module)  # worker processes get its classes by value
     ns = module.__dict__
     items = blocks(path)
     for i, b in enumerate(items):
-        where = f"{path.relative_to(ROOT)}:{b['line']}"
+        where = f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}:{b['line']}"
         if b["marker"] == "skip":
             assert b["reason"], f"{where}: a skipped block says why"
             continue
@@ -162,6 +188,8 @@ def run_page(path: Path, cwd: Path) -> dict:
             t0 = time.perf_counter()
             exec(compile(b["body"], where, "exec"), ns)
             TIMES[where] = time.perf_counter() - t0
+        elif b["lang"] == "pycon":
+            run_doctest(b["body"], ns, where)
         elif b["lang"] in ("bash", "sh", "console"):
             for cmd in commands(b["body"]):
                 check_command(cmd, where)
@@ -357,3 +385,26 @@ def test_a_drifted_table_is_found(tmp_path):
     assert doc_tables.main(["--root", str(tmp_path), "--check"]) == 1
     assert doc_tables.main(["--root", str(tmp_path)]) == 0
     assert doc_tables.stale(tmp_path) == []
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_values_shown_are_compared(page):
+    """No python block shows a value in a comment: values shown are doctest outputs."""
+    shown = [
+        f"{page.name}:{b['line']}: {m.group(0)}"
+        for b in blocks(page)
+        if b["lang"] == "python"
+        for m in VALUE_COMMENT.finditer(b["body"])
+    ]
+    assert not shown, shown
+
+
+def test_a_wrong_shown_value_fails(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("```pycon\n>>> print(1 + 1)\n3\n```\n")
+    with pytest.raises(AssertionError, match="shown output differs"):
+        run_page(page, tmp_path)
+    page.write_text("```pycon\n>>> print(1 + 1)\n2\n```\n")
+    run_page(page, tmp_path)
+    assert VALUE_COMMENT.search("print(x)  # 254.5877")
+    assert not VALUE_COMMENT.search("print(x)  # the card, as Markdown")

@@ -10,12 +10,17 @@ TESTS = Path(__file__).resolve().parent
 
 
 def duplicate_test_names(files) -> list[str]:
-    """Names of test functions (module level or in a class) defined more than once."""
+    """Test functions defined more than once: module-level ``test_x`` and methods
+    ``Class.test_x`` (a subclass may override its base's test)."""
     names = Counter()
     for path in files:
-        for node in ast.walk(ast.parse(Path(path).read_text())):
+        for node in ast.parse(Path(path).read_text()).body:
             if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
                 names[node.name] += 1
+            if isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if isinstance(item, ast.FunctionDef) and item.name.startswith("test_"):
+                        names[f"{node.name}.{item.name}"] += 1
     return sorted(name for name, n in names.items() if n > 1)
 
 
