@@ -161,6 +161,7 @@ def run_doctest(body: str, ns: dict, where: str) -> None:
     out = io.StringIO()
     runner = doctest.DocTestRunner(optionflags=DOCTEST_FLAGS)
     runner.run(test, out=out.write, clear_globs=False)
+    ns.update(test.globs)  # names the block defines serve the page's later blocks
     assert runner.failures == 0, f"{where}: shown output differs\n{out.getvalue()}"
 
 
