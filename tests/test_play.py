@@ -191,6 +191,7 @@ def test_abbreviations_play_and_the_card_and_help_commands():
     assert "boxes: Ones" in text  # labels, in card order
 
 
+@pytest.mark.slow
 def test_card_lines_show_every_box_bonus_progress_and_total():
     rules = get_rules("yatzy")
     game = Game(rules, seed=1)

@@ -56,8 +56,20 @@ def _check_rules(strategy):
     return rules if cls.supports(get_rules(rules)) else "yatzy"
 
 
-@parametrize_with_checks(strategy_ids(), rules=_check_rules)
+#: Strategies whose tables take several seconds to build: their checks are marked slow.
+SLOW_TO_PREPARE = ("glenn-heuristic", "glenn-better-heuristic")
+
+
+@parametrize_with_checks(
+    [sid for sid in strategy_ids() if sid not in SLOW_TO_PREPARE], rules=_check_rules
+)
 def test_builtin_strategy_check(strategy, check):
+    check(strategy)
+
+
+@pytest.mark.slow
+@parametrize_with_checks(SLOW_TO_PREPARE, rules=_check_rules)
+def test_builtin_strategy_check_of_a_slow_table(strategy, check):
     check(strategy)
 
 

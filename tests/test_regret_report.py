@@ -39,6 +39,7 @@ def test_losses_add_up_to_the_gap_to_optimal(greedy_regret):
     assert (r.by_decision > 0).all() and (r.by_turn >= 0).all()
 
 
+@pytest.mark.slow
 def test_costliest_situations_are_sorted_and_consistent(greedy_regret):
     s = greedy_regret.situations
     assert len(s) == 15

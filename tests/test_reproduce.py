@@ -128,6 +128,7 @@ def test_errors(tmp_path, capsys):
     assert err.count("\n") == 1 and "unknown sections" in err
 
 
+@pytest.mark.slow
 def test_cli_json(tmp_path, capsys):
     code = main(["reproduce", "--sections", "reference-values", "--out", str(tmp_path), "--json"])
     assert code == 0

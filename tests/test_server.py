@@ -126,6 +126,7 @@ def test_manual_dice_through_the_api(client):
     assert out["state"]["dice"] == [2, 2, 2, 4, 6] and out["state"]["rolls_left"] == 1
 
 
+@pytest.mark.slow
 def test_advise_with_a_strategy_says_its_move_and_rule(client):
     body = {"dice": [2, 3, 3, 3, 6], "rolls_left": 0, "used": ["chance"], "strategy": "card-10"}
     res = client.post("/api/advise", json=body)

@@ -220,6 +220,7 @@ def test_chase_plays_the_exact_best_last_turn(opp_chance):
 
 
 # ------------------------------------------------------ moments and exact laws
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_name", ["2-yatzy", "yahtzee"])
 def test_future_moments_mean_is_the_value_table_and_sd_the_exact_sd(rules_name):
     fm = future_moments(rules_name)
