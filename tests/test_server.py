@@ -155,7 +155,7 @@ def test_advise_with_a_strategy_says_its_move_and_rule(client):
         ("card:/etc/passwd", "registered strategy id"),
         ("my_file.py:Mine", "registered strategy id"),
         ("random", "at random"),
-        pytest.param("chase", "score so far", marks=pytest.mark.slow),  # prepares its tables
+        pytest.param("chase", "score so far", marks=pytest.mark.slow),  # seconds: see its test time
         (7, "'strategy' must be a string"),
     ],
 )
