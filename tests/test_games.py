@@ -67,7 +67,7 @@ def _small(cap: int = 0, forced: bool = False, n_dice: int = 3) -> RuleSet:
 
 @pytest.mark.parametrize("forced", [False, True], ids=["free-order", "forced-order"])
 @pytest.mark.parametrize("cap", [0, 1, 3], ids=lambda c: f"cap{c}")
-def test_solver_matches_brute_force(cap, forced):
+def test_solver_matches_brute_force_on_small_games(cap, forced):
     """Every saved-roll count's value at the start, and a mid-game state's, equal plain
     recursion over ordered dice (forced order, saved rolls, both)."""
     rules = _small(cap, forced)
