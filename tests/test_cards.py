@@ -159,6 +159,7 @@ def _noted_mean(text: str) -> float:
     return float(m.group(1))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", ["yahtzee", "yatzy"])
 @pytest.mark.parametrize("size", SIZES)
 def test_shipped_card_exact_mean_matches_simulation(family, size):

@@ -32,6 +32,7 @@ PUBLISHED = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rules", "published"), PUBLISHED.items())
 def test_published_optimum(rules, published):
     assert value_table(rules).expected_value() == pytest.approx(published, abs=1e-6)
@@ -99,6 +100,7 @@ def test_forced_order_is_worth_less_and_fills_boxes_in_order():
     assert len(options("yatzy", [4, 4, 4, 5, 6], used=filled)) == 12
 
 
+@pytest.mark.slow
 def test_yatzy_forced_order_matches_the_peer():
     """Forced-order Yatzy's optimum, and that of the peer package where it is installed."""
     ours = value_table("yatzy+forced").expected_value()

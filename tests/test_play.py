@@ -105,6 +105,7 @@ def test_cli_play_over_a_pipe(tmp_path):
     assert bad.returncode == 2 and "nope" in bad.stderr and "Traceback" not in bad.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ["yatzy"])
 def test_plays_other_rules(rules):
     said = []

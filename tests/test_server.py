@@ -225,6 +225,7 @@ def test_a_game_against_an_opponent(client):
     assert check_record(record).final == mine  # the person's record still checks
 
 
+@pytest.mark.slow
 def test_an_opponent_game_is_reproducible_and_the_opponent_sees_the_card(client):
     def play(seed):
         out = client.post(

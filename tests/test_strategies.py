@@ -172,6 +172,7 @@ def test_random_mean_consistent_with_target_band():
     assert abs(s["sd"] - 25.27) < 0.5
 
 
+@pytest.mark.slow
 def test_tiered_random_close_to_purely_random():
     a = simulate("random", 100_000, seed=3).summary()["mean"]
     b = simulate("tiered-random", 100_000, seed=3).summary()["mean"]
