@@ -17,7 +17,12 @@ from yahtzee_sim.engine.registry import (
 )
 from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.strategies.adapter import FunctionStrategy, Position
-from yahtzee_sim.strategies.checks import StrategyCheckError, check_strategy
+from yahtzee_sim.strategies.checks import (
+    StrategyCheckError,
+    check_strategy,
+    parametrize_with_checks,
+    strategy_checks,
+)
 from yahtzee_sim.strategies.policy import PolicyStrategy, as_policy
 
 __all__ = [
@@ -30,7 +35,9 @@ __all__ = [
     "check_strategy",
     "default_strategy_ids",
     "get_strategy",
+    "parametrize_with_checks",
     "register",
+    "strategy_checks",
     "strategy_class",
     "strategy_ids",
 ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from yahtzee_sim.engine.strategy import Reference, Strategy
+from yahtzee_sim.engine.strategy import Gap, Reference, Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.strategies._yahtzee_boxes import (
     CHANCE,
@@ -54,9 +54,23 @@ class DefensiveYahtzee(YahtzeeBoxes, Strategy):
             mean=201.468,
             n_games=100_000,
             stats={"min": 79, "p10": 152, "max": 330},
-            tolerance=7.0,
-            stats_tolerance={"min": 12, "p10": 5, "max": 16},
-            note="ours 208.04 exactly: the thesis does not give every tie rule (README)",
+            note="the thesis's rules on the rules of its §2.3 (no Yahtzee bonus, no joker)",
+            gaps=(
+                Gap(
+                    "mean",
+                    208.0402,
+                    "unexplained: the thesis publishes no program and does not give every tie rule",
+                ),
+                Gap("p10", 155, "follows the mean"),
+                Gap(
+                    "min", 76, "a sample minimum of 100,000 games: it moves by points with the seed"
+                ),
+                Gap(
+                    "max",
+                    336,
+                    "a sample maximum of 100,000 games: it moves by points with the seed",
+                ),
+            ),
         ),
     )
 

@@ -29,7 +29,7 @@ class RiskSensitive(TableStrategy):
         Risk aversion (nonzero; its range depends on the rules' largest score).
     """
 
-    references = ()  # no published figures for this play; results: README "Playing to win"
+    references = ()  # no published figures; results: docs/guide/target-utility-risk.md
     id_parameter = "theta"  # the number of the id "risk:0.02"
     in_all = False  # a family of strategies, one per θ
 

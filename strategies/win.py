@@ -47,7 +47,7 @@ class WinProbability(UtilityPlay):
         The opponents' strategy (deterministic: its exact law is used).
     """
 
-    references = ()  # no published figures for this play; results: README "Playing to win"
+    references = ()  # no published figures; results: docs/guide/target-utility-risk.md
     id_parameter = "players"  # the number of the id "win:5"
     in_all = False  # its table takes minutes per rule set
 

@@ -220,7 +220,7 @@ class WinAware(_OpponentAware):
         Gauss-Hermite nodes for P(win) against several opponents still playing.
     """
 
-    references = ()  # Pawlewicz 2010's figures were not available to us (README)
+    references = ()  # no published figures to compare (docs/guide/matches.md: Results)
 
     def __init__(self, nodes: int = 8) -> None:
         self.nodes = nodes
@@ -261,7 +261,7 @@ class WinTarget(_OpponentAware):
         Opponents' cards with at most this many open boxes are valued by their exact law.
     """
 
-    references = ()  # Pawlewicz 2010's figures were not available to us (README)
+    references = ()  # no published figures to compare (docs/guide/matches.md: Results)
 
     def __init__(
         self, nodes: int = 8, quantiles: int = 8, cap: int = 400, exact_open: int = 3

@@ -34,26 +34,32 @@ def _private_cache(tmp_path_factory):
     mp.undo()
 
 
-#: Tests that take several seconds or more (with their parameters): run first, so that
-#: the last tests of the run are short and both workers finish together (pytest-xdist's
-#: worksteal hands out the collection in order and steals from the end of a queue).
-HEAVY_FIRST = (
-    "test_target_curves_are_unchanged",
-    "test_page_blocks_run",
-    "test_every_builtin_passes_check_strategy",
-    # whole laws before the moments-only checks, which then read the laws of the same
-    # strategies (tests/helpers.py) instead of a forward pass of their own
-    "test_regret_is_unchanged",
-    "test_exact_laws_are_unchanged",
-    "test_exact_moments_agree_with_simulation",
-    "test_the_page_in_a_headless_browser",
-    "test_report_folder",
-    "test_generic_path_gives_the_same_law_as_the_fast_path",
-    "test_regret_text_json_and_plot",
-)
-
-
 def pytest_collection_modifyitems(session, config, items):
-    """Heavy tests first (in the order of :data:`HEAVY_FIRST`), the rest as collected."""
-    rank = {name: k for k, name in enumerate(HEAVY_FIRST)}
-    items.sort(key=lambda item: rank.get(item.originalname, len(rank)))
+    """Tests marked ``slow`` first, the rest as collected (a stable sort).
+
+    Heavy tests carry the ``slow`` marker (``-m "not slow"`` is the quick development
+    loop). Running them first keeps the last tests of a run short, so that the workers
+    finish together (pytest-xdist's worksteal hands out the collection in order and steals
+    from the end of a queue).
+    """
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+#: A test that runs longer than this without the ``slow`` marker is listed at the end of
+#: the run (the quick loop should stay quick).
+SLOW_SECONDS = 5.0
+_UNMARKED: list[tuple[str, float]] = []
+
+
+def pytest_runtest_logreport(report):
+    """Note the tests that ran longer than :data:`SLOW_SECONDS` without the marker."""
+    if report.when == "call" and report.duration > SLOW_SECONDS and "slow" not in report.keywords:
+        _UNMARKED.append((report.nodeid, report.duration))
+
+
+def pytest_terminal_summary(terminalreporter):
+    """List the heavy tests that lack the ``slow`` marker."""
+    if _UNMARKED:
+        terminalreporter.write_sep("-", f"over {SLOW_SECONDS:g} s without @pytest.mark.slow")
+        for nodeid, seconds in sorted(_UNMARKED, key=lambda x: -x[1]):
+            terminalreporter.write_line(f"{seconds:6.1f} s  {nodeid}")

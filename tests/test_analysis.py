@@ -1,7 +1,9 @@
 import json
 import math
+from types import SimpleNamespace
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -80,6 +82,7 @@ def assert_pcs_not_below(hits, reps, target=0.95):
     assert p_value > 0.01, f"PCS {hits}/{reps} is significantly below {target}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", [2, 5, 10])
 def test_pcs_slippage_configuration(k):
     delta, reps = 0.5, 300
@@ -88,6 +91,7 @@ def test_pcs_slippage_configuration(k):
     assert_pcs_not_below(hits, reps)
 
 
+@pytest.mark.slow
 def test_pcs_monotone_decreasing_means():
     delta, reps = 0.5, 300
     means = [-delta * i for i in range(6)]
@@ -111,14 +115,33 @@ def test_common_random_numbers_need_fewer_observations():
     assert np.mean(crn) < 0.5 * np.mean(ind)
 
 
+def assert_sample_best_never_eliminated(results) -> None:
+    """At the stage a system is eliminated, another has a larger sample mean; at least one
+    elimination among ``results`` (otherwise nothing was checked)."""
+    checked = 0
+    for res in results:
+        for name, stage in res.eliminated:
+            at = res.trace[res.trace["stage"] == stage]
+            assert at["mean"].max() > at.loc[at["system"] == name, "mean"].iloc[0], (name, stage)
+            checked += 1
+    assert checked > 0, "no system was eliminated: the property was not checked"
+
+
+@pytest.mark.slow
 def test_sample_best_is_never_eliminated():
     rng = np.random.default_rng(7)
     names = [f"s{i}" for i in range(6)]
-    for _ in range(50):
-        res = kim_nelson(normal_source(np.zeros(6), rng), names, 0.3, n0=10, m=1)
-        for name, stage in res.eliminated:
-            at = res.trace[res.trace["stage"] == stage]
-            assert at["mean"].max() > at.loc[at["system"] == name, "mean"].iloc[0]
+    assert_sample_best_never_eliminated(
+        kim_nelson(normal_source(np.zeros(6), rng), names, 0.3, n0=10, m=1) for _ in range(50)
+    )
+
+
+@pytest.mark.parametrize("broken", ["nothing eliminated", "the best eliminated"])
+def test_the_elimination_check_fails_on_broken_results(broken):
+    trace = pd.DataFrame({"stage": [10, 10], "system": ["a", "b"], "mean": [1.0, 0.5]})
+    eliminated = [] if broken == "nothing eliminated" else [("a", 10)]
+    with pytest.raises(AssertionError):
+        assert_sample_best_never_eliminated([SimpleNamespace(eliminated=eliminated, trace=trace)])
 
 
 def test_identical_systems_offset_by_constant_decide_at_n0():
@@ -183,6 +206,7 @@ def test_mcb_separates_the_clear_best_and_keeps_ties():
     assert (out["lower"] <= 0).all() and (out["upper"] >= 0).all()
 
 
+@pytest.mark.slow
 def test_summarize_and_paired_difference():
     a = simulate("greedy", 20_000, seed=3)
     b = simulate("optimal", 20_000, seed=3)
@@ -228,6 +252,7 @@ def test_cli_select_errors(capsys, args, needle):
     assert needle in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_pcs_with_batch_means_of_real_scores():
     """PCS of KN when observations are batch means (b = 10) of skewed, multimodal game scores.
 

@@ -119,6 +119,7 @@ def test_moves_are_checked_once_for_shape_type_and_range():
     assert box_array(_Named(), [0, 1, 2], view).dtype == np.int64
 
 
+@pytest.mark.slow
 def test_the_container_and_the_game_need_no_optional_extra():
     """With gymnasium and Flask unimportable, a game is played and scored."""
     code = (

@@ -147,6 +147,7 @@ def test_shipped_cards_parse_and_fit_their_size(family, size):
     assert card.rules == family and 0 < card.n_rules <= size
 
 
+@pytest.mark.slow
 def test_card_strategy_passes_check_strategy():
     check_strategy("card-10", rules="yahtzee", n_games=100, n_positions=60)
     check_strategy("card-10", rules="yatzy", n_games=100, n_positions=60)
@@ -158,6 +159,7 @@ def _noted_mean(text: str) -> float:
     return float(m.group(1))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", ["yahtzee", "yatzy"])
 @pytest.mark.parametrize("size", SIZES)
 def test_shipped_card_exact_mean_matches_simulation(family, size):

@@ -120,6 +120,7 @@ def test_check_reports_a_failing_strategy(capsys, tmp_path):
 
 
 # ------------------------------------------------------------------ one label everywhere
+@pytest.mark.slow
 def test_same_label_in_every_output(capsys, plugin, tmp_path):
     spec = f"{plugin}:KeepMostCommon(theta=0.5)"
     label = "KeepMostCommon(theta=0.5)"
@@ -231,6 +232,7 @@ def test_exception_in_strategy_exact_and_check(plugin):
         check_strategy(f"{plugin}:Broken", RULES, n_games=20)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_exception_in_strategy_one_line_in_cli(capsys, plugin, jobs):
     code, _, err = run(

@@ -67,6 +67,7 @@ def test_options_are_the_advisors(greedy_set):
         assert c["regret"][i] == pytest.approx(c["optimal_value"][i] - c["value"][i])
 
 
+@pytest.mark.slow
 def test_sampled_regret_agrees_with_the_exact_regret(greedy_set):
     c = greedy_set.columns
     per_game = np.bincount(c["game"], weights=c["regret"], minlength=1500)

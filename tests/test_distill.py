@@ -44,6 +44,7 @@ def test_curve_points_are_exact(tiny):
     assert tiny.curve[-1]["regret"] == pytest.approx(tiny.optimal - ex.mean)
 
 
+@pytest.mark.slow
 def test_prune_to_keeps_the_most_useful_learned_rules():
     res = distill("yahtzee", max_rules=6, seed=1, n_games=300, curve_at=[], prune_to=3)
     assert res.grown.n_rules == 6
@@ -52,7 +53,7 @@ def test_prune_to_keeps_the_most_useful_learned_rules():
     assert res.card == res.card_of(len(res.order), pruned=True)
 
 
-def test_bad_arguments():
+def test_distill_refuses_bad_arguments():
     with pytest.raises(DistillError, match="prune_to"):
         distill("2-yatzy", prune_to=-1)
     with pytest.raises(DistillError, match="max_rules"):

@@ -12,6 +12,10 @@ Every fenced code block of README.md and docs/**/*.md is checked:
   appear in that order in what the commands print.
 * A block preceded by ``<!-- test: skip (reason) -->`` is not run (it needs something a test
   cannot have, such as a cluster's scheduler); the reason is required.
+* ``pycon`` blocks are doctests: their ``>>>`` lines run in the page's namespace and what
+  each prints is compared with the output shown under it (``...`` matches anything). A
+  value shown in a comment of a ``python`` block (``print(x)  # 254.5877``) is refused:
+  such values go in a ``pycon`` block.
 * Other blocks (``text``, ``json``) show output or formats and are not run.
 
 The Getting-started page is the newcomer path: its commands run in a fresh clone of the
@@ -21,6 +25,7 @@ repository.
 from __future__ import annotations
 
 import contextlib
+import doctest
 import importlib
 import inspect
 import io
@@ -34,6 +39,7 @@ import time
 import types
 from pathlib import Path
 
+import cloudpickle
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -144,15 +150,36 @@ def check_output(shown: str, printed: str, where: str) -> None:
             pytest.fail(f"{where}: shown line not printed: {want!r}\nprinted:\n{printed}")
 
 
+DOCTEST_FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+
+def run_doctest(body: str, ns: dict, where: str) -> None:
+    """Run a ``pycon`` block (``>>>`` lines and their shown output) in the page's namespace;
+    every shown output is compared with what the line prints (``...`` matches anything)."""
+    test = doctest.DocTestParser().get_doctest(body, ns, where, where, 0)
+    assert test.examples, f"{where}: a pycon block without >>> lines"
+    out = io.StringIO()
+    runner = doctest.DocTestRunner(optionflags=DOCTEST_FLAGS)
+    runner.run(test, out=out.write, clear_globs=False)
+    ns.update(test.globs)  # names the block defines serve the page's later blocks
+    assert runner.failures == 0, f"{where}: shown output differs\n{out.getvalue()}"
+
+
+#: A ``print(...)`` in a python block whose comment shows a value: such values belong in a
+#: ``pycon`` block, where they are compared.
+VALUE_COMMENT = re.compile(r"^print\(.*\)\s+#\s*(-?\d|True|False|\[|\{|'|\")", flags=re.M)
+
+
 def run_page(path: Path, cwd: Path) -> dict:
     """Run every block of one page in ``cwd``; return the page's Python namespace."""
     # a real module, so that classes defined on the page pickle (check_strategy, workers)
     module = types.ModuleType("docs_page_" + re.sub(r"\W", "_", path.stem))
     sys.modules[module.__name__] = module
+    cloudpickle.register_pickle_by_value(module)  # worker processes get its classes by value
     ns = module.__dict__
     items = blocks(path)
     for i, b in enumerate(items):
-        where = f"{path.relative_to(ROOT)}:{b['line']}"
+        where = f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}:{b['line']}"
         if b["marker"] == "skip":
             assert b["reason"], f"{where}: a skipped block says why"
             continue
@@ -162,6 +189,8 @@ def run_page(path: Path, cwd: Path) -> dict:
             t0 = time.perf_counter()
             exec(compile(b["body"], where, "exec"), ns)
             TIMES[where] = time.perf_counter() - t0
+        elif b["lang"] == "pycon":
+            run_doctest(b["body"], ns, where)
         elif b["lang"] in ("bash", "sh", "console"):
             for cmd in commands(b["body"]):
                 check_command(cmd, where)
@@ -173,6 +202,7 @@ def run_page(path: Path, cwd: Path) -> dict:
     return ns
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "page",
     [p for p in PAGES if p.name != "getting-started.md"],
@@ -185,6 +215,7 @@ def test_page_blocks_run(page, tmp_path, monkeypatch):
         assert (ns["mine"].filled_turn[:, -1] == 1).all()  # Chance first
 
 
+@pytest.mark.slow
 def test_getting_started_on_a_fresh_clone(tmp_path, monkeypatch):
     """The newcomer path: the page's commands, run verbatim in a fresh clone, print what the
     page shows (the package is the one installed in this environment)."""
@@ -258,12 +289,59 @@ STABLE = [
 ]  # fmt: skip
 
 
-def test_api_reference_covers_the_public_modules():
+#: Modules the API reference leaves out, and where they are documented instead.
+NOT_IN_API = {
+    "yahtzee_sim.cli": "the command line: `--help` and the guides",
+    "yahtzee_sim.apps": "the terminal game and the web page: the Play, coach and analyze guide",
+}
+#: Packages whose public names (``__all__``) the API reference must cover.
+FACADES = ("yahtzee_sim", "yahtzee_sim.strategies", "yahtzee_sim.analysis")
+
+
+def public_modules() -> list[str]:
+    """Every module of the package without a private part (``_name``), packages' own
+    ``__init__`` (re-exports) and :data:`NOT_IN_API` left out."""
+    import pkgutil
+
+    import yahtzee_sim
+    import yahtzee_sim.analysis
+    import yahtzee_sim.strategies
+
+    found = []
+    for pkg in (yahtzee_sim, yahtzee_sim.strategies, yahtzee_sim.analysis):
+        for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
+            if m.ispkg or any(part.startswith("_") for part in m.name.split(".")):
+                continue
+            if not m.name.startswith(tuple(f"{k}." for k in NOT_IN_API)):
+                found.append(m.name)
+    return sorted(set(found))
+
+
+def missing_from_api(documented: set[str]) -> list[str]:
+    """Public modules, and modules defining a facade's public name, not in ``documented``."""
+    missing = {m for m in public_modules() if m not in documented}
+    for facade in FACADES:
+        mod = importlib.import_module(facade)
+        for name in mod.__all__:
+            home = getattr(getattr(mod, name), "__module__", None)  # None: a constant
+            if home is not None and home not in documented:
+                missing.add(f"{home} ({facade}.{name})")
+    return sorted(missing)
+
+
+def test_api_reference_covers_every_public_module_and_name():
     mods = set(_api_modules())
     for m in STABLE:
         assert f"yahtzee_sim.{m}" in mods, m
-    assert any(m.startswith("yahtzee_sim.strategies.") for m in mods)
-    assert any(m.startswith("yahtzee_sim.analysis.") for m in mods)
+    assert len(public_modules()) > 60
+    assert missing_from_api(mods) == []
+
+
+def test_the_api_coverage_check_names_what_is_missing():
+    mods = set(_api_modules()) - {"yahtzee_sim.strategies.card", "yahtzee_sim.engine.aggregate"}
+    missing = missing_from_api(mods)
+    assert "yahtzee_sim.strategies.card" in missing
+    assert "yahtzee_sim.engine.aggregate" in missing
 
 
 @pytest.mark.parametrize("module", _api_modules())
@@ -286,3 +364,48 @@ def test_performance_page_is_generated_from_the_saved_results():
         [sys.executable, str(ROOT / "benchmarks" / "perf_page.py"), "--check"], cwd=ROOT
     )
     assert proc.returncode == 0, "run `python benchmarks/perf_page.py` to regenerate it"
+
+
+def test_generated_tables_are_current():
+    """The command, strategy and gap tables match the parser, the registry and the
+    strategies' references (``python -m yahtzee_sim.cli.doc_tables`` rewrites them)."""
+    from yahtzee_sim.cli import doc_tables
+
+    assert doc_tables.stale(ROOT) == []
+    for page, name in doc_tables.TABLES:
+        assert f"<!-- generated: {name} " in (ROOT / page).read_text(), page
+
+
+def test_a_drifted_table_is_found(tmp_path):
+    from yahtzee_sim.cli import doc_tables
+
+    shutil.copytree(DOCS, tmp_path / "docs")
+    text = README.read_text().replace("| `yahtzee-sim rules` |", "| `yahtzee-sim rulez` |")
+    (tmp_path / "README.md").write_text(text)
+    assert doc_tables.stale(tmp_path) == ["README.md"]
+    assert doc_tables.main(["--root", str(tmp_path), "--check"]) == 1
+    assert doc_tables.main(["--root", str(tmp_path)]) == 0
+    assert doc_tables.stale(tmp_path) == []
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_values_shown_are_compared(page):
+    """No python block shows a value in a comment: values shown are doctest outputs."""
+    shown = [
+        f"{page.name}:{b['line']}: {m.group(0)}"
+        for b in blocks(page)
+        if b["lang"] == "python"
+        for m in VALUE_COMMENT.finditer(b["body"])
+    ]
+    assert not shown, shown
+
+
+def test_a_wrong_shown_value_fails(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("```pycon\n>>> print(1 + 1)\n3\n```\n")
+    with pytest.raises(AssertionError, match="shown output differs"):
+        run_page(page, tmp_path)
+    page.write_text("```pycon\n>>> print(1 + 1)\n2\n```\n")
+    run_page(page, tmp_path)
+    assert VALUE_COMMENT.search("print(x)  # 254.5877")
+    assert not VALUE_COMMENT.search("print(x)  # the card, as Markdown")

@@ -121,6 +121,7 @@ def test_pair_evaluation_with_full_keys_equals_declared_keys():
     assert b.decisions >= a.decisions
 
 
+@pytest.mark.slow
 def test_parallel_blocks_and_memory_map_are_identical(tmp_path):
     one = solve_duel(TINY)
     two = solve_duel(TINY, n_jobs=2, path=tmp_path / "duel.npy")
@@ -199,7 +200,7 @@ def test_cli_bad_input_is_one_line_and_exit_2(capsys, argv, message):
 
 
 @pytest.mark.slow
-def test_dask_local_cluster_is_bit_identical():
+def test_duel_on_a_dask_local_cluster_is_bit_identical():
     local = solve_duel(TINY)
     with dask_cluster() as client:
         from dask.distributed import get_task_stream

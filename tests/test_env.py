@@ -167,7 +167,7 @@ def test_illegal_actions_raise_or_penalize():
         ({"illegal_penalty": "lots"}, "illegal_penalty"),
     ],
 )
-def test_bad_arguments(kwargs, match):
+def test_environments_refuse_bad_arguments(kwargs, match):
     with pytest.raises(YahtzeeSimError, match=match):
         YahtzeeVectorEnv(**{"num_envs": 2, **kwargs})
 

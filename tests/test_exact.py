@@ -35,6 +35,7 @@ def optimal_free_joker():
 
 
 # ------------------------------------------------------------ published figures
+@pytest.mark.slow
 def test_optimal_free_joker_matches_the_literature(optimal_free_joker):
     r = optimal_free_joker
     assert r.mean == pytest.approx(254.5896095, abs=5e-7)  # Verhoeff / Glenn
@@ -47,6 +48,7 @@ def test_optimal_free_joker_matches_the_literature(optimal_free_joker):
     assert r.bonus_rate == pytest.approx(0.68, abs=0.005)
 
 
+@pytest.mark.slow
 def test_pmf_is_a_law_with_the_forward_moments(optimal_free_joker):
     r = optimal_free_joker
     x = np.arange(len(r.pmf))
@@ -60,6 +62,7 @@ def test_pmf_is_a_law_with_the_forward_moments(optimal_free_joker):
     assert r.cdf()[-1] == pytest.approx(1) and r.survival()[0] == pytest.approx(1)
 
 
+@pytest.mark.slow
 def test_optimal_yahtzee_and_yatzy_means():
     y = exact_law("optimal", "yahtzee", distribution=False)
     assert y.mean == pytest.approx(254.5877287, abs=5e-7)
@@ -161,6 +164,7 @@ class _Generic(Strategy):
         return self.inner.box(view)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("strategy", "rules"),
     [("optimal", r) for r in ("yahtzee", "yahtzee-no-bonus", "yatzy", "2-yatzy", "yahtzee@4")]
@@ -181,6 +185,7 @@ def test_decision_table_fast_path_equals_batched_views(strategy, rules):
     np.testing.assert_array_equal(c_fast, c_gen)
 
 
+@pytest.mark.slow
 def test_generic_path_gives_the_same_law_as_the_fast_path():
     fast = evaluate("optimal", "yahtzee-no-bonus", distribution=False)
     slow = evaluate(_Generic(get_strategy("optimal")), "yahtzee-no-bonus", distribution=False)
@@ -208,6 +213,7 @@ def _within_4_se(exact, n_games, strategy, rules, seed=11):
     return sim
 
 
+@pytest.mark.slow
 def test_greedy_exact_law_agrees_with_simulation():
     exact = exact_law("greedy")
     sim = _within_4_se(exact, 200_000, "greedy", "yahtzee")
@@ -300,6 +306,7 @@ def test_illegal_box_is_reported_with_the_position():
 
 
 # ------------------------------------------------------------ properties
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(q=st.floats(0, 100))
 def test_percentile_is_the_smallest_score_with_cdf_at_least_q(optimal_free_joker, q):

@@ -68,6 +68,7 @@ def _one_line_exit_2(argv, capsys) -> str:
 
 
 # ----------------------------------------------------------------- game records
+@pytest.mark.slow
 @FUZZ
 @given(data=st.data(), value=JSON)
 def test_a_record_with_any_field_replaced_is_checked_or_refused(record, data, value):
@@ -100,7 +101,7 @@ def test_a_record_with_any_field_replaced_is_checked_or_refused(record, data, va
 
 @FUZZ
 @given(data=st.data(), bad=NOT_A_FACE)
-def test_impossible_records_are_refused(record, data, bad):
+def test_fuzzed_impossible_records_are_refused(record, data, bad):
     rec = _copy(record)
     turn = rec["turns"][data.draw(st.integers(0, len(rec["turns"]) - 1))]
     kind = data.draw(st.sampled_from(["face", "refill", "lost_keep", "extra_roll", "dice_count"]))

@@ -32,6 +32,7 @@ PUBLISHED = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rules", "published"), PUBLISHED.items())
 def test_published_optimum(rules, published):
     assert value_table(rules).expected_value() == pytest.approx(published, abs=1e-6)
@@ -67,7 +68,7 @@ def _small(cap: int = 0, forced: bool = False, n_dice: int = 3) -> RuleSet:
 
 @pytest.mark.parametrize("forced", [False, True], ids=["free-order", "forced-order"])
 @pytest.mark.parametrize("cap", [0, 1, 3], ids=lambda c: f"cap{c}")
-def test_solver_matches_brute_force(cap, forced):
+def test_solver_matches_brute_force_on_small_games(cap, forced):
     """Every saved-roll count's value at the start, and a mid-game state's, equal plain
     recursion over ordered dice (forced order, saved rolls, both)."""
     rules = _small(cap, forced)
@@ -99,6 +100,7 @@ def test_forced_order_is_worth_less_and_fills_boxes_in_order():
     assert len(options("yatzy", [4, 4, 4, 5, 6], used=filled)) == 12
 
 
+@pytest.mark.slow
 def test_yatzy_forced_order_matches_the_peer():
     """Forced-order Yatzy's optimum, and that of the peer package where it is installed."""
     ours = value_table("yatzy+forced").expected_value()

@@ -66,6 +66,7 @@ def _exact_cases():
             yield key
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", list(_simulation_cases()))
 def test_simulations_are_bit_identical(key):
     sid, rules = key.split("|")
@@ -75,6 +76,7 @@ def test_simulations_are_bit_identical(key):
     assert res.digest() == want["digest"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", list(_exact_cases()))
 def test_exact_laws_are_unchanged(key):
     sid, rules = key.split("|")
@@ -91,6 +93,7 @@ def test_exact_laws_are_unchanged(key):
     np.testing.assert_allclose(ex.box_fill_turn, ARRAYS[f"box_fill_turn|{key}"], **TOL)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", sorted(RECORD["solver"]))
 def test_solver_values_are_unchanged(rules):
     v = value_table(get_rules(rules), use_cache=False).values
@@ -107,6 +110,7 @@ def test_solver_values_are_unchanged(rules):
 TARGET_CAP_DEFAULT = 40
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", sorted(RECORD["target"]))
 def test_target_curves_are_unchanged(rules):
     cap = None if rules == "2-yatzy" else (TARGET_CAP if FULL else TARGET_CAP_DEFAULT)
@@ -121,6 +125,7 @@ def test_target_curves_are_unchanged(rules):
     np.testing.assert_allclose(table.curve(), curve, **TOL)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sid", sorted(RECORD["regret"]))
 def test_regret_is_unchanged(sid):
     r = regret_law(_recorded(sid), "yahtzee")[1]
@@ -136,6 +141,7 @@ def test_regret_is_unchanged(sid):
 
 
 def test_advisor_is_unchanged():
+    assert RECORD["advisor"], "no recorded advisor positions: nothing to compare"
     for case in RECORD["advisor"]:
         rules, *position = case["position"]
         want = case["options"]
@@ -144,3 +150,9 @@ def test_advisor_is_unchanged():
             {k: v for k, v in o.items() if k != "value"} for o in want
         ]
         np.testing.assert_allclose([o["value"] for o in got], [o["value"] for o in want], **TOL)
+
+
+def test_the_advisor_record_check_fails_without_positions(monkeypatch):
+    monkeypatch.setitem(RECORD, "advisor", [])
+    with pytest.raises(AssertionError, match="nothing to compare"):
+        test_advisor_is_unchanged()

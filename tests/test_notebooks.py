@@ -39,10 +39,16 @@ def test_every_notebook_has_small_parameters():
 
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_notebook_is_committed_without_outputs(name):
-    book = _load(name)
-    for cell in book.cells:
-        if cell.cell_type == "code":
-            assert cell.outputs == [] and cell.execution_count is None, name
+    code = [cell for cell in _load(name).cells if cell.cell_type == "code"]
+    assert code, f"{name} has no code cell"
+    for cell in code:
+        assert cell.outputs == [] and cell.execution_count is None, name
+
+
+def test_the_no_outputs_check_fails_on_an_empty_notebook(monkeypatch):
+    monkeypatch.setitem(globals(), "_load", lambda name: nbformat.v4.new_notebook())
+    with pytest.raises(AssertionError, match="no code cell"):
+        test_notebook_is_committed_without_outputs(sorted(SMALL)[0])
 
 
 @pytest.mark.slow

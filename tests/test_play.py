@@ -94,6 +94,7 @@ def _cli_play(*args: str, script: str = ""):
     )
 
 
+@pytest.mark.slow
 def test_cli_play_over_a_pipe(tmp_path):
     rec = tmp_path / "g.jsonl"
     out = _cli_play("--seed", "1", "--record", str(rec), script="all\nchance\n5 5\n-\nfives\n")
@@ -104,6 +105,7 @@ def test_cli_play_over_a_pipe(tmp_path):
     assert bad.returncode == 2 and "nope" in bad.stderr and "Traceback" not in bad.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ["yatzy"])
 def test_plays_other_rules(rules):
     said = []
@@ -190,6 +192,7 @@ def test_abbreviations_play_and_the_card_and_help_commands():
     assert "boxes: Ones" in text  # labels, in card order
 
 
+@pytest.mark.slow
 def test_card_lines_show_every_box_bonus_progress_and_total():
     rules = get_rules("yatzy")
     game = Game(rules, seed=1)
@@ -234,6 +237,7 @@ def _reset(ask):
     return ask
 
 
+@pytest.mark.slow
 def test_cli_play_against_an_opponent():
     args = ("--seed", "1", "--opponent", "win-aware", "--compare", "card-10")
     out = _cli_play(*args, script="all\nchance\n")

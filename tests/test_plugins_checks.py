@@ -5,8 +5,15 @@ import pytest
 
 from yahtzee_sim import StrategyError, get_rules, simulate
 from yahtzee_sim.cli import main
-from yahtzee_sim.strategies import Strategy, get_strategy, strategy_class, strategy_ids
-from yahtzee_sim.strategies.checks import StrategyCheckError, check_strategy
+from yahtzee_sim.errors import StrategyRuntimeError
+from yahtzee_sim.strategies import Strategy, get_strategy, strategy_ids
+from yahtzee_sim.strategies.checks import (
+    CHECKS,
+    StrategyCheckError,
+    check_strategy,
+    parametrize_with_checks,
+    strategy_checks,
+)
 
 PLUGIN = '''
 import numpy as np
@@ -41,13 +48,29 @@ def plugin_file(tmp_path):
     return path
 
 
-@pytest.mark.parametrize("sid", strategy_ids())
-def test_every_builtin_passes_check_strategy(sid):
-    # tables of the strategies outside "all" (target, win) take minutes on the full games
-    rules = "yahtzee" if strategy_class(sid).in_all else "2-yatzy"
-    if not strategy_class(sid).supports(get_rules(rules)):  # card-100: Yatzy's card only
-        rules = "yatzy"
-    check_strategy(sid, rules=rules)
+def _check_rules(strategy):
+    """Full games for the strategies of "all"; 2-Yatzy for those whose tables take minutes
+    on the full games (target, win); Yatzy for card-100 (Yatzy's card only)."""
+    cls = type(strategy)
+    rules = "yahtzee" if cls.in_all else "2-yatzy"
+    return rules if cls.supports(get_rules(rules)) else "yatzy"
+
+
+#: Strategies whose tables take several seconds to build: their checks are marked slow.
+SLOW_TO_PREPARE = ("glenn-heuristic", "glenn-better-heuristic")
+
+
+@parametrize_with_checks(
+    [sid for sid in strategy_ids() if sid not in SLOW_TO_PREPARE], rules=_check_rules
+)
+def test_builtin_strategy_check(strategy, check):
+    check(strategy)
+
+
+@pytest.mark.slow
+@parametrize_with_checks(SLOW_TO_PREPARE, rules=_check_rules)
+def test_builtin_strategy_check_of_a_slow_table(strategy, check):
+    check(strategy)
 
 
 def test_plugin_from_file_everywhere(plugin_file, capsys):
@@ -124,10 +147,122 @@ class BatchDependent(Strategy):
 
 
 def test_check_strategy_catches_hidden_randomness_and_batch_dependence():
-    with pytest.raises(StrategyCheckError, match="same seed gave different games"):
+    with pytest.raises(StrategyCheckError, match="reproducible: the same seed gave different"):
         check_strategy(GlobalRandom(), n_games=50)
     with pytest.raises(StrategyCheckError, match="batched decisions differ"):
         check_strategy(BatchDependent(), n_games=50)
+
+
+#: A plugin file of strategies, each with one bug, and the checks each must fail (and no
+#: other): an illegal move also stops the games of ``reproducible``; parameters the
+#: constructor changes also change in a pickle round trip (worker processes use
+#: cloudpickle, which carries the lambda that plain pickle refuses).
+BROKEN = """
+import numpy as np
+from yahtzee_sim.strategies import Strategy
+
+
+class Sound(Strategy):
+    \"\"\"Keeps sixes; scores the open box of most points.\"\"\"
+
+    def __init__(self, depth=2):
+        self.depth = depth
+
+    def keep(self, view):
+        out = np.zeros_like(view.dice)
+        out[:, 5] = view.dice[:, 5]
+        return out
+
+    def box(self, view):
+        return np.argmax(np.where(view.legal_boxes, view.box_points, -1), axis=1)
+
+
+class IllegalBox(Sound):
+    def box(self, view):
+        return np.zeros(len(view), dtype=np.int64)
+
+
+class BatchDependent(Sound):
+    def keep(self, view):
+        return np.array(view.dice) if len(view) > 1 else np.zeros_like(view.dice)
+
+
+class CustomRepr(Sound):
+    def __repr__(self):
+        return "my strategy"
+
+
+class MangledParams(Sound):
+    def __init__(self, depth=2):
+        self.depth = depth + 1
+
+
+class Unpicklable(Sound):
+    def __init__(self, depth=lambda: 2):
+        self.depth = depth
+
+
+class HiddenRandomness(Sound):
+    def box(self, view):
+        return np.argmax(view.legal_boxes * view.uniform(view.legal_boxes.shape[1]), axis=1)
+
+
+class ReadsTheScore(Sound):
+    def keep(self, view):
+        out = super().keep(view)
+        return np.where((view.score > 100)[:, None], view.dice, out).astype(np.int8)
+
+
+class CrashesOnYatzy(Sound):
+    requires = "13 boxes"
+
+    @classmethod
+    def supports(cls, rules):
+        return rules.n_boxes == 13
+
+    def prepare(self, rules):
+        [0] * 13 == [0] * rules.n_boxes or [][0]
+"""
+
+BREAKS = {
+    "Sound": set(),
+    "IllegalBox": {"legal_moves", "reproducible"},
+    "BatchDependent": {"batch_independent"},
+    "CustomRepr": {"clone_and_repr"},
+    "MangledParams": {"clone_and_repr", "picklable"},
+    "Unpicklable": {"picklable"},
+    "HiddenRandomness": {"declared_deterministic"},
+    "ReadsTheScore": {"declared_uses_total"},
+    "CrashesOnYatzy": {"refuses_unsupported_rules"},
+}
+
+
+@pytest.mark.parametrize("name", BREAKS)
+def test_a_broken_plugin_fails_exactly_the_checks_it_breaks(tmp_path, name):
+    path = tmp_path / "broken.py"
+    path.write_text(BROKEN)
+    strategy = get_strategy(f"{path}:{name}")
+    failed = set()
+    for check in strategy_checks("yahtzee", n_games=60, n_positions=40):
+        try:
+            line = check(strategy)
+        except (StrategyCheckError, StrategyRuntimeError) as exc:
+            failed.add(check.name)
+            assert check.name in str(exc) or isinstance(exc, StrategyRuntimeError), exc
+        else:
+            assert line and "\n" not in line
+    assert failed == BREAKS[name]
+
+
+def test_parametrize_with_checks_gives_one_test_per_strategy_and_check():
+    mark = parametrize_with_checks(["greedy", get_strategy("greedy", tie_break=("chance",))])
+    assert mark.args[0] == ("strategy", "check")
+    ids = [p.id for p in mark.args[1]]
+    assert len(ids) == 2 * len(CHECKS) == len(set(ids))
+    assert ids[0] == "greedy-check_legal_moves"
+    assert ids[-1] == "Greedy(tie_break=('chance',))-check_refuses_unsupported_rules"
+    with pytest.raises(StrategyError, match="unknown check 'nope'"):
+        list(strategy_checks(checks=["nope"]))
 
 
 def test_plugin_parameters_and_instances(plugin_file):

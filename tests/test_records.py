@@ -58,6 +58,7 @@ def test_optimal_play_has_no_regret_and_luck_is_the_whole_story():
     np.testing.assert_allclose(res.games["luck"], res.games["score"] - res.start_value)
 
 
+@pytest.mark.slow
 def test_mean_luck_is_zero_and_mean_regret_the_exact_regret():
     res = analyze_records([check_record(r) for r in record_games("greedy", 3000, seed=3)])
     s = res.summary()

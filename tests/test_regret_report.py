@@ -26,6 +26,7 @@ def greedy_regret():
     return regret_law("greedy", "yahtzee", top=15)[1]
 
 
+@pytest.mark.slow
 def test_losses_add_up_to_the_gap_to_optimal(greedy_regret):
     r = greedy_regret
     assert r.optimal_value == pytest.approx(254.5877287, abs=5e-7)
@@ -38,6 +39,7 @@ def test_losses_add_up_to_the_gap_to_optimal(greedy_regret):
     assert (r.by_decision > 0).all() and (r.by_turn >= 0).all()
 
 
+@pytest.mark.slow
 def test_costliest_situations_are_sorted_and_consistent(greedy_regret):
     s = greedy_regret.situations
     assert len(s) == 15
@@ -92,6 +94,7 @@ def test_win_probability_matches_sampling():
 
 
 # ------------------------------------------------------------------------ report
+@pytest.mark.slow
 def test_report_folder(tmp_path):
     rep = build_report(
         rules="yahtzee", strategies="greedy,random", n_games=3000, seed=2, progress=False
@@ -214,6 +217,7 @@ def test_cached_exact_results_are_the_computed_ones(tmp_path, monkeypatch):
         pd.testing.assert_series_equal(getattr(reg2, name), getattr(reg, name))
 
 
+@pytest.mark.slow
 def test_report_is_byte_identical_when_read_from_the_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path / "cache"))
     args = dict(rules="2-yatzy", strategies="greedy", n_games=500, seed=1, progress=False)
@@ -227,6 +231,7 @@ def test_report_is_byte_identical_when_read_from_the_cache(tmp_path, monkeypatch
             assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
 
 
+@pytest.mark.slow
 def test_quick_report(tmp_path):
     rep = build_report(
         rules="2-yatzy", strategies="greedy,random", seed=1, quick=True, progress=False

@@ -2,6 +2,7 @@
 with 100,000 games per figure and the Yatzy target table is `yahtzee-sim reproduce`)."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -32,6 +33,7 @@ def _row(rep, table, item):
     return row
 
 
+@pytest.mark.slow
 def test_rows_hold_paper_ours_and_method(quick):
     rep, _ = quick
     sy = '"Simulating Yahtzee"'
@@ -49,6 +51,7 @@ def test_rows_hold_paper_ours_and_method(quick):
     assert len(t11) == 15 and max(abs(r.difference) for r in t11) < 0.005
 
 
+@pytest.mark.slow
 def test_reference_values_and_tillius(quick):
     rep, _ = quick
     pinned = [r for r in rep.rows if r.table == "Reference values" and "web page" not in r.item]
@@ -62,12 +65,14 @@ def test_reference_values_and_tillius(quick):
     assert "Tillius 2026, Table 13" in rep.skipped
 
 
+@pytest.mark.slow
 def test_kim_nelson_sweep_picks_the_papers_winners(quick):
     rep, _ = quick
     rows = [r for r in rep.rows if r.table == '"Simulating Yahtzee", Table 3']
     assert len(rows) == 2 and all(r.note == "same winners" for r in rows)
 
 
+@pytest.mark.slow
 def test_files_and_json(quick):
     rep, out = quick
     for name in (
@@ -84,11 +89,29 @@ def test_files_and_json(quick):
     assert "Table 8" in (out / "report.md").read_text()
 
 
+def assert_same_files(a: Path, b: Path, names) -> None:
+    """The files ``names`` (at least ``report.md``) hold the same bytes in ``a`` and ``b``."""
+    names = list(names)
+    assert "report.md" in names, names
+    for name in names:
+        assert (a / name).read_bytes() == (b / name).read_bytes(), name
+
+
+@pytest.mark.slow
 def test_same_command_same_bytes(tmp_path):
     a = reproduce(("reference-values",), out=tmp_path / "a")
     reproduce(("reference-values",), out=tmp_path / "b")
-    for name in a.files:
-        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+    assert_same_files(tmp_path / "a", tmp_path / "b", a.files)
+
+
+@pytest.mark.parametrize("broken", ["no files", "other bytes"])
+def test_the_same_bytes_check_fails_on_broken_folders(tmp_path, broken):
+    for folder, text in (("a", "x"), ("b", "y")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "report.md").write_text(text)
+    with pytest.raises(AssertionError):
+        names = [] if broken == "no files" else ["report.md"]
+        assert_same_files(tmp_path / "a", tmp_path / "b", names)
 
 
 def test_errors(tmp_path, capsys):
@@ -105,6 +128,7 @@ def test_errors(tmp_path, capsys):
     assert err.count("\n") == 1 and "unknown sections" in err
 
 
+@pytest.mark.slow
 def test_cli_json(tmp_path, capsys):
     code = main(["reproduce", "--sections", "reference-values", "--out", str(tmp_path), "--json"])
     assert code == 0
@@ -127,3 +151,20 @@ def test_exact_laws_are_kept_for_the_next_run(tmp_path, monkeypatch):
     np.testing.assert_array_equal(again.box_means, first.box_means)
     assert (again.mean, again.sd, again.strategy) == (first.mean, first.sd, first.strategy)
     assert len(list(tmp_path.glob("exact-*"))) == 1
+
+
+@pytest.mark.slow
+def test_strategy_figures_agree_or_are_documented_gaps(quick, tmp_path, capsys):
+    rep, _ = quick
+    sy = '"Simulating Yahtzee"'
+    assert _row(rep, f"{sy}, Table 2", "greedy: mean").status == "agrees"
+    assert _row(rep, f"{sy}, Table 5", "prioritize-upper: upper bonus rate").status == "agrees"
+    assert _row(rep, "Reference values", "optimal EV, yatzy").status == ""
+    assert len(rep.gaps()) == 0
+    assert main(["reproduce", "--sections", "defensive", "--out", str(tmp_path), "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    assert "documented gaps (paper | ours | gap: reason):" in printed
+    assert "defensive: mean: 201.4680 | 208.0402 | +6.5722: unexplained" in printed
+    text = (tmp_path / "report.md").read_text()
+    assert "## Documented gaps" in text and "the thesis publishes no program" in text
+    assert "README" not in text

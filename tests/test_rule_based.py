@@ -21,6 +21,7 @@ def box(dice, used=(), upper_total=0, turn=3, flag=0):
 
 
 # Table V rows (keeping dice)
+@pytest.mark.slow
 def test_keep_rules():
     assert kept((4, 4, 4, 4, 4)) == (4, 4, 4, 4, 4)  # Yahtzee
     assert kept((2, 3, 4, 5, 6)) == (2, 3, 4, 5, 6)  # large straight, LS open

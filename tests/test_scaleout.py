@@ -14,6 +14,7 @@ from helpers import dask_cluster
 
 
 # -------------------------------------------------------------- streaming
+@pytest.mark.slow
 def test_streaming_summary_equals_keeping_all_games():
     full = simulate("greedy", 30_001, seed=5, chunk_size=4096)
     streamed = simulate_aggregate("greedy", 30_001, seed=5, chunk_size=1000, n_jobs=2)

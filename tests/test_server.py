@@ -126,6 +126,7 @@ def test_manual_dice_through_the_api(client):
     assert out["state"]["dice"] == [2, 2, 2, 4, 6] and out["state"]["rolls_left"] == 1
 
 
+@pytest.mark.slow
 def test_advise_with_a_strategy_says_its_move_and_rule(client):
     body = {"dice": [2, 3, 3, 3, 6], "rolls_left": 0, "used": ["chance"], "strategy": "card-10"}
     res = client.post("/api/advise", json=body)
@@ -154,7 +155,7 @@ def test_advise_with_a_strategy_says_its_move_and_rule(client):
         ("card:/etc/passwd", "registered strategy id"),
         ("my_file.py:Mine", "registered strategy id"),
         ("random", "at random"),
-        ("chase", "score so far"),
+        pytest.param("chase", "score so far", marks=pytest.mark.slow),  # seconds: see its test time
         (7, "'strategy' must be a string"),
     ],
 )
@@ -224,6 +225,7 @@ def test_a_game_against_an_opponent(client):
     assert check_record(record).final == mine  # the person's record still checks
 
 
+@pytest.mark.slow
 def test_an_opponent_game_is_reproducible_and_the_opponent_sees_the_card(client):
     def play(seed):
         out = client.post(
@@ -316,6 +318,7 @@ def page(server):
         browser.quit()
 
 
+@pytest.mark.slow
 def test_the_page_in_a_headless_browser(page):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec

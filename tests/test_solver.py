@@ -57,6 +57,7 @@ def test_value_monotone_in_upper_total():
     assert all(b >= a - 1e-9 for a, b in itertools.pairwise(vals))
 
 
+@pytest.mark.slow
 def test_cache_roundtrip_and_corruption(monkeypatch, tmp_path):
     monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path))
     rules = get_rules("yahtzee-no-bonus")
@@ -110,6 +111,7 @@ def test_optimal_simulation_within_99_ci_of_solved_value():
     assert abs(s["bonus_rate"] - 0.68) < 0.01
 
 
+@pytest.mark.slow
 def test_optimal_on_yatzy_and_free_joker():
     for rules in ("yatzy", "yahtzee-free-joker"):
         ev = value_table(rules).expected_value()

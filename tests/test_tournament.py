@@ -19,6 +19,7 @@ from yahtzee_sim.cli import main
 from helpers import exact_law
 
 
+@pytest.mark.slow
 def test_two_player_win_rate_matches_the_exact_win_probability():
     res = tournament(["optimal", "greedy"], n_games=40_000, seed=1)
     exact = win_probability(exact_law("optimal").pmf, exact_law("greedy").pmf)
@@ -28,6 +29,7 @@ def test_two_player_win_rate_matches_the_exact_win_probability():
     assert rates["win_rate"].sum() == pytest.approx(1.0)
 
 
+@pytest.mark.slow
 def test_four_max_ev_yatzy_players_winning_score_tillius():
     law = exact_winning_law([exact_law("optimal", "yatzy").pmf] * 4)
     scores = np.arange(len(law))
@@ -67,7 +69,7 @@ def test_seats_have_their_own_dice_and_results_are_reproducible():
         ({"strategies": "greedy", "players": 2, "n_games": 0}, "n_games must be"),
     ],
 )
-def test_bad_inputs(kwargs, msg):
+def test_tournament_refuses_bad_inputs(kwargs, msg):
     with pytest.raises(TournamentError, match=msg):
         tournament(**kwargs)
 

@@ -201,7 +201,7 @@ def test_best_percentile():
         best_percentile(curve, 100)
 
 
-def test_bad_inputs():
+def test_utility_refuses_bad_inputs():
     with pytest.raises(UtilityError, match="players"):
         win_utility([1.0], 1)
     with pytest.raises(UtilityError, match="1-d array"):

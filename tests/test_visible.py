@@ -46,6 +46,7 @@ LATE_B = (
 
 
 # ----------------------------------------------------------------- the matches
+@pytest.mark.slow
 def test_strategies_that_ignore_the_match_play_their_blind_games():
     seats = ["optimal", "greedy", "optimal"]
     blind = tournament(seats, n_games=3_000, seed=5)
@@ -108,6 +109,7 @@ def test_without_a_match_opponent_aware_play_is_max_ev():
 
 
 # ------------------------------------------------------- caller-valued lanes
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_name", ["yahtzee", "yatzy"])
 def test_mixed_lanes_with_max_ev_values_reproduce_optimal_decisions(rules_name):
     """Games at different states as the lanes of one widget_mixed call, each box valued
@@ -161,12 +163,14 @@ def _paired_gain(strategy, seat, games, seed):
     return res.wins[:, seat] - base.wins[:, seat]
 
 
+@pytest.mark.slow
 def test_chase_wins_more_than_max_ev_in_the_last_seat_on_the_same_dice():
     d = _paired_gain("chase", 1, 20_000, 11)
     assert np.count_nonzero(d) > 0
     assert d.mean() - 3 * d.std(ddof=1) / np.sqrt(len(d)) > 0
 
 
+@pytest.mark.slow
 def test_win_aware_wins_more_than_max_ev_on_the_same_dice():
     d = _paired_gain("win-aware", 1, 20_000, 12)
     assert d.mean() - 2 * d.std(ddof=1) / np.sqrt(len(d)) > 0
@@ -216,6 +220,7 @@ def test_chase_plays_the_exact_best_last_turn(opp_chance):
 
 
 # ------------------------------------------------------ moments and exact laws
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_name", ["2-yatzy", "yahtzee"])
 def test_future_moments_mean_is_the_value_table_and_sd_the_exact_sd(rules_name):
     fm = future_moments(rules_name)
@@ -324,6 +329,7 @@ def test_score_card_totals_include_bonuses():
 
 
 # ------------------------------------------------------------------ round robin
+@pytest.mark.slow
 def test_round_robin_win_matrix_is_complementary_and_ranked():
     rr = round_robin(["optimal", "greedy", "chase"], n_games=1_000, seed=2)
     wm = rr.win_matrix()
@@ -355,6 +361,7 @@ def test_cli_winprob_json_and_errors(capsys):
     assert "--rolls-left needs --dice" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_cli_visible_tournament_and_round_robin(capsys, tmp_path):
     args = ["tournament", "--strategies", "chase,optimal", "--games", "500", "--json"]
     assert main([*args, "--visible"]) == 0
@@ -366,6 +373,7 @@ def test_cli_visible_tournament_and_round_robin(capsys, tmp_path):
     assert main(["tournament", "--plot", str(plot)]) == 2
 
 
+@pytest.mark.slow
 def test_matches_split_by_first_game_and_blind_matches_hide_the_cards():
     rules = get_rules("yahtzee")
     players = [get_strategy("win-aware"), get_strategy("optimal")]
@@ -377,6 +385,7 @@ def test_matches_split_by_first_game_and_blind_matches_hide_the_cards():
     assert np.array_equal(blind, both_optimal)
 
 
+@pytest.mark.slow
 def test_select_best_ranks_on_the_win_share_against_a_field():
     from yahtzee_sim.analysis import WinMetric, select_best
 

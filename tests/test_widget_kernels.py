@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -185,6 +186,7 @@ def test_upper_total_lanes_cover_each_sorted_state_once(rules, n, seed):
     assert ((0 <= upper - lo[g]) & (upper - lo[g] < nu[g])).all()
 
 
+@pytest.mark.slow
 def test_grouped_table_fills_decide_as_one_lane_widget_runs():
     """A strategy's decision cache, filled one widget run per (used, flag) over the upper
     totals of the states a simulation reaches, holds the decisions of one-lane runs."""

@@ -99,7 +99,11 @@ SERVE = opt.Command(
 # ------------------------------------------------------------------ analyze
 def add_analyze_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``analyze``."""
-    p.add_argument("file", type=Path, help="game records (JSON Lines, see the README)")
+    p.add_argument(
+        "file",
+        type=Path,
+        help="game records (JSON Lines; format: the handbook's Play, coach and analyze page)",
+    )
     opt.add_rules(p, default=None, help="override the records' rules", rolls_per_turn=False)
     p.add_argument("--game", type=opt.whole, default=None, help="show this game's decisions")
     opt.add_count(p, "--top", "mistakes to list (default 5)", default=5)

@@ -146,12 +146,21 @@ def add_reproduce_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def format_reproduction(rep) -> str:
-    """Paper against ours, one row per published figure, then what was skipped."""
+    """Paper against ours, one row per published figure (with its status: ``agrees``, or a
+    documented ``gap``), then the documented gaps with their reasons, then what was skipped."""
     import pandas as pd  # pandas is loaded by the analysis package already
 
-    shown = rep.frame()[["table", "item", "paper", "ours", "difference", "method"]]
+    shown = rep.frame()[["table", "item", "paper", "ours", "difference", "method", "status"]]
     with pd.option_context("display.width", 200, "display.max_colwidth", 70):
         lines = [shown.to_string(index=False, float_format=_fmt4)]
+    gaps = rep.gaps()
+    if len(gaps):
+        lines.append("documented gaps (paper | ours | gap: reason):")
+        lines += [
+            f"  {g.table}, {g.item}: {_fmt4(g.paper)} | {_fmt4(g.ours)} | "
+            f"{g.difference:+.4f}: {g.note}"
+            for g in gaps.itertuples()
+        ]
     lines += [f"skipped {what}: {why}" for what, why in rep.skipped.items()]
     lines.append(f"written to {rep.out / 'report.md'} (and report.html, reproduction.csv, figures)")
     return "\n".join(lines)

@@ -12,10 +12,46 @@ from yahtzee_sim.engine.summary import check_label, strategy_label
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
 
+#: How close our figure must come to a published one to agree with it, beyond the sampling
+#: error of both sides: one point of score (means, SDs, percentiles, extremes, counts per
+#: game) or one percentage point of a rate (keys ending in ``_rate``).
+AGREEMENT_POINTS = 1.0
+AGREEMENT_RATE = 0.01
+
+
+def agreement_bound(quantity: str) -> float:
+    """The agreement bound of ``quantity`` (``"mean"``, ``"sd"``, ``"p10"``, ``"bonus_rate"``)."""
+    return AGREEMENT_RATE if quantity.endswith("_rate") else AGREEMENT_POINTS
+
+
+@dataclass(frozen=True)
+class Gap:
+    """A published figure we do not reproduce: our value and why it differs.
+
+    Attributes
+    ----------
+    quantity : str
+        ``"mean"``, ``"sd"`` or a key of :attr:`Reference.stats`.
+    ours : float
+        Our value, as the literature test computes it: exact for a deterministic strategy
+        (the sample minimum and maximum: ``Reference.n_games`` simulated games, seed 2026),
+        to the precision given. The test asserts it, so a change shows up.
+    reason : str
+        Why the figures differ, or what was tried.
+    """
+
+    quantity: str
+    ours: float
+    reason: str
+
 
 @dataclass(frozen=True)
 class Reference:
     """A figure a source published for a strategy, and how close we come to it.
+
+    Every quantity (the mean, the SD, each of ``stats``) either agrees with the paper --
+    within its stated precision (``tolerance``) or :func:`agreement_bound`, beyond sampling
+    error -- or is a documented :class:`Gap` in ``gaps``.
 
     Attributes
     ----------
@@ -27,26 +63,28 @@ class Reference:
         Published mean final score.
     sd : float or None
         Published standard deviation.
-    games : int or None
+    n_games : int or None
         Games the source simulated (``None``: an exact value).
     stats : dict
         Other published statistics in the summary vocabulary (``"min"``, ``"max"``,
-        ``"p10"``, ...).
+        ``"p10"``, ``"bonus_rate"``...).
     tolerance : float
-        How far our mean may be from ``mean`` (points), beyond sampling error: 0.005
-        for a match to the published precision; more where we cannot match, with the
-        reason in ``note`` and the README.
+        How far our mean may be from ``mean`` beyond sampling error: the paper's
+        precision (0.005 for two decimals) where ours matches to it, else
+        :data:`AGREEMENT_POINTS` at most.
     sd_tolerance : float or None
         The same for the SD (``None``: ``tolerance``).
     stats_tolerance : dict
-        The same for each entry of ``stats``.
+        The same for each entry of ``stats`` (default: :func:`agreement_bound`).
     note : str
-        What we get and why it differs, when it does.
+        What the source is and how we read it.
     tables : dict
         Per-box figures the source published, keyed like the summary
         (``"box_means"``, ``"box_zero_rate"``, ``"box_fill_turn"``:
         ``{box: value}``; ``"upper_bonus_points"``, ``"yahtzee_bonus_points"``: scalars),
         as printed. ``yahtzee-sim reproduce`` sets them beside ours.
+    gaps : tuple of Gap
+        The quantities we do not reproduce, with our value and the reason.
     """
 
     source: str
@@ -60,6 +98,26 @@ class Reference:
     stats_tolerance: dict = field(default_factory=dict)
     note: str = ""
     tables: dict = field(default_factory=dict)
+    gaps: tuple[Gap, ...] = ()
+
+    def quantities(self) -> dict[str, float]:
+        """Every published quantity: ``{"mean": ..., "sd": ..., **stats}``."""
+        out = {"mean": self.mean}
+        if self.sd is not None:
+            out["sd"] = self.sd
+        return out | dict(self.stats)
+
+    def bound(self, quantity: str) -> float:
+        """How far ours may be from the paper's ``quantity`` to agree (beyond sampling error)."""
+        if quantity == "mean":
+            return self.tolerance
+        if quantity == "sd":
+            return self.tolerance if self.sd_tolerance is None else self.sd_tolerance
+        return self.stats_tolerance.get(quantity, agreement_bound(quantity))
+
+    def gap(self, quantity: str) -> Gap | None:
+        """The documented gap of ``quantity``, if there is one."""
+        return next((g for g in self.gaps if g.quantity == quantity), None)
 
 
 class Strategy:

@@ -195,7 +195,7 @@ class RuleSet:
         pays one (for the second Yahtzee only).
     joker : {"none", "free", "forced"}
         How an extra Yahtzee may be placed once the Yahtzee box is filled
-        (see the README's rules section).
+        (the handbook's Rules page, ``docs/rules.md``: Joker rules).
     two_pairs_allows_one_pair : bool
         Reproduce the KTH 2012 program in which one pair scores in Two pairs.
     forced_order : bool
