@@ -629,13 +629,9 @@ def saved_roll_steps(kr, lanes, used, upper, flag, lo, nu, W, A, val, val_bonus,
                     Wr[t] = Br[t]
             best_subkeeps(kr, W, A, nu, rec)
             if rec:
-                for r in range(n_rolls):
-                    for t in range(nu):
-                        keep[j, r, t] = A[rki[r], t]
+                record_rows(rki, A, keep[j], nu)
         if record >= 2:
-            for r in range(n_rolls):
-                for t in range(nu):
-                    roll_vals[j, r, t] = W[rki[r], t]
+            record_rows(rki, W, roll_vals[j], nu)
         s = j - (kr.rolls - 1)
         if s >= 0:
             mean_first_roll(kr, W, tops[s], nu)
@@ -682,14 +678,18 @@ def reroll_steps(kr, W, A, nu, work, record, top=True):
                 keep_vals[j] = W
             best_subkeeps(kr, W, A, nu, record >= 1)
             if record >= 1:
-                for r in range(n_rolls):
-                    for t in range(nu):
-                        keep[j, r, t] = A[rki[r], t]
+                record_rows(rki, A, keep[j], nu)
         if record >= 2:
-            for r in range(n_rolls):
-                for t in range(nu):
-                    roll_vals[j, r, t] = W[rki[r], t]
+            record_rows(rki, W, roll_vals[j], nu)
     first_roll_mean(kr, W, nu)
+
+
+@njit(cache=True, nogil=True)
+def record_rows(rki, rows, out, nu):
+    """``out[r, t] = rows[rki[r], t]``: the rows of the rolls (a level's record)."""
+    for r in range(rki.shape[0]):
+        for t in range(nu):
+            out[r, t] = rows[rki[r], t]
 
 
 @njit(cache=True, nogil=True)
