@@ -55,6 +55,7 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "target": ("Target, utility and risk", "python benchmarks/bench_target.py"),
     "win": ("Target, utility and risk", "python benchmarks/bench_win.py"),
     "distill": ("Rule cards", "python benchmarks/bench_distill.py"),
+    "peers": ("Side by side with yatzy-solver", "python benchmarks/bench_peers.py"),
 }
 
 

@@ -14,6 +14,7 @@ from tqdm.auto import tqdm
 
 from yahtzee_sim._kernels.rng import keys_from_seed
 from yahtzee_sim.engine.aggregate import Aggregate
+from yahtzee_sim.engine.budget import check_memory, results_bytes
 from yahtzee_sim.engine.checkpoint import load as load_checkpoint
 from yahtzee_sim.engine.checkpoint import save as save_checkpoint
 from yahtzee_sim.engine.decide import prepare
@@ -246,11 +247,17 @@ def _play(
     strategy = get_strategy(strategy)
     keys = keys_from_seed(seed)
     dice_key, strategy_key = keys[:2], keys[2:]
+    if not aggregate:  # every game kept: refuse what cannot fit, before playing
+        check_memory(
+            results_bytes(rules, n_games),
+            f"{n_games:,} games with every game kept",
+            "a summary alone streams any number of games in bounded memory "
+            "(simulate_aggregate; on the command line: leave out --out)",
+        )
     if n_jobs != 1 and checkpoint is None:  # one block at least per worker
         workers = max(1, effective_n_jobs(n_jobs))
         chunk_size = min(chunk_size, -(-n_games // workers))
-    starts = list(range(first_game, first_game + n_games, chunk_size))
-    sizes = [min(chunk_size, first_game + n_games - s) for s in starts]
+    blocks = _Blocks(range(first_game, first_game + n_games, chunk_size), n_games)
     run = {
         "strategy": repr(strategy),
         "rules": rules.fingerprint(),
@@ -271,16 +278,16 @@ def _play(
         progress = sys.stderr.isatty()
     bar = tqdm(
         total=n_games,
-        initial=sum(sizes[:done]),
+        initial=blocks.games_in(done),
         unit="game",
         disable=not progress,
         desc=strategy_label(strategy),
     )
-    todo = list(zip(starts[done:], sizes[done:], strict=True))
+    todo = blocks.after(done)
     try:
-        for out, n in zip(
+        for out, (_, n) in zip(
             _blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, aggregate),
-            (n for _, n in todo),
+            todo,
             strict=False,
         ):
             if aggregate:
@@ -293,7 +300,7 @@ def _play(
             bar.update(n)
     except KeyboardInterrupt:
         bar.close()
-        played = sum(sizes[:done])
+        played = blocks.games_in(done)
         if checkpoint is not None:
             save_checkpoint(checkpoint, run, done, parts)
             raise RunInterrupted(
@@ -306,6 +313,30 @@ def _play(
         ) from None
     bar.close()
     return _Played(strategy_label(strategy), rules, seed, first_game, parts)
+
+
+@dataclass(frozen=True)
+class _Blocks:
+    """The blocks of a run, ``(first game, games)`` each, computed as they are asked for:
+    a run of any number of games holds none of them in a list (bounded memory)."""
+
+    starts: range
+    n_games: int
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __iter__(self):
+        end = self.starts.start + self.n_games
+        return ((s, min(self.starts.step, end - s)) for s in self.starts)
+
+    def games_in(self, done: int) -> int:
+        """Games in the first ``done`` blocks."""
+        return min(done * self.starts.step, self.n_games)
+
+    def after(self, done: int) -> _Blocks:
+        """The blocks after the first ``done``."""
+        return _Blocks(self.starts[done:], self.n_games - self.games_in(done))
 
 
 def _backend_configured() -> bool:
