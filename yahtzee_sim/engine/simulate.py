@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -256,6 +257,8 @@ def _play(
         )
     if n_jobs != 1 and checkpoint is None:  # one block at least per worker
         workers = max(1, effective_n_jobs(n_jobs))
+        if _shares_blocks(strategy, n_jobs):  # several per worker: they take turns
+            chunk_size = min(chunk_size, max(SHARED_CHUNK, -(-n_games // (8 * workers))))
         chunk_size = min(chunk_size, -(-n_games // workers))
     blocks = _Blocks(range(first_game, first_game + n_games, chunk_size), n_games)
     run = {
@@ -350,8 +353,103 @@ def _backend_configured() -> bool:
     return type(backend).__name__ not in ("LokyBackend", "SequentialBackend", "ThreadingBackend")
 
 
+def _shares_blocks(strategy, n_jobs) -> bool:
+    """Whether blocks run in worker processes and in this process (:func:`_shared_blocks`)."""
+    return (
+        n_jobs != 1
+        and getattr(strategy, "parallel_backend", "processes") != "threads"
+        and not _backend_configured()
+    )
+
+
+#: The fewest games of a block shared between this process and its workers.
+SHARED_CHUNK = 1024
+
+
+class _Failed:
+    """A block that raised (in this process's thread): raised again in its turn."""
+
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
+
+
+def _run_indexed(i, strategy, rules, first, n, dice_key, strategy_key, aggregate):
+    return i, _run_block(strategy, rules, first, n, dice_key, strategy_key, aggregate)
+
+
+def _shared_blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, aggregate):
+    """Yield each block's output in order, the blocks played by ``n_jobs - 1`` worker
+    processes and a thread of this process, each taking the next block when it is free.
+
+    This process starts at once, with its kernels and its strategy already loaded, while
+    a new worker spends seconds importing and loading them: a first run does not wait for
+    the workers, and a short run may end before they join. Which process plays a block
+    does not change it (its dice depend on the seed and its first game only)."""
+    items = iter(enumerate(todo))
+    lock = threading.Lock()
+    done = threading.Condition()
+    results: dict[int, object] = {}
+    failed: list[BaseException] = []
+    stop = threading.Event()
+
+    def take():
+        with lock:
+            return None if stop.is_set() else next(items, None)
+
+    def here() -> None:
+        prepared = prepared_strategy(strategy, rules)
+        while (item := take()) is not None:
+            i, (s, n) = item
+            try:
+                out = _run_block(prepared, rules, s, n, dice_key, strategy_key, aggregate, False)
+            except BaseException as exc:  # raised again in the caller, in its turn
+                out = _Failed(exc)
+            with done:
+                results[i] = out
+                done.notify_all()
+
+    def remote_jobs():
+        while (item := take()) is not None:
+            i, (s, n) = item
+            yield delayed(_run_indexed)(i, strategy, rules, s, n, dice_key, strategy_key, aggregate)
+
+    def workers() -> None:
+        try:
+            jobs = Parallel(n_jobs=max(1, effective_n_jobs(n_jobs) - 1), return_as="generator")
+            for i, out in jobs(remote_jobs()):
+                with done:
+                    results[i] = out
+                    done.notify_all()
+        except BaseException as exc:  # a worker's error, raised again in the caller
+            with done:
+                failed.append(exc)
+                done.notify_all()
+
+    threads = [threading.Thread(target=f, daemon=True) for f in (here, workers)]
+    for t in threads:
+        t.start()
+    try:
+        for i in range(len(todo)):
+            with done:
+                while i not in results and not failed:
+                    done.wait(0.1)
+                if i not in results:
+                    raise failed[0]
+                out = results.pop(i)
+            if isinstance(out, _Failed):
+                raise out.exc
+            yield out
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+
+
 def _blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, aggregate):
     """Yield each block's output in order."""
+    if n_jobs != 1 and len(todo) > 1 and _shares_blocks(strategy, n_jobs):
+        yield from _shared_blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, aggregate)
+        return
     if n_jobs == 1 or len(todo) <= 1:
         prepared = prepared_strategy(strategy, rules)
         for s, n in todo:
