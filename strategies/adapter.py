@@ -133,7 +133,7 @@ def _ask(view: TurnView, rows: np.ndarray, ask) -> list:
         if rl == 0:  # each legal box with its points (-1: illegal), C loops over the row
             legal = (0).__le__
             points = (
-                dict(compress(zip(names, row), map(legal, row)))
+                dict(compress(zip(names, row, strict=True), map(legal, row)))
                 for row in view.box_points[rows].tolist()
             )
         else:
