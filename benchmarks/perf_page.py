@@ -452,7 +452,9 @@ def page() -> str:
         "and `optimal` decide once per turn-start state, for all 252 rolls at once, and "
         "share the decisions between blocks (a million games visit about 34,000 states "
         "under greedy and 180,000 under optimal); built-in strategies run their blocks in "
-        "threads, a user's strategy in worker processes.",
+        "threads, a user's strategy in worker processes and the calling process. "
+        "`python benchmarks/perf_page.py run-all` measures every row below on one machine, "
+        "one benchmark after the other, and records the machine's name and load.",
         "",
         "## Machines",
         "",

@@ -112,7 +112,8 @@ def simulate(
     n_jobs : int
         Parallel blocks (joblib; ``-1`` = all cores or all workers of an active
         ``joblib.parallel_config`` backend such as dask). Built-in strategies run
-        in threads unless a backend is configured; others in processes.
+        in threads unless a backend is configured; others in ``n_jobs - 1`` worker
+        processes and this process, which starts at once (each takes the next block).
     chunk_size : int
         Games per block played in lockstep (the most: with ``n_jobs > 1`` and no
         checkpoint, blocks shrink so that every worker gets one).
