@@ -537,7 +537,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--smoke", action="store_true", help="tiny sizes, results in a temporary folder"
     )
-    args = ap.parse_args(argv)
+    args = ap.parse_intermixed_args(argv)
     unknown = [n for n in args.name if n not in BENCHMARKS]
     if unknown:
         ap.error(f"unknown benchmark {unknown[0]!r}; expected one of: {', '.join(BENCHMARKS)}")
