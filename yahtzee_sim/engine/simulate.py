@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass
 from pathlib import Path
 
 import numba
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
+from joblib.externals.loky import get_reusable_executor
 from tqdm.auto import tqdm
 
 from yahtzee_sim._kernels.rng import keys_from_seed
@@ -409,24 +411,45 @@ def _shared_blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, aggreg
                 results[i] = out
                 done.notify_all()
 
-    def remote_jobs():
-        while (item := take()) is not None:
-            i, (s, n) = item
-            yield delayed(_run_indexed)(i, strategy, rules, s, n, dice_key, strategy_key, aggregate)
+    n_workers = effective_n_jobs(n_jobs) - 1
 
     def workers() -> None:
+        """Keep two blocks per worker process in flight (loky's reusable workers: a second
+        run finds them started)."""
         try:
-            jobs = Parallel(n_jobs=max(1, effective_n_jobs(n_jobs) - 1), return_as="generator")
-            for i, out in jobs(remote_jobs()):
-                with done:
-                    results[i] = out
-                    done.notify_all()
-        except BaseException as exc:  # a worker's error, raised again in the caller
+            pool = get_reusable_executor(max_workers=n_workers)
+            pending: set = set()
+            while True:
+                while len(pending) < 2 * n_workers and (item := take()) is not None:
+                    i, (s, n) = item
+                    pending.add(
+                        pool.submit(
+                            _run_indexed,
+                            i,
+                            strategy,
+                            rules,
+                            s,
+                            n,
+                            dice_key,
+                            strategy_key,
+                            aggregate,
+                        )
+                    )
+                if not pending:
+                    return
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    i, out = future.result()  # a worker's error is raised here
+                    with done:
+                        results[i] = out
+                        done.notify_all()
+        except BaseException as exc:  # raised again in the caller
             with done:
                 failed.append(exc)
                 done.notify_all()
 
-    threads = [threading.Thread(target=f, daemon=True) for f in (here, workers)]
+    roles = (here, workers) if n_workers > 0 else (here,)
+    threads = [threading.Thread(target=f, daemon=True) for f in roles]
     for t in threads:
         t.start()
     try:
