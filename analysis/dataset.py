@@ -26,6 +26,7 @@ from yahtzee_sim._kernels.regret import decision_options
 from yahtzee_sim._kernels.scoring import box_options, kernel_rules
 from yahtzee_sim._kernels.widget import upper_total_lanes
 from yahtzee_sim.analysis.regret import decision_layer_name
+from yahtzee_sim.engine.budget import check_memory, decisions_bytes
 from yahtzee_sim.engine.observation import action_names, n_actions, roll_names
 from yahtzee_sim.engine.records import recorded_blocks
 from yahtzee_sim.engine.simulate import DEFAULT_CHUNK, check_int
@@ -275,6 +276,11 @@ def decision_dataset(
     seed = check_int("seed", seed, 0)
     chunk_size = check_int("chunk_size", chunk_size, 1)
     rules = get_rules(rules)
+    check_memory(
+        decisions_bytes(rules, n_games),
+        f"a decision dataset of {n_games:,} games (one row per decision, every option valued)",
+        "play fewer games",
+    )
     label = strategy_label(get_strategy(strategy))
     lanes = upper_total_lanes(value_table(rules).values)
     faces, names = roll_names(rules), action_names(rules)

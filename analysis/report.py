@@ -14,7 +14,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from pathlib import Path
 
 import numba
 import numpy as np
@@ -273,8 +272,8 @@ def build_report(
     specs = _resolve(strategies)
     if progress:
         _compile_notice()
-    # a first run on this machine: the exact stage's kernels compile in a second process
-    # while the value table and the simulations (which compile on one core) run
+    # a first run on this machine: the decision fill's and the exact stage's kernels
+    # compile in a second process while the solver compiles (on one core) and runs
     warming = warmup.start(rules)
     try:
         return _build(rules, n_games, seed, specs, n_jobs, regret_top, progress, quick, warming, t0)
@@ -378,18 +377,13 @@ class _Clock:
 
 
 def _compile_notice() -> None:
-    """One line on stderr when the numba kernels are not compiled yet on this machine."""
-    from yahtzee_sim._kernels.exact import forward_level
-
-    try:
-        compiled = forward_level._cache._cache_file._index_path
-        cold = not Path(compiled).exists()
-    except AttributeError:  # numba internals changed: say nothing
-        return
-    if cold:
+    """One line on stderr when the numba kernels are not compiled yet on this machine,
+    with an estimate of the compiling ahead (:func:`warmup.compile_estimate`)."""
+    seconds = warmup.compile_estimate()
+    if seconds > 0:
         print(
-            "compiling kernels once (first run on this machine), ~1–2 min; "
-            "later runs load them from the cache",
+            f"compiling kernels once (first run on this machine): about {seconds:.0f} s "
+            "more than later runs, which load them from the cache",
             file=sys.stderr,
         )
 

@@ -16,6 +16,7 @@ import pandas as pd
 from scipy import stats
 
 from yahtzee_sim.analysis.stats import mean_ci
+from yahtzee_sim.engine.budget import check_memory, results_bytes
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import get_rules
@@ -173,6 +174,11 @@ def tournament(
         instances = [get_strategy(s) for s in seats]
         scores = play_matches(instances, rules, n_games, seed, n_jobs=n_jobs, progress=progress)
     else:
+        check_memory(  # the totals, the win shares, and one seat's games at a time
+            3 * 8 * len(seats) * n_games + results_bytes(rules, n_games),
+            f"a tournament of {n_games:,} games with every game's totals kept",
+            "play fewer games",
+        )
         scores = np.empty((n_games, len(seats)), dtype=np.int64)
         for i, s in enumerate(seats):
             res = simulate(

@@ -1,11 +1,14 @@
-"""Compile the kernels of the report's exact stage in a second process.
+"""Compile the kernels of the report's simulations and exact stage in a second process.
 
 On a machine whose numba cache is empty, numba compiles one kernel at a time on one
-core. :func:`start` runs :func:`warm` in a background process while the report solves
-its value table and simulates (the first of those steps compiles on one core too), so
-that the exact stage later loads the kernels from the cache instead of compiling them.
-The warm-up evaluates one turn of ``greedy`` with its regret against a table of zeros:
-the kernels and argument types of the real evaluation, almost none of its work.
+core. :func:`start` runs :func:`warm` in a background process from the start of the
+report, while the report compiles the solver and solves its value table on the other
+core, so that the later steps load their heaviest kernels from the cache instead of
+compiling them, in the order they need them: first the decision fill of the table
+strategies (``optimal`` and Glenn's heuristics, simulated first), then the exact stage's.
+The warm-up fills one state's decisions and evaluates one turn of ``greedy`` with its
+regret, against tables of zeros: the kernels and argument types of the real work, almost
+none of its work.
 """
 
 from __future__ import annotations
@@ -20,15 +23,54 @@ import numpy as np
 TIMEOUT_SECONDS = 300.0
 
 
-def needed() -> bool:
-    """Whether the exact stage's kernels are missing from the numba cache."""
-    from yahtzee_sim._kernels.regret import level_regret
+#: The report's heaviest kernels (module, name) and about how many seconds each takes to
+#: compile on one core of a 2-core AMD EPYC (``numba:compile`` events of a cold report):
+#: what :func:`compile_estimate` announces.
+HEAVY_KERNELS = {
+    ("yahtzee_sim._kernels.solve", "solve_level"): 24.0,
+    ("yahtzee_sim._kernels.regret", "level_regret"): 18.0,
+    ("yahtzee_sim._kernels.decisions", "fill_lanes"): 15.0,
+    ("yahtzee_sim._kernels.exact", "turn_outcomes"): 5.0,
+    ("yahtzee_sim._kernels.exact", "level_effects"): 3.0,
+    ("yahtzee_sim.strategies.greedy", "greedy_fill_states"): 3.0,
+    ("yahtzee_sim.strategies.rule_based_program", "program_box"): 2.5,
+}
+#: Compiling of every other kernel of a report, together (seconds on one core).
+OTHER_KERNELS_SECONDS = 8.0
+
+
+def kernel_missing(module: str, name: str) -> bool | None:
+    """Whether kernel ``module.name`` is missing from the numba cache (``None``: unknown)."""
+    import importlib
 
     try:
-        index = level_regret._cache._cache_file._index_path
-    except AttributeError:  # numba internals changed: no warm-up
-        return False
-    return not os.path.exists(index)
+        kernel = getattr(importlib.import_module(module), name)
+        return not os.path.exists(kernel._cache._cache_file._index_path)
+    except (AttributeError, ImportError):  # numba internals changed
+        return None
+
+
+def needed() -> bool:
+    """Whether the warm-up's kernels (the decision fill, the exact stage's) are missing
+    from the numba cache."""
+    return any(
+        kernel_missing(*kernel)
+        for kernel in (
+            ("yahtzee_sim._kernels.regret", "level_regret"),
+            ("yahtzee_sim._kernels.decisions", "fill_lanes"),
+        )
+    )
+
+
+def compile_estimate(cores: int | None = None) -> float:
+    """Seconds of compiling a report has ahead of it (0 when the kernels are cached): the
+    heavy kernels missing from the cache and the others, shared by the report's process
+    and the warm-up's when there are two cores."""
+    missing = [s for kernel, s in HEAVY_KERNELS.items() if kernel_missing(*kernel)]
+    if not missing:
+        return 0.0
+    total = sum(missing) + OTHER_KERNELS_SECONDS
+    return total / min(2, cores or os.cpu_count() or 1)
 
 
 def start(rules) -> subprocess.Popen | None:
@@ -63,13 +105,21 @@ def finish(proc: subprocess.Popen | None, timeout: float = TIMEOUT_SECONDS) -> N
 
 
 def warm(rules="yahtzee") -> None:
-    """Compile (or load) the kernels of :func:`~yahtzee_sim.analysis.regret.evaluate_with_regret`
-    for ``rules``: one turn of ``greedy``, its regret against a table of zeros and its
-    score law."""
+    """Compile (or load) the kernels of a table strategy's decision fill and of
+    :func:`~yahtzee_sim.analysis.regret.evaluate_with_regret` for ``rules``: one state's
+    decisions against a table of zeros, then one turn of ``greedy``, its regret against a
+    table of zeros and its score law."""
     from yahtzee_sim.analysis.regret import RegretAccumulator
     from yahtzee_sim.exact.laws import exact_result, forward_pass, prepared
+    from yahtzee_sim.game.rules import get_rules
     from yahtzee_sim.game.state import n_states
+    from yahtzee_sim.strategies.optimal import TableStrategy
 
+    class Zeros(TableStrategy):
+        def state_values(self, rules) -> np.ndarray:
+            return np.zeros(n_states(rules))
+
+    Zeros().decision_table(get_rules(rules), np.zeros(1, dtype=np.int64))
     strategy, rules = prepared("greedy", rules)
     acc = RegretAccumulator(rules, 1, values=np.zeros(n_states(rules)))
     levels, fw = forward_pass(strategy, rules, on_decisions=acc, turns=1)

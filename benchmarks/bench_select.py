@@ -23,10 +23,12 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
 
+    from yahtzee_sim import get_rules
     from yahtzee_sim.analysis import select_best
-    from yahtzee_sim.strategies import strategy_ids
+    from yahtzee_sim.strategies import strategy_class, strategy_ids
 
-    ids = strategy_ids()
+    # every built-in that plays Yahtzee (a 100-rule card exists for Yatzy only)
+    ids = [s for s in strategy_ids() if strategy_class(s).supports(get_rules("yahtzee"))]
     runs = []
     for seed in args.seeds:
         t0 = time.perf_counter()

@@ -3,6 +3,10 @@
 Usage::
 
     python benchmarks/perf_page.py run NAME      # run one benchmark, save its JSON
+    python benchmarks/perf_page.py run-all       # every benchmark, one after the other,
+                                                 # then the page (the quiet measurement)
+    python benchmarks/perf_page.py run-all --smoke   # the same with tiny sizes, saved in a
+                                                 # temporary folder: checks that all run
     python benchmarks/perf_page.py               # write docs/performance.md
     python benchmarks/perf_page.py --check       # exit 1 if the page is out of date
 
@@ -55,16 +59,43 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "target": ("Target, utility and risk", "python benchmarks/bench_target.py"),
     "win": ("Target, utility and risk", "python benchmarks/bench_win.py"),
     "distill": ("Rule cards", "python benchmarks/bench_distill.py"),
+    "peers": ("Side by side with yatzy-solver", "python benchmarks/bench_peers.py"),
+}
+
+
+#: Tiny sizes per benchmark for ``run-all --smoke`` (appended to the command: a later
+#: option wins); benchmarks without an entry run as they are.
+SMOKE: dict[str, str] = {
+    "engine": "--strategies greedy --games 2000 --jobs 1 --repeat 1",
+    "solver": "--repeat 1 --games 2000",
+    "exact": "--repeat 1",
+    "select": "--seeds 0",
+    "stream": "--games 20000",
+    "visible": "--games 2000 --aware-games 2048",
+    "env": "--num-envs 64 --steps 20 --repeat 1",
+    "dataset": "--games 500",
+    "function": "--games 2000",
+    "coach": "--games 200 --requests 10",
+    "report": "--skip-cold --quick --games 2000",
+    "target": "--rules yahtzee",
+    "win": "--rules yahtzee --players 2 --games 2000",
+    "distill": "--max-rules 3 --no-repeat",
+    "peers": "--repeat 1 --situations 1000 --games 2000 --presets yahtzee-no-bonus",
 }
 
 
 def machine() -> dict:
-    """The CPU model and core count (``lscpu``), the load average, Python and numba versions.
+    """The machine's name, CPU model and core count (``lscpu``), the load average, Python
+    and numba versions.
 
     The load average (over the last 5 minutes, taken when the benchmark ends) says how busy
     the machine was: above the number of cores, other work shared the CPU.
     """
-    info = {"cpu": platform.processor() or platform.machine(), "cores": None}
+    info = {
+        "host": platform.node(),
+        "cpu": platform.processor() or platform.machine(),
+        "cores": None,
+    }
     try:
         out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
@@ -83,13 +114,19 @@ def machine() -> dict:
     return info
 
 
-def run(name: str, timeout: float | None = None) -> Path:
-    """Run benchmark ``name``, save ``benchmarks/results/name.json``; return its path.
+def run(
+    name: str, timeout: float | None = None, smoke: bool = False, results: Path = RESULTS
+) -> Path:
+    """Run benchmark ``name``, save ``results/name.json``; return its path.
 
-    Raises ``subprocess.TimeoutExpired`` (the benchmark killed, nothing saved) after
-    ``timeout`` seconds.
+    ``smoke``: with the tiny sizes of :data:`SMOKE`. Raises ``subprocess.TimeoutExpired``
+    (the benchmark killed, nothing saved) after ``timeout`` seconds.
     """
     _, command = BENCHMARKS[name]
+    if smoke and name in SMOKE:
+        command = f"{command} {SMOKE[name]}"
+    load_before = round(os.getloadavg()[0], 2)
+    t0 = dt.datetime.now(dt.timezone.utc)
     proc = subprocess.run(
         [sys.executable, *shlex.split(command)[1:]],
         cwd=ROOT,
@@ -98,15 +135,18 @@ def run(name: str, timeout: float | None = None) -> Path:
         check=True,
         timeout=timeout,
     )
+    info = machine()
+    info["load_average_1min_before"] = load_before
     record = {
         "name": name,
         "command": command,
         "date": dt.date.today().isoformat(),
-        "machine": machine(),
+        "seconds": round((dt.datetime.now(dt.timezone.utc) - t0).total_seconds(), 1),
+        "machine": info,
         "result": json.loads(proc.stdout),
     }
-    RESULTS.mkdir(exist_ok=True)
-    path = RESULTS / f"{name}.json"
+    results.mkdir(exist_ok=True)
+    path = results / f"{name}.json"
     path.write_text(json.dumps(record, indent=2) + "\n")
     return path
 
@@ -306,7 +346,76 @@ def _compile(r: dict) -> list[Row]:
     return rows
 
 
+def _ratio(x: dict, peer: str) -> str:
+    """``"7.2x faster"`` (ours) or ``"yatzy-solver 3.6x faster"`` from a theirs/ours ratio."""
+    r = x["ratio"]
+    return f"ours {r:.1f}× faster" if r >= 1 else f"**{peer} {1 / r:.1f}× faster**"
+
+
+#: Why the peer is faster where it is (``bench_peers.py``'s measures).
+_PEER_FASTER = {
+    "options": "ours values a situation by running the widget over its whole turn-start "
+    "state (the box step of every roll, then every keep of both rerolls) and reads the "
+    "situation's options from it, which pays off when many situations share a state (a "
+    "game's decisions, a dataset); random situations share almost none, so each one costs "
+    "a whole turn",
+    "solve": "",
+    "play": "",
+}
+
+
+def _peers(r: dict) -> list[Row]:
+    """Ours next to the peer per shared preset: times, ratios, and agreement of values."""
+    peer = r["peer"].split()[0]
+    rows: list[Row] = []
+    faster: list[str] = []
+    for x in r["presets"]:
+        name = f"`{x['preset']}` / `{x['peer_variant']}`"
+        s, o, p, v = x["solve"], x["options"], x["play"], x["values"]
+        rows.append(
+            (
+                f"{name}: solve every state (ours / theirs)",
+                f"{s['ours_seconds']:.2f} s / {s['theirs_seconds']:.2f} s ({_ratio(s, peer)})",
+            )
+        )
+        rows.append(
+            (
+                f"{name}: every option's value of {_n(o['situations'])} random situations",
+                f"{_n(o['ours_situations_per_second'])} / "
+                f"{_n(o['theirs_situations_per_second'])} situations/s ({_ratio(o, peer)})",
+            )
+        )
+        rows.append(
+            (
+                f"{name}: optimal play, {_n(p['games'])} games on {p['jobs']} cores from a "
+                "fresh process",
+                f"{_n(p['ours_games_per_second'])} / {_n(p['theirs_games_per_second'])} "
+                f"games/s ({_ratio(p, peer)})",
+            )
+        )
+        rows.append(
+            (
+                f"{name}: values compared",
+                f"{_n(v['states'])} states, largest difference "
+                f"{v['state_values_max_abs_diff']:.1e}; "
+                f"best option of {_n(v['situations'])} situations "
+                f"{v['best_option_max_abs_diff']:.1e}; mean {v['mean_exact_ours']:.4f} / "
+                f"{v['mean_theirs']:.4f}; SD {v['sd_exact_ours']:.2f} (ours exact) / "
+                f"{p['sd_theirs']:.2f} (theirs simulated)",
+            )
+        )
+        for what in ("solve", "options", "play"):
+            if x[what]["ratio"] < 1:
+                faster.append(f"{what} on `{x['preset']}` ({1 / x[what]['ratio']:.1f}×)")
+    if faster:
+        whys = sorted({w.split()[0] for w in faster})
+        why = "; ".join(_PEER_FASTER[w] for w in whys if _PEER_FASTER.get(w))
+        rows.append((f"where {peer} is faster", ", ".join(faster) + (f": {why}" if why else "")))
+    return rows
+
+
 RENDER: dict[str, Callable[[dict], list[Row]]] = {
+    "peers": _peers,
     "compile": _compile,
     "report": _report,
     "distill": _distill,
@@ -343,21 +452,24 @@ def page() -> str:
         "and `optimal` decide once per turn-start state, for all 252 rolls at once, and "
         "share the decisions between blocks (a million games visit about 34,000 states "
         "under greedy and 180,000 under optimal); built-in strategies run their blocks in "
-        "threads, a user's strategy in worker processes.",
+        "threads, a user's strategy in worker processes and the calling process. "
+        "`python benchmarks/perf_page.py run-all` measures every row below on one machine, "
+        "one benchmark after the other, and records the machine's name and load.",
         "",
         "## Machines",
         "",
         "A load average above the number of cores means that other work shared the CPUs "
         "during the run: those figures understate the speed of an idle machine.",
         "",
-        "| benchmark | date | CPU | cores | load average (5 min) | Python | numba |",
-        "|---|---|---|---|---|---|---|",
+        "| benchmark | date | machine | CPU | cores | load average (5 min) | Python | numba |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for name, rec in saved.items():
         m = rec["machine"]
         load = m.get("load_average_5min")
         lines.append(
-            f"| `{name}` | {rec['date']} | {m['cpu']} | {m['cores']} | "
+            f"| `{name}` | {rec['date']} | {m.get('host', 'not recorded')} | {m['cpu']} | "
+            f"{m['cores']} | "
             f"{'not recorded' if load is None else load} | {m['python']} | {m['numba']} |"
         )
     lines.append("")
@@ -379,17 +491,65 @@ def page() -> str:
     return "\n".join(lines)
 
 
+def run_all(names: list[str], smoke: bool, timeout: float | None) -> int:
+    """Run benchmarks ``names`` one after the other (each in a fresh process), saving each
+    result as it ends, then write the page (not with ``smoke``, whose results go to a
+    temporary folder). Returns the number of benchmarks that failed."""
+    import tempfile
+
+    results = Path(tempfile.mkdtemp(prefix="perf-smoke-")) if smoke else RESULTS
+    failed = []
+    t0 = dt.datetime.now()
+    print(f"{platform.node()}: load average {os.getloadavg()} at the start", file=sys.stderr)
+    for name in names:
+        t = dt.datetime.now()
+        print(f"[{t:%H:%M:%S}] {name} ...", file=sys.stderr, flush=True)
+        try:
+            path = run(name, timeout, smoke, results)
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired, ValueError) as exc:
+            failed.append(name)
+            print(f"  {name} FAILED: {exc}", file=sys.stderr)
+            continue
+        rec = json.loads(path.read_text())
+        print(
+            f"  {rec['seconds']:.0f} s, load {rec['machine']['load_average_1min_before']} "
+            f"before / {rec['machine']['load_average_5min']} (5 min) after: {path}",
+            file=sys.stderr,
+        )
+    minutes = (dt.datetime.now() - t0).total_seconds() / 60
+    print(f"{len(names) - len(failed)} of {len(names)} in {minutes:.0f} min", file=sys.stderr)
+    if failed:
+        print("failed: " + " ".join(failed), file=sys.stderr)
+    if not smoke:
+        PAGE.write_text(page())
+        print(PAGE)
+    return len(failed)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("action", nargs="?", choices=["run"], help="run one benchmark")
-    ap.add_argument("name", nargs="?", choices=sorted(BENCHMARKS))
+    ap.add_argument(
+        "action", nargs="?", choices=["run", "run-all"], help="run one benchmark, or all"
+    )
+    ap.add_argument("name", nargs="*", help="benchmarks (run-all: default every one)")
     ap.add_argument("--check", action="store_true", help="exit 1 if the page is out of date")
     ap.add_argument("--timeout", type=float, default=None, help="seconds before run gives up")
-    args = ap.parse_args(argv)
+    ap.add_argument(
+        "--smoke", action="store_true", help="tiny sizes, results in a temporary folder"
+    )
+    args = ap.parse_intermixed_args(argv)
+    unknown = [n for n in args.name if n not in BENCHMARKS]
+    if unknown:
+        ap.error(f"unknown benchmark {unknown[0]!r}; expected one of: {', '.join(BENCHMARKS)}")
+    if args.action == "run-all":
+        return 1 if run_all(args.name or list(BENCHMARKS), args.smoke, args.timeout) else 0
     if args.action == "run":
-        if not args.name:
-            ap.error("run needs a benchmark name")
-        print(run(args.name, args.timeout))
+        if len(args.name) != 1:
+            ap.error("run needs one benchmark name")
+        import tempfile
+
+        folder = Path(tempfile.mkdtemp(prefix="perf-smoke-")) if args.smoke else RESULTS
+        print(run(args.name[0], args.timeout, args.smoke, folder))
         return 0
     text = page()
     if args.check:

@@ -11,15 +11,18 @@ Example
 >>> strategy = FunctionStrategy(keep, box)
 
 The adapter calls the functions once per game and decision in Python (about
-10,000 games per second and core for functions like these; more with
-``memoize=True``, which asks each distinct position once), so it is slower than
-a batched strategy; with ``n_jobs > 1`` its blocks run in worker processes.
+10,000 games per second and core for functions like these, of which about 40% is the
+functions' own time; more with ``memoize=True``, which asks each distinct position once),
+so it is slower than a batched strategy; with ``n_jobs > 1`` its blocks run in
+``n_jobs - 1`` worker processes and in the calling process, which starts at once.
 """
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import compress
 
 import numpy as np
 
@@ -70,8 +73,9 @@ class Position:
 
 
 class _Lookup:
-    """Per-rule-set tables that make a :class:`Position` cheap: the sorted faces of every
-    roll and the open boxes of every used-mask met so far."""
+    """Per-rule-set tables that make a :class:`Position` and its answer cheap: the sorted
+    faces of every roll, the open boxes of every used-mask met so far, each box's index by
+    name, and the keep code of every keep a function has returned (as a tuple of faces)."""
 
     def __init__(self, rules: RuleSet) -> None:
         self.names = rules.box_names
@@ -79,6 +83,9 @@ class _Lookup:
         self.faces = [faces(c) for c in rules.tables.roll_counts]
         self.face_code = {f + 1: (rules.n_dice + 1) ** f for f in range(rules.n_faces)}
         self.open: dict[int, tuple[str, ...]] = {}
+        self.index = {n: j for j, n in enumerate(self.names)}
+        #: tuple of the faces a keep function returned -> keep code (valid answers only)
+        self.keep_codes: dict[tuple, int] = {}
 
     def open_boxes(self, used: int) -> tuple[str, ...]:
         got = self.open.get(used)
@@ -97,33 +104,62 @@ def _lookup(rules: RuleSet) -> _Lookup:
 
 
 def _ask(view: TurnView, rows: np.ndarray, ask) -> list:
-    """``ask(position)`` for each row of ``rows``, positions built from per-column lists
-    (a frozen :class:`Position` is filled directly: its ``__init__`` costs more than a
-    simple function's whole decision)."""
+    """``ask(position)`` for each row of ``rows``, in order.
+
+    Positions are built from per-column lists, mapped in C where possible, and a frozen
+    :class:`Position` is given its ``__dict__`` directly (its ``__init__`` costs more than a
+    simple function's whole decision). The cyclic garbage collector pauses meanwhile: every
+    position is freed as soon as it is answered (reference counting), but each allocates
+    containers, which would otherwise start a collection every few hundred positions.
+    """
     rules, look = view.rules, _lookup(view.rules)
-    names, faces, turn, rl = look.names, look.faces, view.turn, view.rolls_left
-    pts = view.box_points[rows].tolist() if rl == 0 else None
-    cols = (view.games, view.roll_index, view.used, view.upper_total, view.flag, view.score)
+    names, turn, rl = look.names, view.turn, view.rolls_left
+    used = view.used[rows]
+    open_of = {u: look.open_boxes(u) for u in np.unique(used).tolist()}
+    columns = (
+        view.games[rows].tolist(),
+        map(look.faces.__getitem__, view.roll_index[rows].tolist()),
+        map(open_of.__getitem__, used.tolist()),
+        view.upper_total[rows].tolist(),
+        (view.flag[rows] > 0).tolist(),
+        view.score[rows].tolist(),
+    )
+    new, set_dict, position = object.__new__, object.__setattr__, Position
     out = []
-    new = object.__new__
-    columns = [c[rows].tolist() for c in cols]
-    for j, (g, r, u, up, f, sc) in enumerate(zip(*columns, strict=True)):
-        pos = new(Position)
-        pos.__dict__.update(
-            rules=rules,
-            game=g,
-            turn=turn,
-            rolls_left=rl,
-            dice=faces[r],
-            open_boxes=look.open_boxes(u),
-            points={n: p for n, p in zip(names, pts[j], strict=True) if p >= 0}
-            if pts is not None
-            else {},
-            upper_total=up,
-            flag=f > 0,
-            score=sc,
-        )
-        out.append(ask(pos))
+    answer = out.append
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        if rl == 0:  # each legal box with its points (-1: illegal), C loops over the row
+            legal = (0).__le__
+            points = (
+                dict(compress(zip(names, row, strict=True), map(legal, row)))
+                for row in view.box_points[rows].tolist()
+            )
+        else:
+            points = (dict() for _ in range(len(rows)))
+        for g, d, o, up, f, sc, pts in zip(*columns, points, strict=False):
+            pos = new(position)
+            set_dict(
+                pos,
+                "__dict__",
+                {
+                    "rules": rules,
+                    "game": g,
+                    "turn": turn,
+                    "rolls_left": rl,
+                    "dice": d,
+                    "open_boxes": o,
+                    "points": pts,
+                    "upper_total": up,
+                    "flag": f,
+                    "score": sc,
+                },
+            )
+            answer(ask(pos))
+    finally:
+        if enabled:
+            gc.enable()
     return out
 
 
@@ -218,11 +254,10 @@ class FunctionStrategy(UserStrategy):
             memo.update(zip([keys[j] for j in miss], got, strict=True))
         return rows, np.array([memo[k] for k in keys], dtype=np.int64)[inverse]
 
-    def _keep_code(self, pos: Position) -> int:
-        """The code (:attr:`DiceTables.code_to_keep`) of what ``keep_fn`` keeps."""
+    def _keep_code(self, pos: Position, faces) -> int:
+        """The code (:attr:`DiceTables.code_to_keep`) of ``faces``, what ``keep_fn`` kept."""
         rules = pos.rules
         weights = _lookup(rules).face_code
-        faces = self.keep_fn(pos)
         try:
             code = sum([weights[f] for f in faces])
         except (KeyError, TypeError):
@@ -239,9 +274,9 @@ class FunctionStrategy(UserStrategy):
             )
         return code
 
-    def _box_index(self, pos: Position) -> int:
+    def _box_index(self, pos: Position, choice) -> int:
+        """The index of ``choice``, what ``box_fn`` chose."""
         names = _lookup(pos.rules).names
-        choice = self.box_fn(pos)
         if isinstance(choice, str):
             if choice not in names:
                 raise self._bad_output(
@@ -253,15 +288,50 @@ class FunctionStrategy(UserStrategy):
             choice = names.index(choice)
         return int(choice)
 
+    def _keep_asker(self, rules: RuleSet):
+        """``position -> keep code``: ``keep_fn``'s answer looked up by its tuple of faces
+        (every valid answer is checked and coded once per process)."""
+        fn, checked, codes = self.keep_fn, self._keep_code, _lookup(rules).keep_codes
+
+        def ask(pos: Position) -> int:
+            faces = fn(pos)
+            try:
+                key = tuple(faces)
+            except TypeError:  # not a sequence: the check says what is wrong
+                return checked(pos, faces)
+            try:
+                return codes[key]
+            except KeyError:  # a first time: checked, then remembered
+                code = codes[key] = checked(pos, key)
+                return code
+            except TypeError:  # unhashable faces
+                return checked(pos, key)
+
+        return ask
+
+    def _box_asker(self, rules: RuleSet):
+        """``position -> box index``: ``box_fn``'s answer, a name looked up at once."""
+        fn, checked, index = self.box_fn, self._box_index, _lookup(rules).index
+
+        def ask(pos: Position) -> int:
+            choice = fn(pos)
+            if choice.__class__ is str:
+                j = index.get(choice)
+                if j is not None:
+                    return j
+            return checked(pos, choice)
+
+        return ask
+
     def keep(self, view: TurnView) -> np.ndarray:
         out = np.array(view.dice, dtype=np.int8)
-        rows, codes = self._answers(view, self._keep_code)
+        rows, codes = self._answers(view, self._keep_asker(view.rules))
         t = view.tables
         out[rows] = t.keep_counts[t.code_to_keep[codes]]
         return out
 
     def box(self, view: TurnView) -> np.ndarray:
         out = np.full(len(view), -1, dtype=np.int64)
-        rows, answers = self._answers(view, self._box_index)
+        rows, answers = self._answers(view, self._box_asker(view.rules))
         out[rows] = answers
         return out

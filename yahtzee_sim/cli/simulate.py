@@ -9,7 +9,7 @@ from pathlib import Path
 
 from yahtzee_sim.cli import options as opt
 from yahtzee_sim.cli.files import check_file, check_frame_file, write_frame
-from yahtzee_sim.engine.records import record_games, write_records
+from yahtzee_sim.engine.records import check_records_fit, record_games, write_records
 from yahtzee_sim.engine.simulate import DEFAULT_CHUNK, simulate, simulate_aggregate
 
 
@@ -64,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
     check_frame_file("--out", args.out)
     check_file("--record", args.record)
     check_file("--checkpoint", args.checkpoint)
+    if args.record is not None:  # refused before the games are played, not after
+        check_records_fit(args.games)
     t0 = time.perf_counter()
     play = simulate_aggregate if args.out is None else simulate  # a summary alone streams
     res = play(

@@ -36,6 +36,7 @@ import numpy as np
 
 from yahtzee_sim._kernels.rng import keys_from_seed
 from yahtzee_sim.engine.batch import GameBatch
+from yahtzee_sim.engine.budget import check_memory, records_bytes
 from yahtzee_sim.engine.lockstep import play_block
 from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.engine.view import TurnView
@@ -333,6 +334,12 @@ def recorded_blocks(strategy, n_games: int, seed: int, rules: RuleSet, chunk_siz
         yield first, n, recorder.decisions()
 
 
+def check_records_fit(n_games: int) -> None:
+    """Raise :class:`~yahtzee_sim.engine.budget.MemoryBudgetError` if the records of
+    ``n_games`` games would not fit in the available memory."""
+    check_memory(records_bytes(n_games), f"records of {n_games:,} games", "record fewer games")
+
+
 def record_games(strategy, n_games: int, seed: int = 0, rules: str | RuleSet = "yahtzee"):
     """Records (JSON objects) of the games ``simulate(strategy, n_games, seed, rules)``
     plays."""
@@ -340,6 +347,7 @@ def record_games(strategy, n_games: int, seed: int = 0, rules: str | RuleSet = "
     from yahtzee_sim.engine.summary import strategy_label
 
     rules = get_rules(rules)
+    check_records_fit(n_games)
     out = []
     for _, _, rec in recorded_blocks(strategy, n_games, seed, rules, DEFAULT_CHUNK):
         meta = {"strategy": strategy_label(strategy), "seed": seed}

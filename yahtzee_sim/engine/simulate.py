@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
+from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass
 from pathlib import Path
 
 import numba
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
+from joblib.externals.loky import get_reusable_executor
 from tqdm.auto import tqdm
 
 from yahtzee_sim._kernels.rng import keys_from_seed
 from yahtzee_sim.engine.aggregate import Aggregate
+from yahtzee_sim.engine.budget import check_memory, results_bytes
 from yahtzee_sim.engine.checkpoint import load as load_checkpoint
 from yahtzee_sim.engine.checkpoint import save as save_checkpoint
 from yahtzee_sim.engine.decide import prepare
@@ -110,7 +114,8 @@ def simulate(
     n_jobs : int
         Parallel blocks (joblib; ``-1`` = all cores or all workers of an active
         ``joblib.parallel_config`` backend such as dask). Built-in strategies run
-        in threads unless a backend is configured; others in processes.
+        in threads unless a backend is configured; others in ``n_jobs - 1`` worker
+        processes and this process, which starts at once (each takes the next block).
     chunk_size : int
         Games per block played in lockstep (the most: with ``n_jobs > 1`` and no
         checkpoint, blocks shrink so that every worker gets one).
@@ -246,11 +251,19 @@ def _play(
     strategy = get_strategy(strategy)
     keys = keys_from_seed(seed)
     dice_key, strategy_key = keys[:2], keys[2:]
+    if not aggregate:  # every game kept: refuse what cannot fit, before playing
+        check_memory(
+            results_bytes(rules, n_games),
+            f"{n_games:,} games with every game kept",
+            "a summary alone streams any number of games in bounded memory "
+            "(simulate_aggregate; on the command line: leave out --out)",
+        )
     if n_jobs != 1 and checkpoint is None:  # one block at least per worker
         workers = max(1, effective_n_jobs(n_jobs))
+        if _shares_blocks(strategy, n_jobs):  # several per worker: they take turns
+            chunk_size = min(chunk_size, max(SHARED_CHUNK, -(-n_games // (8 * workers))))
         chunk_size = min(chunk_size, -(-n_games // workers))
-    starts = list(range(first_game, first_game + n_games, chunk_size))
-    sizes = [min(chunk_size, first_game + n_games - s) for s in starts]
+    blocks = _Blocks(range(first_game, first_game + n_games, chunk_size), n_games)
     run = {
         "strategy": repr(strategy),
         "rules": rules.fingerprint(),
@@ -271,16 +284,16 @@ def _play(
         progress = sys.stderr.isatty()
     bar = tqdm(
         total=n_games,
-        initial=sum(sizes[:done]),
+        initial=blocks.games_in(done),
         unit="game",
         disable=not progress,
         desc=strategy_label(strategy),
     )
-    todo = list(zip(starts[done:], sizes[done:], strict=True))
+    todo = blocks.after(done)
     try:
-        for out, n in zip(
+        for out, (_, n) in zip(
             _blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, aggregate),
-            (n for _, n in todo),
+            todo,
             strict=False,
         ):
             if aggregate:
@@ -293,7 +306,7 @@ def _play(
             bar.update(n)
     except KeyboardInterrupt:
         bar.close()
-        played = sum(sizes[:done])
+        played = blocks.games_in(done)
         if checkpoint is not None:
             save_checkpoint(checkpoint, run, done, parts)
             raise RunInterrupted(
@@ -308,6 +321,30 @@ def _play(
     return _Played(strategy_label(strategy), rules, seed, first_game, parts)
 
 
+@dataclass(frozen=True)
+class _Blocks:
+    """The blocks of a run, ``(first game, games)`` each, computed as they are asked for:
+    a run of any number of games holds none of them in a list (bounded memory)."""
+
+    starts: range
+    n_games: int
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __iter__(self):
+        end = self.starts.start + self.n_games
+        return ((s, min(self.starts.step, end - s)) for s in self.starts)
+
+    def games_in(self, done: int) -> int:
+        """Games in the first ``done`` blocks."""
+        return min(done * self.starts.step, self.n_games)
+
+    def after(self, done: int) -> _Blocks:
+        """The blocks after the first ``done``."""
+        return _Blocks(self.starts[done:], self.n_games - self.games_in(done))
+
+
 def _backend_configured() -> bool:
     """Whether the caller chose a joblib backend (e.g. ``parallel_config(backend="dask")``)."""
     from joblib.parallel import _get_active_backend
@@ -319,8 +356,124 @@ def _backend_configured() -> bool:
     return type(backend).__name__ not in ("LokyBackend", "SequentialBackend", "ThreadingBackend")
 
 
+def _shares_blocks(strategy, n_jobs) -> bool:
+    """Whether blocks run in worker processes and in this process (:func:`_shared_blocks`)."""
+    return (
+        n_jobs != 1
+        and getattr(strategy, "parallel_backend", "processes") != "threads"
+        and not _backend_configured()
+    )
+
+
+#: The fewest games of a block shared between this process and its workers.
+SHARED_CHUNK = 1024
+
+
+class _Failed:
+    """A block that raised (in this process's thread): raised again in its turn."""
+
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
+
+
+def _run_indexed(i, strategy, rules, first, n, dice_key, strategy_key, aggregate):
+    return i, _run_block(strategy, rules, first, n, dice_key, strategy_key, aggregate)
+
+
+def _shared_blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, aggregate):
+    """Yield each block's output in order, the blocks played by ``n_jobs - 1`` worker
+    processes and a thread of this process, each taking the next block when it is free.
+
+    This process starts at once, with its kernels and its strategy already loaded, while
+    a new worker spends seconds importing and loading them: a first run does not wait for
+    the workers, and a short run may end before they join. Which process plays a block
+    does not change it (its dice depend on the seed and its first game only)."""
+    items = iter(enumerate(todo))
+    lock = threading.Lock()
+    done = threading.Condition()
+    results: dict[int, object] = {}
+    failed: list[BaseException] = []
+    stop = threading.Event()
+
+    def take():
+        with lock:
+            return None if stop.is_set() else next(items, None)
+
+    def here() -> None:
+        prepared = prepared_strategy(strategy, rules)
+        while (item := take()) is not None:
+            i, (s, n) = item
+            try:
+                out = _run_block(prepared, rules, s, n, dice_key, strategy_key, aggregate, False)
+            except BaseException as exc:  # raised again in the caller, in its turn
+                out = _Failed(exc)
+            with done:
+                results[i] = out
+                done.notify_all()
+
+    n_workers = effective_n_jobs(n_jobs) - 1
+
+    def workers() -> None:
+        """Keep two blocks per worker process in flight (loky's reusable workers: a second
+        run finds them started)."""
+        try:
+            pool = get_reusable_executor(max_workers=n_workers)
+            pending: set = set()
+            while True:
+                while len(pending) < 2 * n_workers and (item := take()) is not None:
+                    i, (s, n) = item
+                    pending.add(
+                        pool.submit(
+                            _run_indexed,
+                            i,
+                            strategy,
+                            rules,
+                            s,
+                            n,
+                            dice_key,
+                            strategy_key,
+                            aggregate,
+                        )
+                    )
+                if not pending:
+                    return
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    i, out = future.result()  # a worker's error is raised here
+                    with done:
+                        results[i] = out
+                        done.notify_all()
+        except BaseException as exc:  # raised again in the caller
+            with done:
+                failed.append(exc)
+                done.notify_all()
+
+    roles = (here, workers) if n_workers > 0 else (here,)
+    threads = [threading.Thread(target=f, daemon=True) for f in roles]
+    for t in threads:
+        t.start()
+    try:
+        for i in range(len(todo)):
+            with done:
+                while i not in results and not failed:
+                    done.wait(0.1)
+                if i not in results:
+                    raise failed[0]
+                out = results.pop(i)
+            if isinstance(out, _Failed):
+                raise out.exc
+            yield out
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+
+
 def _blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, aggregate):
     """Yield each block's output in order."""
+    if n_jobs != 1 and len(todo) > 1 and _shares_blocks(strategy, n_jobs):
+        yield from _shared_blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, aggregate)
+        return
     if n_jobs == 1 or len(todo) <= 1:
         prepared = prepared_strategy(strategy, rules)
         for s, n in todo:

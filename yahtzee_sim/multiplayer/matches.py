@@ -23,6 +23,7 @@ from tqdm.auto import tqdm
 
 from yahtzee_sim._kernels.rng import keys_from_seed
 from yahtzee_sim.engine.batch import GameBatch
+from yahtzee_sim.engine.budget import check_memory
 from yahtzee_sim.engine.decide import prepare
 from yahtzee_sim.engine.lockstep import play_turn
 from yahtzee_sim.engine.view import MatchInfo
@@ -137,6 +138,11 @@ def play_matches(
     ``chunk_size``. ``start``, ``visible``: as :func:`play_match_block` takes them."""
     if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
         raise YahtzeeSimError(f"n_games must be an integer >= 1, got {n_games!r}")
+    check_memory(
+        3 * 8 * len(strategies) * n_games,
+        f"{n_games:,} matches with every match's totals kept",
+        "play fewer games",
+    )
     keys = seat_keys(seed, len(strategies))
     if n_jobs != 1:
         chunk_size = min(chunk_size, -(-n_games // max(1, effective_n_jobs(n_jobs))))

@@ -1,0 +1,257 @@
+"""Side by side with the Python peer ``yatzy-solver``: the same machine, one run. Prints JSON.
+
+Usage::
+
+    python benchmarks/bench_peers.py [--repeat 3] [--situations 200000] [--games 200000]
+                                     [--presets yahtzee yatzy ...]
+
+For each shared preset (ours / the peer's variant, :data:`PAIRS`) and each repeat, two
+fresh processes, one per solver, alternating which goes first, each measure:
+
+* ``solve``: solving every turn-start state (ours: ``solve``, after loading the compiled
+  kernels on a two-box game; theirs: ``Solver.build``, f64);
+* ``options``: every option's value of ``--situations`` random situations (uniform over the
+  states either solver computes, uniform dice, 0-2 rerolls left), one batch call (ours:
+  ``grade_decisions``, theirs: ``Solver.option_values_batch``);
+* ``play``: ``--games`` games of optimal play on every core from that fresh process (ours:
+  ``simulate("optimal", n_jobs=cores)``, whose decision cache starts empty; theirs:
+  ``Solver.simulate``), the table already in memory.
+
+The figures are medians over the repeats; ``ratio`` is theirs / ours (above 1: ours is
+faster). Once per preset the values are compared: every state's value (the largest absolute
+difference), the options of the random situations, and the exact mean and SD of optimal
+play (ours: the exact law's; the peer has no exact law: its table's mean and its
+simulation's SD).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+#: Our preset -> the peer's variant with the same rules.
+PAIRS = {
+    "yahtzee": "american+forced-joker",
+    "yahtzee-free-joker": "american",
+    "yahtzee-no-joker": "american+no-joker",
+    "yahtzee-no-bonus": "american+no-bonus",
+    "yatzy": "yatzy-scandinavian",
+}
+
+
+def solved_states(rules) -> np.ndarray:
+    """The state indices both solvers compute: upper totals up to what the filled upper boxes
+    can make (capped), the flag only once the Yahtzee box is filled, the full sheet excluded."""
+    from yahtzee_sim.game.state import decode_state, n_states
+
+    used, upper, flag = decode_state(rules, np.arange(n_states(rules)))
+    most = np.array([b.param * rules.n_dice if b.is_upper else 0 for b in rules.boxes])
+    made = ((used[:, None] >> np.arange(rules.n_boxes)) & 1) @ most
+    ok = (upper <= np.minimum(made, rules.upper_cap)) & (used != (1 << rules.n_boxes) - 1)
+    if rules.has_yahtzee_flag:
+        ok &= (flag == 0) | (((used >> rules.yahtzee_index) & 1) == 1)
+    return np.flatnonzero(ok)
+
+
+def situations(rules, n: int, seed: int = 0) -> dict:
+    """``n`` random situations as arrays: ``used, upper, flag`` (a solved state), ``dice``
+    (sorted faces), ``rolls_left``."""
+    from yahtzee_sim.game.state import decode_state
+
+    rng = np.random.default_rng(seed)
+    states = rng.choice(solved_states(rules), n)
+    used, upper, flag = decode_state(rules, states)
+    dice = np.sort(rng.integers(1, rules.n_faces + 1, (n, rules.n_dice)), axis=1)
+    rolls_left = rng.integers(0, rules.rolls_per_turn, n)
+    return {"used": used, "upper": upper, "flag": flag, "dice": dice, "rolls_left": rolls_left}
+
+
+def ours_options(rules, sit: dict) -> dict:
+    """Every option's value of situations ``sit`` (:func:`grade_decisions`)."""
+    from yahtzee_sim.analysis.dataset import grade_decisions
+
+    counts = (sit["dice"][:, :, None] == np.arange(1, rules.n_faces + 1)).sum(axis=1)
+    used = sit["used"]
+    rec = {
+        "turn": np.array([bin(int(u)).count("1") for u in np.unique(used)])[
+            np.searchsorted(np.unique(used), used)
+        ],
+        "rolls_left": sit["rolls_left"].astype(np.int64),
+        "roll": rules.tables.roll_index(counts).astype(np.int64),
+        "used": used.astype(np.int64),
+        "upper_total": sit["upper"].astype(np.int64),
+        "flag": sit["flag"].astype(np.int64),
+        "action": np.zeros(len(used), dtype=np.int64),
+    }
+    return grade_decisions(rules, rec)
+
+
+def theirs_options(solver, sit: dict):
+    """The peer's ``(codes, values, counts)`` of situations ``sit``."""
+    return solver.option_values_batch(
+        sit["used"].astype(np.uint32),
+        sit["upper"].astype(np.uint16),
+        sit["flag"].astype(bool),
+        sit["dice"].astype(np.uint8),
+        sit["rolls_left"].astype(np.uint8),
+    )
+
+
+def worker(side: str, preset: str, n_situations: int, n_games: int) -> dict:
+    """One fresh process's measures (``side``: ``ours`` or ``theirs``)."""
+    from yahtzee_sim import get_rules
+
+    rules = get_rules(preset)
+    jobs = os.cpu_count() or 1
+    sit = situations(rules, n_situations)
+    out: dict = {}
+    if side == "ours":
+        from yahtzee_sim import simulate
+        from yahtzee_sim.solving.solver import solve, value_table
+
+        solve("2-yatzy")  # load the compiled kernels
+        t0 = time.perf_counter()
+        solve(rules)
+        out["solve"] = time.perf_counter() - t0
+        value_table(rules)  # from the disk cache (written by the first run)
+        ours_options(get_rules("2-yatzy"), situations(get_rules("2-yatzy"), 10))
+        t0 = time.perf_counter()
+        ours_options(rules, sit)
+        out["options"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        res = simulate("optimal", n_games, seed=1, rules=rules, n_jobs=jobs)
+        out["play"] = time.perf_counter() - t0
+        out["play_mean"] = float(res.total.mean())
+    else:
+        import yatzy_solver as ys
+
+        t0 = time.perf_counter()
+        solver = ys.Solver.build(ys.Variant(PAIRS[preset]))
+        out["solve"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        theirs_options(solver, sit)
+        out["options"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        res = solver.simulate(n_games, seed=1)
+        out["play"] = time.perf_counter() - t0
+        out["play_mean"] = float(res["mean"])
+        out["play_sd"] = float(res["std_dev"])
+    out["jobs"] = jobs
+    return out
+
+
+def compare(preset: str, n_situations: int) -> dict:
+    """Values of both solvers side by side (one process)."""
+    import yatzy_solver as ys
+
+    from yahtzee_sim import get_rules
+    from yahtzee_sim.exact.laws import evaluate
+    from yahtzee_sim.game.state import decode_state
+    from yahtzee_sim.solving.solver import value_table
+
+    rules = get_rules(preset)
+    ours = value_table(rules).values
+    solver = ys.Solver.build(ys.Variant(PAIRS[preset]))
+    states = solved_states(rules)
+    used, upper, flag = decode_state(rules, states)
+    theirs = solver.state_values(used.astype(np.uint32), upper.astype(np.uint16), flag > 0)
+    sit = situations(rules, n_situations)
+    got = ours_options(rules, sit)
+    _, values, counts = theirs_options(solver, sit)
+    n = len(counts)
+    # the peer offers every box at any roll and no keep of every die: compare each
+    # situation's best option (the decision value), the same number under both
+    best_theirs = np.nanmax(values, axis=1)
+    t0 = time.perf_counter()
+    exact = evaluate("optimal", rules, distribution=False)
+    return {
+        "states": len(states),
+        "state_values_max_abs_diff": float(np.abs(ours[states] - theirs).max()),
+        "situations": n,
+        "best_option_max_abs_diff": float(np.abs(got["optimal_value"] - best_theirs).max()),
+        "mean_exact_ours": exact.mean,
+        "sd_exact_ours": exact.sd,
+        "exact_seconds_ours": time.perf_counter() - t0,
+        "mean_theirs": float(solver.state_value("upper 0 | filled -")),
+    }
+
+
+def fresh(args: list[str]) -> dict:
+    proc = subprocess.run(
+        [sys.executable, __file__, *args], stdout=subprocess.PIPE, text=True, check=True
+    )
+    return json.loads(proc.stdout)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--situations", type=int, default=200_000)
+    ap.add_argument("--games", type=int, default=200_000)
+    ap.add_argument("--presets", nargs="+", default=list(PAIRS), choices=list(PAIRS))
+    ap.add_argument("--worker", choices=["ours", "theirs", "compare"], help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    preset = args.presets[0]
+    if args.worker == "compare":
+        print(json.dumps(compare(preset, args.situations)))
+        return 0
+    if args.worker:
+        print(json.dumps(worker(args.worker, preset, args.situations, args.games)))
+        return 0
+
+    import yatzy_solver
+
+    from yahtzee_sim.solving.solver import value_table
+
+    sizes = ["--situations", str(args.situations), "--games", str(args.games)]
+    rows = []
+    for preset in args.presets:
+        value_table(preset)  # on disk: every fresh process below loads it
+        # compiled kernels on disk too (a first run after installation compiles them)
+        fresh(["--worker", "ours", "--presets", preset, "--situations", "100", "--games", "100"])
+        runs: dict[str, list[dict]] = {"ours": [], "theirs": []}
+        for r in range(args.repeat):
+            order = ("ours", "theirs") if r % 2 == 0 else ("theirs", "ours")
+            for side in order:
+                runs[side].append(fresh(["--worker", side, "--presets", preset, *sizes]))
+                print(f"{preset} {side} {runs[side][-1]}", file=sys.stderr)
+        row: dict = {"preset": preset, "peer_variant": PAIRS[preset]}
+        for what, unit in (("solve", None), ("options", "situations"), ("play", "games")):
+            med = {s: statistics.median(x[what] for x in runs[s]) for s in runs}
+            entry = {
+                "ours_seconds": round(med["ours"], 3),
+                "theirs_seconds": round(med["theirs"], 3),
+                "ratio": round(med["theirs"] / med["ours"], 2),
+            }
+            if unit:
+                size = args.situations if unit == "situations" else args.games
+                entry[unit] = size
+                entry[f"ours_{unit}_per_second"] = round(size / med["ours"])
+                entry[f"theirs_{unit}_per_second"] = round(size / med["theirs"])
+            row[what] = entry
+        row["play"]["jobs"] = runs["ours"][0]["jobs"]
+        row["play"]["mean_ours"] = round(runs["ours"][0]["play_mean"], 3)
+        row["play"]["mean_theirs"] = round(runs["theirs"][0]["play_mean"], 3)
+        row["play"]["sd_theirs"] = round(runs["theirs"][0]["play_sd"], 3)
+        row["values"] = fresh(["--worker", "compare", "--presets", preset, *sizes])
+        rows.append(row)
+    out = {
+        "benchmark": "peers",
+        "peer": f"yatzy-solver {yatzy_solver.SOLVER_VERSION}",
+        "repeat": args.repeat,
+        "cores": os.cpu_count(),
+        "presets": rows,
+    }
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
