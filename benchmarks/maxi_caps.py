@@ -3,9 +3,9 @@
 Solves ``maxi-yatzy+capC`` for each cap given (each in a fresh process, so that its
 time and peak memory are its own; the presets' caps go to the table cache) and prints
 one JSON object per cap, then the whole list; ``--out`` also writes it
-(``benchmarks/results/maxi_caps.json``). The fixed-roll game ``maxi-yatzy-3`` is cap 0.
+(``benchmarks/results/maxi/caps.json``). The fixed-roll game ``maxi-yatzy-3`` is cap 0.
 
-    python benchmarks/maxi_caps.py --caps 0 1 2 3 --out benchmarks/results/maxi_caps.json
+    python benchmarks/maxi_caps.py --caps 0 1 2 3 --out benchmarks/results/maxi/caps.json
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ saved-roll cap, from 0 to 30, one JSON object per cap. It shows how the optimum 
 full game converges in the cap: a game of ``n`` turns never saves more than ``2 (n - 1)``
 rolls, so from that cap on the optimum no longer changes.
 
-    python benchmarks/maxi_reduced_caps.py > benchmarks/results/maxi_reduced_caps.jsonl
+    python benchmarks/maxi_reduced_caps.py > benchmarks/results/maxi/reduced_caps.jsonl
 """
 
 import json
