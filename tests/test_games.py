@@ -295,3 +295,12 @@ def test_saved_rolls_by_turn_stay_within_the_cap_and_what_turns_can_save():
     assert np.array_equal(np.sort(out.box_filled, axis=1), np.tile(np.arange(6), (500, 1)))
     with pytest.raises(RulesError, match="do not save rolls"):
         saved_rolls_by_turn("optimal", "yatzy", n_games=10)
+
+
+@pytest.mark.parametrize("rules", ["yatzy+forced", "yahtzee+forced"])
+def test_forced_order_optimal_play_matches_its_value(rules):
+    """Forced-order Yatzy and Yahtzee: optimal play's simulated mean is within 3 standard
+    errors of the exact optimum."""
+    out = simulate("optimal", rules=rules, n_games=20_000, seed=5)
+    se = out.total.std() / np.sqrt(len(out.total))
+    assert abs(out.total.mean() - value_table(rules).expected_value()) < 3 * se
