@@ -12,7 +12,7 @@ from pathlib import Path
 import numba
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
-from joblib.externals.loky import get_reusable_executor
+from joblib.executor import get_memmapping_executor
 from tqdm.auto import tqdm
 
 from yahtzee_sim._kernels.rng import keys_from_seed
@@ -417,7 +417,7 @@ def _shared_blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, aggreg
         """Keep two blocks per worker process in flight (loky's reusable workers: a second
         run finds them started)."""
         try:
-            pool = get_reusable_executor(max_workers=n_workers)
+            pool = get_memmapping_executor(n_workers)  # joblib's own (shared) executor
             pending: set = set()
             while True:
                 while len(pending) < 2 * n_workers and (item := take()) is not None:
