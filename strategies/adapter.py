@@ -11,18 +11,20 @@ Example
 >>> strategy = FunctionStrategy(keep, box)
 
 The adapter calls the functions once per game and decision in Python (about
-10,000 games per second and core for functions like these, of which about 40% is the
+11,000 games per second and core for functions like these, of which about 60% is the
 functions' own time; more with ``memoize=True``, which asks each distinct position once),
 so it is slower than a batched strategy; with ``n_jobs > 1`` its blocks run in
 ``n_jobs - 1`` worker processes and in the calling process, which starts at once.
+Positions are named tuples, made and asked by ``map`` (no Python loop per game).
 """
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from itertools import compress
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
+from itertools import compress, repeat, starmap
+from typing import NamedTuple
 
 import numpy as np
 
@@ -32,9 +34,8 @@ from yahtzee_sim.errors import IllegalMoveError
 from yahtzee_sim.game.rules import RuleSet
 
 
-@dataclass(frozen=True)
-class Position:
-    """One game at one decision, in plain Python values.
+class Position(NamedTuple):
+    """One game at one decision, in plain Python values (an immutable named tuple).
 
     Attributes
     ----------
@@ -51,7 +52,8 @@ class Position:
         Boxes not yet filled.
     points : dict of str to int
         At a box decision: each legal box and the points it would get now
-        (joker rules applied, bonuses excluded). Empty at keep decisions.
+        (joker rules applied, bonuses excluded); a dict of its own, which the function may
+        change. Empty at keep decisions.
     upper_total : int
         Upper-section total so far (uncapped).
     flag : bool
@@ -72,10 +74,16 @@ class Position:
     score: int
 
 
+#: ``make_position(values)``: a :class:`Position` from its ten values in field order,
+#: built in C (``tuple.__new__``), so that positions can be made by ``map``.
+make_position = partial(tuple.__new__, Position)
+
+
 class _Lookup:
     """Per-rule-set tables that make a :class:`Position` and its answer cheap: the sorted
     faces of every roll, the open boxes of every used-mask met so far, each box's index by
-    name, and the keep code of every keep a function has returned (as a tuple of faces)."""
+    name (and by its own index), and the keep code of every keep a function has returned
+    (as a tuple of faces)."""
 
     def __init__(self, rules: RuleSet) -> None:
         self.names = rules.box_names
@@ -84,6 +92,7 @@ class _Lookup:
         self.face_code = {f + 1: (rules.n_dice + 1) ** f for f in range(rules.n_faces)}
         self.open: dict[int, tuple[str, ...]] = {}
         self.index = {n: j for j, n in enumerate(self.names)}
+        self.index.update({j: j for j in range(len(self.names))})
         #: tuple of the faces a keep function returned -> keep code (valid answers only)
         self.keep_codes: dict[tuple, int] = {}
 
@@ -103,64 +112,86 @@ def _lookup(rules: RuleSet) -> _Lookup:
     return got
 
 
-def _ask(view: TurnView, rows: np.ndarray, ask) -> list:
-    """``ask(position)`` for each row of ``rows``, in order.
+def _points_dicts(view: TurnView, rows: np.ndarray) -> Iterator[dict]:
+    """Each row's :attr:`Position.points`: the legal boxes and their points, built once
+    per distinct (used boxes, flag, roll) and copied for each row (a copy is cheaper than
+    a build, and each position owns its dict)."""
+    if view.rolls_left > 0:
+        return starmap(dict, repeat((), len(rows)))
+    names = _lookup(view.rules).names
+    key = (view.used[rows] << 20) | (np.minimum(view.flag[rows], 1023) << 10)
+    _, first, inverse = np.unique(
+        key | view.roll_index[rows], return_index=True, return_inverse=True
+    )
+    legal = (0).__le__  # -1 marks an illegal box
+    built = [
+        dict(compress(zip(names, row, strict=True), map(legal, row)))
+        for row in view.box_points[rows[first]].tolist()
+    ]
+    return map(dict.copy, map(built.__getitem__, inverse.tolist()))
 
-    Positions are built from per-column lists, mapped in C where possible, and a frozen
-    :class:`Position` is given its ``__dict__`` directly (its ``__init__`` costs more than a
-    simple function's whole decision). The cyclic garbage collector pauses meanwhile: every
-    position is freed as soon as it is answered (reference counting), but each allocates
-    containers, which would otherwise start a collection every few hundred positions.
-    """
-    rules, look = view.rules, _lookup(view.rules)
-    names, turn, rl = look.names, view.turn, view.rolls_left
+
+def _positions(view: TurnView, rows: np.ndarray) -> Iterator[Position]:
+    """The :class:`Position` of each row of ``rows``, in order, made lazily by ``map``
+    over per-column lists (no Python loop per row)."""
+    look = _lookup(view.rules)
     used = view.used[rows]
     open_of = {u: look.open_boxes(u) for u in np.unique(used).tolist()}
-    columns = (
-        view.games[rows].tolist(),
-        map(look.faces.__getitem__, view.roll_index[rows].tolist()),
-        map(open_of.__getitem__, used.tolist()),
-        view.upper_total[rows].tolist(),
-        (view.flag[rows] > 0).tolist(),
-        view.score[rows].tolist(),
+    n = len(rows)
+    return map(
+        make_position,
+        zip(
+            repeat(view.rules, n),
+            view.games[rows].tolist(),
+            repeat(view.turn, n),
+            repeat(view.rolls_left, n),
+            map(look.faces.__getitem__, view.roll_index[rows].tolist()),
+            map(open_of.__getitem__, used.tolist()),
+            _points_dicts(view, rows),
+            view.upper_total[rows].tolist(),
+            (view.flag[rows] > 0).tolist(),
+            view.score[rows].tolist(),
+            strict=True,
+        ),
     )
-    new, set_dict, position = object.__new__, object.__setattr__, Position
-    out = []
-    answer = out.append
+
+
+def _ask(view: TurnView, rows: np.ndarray, fn: Callable[[Position], object]) -> list:
+    """``fn(position)`` for each row of ``rows``, in order, called by ``map``.
+
+    The cyclic garbage collector pauses meanwhile: every position is freed as soon as it
+    is answered (reference counting), but each allocates containers, which would
+    otherwise start a collection every few hundred positions.
+    """
     enabled = gc.isenabled()
     gc.disable()
     try:
-        if rl == 0:  # each legal box with its points (-1: illegal), C loops over the row
-            legal = (0).__le__
-            points = (
-                dict(compress(zip(names, row, strict=True), map(legal, row)))
-                for row in view.box_points[rows].tolist()
-            )
-        else:
-            points = (dict() for _ in range(len(rows)))
-        for g, d, o, up, f, sc, pts in zip(*columns, points, strict=False):
-            pos = new(position)
-            set_dict(
-                pos,
-                "__dict__",
-                {
-                    "rules": rules,
-                    "game": g,
-                    "turn": turn,
-                    "rolls_left": rl,
-                    "dice": d,
-                    "open_boxes": o,
-                    "points": pts,
-                    "upper_total": up,
-                    "flag": f,
-                    "score": sc,
-                },
-            )
-            answer(ask(pos))
+        return list(map(fn, _positions(view, rows)))
     finally:
         if enabled:
             gc.enable()
-    return out
+
+
+def _as_tuple(faces):
+    """``tuple(faces)``, or ``faces`` itself if it is no sequence."""
+    try:
+        return tuple(faces)
+    except TypeError:
+        return faces
+
+
+def _first_bad_face(faces, weights: dict) -> object:
+    """The first of ``faces`` that is no face (not a key of ``weights``), or ``faces``
+    itself if it is no sequence."""
+    if not isinstance(faces, tuple):
+        return faces
+    for f in faces:
+        try:
+            if f not in weights:
+                return f
+        except TypeError:  # unhashable
+            return f
+    return faces
 
 
 def _position_keys(view: TurnView, rows: np.ndarray) -> np.ndarray:
@@ -237,12 +268,14 @@ class FunctionStrategy(UserStrategy):
             action=action,
         )
 
-    def _answers(self, view: TurnView, ask) -> tuple[np.ndarray, np.ndarray]:
-        """``(rows, answers)``: ``ask(position)`` (an integer) for every active row, each
-        distinct position asked once per process when memoizing."""
+    def _answers(
+        self, view: TurnView, fn: Callable[[Position], object], convert
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``(rows, answers)``: ``convert(view, rows, fn answers)`` (integers) for every
+        active row, each distinct position asked once per process when memoizing."""
         rows = np.flatnonzero(view.active)
         if not self.memoize:
-            return rows, np.array(_ask(view, rows, ask), dtype=np.int64)
+            return rows, convert(view, rows, _ask(view, rows, fn))
         memo = self.__dict__.setdefault("_memo", {})
         keys, first, inverse = np.unique(
             _position_keys(view, rows), return_index=True, return_inverse=True
@@ -250,9 +283,44 @@ class FunctionStrategy(UserStrategy):
         keys = keys.tolist()
         miss = [j for j, k in enumerate(keys) if k not in memo]
         if miss:
-            got = _ask(view, rows[first[miss]], ask)
+            asked = rows[first[miss]]
+            got = convert(view, asked, _ask(view, asked, fn)).tolist()
             memo.update(zip([keys[j] for j in miss], got, strict=True))
         return rows, np.array([memo[k] for k in keys], dtype=np.int64)[inverse]
+
+    def _keep_codes(self, view: TurnView, rows: np.ndarray, answers: list) -> np.ndarray:
+        """The keep code (:attr:`DiceTables.code_to_keep`) of each of ``keep_fn``'s
+        ``answers``: looked up by its tuple of faces; an answer met for the first time is
+        checked (with its position, for the error) and remembered."""
+        codes = _lookup(view.rules).keep_codes
+        try:
+            keys = list(map(tuple, answers))
+        except TypeError:  # an answer that is no sequence: kept as it is, for the error
+            keys = [_as_tuple(faces) for faces in answers]
+        try:
+            got = list(map(codes.get, keys))
+        except TypeError:  # unhashable faces
+            got = [None] * len(keys)
+        if None in got:
+            for j, faces in enumerate(keys):
+                if got[j] is None:
+                    got[j] = self._keep_code(next(_positions(view, rows[j : j + 1])), faces)
+                    codes[faces] = got[j]
+        return np.array(got, dtype=np.int64)
+
+    def _box_indices(self, view: TurnView, rows: np.ndarray, answers: list) -> np.ndarray:
+        """The box index of each of ``box_fn``'s ``answers`` (a name or an index); an
+        answer that is neither is an error naming its position."""
+        index = _lookup(view.rules).index
+        try:
+            got = list(map(index.get, answers))
+        except TypeError:  # an unhashable answer
+            got = [None] * len(answers)
+        if None in got:
+            for j, choice in enumerate(answers):
+                if got[j] is None:
+                    got[j] = self._box_index(next(_positions(view, rows[j : j + 1])), choice)
+        return np.array(got, dtype=np.int64)
 
     def _keep_code(self, pos: Position, faces) -> int:
         """The code (:attr:`DiceTables.code_to_keep`) of ``faces``, what ``keep_fn`` kept."""
@@ -261,7 +329,7 @@ class FunctionStrategy(UserStrategy):
         try:
             code = sum([weights[f] for f in faces])
         except (KeyError, TypeError):
-            bad = next((f for f in faces if f not in weights), faces)
+            bad = _first_bad_face(faces, weights)
             raise self._bad_output(
                 pos, f"keep_fn returned die value {bad!r}", f"faces are 1..{rules.n_faces}", bad
             ) from None
@@ -288,50 +356,15 @@ class FunctionStrategy(UserStrategy):
             choice = names.index(choice)
         return int(choice)
 
-    def _keep_asker(self, rules: RuleSet):
-        """``position -> keep code``: ``keep_fn``'s answer looked up by its tuple of faces
-        (every valid answer is checked and coded once per process)."""
-        fn, checked, codes = self.keep_fn, self._keep_code, _lookup(rules).keep_codes
-
-        def ask(pos: Position) -> int:
-            faces = fn(pos)
-            try:
-                key = tuple(faces)
-            except TypeError:  # not a sequence: the check says what is wrong
-                return checked(pos, faces)
-            try:
-                return codes[key]
-            except KeyError:  # a first time: checked, then remembered
-                code = codes[key] = checked(pos, key)
-                return code
-            except TypeError:  # unhashable faces
-                return checked(pos, key)
-
-        return ask
-
-    def _box_asker(self, rules: RuleSet):
-        """``position -> box index``: ``box_fn``'s answer, a name looked up at once."""
-        fn, checked, index = self.box_fn, self._box_index, _lookup(rules).index
-
-        def ask(pos: Position) -> int:
-            choice = fn(pos)
-            if choice.__class__ is str:
-                j = index.get(choice)
-                if j is not None:
-                    return j
-            return checked(pos, choice)
-
-        return ask
-
     def keep(self, view: TurnView) -> np.ndarray:
         out = np.array(view.dice, dtype=np.int8)
-        rows, codes = self._answers(view, self._keep_asker(view.rules))
+        rows, codes = self._answers(view, self.keep_fn, self._keep_codes)
         t = view.tables
         out[rows] = t.keep_counts[t.code_to_keep[codes]]
         return out
 
     def box(self, view: TurnView) -> np.ndarray:
         out = np.full(len(view), -1, dtype=np.int64)
-        rows, answers = self._answers(view, self._box_asker(view.rules))
+        rows, answers = self._answers(view, self.box_fn, self._box_indices)
         out[rows] = answers
         return out

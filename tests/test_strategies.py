@@ -3,7 +3,7 @@ import pickle
 import numpy as np
 import pytest
 
-from yahtzee_sim import StrategyError, simulate
+from yahtzee_sim import StrategyError, get_rules, simulate
 from yahtzee_sim.strategies import (
     FunctionStrategy,
     PolicyStrategy,
@@ -314,6 +314,42 @@ def test_function_adapter_bad_outputs():
     s = FunctionStrategy(lambda pos: [*pos.dice, 1], _best_box, label="six")
     with pytest.raises(ValueError, match="keep_fn kept 6 dice"):
         simulate(s, 2)
+
+
+def test_function_adapter_reads_any_answer_form():
+    """Keeps as lists, tuples or generators and boxes as names or indices play the same
+    games; an answer that is no sequence or no box is one clear error."""
+    by_name = simulate(FunctionStrategy(_greedy_ish_keep, _best_box), 300, seed=3)
+    names = get_rules("yahtzee").box_names
+    s = FunctionStrategy(
+        lambda pos: (d for d in _greedy_ish_keep(pos)),
+        lambda pos: names.index(_best_box(pos)),
+    )
+    by_index = simulate(s, 300, seed=3)
+    np.testing.assert_array_equal(by_name.total, by_index.total)
+    np.testing.assert_array_equal(by_name.filled_turn, by_index.filled_turn)
+    with pytest.raises(ValueError, match="die value 5"):
+        simulate(FunctionStrategy(lambda pos: 5, _best_box), 2)
+    with pytest.raises(ValueError, match=r"die value \[1\]"):
+        simulate(FunctionStrategy(lambda pos: [[1]], _best_box), 2)
+    with pytest.raises(ValueError, match="unknown box 'x'"):
+        simulate(FunctionStrategy(_greedy_ish_keep, lambda pos: "x"), 2)
+
+
+def test_function_adapter_positions_own_their_points():
+    """A box function that changes its position's points changes no other position."""
+    seen = []
+
+    def box(pos):
+        seen.append(dict(pos.points))
+        choice = _best_box(pos)
+        pos.points.clear()
+        return choice
+
+    a = simulate(FunctionStrategy(_greedy_ish_keep, box), 200, seed=6)
+    b = simulate(FunctionStrategy(_greedy_ish_keep, _best_box), 200, seed=6)
+    np.testing.assert_array_equal(a.total, b.total)
+    assert all(seen) and len(seen) == 200 * 13
 
 
 def test_function_adapter_memoizes_each_position_once():

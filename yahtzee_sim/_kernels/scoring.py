@@ -412,11 +412,17 @@ def roll_options(kr, roll, used, flag, points):
 def box_options(kr, roll_idx, used, flag):
     """Points of every box for a batch (-1 where illegal), shape ``(n, C)`` int16."""
     n = roll_idx.shape[0]
+    scores = kr.score_table
     out = np.empty((n, kr.n_boxes), dtype=np.int16)
     for i in range(n):
-        case = joker_case(kr, roll_idx[i], used[i], flag[i])
+        r, u = roll_idx[i], used[i]
+        case = joker_case(kr, r, u, flag[i])
         for c in range(kr.n_boxes):
-            out[i, c] = box_legal_points(kr, case, roll_idx[i], used[i], c)
+            if case == 0:  # no joker: box_legal_points' first case, read here (a call
+                # per box costs numba more than the work)
+                out[i, c] = scores[r, c] if box_open(kr, u, c) else -1
+            else:
+                out[i, c] = box_legal_points(kr, case, r, u, c)
     return out
 
 
