@@ -470,6 +470,7 @@ def apply_boxes(
     returns the first illegal index or -1 (then nothing is modified).
     """
     n = cats.shape[0]
+    points = np.empty(n, dtype=np.int64)
     for i in range(n):
         if not active[i]:
             continue
@@ -477,17 +478,15 @@ def apply_boxes(
         if c < 0 or c >= kr.n_boxes:
             return i
         roll = roll_idx[i]
-        case = joker_case(kr, roll, used[i], flag[i])
-        pts = box_legal_points(kr, case, roll, used[i], c)
-        if pts < 0:
+        points[i] = box_legal_points(kr, joker_case(kr, roll, used[i], flag[i]), roll, used[i], c)
+        if points[i] < 0:
             return i
     for i in range(n):
         if not active[i]:
             continue
         c = cats[i]
         roll = roll_idx[i]
-        case = joker_case(kr, roll, used[i], flag[i])
-        pts = box_legal_points(kr, case, roll, used[i], c)
+        pts = points[i]
         bonus = yahtzee_bonus_points(kr, roll, used[i], flag[i])
         if bonus:
             ybonus[i] += 1

@@ -261,7 +261,7 @@ def _play(
     if n_jobs != 1 and checkpoint is None:  # one block at least per worker
         workers = max(1, effective_n_jobs(n_jobs))
         if _shares_blocks(strategy, n_jobs):  # several per worker: they take turns
-            chunk_size = min(chunk_size, max(SHARED_CHUNK, -(-n_games // (8 * workers))))
+            chunk_size = min(chunk_size, max(SHARED_CHUNK, -(-n_games // (16 * workers))))
         chunk_size = min(chunk_size, -(-n_games // workers))
     blocks = _Blocks(range(first_game, first_game + n_games, chunk_size), n_games)
     run = {
@@ -414,13 +414,15 @@ def _shared_blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, aggreg
     n_workers = effective_n_jobs(n_jobs) - 1
 
     def workers() -> None:
-        """Keep two blocks per worker process in flight (loky's reusable workers: a second
-        run finds them started)."""
+        """Keep one block per worker process in flight until one has come back, then
+        two (a worker still starting holds no more games than it must; loky's reusable
+        workers: a second run finds them started)."""
         try:
             pool = get_memmapping_executor(n_workers)  # joblib's own (shared) executor
             pending: set = set()
+            in_flight = n_workers
             while True:
-                while len(pending) < 2 * n_workers and (item := take()) is not None:
+                while len(pending) < in_flight and (item := take()) is not None:
                     i, (s, n) = item
                     pending.add(
                         pool.submit(
@@ -438,6 +440,7 @@ def _shared_blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, aggreg
                 if not pending:
                     return
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                in_flight = 2 * n_workers
                 for future in finished:
                     i, out = future.result()  # a worker's error is raised here
                     with done:
