@@ -282,9 +282,12 @@ def box_legal_points(kr, case, roll, used, c):
 
     Under forced order only the next box is legal; an extra Yahtzee whose upper box is
     filled (the joker condition) scores its joker points there if it is a lower box."""
-    if not box_open(kr, used, c):
+    if (used >> c) & 1:
         return -1
-    if kr.forced_order:
+    if kr.forced_order:  # box_open written out: a call here stops numba inlining this
+        below = (np.int64(1) << c) - 1
+        if (used & below) != below:
+            return -1
         if case <= 1 or kr.is_upper[c]:
             return kr.score_table[roll, c]
         return kr.joker_table[roll, c]
@@ -412,17 +415,11 @@ def roll_options(kr, roll, used, flag, points):
 def box_options(kr, roll_idx, used, flag):
     """Points of every box for a batch (-1 where illegal), shape ``(n, C)`` int16."""
     n = roll_idx.shape[0]
-    scores = kr.score_table
     out = np.empty((n, kr.n_boxes), dtype=np.int16)
     for i in range(n):
-        r, u = roll_idx[i], used[i]
-        case = joker_case(kr, r, u, flag[i])
+        case = joker_case(kr, roll_idx[i], used[i], flag[i])
         for c in range(kr.n_boxes):
-            if case == 0:  # no joker: box_legal_points' first case, read here (a call
-                # per box costs numba more than the work)
-                out[i, c] = scores[r, c] if box_open(kr, u, c) else -1
-            else:
-                out[i, c] = box_legal_points(kr, case, r, u, c)
+            out[i, c] = box_legal_points(kr, case, roll_idx[i], used[i], c)
     return out
 
 
