@@ -91,7 +91,7 @@ def augmented_level(
             acc[touched[m]] = 0.0
         for lo in range(t_lo, t_hi + 1, tile):
             nu = min(tile, t_hi + 1 - lo)
-            _, cat, keep, _, _ = widget(kr, lanes, used, upper, flag, lo, nu, work, 1)
+            _, cat, keep, _, _ = widget(kr, lanes, used, upper, flag, lo, nu, work, np.int64(1))
             for k in range(nu):
                 x = anchor - lo - k
                 if x < 0 or x >= n or mass[o + x] == 0.0 or not lane_live(lanes, s, lo + k):

@@ -49,7 +49,9 @@ def fill_lanes(kr, lanes, used, upper, flag, lo, nu, row0, lane_row, keep_rows, 
         work = new_work(kr, max_nu, 1)
         for g in range(chunk, n, n_chunks):
             m = nu[g]
-            _, cat, keep, _, _ = widget(kr, lanes, used[g], upper[g], flag[g], lo[g], m, work, 1)
+            _, cat, keep, _, _ = widget(
+                kr, lanes, used[g], upper[g], flag[g], lo[g], m, work, np.int64(1)
+            )
             cat_levels = buffer_rows(work.cat_levels, kr.levels * n_rolls, m)
             for t in range(m):
                 row = lane_row[row0[g] + t]
@@ -82,7 +84,7 @@ def position_values(kr, lanes, used, upper, flag):
     """
     one = np.int64(1)  # not a literal: the same compiled widget as the regret's
     work = new_work(kr, one, 2)
-    _, cat, keep, keep_vals, _ = widget(kr, lanes, used, upper, flag, upper, one, work, 2)
+    _, cat, keep, keep_vals, _ = widget(kr, lanes, used, upper, flag, upper, one, work, np.int64(2))
     return keep_vals[:, :, 0].copy(), cat[:, 0].copy(), keep[:, :, 0].copy()
 
 

@@ -115,7 +115,7 @@ def solve_stage(
                 o = out_off[iy * n_m + i] - base
                 for t0 in range(0, nu, TILE):
                     k = min(TILE, nu - t0)
-                    W = widget(kr, lanes, used, upper, flag, lo + t0, k, work, 0)[0]
+                    W = widget(kr, lanes, used, upper, flag, lo + t0, k, work, np.int64(0))[0]
                     for t in range(k):  # lane lo + t0 + t of X is entry nu - 1 - t0 - t
                         out[o + nu - 1 - t0 - t] = 1.0 - W[0, t]
 
@@ -134,7 +134,7 @@ def mover_turn(kr, values, d, state, mr_x, mr_y, next_off, n_y, iy, x2_states, x
     one = np.int64(1)  # not a literal: the same compiled widget as the regret's
     work = new_work(kr, one, 2)
     used, upper, flag = decode(kr, state)
-    return widget(kr, lanes, used, upper, flag, lane, one, work, 2)
+    return widget(kr, lanes, used, upper, flag, lane, one, work, np.int64(2))
 
 
 @njit(cache=True, parallel=True, nogil=True)

@@ -126,7 +126,7 @@ def level_regret(kr, lanes, used, upper, flag, group_ptr, keep_dec, cat_dec, out
                 hi = max(hi, upper[i])
             nu = hi - lo + 1
             _, cat, keep, keep_vals, roll_vals = widget(
-                kr, lanes, used[a], lo, flag[a], lo, nu, work, 2
+                kr, lanes, used[a], lo, flag[a], lo, nu, work, np.int64(2)
             )
             val = work.val[: n_slots * nu].reshape((n_slots, nu))
             run = (cat, keep, keep_vals, roll_vals, val)
@@ -164,7 +164,7 @@ def decision_options(
         points = np.empty(kr.n_boxes, dtype=np.int64)
         for g in range(chunk, n, n_chunks):
             u, up, f = used[g], upper[g], flag[g]
-            _, _, _, keep_vals, roll_vals = widget(kr, lanes, u, up, f, up, one, work, 2)
+            _, _, _, keep_vals, roll_vals = widget(kr, lanes, u, up, f, up, one, work, np.int64(2))
             for i in range(group_ptr[g], group_ptr[g + 1]):
                 r, j = roll[i], rolls_left[i]
                 o = opt_ptr[i]

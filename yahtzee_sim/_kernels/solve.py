@@ -42,7 +42,7 @@ def solve_level(kr, lanes, masks, u_start, n_upper):
             nu = n_upper[i]
             u0 = u_start[i]
             for flag in range(n_flags):
-                W = widget(kr, lanes, used, zero, flag, u0, nu, work, 0)[0]
+                W = widget(kr, lanes, used, zero, flag, u0, nu, work, np.int64(0))[0]
                 # games with saved rolls: one run values every saved-roll count
                 tops = buffer_rows(work.tops, kr.saved_size, nu)
                 for saved in range(kr.saved_size):
@@ -71,7 +71,9 @@ def solve_need_level(kr, lanes, items, tile):
             f = row_first(lanes, s)
             for lo in range(0, lanes.length[s], tile):
                 nu = min(tile, lanes.length[s] - lo)
-                W = widget(kr, lanes, items[k, 0], items[k, 1], items[k, 2], f + lo, nu, work, 0)[0]
+                W = widget(
+                    kr, lanes, items[k, 0], items[k, 1], items[k, 2], f + lo, nu, work, np.int64(0)
+                )[0]
                 for i in range(nu):
                     probs[o + lo + i] = W[0, i]
             if target and lanes.length[s] > 0:
