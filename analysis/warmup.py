@@ -4,9 +4,10 @@ On a machine whose numba cache is empty, numba compiles one kernel at a time on 
 core. :func:`start` runs :func:`warm` in a background process from the start of the
 report, while the report compiles the solver and solves its value table on the other
 core, so that the later steps load their heaviest kernels from the cache instead of
-compiling them, in the order they need them: first the decision fill of the table
-strategies (``optimal`` and Glenn's heuristics, simulated first), then the exact stage's.
-The warm-up fills one state's decisions and evaluates one turn of ``greedy`` with its
+compiling them: first the exact stage's kernels that do not use the widget (while the
+report compiles the widget with the solver and puts it in the cache), then the decision
+fill of the table strategies (``optimal`` and Glenn's heuristics, simulated first) and
+the regret, which load the widget from the cache. The warm-up fills one state's decisions and evaluates one turn of ``greedy`` with its
 regret, against tables of zeros: the kernels and argument types of the real work, almost
 none of its work.
 """
@@ -106,9 +107,9 @@ def finish(proc: subprocess.Popen | None, timeout: float = TIMEOUT_SECONDS) -> N
 
 def warm(rules="yahtzee") -> None:
     """Compile (or load) the kernels of a table strategy's decision fill and of
-    :func:`~yahtzee_sim.analysis.regret.evaluate_with_regret` for ``rules``: one state's
-    decisions against a table of zeros, then one turn of ``greedy``, its regret against a
-    table of zeros and its score law."""
+    :func:`~yahtzee_sim.analysis.regret.evaluate_with_regret` for ``rules``: one turn of
+    ``greedy`` and its score law, one state's decisions against a table of zeros, then
+    greedy's regret against a table of zeros."""
     from yahtzee_sim.analysis.regret import RegretAccumulator
     from yahtzee_sim.exact.laws import exact_result, forward_pass, prepared
     from yahtzee_sim.game.rules import get_rules
@@ -119,11 +120,14 @@ def warm(rules="yahtzee") -> None:
         def state_values(self, rules) -> np.ndarray:
             return np.zeros(n_states(rules))
 
+    # first the kernels without the widget, while the report compiles it (with the
+    # solver) and puts it in the cache: the later ones load it from there
+    strategy, prepared_rules = prepared("greedy", rules)
+    levels, fw = forward_pass(strategy, prepared_rules, turns=1)
+    exact_result(strategy, prepared_rules, levels, fw)
     Zeros().decision_table(get_rules(rules), np.zeros(1, dtype=np.int64))
-    strategy, rules = prepared("greedy", rules)
-    acc = RegretAccumulator(rules, 1, values=np.zeros(n_states(rules)))
-    levels, fw = forward_pass(strategy, rules, on_decisions=acc, turns=1)
-    exact_result(strategy, rules, levels, fw)
+    acc = RegretAccumulator(prepared_rules, 1, values=np.zeros(n_states(prepared_rules)))
+    forward_pass(strategy, prepared_rules, on_decisions=acc, turns=1)
 
 
 if __name__ == "__main__":
