@@ -62,7 +62,6 @@ def _policy(rules: RuleSet, strategy_id: str):
     return decide
 
 
-@pytest.mark.slow
 def test_solver_matches_brute_force(brute):
     table = solve_duel(TINY)
     assert table.p_win(0) == pytest.approx(brute.p_win(0), abs=1e-12)
@@ -103,7 +102,6 @@ def test_pair_evaluation_agrees_with_solver_and_brute_force():
     )
 
 
-@pytest.mark.slow
 def test_match_play_is_below_the_best_response_and_matches_simulation():
     from yahtzee_sim.multiplayer.matches import play_matches, win_shares_of
 

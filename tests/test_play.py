@@ -30,7 +30,6 @@ def _scripted(lines):
     return ask
 
 
-@pytest.mark.slow
 def test_a_whole_game_played_as_greedy_matches_the_engine():
     """Play every move as greedy would: the game is greedy's game of that seed."""
     rules = get_rules("yahtzee")

@@ -178,7 +178,6 @@ def _pair(seat, strategy):
     return tuple(pair)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("seat", [0, 1])
 def test_win_target_is_within_0_002_of_the_best_response(seat):
     policies = [None, None]
@@ -198,7 +197,6 @@ def test_simulated_matches_agree_with_its_exact_value():
     assert abs(shares.mean() - exact) < 4 * se
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("seats", [2, 3])
 def test_results_do_not_depend_on_jobs_or_chunks(seats):
     rules = get_rules(SMALL)
