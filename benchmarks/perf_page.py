@@ -51,7 +51,7 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "dataset": ("Machine learning", "python benchmarks/bench_dataset.py"),
     "function": (
         "Machine learning",
-        "python benchmarks/bench_function.py --games 20000",
+        "python benchmarks/bench_function.py",
     ),
     "coach": ("Coach", "python benchmarks/bench_coach.py"),
     "report": ("The report", "python benchmarks/bench_report.py --then-quick"),
