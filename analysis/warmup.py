@@ -7,9 +7,9 @@ core, so that the later steps load their heaviest kernels from the cache instead
 compiling them: first the exact stage's kernels that do not use the widget (while the
 report compiles the widget with the solver and puts it in the cache), then the decision
 fill of the table strategies (``optimal`` and Glenn's heuristics, simulated first) and
-the regret, which load the widget from the cache. The warm-up fills one state's decisions and evaluates one turn of ``greedy`` with its
-regret, against tables of zeros: the kernels and argument types of the real work, almost
-none of its work.
+the regret, which load the widget from the cache. The warm-up fills one state's
+decisions and evaluates one turn of ``greedy`` with its regret, against tables of zeros:
+the kernels and argument types of the real work, almost none of its work.
 """
 
 from __future__ import annotations
