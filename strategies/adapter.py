@@ -172,6 +172,20 @@ def _ask(view: TurnView, rows: np.ndarray, fn: Callable[[Position], object]) -> 
             gc.enable()
 
 
+def _coded(view: TurnView, rows: np.ndarray, answers: list, table: dict, check) -> np.ndarray:
+    """Each of ``answers`` looked up in ``table`` (by ``map``); one that is not there (or
+    is unhashable) is ``check(position, answer)``, its row's position built only then."""
+    try:
+        got = list(map(table.get, answers))
+    except TypeError:  # an unhashable answer
+        got = [None] * len(answers)
+    if None in got:
+        for j, answer in enumerate(answers):
+            if got[j] is None:
+                got[j] = check(next(_positions(view, rows[j : j + 1])), answer)
+    return np.array(got, dtype=np.int64)
+
+
 def _as_tuple(faces):
     """``tuple(faces)``, or ``faces`` itself if it is no sequence."""
     try:
@@ -297,30 +311,17 @@ class FunctionStrategy(UserStrategy):
             keys = list(map(tuple, answers))
         except TypeError:  # an answer that is no sequence: kept as it is, for the error
             keys = [_as_tuple(faces) for faces in answers]
-        try:
-            got = list(map(codes.get, keys))
-        except TypeError:  # unhashable faces
-            got = [None] * len(keys)
-        if None in got:
-            for j, faces in enumerate(keys):
-                if got[j] is None:
-                    got[j] = self._keep_code(next(_positions(view, rows[j : j + 1])), faces)
-                    codes[faces] = got[j]
-        return np.array(got, dtype=np.int64)
+
+        def first_time(pos: Position, faces) -> int:
+            code = codes[faces] = self._keep_code(pos, faces)
+            return code
+
+        return _coded(view, rows, keys, codes, first_time)
 
     def _box_indices(self, view: TurnView, rows: np.ndarray, answers: list) -> np.ndarray:
         """The box index of each of ``box_fn``'s ``answers`` (a name or an index); an
         answer that is neither is an error naming its position."""
-        index = _lookup(view.rules).index
-        try:
-            got = list(map(index.get, answers))
-        except TypeError:  # an unhashable answer
-            got = [None] * len(answers)
-        if None in got:
-            for j, choice in enumerate(answers):
-                if got[j] is None:
-                    got[j] = self._box_index(next(_positions(view, rows[j : j + 1])), choice)
-        return np.array(got, dtype=np.int64)
+        return _coded(view, rows, answers, _lookup(view.rules).index, self._box_index)
 
     def _keep_code(self, pos: Position, faces) -> int:
         """The code (:attr:`DiceTables.code_to_keep`) of ``faces``, what ``keep_fn`` kept."""
