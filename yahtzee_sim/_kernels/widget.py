@@ -565,7 +565,8 @@ def widget(kr, lanes, used, upper, flag, lo, nu, work, record):
     and ``keep[j, r, t]`` (best keep index at roll r with j rerolls left, ``j >= 1``);
     with ``record == 2`` ``keep_vals[j, k, t]`` (value of keep k with j rerolls left)
     and ``roll_vals[j, r, t]`` (value of roll r with j rerolls left; ``j = 0``: its
-    best box).
+    best box). Callers pass ``record`` as ``np.int64(...)``: a literal ``0``, ``1`` or
+    ``2`` would make numba compile a specialization of the widget for each.
     """
     n_keeps = kr.keep_add.shape[0]
     n_rolls = kr.roll_keep_index.shape[0]
