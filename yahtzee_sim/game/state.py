@@ -29,14 +29,116 @@ It packs into one integer, in this order (upper fastest)::
 so every array of per-state values has length :func:`n_states`
 (2**13 * 2 * 64 = 1,048,576 for Yahtzee; 2**15 * 64 = 2,097,152 for Yatzy;
 2**13 * 3 * 64 for one bonus at most).
+
+**Games with saved rolls** keep only the states that can occur (:class:`StateLayout`):
+with ``k`` boxes filled a turn starts with at most ``(rolls_per_turn - 1) * k`` saved
+rolls (and at most the cap), and the upper total is at most what the filled upper boxes
+can make. The index is the same formula with two lookup tables in place of the
+products::
+
+    index = block_offset[used * flag_size + flag] + saved * upper_count[used] + upper
+
+States are grouped by *level* (number of filled boxes, the empty sheet first), then
+used-mask, flag, saved rolls and upper total, so a level is one contiguous stretch
+(``level_start``) — what the out-of-core solver (:mod:`yahtzee_sim.solving.levels`)
+computes, stores and reads one at a time. Maxi Yatzy with every roll saved has
+1,373,699,926 such states (10.2 GiB of values) where the product of the axes is
+3,476,029,440. Games without saved rolls keep the product layout above
+(``block_offset[b] = b * saved_size * (upper_cap + 1)``, ``upper_count = upper_cap + 1``).
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from yahtzee_sim._kernels.scoring import kernel_rules
+from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import RuleSet
+
+
+class StateError(YahtzeeSimError):
+    """A turn-start state that the rules cannot produce (out of the state index)."""
+
+
+class StateLayout(NamedTuple):
+    """Where each turn-start state lies in per-state arrays (the index formula's tables).
+
+    ``block_offset[used * flag_size + flag]`` is the index of the state ``(used, flag,
+    saved 0, upper 0)``; the states of one ``(used, flag)`` pair follow it, ``saved``
+    major, ``upper_count[used]`` upper totals per saved count. ``level_start[k]`` is the
+    first index of the states with ``k`` boxes filled (``level_start[n_boxes + 1]`` the
+    number of states) and ``saved_count[k]`` the saved-roll counts they can hold;
+    ``block_order`` lists the ``(used, flag)`` blocks in index order.
+    """
+
+    block_offset: np.ndarray  # (2**n_boxes * flag_size,) int64
+    upper_count: np.ndarray  # (2**n_boxes,) int64
+    level_start: np.ndarray  # (n_boxes + 2,) int64
+    saved_count: np.ndarray  # (n_boxes + 1,) int64
+    block_order: np.ndarray  # blocks in index order (argsort of block_offset)
+
+
+def compact_states(rules: RuleSet) -> bool:
+    """Whether ``rules`` index only the states that can occur (games with saved rolls)."""
+    return rules.saved_roll_cap > 0
+
+
+def filled_counts(n_boxes: int) -> np.ndarray:
+    """Number of filled boxes of every used-mask ``0 .. 2**n_boxes - 1`` (int64)."""
+    masks = np.arange(1 << n_boxes, dtype=np.int64)
+    count = np.zeros(len(masks), dtype=np.int64)
+    for c in range(n_boxes):
+        count += (masks >> c) & 1
+    return count
+
+
+def upper_reach(rules: RuleSet, masks) -> np.ndarray:
+    """The largest capped upper total the filled upper boxes of ``masks`` can show."""
+    masks = np.asarray(masks, dtype=np.int64)
+    total = np.zeros(masks.shape, dtype=np.int64)
+    for c, face in enumerate(rules.upper_face):
+        if face:
+            total += ((masks >> c) & 1) * int(face) * rules.n_dice
+    return np.minimum(total, rules.upper_cap)
+
+
+def saved_bound(rules: RuleSet, filled) -> np.ndarray:
+    """Most rolls a turn can start with, saved from ``filled`` earlier turns."""
+    return np.minimum((rules.rolls_per_turn - 1) * np.asarray(filled), rules.saved_roll_cap)
+
+
+def state_layout(rules: RuleSet) -> StateLayout:
+    """The :class:`StateLayout` of ``rules`` (built once per rule set, cached on it)."""
+    cached = rules.__dict__.get("_state_layout")
+    if cached is not None:
+        return cached
+    n, F = rules.n_boxes, rules.flag_size
+    if not compact_states(rules):
+        size = rules.saved_size * (rules.upper_cap + 1)
+        blocks = np.arange((1 << n) * F, dtype=np.int64) * size
+        upper_count = np.full(1 << n, rules.upper_cap + 1, dtype=np.int64)
+        level_start = np.array([0, len(blocks) * size], dtype=np.int64)
+        saved_count = np.array([rules.saved_size])
+        layout = StateLayout(blocks, upper_count, level_start, saved_count, np.arange(len(blocks)))
+    else:
+        filled = filled_counts(n)
+        upper_count = upper_reach(rules, np.arange(1 << n)) + 1
+        saved_count = saved_bound(rules, np.arange(n + 1)) + 1
+        order = np.lexsort((np.arange(1 << n), filled))  # by level, then used-mask
+        block_size = np.repeat(upper_count[order] * saved_count[filled[order]], F)
+        starts = np.zeros(len(block_size), dtype=np.int64)
+        np.cumsum(block_size[:-1], out=starts[1:])
+        block_offset = np.empty(len(block_size), dtype=np.int64)
+        block_id = (order[:, None] * F + np.arange(F)).ravel()
+        block_offset[block_id] = starts
+        per_level = np.bincount(filled, weights=upper_count, minlength=n + 1).astype(np.int64)
+        level_start = np.zeros(n + 2, dtype=np.int64)
+        np.cumsum(per_level * saved_count * F, out=level_start[1:])
+        layout = StateLayout(block_offset, upper_count, level_start, saved_count, block_id)
+    rules.__dict__["_state_layout"] = layout
+    return layout
 
 
 def flag_size(rules: RuleSet) -> int:
@@ -55,7 +157,10 @@ def bonus_payable(rules: RuleSet, flag):
 
 
 def n_states(rules: RuleSet) -> int:
-    """Number of encoded turn-start states (reachable or not)."""
+    """Number of encoded turn-start states (in games without saved rolls, reachable or
+    not: the product of the axes)."""
+    if compact_states(rules):
+        return int(state_layout(rules).level_start[-1])
     return (1 << rules.n_boxes) * flag_size(rules) * rules.saved_size * (rules.upper_cap + 1)
 
 
@@ -70,16 +175,74 @@ def encode_state(rules: RuleSet, used, upper, flag, saved=0):
     upper = np.minimum(np.asarray(upper, dtype=np.int64), rules.upper_cap)
     flag = np.asarray(flag, dtype=np.int64) if rules.has_yahtzee_flag else 0
     saved = np.minimum(np.asarray(saved, dtype=np.int64), rules.saved_roll_cap)
+    if compact_states(rules):
+        return _compact_index(rules, used, upper, flag, saved)
     index = ((used * flag_size(rules) + flag) * rules.saved_size + saved) * (
         rules.upper_cap + 1
     ) + upper
     return index if index.ndim else int(index)
 
 
+def _compact_index(rules: RuleSet, used, upper, flag, saved):
+    """:func:`encode_state` of a game with saved rolls; raises :class:`StateError` for a
+    state the rules cannot produce (more saved rolls than turns played can leave, an
+    upper total the filled boxes cannot make)."""
+    layout = state_layout(rules)
+    used, upper, flag, saved = np.broadcast_arrays(used, upper, flag, saved)
+    if np.any((used < 0) | (used >= len(layout.upper_count))):
+        raise StateError(f"used-mask out of range for {rules.name!r}")
+    count = layout.upper_count[used]
+    most_saved = layout.saved_count[filled_counts(rules.n_boxes)[used]] - 1
+    bad = (upper < 0) | (upper >= count) | (saved < 0) | (saved > most_saved)
+    bad |= (flag < 0) | (flag >= rules.flag_size)
+    if np.any(bad):
+        i = np.flatnonzero(bad.ravel())[0]
+        u, t, s = (int(a.ravel()[i]) for a in (used, upper, saved))
+        raise StateError(
+            f"no such state under {rules.name!r}: used-mask {u:#x} holds upper totals "
+            f"0..{int(count.ravel()[i]) - 1} and 0..{int(most_saved.ravel()[i])} saved "
+            f"rolls, got upper total {t} and {s} saved"
+        )
+    index = layout.block_offset[used * rules.flag_size + flag] + saved * count + upper
+    return index if index.ndim else int(index)
+
+
+def _compact_decode(rules: RuleSet, index: np.ndarray):
+    """``(used, upper, flag, saved)`` of compact state indices (:func:`_compact_index`)."""
+    layout = state_layout(rules)
+    if np.any((index < 0) | (index >= layout.level_start[-1])):
+        raise StateError(f"state index out of range for {rules.name!r}")
+    order = layout.block_order
+    block = order[np.searchsorted(layout.block_offset[order], index, side="right") - 1]
+    used, flag = block // rules.flag_size, block % rules.flag_size
+    rest = index - layout.block_offset[block]
+    count = layout.upper_count[used]
+    return used, rest % count, flag, rest // count
+
+
+def from_product_index(rules: RuleSet, index):
+    """State indices of the rules' layout from indices of the product layout (the formula
+    of the compiled scoring step, :func:`yahtzee_sim._kernels.scoring.saved_state_index`):
+    the same index in games without saved rolls."""
+    if not compact_states(rules):
+        return index
+    index = np.asarray(index, dtype=np.int64)
+    upper = index % (rules.upper_cap + 1)
+    rest = index // (rules.upper_cap + 1)
+    saved = rest % rules.saved_size
+    rest = rest // rules.saved_size
+    return encode_state(rules, rest // rules.flag_size, upper, rest % rules.flag_size, saved)
+
+
 def decode_state(rules: RuleSet, index):
     """Inverse of :func:`encode_state` with no saved roll: returns ``(used, upper,
     flag)`` (:func:`saved_rolls_of` gives the saved rolls)."""
     index = np.asarray(index, dtype=np.int64)
+    if compact_states(rules):
+        used, upper, flag, _ = _compact_decode(rules, index)
+        if index.ndim == 0:
+            return int(used), int(upper), int(flag)
+        return used, upper, flag
     upper = index % (rules.upper_cap + 1)
     rest = index // (rules.upper_cap + 1) // rules.saved_size
     flag = rest % flag_size(rules)
@@ -91,6 +254,9 @@ def decode_state(rules: RuleSet, index):
 
 def saved_rolls_of(rules: RuleSet, index):
     """The saved rolls of state indices (0 in games without saved rolls)."""
+    if compact_states(rules):
+        out = _compact_decode(rules, np.asarray(index, dtype=np.int64))[3]
+        return out if out.ndim else int(out)
     out = np.asarray(index, dtype=np.int64) // (rules.upper_cap + 1) % rules.saved_size
     return out if out.ndim else int(out)
 
