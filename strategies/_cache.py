@@ -11,24 +11,52 @@ import threading
 
 import numpy as np
 
+from yahtzee_sim._kernels.decisions import gather_decisions
 from yahtzee_sim.game.state import decode_state, n_states
+
+#: Above this many states a cache keeps its states in a sorted array, not a slot per state
+#: (Maxi Yatzy has 1.4 billion: a slot each would be 5.5 GB).
+DENSE_LIMIT = 1 << 25
 
 
 class StateCache:
     """Maps turn-start states to slots of per-state decision arrays, grown on demand.
 
-    ``arrays`` are created with shape ``(capacity, *shape)`` and doubled when full.
+    ``arrays`` are created with shape ``(capacity, *shape)`` and doubled when full. Up to
+    :data:`DENSE_LIMIT` states a slot array indexed by state says where each state's
+    decisions are; above it, the cached states are kept sorted and found by binary search.
     """
 
     def __init__(self, rules, shapes: dict[str, tuple[tuple[int, ...], type]], capacity=1024):
         self.rules = rules
-        self.slot = np.full(n_states(rules), -1, dtype=np.int32)
+        size = n_states(rules)
+        self.slot = np.full(size, -1, dtype=np.int32) if size <= DENSE_LIMIT else None
+        # sparse: (cached states sorted, their slots), replaced as one object
+        self._index = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
         self.arrays = {
             name: np.zeros((capacity, *shape), dtype=dtype)
             for name, (shape, dtype) in shapes.items()
         }
         self.n = 0
         self._lock = threading.Lock()
+
+    def slots(self, states: np.ndarray) -> np.ndarray:
+        """The slot of each state (-1: not cached), int64."""
+        if self.slot is not None:
+            return self.slot[states].astype(np.int64)
+        keys, key_slots = self._index  # one consistent pair (see _insert)
+        at = np.minimum(np.searchsorted(keys, states), max(len(keys) - 1, 0))
+        found = keys[at] == states if len(keys) else np.zeros(len(states), dtype=bool)
+        return np.where(found, key_slots[at] if len(keys) else -1, -1)
+
+    def gather(self, states: np.ndarray, roll_index: np.ndarray, name: str, layer: int):
+        """``arrays[name][slot of states[i], layer, roll_index[i]]`` as int64 (every state
+        cached: :meth:`fill_missing` first)."""
+        table = self.arrays[name]
+        if self.slot is not None:
+            return gather_decisions(self.slot, states, roll_index, table, layer)
+        rows = self.slots(states).astype(np.int32)
+        return gather_decisions(rows, np.arange(len(rows)), roll_index, table, layer)
 
     def grow(self) -> None:
         """Double the capacity of every array (slots beyond ``n`` are not initialized)."""
@@ -41,13 +69,13 @@ class StateCache:
         """Give every state in ``states`` a slot, calling ``fill(used, upper, flag, slots)``
         once for all the states not cached yet (decoded, in increasing state index: fills
         that group states by used-mask and flag rely on that order)."""
-        if not (self.slot[states] < 0).any():
+        if not (self.slots(states) < 0).any():
             return
         with self._lock:  # blocks of one process may play in threads
             self._fill_locked(states, fill)
 
     def _fill_locked(self, states: np.ndarray, fill) -> None:
-        missing = np.unique(states[self.slot[states] < 0])
+        missing = np.unique(states[self.slots(states) < 0])
         if len(missing) == 0:
             return
         while self.n + len(missing) > len(next(iter(self.arrays.values()))):
@@ -55,5 +83,15 @@ class StateCache:
         slots = np.arange(self.n, self.n + len(missing), dtype=np.int64)
         used, upper, flag = decode_state(self.rules, missing)
         fill(used, upper, flag, slots)
-        self.slot[missing] = slots
+        self._insert(missing, slots)
         self.n += len(missing)
+
+    def _insert(self, states: np.ndarray, slots: np.ndarray) -> None:
+        """Record the slots of new states (sorted, not cached yet)."""
+        if self.slot is not None:
+            self.slot[states] = slots
+            return
+        keys = np.concatenate((self._index[0], states))
+        order = np.argsort(keys, kind="stable")
+        key_slots = np.concatenate((self._index[1], slots))[order]
+        self._index = (keys[order], key_slots)  # readers see the old pair or the new one

@@ -23,7 +23,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from yahtzee_sim._kernels.decisions import gather_decisions
 from yahtzee_sim._kernels.scoring import (
     box_legal_points,
     joker_case,
@@ -173,7 +172,7 @@ class Greedy(Strategy):
         c = self._cache
         states = view.state_index
         c.fill_missing(states, self._fill)
-        return gather_decisions(c.slot, states, view.roll_index, c.arrays[table], 0)
+        return c.gather(states, view.roll_index, table, 0)
 
     def keep(self, view: TurnView) -> np.ndarray:
         return view.tables.keep_counts[self._lookup(view, "keep")]

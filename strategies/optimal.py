@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from yahtzee_sim._kernels.decisions import fill_lanes, gather_decisions
+from yahtzee_sim._kernels.decisions import fill_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
-from yahtzee_sim._kernels.widget import upper_total_lanes
+from yahtzee_sim._kernels.widget import compact_upper_lanes, upper_total_lanes
 from yahtzee_sim.engine.strategy import Reference, Strategy
 from yahtzee_sim.engine.view import TurnView
-from yahtzee_sim.game.state import decode_state, upper_total_lanes_of
+from yahtzee_sim.game.state import (
+    compact_states,
+    decode_state,
+    state_layout,
+    upper_total_lanes_of,
+)
 from yahtzee_sim.solving.solver import value_table
 from yahtzee_sim.strategies._cache import StateCache
 
@@ -36,6 +41,9 @@ class TableStrategy(Strategy):
 
     def lanes(self):
         """The widget lanes the decisions are read from (max-EV over upper totals)."""
+        rules = self._cache.rules
+        if compact_states(rules):  # games with saved rolls: the states that occur
+            return compact_upper_lanes(self._values, state_layout(rules))
         return upper_total_lanes(self._values)
 
     def prepare(self, rules) -> None:
@@ -68,15 +76,14 @@ class TableStrategy(Strategy):
         c = self._cache
         c.fill_missing(states, self._fill)
         if rolls_left:
-            return gather_decisions(c.slot, states, roll_index, c.arrays["keep"], rolls_left - 1)
+            return c.gather(states, roll_index, "keep", rolls_left - 1)
         if rules.saved_size == 1 or saved_rolls is None:
-            return gather_decisions(c.slot, states, roll_index, c.arrays["cat"], 0)
+            return c.gather(states, roll_index, "cat", 0)
         out = np.empty(len(states), dtype=np.int64)
         saved_rolls = np.asarray(saved_rolls)
         for saved in np.unique(saved_rolls):  # one pass per number of rolls saved
             rows = saved_rolls == saved
-            table = c.arrays["cat"]
-            out[rows] = gather_decisions(c.slot, states[rows], roll_index[rows], table, saved)
+            out[rows] = c.gather(states[rows], roll_index[rows], "cat", saved)
         return out
 
     def _fill(self, used, upper, flag, slots) -> None:

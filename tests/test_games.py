@@ -73,12 +73,11 @@ def test_solver_matches_brute_force_on_small_games(cap, forced):
     recursion over ordered dice (forced order, saved rolls, both)."""
     rules = _small(cap, forced)
     table = solve(rules)
+    assert table.expected_value() == pytest.approx(brute_value(rules), abs=1e-11)
+    mid = 0b000111 if forced else 0b010101  # three boxes filled: up to 3 saved rolls
     for saved in range(cap + 1):
-        ours = table.values[encode_state(rules, 0, 0, 0, saved)]
-        assert ours == pytest.approx(brute_value(rules, 0, 0, saved), abs=1e-11)
-    mid = 0b000111 if forced else 0b010101
-    ours = table.values[encode_state(rules, mid, 4, 0, cap)]
-    assert ours == pytest.approx(brute_value(rules, mid, 4, cap), abs=1e-11)
+        ours = table.values[encode_state(rules, mid, 4, 0, saved)]
+        assert ours == pytest.approx(brute_value(rules, mid, 4, saved), abs=1e-11)
 
 
 def test_four_dice_groups_match_brute_force():
@@ -151,8 +150,14 @@ def test_maxi_yatzy_presets():
 
 
 def test_saved_rolls_join_the_state_encoding():
+    """Games with saved rolls index only the states that occur: with k boxes filled at
+    most min(2k, cap) saved rolls, upper totals up to what the filled boxes make."""
     rules = get_rules("maxi-yatzy+cap2")
-    assert n_states(rules) == 2**20 * 3 * 85
+    masks = np.arange(2**20)
+    filled = np.array([bin(m).count("1") for m in range(2**20)])
+    upper_sum = sum(((masks >> f) & 1) * (f + 1) * 6 for f in range(6))
+    expected = ((np.minimum(upper_sum, 84) + 1) * (np.minimum(2 * filled, 2) + 1)).sum()
+    assert n_states(rules) == expected < 2**20 * 3 * 85
     index = encode_state(rules, 0b1011, 40, 0, 2)
     assert decode_state(rules, index) == (0b1011, 40, 0)
     assert saved_rolls_of(rules, index) == 2
@@ -163,7 +168,8 @@ def test_saved_rolls_join_the_state_encoding():
     ("name", "message"),
     [
         ("yatzy+cap3", "does not save rolls"),
-        ("maxi-yatzy+cap0", "at least 1"),
+        ("maxi-yatzy+cap0", r"must be 1\.\.38"),
+        ("maxi-yatzy+cap39", r"must be 1\.\.38 .*every unused roll saved"),
         ("yatzy+nonsense", "unknown house rule"),
         ("yacht+tp4", "needs a two pairs box"),
         ("yatzy+fh5+fh5", "given twice"),
@@ -273,11 +279,18 @@ def test_advice_with_saved_rolls_adds_up_to_the_state_value(saved):
     t = rules.tables
     first = t.dense_keep_roll()[0]
     total = 0.0
+    used = ["ones", "pair"]  # two turns played: up to two saved rolls
     for r in range(t.n_rolls):
         dice = t.faces_from_counts(t.roll_counts[r])
-        best = advise(dice, rules.rolls_per_turn - 1 + saved, rules=rules, table=table)[0]
+        left = rules.rolls_per_turn - 1 + saved
+        best = advise(dice, left, used=used, upper=2, rules=rules, table=table)[0]
         total += first[r] * best.value
-    assert total == pytest.approx(table.values[encode_state(rules, 0, 0, 0, saved)], abs=1e-9)
+    assert total == pytest.approx(table.value(0b1001, 2, 0, saved), abs=1e-9)
+
+
+def test_advice_refuses_more_rerolls_than_the_turns_played_can_save():
+    with pytest.raises(ValueError, match="at most 1 rerolls"):
+        advise([1, 2, 3], 2, rules=_small(cap=2))
 
 
 def test_advice_refuses_saved_rolls_where_there_are_none():

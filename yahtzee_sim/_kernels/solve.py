@@ -13,24 +13,27 @@ import numpy as np
 from numba import njit, prange
 
 from yahtzee_sim._kernels.scoring import saved_state_index
-from yahtzee_sim._kernels.widget import buffer_rows, new_work, row_first, widget
+from yahtzee_sim._kernels.widget import buffer_rows, filled_boxes, new_work, row_first, widget
 
 #: Work buffers are allocated once per chunk of states, not per state.
 MAX_CHUNKS = 64
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def solve_level(kr, lanes, masks, u_start, n_upper):
-    """Fill ``lanes.values`` for every state whose used-mask is in ``masks`` (one level).
+def solve_level(kr, lanes, out, out_shift, masks, u_start, n_upper):
+    """Fill, for every state whose used-mask is in ``masks`` (one level), its value
+    ``out[index - out_shift]`` (``index`` in the layout ``lanes`` read: the product
+    layout, or the compact one of :func:`.widget.compact_upper_lanes`; ``out`` may be
+    ``lanes.values`` itself, ``out_shift`` 0).
 
     Upper totals ``u_start[i] .. u_start[i] + n_upper[i] - 1`` are solved for
     ``masks[i]``; the totals below ``u_start[i]`` cannot reach the bonus any more
-    and get the value of ``u_start[i]``; larger ones are unreachable (left at 0).
+    and get the value of ``u_start[i]``; larger ones are unreachable (left as they are).
     """
-    V = lanes.values
     n_masks = masks.shape[0]
     n_chunks = min(n_masks, MAX_CHUNKS)
     max_nu = kr.upper_cap + 1
+    compact = lanes.offset.shape[0] > 0
     zero = np.int64(0)  # not a literal: one compiled widget for every record-0 caller
     for chunk in prange(n_chunks):
         work = new_work(kr, max_nu, 0)
@@ -41,17 +44,24 @@ def solve_level(kr, lanes, masks, u_start, n_upper):
                 n_flags = kr.flag_size
             nu = n_upper[i]
             u0 = u_start[i]
+            n_saved = kr.saved_size
+            if compact:  # the saved counts a turn can start with, k boxes filled
+                n_saved = min((kr.rolls - 1) * filled_boxes(used), kr.saved_roll_cap) + 1
             for flag in range(n_flags):
                 W = widget(kr, lanes, used, zero, flag, u0, nu, work, np.int64(0))[0]
                 # games with saved rolls: one run values every saved-roll count
                 tops = buffer_rows(work.tops, kr.saved_size, nu)
-                for saved in range(kr.saved_size):
+                for saved in range(n_saved):
                     top = tops[saved] if kr.saved_size > 1 else W[0]
-                    base = saved_state_index(kr, used, 0, flag, saved)
+                    if compact:
+                        base = lanes.offset[used * kr.flag_size + flag]
+                        base += saved * lanes.length[used] - out_shift
+                    else:
+                        base = saved_state_index(kr, used, 0, flag, saved) - out_shift
                     for t in range(nu):
-                        V[base + u0 + t] = top[t]
+                        out[base + u0 + t] = top[t]
                     for u in range(u0):
-                        V[base + u] = top[0]
+                        out[base + u] = top[0]
 
 
 @njit(cache=True, parallel=True, nogil=True)

@@ -82,8 +82,8 @@ class Lanes(NamedTuple):
 
     kind: int
     values: np.ndarray  # float64
-    offset: np.ndarray  # int64, LANES_NEED only
-    length: np.ndarray  # int64, LANES_NEED only
+    offset: np.ndarray  # int64: LANES_NEED rows; upper lanes: StateLayout.block_offset
+    length: np.ndarray  # int64: LANES_NEED rows; upper lanes: StateLayout.upper_count
     first: np.ndarray  # int64, LANES_NEED only: first lane of each row (empty: all 0)
     top: float  # LANES_NEED: value of lanes before a row (the goal reached)
     bottom: float  # LANES_NEED: value of lanes past a row
@@ -93,6 +93,14 @@ class Lanes(NamedTuple):
 def upper_total_lanes(values: np.ndarray) -> Lanes:
     """Max-EV lanes over upper totals, from a value table indexed by state."""
     return Lanes(LANES_UPPER, values, _NO_ROWS, _NO_ROWS, _NO_ROWS, 0.0, 0.0, _NO_SCALE)
+
+
+def compact_upper_lanes(values: np.ndarray, layout, shift: int = 0) -> Lanes:
+    """Max-EV lanes over upper totals of a game indexing only the states that occur
+    (:class:`yahtzee_sim.game.state.StateLayout`): ``values[i]`` is state ``shift + i``
+    (``shift``: the first state of a slice of the table, e.g. the level read)."""
+    offset = layout.block_offset - shift if shift else layout.block_offset
+    return Lanes(LANES_UPPER, values, offset, layout.upper_count, _NO_ROWS, 0.0, 0.0, _NO_SCALE)
 
 
 def points_needed_lanes(
@@ -227,6 +235,7 @@ def box_values(kr, lanes, used, upper, flag, lo, nu, val, only=_NO_MASK, saved=0
     V = lanes.values
     offset, length, first = lanes.offset, lanes.length, lanes.first
     has_first = first.shape[0] > 0
+    compact = upper_lanes and offset.shape[0] > 0
     top, bottom = lanes.top, lanes.bottom
     for c in range(kr.n_boxes):
         if not box_open(kr, used, c):
@@ -245,10 +254,15 @@ def box_values(kr, lanes, used, upper, flag, lo, nu, val, only=_NO_MASK, saved=0
             p = kr.slot_points[s]
             if upper_lanes:
                 nf = 1 if sets_flag(kr, c, p) else flag
-                base = saved_state_index(kr, used | (np.int64(1) << c), 0, nf, saved)
+                nxt = used | (np.int64(1) << c)
                 a, b, shift = upper_after_lanes(kr, lo, nu, c, p)
+                if compact:  # only the states that occur (game.state.StateLayout)
+                    base = offset[nxt * kr.flag_size + nf] + saved * length[nxt]
+                    at_cap = V[base + kr.upper_cap] if length[nxt] > kr.upper_cap else 0.0
+                else:
+                    base = saved_state_index(kr, nxt, 0, nf, saved)
+                    at_cap = V[base + kr.upper_cap]
                 src = base + lo + shift
-                at_cap = V[base + kr.upper_cap]
                 if exp_lanes:  # multiply by exp(-theta * points)
                     f, fb = lanes.scale[p], lanes.scale[p + kr.upper_bonus]
                     for t in range(a):
@@ -599,7 +613,8 @@ def saved_roll_steps(kr, lanes, used, upper, flag, lo, nu, W, A, val, val_bonus,
     (ties: scoring now). The state's value with ``s`` saved rolls (``rolls_per_turn - 1 +
     s`` rerolls after the first roll) goes to ``work.tops[s]``, that with none also to
     ``W[0]``. Records: ``keep[j]`` and, per level, the box a roll scored at that level
-    takes, ``work.cat_levels[j]``."""
+    takes, ``work.cat_levels[j]``. Over the compact layout (:func:`compact_upper_lanes`)
+    only the saved counts a state with this many filled boxes can hold are run."""
     n_keeps = kr.keep_add.shape[0]
     n_rolls = kr.roll_keep_index.shape[0]
     rki = kr.roll_keep_index
@@ -614,7 +629,11 @@ def saved_roll_steps(kr, lanes, used, upper, flag, lo, nu, W, A, val, val_bonus,
     rec = record >= 1
     if rec:
         cat_levels[0] = cat0
-    for j in range(kr.levels):
+    n_levels = kr.levels
+    if lanes.offset.shape[0] > 0 and lanes.kind != LANES_NEED:
+        # only the states that occur: with k boxes filled, at most (rolls - 1) k saved
+        n_levels = kr.rolls + min((kr.rolls - 1) * filled_boxes(used), kr.saved_roll_cap)
+    for j in range(n_levels):
         if j > 0:
             keep_values(kr, W, nu)
             if record >= 2:
@@ -638,6 +657,16 @@ def saved_roll_steps(kr, lanes, used, upper, flag, lo, nu, W, A, val, val_bonus,
             mean_first_roll(kr, W, tops[s], nu)
     for t in range(nu):
         W[0, t] = tops[0, t]
+
+
+@njit(cache=True, nogil=True)
+def filled_boxes(used):
+    """Number of filled boxes of the used-mask ``used`` (its set bits)."""
+    n = 0
+    while used:
+        used &= used - 1
+        n += 1
+    return n
 
 
 @njit(cache=True, nogil=True)

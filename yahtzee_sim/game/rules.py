@@ -507,12 +507,14 @@ def _yacht() -> RuleSet:
 
 #: Bonus of the Maxi Yatzy preset (rule books say 50 or 100; ``+bonus100`` switches).
 MAXI_UPPER_BONUS = 50
-#: Saved-roll cap of the ``maxi-yatzy`` preset (``+capN`` sets another).
-MAXI_SAVED_ROLL_CAP = 6
+#: Saved-roll cap of the ``maxi-yatzy`` preset: every unused roll saved (two rolls a turn
+#: over the 19 turns before the last; ``+capN`` sets a lower cap).
+MAXI_SAVED_ROLL_CAP = 38
 
 
 def _maxi_yatzy(name: str, saved_roll_cap: int) -> RuleSet:
-    """Maxi Yatzy: six dice, twenty boxes, bonus at 84; rolls saved up to a cap."""
+    """Maxi Yatzy: six dice, twenty boxes, bonus at 84; unused rolls saved (up to a
+    cap: 38 saves every one)."""
     cats = [
         *_upper(UPPER_NAMES, 6),
         Box("one_pair", "n_equal", param=2),
@@ -598,8 +600,12 @@ def _apply_modifier(rules: RuleSet, switch: str) -> RuleSet:
                 "with saved rolls, e.g. maxi-yatzy)"
             )
         cap = _number(switch, "cap")
-        if cap < 1:
-            raise RulesError(f"+{switch}: the saved-roll cap must be at least 1")
+        most = (rules.rolls_per_turn - 1) * (rules.n_boxes - 1)  # every roll saved
+        if not 1 <= cap <= most:
+            raise RulesError(
+                f"+{switch}: the saved-roll cap must be 1..{most} under {rules.name!r} "
+                f"({most}: every unused roll saved)"
+            )
         return dataclasses.replace(rules, saved_roll_cap=cap)
     raise RulesError(
         f"unknown house rule +{switch}; expected one of: " + ", ".join("+" + m for m in MODIFIERS)

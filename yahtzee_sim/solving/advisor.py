@@ -14,10 +14,10 @@ import numpy as np
 
 from yahtzee_sim._kernels.decisions import position_values
 from yahtzee_sim._kernels.scoring import flag_after_roll, kernel_rules, saved_scored_state
-from yahtzee_sim._kernels.widget import upper_total_lanes
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import RuleSet, get_rules
+from yahtzee_sim.game.state import from_product_index, saved_bound
 from yahtzee_sim.solving.solver import ValueTable, value_table
 
 
@@ -145,6 +145,13 @@ def check_position(
     mask = _used_mask(rules, used)
     if mask == (1 << rules.n_boxes) - 1:
         raise PositionError("every box is filled: the game is over")
+    filled = mask.bit_count()
+    most = rules.rolls_per_turn - 1 + int(saved_bound(rules, filled))
+    if rolls_left > most:
+        raise PositionError(
+            f"rolls_left={rolls_left} cannot happen with {filled} boxes filled: a turn has "
+            f"at most {most} rerolls then (the rolls saved in {filled} earlier turns)"
+        )
     possible = reachable_upper_totals(rules, mask)
     if upper not in possible:
         lo, hi = min(possible), max(possible)
@@ -225,7 +232,7 @@ def advise(
     else:
         keep_vals, _, _ = position_values(
             kernel_rules(rules),
-            upper_total_lanes(table.values),
+            table.lanes(),
             mask,
             min(upper, rules.upper_cap),
             flag,
@@ -259,5 +266,6 @@ def _box_options(pos: CheckedPosition, table: ValueTable, saved: int = 0) -> lis
         if p < 0:
             continue
         nxt, bonus = saved_scored_state(kr, pos.used, capped, flag, c, p, saved)
-        out.append(Option(float(p + bonus + ybonus) + table.values[nxt], box=name))
+        value = table.values[from_product_index(rules, nxt)]
+        out.append(Option(float(p + bonus + ybonus) + value, box=name))
     return out

@@ -58,7 +58,7 @@ def cache_path(kind: str, fingerprint: str) -> Path:
 
 
 @contextlib.contextmanager
-def _file_lock(path: Path):
+def file_lock(path: Path):
     """Hold an exclusive lock on the hidden file ``.NAME.lock`` beside ``path`` (no lock
     where ``fcntl`` is missing or the folder is not writable: the table is then solved
     without waiting for others)."""
@@ -176,7 +176,7 @@ class TableCache:
         self.disk = disk
         #: Tables by key, least recently used first.
         self.memory: OrderedDict[str, Any] = OrderedDict()
-        self._lock = threading.RLock()  # threads asking for one table solve it once
+        self.lock = threading.RLock()  # threads asking for one table solve it once
 
     @staticmethod
     def key(rules, what: str = "") -> str:
@@ -224,7 +224,7 @@ class TableCache:
             table = solve()
             _stamp(table, source="solved")
             return table
-        with self._lock:
+        with self.lock:
             if key in self.memory:
                 self.memory.move_to_end(key)
                 return self.memory[key]
@@ -233,7 +233,7 @@ class TableCache:
             else:
                 table = self._load(key, restore)
                 if table is None:
-                    with _file_lock(self.paths(key)[0]):  # another process may be solving
+                    with file_lock(self.paths(key)[0]):  # another process may be solving
                         table = self._load(key, restore)
                         if table is None:
                             table = self._solve(key, solve, arrays)
@@ -251,7 +251,7 @@ class TableCache:
     def put(self, key: str, table) -> None:
         """Keep ``table`` in memory as ``key``, dropping the least recently used beyond
         ``max_entries``."""
-        with self._lock:
+        with self.lock:
             self.memory[key] = table
             self.memory.move_to_end(key)
             while len(self.memory) > self.max_entries:
@@ -259,7 +259,7 @@ class TableCache:
 
     def forget(self, key: str | None = None) -> None:
         """Drop the table ``key`` (every table if ``None``) from memory; disk files stay."""
-        with self._lock:
+        with self.lock:
             if key is None:
                 self.memory.clear()
             else:

@@ -14,10 +14,17 @@ import numpy as np
 
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.solve import solve_level
-from yahtzee_sim._kernels.widget import upper_total_lanes
+from yahtzee_sim._kernels.widget import Lanes, compact_upper_lanes, upper_total_lanes
 from yahtzee_sim.game.rules import RuleSet, get_rules
-from yahtzee_sim.game.state import decode_state, encode_state, n_states
+from yahtzee_sim.game.state import (
+    compact_states,
+    decode_state,
+    encode_state,
+    n_states,
+    state_layout,
+)
 from yahtzee_sim.solving import cache
+from yahtzee_sim.solving import levels as level_files
 
 
 @dataclass(eq=False)
@@ -26,7 +33,10 @@ class ValueTable:
 
     ``values[state_index]`` (see :mod:`yahtzee_sim.game.state`) is the expected
     number of points still to be scored from the start of a turn in that state
-    (bonuses included). Entries of unreachable states are 0.
+    (bonuses included). Entries of unreachable states are 0. In games with saved rolls
+    only the states that can occur are indexed (:class:`~yahtzee_sim.game.state.StateLayout`)
+    and a cached table is memory-mapped from its file: read where needed, never loaded
+    whole.
     """
 
     rules: RuleSet
@@ -38,9 +48,16 @@ class ValueTable:
         """Optimal expected final score from the start of a game."""
         return float(self.values[0])
 
-    def value(self, used: int = 0, upper: int = 0, flag: int = 0) -> float:
-        """Expected points still to come from the turn-start state ``(used, upper, flag)``."""
-        return float(self.values[encode_state(self.rules, used, upper, flag)])
+    def value(self, used: int = 0, upper: int = 0, flag: int = 0, saved: int = 0) -> float:
+        """Expected points still to come from the turn-start state ``(used, upper, flag)``
+        with ``saved`` saved rolls (games with saved rolls)."""
+        return float(self.values[encode_state(self.rules, used, upper, flag, saved)])
+
+    def lanes(self) -> Lanes:
+        """The widget lanes reading this table (max-EV over upper totals)."""
+        if compact_states(self.rules):
+            return compact_upper_lanes(self.values, state_layout(self.rules))
+        return upper_total_lanes(self.values)
 
     @property
     def n_states(self) -> int:
@@ -89,8 +106,11 @@ def solve(rules: str | RuleSet = "yahtzee") -> ValueTable:
     """Solve ``rules`` by backward induction (no cache; see :func:`value_table`)."""
     rules = get_rules(rules)
     t0 = time.perf_counter()
-    V = np.zeros(n_states(rules))
-    backward(rules, upper_total_lanes(V))
+    if compact_states(rules):
+        V = level_files.solve_in_memory(rules)
+    else:
+        V = np.zeros(n_states(rules))
+        backward(rules, upper_total_lanes(V))
     return ValueTable(rules, V, seconds=time.perf_counter() - t0)
 
 
@@ -99,7 +119,7 @@ def backward(rules: RuleSet, lanes) -> None:
     level by level from the full score sheets, whose entries must be set."""
     kr = kernel_rules(rules)
     for masks in levels(rules.n_boxes, rules.forced_order):
-        solve_level(kr, lanes, masks, *upper_lanes(rules, masks))
+        solve_level(kr, lanes, lanes.values, 0, masks, *upper_lanes(rules, masks))
 
 
 #: Optimal value tables by rule fingerprint (:class:`~yahtzee_sim.solving.cache.TableCache`).
@@ -108,13 +128,26 @@ TABLES = cache.TableCache("values", max_entries=16)
 _MEMORY = TABLES.memory
 
 
-def value_table(rules: str | RuleSet = "yahtzee", use_cache: bool = True) -> ValueTable:
+def value_table(
+    rules: str | RuleSet = "yahtzee",
+    use_cache: bool = True,
+    progress: bool = False,
+    client=None,
+) -> ValueTable:
     """The optimal value table of ``rules``: from memory, the disk cache, or solved.
 
     A solved table is written to the cache folder (:func:`yahtzee_sim.solving.cache.cache_dir`).
     ``meta["source"]`` says where it came from (``cache`` or ``solved``).
+
+    Games with saved rolls are solved level by level into the table's file
+    (:func:`yahtzee_sim.solving.levels.solve_to_file`: out of core, resumed after a
+    kill; ``progress`` shows a bar; ``client``, a ``dask.distributed`` client, spreads
+    each level over its workers) and the file is memory-mapped; ``meta`` then also holds
+    the solve's ``peak_rss_bytes``, ``solved_levels`` and ``resumed_levels``.
     """
     rules = get_rules(rules)
+    if compact_states(rules):
+        return _level_table(rules, use_cache, progress, client)
 
     def restore(read):
         got = read(n_states(rules))
@@ -127,3 +160,34 @@ def value_table(rules: str | RuleSet = "yahtzee", use_cache: bool = True) -> Val
         restore=restore,
         use_cache=use_cache,
     )
+
+
+def _level_table(rules: RuleSet, use_cache: bool, progress: bool, client) -> ValueTable:
+    """:func:`value_table` of a game with saved rolls (one memory-mapped file)."""
+    if not use_cache:
+        table = solve(rules)
+        table.meta["source"] = "solved"
+        return table
+    key = TABLES.key(rules)
+    path = TABLES.paths(key)[0]
+    with TABLES.lock:
+        if key in TABLES.memory:
+            TABLES.memory.move_to_end(key)
+            return TABLES.memory[key]
+        meta: dict = {}
+        with cache.file_lock(path):  # another process may be solving
+            t0 = time.perf_counter()
+            if not path.exists():
+                report = level_files.solve_to_file(rules, path, progress=progress, client=client)
+                meta = {
+                    "source": "solved",
+                    "peak_rss_bytes": report.peak_rss_bytes,
+                    "solved_levels": report.solved_levels,
+                    "resumed_levels": report.resumed_levels,
+                }
+            values = level_files.open_table_file(rules, path)
+        seconds = time.perf_counter() - t0
+        table = ValueTable(rules, values, seconds=seconds, meta={"source": "cache", **meta})
+        table.meta["path"] = str(path)
+        TABLES.put(key, table)
+        return table
