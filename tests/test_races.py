@@ -291,3 +291,23 @@ def test_table_cache_from_threads():
     results = hammer(200, work)
     assert all(ok for per_thread in results for ok in per_thread)
     assert set(solved) == {"k" * n for n in range(1, 6)}
+
+
+def test_package_roots_cover_every_subpackage_kept_outside_the_package():
+    """The roots are computed from a list of names, not from what is imported: the list
+    must be the sub-packages ``pyproject.toml`` maps to folders outside the package."""
+    tomllib = pytest.importorskip("tomllib")
+    from pathlib import Path
+
+    import yahtzee_sim.analysis
+    import yahtzee_sim.strategies
+    from yahtzee_sim.engine.decide import OUTSIDE_SUBPACKAGES, package_roots
+
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    if not pyproject.exists():  # pragma: no cover - tests run outside a checkout
+        pytest.skip("no pyproject.toml")
+    mapped = tomllib.loads(pyproject.read_text())["tool"]["setuptools"]["package-dir"]
+    assert set(OUTSIDE_SUBPACKAGES) == set(mapped) - {"yahtzee_sim"}
+    for package in (yahtzee_sim.strategies, yahtzee_sim.analysis):
+        folder = str(Path(package.__file__).resolve().parent) + "/"
+        assert folder in package_roots()
