@@ -66,9 +66,16 @@ class StateCache:
             self.arrays[name] = bigger
 
     def fill_missing(self, states: np.ndarray, fill) -> None:
-        """Give every state in ``states`` a slot, calling ``fill(used, upper, flag, slots)``
-        once for all the states not cached yet (decoded, in increasing state index: fills
-        that group states by used-mask and flag rely on that order)."""
+        """Give every state in ``states`` a slot, calling ``fill(cache, used, upper, flag,
+        slots)`` once for all the states not cached yet (decoded, in increasing state
+        index: fills that group states by used-mask and flag rely on that order), with
+        ``cache`` this cache: a fill writes into the arrays of the cache it was called for,
+        even if its strategy was prepared again meanwhile (by another thread).
+
+        Threads may call it at once: one fills while the others wait; a state's slot is
+        set only after its rows are written, so a thread that sees the slot (no lock
+        taken when every state has one) reads finished rows, from the current arrays or
+        from those they replaced (which :meth:`grow` copies and never changes again)."""
         if not (self.slots(states) < 0).any():
             return
         with self._lock:  # blocks of one process may play in threads
@@ -82,7 +89,7 @@ class StateCache:
             self.grow()
         slots = np.arange(self.n, self.n + len(missing), dtype=np.int64)
         used, upper, flag = decode_state(self.rules, missing)
-        fill(used, upper, flag, slots)
+        fill(self, used, upper, flag, slots)
         self._insert(missing, slots)
         self.n += len(missing)
 

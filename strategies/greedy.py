@@ -133,8 +133,7 @@ class Greedy(Strategy):
             capacity=4096,
         )
 
-    def _fill(self, used, upper, flag, slots) -> None:
-        c = self._cache
+    def _fill(self, c: StateCache, used, upper, flag, slots) -> None:
         self._fill_into(
             c.rules, used, upper, flag, slots, c.arrays["keep"][:, 0], c.arrays["cat"][:, 0]
         )

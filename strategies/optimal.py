@@ -86,10 +86,10 @@ class TableStrategy(Strategy):
             out[rows] = c.gather(states[rows], roll_index[rows], "cat", saved)
         return out
 
-    def _fill(self, used, upper, flag, slots) -> None:
-        """Decisions of the states ``(used, upper, flag)`` (sorted by index) into cache
-        ``slots``: one widget run per ``(used, flag)`` over their upper totals."""
-        c = self._cache
+    def _fill(self, c: StateCache, used, upper, flag, slots) -> None:
+        """Decisions of the states ``(used, upper, flag)`` (sorted by index) into rows
+        ``slots`` of the cache ``c``: one widget run per ``(used, flag)`` over their upper
+        totals."""
         self._fill_rows(c.rules, used, upper, flag, slots, c.arrays["keep"], c.arrays["cat"])
 
     def _fill_rows(self, rules, used, upper, flag, rows, keep, cat) -> None:

@@ -84,3 +84,22 @@ class StrategyRuntimeError(StrategyError):
         self.turn = turn
         self.rolls_left = rolls_left
         self.dice = dice
+
+
+class EnvironmentVariableError(YahtzeeSimError):
+    """An environment variable the package reads holds a value it cannot use.
+
+    The message names the variable, quotes its value and says what it accepts.
+
+    Attributes
+    ----------
+    variable : str
+        The variable's name (``"YAHTZEE_SIM_MEMORY"``).
+    value : str
+        Its value.
+    """
+
+    def __init__(self, message: str, *, variable: str = "", value: str = "") -> None:
+        super().__init__(message)
+        self.variable = variable
+        self.value = value

@@ -15,9 +15,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.util
+import warnings
 from pathlib import Path
 
-from numba.core import caching
+from numba.core import caching, config
 
 #: The folder of the shared kernels (every file here may be inlined by any kernel).
 KERNEL_DIR = Path(__file__).resolve().parent
@@ -101,9 +102,38 @@ class SharedSourceLocator(_SharedStamp, caching.InTreeCacheLocator):
     numba does by default), stamped with :func:`source_stamp`."""
 
 
+class KernelCacheWarning(UserWarning):
+    """The folder ``NUMBA_CACHE_DIR`` names cannot hold compiled kernels."""
+
+
+@functools.cache
+def warn_unusable_cache_dir(folder: str, reason: str) -> None:
+    """Warn, once per folder, that ``NUMBA_CACHE_DIR`` is not used."""
+    warnings.warn(
+        f"NUMBA_CACHE_DIR={folder!r} cannot be used ({reason}): compiled kernels are cached "
+        "beside their source where it is writable, else compiled again in every process",
+        KernelCacheWarning,
+        stacklevel=2,
+    )
+
+
 class SharedUserDirLocator(_SharedStamp, caching.UserProvidedCacheLocator):
     """The same keys in the folder ``NUMBA_CACHE_DIR`` names, when it is set (numba's own
-    rule: that folder takes precedence over the cache beside the source)."""
+    rule: that folder takes precedence over the cache beside the source).
+
+    Numba skips a folder it cannot make or write without a word; this locator warns
+    (:class:`KernelCacheWarning`, once per folder) before numba falls back."""
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        located = super().from_function(py_func, py_file)
+        path = Path(py_file).resolve()
+        if located is None and config.CACHE_DIR and any(path.parent == d for d in _PROJECT_DIRS):
+            try:
+                cls(py_func, py_file).ensure_cache_path()
+            except OSError as exc:
+                warn_unusable_cache_dir(str(config.CACHE_DIR), exc.strerror or str(exc))
+        return located
 
 
 def numba_locators() -> list | None:

@@ -22,6 +22,7 @@ from yahtzee_sim.cli import (
 )
 from yahtzee_sim.cli.extras import missing_extra_message, missing_optional
 from yahtzee_sim.cli.options import EXIT_USAGE, Command, Parser
+from yahtzee_sim.engine.budget import memory_from_environment
 
 #: Every subcommand, in the order ``yahtzee-sim --help`` lists them.
 COMMANDS: tuple[Command, ...] = (
@@ -72,7 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run ``yahtzee-sim`` with ``argv`` (default: ``sys.argv[1:]``); return the exit code.
 
     Bad input (any :class:`ValueError`, which every :class:`YahtzeeSimError` is) and a
-    missing optional extra print one line on stderr and return 2; no traceback.
+    missing optional extra print one line on stderr and return 2; no traceback. The
+    environment is input too: a bad ``YAHTZEE_SIM_MEMORY`` stops every command at once,
+    whether or not it would have needed the budget.
 
     Examples
     --------
@@ -88,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     run = {c.name: c.run for c in COMMANDS}[args.command]
     try:
+        memory_from_environment()  # a bad value is reported before any work
         return run(args)
     except ValueError as exc:  # YahtzeeSimError and every other bad-input error of the API
         return _fail(args.command, str(exc))

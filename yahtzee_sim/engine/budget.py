@@ -9,15 +9,27 @@ bounded memory for any number of games and are never refused.
 
 from __future__ import annotations
 
+import math
 import os
+import re
 from pathlib import Path
 
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import EnvironmentVariableError, YahtzeeSimError
 from yahtzee_sim.game.rules import RuleSet
 
-#: Environment variable: the memory (bytes) a run may use, instead of what the machine says
-#: is available (tests; a shared machine).
+#: Environment variable: the memory a run may use, instead of what the machine says is
+#: available (tests; a shared machine). See :func:`parse_memory`.
 BUDGET_ENV = "YAHTZEE_SIM_MEMORY"
+
+#: Bytes per unit of :func:`parse_memory` (lowercase; decimal units as :func:`size_text`
+#: prints them, binary ones with an ``i``).
+MEMORY_UNITS = {
+    "": 1,
+    "b": 1,
+    **{f"{p}{b}": 1000**n for n, p in enumerate("kmgtp", 1) for b in ("", "b")},
+    **{f"{p}ib": 1024**n for n, p in enumerate("kmgtp", 1)},
+}
+_MEMORY = re.compile(r"^\s*(\d+(?:\.\d*)?(?:e[+-]?\d+)?|\.\d+(?:e[+-]?\d+)?)\s*([a-z]*)\s*$", re.I)
 
 
 class MemoryBudgetError(YahtzeeSimError):
@@ -47,12 +59,63 @@ def _cgroup_free() -> int | None:
     return max(int(limit) - used, 0)
 
 
+def parse_memory(text: str, variable: str = BUDGET_ENV) -> int:
+    """Bytes of a memory size: a positive number of bytes (``8000000000``, ``8e9``),
+    optionally followed by a unit: ``B``, ``kB``, ``MB``, ``GB``, ``TB``, ``PB`` (powers
+    of 1000, as :func:`size_text` prints them; ``k``, ``M``, ``G``... alone too) or
+    ``KiB``, ``MiB``, ``GiB``, ``TiB``, ``PiB`` (powers of 1024); any case, spaces allowed.
+
+    Raises
+    ------
+    EnvironmentVariableError
+        One line naming ``variable`` and the value, and what is accepted.
+
+    Examples
+    --------
+    >>> parse_memory("8GB"), parse_memory("1.5 GiB"), parse_memory("2e6")
+    (8000000000, 1610612736, 2000000)
+    """
+    match = _MEMORY.match(text)
+    unit = match and MEMORY_UNITS.get(match.group(2).lower())
+    n_bytes = float(match.group(1)) * unit if unit else math.nan
+    if not (math.isfinite(n_bytes) and n_bytes >= 1):
+        raise EnvironmentVariableError(
+            f"{variable}={text!r} is not a memory size: expected a positive number of "
+            "bytes, optionally with a unit (8000000000, 8e9, 8GB, 7.5GiB), or leave it "
+            "unset to use the memory the machine has available",
+            variable=variable,
+            value=text,
+        )
+    return int(n_bytes)
+
+
+def memory_from_environment() -> int | None:
+    """The bytes ``$YAHTZEE_SIM_MEMORY`` allows (:func:`parse_memory`), or ``None`` when it
+    is unset or empty.
+
+    Raises
+    ------
+    EnvironmentVariableError
+        If it is set to something else than a memory size.
+    """
+    text = os.environ.get(BUDGET_ENV, "")
+    return parse_memory(text) if text.strip() else None
+
+
 def available_memory() -> int | None:
-    """Bytes a run may allocate: ``$YAHTZEE_SIM_MEMORY`` if set, otherwise the machine's
-    available memory (``MemAvailable`` of ``/proc/meminfo``, else ``os.sysconf``), less
-    if a cgroup limit is tighter; ``None`` when the system does not say."""
-    if os.environ.get(BUDGET_ENV):
-        return int(float(os.environ[BUDGET_ENV]))
+    """Bytes a run may allocate: ``$YAHTZEE_SIM_MEMORY`` if set (:func:`parse_memory`;
+    empty counts as unset), otherwise the machine's available memory (``MemAvailable`` of
+    ``/proc/meminfo``, else ``os.sysconf``), less if a cgroup limit is tighter; ``None``
+    when the system does not say.
+
+    Raises
+    ------
+    EnvironmentVariableError
+        If ``$YAHTZEE_SIM_MEMORY`` is set to something else than a memory size.
+    """
+    budget = memory_from_environment()
+    if budget is not None:
+        return budget
     free = _meminfo_available()
     if free is None:
         try:

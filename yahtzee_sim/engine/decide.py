@@ -12,7 +12,8 @@ pass through unchanged.
 
 from __future__ import annotations
 
-import sys
+import functools
+import importlib.util
 import sysconfig
 import traceback
 from pathlib import Path
@@ -28,21 +29,38 @@ from yahtzee_sim.game.dice import DiceTables
 SEARCH_ROWS = 256
 
 
-def _package_roots() -> tuple[str, ...]:
-    """Folders of yahtzee_sim's own code: the package and every imported sub-package
-    (the strategies and analysis packages live beside the core package in a source
-    checkout)."""
+#: The sub-packages of yahtzee_sim kept outside the package's folder in a source checkout
+#: (``package-dir`` of ``pyproject.toml``); every other sub-package lives inside it.
+OUTSIDE_SUBPACKAGES = ("yahtzee_sim.strategies", "yahtzee_sim.analysis")
+
+
+@functools.cache
+def package_roots() -> tuple[str, ...]:
+    """Folders of yahtzee_sim's own code, each ending in ``/``: the package and the
+    sub-packages of :data:`OUTSIDE_SUBPACKAGES` (found where Python would import them
+    from, without importing them), computed once.
+
+    Nothing here walks ``sys.modules``: another thread may import while an error is being
+    reported, and iterating a dict that grows raises ``RuntimeError: dictionary changed
+    size during iteration``."""
     roots = {Path(__file__).resolve().parents[1]}
-    for name, module in list(sys.modules.items()):
-        if name.startswith("yahtzee_sim.") and name.count(".") == 1:
-            roots.update(Path(p).resolve() for p in getattr(module, "__path__", ()))
-    return tuple(str(r) + "/" for r in roots)
+    for name in OUTSIDE_SUBPACKAGES:
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):  # pragma: no cover - a broken install
+            spec = None
+        roots.update(Path(p).resolve() for p in (spec and spec.submodule_search_locations) or ())
+    return tuple(sorted(str(r) + "/" for r in roots))
 
 
-def _library_roots() -> tuple[str, ...]:
-    """Folders of installed libraries and the standard library."""
+@functools.cache
+def library_roots() -> tuple[str, ...]:
+    """Folders of installed libraries and the standard library, each ending in ``/``
+    (computed once: ``sysconfig`` fills its tables lazily, unguarded before Python 3.12)."""
     paths = sysconfig.get_paths()
-    return tuple({str(Path(paths[k]).resolve()) + "/" for k in ("stdlib", "purelib", "platlib")})
+    return tuple(
+        sorted({str(Path(paths[k]).resolve()) + "/" for k in ("stdlib", "purelib", "platlib")})
+    )
 
 
 #: The file name cloudpickle gives code it ships to worker processes by value.
@@ -59,7 +77,7 @@ def user_frame(exc: BaseException, source: str | None = None) -> str:
     frames = traceback.extract_tb(exc.__traceback__)
     if not frames:
         return ""
-    ours, libraries = _package_roots(), _library_roots()
+    ours, libraries = package_roots(), library_roots()
 
     def resolved(frame) -> str:
         try:

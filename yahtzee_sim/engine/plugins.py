@@ -21,10 +21,13 @@ parameter, parameters given to an instance) raises a one-line
 from __future__ import annotations
 
 import ast
+import contextlib
 import importlib
 import importlib.util
 import os
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -34,6 +37,14 @@ from yahtzee_sim.errors import StrategyError, YahtzeeSimError
 
 #: The syntax, for help texts and errors.
 PLUGIN_SYNTAX = "FILE.py:NAME, FILE.py:NAME(param=value, ...) or package.module:NAME"
+
+# Threads may load plugins at once (blocks of one run, the web app's requests):
+# a file's module is executed by one thread while the others wait for it (it is in
+# sys.modules, half-executed, meanwhile), and the current directory is put on sys.path
+# once for all the imports that need it.
+_FILE_LOCK = threading.RLock()
+_PATH_LOCK = threading.Lock()
+_CWD_USERS: dict[str, int] = {}  # folder -> imports that put it on sys.path
 
 
 def is_plugin_spec(text: str) -> bool:
@@ -116,28 +127,29 @@ def _load_file(spec: str, where: str) -> ModuleType:
     if not path.is_file():
         raise StrategyError(f"strategy {spec!r}: file {where!r} does not exist")
     module_name = f"yahtzee_sim_plugin_{abs(hash(str(path.resolve())))}"
-    module = sys.modules.get(module_name)
-    if module is not None:
+    with _FILE_LOCK:  # another thread may be executing this very file
+        module = sys.modules.get(module_name)
+        if module is not None:
+            return module
+        file_spec = importlib.util.spec_from_file_location(module_name, path)
+        module = importlib.util.module_from_spec(file_spec)
+        sys.modules[module_name] = module  # lets pickle find the class
+        try:
+            file_spec.loader.exec_module(module)
+        except Exception as exc:
+            sys.modules.pop(module_name, None)
+            raise StrategyError(
+                f"strategy {spec!r}: importing {where!r} failed: {describe(exc)}"
+            ) from None
+        _stamp_source(module, path)
+        _pickle_by_value(module)
         return module
-    file_spec = importlib.util.spec_from_file_location(module_name, path)
-    module = importlib.util.module_from_spec(file_spec)
-    sys.modules[module_name] = module  # lets pickle find the class
-    try:
-        file_spec.loader.exec_module(module)
-    except Exception as exc:
-        del sys.modules[module_name]
-        raise StrategyError(
-            f"strategy {spec!r}: importing {where!r} failed: {describe(exc)}"
-        ) from None
-    _stamp_source(module, path)
-    _pickle_by_value(module)
-    return module
 
 
 def _stamp_source(module: ModuleType, path: Path) -> None:
     """Set ``source_file`` on the module's Strategy classes: worker processes receive
     them by value, their code named ``<dynamic-code>``, and errors name this file."""
-    for obj in vars(module).values():
+    for obj in vars(module).copy().values():  # a copy: one C call, no other thread between
         if (
             isinstance(obj, type)
             and issubclass(obj, Strategy)
@@ -146,23 +158,40 @@ def _stamp_source(module: ModuleType, path: Path) -> None:
             obj.source_file = str(path.resolve())
 
 
+@contextlib.contextmanager
+def _on_path(folder: str) -> Iterator[None]:
+    """``folder`` on ``sys.path`` while the block runs (unless it, or ``""``, is there
+    already); safe when threads import at once: it is removed after the last of them."""
+    with _PATH_LOCK:
+        added = _CWD_USERS.get(folder, 0) > 0 or (folder not in sys.path and "" not in sys.path)
+        if added:
+            if not _CWD_USERS.get(folder):
+                sys.path.insert(0, folder)
+            _CWD_USERS[folder] = _CWD_USERS.get(folder, 0) + 1
+    try:
+        yield
+    finally:
+        if added:
+            with _PATH_LOCK:
+                _CWD_USERS[folder] -= 1
+                if not _CWD_USERS[folder]:
+                    del _CWD_USERS[folder]
+                    with contextlib.suppress(ValueError):
+                        sys.path.remove(folder)
+
+
 def _load_module(spec: str, where: str) -> ModuleType:
     """Import ``where``, looking in the current directory too."""
     cwd = os.getcwd()
-    added = cwd not in sys.path and "" not in sys.path
-    if added:
-        sys.path.insert(0, cwd)
     try:
-        module = importlib.import_module(where)
+        with _on_path(cwd):
+            module = importlib.import_module(where)
     except ImportError as exc:
         raise StrategyError(f"strategy {spec!r}: cannot import module {where!r}: {exc}") from None
     except Exception as exc:
         raise StrategyError(
             f"strategy {spec!r}: importing {where!r} failed: {describe(exc)}"
         ) from None
-    finally:
-        if added:
-            sys.path.remove(cwd)
     origin = getattr(module, "__file__", None) or ""
     if origin and Path(origin).resolve().is_relative_to(Path(cwd).resolve()):
         _stamp_source(module, Path(origin))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import threading
 from importlib.metadata import entry_points
 
 from yahtzee_sim.engine.plugins import is_plugin_spec, load_plugin
@@ -31,6 +32,11 @@ _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _VERSIONED_ID = re.compile(r"^([a-z0-9][a-z0-9-]*)-v(\d+)$")
 _PARAM_ID = re.compile(r"^([a-z0-9][a-z0-9-]*):(-?\d+(?:\.\d*)?(?:e-?\d+)?)$")  # "target:300"
 _DISCOVERED = False
+# Guards _ENTRIES, _LATEST and _DISCOVERED: threads resolve ids at once (blocks of a run,
+# the web app's requests). Never held while a strategy module is imported (an import
+# holds the module's own lock; a module that registers while another thread loads it
+# would wait for both).
+_LOCK = threading.RLock()
 
 
 def register(base_id: str, entry_point: str | type[Strategy] | None = None, version: int = 1):
@@ -64,15 +70,16 @@ def register(base_id: str, entry_point: str | type[Strategy] | None = None, vers
         _check_class(entry_point)
     discover()
     key = f"{base_id}-v{version}"
-    if key in _ENTRIES and _ENTRIES[key] is not entry_point:
-        if not (isinstance(entry_point, type) and _loaded(key) is entry_point):
-            raise StrategyError(f"strategy id {key!r} is already registered")
-    _ENTRIES[key] = entry_point
-    _LATEST[base_id] = max(version, _LATEST.get(base_id, 0))
-    for other in list(_ENTRIES):  # a newer version relabels the older classes
-        loaded = _loaded(other)
-        if loaded is not None and other.rpartition("-v")[0] == base_id:
-            _label(loaded, base_id, int(other.rpartition("-v")[2]))
+    with _LOCK:
+        if key in _ENTRIES and _ENTRIES[key] is not entry_point:
+            if not (isinstance(entry_point, type) and _loaded(key) is entry_point):
+                raise StrategyError(f"strategy id {key!r} is already registered")
+        _ENTRIES[key] = entry_point
+        _LATEST[base_id] = max(version, _LATEST.get(base_id, 0))
+        for other in list(_ENTRIES):  # a newer version relabels the older classes
+            loaded = _loaded(other)
+            if loaded is not None and other.rpartition("-v")[0] == base_id:
+                _label(loaded, base_id, int(other.rpartition("-v")[2]))
     return None
 
 
@@ -80,19 +87,24 @@ def discover() -> None:
     """Read the ids that installed packages declare (entry-point group
     ``yahtzee_sim_strategies``), once."""
     global _DISCOVERED
-    if _DISCOVERED:
+    if _DISCOVERED:  # set last: a thread that sees it sees every declared id
         return
-    _DISCOVERED = True
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        match = _VERSIONED_ID.match(ep.name)
-        if not match:
-            raise StrategyError(
-                f"entry point {ep.name!r} of group {ENTRY_POINT_GROUP!r} must be named "
-                "ID-vN (for example greedy-v1)"
-            )
-        base_id, version = match.group(1), int(match.group(2))
-        _ENTRIES.setdefault(ep.name, ep.value)
-        _LATEST[base_id] = max(version, _LATEST.get(base_id, 0))
+    with _LOCK:
+        if _DISCOVERED:
+            return
+        try:
+            for ep in entry_points(group=ENTRY_POINT_GROUP):
+                match = _VERSIONED_ID.match(ep.name)
+                if not match:
+                    raise StrategyError(
+                        f"entry point {ep.name!r} of group {ENTRY_POINT_GROUP!r} must be "
+                        "named ID-vN (for example greedy-v1)"
+                    )
+                base_id, version = match.group(1), int(match.group(2))
+                _ENTRIES.setdefault(ep.name, ep.value)
+                _LATEST[base_id] = max(version, _LATEST.get(base_id, 0))
+        finally:
+            _DISCOVERED = True  # a bad entry point is reported once, as before
 
 
 def _check_class(cls) -> None:
@@ -113,8 +125,10 @@ def _label(cls: type[Strategy], base_id: str, version: int) -> None:
 
 
 def _load(key: str) -> type[Strategy]:
-    """The class of a versioned id, importing its entry point on first use."""
-    entry = _ENTRIES[key]
+    """The class of a versioned id, importing its entry point on first use (outside the
+    lock: threads that load one id at once import its module once, Python sees to that)."""
+    with _LOCK:
+        entry = _ENTRIES[key]
     if isinstance(entry, str):
         module, _, qualname = entry.partition(":")
         try:
@@ -124,16 +138,20 @@ def _load(key: str) -> type[Strategy]:
         except (ImportError, AttributeError) as exc:
             raise StrategyError(f"strategy {key!r}: cannot load {entry!r}: {exc}") from None
         _check_class(obj)
-        _ENTRIES[key] = entry = obj
-        base_id, version = _VERSIONED_ID.match(key).groups()
-        _label(entry, base_id, int(version))
+        with _LOCK:
+            if _ENTRIES[key] == entry:  # not re-registered meanwhile
+                _ENTRIES[key] = obj
+                base_id, version = _VERSIONED_ID.match(key).groups()
+                _label(obj, base_id, int(version))
+            entry = _ENTRIES[key]
     return entry
 
 
 def strategy_ids(versioned: bool = False) -> list[str]:
     """Registered ids: bare ids (default) or every versioned id."""
     discover()
-    return sorted(_ENTRIES) if versioned else sorted(_LATEST)
+    with _LOCK:
+        return sorted(_ENTRIES) if versioned else sorted(_LATEST)
 
 
 def default_strategy_ids() -> list[str]:
@@ -145,12 +163,14 @@ def default_strategy_ids() -> list[str]:
 def strategy_class(strategy_id: str) -> type[Strategy]:
     """The class registered under ``strategy_id`` (bare or versioned)."""
     discover()
-    if strategy_id in _LATEST:
-        strategy_id = f"{strategy_id}-v{_LATEST[strategy_id]}"
+    with _LOCK:
+        if strategy_id in _LATEST:
+            strategy_id = f"{strategy_id}-v{_LATEST[strategy_id]}"
+        empty = not _ENTRIES
     try:
         return _load(strategy_id)
     except KeyError:
-        if not _ENTRIES:
+        if empty:
             raise StrategyError(
                 f"unknown strategy {strategy_id!r}: no strategy is registered (the built-ins "
                 f"are declared in the package's metadata, entry-point group "

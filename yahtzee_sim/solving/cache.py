@@ -44,12 +44,90 @@ class CacheWarning(UserWarning):
 
 
 def cache_dir() -> Path:
-    """The cache folder (not created here)."""
-    env = os.environ.get("YAHTZEE_SIM_CACHE")
+    """The cache folder (not created here): ``$YAHTZEE_SIM_CACHE``, else
+    ``$XDG_CACHE_HOME/yahtzee_sim``, else ``~/.cache/yahtzee_sim``.
+
+    An empty variable counts as unset; ``~`` in ``$YAHTZEE_SIM_CACHE`` is the home
+    folder; a relative ``$XDG_CACHE_HOME`` is ignored (as the XDG specification says),
+    with a warning. Without a home folder (``HOME`` unset and the user unknown to the
+    system) the default is ``yahtzee_sim-UID`` in the temporary folder, with a warning.
+
+    Raises
+    ------
+    EnvironmentVariableError
+        If the folder, or the nearest of its parents that exists, is a file (the
+        message names the variable the folder came from and the path).
+
+    Warns
+    -----
+    CacheWarning
+        If the folder cannot be written (nor made): tables already there are read, tables
+        solved now are not kept.
+    """
+    from yahtzee_sim.errors import EnvironmentVariableError
+
+    def unusable(variable: str, value: str, why: str) -> EnvironmentVariableError:
+        return EnvironmentVariableError(
+            f"{variable}={value!r}: {why}; set YAHTZEE_SIM_CACHE to a folder (made if "
+            "missing) for the cache of solved tables",
+            variable=variable,
+            value=value,
+        )
+
+    env = os.environ.get("YAHTZEE_SIM_CACHE", "")
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
     if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "yahtzee_sim"
+        variable, value = "YAHTZEE_SIM_CACHE", env
+        try:
+            folder = Path(env).expanduser()
+        except RuntimeError:  # "~..." without a home folder
+            raise unusable(variable, env, "there is no home folder to expand ~ to") from None
+    elif xdg and Path(xdg).is_absolute():
+        variable, value, folder = "XDG_CACHE_HOME", xdg, Path(xdg) / "yahtzee_sim"
+    else:
+        if xdg:
+            warnings.warn(
+                f"XDG_CACHE_HOME={xdg!r} is not an absolute path: ignored",
+                CacheWarning,
+                stacklevel=3,
+            )
+        variable, value = "HOME", os.environ.get("HOME", "")
+        try:
+            folder = Path.home() / ".cache" / "yahtzee_sim"
+        except (RuntimeError, KeyError, OSError):  # no HOME, and no entry in the user database
+            folder = Path(tempfile.gettempdir()) / f"yahtzee_sim-{getattr(os, 'getuid', str)()}"
+            warnings.warn(
+                f"no home folder (HOME is unset and the user has none): solved tables are "
+                f"cached in {folder}; set YAHTZEE_SIM_CACHE to keep them elsewhere",
+                CacheWarning,
+                stacklevel=3,
+            )
+            return folder
+    nearest = folder
+    try:
+        while not nearest.exists() and nearest != nearest.parent:
+            nearest = nearest.parent
+        is_folder = nearest.is_dir()
+    except OSError as exc:  # e.g. a parent folder that may not be searched
+        warnings.warn(
+            f"{variable}={value!r}: cannot use the cache folder {folder}: {exc.strerror or exc}; "
+            "solved tables are not kept",
+            CacheWarning,
+            stacklevel=3,
+        )
+        return folder
+    if not is_folder:
+        why = f"the cache folder {folder} cannot be made: {nearest} is a file"
+        raise unusable(variable, value, f"{folder} is a file" if nearest == folder else why)
+    if not os.access(nearest, os.W_OK | os.X_OK):
+        what = "is not writable" if nearest == folder else f"cannot be made in {nearest}"
+        warnings.warn(
+            f"{variable}={value!r}: the cache folder {folder} {what}: tables already "
+            "there are read, tables solved now are not kept",
+            CacheWarning,
+            stacklevel=3,
+        )
+    return folder
 
 
 def cache_path(kind: str, fingerprint: str) -> Path:
