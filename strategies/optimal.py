@@ -25,6 +25,10 @@ from yahtzee_sim.game.state import (
 from yahtzee_sim.solving.solver import value_table
 from yahtzee_sim.strategies._cache import StateCache
 
+#: Memory of a table strategy's decision cache before it first grows (at most 16,384
+#: states: 21 MB for Yahtzee; Maxi Yatzy's 55 kB a state start at 4,881).
+INITIAL_CACHE_BYTES = 1 << 28
+
 
 class TableStrategy(Strategy):
     """Plays one turn at a time optimally against a table ``E'(state)`` of the value of
@@ -52,13 +56,12 @@ class TableStrategy(Strategy):
             return
         n_rolls = rules.tables.n_rolls
         self._values = np.ascontiguousarray(self.state_values(rules), dtype=np.float64)
+        layers = max(rules.max_rolls - 1, 1)
+        row_bytes = (2 * layers + rules.saved_size) * n_rolls  # one state's decisions
         self._cache = StateCache(
             rules,
-            {
-                "keep": ((max(rules.max_rolls - 1, 1), n_rolls), np.int16),
-                "cat": ((rules.saved_size, n_rolls), np.int8),
-            },
-            capacity=16384,
+            {"keep": ((layers, n_rolls), np.int16), "cat": ((rules.saved_size, n_rolls), np.int8)},
+            capacity=int(np.clip(INITIAL_CACHE_BYTES // row_bytes, 256, 16384)),
         )
 
     def _decide(self, view: TurnView) -> np.ndarray:

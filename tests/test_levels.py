@@ -4,6 +4,7 @@ bit-identical to the product-layout solve and equal to brute force on small game
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -27,7 +28,7 @@ from yahtzee_sim.game.state import (
     state_layout,
 )
 from yahtzee_sim.solving import levels
-from yahtzee_sim.solving.solver import backward, solve, value_table
+from yahtzee_sim.solving.solver import TABLES, backward, solve, value_table
 from yahtzee_sim.strategies._cache import StateCache
 
 from helpers import dask_cluster
@@ -280,3 +281,41 @@ def test_a_sparse_state_cache_gives_the_dense_caches_slots(monkeypatch):
             c.fill_missing(states, lambda *a: None)
         assert np.array_equal(dense.slots(saved0), sparse.slots(saved0))
     assert (dense.slots(saved0) == -1).any() and dense.n == sparse.n
+
+
+@pytest.fixture
+def small_preset(monkeypatch):
+    """``small-saved`` as a preset name the command line knows."""
+    from yahtzee_sim.game import rules as rules_module
+
+    monkeypatch.setitem(rules_module._PRESETS, "small-saved", lambda: small(5))
+    return "small-saved"
+
+
+def test_solve_command_reports_peak_memory_and_resumes(capsys, small_preset):
+    from yahtzee_sim.cli import main
+
+    assert main(["solve", "--rules", small_preset, "--json", "--force"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["expected_value"] == pytest.approx(brute_value(small(5)), abs=1e-11)
+    assert info["source"] == "solved" and info["peak_rss_bytes"] > 0
+    assert info["states"] == n_states(small(5))
+    TABLES.forget()  # as a new process: the table from the cache folder
+    assert main(["solve", "--rules", small_preset]) == 0
+    assert "loaded from cache" in capsys.readouterr().out
+
+
+def test_solve_command_on_a_scheduler_and_its_errors(capsys, small_preset):
+    from yahtzee_sim.cli import main
+
+    with dask_cluster() as client:
+        address = client.scheduler.address
+        assert main(["solve", "--rules", small_preset, "--force", "--json",
+                     "--scheduler", address]) == 0  # fmt: skip
+    info = json.loads(capsys.readouterr().out)
+    assert info["expected_value"] == solve(small(5)).expected_value()
+    assert main(["solve", "--rules", "yatzy", "--scheduler", address]) == 2
+    assert "saved rolls" in capsys.readouterr().err
+    assert main(["solve", "--rules", small_preset, "--force", "--scheduler", "nowhere"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot reach the scheduler" in err

@@ -7,11 +7,13 @@ import json
 import time
 
 from yahtzee_sim.cli import options as opt
+from yahtzee_sim.cli.extras import require
 from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, print_result, save_figure
 from yahtzee_sim.exact.laws import evaluate
-from yahtzee_sim.game.state import n_states
+from yahtzee_sim.game.state import compact_states, n_states
 from yahtzee_sim.solving.advisor import Option, advise
-from yahtzee_sim.solving.solver import solve, value_table
+from yahtzee_sim.solving.levels import partial_paths
+from yahtzee_sim.solving.solver import TABLES, solve, value_table
 from yahtzee_sim.solving.strategy_move import strategy_move
 
 
@@ -20,33 +22,79 @@ def add_solve_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``solve``."""
     opt.add_rules(p)
     opt.add_flag(p, "--force", "solve again even if cached")
-    opt.add_output(p, quiet=False)
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="games with saved rolls: solve on the dask cluster of this scheduler, e.g. "
+        "tcp://10.0.0.5:8786 (extra 'dask'; every worker must see the cache folder)",
+    )
+    opt.add_output(p)
 
 
-def solve_info(rules, force: bool) -> dict:
-    """Solve ``rules`` (or load the cached table): expected value, time, source, size."""
-    table = solve(rules) if force else value_table(rules)
-    return {
+def solve_info(rules, force: bool, progress: bool = False, scheduler: str | None = None) -> dict:
+    """Solve ``rules`` (or load the cached table): expected value, time, source, size, and
+    for games solved level by level the peak memory and the levels resumed."""
+    if scheduler is not None and not compact_states(rules):
+        raise opt.CliError(
+            f"--scheduler: {rules.name!r} is solved in one process in seconds; a cluster "
+            "solves games with saved rolls (e.g. maxi-yatzy)"
+        )
+    t0 = time.perf_counter()
+    if force and not compact_states(rules):
+        table = solve(rules)
+    else:
+        if force:  # the finished table and any stopped solve's files
+            TABLES.forget(TABLES.key(rules))
+            path = TABLES.paths(TABLES.key(rules))[0]
+            for file in (path, *partial_paths(path)):
+                file.unlink(missing_ok=True)
+        client = connect(scheduler) if scheduler is not None else None
+        try:
+            table = value_table(rules, progress=progress, client=client)
+        finally:
+            if client is not None:
+                client.close()
+    info = {
         "rules": rules.name,
         "expected_value": table.expected_value(),
-        "seconds": table.seconds,
+        "seconds": time.perf_counter() - t0 if compact_states(rules) else table.seconds,
         "source": "solved" if force else table.meta.get("source", "solved"),
         "states": n_states(rules),
         "fingerprint": rules.fingerprint(),
     }
+    for key in ("peak_rss_bytes", "resumed_levels", "path"):
+        if key in table.meta:
+            info[key] = table.meta[key]
+    return info
+
+
+def connect(address: str):
+    """A ``dask.distributed`` client of the scheduler at ``address`` (one clear line if
+    dask is missing or the scheduler does not answer)."""
+    distributed = require("distributed", "--scheduler")
+    try:
+        return distributed.Client(address, timeout="10s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise opt.CliError(f"--scheduler {address}: cannot reach the scheduler ({exc})") from None
 
 
 def run_solve(args: argparse.Namespace) -> int:
     """Solve a rule set (:func:`yahtzee_sim.value_table`) and print its optimal expected score."""
-    info = solve_info(opt.rules_from(args), args.force)
+    info = solve_info(opt.rules_from(args), args.force, opt.progress(args), args.scheduler)
     if args.json:
         print(json.dumps(info))
         return 0
     verb = "solved in" if info["source"] == "solved" else "loaded from cache in"
-    print(
+    line = (
         f"{info['rules']}: optimal expected score {info['expected_value']:.7f} "
-        f"({info['states']:,} states, {verb} {info['seconds']:.2f} s)"
+        f"({info['states']:,} states, {verb} {info['seconds']:.2f} s"
     )
+    if "peak_rss_bytes" in info:
+        line += f", peak memory {info['peak_rss_bytes'] / 2**30:.2f} GiB"
+    if info.get("resumed_levels"):
+        line += f", {info['resumed_levels']} levels resumed"
+    print(line + ")")
     return 0
 
 
