@@ -25,6 +25,7 @@ from yahtzee_sim.analysis.kim_nelson import KNResult, SelectionError
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.game.rules import RuleSet, get_rules
+from yahtzee_sim.game.state import n_states
 
 DEFAULT_GAMES = 100_000
 QUICK_GAMES = 10_000
@@ -416,6 +417,14 @@ def _exact_stage(todo, specs, rules: RuleSet, top: int, n_jobs: int, quick: bool
             if result[2] is None and keys[sid] is not None and (not quick or sid == REFERENCE):
                 exact_cache.save(keys[sid], result[0], result[1])
             bar.update(1)
+    from yahtzee_sim.exact.laws import EXACT_STATE_LIMIT
+
+    if todo and n_states(rules) > EXACT_STATE_LIMIT:
+        skipped["exact score laws and regret"] = (
+            f"{rules.name!r} has {n_states(rules):,} states: the exact columns are the mean, "
+            "SD and per-box figures of a streamed moments pass; laws and regret need "
+            f"{EXACT_STATE_LIMIT:,} states or fewer"
+        )
     for sid in todo:  # in the order asked, whichever finished first
         result, regret_result, error = results[sid]
         if error is not None:
@@ -433,9 +442,11 @@ def _exact_one(sid: str, rules, top: int, quick: bool = False):
     the reference) and the exact law from one forward pass; with ``quick`` no law
     except the reference's, and moments from the regret pass."""
     from yahtzee_sim.analysis.regret import evaluate_with_regret
-    from yahtzee_sim.exact.laws import ExactEvaluationError, evaluate
+    from yahtzee_sim.exact.laws import EXACT_STATE_LIMIT, ExactEvaluationError, evaluate
 
     try:
+        if n_states(rules) > EXACT_STATE_LIMIT:  # the law does not fit: the moments do
+            return evaluate(sid, rules, distribution=False), None, None
         if sid == REFERENCE:
             return evaluate(sid, rules), None, None
         return (*evaluate_with_regret(sid, rules, top=top, distribution=not quick), None)

@@ -68,9 +68,18 @@ class ExactEvaluationError(StrategyError):
     or the game is out of the evaluator's reach (saved rolls, too many states)."""
 
 
-#: Most encoded states the exact evaluator takes on (it holds every level's outcomes in
+#: Most encoded states the exact score law takes on (it holds every level's outcomes in
 #: memory: Yatzy's 2,097,152 states need a few GB; Maxi Yatzy's 89 million would not fit).
+#: The moments alone (``distribution=False``) stream each level's outcomes instead.
 EXACT_STATE_LIMIT = 1 << 23
+#: Memory the score law needs per encoded state (outcomes kept for the backward pass and
+#: the laws of the points to come; measured on Yahtzee and Yatzy: 1.3 GB for 1 million).
+LAW_BYTES_PER_STATE = 1300
+#: Memory the moments pass needs per encoded state (reach and two partial moments, and
+#: the next level's reached set).
+MOMENTS_BYTES_PER_STATE = 3 * 8 + 1
+#: States of one level whose outcomes the moments pass holds at a time.
+STREAM_STATES = 1 << 17
 
 
 @dataclass(eq=False)
@@ -478,9 +487,12 @@ def evaluate(
         If the strategy makes an illegal decision in a reachable position.
     """
     t0 = time.perf_counter()
-    strategy, rules = prepared(strategy, rules)
+    strategy, rules = prepared(strategy, rules, moments_only=not distribution)
     if hasattr(strategy, "lane_play"):  # score-dependent: score-augmented states
         return _lane_result(strategy, rules, progress, t0)
+    if not distribution:  # the moments: each level's outcomes streamed, none kept
+        fw = _forward(strategy, rules, progress, keep_levels=False)[-1]
+        return _result(strategy, rules, fw, None, t0, {"total_probability": fw["total"]})
     levels, fw = forward_pass(strategy, rules, progress)
     return exact_result(strategy, rules, levels, fw, distribution, progress, t0)
 
@@ -536,18 +548,21 @@ def _lane_result(strategy, rules: RuleSet, progress: bool, t0: float) -> ExactRe
     return _result(strategy, rules, fw, pmf, t0, meta)
 
 
-def prepared(strategy, rules: str | RuleSet):
-    """``(strategy, rules)`` resolved, checked for exact evaluation and prepared."""
+def prepared(strategy, rules: str | RuleSet, moments_only: bool = False):
+    """``(strategy, rules)`` resolved, checked for exact evaluation and prepared
+    (``moments_only``: for the streamed moments pass, which takes larger games)."""
     rules = get_rules(rules)
     if rules.saved_roll_cap:
         raise ExactEvaluationError(
             f"exact evaluation is not available for games with saved rolls ({rules.name!r})"
         )
-    if n_states(rules) > EXACT_STATE_LIMIT:
+    size = n_states(rules)
+    if size > EXACT_STATE_LIMIT and not moments_only:
         raise ExactEvaluationError(
-            f"exact evaluation of {rules.name!r} is out of reach: its {n_states(rules):,} states' "
-            f"outcomes do not fit in memory (the evaluator handles up to {EXACT_STATE_LIMIT:,}); "
-            "simulate it instead"
+            f"the exact score law of {rules.name!r} is out of reach: its {size:,} states' "
+            f"outcomes need about {size * LAW_BYTES_PER_STATE / 1e9:,.0f} GB of memory (the "
+            f"law handles up to {EXACT_STATE_LIMIT:,} states); the exact mean and SD "
+            f"(moments only) need {size * MOMENTS_BYTES_PER_STATE / 1e9:,.1f} GB"
         )
     strategy = _as_strategy(strategy)
     _check_evaluable(strategy)
@@ -578,8 +593,14 @@ def forward_pass(
     return levels[:-1], levels[-1]
 
 
-def _forward(strategy, rules: RuleSet, progress: bool, on_decisions=None, turns=None) -> list:
-    """Level outcomes (fullest level last) followed by the forward statistics."""
+def _forward(
+    strategy, rules: RuleSet, progress: bool, on_decisions=None, turns=None, keep_levels=True
+) -> list:
+    """Level outcomes (fullest level last) followed by the forward statistics.
+
+    ``keep_levels`` False streams each level's outcomes, :data:`STREAM_STATES` states at a
+    time, and keeps none (the moments only): the same additions in the same order, so
+    the same statistics bit for bit, in the memory of the moments arrays."""
     C = rules.n_boxes
     size = n_states(rules)
     acc = new_moments(size, C)
@@ -596,6 +617,10 @@ def _forward(strategy, rules: RuleSet, progress: bool, on_decisions=None, turns=
 
     for turn in range(C if turns is None else min(turns, C)):
         n_reached += len(states)
+        if not keep_levels:
+            states = _stream_level(strategy, rules, states, turn, rng, hook, acc)
+            bar.update(1)
+            continue
         lv = level_outcomes(strategy, rules, states, turn, rng, hook)
         forward_level(
             states, lv.ptr, lv.cat, lv.raw, lv.yb, lv.nxt, lv.pts, lv.ub, lv.prob, turn, acc
@@ -619,6 +644,20 @@ def _forward(strategy, rules: RuleSet, progress: bool, on_decisions=None, turns=
         }
     )
     return levels
+
+
+def _stream_level(strategy, rules: RuleSet, states, turn: int, rng, hook, acc) -> np.ndarray:
+    """Push one level forward a block of states at a time; returns the next level's
+    reached states (increasing)."""
+    seen = np.zeros(len(acc.A), dtype=np.bool_)
+    for lo in range(0, len(states), STREAM_STATES):
+        block = states[lo : lo + STREAM_STATES]
+        lv = level_outcomes(strategy, rules, block, turn, rng if lo == 0 else None, hook)
+        forward_level(
+            block, lv.ptr, lv.cat, lv.raw, lv.yb, lv.nxt, lv.pts, lv.ub, lv.prob, turn, acc
+        )
+        seen[lv.nxt] = True
+    return np.flatnonzero(seen)
 
 
 def unique_states(nxt: np.ndarray, size: int) -> np.ndarray:
