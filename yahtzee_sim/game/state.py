@@ -49,6 +49,7 @@ computes, stores and reads one at a time. Maxi Yatzy with every roll saved has
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -85,12 +86,15 @@ def compact_states(rules: RuleSet) -> bool:
     return rules.saved_roll_cap > 0
 
 
+@functools.cache
 def filled_counts(n_boxes: int) -> np.ndarray:
-    """Number of filled boxes of every used-mask ``0 .. 2**n_boxes - 1`` (int64)."""
+    """Number of filled boxes of every used-mask ``0 .. 2**n_boxes - 1`` (int64, read-only;
+    computed once per number of boxes)."""
     masks = np.arange(1 << n_boxes, dtype=np.int64)
     count = np.zeros(len(masks), dtype=np.int64)
     for c in range(n_boxes):
         count += (masks >> c) & 1
+    count.flags.writeable = False
     return count
 
 
