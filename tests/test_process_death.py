@@ -22,6 +22,8 @@ The n-th file the job writes in the watched folder is the one killed.
   tables) killed half-way through its first, a middle and its last file, over the files of
   an older run: every file is the old one, the new one, or absent when there was none —
   never a part of one — and running again writes the files of an uninterrupted run.
+* A writer that raises leaves the old file and no temporary file; a rewritten file keeps
+  its permissions.
 * :func:`test_the_check_catches_a_non_atomic_writer`: each of these checks fails when the
   shared writer is made non-atomic (the "temporary" file is the target itself), so the
   tests above would catch a writer that lost atomicity.
@@ -36,6 +38,7 @@ import os
 import pickle
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import warnings
@@ -48,6 +51,7 @@ import pytest
 
 import yahtzee_sim
 from yahtzee_sim.engine import simulate as simulate_module
+from yahtzee_sim.engine.atomic import atomic_path, write_atomic
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.solving.cache import CacheWarning, cache_path, load_array
 from yahtzee_sim.solving.solver import TABLES, solve, value_table
@@ -137,6 +141,18 @@ def assert_whole_files(folder: Path, old: dict[str, bytes], new: dict[str, bytes
             f"{name}: {len(got)} bytes, neither the old file ({len(old.get(name, b''))} "
             f"bytes) nor the new one ({len(new.get(name, b''))} bytes)"
         )
+
+
+def test_a_writer_that_fails_leaves_the_old_file_and_no_temporary_file(tmp_path):
+    target = tmp_path / "a.csv"
+    write_atomic(target, "old")
+    os.chmod(target, 0o600)
+    with pytest.raises(RuntimeError, match="stopped"), atomic_path(target) as tmp:
+        tmp.write_text("half")
+        raise RuntimeError("stopped")
+    assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["a.csv"]
+    write_atomic(target, "new")
+    assert target.read_text() == "new" and stat.S_IMODE(target.stat().st_mode) == 0o600
 
 
 # ------------------------------------------------------------ checkpointed simulation

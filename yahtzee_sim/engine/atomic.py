@@ -21,8 +21,24 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-#: Permissions of a new file (an existing target keeps its own).
-NEW_FILE_MODE = 0o644
+#: The umask assumed where the process's own cannot be read without changing it.
+DEFAULT_UMASK = 0o022
+
+
+def new_file_mode() -> int:
+    """Permissions of a new file: ``0o666`` less the process's umask, as :func:`open` gives
+    (the umask is read from ``/proc/self/status``; :data:`DEFAULT_UMASK` where there is none:
+    setting it to read it back would race with other threads)."""
+    umask = DEFAULT_UMASK
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    umask = int(line.split()[1], 8)
+                    break
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0o666 & ~umask
 
 
 def _temp_beside(path: Path) -> Path:
@@ -68,7 +84,7 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     The temporary file is hidden, in ``path``'s folder (so the rename never crosses file
     systems) and has ``path``'s suffix. When the block ends, its content is flushed to the
     disk and it is renamed over ``path`` in one step (:func:`os.replace`); an existing
-    target keeps its permissions, a new one gets :data:`NEW_FILE_MODE`. When the block
+    target keeps its permissions, a new one gets :func:`new_file_mode`. When the block
     raises, the temporary file is removed and ``path`` is left as it was.
 
     Parameters
@@ -94,7 +110,7 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     try:
         mode = stat.S_IMODE(path.stat().st_mode)
     except OSError:
-        mode = NEW_FILE_MODE
+        mode = new_file_mode()
     tmp = _temp_beside(path)
     try:
         yield tmp
