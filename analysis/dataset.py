@@ -26,6 +26,7 @@ from yahtzee_sim._kernels.regret import decision_options
 from yahtzee_sim._kernels.scoring import box_options, kernel_rules
 from yahtzee_sim._kernels.widget import upper_total_lanes
 from yahtzee_sim.analysis.regret import decision_layer_name
+from yahtzee_sim.engine.atomic import atomic_path
 from yahtzee_sim.engine.budget import check_memory, decisions_bytes
 from yahtzee_sim.engine.observation import action_names, n_actions, roll_names
 from yahtzee_sim.engine.records import recorded_blocks
@@ -116,9 +117,17 @@ class DecisionDataset:
 
     def write(self, path: str | os.PathLike) -> Path:
         """Write to ``.parquet`` (needs pyarrow) or ``.csv`` (options as space-separated
-        lists); the same dataset gives byte-identical files."""
+        lists), atomically (:func:`~yahtzee_sim.engine.atomic.atomic_path`: a process
+        killed while writing leaves the old file or none); the same dataset gives
+        byte-identical files."""
         path = _check_path(path)
-        if path.suffix == ".parquet":
+        with atomic_path(path) as tmp:
+            self._write_to(tmp, path.suffix)
+        return path
+
+    def _write_to(self, path: Path, suffix: str) -> None:
+        """Write the dataset to ``path`` in the format of ``suffix``."""
+        if suffix == ".parquet":
             import pyarrow.parquet as pq
 
             pq.write_table(self.to_arrow(), path)
@@ -132,7 +141,6 @@ class DecisionDataset:
                 " ".join(f"{v:.10g}" for v in a) for a in np.split(self.option_values, cut)
             ]
             df.to_csv(path, index=False)
-        return path
 
     def summary(self) -> dict:
         """Decisions, games, mean regret per game and by decision type (JSON-ready)."""

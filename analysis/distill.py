@@ -42,6 +42,7 @@ from numba import njit, prange
 
 from yahtzee_sim._kernels.widget import upper_total_lanes
 from yahtzee_sim.analysis.dataset import grade_decisions
+from yahtzee_sim.engine.atomic import atomic_path
 from yahtzee_sim.engine.records import recorded_blocks
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.exact.laws import evaluate
@@ -150,7 +151,8 @@ class DistillResult:
         ax.legend(loc="lower right")
         if path is not None:
             fig.tight_layout()
-            fig.savefig(path, dpi=120)
+            with atomic_path(path) as tmp:
+                fig.savefig(tmp, dpi=120)
         return fig
 
 

@@ -1,7 +1,9 @@
 """Writing a :class:`~yahtzee_sim.analysis.report.Report` to a folder.
 
 :func:`write_report` writes ``report.md`` and ``report.html`` (the same content), PNG
-figures and the data behind every table and figure as CSV.
+figures and the data behind every table and figure as CSV, each file atomically
+(:mod:`yahtzee_sim.engine.atomic`: a process killed while writing leaves every file whole,
+old or new).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import pandas as pd
 from yahtzee_sim.analysis import plots
 from yahtzee_sim.analysis.document import Document
 from yahtzee_sim.analysis.report import REFERENCE, Report, ReportError
+from yahtzee_sim.engine.atomic import atomic_path, write_atomic
 from yahtzee_sim.game.rules import RuleSet, get_rules
 
 
@@ -28,20 +31,24 @@ class _Folder:
         import matplotlib.pyplot as plt
 
         fig.tight_layout(rect=rect)
-        fig.savefig(self.out / name, dpi=110)
-        plt.close(fig)
+        try:
+            with atomic_path(self.out / name) as tmp:
+                fig.savefig(tmp, dpi=110)
+        finally:
+            plt.close(fig)
         self.files.append(name)
         self.doc.figure(name, caption)
 
     def csv(self, frame: pd.DataFrame, name: str, index: bool = True) -> None:
         """Write ``frame`` as ``name``."""
-        frame.to_csv(self.out / name, index=index)
+        with atomic_path(self.out / name) as tmp:
+            frame.to_csv(tmp, index=index)
         self.files.append(name)
 
     def finish(self) -> list[str]:
         """Write ``report.md`` and ``report.html``; every file written, documents first."""
-        (self.out / "report.md").write_text(self.doc.to_markdown(), encoding="utf-8")
-        (self.out / "report.html").write_text(self.doc.to_html(), encoding="utf-8")
+        write_atomic(self.out / "report.md", self.doc.to_markdown())
+        write_atomic(self.out / "report.html", self.doc.to_html())
         return ["report.md", "report.html", *self.files]
 
 

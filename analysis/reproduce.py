@@ -33,6 +33,7 @@ from tqdm.auto import tqdm
 from yahtzee_sim.analysis.document import Document
 from yahtzee_sim.analysis.report import is_deterministic
 from yahtzee_sim.analysis.stats import mean_ci
+from yahtzee_sim.engine.atomic import atomic_path, write_atomic
 from yahtzee_sim.engine.strategy import Gap, Reference
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import get_rules
@@ -928,10 +929,12 @@ def _write(rep: Reproduction, out: Path, kn_frame) -> list[str]:
 
     files = []
     frame = rep.frame()
-    frame.to_csv(out / "reproduction.csv", index=False, float_format="%.10g")
+    with atomic_path(out / "reproduction.csv") as tmp:
+        frame.to_csv(tmp, index=False, float_format="%.10g")
     files.append("reproduction.csv")
     if kn_frame is not None:
-        kn_frame.to_csv(out / "kim_nelson.csv", index=False)
+        with atomic_path(out / "kim_nelson.csv") as tmp:
+            kn_frame.to_csv(tmp, index=False)
         files.append("kim_nelson.csv")
     doc = Document("Reproduction of the published tables")
     doc.paragraph(
@@ -1003,12 +1006,12 @@ def _write(rep: Reproduction, out: Path, kn_frame) -> list[str]:
                 "with batch means of 10 games):"
             )
             doc.table(kn_frame, index=False)
-    (out / "report.md").write_text(doc.to_markdown(), encoding="utf-8")
-    (out / "report.html").write_text(doc.to_html(), encoding="utf-8")
+    write_atomic(out / "report.md", doc.to_markdown())
+    write_atomic(out / "report.html", doc.to_html())
     files = ["report.md", "report.html", *files]
     data = rep.to_dict() | {"files": files}
     data.pop("out")  # the file is the same wherever the folder is
-    (out / "reproduction.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
+    write_atomic(out / "reproduction.json", json.dumps(data, indent=1))
     return [*files, "reproduction.json"]
 
 
@@ -1038,5 +1041,8 @@ def _plot_box_tables(frame: pd.DataFrame, path: Path, plt) -> None:
     axes[-1].set_xticklabels(boxes, rotation=40, ha="right")
     legend_outside(axes[0])
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    try:
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, dpi=110)
+    finally:
+        plt.close(fig)

@@ -38,6 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
+from yahtzee_sim.engine.atomic import write_atomic
 from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
@@ -116,10 +117,9 @@ class Card:
         return "\n".join(lines)
 
     def save(self, path) -> Path:
-        """Write the card to ``path`` (Markdown)."""
-        path = Path(path)
-        path.write_text(self.format(), encoding="utf-8")
-        return path
+        """Write the card to ``path`` (Markdown), atomically
+        (:func:`~yahtzee_sim.engine.atomic.write_atomic`)."""
+        return write_atomic(path, self.format())
 
     def check(self, rules: RuleSet) -> None:
         """Raise :class:`CardError` unless every condition and move is known for ``rules``."""

@@ -21,6 +21,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from yahtzee_sim.engine.atomic import write_atomic
+
 #: The handbook page (relative to ``docs/``) that explains each command.
 COMMAND_PAGES = {
     "simulate": "guide/simulate.md",
@@ -176,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{page}: generated table out of date (python -m yahtzee_sim.cli.doc_tables)")
         return 1 if pages else 0
     for page, text in render(args.root).items():
-        (args.root / page).write_text(text, encoding="utf-8")
+        write_atomic(args.root / page, text)
     return 0
 
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from yahtzee_sim.cli.extras import require
 from yahtzee_sim.cli.options import CliError
+from yahtzee_sim.engine.atomic import atomic_path
 
 FRAME_SUFFIXES = (".parquet", ".csv")
 PLOT_SUFFIXES = (".png", ".pdf", ".svg")
@@ -49,18 +48,13 @@ def check_frame_file(option: str, path: Path | None) -> None:
 
 
 def write_frame(frame, path: Path) -> None:
-    """Write a DataFrame to ``.parquet`` or ``.csv`` atomically (temporary file, rename)."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", suffix=path.suffix)
-    os.close(fd)
-    try:
+    """Write a DataFrame to ``.parquet`` or ``.csv`` atomically
+    (:func:`~yahtzee_sim.engine.atomic.atomic_path`)."""
+    with atomic_path(path) as tmp:
         if path.suffix == ".parquet":
             frame.to_parquet(tmp, index=False)
         else:
             frame.to_csv(tmp, index=False)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
 
 
 def print_result(as_json: bool, data: dict, text: str, plot: Path | None) -> int:
@@ -76,7 +70,8 @@ def print_result(as_json: bool, data: dict, text: str, plot: Path | None) -> int
 
 
 def save_figure(path: Path, draw, figsize: tuple[float, float], ncols: int = 1) -> None:
-    """Draw a figure off-screen and save it to ``path`` (120 dpi).
+    """Draw a figure off-screen and save it to ``path`` (120 dpi), atomically
+    (:func:`~yahtzee_sim.engine.atomic.atomic_path`).
 
     Parameters
     ----------
@@ -98,5 +93,8 @@ def save_figure(path: Path, draw, figsize: tuple[float, float], ncols: int = 1) 
     fig, ax = plt.subplots(1, ncols, figsize=figsize)
     draw(ax)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    try:
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, dpi=120)
+    finally:
+        plt.close(fig)

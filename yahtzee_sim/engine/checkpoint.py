@@ -1,7 +1,8 @@
 """Checkpoints of long simulations: the completed blocks, saved atomically.
 
-A checkpoint is an uncompressed ``.npz`` file rewritten (temporary file +
-rename) after every completed block. It holds a JSON description of the run
+A checkpoint is an uncompressed ``.npz`` file rewritten atomically
+(:func:`~yahtzee_sim.engine.atomic.atomic_path`: a process killed while writing it leaves
+the previous checkpoint) after every completed block. It holds a JSON description of the run
 (strategy, rules fingerprint, seed, games, block size, first game, and whether it
 returns ``Results`` or an ``Aggregate``), the number of completed blocks, what they
 produced (per-game arrays or exact aggregates) and a SHA-256 over all of it. Resuming
@@ -13,14 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 import zipfile
 from pathlib import Path
 
 import numpy as np
 
 from yahtzee_sim.engine.aggregate import Aggregate
+from yahtzee_sim.engine.atomic import atomic_path
 from yahtzee_sim.errors import YahtzeeSimError
 
 FORMAT = 2  # 2: the run says ``output`` (results or aggregate)
@@ -41,7 +41,8 @@ def _digest(arrays: dict[str, np.ndarray]) -> str:
 
 
 def save(path: Path, run: dict, blocks_done: int, parts) -> None:
-    """Write the checkpoint atomically. ``parts`` is a list of per-game dicts or an Aggregate."""
+    """Write the checkpoint atomically: the old one stays until the new one is whole.
+    ``parts`` is a list of per-game dicts or an Aggregate."""
     arrays: dict[str, np.ndarray] = {}
     if isinstance(parts, Aggregate):
         for name in _AGG_ARRAYS:
@@ -53,16 +54,8 @@ def save(path: Path, run: dict, blocks_done: int, parts) -> None:
     header = {"format": FORMAT, "run": run, "blocks_done": blocks_done}
     arrays["header"] = np.frombuffer(json.dumps(header, sort_keys=True).encode(), dtype=np.uint8)
     arrays["checksum"] = np.frombuffer(_digest(arrays).encode(), dtype=np.uint8)
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            np.savez(fh, **arrays)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    with atomic_path(path) as tmp, open(tmp, "wb") as fh:
+        np.savez(fh, **arrays)
 
 
 def load(path: Path, run: dict, rules):

@@ -35,6 +35,7 @@ from typing import NamedTuple
 import numpy as np
 
 from yahtzee_sim._kernels.rng import keys_from_seed
+from yahtzee_sim.engine.atomic import atomic_path
 from yahtzee_sim.engine.batch import GameBatch
 from yahtzee_sim.engine.budget import check_memory, records_bytes
 from yahtzee_sim.engine.lockstep import play_block
@@ -267,11 +268,13 @@ def _json(text: str, where: str):
 
 
 def write_records(path: str | os.PathLike, records: list[dict]) -> Path:
-    """Write records (JSON objects) as JSON Lines, keys in a fixed order."""
+    """Write records (JSON objects) as JSON Lines, keys in a fixed order, atomically
+    (:func:`~yahtzee_sim.engine.atomic.atomic_path`: a process killed while writing leaves
+    the old file or none)."""
     path = Path(path)
     if not path.parent.is_dir():
         raise RecordError(f"record folder {str(path.parent)!r} does not exist")
-    with path.open("w") as fh:
+    with atomic_path(path) as tmp, tmp.open("w", encoding="utf-8", newline="\n") as fh:
         for rec in records:
             fh.write(json.dumps(rec, separators=(",", ":")) + "\n")
     return path

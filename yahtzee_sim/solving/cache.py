@@ -35,6 +35,8 @@ from typing import Any
 
 import numpy as np
 
+from yahtzee_sim.engine.atomic import write_atomic
+
 FORMAT_VERSION = 1
 _MAGIC = b"YSIMVT1\n"
 
@@ -186,17 +188,14 @@ def load_array(path: Path, expected_len: int) -> np.ndarray | None:
 
 
 def save_array(path: Path, values: np.ndarray, meta: dict) -> bool:
-    """Write atomically (temporary file + rename); warn and return False on failure."""
+    """Write atomically (:func:`~yahtzee_sim.engine.atomic.write_atomic`: a process killed
+    while writing leaves no file, never a truncated one); warn and return False on failure."""
     values = np.ascontiguousarray(values, dtype=np.float64)
     data = values.tobytes()
     header = {"n": len(values), "sha256": hashlib.sha256(data).hexdigest(), **meta}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(_MAGIC + json.dumps(header).encode() + b"\n" + data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
+        write_atomic(path, _MAGIC + json.dumps(header).encode() + b"\n" + data)
     except OSError as exc:
         warnings.warn(f"cannot write cache file {path}: {exc}", CacheWarning, stacklevel=3)
         return False

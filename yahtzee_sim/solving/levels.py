@@ -42,6 +42,7 @@ from tqdm.auto import tqdm
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.solve import solve_level
 from yahtzee_sim._kernels.widget import compact_upper_lanes
+from yahtzee_sim.engine.atomic import write_atomic
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import state_layout
@@ -197,12 +198,7 @@ def _file_sha(path: Path, lo: int, hi: int) -> str:
 
 def _write_json(path: Path, data: dict) -> None:
     """Write ``data`` as JSON atomically and durably (temporary file, fsync, rename)."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w") as fh:
-        json.dump(data, fh)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    write_atomic(path, json.dumps(data))
 
 
 def partial_paths(path: Path) -> tuple[Path, Path]:
