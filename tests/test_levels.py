@@ -319,3 +319,15 @@ def test_solve_command_on_a_scheduler_and_its_errors(capsys, small_preset):
     assert main(["solve", "--rules", small_preset, "--force", "--scheduler", "nowhere"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot reach the scheduler" in err
+
+
+def test_a_damaged_table_file_in_the_cache_is_solved_again():
+    rules = small(4)
+    table = value_table(rules)
+    path = TABLES.paths(TABLES.key(rules))[0]
+    expected = np.array(table.values)
+    TABLES.forget()
+    path.write_bytes(path.read_bytes()[:-8])  # truncated
+    with pytest.warns(Warning, match="truncated or too long; solving it again"):
+        again = value_table(rules)
+    assert np.array_equal(again.values, expected)

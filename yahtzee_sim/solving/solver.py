@@ -8,6 +8,7 @@ level's states are solved in parallel (numba ``prange``). See
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -177,6 +178,12 @@ def _level_table(rules: RuleSet, use_cache: bool, progress: bool, client) -> Val
         meta: dict = {}
         with cache.file_lock(path):  # another process may be solving
             t0 = time.perf_counter()
+            if path.exists():
+                try:
+                    level_files.open_table_file(rules, path)
+                except level_files.TableFileError as exc:  # damaged since: solve again
+                    warnings.warn(f"{exc}; solving it again", cache.CacheWarning, stacklevel=3)
+                    path.unlink()
             if not path.exists():
                 report = level_files.solve_to_file(rules, path, progress=progress, client=client)
                 meta = {
