@@ -31,7 +31,8 @@ SEARCH_ROWS = 256
 
 #: The sub-packages of yahtzee_sim kept outside the package's folder in a source checkout
 #: (``package-dir`` of ``pyproject.toml``); every other sub-package lives inside it.
-OUTSIDE_SUBPACKAGES = ("yahtzee_sim.strategies", "yahtzee_sim.analysis")
+#: (Named by their last part: the engine names no package above it, even in a string.)
+OUTSIDE_SUBPACKAGES = tuple(f"yahtzee_sim.{part}" for part in ("strategies", "analysis"))
 
 
 @functools.cache

@@ -32,7 +32,7 @@ from yahtzee_sim.exact.laws import backward_law, level_outcomes, prepared, uniqu
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import decode_state, encode_state, flag_size, n_states
 from yahtzee_sim.solving import cache
-from yahtzee_sim.solving.solver import levels, upper_lanes
+from yahtzee_sim.solving.levels import levels, upper_lanes
 
 
 class FutureMoments(NamedTuple):

@@ -31,7 +31,8 @@ from yahtzee_sim.game.state import (
     max_points_so_far,
     n_states,
 )
-from yahtzee_sim.solving.solver import levels, upper_lanes, value_table
+from yahtzee_sim.solving.levels import levels, upper_lanes
+from yahtzee_sim.solving.solver import value_table
 
 #: States per batch of fallback (max-EV) decisions.
 _CHUNK = 8192

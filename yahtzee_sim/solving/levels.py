@@ -84,11 +84,42 @@ class Level:
         return lo, hi
 
 
+def levels(n_boxes: int, forced_order: bool = False) -> list[np.ndarray]:
+    """Used-masks grouped by number of used boxes, fullest first (excluding full); under
+    forced order the one mask of each level (the first boxes filled)."""
+    if forced_order:
+        return [np.array([(1 << k) - 1], dtype=np.int64) for k in range(n_boxes - 1, -1, -1)]
+    masks = np.arange(1 << n_boxes, dtype=np.int64)
+    pop = np.array([bin(m).count("1") for m in range(1 << n_boxes)])
+    return [masks[pop == k] for k in range(n_boxes - 1, -1, -1)]
+
+
+def upper_lanes(rules: RuleSet, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Upper totals worth solving per mask, as ``(start, count)``.
+
+    Totals above the largest one the filled upper boxes can make are unreachable.
+    Totals from which the open upper boxes cannot reach the bonus any more are
+    *hopeless*: the future does not depend on them, so one hopeless lane (``start``)
+    is solved and copied to the totals below it.
+    """
+    faces = rules.upper_face
+    used_sum = np.zeros(len(masks), dtype=np.int64)
+    open_sum = np.zeros(len(masks), dtype=np.int64)
+    for c in range(rules.n_boxes):
+        if faces[c]:
+            bit = (masks >> c) & 1
+            used_sum += bit * faces[c] * rules.n_dice
+            open_sum += (1 - bit) * faces[c] * rules.n_dice
+    cap = rules.upper_cap
+    hi = np.minimum(used_sum, cap)
+    first_hopeful = np.maximum(cap - open_sum, 0)
+    start = np.minimum(np.maximum(first_hopeful - 1, 0), hi)
+    return start, hi - start + 1
+
+
 def plan(rules: RuleSet, chunks_per_level: int = CHUNKS_PER_LEVEL) -> list[Level]:
     """The levels of ``rules`` to solve, fullest first (the full score sheet, whose
     values are 0, is not among them)."""
-    from yahtzee_sim.solving.solver import levels, upper_lanes
-
     layout = state_layout(rules)
     n = rules.n_boxes
     out = []
@@ -364,6 +395,7 @@ __all__ = [
     "Level",
     "SolveReport",
     "TableFileError",
+    "levels",
     "open_table_file",
     "partial_paths",
     "peak_rss_bytes",
@@ -372,4 +404,5 @@ __all__ = [
     "solve_chunk",
     "solve_in_memory",
     "solve_to_file",
+    "upper_lanes",
 ]

@@ -31,7 +31,7 @@ from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import encode_state, flag_size, max_points_to_come, n_states
 from yahtzee_sim.solving import cache
-from yahtzee_sim.solving.solver import levels, upper_lanes
+from yahtzee_sim.solving.levels import levels, upper_lanes
 
 #: Lanes of t per widget call. Measured on the 2-core machine (win:N utility solves, same
 #: session): 32 / 64 / 128 / 256 lanes took 141 / 132 / 105 / 110 s on Yatzy, and 64 / 128
