@@ -54,6 +54,7 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
         "python benchmarks/bench_function.py",
     ),
     "coach": ("Coach", "python benchmarks/bench_coach.py"),
+    "web": ("Coach", "python benchmarks/bench_web.py --requests 5000 --clients 32"),
     "report": ("The report", "python benchmarks/bench_report.py --then-quick"),
     "compile": ("The report", "python benchmarks/bench_compile.py"),
     "target": ("Target, utility and risk", "python benchmarks/bench_target.py"),
@@ -76,6 +77,7 @@ SMOKE: dict[str, str] = {
     "dataset": "--games 500",
     "function": "--games 2000",
     "coach": "--games 200 --requests 10",
+    "web": "--requests 200 --clients 4 --warmup 40",
     "report": "--skip-cold --quick --games 2000",
     "target": "--rules yahtzee",
     "win": "--rules yahtzee --players 2 --games 2000",
@@ -244,6 +246,37 @@ def _coach(r: dict) -> list[Row]:
             f"web page: one advisor request over HTTP (median of {b['requests']})",
             f"{b['median_ms']} ms (95th percentile {b['p95_ms']} ms, first "
             f"{b['first_request_ms']} ms)",
+        ),
+    ]
+
+
+def _web(r: dict) -> list[Row]:
+    """The load test of the web page: latencies, errors, memory."""
+    m = r["rss_mb"]
+    statuses = ", ".join(f"{s}: {_n(n)}" for s, n in r["statuses"].items())
+    return [
+        (
+            f"web page under load: {_n(r['requests'])} requests from {r['clients']} "
+            f"concurrent clients on 127.0.0.1 (whole games checked at every step, "
+            f"malformed requests between), after {_n(r['warmup_requests'])} of warm-up",
+            f"median {r['median_ms']} ms, 99th percentile {r['p99_ms']} ms, slowest "
+            f"{r['max_ms']} ms ({_n(r['requests_per_second'])} requests/s)",
+        ),
+        (
+            "web page under load: answers with a server error (5xx); failed checks (a "
+            "wrong status, a game not where it should be)",
+            f"{r['server_errors']}; {r['failures']}",
+        ),
+        ("web page under load: answers by status (warm-up included)", statuses),
+        (
+            "web page under load: games played to the end and checked, of those started",
+            f"{_n(r['games_finished'])} of {_n(r['games_started'])}",
+        ),
+        (
+            "web page under load: the server's resident memory before the warm-up (the value "
+            "table not yet paged in), after "
+            "it, at the end",
+            f"{m['before']:.0f} MB, {m['after_warmup']:.0f} MB, {m['after']:.0f} MB",
         ),
     ]
 
@@ -424,6 +457,7 @@ RENDER: dict[str, Callable[[dict], list[Row]]] = {
     "env": _env,
     "dataset": _dataset,
     "coach": _coach,
+    "web": _web,
     "function": _function,
     "stream": _stream,
 }

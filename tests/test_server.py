@@ -409,3 +409,52 @@ def test_the_page_compares_a_card_and_plays_an_opponent(page):
     cells = browser.find_elements(By.CSS_SELECTOR, "#card tbody tr")[0]
     assert len(cells.find_elements(By.TAG_NAME, "td")) == 3
     assert int(browser.find_element(By.ID, "opp-score").text) >= 0
+
+
+@pytest.mark.parametrize("path", ["/api/advise", "/api/games", "/api/games/{gid}/keep"])
+@pytest.mark.parametrize(
+    "body", [b"[" * 20_000 + b"]" * 20_000, b'{"a":' * 10_000 + b"1" + b"}" * 10_000]
+)
+def test_deeply_nested_json_is_a_400_not_a_500(client, path, body):
+    gid = client.post("/api/games", json={"seed": 1}).get_json()["id"]
+    res = client.post(path.format(gid=gid), data=body, content_type="application/json")
+    assert res.status_code == 400 and "nested too deeply" in res.get_json()["error"]
+
+
+@pytest.mark.parametrize("score", [10**30, -1, 2**31])
+def test_a_score_out_of_range_is_a_400_not_a_500(client, score):
+    body = {"dice": [1, 2, 3, 4, 5], "rolls_left": 2, "strategy": "greedy", "score": score}
+    res = client.post("/api/advise", json=body)
+    assert res.status_code == 400 and "'score'" in res.get_json()["error"]
+    ok = client.post("/api/advise", json=body | {"score": 2**31 - 1})
+    assert ok.status_code == 200
+
+
+def test_a_new_game_takes_no_body_or_a_json_object(client):
+    assert client.post("/api/games").status_code == 201  # the defaults
+    for bad in (b'{"seed": 1', b"[]", b"null", b"0"):
+        res = client.post("/api/games", data=bad, content_type="application/json")
+        assert res.status_code == 400 and "JSON object" in res.get_json()["error"], bad
+
+
+def test_a_game_dropped_while_its_answer_is_built_still_gets_its_answer(monkeypatch):
+    """Another request may drop a game (beyond MAX_GAMES) between the lookup and the
+    answer: the answer still names the game's strategy (this was a KeyError, a 500)."""
+    from yahtzee_sim.apps import server
+
+    app = create_app()
+    state = server.ServerState("yahtzee", "")
+    app.extensions[server.EXTENSION] = state
+    monkeypatch.setattr(server, "MAX_GAMES", 1)
+    game_state = Game.state
+
+    def another_request_meanwhile(game):  # (as the answer is built, outside the lock)
+        state.add(Game(seed=9), None)  # drops every other game
+        return game_state(game)
+
+    monkeypatch.setattr(Game, "state", another_request_meanwhile)
+    client = app.test_client()
+    out = client.post("/api/games", json={"seed": 1, "strategy": "greedy"})
+    assert out.status_code == 201 and out.get_json()["strategy"]["id"] == "greedy"
+    gone = client.get(f"/api/games/{out.get_json()['id']}")
+    assert gone.status_code == 404 and "server's memory" in gone.get_json()["error"]

@@ -16,7 +16,8 @@ The server binds to 127.0.0.1 unless told otherwise. Its JSON API:
 ``POST /api/games``                      a new game (``rules``, ``seed``, ``manual``;
                                          ``opponent``: a strategy in the second seat of a
                                          visible two-player match; ``strategy``: a second
-                                         opinion shown at every decision)
+                                         opinion shown at every decision; no body: the
+                                         defaults)
 ``GET  /api/games/<id>``                 its state (and the luck/skill summary)
 ``POST /api/games/<id>/keep``            ``{"keep": [5, 5]}``: keep and reroll
 ``POST /api/games/<id>/box``             ``{"box": "fives"}``: write the roll (a name,
@@ -27,7 +28,8 @@ The server binds to 127.0.0.1 unless told otherwise. Its JSON API:
 
 A bad request gets a 4xx answer ``{"error": "..."}`` that says what is wrong (400 for bad
 input, 404 for an unknown game or path, 405 for a wrong method, 413 for a body over 64
-KiB). Games live in the server's memory (the most recent 1,000).
+KiB); a body, where one is taken, must be a JSON object. Games live in the server's
+memory: the 1,000 most recently used (an older one's id gets a 404).
 
 Strategies are named by registered ids (``card-30``, ``greedy``, ``win-aware``,
 ``target:300``); the page loads no plugin files or card files (the command line does).
@@ -80,8 +82,14 @@ class RequestError(YahtzeeSimError):
     """A request whose body is not what the endpoint takes."""
 
 
-def _body() -> dict:
-    data = request.get_json(silent=True)
+def _body(empty: dict | None = None) -> dict:
+    """The request's JSON object; ``empty`` (when given) for a request without a body."""
+    if empty is not None and not request.get_data(cache=True):
+        return empty
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # (the json module's answer to deep nesting)
+        raise RequestError("the request body is nested too deeply") from None
     if not isinstance(data, dict):
         raise RequestError("the request body must be a JSON object")
     return data
@@ -199,13 +207,18 @@ class ServerState:
 
     def found(self, gid: str) -> Game:
         """The game ``gid`` (now the most recently used); a 404 answer if there is none."""
+        return self.entry(gid)[0]
+
+    def entry(self, gid: str) -> tuple[Game, str | None]:
+        """The game ``gid`` (now the most recently used) and the ``strategy`` id it was
+        started with, read together (a game dropped by another request after this keeps
+        its answer whole); a 404 answer if there is none."""
         with self.lock:
             game = self.games.get(gid)
             if game is not None:
                 self.games.move_to_end(gid)
-        if game is None:
-            raise _NotFound(f"no game {gid!r} (games live in the server's memory)")
-        return game
+                return game, self.compared.get(gid)
+        raise _NotFound(f"no game {gid!r} (games live in the server's memory)")
 
 
 def server_state() -> ServerState:
@@ -283,6 +296,8 @@ def advise_position() -> Response:
     sid = _strategy_id(data, "strategy")
     if sid is not None:
         score = _field(data, "score", int, None)
+        if score is not None and not 0 <= score < 2**31:
+            raise RequestError(f"'score' (the points so far) must be 0..{2**31 - 1}, got {score}")
         strategy = advising_strategy(state.prepared(sid, rules), rules, score is not None)
         with state.lock:  # (prepared above: the lock is held for one decision only)
             says = strategy_move(
@@ -301,9 +316,9 @@ def advise_position() -> Response:
     return jsonify(out)
 
 
-def _answer(gid: str, game: Game, coach: Coach | None = None) -> Response:
+def _answer(gid: str, game: Game, compare: str | None, coach: Coach | None = None) -> Response:
     """A game's answer: its state, the coach's word on the move just played, the second
-    opinion and the luck/skill summary."""
+    opinion (of the strategy ``compare``) and the luck/skill summary."""
     state = server_state()
     out = {"id": gid, "state": game.state()}
     if coach is not None:
@@ -316,7 +331,7 @@ def _answer(gid: str, game: Game, coach: Coach | None = None) -> Response:
     with state.lock:  # (strategies are shared by the request threads)
         says = game.compared()
     if says is not None:
-        out["strategy"] = {"id": state.compared[gid]} | says.to_dict()
+        out["strategy"] = {"id": compare} | says.to_dict()
     summary = game.summary()
     if summary is not None:
         out["summary"] = summary
@@ -327,9 +342,7 @@ def _answer(gid: str, game: Game, coach: Coach | None = None) -> Response:
 def new_game() -> tuple[Response, int]:
     """Start a game (``rules``, ``seed``, ``manual``, ``opponent``, ``strategy``): 201."""
     state = server_state()
-    data = request.get_json(silent=True) or {}
-    if not isinstance(data, dict):
-        raise RequestError("the request body must be a JSON object")
+    data = _body(empty={})
     rules = get_rules(_field(data, "rules", str, state.default_rules))
     seed = _field(data, "seed", int, None)
     if seed is None:
@@ -341,13 +354,13 @@ def new_game() -> tuple[Response, int]:
     advisor = None if compare is None else advising_strategy(state.prepared(compare, rules), rules)
     game = Game(rules, seed=seed, manual=manual, opponent=opponent, compare=advisor)
     gid = state.add(game, compare)
-    return _answer(gid, game), 201
+    return _answer(gid, game, compare), 201
 
 
 @api.get("/api/games/<gid>")
 def game_state(gid: str) -> Response:
     """The game's state (and the luck/skill summary)."""
-    return _answer(gid, server_state().found(gid))
+    return _answer(gid, *server_state().entry(gid))
 
 
 @api.get("/api/games/<gid>/record")
@@ -361,11 +374,11 @@ def _move(gid: str, field: str, parse, play) -> Response:
     game is found: an unknown game is a 404 before a bad body is a 400), played by
     ``play(game, value)`` under the lock."""
     state = server_state()
-    game = state.found(gid)
+    game, compare = state.entry(gid)
     value = parse(_body(), field)
     with state.lock:
         coach = play(game, value)
-    return _answer(gid, game, coach)
+    return _answer(gid, game, compare, coach)
 
 
 @api.post("/api/games/<gid>/keep")
