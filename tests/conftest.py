@@ -13,10 +13,36 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
 import pytest
 
 if os.environ.get("PYTEST_XDIST_WORKER") is not None:  # before numba is imported
     os.environ["NUMBA_NUM_THREADS"] = "1"
+
+
+def pytest_addoption(parser):
+    """``--stress-seed N``: the schedule of the stress tests (CI repeats them with several)."""
+    parser.addoption(
+        "--stress-seed",
+        type=int,
+        default=0,
+        metavar="N",
+        help="seed of the stress tests (tests/test_races.py, tests/test_process_death.py): "
+        "how often threads switch and garbage is collected, the seed of the games played, "
+        "where a killed write is cut; 0 (the default) is the fixed schedule",
+    )
+
+
+@pytest.fixture
+def stress_seed(request) -> int:
+    """The ``--stress-seed`` of this run (0: the fixed schedule)."""
+    return int(request.config.getoption("stress_seed"))
+
+
+@pytest.fixture
+def stress_rng(stress_seed) -> np.random.Generator | None:
+    """A generator seeded by ``--stress-seed``, or ``None`` for the fixed schedule."""
+    return np.random.default_rng(stress_seed) if stress_seed else None
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -29,6 +29,9 @@ The n-th file the job writes in the watched folder is the one killed.
   tests above would catch a writer that lost atomicity.
 
 The out-of-core level solver has its own kill tests (``tests/test_levels.py``).
+
+``--stress-seed N`` cuts the files killed part-way at a point drawn from the seed and plays
+other games; CI runs this file with several seeds.
 """
 
 from __future__ import annotations
@@ -65,6 +68,7 @@ from pathlib import Path
 from yahtzee_sim.engine import atomic
 
 event, nth, kind, watch, job = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+cut = float(sys.argv[6])  # the part of a file killed half-way that is written
 watch = Path(watch).resolve()
 die = lambda: os.kill(os.getpid(), signal.SIGKILL)
 sync, sync_folder, written = atomic._sync, atomic._sync_folder, []
@@ -80,7 +84,7 @@ def synced(path):  # the content is written: killed half-way = keep its first ha
     if watched(path):
         written.append(path)
         if event == "half" and len(written) == nth:
-            os.truncate(path, os.path.getsize(path) // 2)
+            os.truncate(path, int(os.path.getsize(path) * cut))
             die()
     sync(path)
 
@@ -105,18 +109,26 @@ def kill_child(
     watch: Path,
     non_atomic: bool = False,
     env: dict[str, str] | None = None,
+    cut: float = 0.5,
 ) -> None:
     """Run ``code`` in a child that SIGKILLs itself at its ``nth`` file in ``watch``
-    (``event``: ``"half"`` half-way through it, ``"after"`` once it is written), with
-    these environment variables added."""
+    (``event``: ``"half"`` part-way through it, its first ``cut`` written; ``"after"``
+    once it is written), with these environment variables added."""
     script, job = tmp_path / "child.py", tmp_path / "job.py"
     script.write_text(_CHILD)
     job.write_text(code)
     kind = "non-atomic" if non_atomic else "atomic"
     env = {**os.environ, "NUMBA_NUM_THREADS": "1", "MPLBACKEND": "Agg", **(env or {})}
-    argv = [sys.executable, str(script), event, str(nth), kind, str(watch), str(job)]
+    argv = [sys.executable, str(script), event, str(nth), kind, str(watch), str(job), str(cut)]
     child = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300)
     assert child.returncode == -signal.SIGKILL, child.stderr[-3000:]
+
+
+@pytest.fixture
+def cut(stress_rng) -> float:
+    """The part of a file killed half-way that is written: one half, or with
+    ``--stress-seed N`` a part drawn from the seed (2% to 98%)."""
+    return 0.5 if stress_rng is None else float(stress_rng.uniform(0.02, 0.98))
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -159,7 +171,7 @@ def test_a_writer_that_fails_leaves_the_old_file_and_no_temporary_file(tmp_path)
 GAMES, BLOCK = 2000, 500  # four blocks
 _SIMULATE = """
 import yahtzee_sim
-yahtzee_sim.{function}("greedy", {games}, seed=7, chunk_size={block}, n_jobs=1,
+yahtzee_sim.{function}("greedy", {games}, seed={seed}, chunk_size={block}, n_jobs=1,
                        progress=False, checkpoint={path!r})
 """
 #: kill point -> (event, file, blocks in the checkpoint it leaves)
@@ -196,12 +208,15 @@ def assert_same_games(a, b) -> None:
 
 @pytest.mark.parametrize("kill", list(CHECKPOINT_KILLS))
 @pytest.mark.parametrize("function", ["simulate", "simulate_aggregate"])
-def test_a_killed_checkpointed_run_resumes_to_the_same_games(tmp_path, monkeypatch, function, kill):
+def test_a_killed_checkpointed_run_resumes_to_the_same_games(
+    tmp_path, monkeypatch, function, kill, cut, stress_seed
+):
     event, nth, blocks = CHECKPOINT_KILLS[kill]
     path = tmp_path / "run" / "run.ckpt"
     path.parent.mkdir()
-    code = _SIMULATE.format(function=function, games=GAMES, block=BLOCK, path=str(path))
-    kill_child(tmp_path, code, event, nth, path.parent)
+    seed = 7 + stress_seed
+    code = _SIMULATE.format(function=function, games=GAMES, block=BLOCK, path=str(path), seed=seed)
+    kill_child(tmp_path, code, event, nth, path.parent, cut=cut)
     assert checkpoint_blocks(path) == blocks
     saves = []
     save = simulate_module.save_checkpoint
@@ -209,9 +224,9 @@ def test_a_killed_checkpointed_run_resumes_to_the_same_games(tmp_path, monkeypat
         simulate_module, "save_checkpoint", lambda *a: saves.append(a[2]) or save(*a)
     )
     play = getattr(yahtzee_sim, function)
-    again = play("greedy", GAMES, seed=7, chunk_size=BLOCK, n_jobs=1, checkpoint=path)
+    again = play("greedy", GAMES, seed=seed, chunk_size=BLOCK, n_jobs=1, checkpoint=path)
     assert saves == list(range(blocks + 1, GAMES // BLOCK + 1))  # resumed, not replayed
-    assert_same_games(again, play("greedy", GAMES, seed=7, chunk_size=BLOCK, n_jobs=1))
+    assert_same_games(again, play("greedy", GAMES, seed=seed, chunk_size=BLOCK, n_jobs=1))
 
 
 # ------------------------------------------------------------------ the table cache
@@ -251,14 +266,14 @@ def assert_no_half_table(folder: Path, monkeypatch) -> None:
     ("event", "source"), [("half", "solved"), ("after", "cache")], ids=["half-way", "after"]
 )
 def test_a_solve_killed_while_caching_its_table_never_leaves_a_half_file(
-    tmp_path, monkeypatch, event, source
+    tmp_path, monkeypatch, event, source, cut
 ):
     """Killed half-way through the table's file, the next process finds no file and
     solves; killed once it is written, the next process loads it. Either way: the values
     of an uninterrupted solve, no cache warning, and the same file."""
     rules = get_rules(CACHE_RULES)
     cache = tmp_path / "cache"
-    kill_child(tmp_path, _SOLVE, event, 1, cache, env={"YAHTZEE_SIM_CACHE": str(cache)})
+    kill_child(tmp_path, _SOLVE, event, 1, cache, env={"YAHTZEE_SIM_CACHE": str(cache)}, cut=cut)
     assert_no_half_table(tmp_path / "cache", monkeypatch)
     path, table, caught = cached_table(tmp_path / "cache", monkeypatch)
     assert table.meta["source"] == source and not caught
@@ -402,11 +417,11 @@ def prepare(tmp_path: Path, writer: Writer, data: Path) -> tuple[Path, dict, dic
     ids=[f"{name}-file{nth}" for name, w in WRITERS.items() for nth in w.kills],
 )
 def test_a_writer_killed_half_way_through_a_file_leaves_whole_files(
-    tmp_path, writer_data, name, nth
+    tmp_path, writer_data, name, nth, cut
 ):
     writer = WRITERS[name]
     out, old, new = prepare(tmp_path, writer, writer_data)
-    kill_child(tmp_path, job(writer.job, out, writer_data), "half", nth, out)
+    kill_child(tmp_path, job(writer.job, out, writer_data), "half", nth, out, cut=cut)
     assert_whole_files(out, old, new)
     run_here(job(writer.job, out, writer_data))  # running again: the uninterrupted files
     assert snapshot(out) == new
@@ -416,7 +431,7 @@ def test_a_writer_killed_half_way_through_a_file_leaves_whole_files(
 def _checkpoint_case(tmp_path: Path, monkeypatch, writer_data: Path) -> None:
     path = tmp_path / "run" / "run.ckpt"
     path.parent.mkdir()
-    code = _SIMULATE.format(function="simulate", games=GAMES, block=BLOCK, path=str(path))
+    code = _SIMULATE.format(function="simulate", games=GAMES, block=BLOCK, path=str(path), seed=7)
     kill_child(tmp_path, code, "half", 2, path.parent, non_atomic=True)
     assert checkpoint_blocks(path) == 1
 

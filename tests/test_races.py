@@ -25,6 +25,9 @@ The paths (issue 55):
 - the per-state decision cache of a table strategy (greedy), prepared, filled and grown
   by many threads at once;
 - :class:`~yahtzee_sim.solving.cache.TableCache` asked, filled and emptied by many threads.
+
+``--stress-seed N`` draws another schedule (switch interval, collection threshold, the
+states and keys the threads share); CI runs this file with several seeds.
 """
 
 from __future__ import annotations
@@ -63,12 +66,17 @@ def python_code_in_collections(phase: str, info: dict) -> None:
 
 
 @pytest.fixture(autouse=True)
-def busy_interpreter():
-    """Switch threads every microsecond and collect garbage often, running Python code
-    at each collection, during the test."""
+def busy_interpreter(stress_rng):
+    """Switch threads every microsecond and collect garbage after every 50 new objects,
+    running Python code at each collection, during the test (with ``--stress-seed N``:
+    every 1 to 10 microseconds and every 10 to 200 objects, drawn from the seed)."""
     interval, thresholds = sys.getswitchinterval(), gc.get_threshold()
-    sys.setswitchinterval(1e-6)
-    gc.set_threshold(50, 5, 5)
+    switch, collect = 1e-6, 50
+    if stress_rng is not None:
+        switch = float(stress_rng.choice([1e-6, 2e-6, 5e-6, 1e-5]))
+        collect = int(stress_rng.integers(10, 201))
+    sys.setswitchinterval(switch)
+    gc.set_threshold(collect, 5, 5)
     gc.callbacks.append(python_code_in_collections)
     yield
     gc.callbacks.remove(python_code_in_collections)
@@ -254,10 +262,10 @@ def views_of(rules, states: np.ndarray, rolls_left: int, seed: int) -> TurnView:
     )
 
 
-def test_decision_cache_prepared_filled_and_grown_by_threads():
+def test_decision_cache_prepared_filled_and_grown_by_threads(stress_seed):
     rules = get_rules("yahtzee")
     full = (1 << rules.n_boxes) - 1
-    rng = np.random.default_rng(55)
+    rng = np.random.default_rng(55 + 1000 * stress_seed)
     candidates = rng.choice(n_states(rules), size=40_000, replace=False)
     used, _, _ = decode_state(rules, candidates)
     states = np.sort(candidates[np.asarray(used) != full])[: THREADS * 400]
@@ -273,7 +281,7 @@ def test_decision_cache_prepared_filled_and_grown_by_threads():
             np.testing.assert_array_equal(box, expected[t][1])
 
 
-def test_table_cache_from_threads():
+def test_table_cache_from_threads(stress_seed):
     cache = TableCache("races-doc", max_entries=3, disk=False)
     solved = []
 
@@ -282,7 +290,7 @@ def test_table_cache_from_threads():
         return np.full(4, float(len(key)))
 
     def work(t: int, r: int) -> bool:
-        key = "k" * (1 + (t + r) % 5)
+        key = "k" * (1 + (t + r + stress_seed) % 5)
         table = cache.get(key, solve=lambda: solve(key))
         if r % 7 == 0:
             cache.forget(key if t % 2 else None)
