@@ -190,7 +190,7 @@ def _options(rules: RuleSet, rec: dict, lanes) -> tuple:
     """Group decisions by turn-start state and value every option (kernel)."""
     kr = kernel_rules(rules)
     state = encode_state(rules, rec["used"], rec["upper_total"], rec["flag"])
-    order = np.argsort(state, kind="stable")
+    order = np.lexsort((rec["rolls_left"], state))  # by state, then rerolls left
     s = state[order]
     starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
     group_ptr = np.r_[starts, len(s)].astype(np.int64)

@@ -10,11 +10,15 @@ import numpy as np
 import pytest
 
 from yahtzee_sim import simulate
-from yahtzee_sim.analysis.dataset import decision_dataset
+from yahtzee_sim._kernels.scoring import kernel_rules
+from yahtzee_sim._kernels.widget import new_work, upper_total_lanes, widget
+from yahtzee_sim.analysis.dataset import decision_dataset, grade_decisions
 from yahtzee_sim.cli import main
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import get_rules
+from yahtzee_sim.game.state import decode_state, n_states
 from yahtzee_sim.solving.advisor import advise
+from yahtzee_sim.solving.solver import value_table
 
 from helpers import regret_law
 
@@ -115,3 +119,57 @@ def test_cli_dataset(tmp_path, capsys):
     assert "does not exist" in capsys.readouterr().err
     with pytest.raises(YahtzeeSimError, match="n_games"):
         decision_dataset("greedy", 0)
+
+
+@pytest.mark.parametrize(
+    "preset", ["yahtzee", "yatzy", "yahtzee+forced", "yahtzee-single-bonus", "yacht", "2-yatzy"]
+)
+def test_keep_options_equal_the_recording_widget_bit_for_bit(preset):
+    """grade_decisions computes only the levels a decision needs (no widget for a box
+    choice, the box step and ``j`` keep steps for ``j`` rerolls left); its keep values
+    are the full recording widget's, bit for bit, whatever the mix of rerolls left at
+    one state."""
+    rules = get_rules(preset)
+    kr = kernel_rules(rules)
+    table = value_table(rules)
+    lanes = upper_total_lanes(table.values)
+    t = rules.tables
+    rng = np.random.default_rng(53)
+    full = (1 << rules.n_boxes) - 1
+    states = rng.choice(n_states(rules), min(400, n_states(rules)), replace=False)
+    used, upper, flag = (np.asarray(x, dtype=np.int64) for x in decode_state(rules, states))
+    live = (used != full) & (upper <= rules.upper_cap)
+    used, upper, flag = used[live][:60], upper[live][:60], flag[live][:60]
+    n = len(used)
+    pick = np.r_[np.arange(n), rng.integers(0, n, 2 * n)]  # states with several decisions
+    rec = {
+        "turn": np.zeros(len(pick), dtype=np.int64),
+        "rolls_left": rng.integers(0, rules.rolls_per_turn, len(pick)),
+        "roll": rng.integers(0, t.n_rolls, len(pick)),
+        "used": used[pick],
+        "upper_total": upper[pick],
+        "flag": flag[pick],
+        "action": np.zeros(len(pick), dtype=np.int64),
+    }
+    got = grade_decisions(rules, rec)
+    work = new_work(kr, np.int64(1), np.int64(2))
+    checked = 0
+    for i in range(len(pick)):
+        j, r = int(rec["rolls_left"][i]), int(rec["roll"][i])
+        if j == 0:
+            continue
+        u, up, f = (
+            int(rec["used"][i]),
+            min(int(rec["upper_total"][i]), rules.upper_cap),
+            int(rec["flag"][i]),
+        )
+        _, _, _, keep_vals, roll_vals = widget(
+            kr, lanes, u, up, f, up, np.int64(1), work, np.int64(2)
+        )
+        lo, hi = got["option_ptr"][i], got["option_ptr"][i + 1]
+        for a, v in zip(got["option_actions"][lo:hi], got["option_values"][lo:hi], strict=True):
+            whole = t.keep_size[a] == rules.n_dice
+            want = roll_vals[0, r, 0] if whole else keep_vals[j, a, 0]
+            assert v == want, (preset, i, a)
+            checked += 1
+    assert checked > 20

@@ -50,6 +50,7 @@ class KernelRules(NamedTuple):
     slot_ptr: np.ndarray  # (C + 1,) int64
     slot_points: np.ndarray  # (n_slots,) int64
     score_slot: np.ndarray  # (n_rolls, C) int64
+    box_score_slot: np.ndarray  # (C, n_rolls) int64: score_slot by box (rolls contiguous)
     points_slot: np.ndarray  # (C, max points + 1) int64, -1: no such score
     n_dice: int
     n_faces: int
@@ -133,6 +134,7 @@ def _box_slots(score_table: np.ndarray, joker_table: np.ndarray) -> dict[str, np
         "slot_ptr": ptr,
         "slot_points": np.array(points, dtype=np.int64),
         "score_slot": score_slot,
+        "box_score_slot": np.ascontiguousarray(score_slot.T),
         "points_slot": points_slot,
     }
 
@@ -409,6 +411,20 @@ def roll_options(kr, roll, used, flag, points):
     for c in range(kr.n_boxes):
         points[c] = box_legal_points(kr, case, roll, used, c)
     return yahtzee_bonus_points(kr, roll, used, flag)
+
+
+@njit(cache=True, nogil=True)
+def kinds_score_normally(kr, used):
+    """Whether every n-of-a-kind roll scores as any other roll at used-mask ``used``: no
+    joker rule applies and no Yahtzee bonus is paid (no Yahtzee box, the Yahtzee box
+    still open, or rules with neither), so :func:`roll_options` gives the normal points
+    of the open boxes and no bonus."""
+    yi = kr.yahtzee_index
+    return (
+        (yi < 0)
+        | ((used >> max(yi, 0)) & 1 == 0)
+        | ((kr.joker == JOKER_NONE) & (kr.yahtzee_bonus == 0))
+    )
 
 
 @njit(cache=True, nogil=True)

@@ -60,6 +60,7 @@ from yahtzee_sim._kernels.memory import prefetch
 from yahtzee_sim._kernels.scoring import (
     box_open,
     flag_after_roll,
+    kinds_score_normally,
     next_state_depends_on_points,
     roll_options,
     saved_state_index,
@@ -394,11 +395,30 @@ def box_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots, rec
     rki = kr.roll_keep_index
     boxes = np.empty(C, dtype=np.int64)  # one roll's legal boxes and their slots
     rows = np.empty(C, dtype=np.int64)
+    n_open = 0
+    for c in range(C):  # once per state: a call passing kr per roll and box costs more
+        if box_open(kr, used, c):  # than the roll's work
+            boxes[n_open] = c
+            n_open += 1
+    open_boxes = boxes[:n_open].copy()
+    mul0 = lanes.scale[0] if lanes.kind == LANES_EXP else 1.0  # a roll with no bonus
+    one_lane = nu == 1
+    if one_lane and not record:  # box by box over every roll (n-of-a-kind rolls below)
+        best_open_boxes(kr, W, val, open_boxes, pad, mul0)
+    normal_kinds = kinds_score_normally(kr, used)
     for r in range(rki.shape[0]):
+        normal = kr.yahtzee_face[r] < 0 or normal_kinds
+        if one_lane and normal:  # one lane, normal scoring: no row views
+            if record:
+                best_open_box(W, rki[r], cat, r, record, val, score_slot, open_boxes, pad, mul0)
+            continue
         yb = 0
-        if kr.yahtzee_face[r] < 0:  # normal scoring
+        if normal:  # normal scoring
             for c in range(C):
-                slots[c] = score_slot[r, c] if box_open(kr, used, c) else -1
+                slots[c] = -1
+            for i in range(n_open):
+                c = open_boxes[i]
+                slots[c] = score_slot[r, c]
         else:
             yb = roll_options(kr, r, used, flag, slots)
             for c in range(C):
@@ -413,8 +433,60 @@ def box_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots, rec
         add = 0.0 if need_lanes or lanes.kind == LANES_EXP else float(yb)
         mul = lanes.scale[yb] if lanes.kind == LANES_EXP else 1.0
         V = val_bonus if yb > 0 and moves else val
+        if nu == 1:  # one lane (a single state's decisions): no row views
+            best_box_one_lane(W, rki[r], cat, r, record, V, rows, boxes, n, src, mul, add)
+            continue
         ck = cat[r] if record else slots  # (slots: not written without record)
         best_boxes(W[rki[r]], ck, record, V, rows, boxes, n, src, mul, add, nu)
+
+
+@njit(cache=True, nogil=True)
+def best_open_boxes(kr, W, val, open_boxes, src, mul):
+    """One lane, every roll as if scored normally: ``W[k, 0]`` of each roll's keep ``k``
+    = the best of ``val[slot, src] * mul + 0.0`` over the open boxes, box by box over
+    all rolls (a gather and a maximum per roll, no branch)."""
+    slot = kr.box_score_slot
+    n_rolls = slot.shape[1]
+    best = np.full(n_rolls, NEG)
+    for i in range(open_boxes.shape[0]):
+        sc = slot[open_boxes[i]]
+        for r in range(n_rolls):
+            best[r] = max(best[r], val[sc[r], src] * mul + 0.0)
+    rki = kr.roll_keep_index
+    for r in range(n_rolls):
+        W[rki[r], 0] = best[r]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def best_open_box(W, k, cat, r, record, val, score_slot, open_boxes, src, mul):
+    """One lane, a roll ``r`` scored normally: ``W[k, 0]`` = the best of ``val[slot,
+    src] * mul + 0.0`` over the open boxes (the slot of the roll's points in each) and,
+    with ``record``, ``cat[r, 0]`` = that box (the first on ties)."""
+    w, a = NEG, -1
+    for i in range(open_boxes.shape[0]):
+        c = open_boxes[i]
+        v = val[score_slot[r, c], src] * mul + 0.0
+        if v > w:
+            w, a = v, c
+    W[k, 0] = w
+    if record:
+        cat[r, 0] = a
+
+
+@njit(cache=True, nogil=True, inline="always")
+def best_box_one_lane(W, k, cat, r, record, V, rows, boxes, n, src, mul, add):
+    """:func:`best_boxes` in one lane: ``W[k, 0]`` = the best of ``V[rows[i], src] * mul
+    + add`` over ``i < n`` and, with ``record``, ``cat[r, 0]`` = its box (the first on
+    ties). Indexing the 2-d arrays directly, where :func:`best_boxes` takes a view of
+    each row (reference-counted: with one lane, most of a roll's time)."""
+    w, a = NEG, -1
+    for i in range(n):
+        v = V[rows[i], src] * mul + add
+        if v > w:
+            w, a = v, boxes[i]
+    W[k, 0] = w
+    if record:
+        cat[r, 0] = a
 
 
 @njit(cache=True, nogil=True)
@@ -471,6 +543,14 @@ def keep_values(kr, W, nu):
     keep_size = kr.keep_size
     n_keeps, F = keep_add.shape
     inv = 1.0 / F
+    if nu == 1:  # one lane: no row views (reference-counted, most of a keep's time)
+        for k in range(n_keeps - 1, -1, -1):
+            if keep_size[k] != kr.n_dice:
+                w = W[keep_add[k, 0], 0]
+                for f in range(1, F):
+                    w += W[keep_add[k, f], 0]
+                W[k, 0] = w * inv
+        return
     for k in range(n_keeps - 1, -1, -1):
         if keep_size[k] == kr.n_dice:
             continue
@@ -508,6 +588,13 @@ def best_subkeeps(kr, W, A, nu, record):
         _best_subkeeps_recorded(kr, W, A, nu)
         return
     sub, count = kr.keep_sub, kr.keep_sub_count
+    if nu == 1:  # one lane: no row views
+        for k in range(sub.shape[0]):
+            w = W[k, 0]
+            for i in range(count[k]):
+                w = max(w, W[sub[k, i], 0])
+            W[k, 0] = w
+        return
     for k in range(sub.shape[0]):
         n = count[k]
         if n == 0:
