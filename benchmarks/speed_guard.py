@@ -16,11 +16,11 @@ kernels (a first run after installation compiles them, outside the timing):
   (``grade_decisions``, the value table in memory), as ``bench_peers.py`` measures them.
 
 Next to them the guard times a small fixed numba loop (integer arithmetic and scattered
-reads and writes over a 1 MB array), the calibration. Each workload's time (the fastest
-of ``--repeat`` runs) divided by the calibration's (the fastest of its runs, one before
-each workload run) is its ratio: a machine twice as fast, or twice as busy, changes both
-alike, so the ratio carries from this machine to a CI runner. Numba kernels run on one
-thread, so the number of cores does not enter the ratios.
+reads and writes over a 1 MB array), the calibration, before and after each workload run.
+A run's time divided by the faster of the two calibrations around it is the run's ratio,
+and the median over ``--repeat`` runs the workload's: a machine twice as fast, or twice
+as busy, changes both alike, so the ratio carries from this machine to a CI runner.
+Numba kernels run on one thread, so the number of cores does not enter the ratios.
 
 The ratios are compared with the baseline saved by ``--record`` in
 ``benchmarks/results/speed_guard.json``: a workload whose ratio is more than ``--limit``
@@ -57,9 +57,9 @@ SITUATIONS = 10_000
 
 #: name -> what it measures (the JSON's and the Performance page's words).
 WORKLOADS = {
-    "greedy": f"`greedy`, {GAMES:,} games of Yahtzee, one job (decision cache empty)",
-    "solve": "solve Yahtzee (every state's value, no table cache)",
-    "options": f"every option's value of {SITUATIONS:,} random Yahtzee situations",
+    "greedy": f"play {GAMES:,} games of `greedy` on Yahtzee, one job, its decision cache empty",
+    "solve": "solve Yahtzee: every state's value, no table cache",
+    "options": f"value every option of {SITUATIONS:,} random Yahtzee situations",
 }
 
 
@@ -132,26 +132,29 @@ def measure(
     numba.set_num_threads(1)
     try:
         calls = workloads(names)
-        cal: list[float] = []
+        cal = [calibration()]
         times: dict[str, list[float]] = {n: [] for n in names}
+        ratios: dict[str, list[float]] = {n: [] for n in names}
         for _ in range(repeat):
             for name in names:
-                cal.append(calibration())
                 t0 = time.perf_counter()
                 for _ in range(slow_down.get(name, 1)):
                     calls[name]()
                 times[name].append(time.perf_counter() - t0)
+                cal.append(calibration())
+                # against the calibrations just before and just after (the faster one)
+                ratios[name].append(times[name][-1] / min(cal[-2], cal[-1]))
     finally:
         numba.set_num_threads(threads)
-    c = min(cal)
     return {
-        "calibration_seconds": round(c, 4),
+        "calibration_seconds": round(min(cal), 4),
         "workloads": {
             n: {
                 "what": WORKLOADS[n],
                 "seconds": round(min(t), 4),
                 "all_seconds": [round(x, 4) for x in t],
-                "ratio": round(min(t) / c, 2),
+                "ratio": round(float(np.median(ratios[n])), 2),
+                "all_ratios": [round(x, 2) for x in ratios[n]],
                 **({"slowed_down": slow_down[n]} if n in slow_down else {}),
             }
             for n, t in times.items()
