@@ -35,6 +35,7 @@ import sys
 import time
 
 import numpy as np
+from _situations import ours_options, situations, solved_states
 
 #: Our preset -> the peer's variant with the same rules.
 PAIRS = {
@@ -44,53 +45,6 @@ PAIRS = {
     "yahtzee-no-bonus": "american+no-bonus",
     "yatzy": "yatzy-scandinavian",
 }
-
-
-def solved_states(rules) -> np.ndarray:
-    """The state indices both solvers compute: upper totals up to what the filled upper boxes
-    can make (capped), the flag only once the Yahtzee box is filled, the full sheet excluded."""
-    from yahtzee_sim.game.state import decode_state, n_states
-
-    used, upper, flag = decode_state(rules, np.arange(n_states(rules)))
-    most = np.array([b.param * rules.n_dice if b.is_upper else 0 for b in rules.boxes])
-    made = ((used[:, None] >> np.arange(rules.n_boxes)) & 1) @ most
-    ok = (upper <= np.minimum(made, rules.upper_cap)) & (used != (1 << rules.n_boxes) - 1)
-    if rules.has_yahtzee_flag:
-        ok &= (flag == 0) | (((used >> rules.yahtzee_index) & 1) == 1)
-    return np.flatnonzero(ok)
-
-
-def situations(rules, n: int, seed: int = 0) -> dict:
-    """``n`` random situations as arrays: ``used, upper, flag`` (a solved state), ``dice``
-    (sorted faces), ``rolls_left``."""
-    from yahtzee_sim.game.state import decode_state
-
-    rng = np.random.default_rng(seed)
-    states = rng.choice(solved_states(rules), n)
-    used, upper, flag = decode_state(rules, states)
-    dice = np.sort(rng.integers(1, rules.n_faces + 1, (n, rules.n_dice)), axis=1)
-    rolls_left = rng.integers(0, rules.rolls_per_turn, n)
-    return {"used": used, "upper": upper, "flag": flag, "dice": dice, "rolls_left": rolls_left}
-
-
-def ours_options(rules, sit: dict) -> dict:
-    """Every option's value of situations ``sit`` (:func:`grade_decisions`)."""
-    from yahtzee_sim.analysis.dataset import grade_decisions
-
-    counts = (sit["dice"][:, :, None] == np.arange(1, rules.n_faces + 1)).sum(axis=1)
-    used = sit["used"]
-    rec = {
-        "turn": np.array([bin(int(u)).count("1") for u in np.unique(used)])[
-            np.searchsorted(np.unique(used), used)
-        ],
-        "rolls_left": sit["rolls_left"].astype(np.int64),
-        "roll": rules.tables.roll_index(counts).astype(np.int64),
-        "used": used.astype(np.int64),
-        "upper_total": sit["upper"].astype(np.int64),
-        "flag": sit["flag"].astype(np.int64),
-        "action": np.zeros(len(used), dtype=np.int64),
-    }
-    return grade_decisions(rules, rec)
 
 
 def theirs_options(solver, sit: dict):

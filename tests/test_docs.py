@@ -366,6 +366,23 @@ def test_performance_page_is_generated_from_the_saved_results():
     assert proc.returncode == 0, "run `python benchmarks/perf_page.py` to regenerate it"
 
 
+def test_performance_page_speaks_in_words():
+    """Every row of the Performance page's tables starts with words, not a JSON key such as
+    `optimal_moments.target_seconds`; the page opens with ours against the peer."""
+    text = (ROOT / "docs" / "performance.md").read_text()
+    lines = text.splitlines()
+    first_cells = [  # of the body rows (not a header: the line before |---|)
+        line.split("|")[1].strip()
+        for line, after in zip(lines, [*lines[1:], ""], strict=True)
+        if line[:2] == "| " and not after.startswith("|---")
+    ]
+    assert first_cells
+    keys = [c for c in first_cells if re.fullmatch(r"`?[a-z_0-9]+([.][a-z_0-9]+)*`?", c)]
+    assert not keys, f"rows labelled with JSON keys: {keys}"
+    sections = re.findall(r"^## (.+)$", text, flags=re.MULTILINE)
+    assert sections[0] == "Versus the peer"
+
+
 def test_generated_tables_are_current():
     """The command, strategy and gap tables match the parser, the registry and the
     strategies' references (``python -m yahtzee_sim.cli.doc_tables`` rewrites them)."""
