@@ -30,13 +30,14 @@ from yahtzee_sim.engine.atomic import atomic_path
 from yahtzee_sim.engine.budget import check_memory, decisions_bytes
 from yahtzee_sim.engine.observation import action_names, n_actions, roll_names
 from yahtzee_sim.engine.records import recorded_blocks
-from yahtzee_sim.engine.simulate import DEFAULT_CHUNK, check_int
+from yahtzee_sim.engine.simulate import DEFAULT_CHUNK
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import encode_state
 from yahtzee_sim.solving.solver import value_table
 from yahtzee_sim.strategies import get_strategy
+from yahtzee_sim.validation import Integer, validate_params
 
 #: Position columns (one value per decision), in table order.
 POSITION_COLUMNS = (
@@ -254,6 +255,7 @@ def grade_decisions(rules: RuleSet, rec: dict, lanes=None) -> dict:
     }
 
 
+@validate_params({"n_games": Integer(1), "seed": Integer(0), "chunk_size": Integer(1)})
 def decision_dataset(
     strategy,
     n_games: int,
@@ -280,9 +282,6 @@ def decision_dataset(
     import sys
 
     t0 = time.perf_counter()
-    n_games = check_int("n_games", n_games, 1)
-    seed = check_int("seed", seed, 0)
-    chunk_size = check_int("chunk_size", chunk_size, 1)
     rules = get_rules(rules)
     check_memory(
         decisions_bytes(rules, n_games),

@@ -51,6 +51,7 @@ from yahtzee_sim.solving.solver import value_table
 from yahtzee_sim.strategies._card_language import KEEP_FALLBACK, CardLanguage, vocabulary
 from yahtzee_sim.strategies.card import Card, CardStrategy, CompiledCard, Rule, filled_count
 from yahtzee_sim.strategies.card import all_hold as holds
+from yahtzee_sim.validation import Integer, validate_params
 
 #: Card sizes evaluated exactly by default (those up to ``max_rules``, and ``max_rules``).
 DEFAULT_CURVE = (0, 1, 2, 3, 5, 10, 15, 20, 30, 40, 50, 75, 100)
@@ -404,6 +405,10 @@ def _removal_losses(card: Card, rules: RuleSet, data: dict) -> dict[Rule, float]
 
 
 # ----------------------------------------------------------------- distill
+@validate_params(
+    {"max_rules": Integer(0), "seed": Integer(0), "n_games": Integer(1), "prune_to": Integer(0)},
+    error=DistillError,
+)
 def distill(
     rules: str | RuleSet = "yahtzee",
     max_rules: int = 30,
@@ -456,14 +461,6 @@ def distill(
 
     t0 = time.perf_counter()
     rules = get_rules(rules)
-    for name, value, lo in (
-        ("max_rules", max_rules, 0),
-        ("seed", seed, 0),
-        ("n_games", n_games, 1),
-        ("prune_to", 0 if prune_to is None else prune_to, 0),
-    ):
-        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < lo:
-            raise DistillError(f"{name} must be an integer >= {lo}, got {value!r}")
     vocab = vocabulary(rules)
     lanes = upper_total_lanes(value_table(rules).values)
     learn_seed, prune_seed = (

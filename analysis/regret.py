@@ -26,6 +26,7 @@ from yahtzee_sim.game.dice import DiceTables
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import decode_state, state_runs
 from yahtzee_sim.solving.solver import value_table
+from yahtzee_sim.validation import Integer, validate_params
 
 
 @dataclass(eq=False)
@@ -117,6 +118,7 @@ def regret(
     return evaluate_with_regret(strategy, rules, top, distribution=None, progress=progress)[1]
 
 
+@validate_params({"top": Integer(0)})
 def evaluate_with_regret(
     strategy,
     rules: str | RuleSet = "yahtzee",
@@ -129,8 +131,6 @@ def evaluate_with_regret(
     Returns ``(ExactResult, RegretResult)`` (the first is ``None`` when
     ``distribution`` is ``None``; ``False`` gives the moments only).
     """
-    if not isinstance(top, (int, np.integer)) or isinstance(top, bool) or top < 0:
-        raise ValueError(f"top must be an integer >= 0, got {top!r}")
     t0 = time.perf_counter()
     strategy, rules = prepared(strategy, rules)
     acc = RegretAccumulator(rules, top)

@@ -26,6 +26,7 @@ from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import n_states
+from yahtzee_sim.validation import Integer, check
 
 DEFAULT_GAMES = 100_000
 QUICK_GAMES = 10_000
@@ -215,9 +216,7 @@ def _resolve(strategies) -> dict:
 def _check_games(games, quick: bool) -> int:
     if games is None:
         return QUICK_GAMES if quick else DEFAULT_GAMES
-    if not isinstance(games, (int, np.integer)) or isinstance(games, bool) or games < 100:
-        raise ReportError(f"games must be an integer >= 100, got {games!r}")
-    return int(games)
+    return check("games", games, Integer(100), ReportError)
 
 
 def build_report(

@@ -37,6 +37,7 @@ from yahtzee_sim.engine.atomic import atomic_path, write_atomic
 from yahtzee_sim.engine.strategy import Gap, Reference
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import get_rules
+from yahtzee_sim.validation import Integer, check
 
 SECTIONS = (
     "reference-values",
@@ -878,8 +879,7 @@ def reproduce(
         raise ReproduceError(
             f"unknown sections {unknown or sections!r}; expected any of: {', '.join(SECTIONS)}"
         )
-    if not isinstance(n_games, (int, np.integer)) or n_games < 100:
-        raise ReproduceError(f"games must be an integer >= 100, got {n_games!r}")
+    n_games = check("games", n_games, Integer(100), ReproduceError)
     out = None if out is None else Path(out)
     if out is not None and out.exists() and not out.is_dir():
         raise ReproduceError(f"--out {str(out)!r} is a file, not a folder")

@@ -18,6 +18,7 @@ from yahtzee_sim.engine.lockstep import play_turn
 from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.errors import RulesError
 from yahtzee_sim.game.rules import RuleSet, get_rules
+from yahtzee_sim.validation import Integer, validate_params
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ class SavedRolls:
         return out
 
 
+@validate_params({"n_games": Integer(1)})
 def saved_rolls_by_turn(
     strategy="optimal", rules: str | RuleSet = "maxi-yatzy", n_games: int = 10_000, seed: int = 0
 ) -> SavedRolls:
@@ -77,8 +79,6 @@ def saved_rolls_by_turn(
     rules = get_rules(rules)
     if not rules.saved_roll_cap:
         raise RulesError(f"rules {rules.name!r} do not save rolls")
-    if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 1:
-        raise ValueError(f"n_games must be a positive integer, got {n_games!r}")
     strategy = get_strategy(strategy)
     strategy.prepare(rules)
     batch = GameBatch(rules, n_games)

@@ -12,6 +12,7 @@ from yahtzee_sim.analysis.kim_nelson import KNResult, SelectionError, kim_nelson
 from yahtzee_sim.engine.simulate import simulate
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.game.rules import RuleSet, get_rules
+from yahtzee_sim.validation import Integer, check
 
 if TYPE_CHECKING:
     from yahtzee_sim.engine.strategy import Strategy
@@ -112,17 +113,14 @@ def select_best(
     win = metric if isinstance(metric, WinMetric) else None
     if win is None and metric not in METRICS:
         raise SelectionError(f"unknown metric {metric!r}; expected one of: {', '.join(METRICS)}")
-    if not isinstance(batch, (int, np.integer)) or batch < 1:
-        raise SelectionError(f"batch must be an integer >= 1, got {batch!r}")
+    batch = check("batch", batch, Integer(1), SelectionError)
     rules = get_rules(rules)
     objs = [get_strategy(s) for s in strategies]
     names = [strategy_label(o) for o in objs]
     if len(set(names)) != len(names):
         raise SelectionError(f"strategies must have distinct labels, got {names}")
     if win is not None:
-        players = win.players
-        if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players < 2:
-            raise SelectionError(f"players must be an integer >= 2, got {players!r}")
+        players = check("players", win.players, Integer(2), SelectionError)
         opponents = [get_strategy(win.field) for _ in range(players - 1)]
     else:
         value = METRICS[metric]

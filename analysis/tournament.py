@@ -21,6 +21,7 @@ from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.multiplayer.matches import play_matches, seat_seed, win_shares_of
+from yahtzee_sim.validation import Integer, check, validate_params
 
 
 class TournamentError(YahtzeeSimError):
@@ -122,8 +123,7 @@ def seat_list(strategies, players: int | None) -> list[str]:
         raise TournamentError("strategies: give at least one strategy")
     if players is None:
         players = len(seats)
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players < 2:
-        raise TournamentError(f"players must be an integer >= 2, got {players!r}")
+    players = check("players", players, Integer(2), TournamentError)
     if len(seats) > players:
         raise TournamentError(
             f"{len(seats)} strategies for {players} players: give at most one strategy per seat"
@@ -131,6 +131,7 @@ def seat_list(strategies, players: int | None) -> list[str]:
     return seats + [seats[-1]] * (players - len(seats))
 
 
+@validate_params({"n_games": Integer(1)}, error=TournamentError)
 def tournament(
     strategies,
     players: int | None = None,
@@ -165,8 +166,6 @@ def tournament(
     t0 = time.perf_counter()
     rules = get_rules(rules)
     seats = seat_list(strategies, players)
-    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
-        raise TournamentError(f"n_games must be an integer >= 1, got {n_games!r}")
     names = labels(seats)
     if visible:
         from yahtzee_sim.strategies import get_strategy
@@ -310,6 +309,7 @@ def _mean_half(x: np.ndarray, level: float) -> tuple[float, float]:
     return mean, mean - lo
 
 
+@validate_params({"players": Integer(2)}, error=TournamentError)
 def round_robin(
     strategies,
     players: int = 2,
@@ -342,8 +342,6 @@ def round_robin(
 
         strategies = split_strategy_list(strategies)
     names = labels(strategies)
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players < 2:
-        raise TournamentError(f"players must be an integer >= 2, got {players!r}")
     if len(set(names)) != len(names) or len(names) < players:
         raise TournamentError(
             f"a round robin of {players}-player games needs at least {players} distinct "

@@ -15,12 +15,11 @@ This module is the *strategy*; the table it reads is solved by :mod:`yahtzee_sim
 
 from __future__ import annotations
 
-import numpy as np
-
 from yahtzee_sim._kernels.widget import points_needed_lanes
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.solving.target import target_table
 from yahtzee_sim.strategies._lanes import LaneStrategy
+from yahtzee_sim.validation import Integer, check
 
 
 class TargetScore(LaneStrategy):
@@ -42,12 +41,10 @@ class TargetScore(LaneStrategy):
     def prepare(self, rules) -> None:
         if getattr(self, "_rules", None) == rules:
             return
-        beta = self.beta
-        if isinstance(beta, bool) or not isinstance(beta, (int, np.integer)) or beta < 1:
-            raise StrategyError(f"target: beta must be an integer >= 1, got {beta!r}")
+        beta = check("target: beta", self.beta, Integer(1), StrategyError)
         self._table = target_table(rules)
         t = self._table
         self._lanes = points_needed_lanes(t.probs, t.offset, t.length)
-        self._anchor = int(beta)
+        self._anchor = beta
         self._prepare_fallback(rules)
         self._rules = rules

@@ -20,6 +20,7 @@ from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.solving.utility import utility_table, win_utility
 from yahtzee_sim.strategies.utility import UtilityPlay
+from yahtzee_sim.validation import Integer, check
 
 
 def opponent_law(vs, rules) -> np.ndarray:
@@ -56,9 +57,7 @@ class WinProbability(UtilityPlay):
         self.vs = vs
 
     def table(self, rules):
-        n = self.players
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
-            raise StrategyError(f"win: players must be an integer >= 2, got {n!r}")
+        n = check("win: players", self.players, Integer(2), StrategyError)
         return win_table(rules, n, self.vs)
 
     def win_probability(self, rules) -> float:

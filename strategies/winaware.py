@@ -66,6 +66,7 @@ from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.exact.future import future_laws, future_moments
 from yahtzee_sim.game.state import encode_state
 from yahtzee_sim.solving.target import max_score, target_table
+from yahtzee_sim.validation import Integer, check
 
 
 def node_buffers(local, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -275,9 +276,7 @@ class WinTarget(_OpponentAware):
         if getattr(self, "_rules", None) == rules:
             return
         for name in ("nodes", "quantiles", "cap", "exact_open"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise StrategyError(f"win-target {name} must be an integer >= 1, got {value!r}")
+            check(f"win-target {name}", getattr(self, name), Integer(1), StrategyError)
         self._tables = None  # loaded at the first visible match (solitaire play needs none)
         self._lock = threading.Lock()
         super().prepare(rules)

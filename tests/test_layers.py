@@ -26,6 +26,7 @@ FOLDERS = {
 #: The layers, bottom to top; the packages of one layer are independent of each other.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("yahtzee_sim.errors", "yahtzee_sim._kernels"),
+    ("yahtzee_sim.validation",),  # argument checks, raising the errors below
     ("yahtzee_sim.game",),
     ("yahtzee_sim.engine",),
     ("yahtzee_sim.solving",),
@@ -186,25 +187,25 @@ def test_every_module_is_in_a_layer():
         (
             "yahtzee_sim.engine.injected",
             "def f():\n    from yahtzee_sim.strategies.greedy import Greedy\n",
-            "yahtzee_sim.engine (layer 2) imports yahtzee_sim.strategies.greedy (layer 6)",
+            "yahtzee_sim.engine (layer 3) imports yahtzee_sim.strategies.greedy (layer 7)",
         ),
         # an import string handed to importlib from the game layer
         (
             "yahtzee_sim.game.injected",
             "import importlib\nM = importlib.import_module('yahtzee_sim.analysis.report')\n",
-            "yahtzee_sim.game (layer 1) imports yahtzee_sim.analysis.report (layer 7)",
+            "yahtzee_sim.game (layer 2) imports yahtzee_sim.analysis.report (layer 8)",
         ),
         # an entry-point string naming a strategy, in the solvers
         (
             "yahtzee_sim.solving.injected",
             "ENTRY = 'yahtzee_sim.strategies.optimal:Optimal'\n",
-            "yahtzee_sim.solving (layer 3) imports yahtzee_sim.strategies.optimal (layer 6)",
+            "yahtzee_sim.solving (layer 4) imports yahtzee_sim.strategies.optimal (layer 7)",
         ),
         # the facade, from a strategy
         (
             "yahtzee_sim.strategies.injected",
             "from yahtzee_sim import simulate\n",
-            "yahtzee_sim.strategies (layer 6) imports yahtzee_sim (layer 9)",
+            "yahtzee_sim.strategies (layer 7) imports yahtzee_sim (layer 10)",
         ),
         # two packages of one layer
         (

@@ -71,6 +71,7 @@ from yahtzee_sim.solving.advisor import advise
 from yahtzee_sim.solving.solver import value_table
 from yahtzee_sim.solving.strategy_move import advising_strategy, strategy_move
 from yahtzee_sim.strategies import get_strategy, strategy_class, strategy_ids
+from yahtzee_sim.validation import Boolean, InstanceOf, Integer, check
 
 if TYPE_CHECKING:
     from yahtzee_sim.strategies import Strategy
@@ -95,22 +96,26 @@ def _body(empty: dict | None = None) -> dict:
     return data
 
 
-def _field(data: dict, name: str, kind, default=None, required: bool = False):
+#: What a field of a request's JSON may hold, by the Python type it stands for.
+_KINDS = {
+    int: Integer(),
+    str: InstanceOf(str, description="a string"),
+    list: InstanceOf(list, description="a list"),
+    bool: Boolean(description="true or false"),
+}
+
+
+def _field(data: dict, name: str, kind: type, default=None, required: bool = False):
     if name not in data:
         if required:
             raise RequestError(f"'{name}' is missing")
         return default
-    value = data[name]
-    ok = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
-    if not ok:
-        want = {int: "an integer", str: "a string", list: "a list", bool: "true or false"}
-        raise RequestError(f"'{name}' must be {want.get(kind, kind.__name__)}, got {value!r}")
-    return value
+    return check(f"'{name}'", data[name], _KINDS[kind], RequestError)
 
 
 def _int_list(data: dict, name: str, required: bool = True) -> list[int]:
     values = _field(data, name, list, [], required)
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+    if not all(map(_KINDS[int].accepts, values)):
         raise RequestError(f"'{name}' must be a list of face values, got {values!r}")
     return values
 

@@ -43,8 +43,11 @@ from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import YahtzeeSimError, quoted
 from yahtzee_sim.game.rules import RuleSet, get_rules
+from yahtzee_sim.validation import Integer, check
 
 FORMAT = "yahtzee-sim/game-record-v1"
+#: A face value as a record holds it (its range is checked against the rules).
+_FACE_VALUE = Integer()
 
 
 class RecordError(YahtzeeSimError):
@@ -109,18 +112,15 @@ def _index(rules: RuleSet) -> _Index:
 
 
 def _faces(rules: RuleSet, dice, what: str) -> tuple[int, ...]:
-    if isinstance(dice, list):  # the common case: a known roll or keep
-        key = tuple(sorted(dice)) if all(type(d) is int for d in dice) else None
-        if key is not None and (key in _index(rules).keep or key in _index(rules).roll):
-            return key
-    if not isinstance(dice, list) or not all(
-        isinstance(d, int) and not isinstance(d, bool) for d in dice
-    ):
+    if not isinstance(dice, list) or not all(map(_FACE_VALUE.accepts, dice)):
         raise RecordError(f"{what} must be a list of face values, got {dice!r}")
+    key = tuple(sorted(int(d) for d in dice))
+    if key in _index(rules).keep or key in _index(rules).roll:  # the common case
+        return key
     bad = [d for d in dice if not 1 <= d <= rules.n_faces]
     if bad:
         raise RecordError(f"{what}: face {bad[0]} is not a face of a {rules.n_faces}-sided die")
-    return tuple(sorted(dice))
+    return key
 
 
 def _check_game(rules: RuleSet, data: dict) -> GameRecord:
@@ -216,9 +216,7 @@ def check_record(data: dict, rules: str | RuleSet | None = None) -> GameRecord:
     if fmt != FORMAT:
         raise RecordError(f"unknown record format {quoted(fmt)}; this version reads {FORMAT!r}")
     for key in ("seed", "game"):
-        value = data.get(key, 0)
-        if type(value) is not int or value < 0:
-            raise RecordError(f"'{key}' must be an integer >= 0, got {quoted(value)}")
+        check(f"'{key}'", data.get(key, 0), Integer(0), RecordError)
     for key in ("rules", "strategy"):
         if not isinstance(data.get(key, ""), str):
             raise RecordError(f"'{key}' must be a string, got {quoted(data[key])}")

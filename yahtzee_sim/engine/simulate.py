@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numba
-import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 from joblib.executor import get_memmapping_executor
 from tqdm.auto import tqdm
@@ -27,6 +26,7 @@ from yahtzee_sim.engine.results import Results
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import RuleSet, get_rules
+from yahtzee_sim.validation import Integer, validate_params
 
 DEFAULT_CHUNK = 65_536
 
@@ -72,14 +72,6 @@ def _run_threaded_block(threads, strategy, rules, first, n, dice_key, strategy_k
 class RunInterrupted(KeyboardInterrupt):
     """Ctrl-C during :func:`simulate` or :func:`simulate_aggregate`; the message says what
     was saved and how to resume."""
-
-
-def check_int(name: str, value, minimum: int) -> int:
-    """``value`` as an ``int``; a :class:`~yahtzee_sim.errors.YahtzeeSimError` naming
-    ``name`` unless it is an integer (not a bool) of at least ``minimum``."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise YahtzeeSimError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
 
 
 def simulate(
@@ -235,18 +227,21 @@ class _Played:
     parts: list[dict] | Aggregate
 
 
+@validate_params(
+    {
+        "n_games": Integer(1),
+        "seed": Integer(0),
+        "chunk_size": Integer(1),
+        "first_game": Integer(0),
+        "n_jobs": Integer(nonzero=True, description="a non-zero integer (-1 = all cores)"),
+    }
+)
 def _play(
     strategy, n_games, seed, rules, n_jobs, chunk_size, first_game, progress, checkpoint, aggregate
 ) -> _Played:
     """Check the arguments, then play (and checkpoint) the blocks of :func:`simulate`
     (``aggregate=False``: a list of per-game arrays, one per block) or of
     :func:`simulate_aggregate` (``aggregate=True``: one merged aggregate)."""
-    n_games = check_int("n_games", n_games, 1)
-    seed = check_int("seed", seed, 0)
-    chunk_size = check_int("chunk_size", chunk_size, 1)
-    first_game = check_int("first_game", first_game, 0)
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
-        raise YahtzeeSimError(f"n_jobs must be a non-zero integer (-1 = all cores), got {n_jobs!r}")
     rules = get_rules(rules)
     strategy = get_strategy(strategy)
     keys = keys_from_seed(seed)

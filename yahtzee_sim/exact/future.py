@@ -33,6 +33,7 @@ from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import decode_state, encode_state, flag_size, n_states
 from yahtzee_sim.solving import cache
 from yahtzee_sim.solving.levels import levels, upper_lanes
+from yahtzee_sim.validation import Integer, validate_params
 
 
 class FutureMoments(NamedTuple):
@@ -258,11 +259,10 @@ def _future_laws(rules: RuleSet, max_open: int) -> FutureLaws:
     return FutureLaws(pool, offset, length, max_open, support)
 
 
+@validate_params({"max_open": Integer(0)}, error=FutureError)
 def future_laws(rules: str | RuleSet = "yahtzee", max_open: int = 3) -> FutureLaws:
     """:class:`FutureLaws` of every state of ``rules`` with at most ``max_open`` open
     boxes (kept in memory; official Yahtzee with 3 open boxes: a few seconds, 75 MB)."""
-    if isinstance(max_open, bool) or not isinstance(max_open, (int, np.integer)) or max_open < 0:
-        raise FutureError(f"max_open must be an integer >= 0, got {max_open!r}")
     rules = get_rules(rules)
     rules.require_fixed_rolls("exact future laws")
-    return _future_laws(rules, int(max_open))
+    return _future_laws(rules, max_open)

@@ -23,6 +23,7 @@ from typing import Protocol
 import numpy as np
 
 from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.validation import Integer
 
 
 class _Scorer(Protocol):
@@ -187,8 +188,9 @@ class DiceTables:
         if len(faces) != self.n_dice:
             raise DiceError(f"expected {self.n_dice} dice, got {len(faces)}: {faces}")
         counts = np.zeros(self.n_faces, dtype=np.int8)
+        face = Integer(1, self.n_faces)
         for f in faces:
-            if not isinstance(f, (int, np.integer)) or not 1 <= f <= self.n_faces:
+            if not face.accepts(f):
                 raise DiceError(f"die value {f!r} out of range 1..{self.n_faces}")
             counts[f - 1] += 1
         return counts

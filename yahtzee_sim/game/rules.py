@@ -25,6 +25,7 @@ import numpy as np
 
 from yahtzee_sim.errors import RulesError
 from yahtzee_sim.game.dice import DiceTables
+from yahtzee_sim.validation import Integer, check
 
 JokerMode = Literal["none", "free", "forced"]
 JOKER_MODES: tuple[str, ...] = ("none", "free", "forced")
@@ -246,10 +247,8 @@ class RuleSet:
             raise RulesError("a Yahtzee bonus or joker rule needs a 'yahtzee' box")
         if self.upper_bonus < 0 or self.upper_bonus_threshold < 0:
             raise RulesError("upper bonus and threshold must be >= 0")
-        if not isinstance(self.saved_roll_cap, int) or not 0 <= self.saved_roll_cap <= 60:
-            raise RulesError(
-                f"saved_roll_cap must be an integer from 0 to 60, got {self.saved_roll_cap!r}"
-            )
+        cap = check("saved_roll_cap", self.saved_roll_cap, Integer(0, 60), RulesError)
+        object.__setattr__(self, "saved_roll_cap", cap)  # a NumPy integer as an int
         for box in self.boxes:
             if box.kind == "groups" and not box.groups:
                 raise RulesError(f"box {box.name!r}: a 'groups' box needs groups, e.g. (3, 3)")
@@ -671,8 +670,7 @@ def get_rules(rules: str | RuleSet = "yahtzee", rolls_per_turn: int | None = Non
             base = _instances.setdefault((name, None), _with_modifiers(base_name, switches))
     if rolls_per_turn is None or rolls_per_turn == base.rolls_per_turn:
         return base
-    if not isinstance(rolls_per_turn, int) or not 1 <= rolls_per_turn <= 10:
-        raise RulesError(f"rolls_per_turn must be an integer from 1 to 10, got {rolls_per_turn!r}")
+    rolls_per_turn = check("rolls_per_turn", rolls_per_turn, Integer(1, 10), RulesError)
     key = (base.name, rolls_per_turn)
     if key not in _instances:
         _instances[key] = dataclasses.replace(

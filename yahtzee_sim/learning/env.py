@@ -50,8 +50,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from yahtzee_sim.engine.simulate import check_int
-
 try:
     import gymnasium
     from gymnasium import spaces
@@ -66,6 +64,7 @@ from yahtzee_sim.engine.observation import describe_action, n_actions, observati
 from yahtzee_sim.errors import IllegalMoveError, YahtzeeSimError
 from yahtzee_sim.game.dice import DiceTables
 from yahtzee_sim.game.rules import RuleSet, get_rules
+from yahtzee_sim.validation import Integer, OneOf, Real, check
 
 ILLEGAL_MODES = ("penalty", "raise")
 
@@ -116,15 +115,8 @@ def _check_rules(rules) -> RuleSet:
 
 
 def _check_illegal(mode: str, penalty) -> tuple[str, float]:
-    if mode not in ILLEGAL_MODES:
-        raise YahtzeeSimError(
-            f"illegal_action must be one of {', '.join(ILLEGAL_MODES)}, got {mode!r}"
-        )
-    try:
-        value = float(penalty)
-    except (TypeError, ValueError):
-        raise YahtzeeSimError(f"illegal_penalty must be a number, got {penalty!r}") from None
-    return mode, value
+    mode = check("illegal_action", mode, OneOf(*ILLEGAL_MODES))
+    return mode, check("illegal_penalty", penalty, Real())
 
 
 def _fresh_seed() -> int:
@@ -159,9 +151,9 @@ class YahtzeeEnv(gymnasium.Env):
     ) -> None:
         self.rules = _check_rules(rules)
         self.illegal_action, self.illegal_penalty = _check_illegal(illegal_action, illegal_penalty)
-        if render_mode not in (None, "ansi"):
-            raise YahtzeeSimError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = check(
+            "render_mode", render_mode, OneOf(None, "ansi", description="None or 'ansi'")
+        )
         self.observation_space = _space(self.rules)
         self.action_space = spaces.Discrete(n_actions(self.rules))
         self._batch = GameBatch(self.rules, 1)
@@ -182,11 +174,11 @@ class YahtzeeEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         if seed is not None:
-            self._batch.seed(check_int("seed", seed, 0))
+            self._batch.seed(check("seed", seed, Integer(0)))
             self._next_game = 0
         elif not self._batch.seeded:
             self._batch.seed(_fresh_seed())
-        game = check_int("options['game']", (options or {}).get("game", self._next_game), 0)
+        game = check("options['game']", (options or {}).get("game", self._next_game), Integer(0))
         self._batch.start(np.array([0]), np.array([game]))
         self._next_game = game + 1
         self._over = False
@@ -255,13 +247,7 @@ class YahtzeeVectorEnv(VectorEnv):
         illegal_action: str = "penalty",
         illegal_penalty: float = -1.0,
     ) -> None:
-        if (
-            isinstance(num_envs, bool)
-            or not isinstance(num_envs, (int, np.integer))
-            or (num_envs < 1)
-        ):
-            raise YahtzeeSimError(f"num_envs must be an integer >= 1, got {num_envs!r}")
-        self.num_envs = int(num_envs)
+        self.num_envs = check("num_envs", num_envs, Integer(1))
         self.rules = _check_rules(rules)
         self.illegal_action, self.illegal_penalty = _check_illegal(illegal_action, illegal_penalty)
         self.single_observation_space = _space(self.rules)
@@ -287,7 +273,7 @@ class YahtzeeVectorEnv(VectorEnv):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         if seed is not None:
-            self._batch.seed(check_int("seed", seed, 0))
+            self._batch.seed(check("seed", seed, Integer(0)))
         elif not self._started:
             self._batch.seed(_fresh_seed())
         n = self.num_envs

@@ -27,8 +27,8 @@ from yahtzee_sim.engine.budget import check_memory
 from yahtzee_sim.engine.decide import prepare
 from yahtzee_sim.engine.lockstep import play_turn
 from yahtzee_sim.engine.view import MatchInfo
-from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import RuleSet
+from yahtzee_sim.validation import Integer, validate_params
 
 
 def seat_seed(seed: int, seat: int) -> int:
@@ -121,6 +121,7 @@ def _run(strategies, rules, first, n, keys, prepare, start=None, visible=True):
     return play_match_block(strategies, rules, first, n, keys, start, visible)
 
 
+@validate_params({"n_games": Integer(1)})
 def play_matches(
     strategies: list,
     rules: RuleSet,
@@ -136,8 +137,6 @@ def play_matches(
     """Final totals ``(games, seats)`` of matches ``first_game .. first_game + games - 1``,
     seat ``i`` playing ``strategies[i]`` (instances). Bit-identical for any ``n_jobs`` and
     ``chunk_size``. ``start``, ``visible``: as :func:`play_match_block` takes them."""
-    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
-        raise YahtzeeSimError(f"n_games must be an integer >= 1, got {n_games!r}")
     check_memory(
         3 * 8 * len(strategies) * n_games,
         f"{n_games:,} matches with every match's totals kept",

@@ -27,6 +27,7 @@ from yahtzee_sim.errors import YahtzeeSimError, quoted
 from yahtzee_sim.exact.future import future_law
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import encode_state
+from yahtzee_sim.validation import Integer, check
 
 
 class ScoreSheetError(YahtzeeSimError):
@@ -284,14 +285,9 @@ def dice_counts(rules: RuleSet, dice, rolls_left) -> np.ndarray:
         raise ScoreSheetError(
             f"dice must be {rules.n_dice} faces in 1..{rules.n_faces}, got {faces}"
         )
-    if (
-        rolls_left is None
-        or isinstance(rolls_left, bool)
-        or not 0 <= int(rolls_left) < rules.rolls_per_turn
-    ):
-        raise ScoreSheetError(
-            f"rolls_left must be in 0..{rules.rolls_per_turn - 1} with dice, got {rolls_left!r}"
-        )
+    last = rules.rolls_per_turn - 1
+    rerolls = Integer(0, last, description=f"in 0..{last} with dice")
+    check("rolls_left", rolls_left, rerolls, ScoreSheetError)
     return rules.tables.counts_from_faces(faces)
 
 

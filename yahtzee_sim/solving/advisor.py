@@ -19,6 +19,7 @@ from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import from_product_index, saved_bound
 from yahtzee_sim.solving.solver import ValueTable, value_table
+from yahtzee_sim.validation import Integer, check
 
 
 class PositionError(YahtzeeSimError):
@@ -126,22 +127,15 @@ def check_position(
     """
     rules = get_rules(rules)
     counts = rules.tables.counts_from_faces(list(dice))
-    if not isinstance(rolls_left, (int, np.integer)) or not (0 <= rolls_left < rules.max_rolls):
-        raise PositionError(
-            f"rolls_left must be 0..{rules.max_rolls - 1} under {rules.name!r} rules, "
-            f"got {rolls_left!r}"
-        )
-    if saved_rolls and not rules.saved_roll_cap:
+    last, cap = rules.max_rolls - 1, rules.saved_roll_cap
+    rerolls = Integer(0, last, description=f"0..{last} under {rules.name!r} rules")
+    rolls_left = check("rolls_left", rolls_left, rerolls, PositionError)
+    if saved_rolls and not cap:
         raise PositionError(f"saved_rolls: rules {rules.name!r} do not save rolls")
-    if (
-        not isinstance(saved_rolls, (int, np.integer))
-        or not (0 <= saved_rolls <= rules.saved_roll_cap)
-        or (saved_rolls and rolls_left)
-    ):
-        raise PositionError(
-            f"saved_rolls (the rolls a box decision saves) must be 0..{rules.saved_roll_cap} "
-            f"with no reroll left, got {saved_rolls!r}"
-        )
+    saved = Integer(0, 0 if rolls_left else cap, description=f"0..{cap} with no reroll left")
+    saved_rolls = check(
+        "saved_rolls (the rolls a box decision saves)", saved_rolls, saved, PositionError
+    )
     mask = _used_mask(rules, used)
     if mask == (1 << rules.n_boxes) - 1:
         raise PositionError("every box is filled: the game is over")

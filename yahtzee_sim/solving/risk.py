@@ -29,6 +29,7 @@ from yahtzee_sim.game.state import encode_state, flag_size, n_states
 from yahtzee_sim.solving import cache
 from yahtzee_sim.solving.solver import backward
 from yahtzee_sim.solving.target import max_score
+from yahtzee_sim.validation import Real, check
 
 #: The largest ``|θ| × max score``: beyond it ``exp`` leaves float64's range.
 MAX_EXPONENT = 600.0
@@ -40,9 +41,7 @@ class RiskError(YahtzeeSimError):
 
 def check_theta(theta, rules: RuleSet) -> float:
     """θ as a float, or a :class:`RiskError` naming the allowed range."""
-    if isinstance(theta, bool) or not isinstance(theta, (int, float, np.integer, np.floating)):
-        raise RiskError(f"theta must be a number, got {theta!r}")
-    theta = float(theta)
+    theta = check("theta", theta, Real(finite=False), RiskError)
     limit = MAX_EXPONENT / max_score(rules)
     if not math.isfinite(theta) or theta == 0.0 or abs(theta) > limit:
         raise RiskError(

@@ -32,6 +32,7 @@ from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import encode_state, flag_size, max_points_to_come, n_states
 from yahtzee_sim.solving import cache
 from yahtzee_sim.solving.levels import levels, upper_lanes
+from yahtzee_sim.validation import Integer, Real, check
 
 #: Lanes of t per widget call. Measured on the 2-core machine (win:N utility solves, same
 #: session): 32 / 64 / 128 / 256 lanes took 141 / 132 / 105 / 110 s on Yatzy, and 64 / 128
@@ -112,17 +113,13 @@ def best_percentile(curve: np.ndarray, q: float) -> int:
     attains it. ``q`` in (0, 100). A curve cut at ``max_beta`` answers at most
     ``max_beta``: an answer equal to its last β means "at least that".
     """
-    if isinstance(q, bool) or not isinstance(q, (int, float, np.integer, np.floating)):
-        raise TargetError(f"percentile q must be a number in (0, 100), got {q!r}")
-    if not 0 < q < 100:
-        raise TargetError(f"percentile q must be in (0, 100), got {q!r}")
+    q = check("percentile q", q, Real(0, 100, closed="neither"), TargetError)
     ok = np.flatnonzero(np.asarray(curve) > 1.0 - q / 100.0 + 1e-12)
     return int(ok[-1]) if len(ok) else 0
 
 
 def _check_beta(beta, max_beta: int) -> int:
-    if isinstance(beta, bool) or not isinstance(beta, (int, np.integer)):
-        raise TargetError(f"beta must be an integer score, got {beta!r}")
+    beta = check("beta", beta, Integer(description="an integer score"), TargetError)
     if beta > max_beta:
         raise TargetError(
             f"beta {beta} is above {max_beta}, the largest target this table "
@@ -203,9 +200,7 @@ def _cap(rules: RuleSet, max_beta) -> int:
     top = max_score(rules)
     if max_beta is None:
         return top
-    if isinstance(max_beta, bool) or not isinstance(max_beta, (int, np.integer)) or max_beta < 1:
-        raise TargetError(f"max_beta must be an integer >= 1, got {max_beta!r}")
-    return min(int(max_beta), top)
+    return min(check("max_beta", max_beta, Integer(1), TargetError), top)
 
 
 def solve_target(

@@ -39,6 +39,7 @@ from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import encode_state, max_points_so_far, max_points_to_come
 from yahtzee_sim.solving import cache
 from yahtzee_sim.solving.target import TILE, lane_decisions, max_score, row_layout
+from yahtzee_sim.validation import Integer, validate_params
 
 
 class UtilityError(YahtzeeSimError):
@@ -228,6 +229,7 @@ def threshold_utility(rules: str | RuleSet, beta: int) -> np.ndarray:
     return u
 
 
+@validate_params({"players": Integer(2)}, error=UtilityError)
 def win_utility(opponent_pmf, players: int) -> np.ndarray:
     """P(win | my final score x) in a blind game against ``players - 1`` independent
     opponents with final-score law ``opponent_pmf``, ties split equally (as
@@ -238,8 +240,6 @@ def win_utility(opponent_pmf, players: int) -> np.ndarray:
     ``(F(x)^n - F(x-1)^n) / (n p(x))`` with ``n = players`` (``F(x-1)^(n-1)`` where
     ``p(x) = 0``).
     """
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players < 2:
-        raise UtilityError(f"players must be an integer >= 2, got {players!r}")
     p = np.asarray(opponent_pmf, dtype=np.float64)
     if p.ndim != 1 or np.any(p < 0) or not np.isclose(p.sum(), 1.0, atol=1e-9):
         raise UtilityError("opponent_pmf must be a 1-d probability vector over final scores")
