@@ -284,3 +284,24 @@ def test_records_that_tell_the_truth_still_read(lines, tmp_path):
     games = read_records(path)
     assert [g.data["game"] for g in games] == [0, 1]
     assert all(g.complete for g in games)
+
+
+def test_ctrl_c_stops_a_run_whose_strategy_sleeps(tmp_path):
+    """With ``n_jobs=2`` a block runs in a thread of this process: Ctrl-C (here
+    ``interrupt_main``) stops the run at once, without waiting for the sleeping block."""
+    import _thread
+    import threading
+    import time
+
+    path = _write(
+        tmp_path, "box", f"if os.getpid() == {os.getpid()}:\n    __import__('time').sleep(30)"
+    )
+    timer = threading.Timer(1.0, _thread.interrupt_main)
+    timer.start()
+    t0 = time.perf_counter()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            simulate(get_strategy(f"{path}:Bad"), 4096, chunk_size=1024, n_jobs=2, progress=False)
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - t0 < 10
