@@ -78,6 +78,13 @@ STRATEGIES = {
         "[1000000000000000000000000000000, ",
     ),
     "keep strings": ("keep", "out = out.astype(object); out[bad, 0] = '1'", "['1', "),
+    "keep ragged": ("keep", "out = [[1, 2], [3]]", "a list that is no rectangular array"),
+    "keep not held": (
+        "keep",
+        "out = out.astype(np.int64); out[bad] = [0, 0, 0, 0, 0, 5]",
+        "keep counts [0, 0, 0, 0, 0, 5] (int64): keep [6, 6, 6, 6, 6]",
+    ),
+    "box scalar": ("box", "out = 3", "got the int 3"),
     "box too few rows": ("box", "out = out[:-1]", "of shape (99,)"),
     "box 2-D": ("box", "out = out[:, None]", "of shape (100, 1)"),
     "box float 2.7": ("box", "out = out.astype(float); out[bad] = 2.7", "box 2.7 (float64)"),
