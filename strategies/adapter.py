@@ -23,14 +23,15 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
-from itertools import compress, repeat, starmap
+from itertools import chain, compress, repeat, starmap
 from typing import NamedTuple
 
 import numpy as np
 
+from yahtzee_sim.engine.decide import answer_source
 from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.engine.view import TurnView
-from yahtzee_sim.errors import IllegalMoveError
+from yahtzee_sim.errors import IllegalMoveError, quoted
 from yahtzee_sim.game.rules import RuleSet
 
 
@@ -195,17 +196,26 @@ def _as_tuple(faces):
 
 
 def _first_bad_face(faces, weights: dict) -> object:
-    """The first of ``faces`` that is no face (not a key of ``weights``), or ``faces``
-    itself if it is no sequence."""
+    """The first of ``faces`` that is no face (no integer, or not a key of ``weights``), or
+    ``faces`` itself if it is no sequence."""
     if not isinstance(faces, tuple):
         return faces
     for f in faces:
         try:
-            if f not in weights:
+            if not _whole(f) or f not in weights:
                 return f
         except TypeError:  # unhashable
             return f
     return faces
+
+
+def _whole(value) -> bool:
+    """An integer, as a function may return one: ``int`` or a numpy integer, not a bool."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _type_name(value) -> str:
+    return type(value).__name__
 
 
 def _position_keys(view: TurnView, rows: np.ndarray) -> np.ndarray:
@@ -273,13 +283,18 @@ class FunctionStrategy(UserStrategy):
         self.memoize = memoize
 
     def _bad_output(self, pos: Position, what: str, allowed: str, action) -> IllegalMoveError:
+        fn = "keep" if what.startswith("keep_fn") else "box"
+        where = answer_source(self, fn)
+        at = f" at {where}" if where else ""
         return IllegalMoveError(
-            f"strategy {self.label!r}: {what} in game {pos.game}, turn {pos.turn + 1}; {allowed}",
+            f"strategy {self.label!r}: {what}{at} in game {pos.game}, turn {pos.turn + 1}, "
+            f"rolls left {pos.rolls_left}: dice {list(pos.dice)}; {allowed}",
             strategy=self.label,
             game=pos.game,
             turn=pos.turn + 1,
             dice=pos.dice,
             action=action,
+            where=where,
         )
 
     def _answers(
@@ -305,12 +320,18 @@ class FunctionStrategy(UserStrategy):
     def _keep_codes(self, view: TurnView, rows: np.ndarray, answers: list) -> np.ndarray:
         """The keep code (:attr:`DiceTables.code_to_keep`) of each of ``keep_fn``'s
         ``answers``: looked up by its tuple of faces; an answer met for the first time is
-        checked (with its position, for the error) and remembered."""
+        checked (with its position, for the error) and remembered. Faces that are not
+        ``int`` (numpy integers are taken as theirs; a bool, a float is an error) are
+        checked before the lookup, where ``True`` would pass for 1 and ``2.0`` for 2."""
         codes = _lookup(view.rules).keep_codes
         try:
             keys = list(map(tuple, answers))
+            plain = set(map(type, chain.from_iterable(keys))) <= {int}
         except TypeError:  # an answer that is no sequence: kept as it is, for the error
             keys = [_as_tuple(faces) for faces in answers]
+            plain = False
+        if not plain:
+            keys = [self._plain_keep(view, rows, j, faces) for j, faces in enumerate(keys)]
 
         def first_time(pos: Position, faces) -> int:
             code = codes[faces] = self._keep_code(pos, faces)
@@ -318,21 +339,47 @@ class FunctionStrategy(UserStrategy):
 
         return _coded(view, rows, keys, codes, first_time)
 
+    def _plain_keep(self, view: TurnView, rows: np.ndarray, j: int, faces) -> tuple:
+        """``faces`` (answer ``j``) as a tuple of ``int``, or the error naming the first
+        face that is no integer, as ``keep_fn`` returned it."""
+        if isinstance(faces, tuple) and all(type(f) is int for f in faces):
+            return faces
+        if isinstance(faces, tuple) and all(map(_whole, faces)):
+            return tuple(map(int, faces))
+        return self._keep_code(next(_positions(view, rows[j : j + 1])), faces)  # raises
+
     def _box_indices(self, view: TurnView, rows: np.ndarray, answers: list) -> np.ndarray:
         """The box index of each of ``box_fn``'s ``answers`` (a name or an index); an
-        answer that is neither is an error naming its position."""
+        answer that is neither is an error naming its position. Answers that are not
+        ``str`` or ``int`` are checked before the lookup (``True`` would pass for 1,
+        ``2.0`` for 2)."""
+        if not set(map(type, answers)) <= {str, int}:
+            answers = [self._plain_box(view, rows, j, a) for j, a in enumerate(answers)]
         return _coded(view, rows, answers, _lookup(view.rules).index, self._box_index)
+
+    def _plain_box(self, view: TurnView, rows: np.ndarray, j: int, choice):
+        """``choice`` (answer ``j``) as a ``str`` or ``int``, or the error naming it."""
+        if type(choice) in (str, int):
+            return choice
+        if _whole(choice):
+            return int(choice)
+        return self._box_index(next(_positions(view, rows[j : j + 1])), choice)  # raises
 
     def _keep_code(self, pos: Position, faces) -> int:
         """The code (:attr:`DiceTables.code_to_keep`) of ``faces``, what ``keep_fn`` kept."""
         rules = pos.rules
         weights = _lookup(rules).face_code
         try:
+            if not all(map(_whole, faces)):
+                raise TypeError
             code = sum([weights[f] for f in faces])
         except (KeyError, TypeError):
             bad = _first_bad_face(faces, weights)
             raise self._bad_output(
-                pos, f"keep_fn returned die value {bad!r}", f"faces are 1..{rules.n_faces}", bad
+                pos,
+                f"keep_fn returned die value {bad!r} ({_type_name(bad)})",
+                f"faces are the integers 1..{rules.n_faces}",
+                bad,
             ) from None
         if len(faces) > rules.n_dice:
             raise self._bad_output(
@@ -346,6 +393,7 @@ class FunctionStrategy(UserStrategy):
     def _box_index(self, pos: Position, choice) -> int:
         """The index of ``choice``, what ``box_fn`` chose."""
         names = _lookup(pos.rules).names
+        expected = f"expected a box name or an index 0..{len(names) - 1}"
         if isinstance(choice, str):
             if choice not in names:
                 raise self._bad_output(
@@ -354,7 +402,13 @@ class FunctionStrategy(UserStrategy):
                     f"expected one of: {', '.join(names)}",
                     choice,
                 )
-            choice = names.index(choice)
+            return names.index(choice)
+        if not _whole(choice):
+            text = f"box_fn returned {quoted(choice)} ({_type_name(choice)})"
+            raise self._bad_output(pos, text, expected, choice)
+        if not 0 <= choice < len(names):
+            text = f"box_fn returned index {int(choice)} ({_type_name(choice)})"
+            raise self._bad_output(pos, text, expected, choice)
         return int(choice)
 
     def keep(self, view: TurnView) -> np.ndarray:

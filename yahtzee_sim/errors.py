@@ -24,7 +24,22 @@ class StrategyError(YahtzeeSimError):
 class IllegalMoveError(YahtzeeSimError):
     """A strategy returned a decision the rules do not allow.
 
-    The message names the strategy, the game index, the turn, the dice and the action.
+    The message names the strategy, the ``file:line`` of the code that returned the
+    decision, the game index, the turn, the dice and the action as the strategy returned
+    it (before any conversion).
+
+    Attributes
+    ----------
+    strategy : str
+        The strategy's label.
+    game, turn : int
+        The game and the 1-based turn (``-1`` when unknown: a whole batch, a position).
+    dice : tuple of int
+        The dice at that decision.
+    action : object
+        The decision, as the message quotes it.
+    where : str
+        ``file:line`` of the function or method that returned it (``""`` if unknown).
     """
 
     def __init__(
@@ -36,6 +51,7 @@ class IllegalMoveError(YahtzeeSimError):
         turn: int = -1,
         dice: tuple[int, ...] = (),
         action: object = None,
+        where: str = "",
     ) -> None:
         super().__init__(message)
         self.strategy = strategy
@@ -43,6 +59,7 @@ class IllegalMoveError(YahtzeeSimError):
         self.turn = turn
         self.dice = dice
         self.action = action
+        self.where = where
 
 
 class StrategyRuntimeError(StrategyError):

@@ -104,7 +104,12 @@ def add_analyze_arguments(p: argparse.ArgumentParser) -> None:
         type=Path,
         help="game records (JSON Lines; format: the handbook's Play, coach and analyze page)",
     )
-    opt.add_rules(p, default=None, help="override the records' rules", rolls_per_turn=False)
+    opt.add_rules(
+        p,
+        default=None,
+        help="the rules of records that name none (a record naming other rules is refused)",
+        rolls_per_turn=False,
+    )
     p.add_argument("--game", type=opt.whole, default=None, help="show this game's decisions")
     opt.add_count(p, "--top", "mistakes to list (default 5)", default=5)
     opt.add_path(p, "--plot", "write the game's value path (PNG)")

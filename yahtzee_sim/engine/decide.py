@@ -8,13 +8,20 @@ strategy, the game, turn, rerolls left and dice, and the file and line of the
 strategy's code that raised; the original exception is chained (``__cause__``).
 Errors the library raises on purpose (:class:`~yahtzee_sim.errors.YahtzeeSimError`)
 pass through unchanged.
+
+A strategy that forks (``os.fork``) while it decides gets the same kind of error, naming
+the line that forked; the child process stops as soon as the strategy returns in it, so
+it never plays on nor prints (a strategy may still start programs with :mod:`subprocess`).
 """
 
 from __future__ import annotations
 
 import functools
 import importlib.util
+import inspect
+import os
 import sysconfig
+import threading
 import traceback
 from pathlib import Path
 
@@ -75,7 +82,12 @@ def user_frame(exc: BaseException, source: str | None = None) -> str:
 
     ``source`` names the file of code shipped to a worker process by value (whose
     frames cloudpickle names ``<dynamic-code>``)."""
-    frames = traceback.extract_tb(exc.__traceback__)
+    return user_location(traceback.extract_tb(exc.__traceback__), source)
+
+
+def user_location(frames, source: str | None = None) -> str:
+    """``file:line`` of the innermost of ``frames`` (``traceback.FrameSummary``, outermost
+    first) in the user's code, as :func:`user_frame` picks it; ``""`` without frames."""
     if not frames:
         return ""
     ours, libraries = package_roots(), library_roots()
@@ -91,6 +103,27 @@ def user_frame(exc: BaseException, source: str | None = None) -> str:
     frame = (users or outside or frames)[-1]
     filename = source if frame.filename == DYNAMIC_CODE and source else frame.filename
     return f"{filename}:{frame.lineno}"
+
+
+def answer_source(strategy, method: str) -> str:
+    """``file:line`` where the code that answers ``method`` (``"keep"``, ``"box"``) of
+    ``strategy`` is defined: the function a
+    :class:`~yahtzee_sim.strategies.FunctionStrategy` was built from (``keep_fn``,
+    ``box_fn``), else the class's method; ``""`` when it has no Python code.
+
+    Errors about what a strategy *returned* name this line (no traceback says where a
+    value came from)."""
+    fn = getattr(strategy, f"{method}_fn", None)
+    if not callable(fn):
+        fn = getattr(type(strategy), method, None)
+    try:
+        code = inspect.unwrap(fn).__code__
+    except (AttributeError, ValueError, TypeError):
+        return ""
+    filename = code.co_filename
+    if filename == DYNAMIC_CODE:
+        filename = getattr(type(strategy), "source_file", None) or filename
+    return f"{filename}:{code.co_firstlineno}"
 
 
 def describe(exc: BaseException) -> str:
@@ -153,6 +186,68 @@ def runtime_error(strategy, what: str, exc: Exception, view: TurnView | None = N
     return StrategyRuntimeError(msg, strategy=name, where=where, **context)
 
 
+class _Calls(threading.local):
+    """This thread's calls into a strategy: how deep, and the lines that forked in them."""
+
+    depth = 0
+    forked: list | None = None
+    in_child = False
+
+
+_CALLS = _Calls()
+
+
+def _forked_in_parent() -> None:
+    """``os.fork`` returned in the parent: note where, if a strategy was deciding."""
+    if _CALLS.depth:
+        _CALLS.forked = [*(_CALLS.forked or []), user_location(traceback.extract_stack()[:-1])]
+
+
+def _forked_in_child() -> None:
+    if _CALLS.depth:
+        _CALLS.in_child = True
+
+
+os.register_at_fork(after_in_parent=_forked_in_parent, after_in_child=_forked_in_child)
+
+#: Exit status of a child process a strategy forked, stopped when the strategy returns.
+FORKED_CHILD_EXIT = 2
+
+
+def _call(strategy, method: str, what: str, view: TurnView | None, *args):
+    """``strategy.<method>(*args)``; an exception becomes :func:`runtime_error`, a fork a
+    :class:`StrategyRuntimeError` (the child process stops here, silently)."""
+    _CALLS.depth += 1
+    try:
+        return getattr(strategy, method)(*args)
+    except YahtzeeSimError:
+        raise
+    except Exception as exc:
+        raise runtime_error(strategy, what, exc, view) from exc
+    finally:
+        _CALLS.depth -= 1
+        if _CALLS.in_child:
+            os._exit(FORKED_CHILD_EXIT)  # no flush, no atexit: the parent's output stays its own
+        if _CALLS.forked and not _CALLS.depth:
+            where, _CALLS.forked = _CALLS.forked[0], None
+            raise forked_error(strategy, what, where, view)
+
+
+def forked_error(strategy, what: str, where: str, view: TurnView | None) -> StrategyRuntimeError:
+    """The error for a strategy whose ``what`` (``"keep()"``) forked at ``where``."""
+    name = strategy_label(strategy)
+    msg = f"strategy {name!r}: {what} forked a child process (os.fork)"
+    msg += f" at {where}" if where else ""
+    context: dict = {}
+    if view is not None and len(view):
+        context = {"turn": view.turn + 1, "rolls_left": view.rolls_left}
+        first, last = int(view.games[0]), int(view.games[-1])
+        msg += f", in the batch of games {first}..{last}, turn {view.turn + 1}"
+        msg += f", rolls left {view.rolls_left}"
+    msg += "; a strategy must not fork (the child was stopped)"
+    return StrategyRuntimeError(msg, strategy=name, where=where, **context)
+
+
 def decide(strategy, view: TurnView) -> np.ndarray:
     """``strategy.keep(view)`` when ``view.rolls_left > 0``, else
     ``strategy.box(view)``, as returned (callers check the shape and legality).
@@ -160,25 +255,15 @@ def decide(strategy, view: TurnView) -> np.ndarray:
     Raises
     ------
     StrategyRuntimeError
-        If the strategy's code raised (the original exception is the ``__cause__``).
+        If the strategy's code raised (the original exception is the ``__cause__``) or
+        forked.
     """
     method = "keep" if view.rolls_left else "box"
-    try:
-        return getattr(strategy, method)(view)
-    except YahtzeeSimError:
-        raise
-    except Exception as exc:
-        raise runtime_error(strategy, f"{method}()", exc, view) from exc
+    return _call(strategy, method, f"{method}()", view, view)
 
 
 def prepare(strategy, rules) -> None:
     """``strategy.prepare(rules)`` (if it has one); its errors as in :func:`decide`."""
-    method = getattr(strategy, "prepare", None)
-    if method is None:
+    if getattr(strategy, "prepare", None) is None:
         return
-    try:
-        method(rules)
-    except YahtzeeSimError:
-        raise
-    except Exception as exc:
-        raise runtime_error(strategy, "prepare()", exc) from exc
+    _call(strategy, "prepare", "prepare()", None, rules)

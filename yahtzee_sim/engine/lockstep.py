@@ -26,9 +26,8 @@ import numpy as np
 
 from yahtzee_sim.engine.batch import RESULT_DTYPES, GameBatch
 from yahtzee_sim.engine.decide import decide
-from yahtzee_sim.engine.moves import box_array, box_label, illegal_move, keep_array
+from yahtzee_sim.engine.moves import box_array, box_label, illegal_move, keep_array, keep_text
 from yahtzee_sim.engine.view import TurnView
-from yahtzee_sim.game.dice import DiceTables
 from yahtzee_sim.game.rules import RuleSet
 
 __all__ = ["RESULT_DTYPES", "BatchStrategy", "GameBatch", "play_block", "play_turn"]
@@ -62,11 +61,10 @@ def play_turn(batch: GameBatch, strategy: BatchStrategy, turn: int, match=None) 
         groups = [rolling & (batch.rolls_left == j) for j in np.unique(batch.rolls_left[rolling])]
         for group in groups[::-1]:
             view = batch.view(int(batch.rolls_left[group][0]), turn, group, match)
-            keep = keep_array(strategy, decide(strategy, view), view)
-            bad = batch.roll(group, keep)
+            answer = decide(strategy, view)
+            bad = batch.roll(group, keep_array(strategy, answer, view))
             if bad >= 0:
-                action = f"keep {list(DiceTables.faces_from_counts(keep[bad]))}"
-                raise illegal_move(strategy, "keep", view, bad, action)
+                raise illegal_move(strategy, "keep", view, bad, keep_text(answer, bad))
     view = batch.view(0, turn, None, match)
     cats = box_array(strategy, decide(strategy, view), view)
     bad = batch.write_boxes(cats, np.ones(len(batch), dtype=np.bool_))

@@ -16,12 +16,18 @@ A record file is JSON Lines (``.jsonl``): one game per line, each an object
   ``box``, the box the last roll was written in (a name from ``rules.box_names``);
   the last turn may lack its ``box`` (a game stopped mid-turn);
 * ``strategy``, ``seed``, ``game`` — optional: who played, and which game of which seed
-  (the engine's dice) it was; other keys are kept and ignored.
+  (the engine's dice) it was;
+* ``score`` — optional: the points the game scored (so far, bonuses included), checked
+  against what its dice and boxes score; other keys are kept and ignored.
 
 A game need not be complete (a record of a game in progress). :func:`read_records` checks
 every record against the rules and raises :class:`RecordError` naming the line, the turn and
 what is wrong: dice that are not a roll, a keep the dice do not hold, a reroll that lost
-kept dice, more rolls than the rules allow, an unknown, filled or (joker rules) illegal box.
+kept dice, more rolls than the rules allow, an unknown, filled or (joker rules) illegal box,
+unknown rules, rules other than those asked for, a ``score`` the game did not score. A file
+is read line by line: a line longer than :data:`MAX_LINE_BYTES` (no game record is), bytes
+that are not UTF-8 and a last line cut short are named by line and column, and a file too
+large for the memory available is refused before it is read.
 """
 
 from __future__ import annotations
@@ -37,17 +43,25 @@ import numpy as np
 from yahtzee_sim._kernels.rng import keys_from_seed
 from yahtzee_sim.engine.atomic import atomic_path
 from yahtzee_sim.engine.batch import GameBatch
-from yahtzee_sim.engine.budget import check_memory, records_bytes
+from yahtzee_sim.engine.budget import check_memory, records_bytes, size_text
 from yahtzee_sim.engine.lockstep import play_block
 from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.engine.view import TurnView
-from yahtzee_sim.errors import YahtzeeSimError, quoted
+from yahtzee_sim.errors import RulesError, YahtzeeSimError, quoted
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.validation import Integer, check
 
 FORMAT = "yahtzee-sim/game-record-v1"
 #: A face value as a record holds it (its range is checked against the rules).
 _FACE_VALUE = Integer()
+
+#: The longest line of a record file: a complete game of the largest rule set takes a few
+#: kB; a longer line is no game record (a binary or corrupt file), refused unread.
+MAX_LINE_BYTES = 1_000_000
+
+#: Peak bytes of memory per byte of a record file: its text, the JSON objects and the
+#: checked decisions (about 10 kB per game of 1.5 kB: measured on greedy Yahtzee).
+RECORD_MEMORY_PER_BYTE = 12
 
 
 class RecordError(YahtzeeSimError):
@@ -205,45 +219,69 @@ def _check_game(rules: RuleSet, data: dict) -> GameRecord:
     return GameRecord(rules, data, tuple(decisions), score, (used, upper, flag))
 
 
+def _record_rules(data: dict, rules: str | RuleSet | None) -> RuleSet:
+    """The rules to check ``data`` against: ``rules`` if given (a record that names other
+    rules is refused), else the record's own (``"yahtzee"`` if it names none)."""
+    named = data.get("rules")
+    try:
+        asked = None if rules is None else get_rules(rules)
+        own = None if named is None else get_rules(named)
+    except RulesError as exc:
+        raise RecordError(str(exc)) from None
+    if asked is not None and own is not None and own.name != asked.name:
+        raise RecordError(
+            f"the record says rules {named!r}, not the rules asked for, {asked.name!r}"
+        )
+    return asked or own or get_rules("yahtzee")
+
+
 def check_record(data: dict, rules: str | RuleSet | None = None) -> GameRecord:
     """Check one record (a JSON object) and return its decisions.
 
-    ``rules`` defaults to the record's own ``rules`` (``"yahtzee"`` if it has none).
+    ``rules`` defaults to the record's own ``rules`` (``"yahtzee"`` if it has none); a record
+    that names other rules than ``rules`` is refused, as is one whose ``score`` differs
+    from what its dice and boxes score.
     """
     if not isinstance(data, dict):
-        raise RecordError("a game record must be a JSON object")
+        raise RecordError(f"a game record must be a JSON object, got {quoted(data)}")
     fmt = data.get("format", FORMAT)
     if fmt != FORMAT:
         raise RecordError(f"unknown record format {quoted(fmt)}; this version reads {FORMAT!r}")
-    for key in ("seed", "game"):
+    for key in ("seed", "game", "score"):
         check(f"'{key}'", data.get(key, 0), Integer(0), RecordError)
     for key in ("rules", "strategy"):
         if not isinstance(data.get(key, ""), str):
             raise RecordError(f"'{key}' must be a string, got {quoted(data[key])}")
-    return _check_game(get_rules(rules or data.get("rules", "yahtzee")), data)
+    record = _check_game(_record_rules(data, rules), data)
+    claimed = data.get("score", record.final)
+    if claimed != record.final:
+        raise RecordError(
+            f"'score' is {claimed}, but the dice and boxes of the record score {record.final}"
+        )
+    return record
 
 
 def read_records(path: str | os.PathLike, rules: str | RuleSet | None = None) -> list[GameRecord]:
     """Read and check a record file (JSON Lines; a ``.json`` file may also hold one record
-    or a list of them). Errors name the file, the line and the turn."""
+    or a list of them). Errors name the file, the line and the turn, and quote what was
+    read; a file larger than the memory available (:data:`RECORD_MEMORY_PER_BYTE`) is
+    refused before it is read."""
     path = Path(path)
     if not path.is_file():
         what = "is a folder, not a file" if path.is_dir() else "does not exist"
         raise RecordError(f"record file {str(path)!r} {what}")
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    size = path.stat().st_size
+    check_memory(
+        RECORD_MEMORY_PER_BYTE * size,
+        f"checking the record file {str(path)!r} ({size_text(size)})",
+        "split it into smaller files",
+    )
     if path.suffix == ".json":
-        items = _json(text, str(path))
+        items = _json(_text(path.read_bytes(), str(path)), str(path))
         items = items if isinstance(items, list) else [items]
         numbered = [(f"record {i + 1}", item) for i, item in enumerate(items)]
     else:
-        numbered = [
-            (f"line {n}", _json(line, f"{path}, line {n}"))
-            for n, line in enumerate(text.splitlines(), 1)
-            if line.strip()
-        ]
+        numbered = list(_json_lines(path))
     if not numbered:
         raise RecordError(f"{path}: no game records")
     out = []
@@ -255,12 +293,47 @@ def read_records(path: str | os.PathLike, rules: str | RuleSet | None = None) ->
     return out
 
 
-def _json(text: str, where: str):
-    """The JSON value of ``text``, or a one-line :class:`RecordError` naming ``where``."""
+def _json_lines(path: Path):
+    """``("line n", JSON value)`` of each non-blank line of a JSON Lines file, read one
+    line at a time; a line over :data:`MAX_LINE_BYTES` is refused before it is read whole."""
+    with path.open("rb") as fh:
+        for n, raw in enumerate(iter(lambda: fh.readline(MAX_LINE_BYTES + 1), b""), 1):
+            where = f"{path}, line {n}"
+            if len(raw) > MAX_LINE_BYTES:
+                raise RecordError(
+                    f"{where}: longer than {MAX_LINE_BYTES:,} bytes, starting "
+                    f"{quoted(raw[:40])}; a game record takes a few kB"
+                )
+            line = _text(raw, where)
+            if not line.strip():
+                continue
+            cut = "" if raw.endswith(b"\n") else "; the file ends in this line: cut short?"
+            yield f"line {n}", _json(line, where, cut)
+
+
+def _text(raw: bytes, where: str) -> str:
+    """``raw`` decoded as UTF-8, or a one-line :class:`RecordError` naming the first byte
+    that is not, and its column."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        byte = raw[exc.start]
+        near = quoted(raw[max(exc.start - 10, 0) : exc.start + 10])
+        raise RecordError(
+            f"{where}: not UTF-8 text: byte 0x{byte:02x} at column {exc.start + 1} (near {near})"
+        ) from None
+
+
+def _json(text: str, where: str, cut: str = ""):
+    """The JSON value of ``text``, or a one-line :class:`RecordError` naming ``where``,
+    the column and the text there (``cut``: a hint after it, for a last line)."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"{where}: not JSON ({exc.msg}, column {exc.colno})") from None
+        near = quoted(text[max(exc.pos - 20, 0) : exc.pos + 20])
+        raise RecordError(
+            f"{where}: not JSON ({exc.msg}, column {exc.colno}, near {near}){cut}"
+        ) from None
     except RecursionError:
         raise RecordError(f"{where}: JSON nested too deeply") from None
 

@@ -461,10 +461,14 @@ def _shared_blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, aggreg
             if isinstance(out, _Failed):
                 raise out.exc
             yield out
-    finally:
+    except BaseException:
+        # An error, Ctrl-C or a caller that stopped early: the threads stop after their
+        # block, unwaited (daemons), so a strategy stuck in one (sleeping) holds no one.
         stop.set()
-        for t in threads:
-            t.join()
+        raise
+    stop.set()
+    for t in threads:
+        t.join()
 
 
 def _blocks(strategy, rules, todo, n_jobs, dice_key, strategy_key, aggregate):

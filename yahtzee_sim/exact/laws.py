@@ -48,6 +48,7 @@ from yahtzee_sim.engine.moves import (
     box_label,
     illegal_move,
     keep_array,
+    keep_text,
     position_text,
 )
 from yahtzee_sim.engine.registry import get_strategy
@@ -275,18 +276,17 @@ def _views(rules: RuleSet, states: np.ndarray, turn: int):
 
 def keep_indices(strategy, rules: RuleSet, view: TurnView, out) -> np.ndarray:
     """The keep index of each row's answer ``out`` (checked by :mod:`yahtzee_sim.engine.moves`)."""
-    arr = keep_array(strategy, out, view)
+    arr = keep_array(strategy, out, view, in_game=False)
     keep = np.empty(len(arr), dtype=np.int16)
     i = keep_codes(kernel_rules(rules), arr, np.ascontiguousarray(view.dice), keep)
     if i >= 0:
-        action = f"keep {list(DiceTables.faces_from_counts(arr[i]))}"
-        raise illegal_move(strategy, "keep", view, i, action, in_game=False)
+        raise illegal_move(strategy, "keep", view, i, keep_text(out, i), in_game=False)
     return keep
 
 
 def box_indices(strategy, rules: RuleSet, view: TurnView, out) -> np.ndarray:
     """Each row's box (int8; -1 when out of range, refused where the box is written)."""
-    arr = box_array(strategy, out, view)
+    arr = box_array(strategy, out, view, in_game=False)
     return np.where((arr < 0) | (arr >= rules.n_boxes), -1, arr).astype(np.int8)
 
 

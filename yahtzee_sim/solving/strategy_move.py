@@ -130,12 +130,12 @@ def move_at(strategy, view: TurnView, options: list[Option], in_game: bool = Tru
     rules = view.rules
     answer = decide(strategy, view)
     if view.rolls_left:
-        counts = keep_array(strategy, answer, view)[0]
+        counts = keep_array(strategy, answer, view, in_game)[0]
         faces = tuple(int(f) for f in DiceTables.faces_from_counts(counts))
         found = [o for o in options if o.keep == faces]
         what, action = "keep", f"keep {list(faces)}"
     else:
-        c = int(box_array(strategy, answer, view)[0])
+        c = int(box_array(strategy, answer, view, in_game)[0])
         name = rules.box_names[c] if 0 <= c < rules.n_boxes else None
         found = [o for o in options if o.box == name]
         what, action = "box choice", box_label(rules, c, int(view.used[0]))
