@@ -33,6 +33,7 @@ from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import IllegalMoveError, quoted
 from yahtzee_sim.game.rules import RuleSet
+from yahtzee_sim.validation import Integer
 
 
 class Position(NamedTuple):
@@ -209,9 +210,12 @@ def _first_bad_face(faces, weights: dict) -> object:
     return faces
 
 
+_INTEGER = Integer()
+
+
 def _whole(value) -> bool:
     """An integer, as a function may return one: ``int`` or a numpy integer, not a bool."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    return _INTEGER.accepts(value)
 
 
 def _type_name(value) -> str:
@@ -342,8 +346,6 @@ class FunctionStrategy(UserStrategy):
     def _plain_keep(self, view: TurnView, rows: np.ndarray, j: int, faces) -> tuple:
         """``faces`` (answer ``j``) as a tuple of ``int``, or the error naming the first
         face that is no integer, as ``keep_fn`` returned it."""
-        if isinstance(faces, tuple) and all(type(f) is int for f in faces):
-            return faces
         if isinstance(faces, tuple) and all(map(_whole, faces)):
             return tuple(map(int, faces))
         return self._keep_code(next(_positions(view, rows[j : j + 1])), faces)  # raises

@@ -17,6 +17,7 @@ from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import IllegalMoveError, quoted
 from yahtzee_sim.game.dice import DiceTables
 from yahtzee_sim.game.rules import RuleSet
+from yahtzee_sim.validation import Integer
 
 #: What each method returns, for the errors.
 ANSWERS = {"keep": "integer face counts", "box": "integer box indices"}
@@ -80,11 +81,8 @@ def _first_bad_row(arr: np.ndarray, rows: np.ndarray, high: int) -> int:
         with np.errstate(invalid="ignore"):
             bad = ~np.isfinite(flat) | (flat != np.round(flat)) | (flat < 0) | (flat > high)
     else:
-
-        def wrong(v) -> bool:
-            return not isinstance(v, (int, np.integer)) or isinstance(v, bool) or not 0 <= v <= high
-
-        bad = np.array([[wrong(v) for v in row] for row in flat.tolist()], dtype=bool)
+        whole = Integer(0, high)
+        bad = np.array([[not whole.accepts(v) for v in row] for row in flat.tolist()], dtype=bool)
     hit = np.flatnonzero(bad.reshape(len(rows), -1).any(axis=1)) if flat.size else ()
     return int(rows[hit[0]]) if len(hit) else int(rows[0])
 
