@@ -650,11 +650,9 @@ _PEER_TASKS = {
 
 #: Why the peer is faster where it is (``bench_peers.py``'s measures).
 _PEER_FASTER = {
-    "options": "ours values a situation by running the widget over its whole turn-start "
-    "state (the box step of every roll, then every keep of both rerolls) and reads the "
-    "situation's options from it, which pays off when many situations share a state (a "
-    "game's decisions, a dataset); random situations share almost none, so each one costs "
-    "a whole turn",
+    "options": "ours computes, for each situation, the box step of every roll and one keep "
+    "step per reroll left at its turn-start state (a box choice needs neither); random "
+    "situations share almost no state, so each one pays for its steps alone",
 }
 
 
