@@ -295,20 +295,35 @@ def test_records_that_tell_the_truth_still_read(lines, tmp_path):
 
 def test_ctrl_c_stops_a_run_whose_strategy_sleeps(tmp_path):
     """With ``n_jobs=2`` a block runs in a thread of this process: Ctrl-C (here
-    ``interrupt_main``) stops the run at once, without waiting for the sleeping block."""
+    ``interrupt_main``, sent once the strategy has started sleeping: the strategy leaves
+    a file first) stops the run at once, without waiting for the sleeping block."""
     import _thread
     import threading
     import time
 
+    asleep = tmp_path / "asleep"
     path = _write(
-        tmp_path, "box", f"if os.getpid() == {os.getpid()}:\n    __import__('time').sleep(30)"
+        tmp_path,
+        "box",
+        f"if os.getpid() == {os.getpid()}:\n    open({str(asleep)!r}, 'w').close()\n"
+        "    __import__('time').sleep(30)",
     )
-    timer = threading.Timer(1.0, _thread.interrupt_main)
-    timer.start()
-    t0 = time.perf_counter()
+    sent: list[float] = []
+    stop = threading.Event()
+
+    def interrupt_once_asleep() -> None:
+        while not stop.is_set() and not asleep.exists():
+            time.sleep(0.01)
+        if not stop.is_set():
+            sent.append(time.perf_counter())
+            _thread.interrupt_main()
+
+    watcher = threading.Thread(target=interrupt_once_asleep, daemon=True)
+    watcher.start()
     try:
         with pytest.raises(KeyboardInterrupt):
             simulate(get_strategy(f"{path}:Bad"), 4096, chunk_size=1024, n_jobs=2, progress=False)
     finally:
-        timer.cancel()
-    assert time.perf_counter() - t0 < 10
+        stop.set()
+        watcher.join(5)
+    assert sent and time.perf_counter() - sent[0] < 10

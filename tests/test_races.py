@@ -47,6 +47,7 @@ import yahtzee_sim.engine.registry as registry
 from yahtzee_sim import get_rules
 from yahtzee_sim.engine.decide import prepare, user_frame
 from yahtzee_sim.engine.plugins import load_plugin
+from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyRuntimeError
 from yahtzee_sim.game.state import decode_state, n_states
@@ -195,6 +196,20 @@ def test_registry_first_discovery(monkeypatch):
         results = hammer(1, lambda t, r: registry.strategy_class("greedy"))
         assert {cls for per_thread in results for cls in per_thread} == {Greedy}
         assert "optimal" in registry.strategy_ids()
+
+
+def test_strategy_names_read_by_threads_at_once():
+    """A strategy's name and parameters read by many threads at once, each round a new
+    class without a constructor of its own: ``inspect.signature`` of such a class parses
+    a text signature, and CPython 3.11's parser fails when two threads parse together
+    (``SystemError: AST constructor recursion depth mismatch``); each class's
+    constructor parameters are read once, under a lock."""
+    for k in range(100):
+        cls = type(f"Nameless{k}", (Broken,), {"name": f"nameless-{k}"})
+        results = hammer(20, lambda t, r, cls=cls: (repr(cls()), strategy_label(cls())))
+        assert {x for per_thread in results for x in per_thread} == {
+            (f"Nameless{k}()", f"nameless-{k}")
+        }
 
 
 PLUGIN = textwrap.dedent(

@@ -8,9 +8,11 @@ from typing import ClassVar
 
 import numpy as np
 
-from yahtzee_sim.engine.summary import check_label, strategy_label
+from yahtzee_sim.engine.summary import check_label, init_parameters, strategy_label
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
+
+_VAR_KEYWORD = inspect.Parameter.VAR_KEYWORD
 
 #: How close our figure must come to a published one to agree with it, beyond the sampling
 #: error of both sides: one point of score (means, SDs, percentiles, extremes, counts per
@@ -197,12 +199,12 @@ class Strategy:
     # ---------------------------------------------------------- sklearn-like
     def get_params(self) -> dict:
         """Constructor parameters and their current values."""
-        sig = inspect.signature(type(self).__init__)
+        params = init_parameters(type(self))
         return {
             p: getattr(self, p)
-            for p in sig.parameters
+            for p in params
             if p != "self"
-            and sig.parameters[p].kind
+            and params[p].kind
             not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
         }
 
@@ -233,10 +235,10 @@ class Strategy:
         return twin
 
     def __repr__(self) -> str:
-        sig = inspect.signature(type(self).__init__)
+        params = init_parameters(type(self))
         parts = []
         for p, v in self.get_params().items():
-            default = sig.parameters[p].default
+            default = params[p].default
             if default is inspect.Parameter.empty or v != default:
                 parts.append(f"{p}={v!r}")
         return f"{type(self).__name__}({', '.join(parts)})"

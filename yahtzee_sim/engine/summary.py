@@ -29,7 +29,9 @@ an n-of-a-kind); exact laws add ``n_states`` and ``pmf``.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Sequence
+import threading
+import weakref
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -81,17 +83,37 @@ def box_statistics(names: Sequence[str], means, zero_rate, fill_turn) -> dict[st
 _SHOWN = (bool, int, float, str, tuple, type(None))
 
 
+_INIT_LOCK = threading.Lock()
+_INIT_PARAMETERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def init_parameters(cls: type) -> Mapping[str, inspect.Parameter]:
+    """The parameters of ``cls.__init__`` (``self`` included), read once per class.
+
+    Read under a lock and kept: for a class without a constructor of its own,
+    :func:`inspect.signature` parses a text signature with :func:`ast.parse`, and
+    CPython 3.11's parser is not safe when two threads parse at once (``SystemError:
+    AST constructor recursion depth mismatch``), as threads naming their strategies
+    in errors would.
+    """
+    with _INIT_LOCK:
+        params = _INIT_PARAMETERS.get(cls)
+        if params is None:
+            params = _INIT_PARAMETERS[cls] = inspect.signature(cls.__init__).parameters
+    return params
+
+
 def _changed_params(strategy) -> dict:
     """Constructor parameters away from their defaults whose values print briefly."""
     get_params = getattr(strategy, "get_params", None)
     if get_params is None:
         return {}
-    sig = inspect.signature(type(strategy).__init__)
+    params = init_parameters(type(strategy))
     return {
         p: v
         for p, v in get_params().items()
         if isinstance(v, _SHOWN)
-        and (sig.parameters[p].default is inspect.Parameter.empty or v != sig.parameters[p].default)
+        and (params[p].default is inspect.Parameter.empty or v != params[p].default)
     }
 
 

@@ -327,12 +327,14 @@ class TableCache:
 
     def put(self, key: str, table) -> None:
         """Keep ``table`` in memory as ``key``, dropping the least recently used beyond
-        ``max_entries``."""
+        ``max_entries`` first (so that ``memory`` never holds more, even as a thread that
+        does not take the lock sees it)."""
         with self.lock:
+            if key not in self.memory:
+                while len(self.memory) >= self.max_entries:
+                    self.memory.popitem(last=False)
             self.memory[key] = table
             self.memory.move_to_end(key)
-            while len(self.memory) > self.max_entries:
-                self.memory.popitem(last=False)
 
     def forget(self, key: str | None = None) -> None:
         """Drop the table ``key`` (every table if ``None``) from memory; disk files stay."""
