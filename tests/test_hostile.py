@@ -294,36 +294,41 @@ def test_records_that_tell_the_truth_still_read(lines, tmp_path):
 
 
 def test_ctrl_c_stops_a_run_whose_strategy_sleeps(tmp_path):
-    """With ``n_jobs=2`` a block runs in a thread of this process: Ctrl-C (here
-    ``interrupt_main``, sent once the strategy has started sleeping: the strategy leaves
-    a file first) stops the run at once, without waiting for the sleeping block."""
-    import _thread
-    import threading
+    """``simulate --jobs 2``: a block runs in a thread of the command's process and
+    sleeps there; Ctrl-C (SIGINT, sent once the strategy has started sleeping: it leaves
+    a file first) stops the command at once with exit 130, without waiting for the
+    sleeping block. The command runs in a process of its own, as a user's does."""
+    import signal
+    import subprocess
+    import sys
     import time
 
-    asleep = tmp_path / "asleep"
+    asleep, pid = tmp_path / "asleep", tmp_path / "pid"
     path = _write(
         tmp_path,
         "box",
-        f"if os.getpid() == {os.getpid()}:\n    open({str(asleep)!r}, 'w').close()\n"
-        "    __import__('time').sleep(30)",
+        f"if str(os.getpid()) == open({str(pid)!r}).read():\n"
+        f"    open({str(asleep)!r}, 'w').close()\n"
+        "    __import__('time').sleep(60)",
     )
-    sent: list[float] = []
-    stop = threading.Event()
-
-    def interrupt_once_asleep() -> None:
-        while not stop.is_set() and not asleep.exists():
-            time.sleep(0.01)
-        if not stop.is_set():
-            sent.append(time.perf_counter())
-            _thread.interrupt_main()
-
-    watcher = threading.Thread(target=interrupt_once_asleep, daemon=True)
-    watcher.start()
+    argv = ["simulate", "--strategy", f"{path}:Bad", "--games", "4096", "--jobs", "2"]
+    code = (
+        f"import os; open({str(pid)!r}, 'w').write(str(os.getpid())); "
+        f"from yahtzee_sim.cli import main; raise SystemExit(main({argv!r}))"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", code], stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     try:
-        with pytest.raises(KeyboardInterrupt):
-            simulate(get_strategy(f"{path}:Bad"), 4096, chunk_size=1024, n_jobs=2, progress=False)
+        deadline = time.perf_counter() + 120
+        while not asleep.exists() and child.poll() is None and time.perf_counter() < deadline:
+            time.sleep(0.01)
+        assert asleep.exists(), child.communicate()[1][-2000:]
+        sent = time.perf_counter()
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=30)
     finally:
-        stop.set()
-        watcher.join(5)
-    assert sent and time.perf_counter() - sent[0] < 10
+        child.kill()
+    assert child.returncode == 130, err[-2000:]
+    assert time.perf_counter() - sent < 10
+    assert "Traceback" not in err
