@@ -91,8 +91,8 @@ def workloads(names: list[str]) -> dict[str, Callable[[], object]]:
     ready."""
     from _situations import ours_options, situations
 
-    import yahtzee_sim.engine.simulate as engine
     from yahtzee_sim import get_rules, simulate
+    from yahtzee_sim.engine.scheduler import forget_prepared_strategies
     from yahtzee_sim.solving.solver import solve, value_table
 
     yahtzee = get_rules("yahtzee")
@@ -103,7 +103,7 @@ def workloads(names: list[str]) -> dict[str, Callable[[], object]]:
         simulate("greedy", 1_000, seed=0, rules=yahtzee, n_jobs=1)
 
         def greedy():
-            engine._PREPARED.clear()  # a fresh strategy: its decision cache empty
+            forget_prepared_strategies()  # a fresh strategy: its decision cache empty
             return simulate("greedy", GAMES, seed=1, rules=yahtzee, n_jobs=1)
 
         calls["greedy"] = greedy

@@ -397,7 +397,7 @@ class DecisionRecorder:
 def recorded_blocks(strategy, n_games: int, seed: int, rules: RuleSet, chunk_size: int):
     """Yield ``(first game, games, decisions)`` per block of the games ``simulate`` plays
     (same seed, same dice), recording every decision (one process)."""
-    from yahtzee_sim.engine.simulate import prepared_strategy
+    from yahtzee_sim.engine.scheduler import prepared_strategy
 
     strategy = prepared_strategy(get_strategy(strategy), rules)
     keys = keys_from_seed(seed)
