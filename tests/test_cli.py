@@ -171,3 +171,16 @@ def test_parquet_without_pyarrow_names_the_extra(capsys, monkeypatch, tmp_path):
     code, out, err = run(capsys, "simulate", "--games", "10", "--out", str(tmp_path / "g.parquet"))
     assert code == 2 and out == ""
     assert "needs pyarrow (the optional extra 'parquet')" in err and "Traceback" not in err
+
+
+def test_advise_yahtzee_bonus_keeps_its_older_spelling(capsys):
+    """``--yahtzee-bonus`` (the player's word) and ``--flag`` (its older spelling) both
+    say the Yahtzee box holds 50: an extra Yahtzee earns the bonus."""
+    base = ["advise", "--dice", "6,6,6,6,6", "--rolls-left", "0", "--used", "yahtzee"]
+    base += ["--json"]
+    outs = []
+    for extra in ([], ["--yahtzee-bonus"], ["--flag"]):
+        assert main(base + extra) == 0
+        outs.append(json.loads(capsys.readouterr().out)["options"])
+    assert outs[1] == outs[2] != outs[0]
+    assert outs[1][0]["value"] > outs[0][0]["value"] + 50  # the bonus, and more to come

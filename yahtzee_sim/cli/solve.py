@@ -116,8 +116,13 @@ def add_advise_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--used", default="", help="filled boxes, e.g. ones,chance")
     p.add_argument("--upper", type=opt.whole, default=0, help="upper-section total so far")
-    opt.add_flag(
-        p, "--flag", "the Yahtzee flag: the Yahtzee box holds 50 (extra Yahtzees earn the bonus)"
+    p.add_argument(
+        "--yahtzee-bonus",
+        "--flag",
+        dest="flag",
+        action="store_true",
+        help="the Yahtzee box holds 50, so an extra Yahtzee earns the bonus (the older "
+        "spelling --flag still works)",
     )
     p.add_argument(
         "--saved-rolls",
