@@ -234,7 +234,11 @@ def _call(strategy, method: str, what: str, view: TurnView | None, *args):
 
 
 def forked_error(strategy, what: str, where: str, view: TurnView | None) -> StrategyRuntimeError:
-    """The error for a strategy whose ``what`` (``"keep()"``) forked at ``where``."""
+    """The error for a strategy whose ``what`` (``"keep()"``) forked at ``where`` (a
+    line of code shipped to a worker process by value names the strategy's file)."""
+    source = getattr(type(strategy), "source_file", None)
+    if source and where.startswith(DYNAMIC_CODE + ":"):
+        where = source + where[len(DYNAMIC_CODE) :]
     name = strategy_label(strategy)
     msg = f"strategy {name!r}: {what} forked a child process (os.fork)"
     msg += f" at {where}" if where else ""
