@@ -296,8 +296,10 @@ def test_records_that_tell_the_truth_still_read(lines, tmp_path):
 def test_ctrl_c_stops_a_run_whose_strategy_sleeps(tmp_path):
     """``simulate --jobs 2``: a block runs in a thread of the command's process and
     sleeps there; Ctrl-C (SIGINT, sent once the strategy has started sleeping: it leaves
-    a file first) stops the command at once with exit 130, without waiting for the
-    sleeping block. The command runs in a process of its own, as a user's does."""
+    a file first) stops the command at once with exit 130, waiting neither for the
+    sleeping block nor for the worker process, which here takes 20 s to start (as one
+    does on a busy machine). The command runs in a process of its own, as a user's
+    does."""
     import signal
     import subprocess
     import sys
@@ -316,8 +318,20 @@ def test_ctrl_c_stops_a_run_whose_strategy_sleeps(tmp_path):
         f"import os; open({str(pid)!r}, 'w').write(str(os.getpid())); "
         f"from yahtzee_sim.cli import main; raise SystemExit(main({argv!r}))"
     )
+    slow = tmp_path / "slow"  # a worker process of loky sleeps 20 s before it starts
+    slow.mkdir()
+    (slow / "sitecustomize.py").write_text(
+        "import time\n"
+        "if b'popen_loky' in open('/proc/self/cmdline', 'rb').read():\n"
+        "    time.sleep(20)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(slow), *sys.path])}
     child = subprocess.Popen(
-        [sys.executable, "-c", code], stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", code],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
     )
     try:
         deadline = time.perf_counter() + 120

@@ -216,6 +216,7 @@ class _SharedRun:
         self.outputs: dict[int, object] = {}
         self.failed: list[BaseException] = []
         self.stop = threading.Event()
+        self.pool: Executor | None = None  # the worker processes, once started
 
     def take(self) -> tuple[int, tuple[int, int]] | None:
         """The next block ``(i, (first, n))``, or ``None`` when all are taken or the run
@@ -276,7 +277,7 @@ def _play_in_workers(run: _SharedRun, job: BlockJob, n_workers: int) -> None:
     """The worker processes' share: one block per worker in flight until one has come
     back, then two (a worker still starting holds no more games than it must)."""
     try:
-        pool = worker_pool(n_workers)
+        pool = run.pool = worker_pool(n_workers)
         pending: set = set()
         in_flight = n_workers
         while True:
@@ -312,10 +313,14 @@ def play_shared(job: BlockJob, todo: Blocks, n_jobs: int) -> Iterator:
     try:
         for i in range(len(todo)):
             yield run.get(i)
-    except BaseException:
+    except BaseException as exc:
         # An error, Ctrl-C or a caller that stopped early: the threads stop after their
         # block, unwaited (daemons), so a strategy stuck in one (sleeping) holds no one.
         run.stop.set()
+        if isinstance(exc, KeyboardInterrupt) and run.pool is not None:
+            # nor do the worker processes: the interpreter would wait for their blocks
+            # in flight at exit (seconds for a worker still starting)
+            run.pool.shutdown(wait=False, kill_workers=True)
         raise
     run.stop.set()
     for t in threads:
