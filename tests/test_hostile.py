@@ -326,6 +326,7 @@ def test_ctrl_c_stops_a_run_whose_strategy_sleeps(tmp_path):
         "    time.sleep(20)\n"
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(slow), *sys.path])}
+    env["PYTHONFAULTHANDLER"] = "1"  # a command that hangs shows its threads' stacks
     child = subprocess.Popen(
         [sys.executable, "-c", code],
         stderr=subprocess.PIPE,
@@ -340,7 +341,11 @@ def test_ctrl_c_stops_a_run_whose_strategy_sleeps(tmp_path):
         assert asleep.exists(), child.communicate()[1][-2000:]
         sent = time.perf_counter()
         child.send_signal(signal.SIGINT)
-        _, err = child.communicate(timeout=30)
+        try:
+            _, err = child.communicate(timeout=30)
+        except subprocess.TimeoutExpired:  # where each thread of the command waits
+            child.send_signal(signal.SIGABRT)
+            raise AssertionError("no exit 30 s after Ctrl-C:\n" + child.communicate()[1]) from None
     finally:
         child.kill()
     assert child.returncode == 130, err[-2000:]

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import yahtzee_sim._kernels as kernels
 from yahtzee_sim._kernels import (
     SharedSourceLocator,
@@ -19,6 +21,9 @@ from yahtzee_sim._kernels.widget import widget
 from yahtzee_sim.strategies.greedy import greedy_fill_states
 
 
+@pytest.mark.skipif(
+    bool(os.environ.get("NUMBA_CACHE_DIR")), reason="NUMBA_CACHE_DIR set: numba's own folder"
+)
 def test_project_kernels_use_the_shared_source_locator():
     assert numba_locators()[:2] == [SharedUserDirLocator, SharedSourceLocator]
     for kernel in (widget, greedy_fill_states):
