@@ -327,27 +327,29 @@ def test_ctrl_c_stops_a_run_whose_strategy_sleeps(tmp_path):
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(slow), *sys.path])}
     env["PYTHONFAULTHANDLER"] = "1"  # a command that hangs shows its threads' stacks
-    child = subprocess.Popen(
-        [sys.executable, "-c", code],
-        stderr=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    # the command's output goes to files: its worker processes inherit them, and a pipe
+    # would stay open as long as any of them lives, whatever the command did
+    errors = tmp_path / "stderr"
+    with open(errors, "w") as err_file, open(tmp_path / "stdout", "w") as out_file:
+        child = subprocess.Popen(
+            [sys.executable, "-c", code], stderr=err_file, stdout=out_file, env=env
+        )
     try:
         deadline = time.perf_counter() + 120
         while not asleep.exists() and child.poll() is None and time.perf_counter() < deadline:
             time.sleep(0.01)
-        assert asleep.exists(), child.communicate()[1][-2000:]
+        assert asleep.exists(), errors.read_text()[-2000:]
         sent = time.perf_counter()
         child.send_signal(signal.SIGINT)
         try:
-            _, err = child.communicate(timeout=30)
+            child.wait(timeout=30)
         except subprocess.TimeoutExpired:  # where each thread of the command waits
             child.send_signal(signal.SIGABRT)
-            raise AssertionError("no exit 30 s after Ctrl-C:\n" + child.communicate()[1]) from None
+            child.wait(10)
+            raise AssertionError("no exit 30 s after Ctrl-C:\n" + errors.read_text()) from None
     finally:
         child.kill()
+    err = errors.read_text()
     assert child.returncode == 130, err[-2000:]
     assert time.perf_counter() - sent < 10
     assert "Traceback" not in err

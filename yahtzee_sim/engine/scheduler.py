@@ -217,6 +217,25 @@ class _SharedRun:
         self.failed: list[BaseException] = []
         self.stop = threading.Event()
         self.pool: Executor | None = None  # the worker processes, once started
+        self.interrupted = False
+
+    def attach_pool(self, pool: Executor) -> bool:
+        """Keep the worker processes' pool; ``False`` if the run was interrupted first
+        (its caller then shuts it down itself)."""
+        with self.lock:
+            self.pool = pool
+            return not self.interrupted
+
+    def interrupt(self) -> None:
+        """Ctrl-C: stop taking blocks and shut the worker processes down now, unwaited
+        (the interpreter would wait at exit for their blocks in flight: seconds for a
+        worker still starting)."""
+        with self.lock:
+            self.interrupted = True
+            self.stop.set()
+            pool = self.pool
+        if pool is not None:
+            pool.shutdown(wait=False, kill_workers=True)
 
     def take(self) -> tuple[int, tuple[int, int]] | None:
         """The next block ``(i, (first, n))``, or ``None`` when all are taken or the run
@@ -277,7 +296,10 @@ def _play_in_workers(run: _SharedRun, job: BlockJob, n_workers: int) -> None:
     """The worker processes' share: one block per worker in flight until one has come
     back, then two (a worker still starting holds no more games than it must)."""
     try:
-        pool = run.pool = worker_pool(n_workers)
+        pool = worker_pool(n_workers)
+        if not run.attach_pool(pool):  # Ctrl-C came while the pool was starting
+            pool.shutdown(wait=False, kill_workers=True)
+            return
         pending: set = set()
         in_flight = n_workers
         while True:
@@ -317,10 +339,8 @@ def play_shared(job: BlockJob, todo: Blocks, n_jobs: int) -> Iterator:
         # An error, Ctrl-C or a caller that stopped early: the threads stop after their
         # block, unwaited (daemons), so a strategy stuck in one (sleeping) holds no one.
         run.stop.set()
-        if isinstance(exc, KeyboardInterrupt) and run.pool is not None:
-            # nor do the worker processes: the interpreter would wait for their blocks
-            # in flight at exit (seconds for a worker still starting)
-            run.pool.shutdown(wait=False, kill_workers=True)
+        if isinstance(exc, KeyboardInterrupt):  # nor do the worker processes
+            run.interrupt()
         raise
     run.stop.set()
     for t in threads:
