@@ -19,7 +19,7 @@ wrong; a refused request must leave the game as it was.
 A warm-up phase (``--warmup`` requests, same clients) comes first; the latencies (median,
 99th percentile, maximum) are those of the measured phase, and the server's resident
 memory (``VmRSS``) is read before the warm-up, after it and at the end. The tests
-(``tests/test_web_load.py``) run a smaller load through the same :func:`run_load`
+(``tests/apps/test_web_load.py``) run a smaller load through the same :func:`run_load`
 against a server thread.
 """
 

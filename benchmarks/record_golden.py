@@ -5,7 +5,7 @@ Usage::
     python benchmarks/record_golden.py [--out tests/golden]
 
 Writes ``golden.json`` (scalars and SHA-256 digests of per-game arrays) and
-``arrays.npz`` (score laws, value-table samples, target curves). ``tests/test_golden.py``
+``arrays.npz`` (score laws, value-table samples, target curves). ``tests/solving/test_golden.py``
 checks that the current code reproduces them: simulations bit for bit, floating
 results to 1e-12. Recorded once from the code before the one-widget refactor; record
 again only on purpose (a deliberate change of behaviour), and say so in the commit.

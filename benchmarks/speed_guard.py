@@ -27,7 +27,7 @@ The ratios are compared with the baseline saved by ``--record`` in
 (2) times its baseline's fails the guard, which names it and exits 1. Exit 2: no baseline.
 
 ``--slow-down WORKLOAD=FACTOR`` runs that workload FACTOR times in each timed run: a
-deliberately slowed workload, to see the guard fail (``tests/test_speed_guard.py`` slows
+deliberately slowed workload, to see the guard fail (``tests/benchmarks/test_speed_guard.py`` slows
 a kernel instead).
 """
 

@@ -32,7 +32,7 @@ class TargetScore(LaneStrategy):
     """
 
     id_parameter = "beta"  # the number of the id "target:300"
-    references = ()  # Tillius's figures are P(score >= beta) per beta: tests/test_target.py
+    references = ()  # Tillius's figures are P(score >= beta) per beta: tests/solving/test_target.py
     in_all = False  # not part of "all": its table takes minutes per rule set
 
     def __init__(self, beta: int = 300) -> None:

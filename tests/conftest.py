@@ -27,7 +27,8 @@ def pytest_addoption(parser):
         type=int,
         default=0,
         metavar="N",
-        help="seed of the stress tests (tests/test_races.py, tests/test_process_death.py): "
+        help="seed of the stress tests (tests/contracts/test_races.py and "
+        "tests/contracts/test_process_death.py): "
         "how often threads switch and garbage is collected, the seed of the games played, "
         "where a killed write is cut; 0 (the default) is the fixed schedule",
     )

@@ -123,3 +123,15 @@ def _shared(strategy: str, rules: str, part: int | str | None, compute):
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     return got
+
+
+#: Two late-game score sheets (Yahtzee rules) the match and win-probability tests share:
+#: A has every box but four of a kind, Yahtzee and chance; B every box but Yahtzee's chance.
+LATE_A = (
+    "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,three_of_a_kind=20,"
+    "four_of_a_kind=0,full_house=25,small_straight=30,large_straight=40"
+)
+LATE_B = (
+    "ones=2,twos=6,threes=12,fours=16,fives=20,sixes=24,three_of_a_kind=25,"
+    "four_of_a_kind=22,full_house=25,small_straight=30,yahtzee=0"
+)

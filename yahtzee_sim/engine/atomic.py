@@ -7,7 +7,7 @@ the content is written to a hidden temporary file in the target's folder, flushe
 disk (``fsync``), then renamed over the target with :func:`os.replace`, which readers see
 happen in one step. A process killed (even with ``SIGKILL``) before the rename leaves the
 target as it was; it may leave the hidden temporary file (``.NAME.XXXXXXXX.tmp.SUFFIX``),
-which nothing reads and which may be deleted. ``tests/test_process_death.py`` kills every
+which nothing reads and which may be deleted. ``tests/contracts/test_process_death.py`` kills every
 writer half-way through its file. (The out-of-core solve's table file has its own resumable
 scheme: :mod:`yahtzee_sim.solving.levels`.)
 """

@@ -1,0 +1,47 @@
+"""Points still to come under max-EV play: their moments and law from any state,
+between turns and inside one."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from yahtzee_sim.exact.future import future_law, future_moments
+from yahtzee_sim.exact.laws import evaluate
+from yahtzee_sim.game.rules import get_rules
+from yahtzee_sim.multiplayer.winprob import (
+    ScoreSheet,
+)
+from yahtzee_sim.solving.advisor import advise
+from yahtzee_sim.solving.solver import value_table
+
+from helpers import LATE_A, exact_law
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules_name", ["2-yatzy", "yahtzee"])
+def test_future_moments_mean_is_the_value_table_and_sd_the_exact_sd(rules_name):
+    fm = future_moments(rules_name)
+    V = value_table(rules_name).values
+    reach = V != 0
+    assert np.abs(fm.mean[reach] - V[reach]).max() < 1e-9
+    ev = exact_law("optimal", rules_name)
+    assert fm.sd[0] == pytest.approx(ev.sd, rel=1e-10)
+
+
+def test_future_law_from_the_start_is_optimal_play_s_law():
+    ev = evaluate("optimal", "2-yatzy")
+    law = future_law("2-yatzy", 0)
+    assert np.allclose(law, ev.pmf[: len(law)], atol=1e-14)
+    assert ev.pmf[len(law) :].sum() < 1e-14
+
+
+def test_future_law_inside_a_turn_has_the_advisor_s_value():
+    rules = get_rules("yahtzee")
+    card = ScoreSheet.parse(LATE_A.split(",four_of_a_kind")[0], rules)
+    for dice, rolls_left in (([6, 6, 6, 2, 3], 2), ([1, 2, 3, 4, 6], 1), ([5, 5, 5, 5, 2], 0)):
+        counts = rules.tables.counts_from_faces(dice)
+        law = future_law(rules, card.state, counts, rolls_left)
+        best = advise(dice, rolls_left, used=card.boxes, upper=card.upper_total, rules=rules)[0]
+        assert law.sum() == pytest.approx(1.0, abs=1e-12)
+        assert float(law @ np.arange(len(law))) == pytest.approx(best.value, abs=1e-9)
