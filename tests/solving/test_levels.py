@@ -148,7 +148,7 @@ def test_solving_into_a_file_equals_the_solve_in_memory(tmp_path):
 _CHILD = """
 import os, signal, sys
 from pathlib import Path
-sys.path.insert(0, {tests!r})
+sys.path[:0] = [{tests!r}, os.path.dirname({tests!r})]
 from test_levels import small
 from yahtzee_sim.solving import levels
 
@@ -192,7 +192,7 @@ def test_a_killed_solve_resumes_to_the_same_values(tmp_path, mode, resumed):
     rules = small(5)
     path = tmp_path / "table.bin"
     script = tmp_path / "child.py"
-    script.write_text(_CHILD.format(tests=os.path.dirname(os.path.dirname(__file__))))
+    script.write_text(_CHILD.format(tests=os.path.dirname(__file__)))
     child = subprocess.run([sys.executable, str(script), mode, str(path)], check=False)
     assert child.returncode == -signal.SIGKILL
     assert not path.exists() and levels.partial_paths(path)[0].exists()
