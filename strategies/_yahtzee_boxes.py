@@ -10,6 +10,8 @@ from __future__ import annotations
 from numba import njit
 
 import yahtzee_sim._kernels  # noqa: F401  (cache stamps cover this module's kernels)
+from yahtzee_sim.engine.strategy import Capabilities
+from yahtzee_sim.game.capabilities import GameNeeds
 
 YAHTZEE_BOXES = (
     "ones",
@@ -43,15 +45,18 @@ def has_yahtzee_card(rules) -> bool:
     return rules.box_names == YAHTZEE_BOXES and rules.n_faces == N_FACES and rules.n_dice == 5
 
 
+#: The games of strategies written for the 13-box Yahtzee card (any bonus or joker rules,
+#: not Yatzy's 15 boxes): what :func:`has_yahtzee_card` says, as data.
+YAHTZEE_CARD = GameNeeds(n_dice=5, n_faces=N_FACES, box_names=(YAHTZEE_BOXES,))
+
+
 class YahtzeeBoxes:
-    """Mixin of strategies written for the 13-box Yahtzee card: ``supports(rules)``
-    is :func:`has_yahtzee_card` (any bonus or joker rules, not Yatzy's 15 boxes)."""
+    """Mixin of strategies written for the 13-box Yahtzee card: their capabilities play
+    :data:`YAHTZEE_CARD` (``supports(rules)`` is :func:`has_yahtzee_card`)."""
 
-    requires = "the 13 Yahtzee boxes with five six-sided dice"
-
-    @classmethod
-    def supports(cls, rules) -> bool:
-        return has_yahtzee_card(rules)
+    capabilities = Capabilities(
+        plays=YAHTZEE_CARD, requires="the 13 Yahtzee boxes with five six-sided dice"
+    )
 
 
 @njit(cache=True, nogil=True)

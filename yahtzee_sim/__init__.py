@@ -11,6 +11,8 @@ Quick use::
     10000000
 """
 
+# registers the built-in strategies (their table: yahtzee_sim.strategies.builtin)
+import yahtzee_sim.strategies  # noqa: F401
 from yahtzee_sim.engine.simulate import simulate, simulate_aggregate
 from yahtzee_sim.errors import IllegalMoveError, RulesError, StrategyError, YahtzeeSimError
 from yahtzee_sim.game.rules import PRESETS, Box, RuleSet, get_rules

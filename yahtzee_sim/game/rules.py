@@ -24,6 +24,7 @@ from typing import Literal
 import numpy as np
 
 from yahtzee_sim.errors import RulesError
+from yahtzee_sim.game.capabilities import GameType
 from yahtzee_sim.game.dice import DiceTables
 from yahtzee_sim.validation import Integer, check
 
@@ -325,14 +326,11 @@ class RuleSet:
         """Face (1-based) of each box for the upper section, 0 for lower ones."""
         return np.array([c.param if c.is_upper else 0 for c in self.boxes], dtype=np.int64)
 
-    def require_fixed_rolls(self, what: str) -> None:
-        """Raise :class:`RulesError` naming ``what`` if rolls are saved in this game (the
-        capabilities written for fixed rolls a turn refuse such games in one line)."""
-        if self.saved_roll_cap:
-            raise RulesError(
-                f"{what} is not available for games with saved rolls ({self.name!r}); "
-                "simulate, the optimal value table and max-EV play are"
-            )
+    @property
+    def game_type(self) -> GameType:
+        """What kind of game this is (:class:`~yahtzee_sim.game.capabilities.GameType`):
+        the facts features and strategies declare their needs against."""
+        return GameType.of(self)
 
     def box_index(self, name: str) -> int:
         """Index of a box by name; raises :class:`RulesError` listing the valid names."""
