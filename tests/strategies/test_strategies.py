@@ -67,10 +67,7 @@ def isolated_registry(monkeypatch):
     monkeypatch.setattr(registry, "_LATEST", dict(registry._LATEST))
 
 
-def test_builtins_are_registered_in_code_not_in_the_package_metadata():
-    import tomllib
-    from pathlib import Path
-
+def test_builtins_are_registered_in_code():
     from yahtzee_sim.strategies.builtin import BUILT_IN
 
     assert {"greedy-v1", "optimal-v1", "glenn-rational-yahtzees-v2"} <= BUILT_IN.keys()
@@ -80,7 +77,12 @@ def test_builtins_are_registered_in_code_not_in_the_package_metadata():
         cls = strategy_class(key)
         assert (cls.__module__, cls.__name__) == (module, name)
         assert module.startswith("yahtzee_sim.strategies.")
-    # the entry-point group is for third-party packages only: no built-in there
+
+
+def test_the_entry_point_group_is_for_third_party_packages_only():
+    tomllib = pytest.importorskip("tomllib")
+    from pathlib import Path
+
     pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
     group = pyproject["project"].get("entry-points", {}).get("yahtzee_sim_strategies", {})
     assert not any(v.startswith("yahtzee_sim.") for v in group.values()), group
@@ -99,8 +101,7 @@ def rediscovered(monkeypatch):
 
 
 KEEP_PLUGIN = (
-    "from yahtzee_sim.strategies.greedy import Greedy\n\n"
-    "class {name}(Greedy):\n    pass\n"
+    "from yahtzee_sim.strategies.greedy import Greedy\n\nclass {name}(Greedy):\n    pass\n"
 )
 
 
