@@ -40,6 +40,7 @@ class RiskSensitive(TableStrategy):
         self.theta = theta
 
     def prepare(self, rules) -> None:
+        self.check_rules(rules)  # its capabilities: games without saved rolls
         try:
             self._risk = risk_table(rules, self.theta)
         except RiskError as exc:

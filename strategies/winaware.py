@@ -133,6 +133,7 @@ class _OpponentAware(Strategy):
     def prepare(self, rules) -> None:
         if getattr(self, "_rules", None) == rules:
             return
+        self.check_rules(rules)  # its capabilities: games without saved rolls
         self._fallback = get_strategy(getattr(self, "fallback", "optimal"))
         self._fallback.prepare(rules)
         self._moments = future_moments(rules)
