@@ -83,13 +83,14 @@ def command_table(docs: Path, prefix: str = "") -> str:
 
 def strategy_table(docs: Path | None = None) -> str:
     """Markdown: one row per registered strategy (its latest version): id, version, what it
-    plays (its docstring's first sentence), the rules it needs, whether it is deterministic
-    (exact evaluation) and part of ``all``."""
+    plays (its docstring's first sentence), and its declared capabilities: the rules it
+    needs, whether it is deterministic (exact evaluation), whether it reads a solved table,
+    and whether it is part of ``all``."""
     from yahtzee_sim.cli.catalog import strategy_rows
 
     rows = [
-        "| id | version | what it plays | rules | deterministic | in `all` |",
-        "|---|---|---|---|---|---|",
+        "| id | version | what it plays | rules | deterministic | solved table | in `all` |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in strategy_rows():
         needs = r["requires"] or "any"
@@ -97,7 +98,7 @@ def strategy_table(docs: Path | None = None) -> str:
         yes = {True: "yes", False: "no"}
         rows.append(
             f"| `{r['id']}` | {r['version']} | {text} | {needs} | {yes[r['deterministic']]} "
-            f"| {yes[r['in_all']]} |"
+            f"| {yes[r['solved_table']]} | {yes[r['in_all']]} |"
         )
     return "\n".join(rows)
 
