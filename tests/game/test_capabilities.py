@@ -92,3 +92,11 @@ def test_each_fixed_roll_feature_declares_its_needs_once(module, constant, name)
     assert feature == Feature(name, FIXED_ROLLS)
     with pytest.raises(RulesError, match=f"^{name} is {SAVED} \\('maxi-yatzy\\+cap2'\\)"):
         feature.check(get_rules("maxi-yatzy+cap2"))
+
+
+def test_the_older_require_fixed_rolls_still_refuses_with_a_deprecation_warning():
+    with pytest.warns(DeprecationWarning, match="Feature"):
+        get_rules("yahtzee").require_fixed_rolls("my feature")
+    refused = pytest.raises(RulesError, match=f"^my feature is {SAVED}")
+    with pytest.warns(DeprecationWarning), refused:
+        get_rules("maxi-yatzy").require_fixed_rolls("my feature")

@@ -16,6 +16,7 @@ import dataclasses
 import hashlib
 import itertools
 import json
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -24,7 +25,7 @@ from typing import Literal
 import numpy as np
 
 from yahtzee_sim.errors import RulesError
-from yahtzee_sim.game.capabilities import GameType
+from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature, GameType
 from yahtzee_sim.game.dice import DiceTables
 from yahtzee_sim.validation import Integer, check
 
@@ -331,6 +332,17 @@ class RuleSet:
         """What kind of game this is (:class:`~yahtzee_sim.game.capabilities.GameType`):
         the facts features and strategies declare their needs against."""
         return GameType.of(self)
+
+    def require_fixed_rolls(self, what: str) -> None:
+        """Deprecated: ``Feature(what, FIXED_ROLLS).check(rules)``
+        (:mod:`yahtzee_sim.game.capabilities`), which a feature declares once."""
+        warnings.warn(
+            "RuleSet.require_fixed_rolls is deprecated; declare the feature's needs once, "
+            "Feature(what, FIXED_ROLLS), and call its check(rules)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        Feature(what, FIXED_ROLLS).check(self)
 
     def box_index(self, name: str) -> int:
         """Index of a box by name; raises :class:`RulesError` listing the valid names."""
