@@ -79,7 +79,7 @@ FIXED_ROLL_FEATURES = [
     ("yahtzee_sim.exact.laws", "EXACT_EVALUATION", "exact evaluation"),
     ("yahtzee_sim.exact.future", "FUTURE_MOMENTS", "exact moments"),
     ("yahtzee_sim.exact.future", "FUTURE_LAWS", "exact future laws"),
-    ("yahtzee_sim.multiplayer.duel", "DUEL", "the two-player duel"),
+    ("yahtzee_sim.multiplayer.duel", "TWO_PLAYER_DUEL", "the two-player duel"),
     ("yahtzee_sim.learning.env", "ENVIRONMENT", "the Gymnasium environment"),
 ]
 

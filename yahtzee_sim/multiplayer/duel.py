@@ -45,7 +45,7 @@ from yahtzee_sim.multiplayer.winprob import ScoreSheet, ScoreSheetError, to_move
 from yahtzee_sim.solving.target import max_score
 
 #: The exact two-player game takes games without saved rolls.
-DUEL = Feature("the two-player duel", FIXED_ROLLS)
+TWO_PLAYER_DUEL = Feature("the two-player duel", FIXED_ROLLS)
 
 #: Most open boxes per card :func:`duel` takes by default: positions of real games with
 #: three open boxes each solve in under a second on official Yahtzee and Yatzy; the
@@ -304,7 +304,7 @@ def solve_duel(
         ``table.p_win(seat)`` is P(seat wins) from the start.
     """
     rules = get_rules(rules)
-    DUEL.check(rules)
+    TWO_PLAYER_DUEL.check(rules)
     t0 = time.perf_counter()
     cards = _cards(rules, cards)
     seat = to_move(cards)
@@ -414,7 +414,7 @@ def duel(
 
     t0 = time.perf_counter()
     rules = get_rules(rules)
-    DUEL.check(rules)
+    TWO_PLAYER_DUEL.check(rules)
     cards = _cards(rules, cards)
     seat = to_move(cards)
     if seat < 0:
