@@ -1,8 +1,8 @@
 """The Yahtzee score sheet as named box indices, and dice patterns, for rule-based kernels.
 
-Strategies written for the 13-box Yahtzee card (Glenn's rules, Defensive Yahtzee,
+Strategies written for the 13-box Yahtzee score sheet (Glenn's rules, Defensive Yahtzee,
 Glenn's Yahtzee chasers) index boxes by these names, never by bare numbers, and
-declare the card they need through :func:`has_yahtzee_card`.
+declare the games they play through :class:`YahtzeeBoxes` (:data:`YAHTZEE_SHEET`).
 """
 
 from __future__ import annotations
@@ -40,22 +40,18 @@ N_BOXES = 13
 N_FACES = 6
 
 
-def has_yahtzee_card(rules) -> bool:
-    """Whether ``rules`` use the 13 Yahtzee boxes in card order with five six-sided dice."""
-    return rules.box_names == YAHTZEE_BOXES and rules.n_faces == N_FACES and rules.n_dice == 5
-
-
-#: The games of strategies written for the 13-box Yahtzee card (any bonus or joker rules,
-#: not Yatzy's 15 boxes): what :func:`has_yahtzee_card` says, as data.
-YAHTZEE_CARD = GameNeeds(n_dice=5, n_faces=N_FACES, box_names=(YAHTZEE_BOXES,))
+#: The games of strategies written for the 13-box Yahtzee score sheet: the 13 Yahtzee
+#: boxes in sheet order with five six-sided dice, under any bonus or joker rules (not
+#: Yatzy's 15 boxes).
+YAHTZEE_SHEET = GameNeeds(n_dice=5, n_faces=N_FACES, box_names=(YAHTZEE_BOXES,))
 
 
 class YahtzeeBoxes:
-    """Mixin of strategies written for the 13-box Yahtzee card: their capabilities play
-    :data:`YAHTZEE_CARD` (``supports(rules)`` is :func:`has_yahtzee_card`)."""
+    """Mixin of strategies written for the 13-box Yahtzee score sheet: their capabilities
+    play :data:`YAHTZEE_SHEET`, which ``supports(rules)`` checks."""
 
     capabilities = Capabilities(
-        plays=YAHTZEE_CARD, requires="the 13 Yahtzee boxes with five six-sided dice"
+        plays=YAHTZEE_SHEET, requires="the 13 Yahtzee boxes with five six-sided dice"
     )
 
 

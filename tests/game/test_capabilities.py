@@ -29,10 +29,10 @@ def test_a_rule_set_describes_its_game_type():
 
 def test_game_needs_name_the_first_need_a_game_does_not_meet():
     yahtzee, yatzy = get_rules("yahtzee").game_type, get_rules("yatzy").game_type
-    card = GameNeeds(n_dice=5, n_faces=6, box_names=(yahtzee.box_names,))
-    assert card.admits(yahtzee) and card.unmet(yahtzee) is None
-    assert card.unmet(yatzy) == "box_names"
-    assert card.unmet(get_rules("maxi-yatzy").game_type) == "n_dice"
+    sheet = GameNeeds(n_dice=5, n_faces=6, box_names=(yahtzee.box_names,))
+    assert sheet.admits(yahtzee) and sheet.unmet(yahtzee) is None
+    assert sheet.unmet(yatzy) == "box_names"
+    assert sheet.unmet(get_rules("maxi-yatzy").game_type) == "n_dice"
     assert GameNeeds(n_faces=4).unmet(yahtzee) == "n_faces"
     assert FIXED_ROLLS.unmet(get_rules("maxi-yatzy").game_type) == "rolls"
     assert GameNeeds().admits(get_rules("maxi-yatzy").game_type)  # the default: every game
