@@ -13,7 +13,8 @@ Quick use::
 
 from yahtzee_sim.engine.simulate import simulate, simulate_aggregate
 from yahtzee_sim.errors import IllegalMoveError, RulesError, StrategyError, YahtzeeSimError
-from yahtzee_sim.game.rules import PRESETS, Box, RuleSet, get_rules
+from yahtzee_sim.game.rules import PRESETS, RuleSet, get_rules
+from yahtzee_sim.game.scoring import Box
 from yahtzee_sim.solving.advisor import Option, PositionError, advise
 from yahtzee_sim.solving.solver import ValueTable, solve, value_table
 

@@ -15,7 +15,8 @@ from yahtzee_sim.engine.batch import GameBatch
 from yahtzee_sim.errors import RulesError
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.game.dice import DiceError
-from yahtzee_sim.game.rules import Box, RuleSet, group_points
+from yahtzee_sim.game.rules import Box, RuleSet
+from yahtzee_sim.game.scoring import group_points
 from yahtzee_sim.game.state import decode_state, encode_state, n_states, saved_rolls_of
 from yahtzee_sim.solving.advisor import advise
 from yahtzee_sim.solving.solver import solve, value_table
