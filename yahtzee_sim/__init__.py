@@ -16,6 +16,7 @@ from yahtzee_sim.errors import IllegalMoveError, RulesError, StrategyError, Yaht
 from yahtzee_sim.game.rules import PRESETS, RuleSet, get_rules
 from yahtzee_sim.game.scoring import Box
 from yahtzee_sim.solving.advisor import Option, PositionError, advise
+from yahtzee_sim.solving.checks import check_rules
 from yahtzee_sim.solving.solver import ValueTable, solve, value_table
 
 __version__ = "0.1.0"
@@ -33,6 +34,7 @@ __all__ = [
     "YahtzeeSimError",
     "__version__",
     "advise",
+    "check_rules",
     "get_rules",
     "simulate",
     "simulate_aggregate",
