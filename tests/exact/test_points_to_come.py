@@ -38,9 +38,10 @@ def test_future_law_from_the_start_is_optimal_play_s_law():
 
 def test_the_former_module_name_still_imports():
     from yahtzee_sim.exact import future, points_to_come
+    from yahtzee_sim.exact.future import FutureLaws, future_law
 
-    assert future.future_law is points_to_come.future_law
-    assert future.FutureLaws is points_to_come.FutureLaws
+    assert future is points_to_come
+    assert (future_law, FutureLaws) == (points_to_come.future_law, points_to_come.FutureLaws)
 
 
 def test_future_law_inside_a_turn_has_the_advisor_s_value():
