@@ -256,6 +256,23 @@ def _with_switches(base: str, switches: list[str]) -> RuleSet:
 _instances: dict[tuple[str, int | None], RuleSet] = {}
 
 
+def _split_rolls(name: str, rolls_per_turn: int | None) -> tuple[str, int | None]:
+    """``name`` without its ``@N`` part, and the rolls per turn it and ``rolls_per_turn``
+    give (``"yahtzee@4"`` → ``("yahtzee", 4)``)."""
+    if "@" not in name:
+        return name, rolls_per_turn
+    base, _, rolls = name.partition("@")
+    try:
+        parsed = int(rolls.removesuffix("rolls"))
+    except ValueError:
+        raise RulesError(
+            f"rules {name!r}: the part after '@' must be a number of rolls per turn"
+        ) from None
+    if rolls_per_turn is not None and rolls_per_turn != parsed:
+        raise RulesError(f"rules {name!r} conflicts with rolls_per_turn={rolls_per_turn}")
+    return base, parsed
+
+
 def get_rules(rules: str | RuleSet = "yahtzee", rolls_per_turn: int | None = None) -> RuleSet:
     """Return a preset rule set by name (or pass a :class:`RuleSet` through).
 
@@ -277,18 +294,7 @@ def get_rules(rules: str | RuleSet = "yahtzee", rolls_per_turn: int | None = Non
     else:
         if not isinstance(rules, str):
             raise RulesError(f"rules must be a preset name or a RuleSet, got {rules!r}")
-        name = rules
-        if "@" in name:
-            name, _, rolls = name.partition("@")
-            try:
-                parsed = int(rolls.removesuffix("rolls"))
-            except ValueError:
-                raise RulesError(
-                    f"rules {rules!r}: the part after '@' must be a number of rolls per turn"
-                ) from None
-            if rolls_per_turn is not None and rolls_per_turn != parsed:
-                raise RulesError(f"rules {rules!r} conflicts with rolls_per_turn={rolls_per_turn}")
-            rolls_per_turn = parsed
+        name, rolls_per_turn = _split_rolls(rules, rolls_per_turn)
         base_name, *switches = name.split("+")
         if base_name not in PRESET_FIELDS:
             raise RulesError(

@@ -72,9 +72,11 @@ def check_dice_tables(rules: RuleSet) -> None:
         raise _fail(rules, "dice tables", f"{t.n_rolls} rolls, expected every multiset of {n}")
     row_sums = np.add.reduceat(t.keep_roll_prob, t.keep_roll_ptr[:-1])
     worst = int(np.argmax(np.abs(row_sums - 1.0)))
-    if abs(row_sums[worst] - 1.0) > 1e-12 or np.any(t.keep_roll_prob <= 0):
+    if abs(row_sums[worst] - 1.0) > 1e-12:
         keep = _faces(t.keep_counts[worst])
         raise _fail(rules, "dice tables", f"keep {keep} leads to rolls of total {row_sums[worst]}")
+    if np.any(t.keep_roll_prob <= 0):
+        raise _fail(rules, "dice tables", "a keep leads to a roll with no chance")
     keep_of_edge = np.repeat(np.arange(t.n_keeps), np.diff(t.keep_roll_ptr))
     if np.any(t.roll_counts[t.keep_roll_roll] < t.keep_counts[keep_of_edge]):
         raise _fail(rules, "dice tables", "a keep leads to a roll that does not contain it")
@@ -86,7 +88,8 @@ def check_dice_tables(rules: RuleSet) -> None:
 
 
 def check_box_scores(rules: RuleSet) -> None:
-    """Check every box's score of every roll against the most its kind declares."""
+    """Check every box's score of every roll, normal and as a joker, against the most its
+    kind declares, and that every box scores on some roll."""
     t = rules.tables
     n, f = rules.n_dice, rules.n_faces
     yahtzee_rolls = np.flatnonzero(t.yahtzee_face >= 0)
