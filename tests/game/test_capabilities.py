@@ -77,8 +77,8 @@ FIXED_ROLL_FEATURES = [
     ("yahtzee_sim.solving.utility", "UTILITY_PLAY", "utility play"),
     ("yahtzee_sim.solving.risk", "RISK_PLAY", "risk-sensitive play"),
     ("yahtzee_sim.exact.laws", "EXACT_EVALUATION", "exact evaluation"),
-    ("yahtzee_sim.exact.future", "FUTURE_MOMENTS", "exact moments"),
-    ("yahtzee_sim.exact.future", "FUTURE_LAWS", "exact future laws"),
+    ("yahtzee_sim.exact.points_to_come", "FUTURE_MOMENTS", "exact moments"),
+    ("yahtzee_sim.exact.points_to_come", "FUTURE_LAWS", "exact future laws"),
     ("yahtzee_sim.multiplayer.duel", "TWO_PLAYER_DUEL", "the two-player duel"),
     ("yahtzee_sim.learning.env", "ENVIRONMENT", "the Gymnasium environment"),
 ]
