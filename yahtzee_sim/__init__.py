@@ -18,8 +18,8 @@ from yahtzee_sim.errors import IllegalMoveError, RulesError, StrategyError, Yaht
 from yahtzee_sim.game.rules import PRESETS, RuleSet, get_rules
 from yahtzee_sim.game.scoring import Box
 from yahtzee_sim.solving.advisor import Option, PositionError, advise
-from yahtzee_sim.solving.checks import check_rules
 from yahtzee_sim.solving.solver import ValueTable, solve, value_table
+from yahtzee_sim.strategies.rule_checks import check_rules
 
 __version__ = "0.1.0"
 
