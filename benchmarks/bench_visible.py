@@ -14,7 +14,7 @@ import time
 
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.multiplayer.matches import play_matches
-from yahtzee_sim.multiplayer.winprob import win_probability_now
+from yahtzee_sim.multiplayer.win_probability import win_probability_now
 from yahtzee_sim.strategies import get_strategy
 
 

@@ -19,7 +19,7 @@ from yahtzee_sim.cli.main import main
 from yahtzee_sim.engine.records import RecordError, check_record, read_records, record_games
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import get_rules
-from yahtzee_sim.multiplayer.winprob import ScoreSheet, ScoreSheetError
+from yahtzee_sim.multiplayer.win_probability import ScoreSheet, ScoreSheetError
 
 FUZZ = settings(
     max_examples=25,

@@ -284,7 +284,7 @@ def _api_modules() -> list[str]:
 STABLE = [
     "game.rules", "game.dice", "game.state", "engine.lockstep", "engine.simulate",
     "engine.registry", "solving.solver", "exact.laws", "solving.advisor", "solving.target",
-    "solving.utility", "solving.risk", "multiplayer.matches", "multiplayer.winprob",
+    "solving.utility", "solving.risk", "multiplayer.matches", "multiplayer.win_probability",
     "engine.records",
 ]  # fmt: skip
 

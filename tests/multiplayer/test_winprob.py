@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yahtzee_sim.game.rules import get_rules
-from yahtzee_sim.multiplayer.winprob import (
+from yahtzee_sim.multiplayer.win_probability import (
     ScoreSheet,
     ScoreSheetError,
     win_probability_now,

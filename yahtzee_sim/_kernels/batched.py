@@ -1,7 +1,7 @@
 """Many games' turns in few widget calls: the games of a turn, whatever their states,
 run as the lanes of one call with caller-given box values (:func:`.widget.widget_mixed`:
 a box a lane has filled is valued ``NEG`` there; only the box step depends on the
-state, the keep steps are the dice's). Used by win-aware play (:mod:`.winaware`) and by
+state, the keep steps are the dice's). Used by win-aware play (:mod:`.win_values`) and by
 the score-dependent table strategies (need lanes of a target or utility table,
 :func:`need_lane_decisions`).
 """

@@ -1,7 +1,9 @@
-"""Kernel of win-aware play: one turn of the widget per game, its boxes valued by the
-probability of winning the game from the state they lead to.
+"""Win values: the probability of winning a visible match from the state each box leads
+to, and one turn of the widget per game against those values (the decisions of the
+win-seeking strategies ``win-aware``, ``win-target`` and ``chase``,
+:mod:`yahtzee_sim.strategies.win_seeking_visible`).
 
-A box written now leads to the turn-start state ``s2`` with ``q`` more points. From
+For ``win-aware``, a box written now leads to the turn-start state ``s2`` with ``q`` more points. From
 there the player is assumed to play max-EV, so the rest of their game adds a score
 with the mean and SD of :func:`yahtzee_sim.exact.future.future_moments` at ``s2``; each
 opponent still playing likewise ends near ``score + mean`` with that SD, a finished
@@ -394,13 +396,13 @@ def beat_probability(probs, o, n, rival, base):
 
 
 @njit(cache=True, nogil=True)
-def fill_reach_values(kr, card, target, mean, rival, t, val, val_bonus):
-    """Lane ``t`` (one game, ``card = (used, upper, flag, score)``): ``val[s, t]`` = P(win)
+def fill_reach_values(kr, sheet, target, mean, rival, t, val, val_bonus):
+    """Lane ``t`` (one game, ``sheet = (used, upper, flag, score)``): ``val[s, t]`` = P(win)
     after writing the points of slot ``s`` — :func:`beat_probability` from the state
     reached (target table ``target = (probs, offset, length)``) against the opponents'
     best final (``rival`` as there) — plus the max-EV tie-break; ``val_bonus`` as in
     :func:`fill_win_values`."""
-    used, upper, flag, score = card
+    used, upper, flag, score = sheet
     probs, offset, length = target
     bonus_flag = flag_after_roll(kr, flag, 1)
     earns = kr.yahtzee_bonus > 0 and flag >= 1
@@ -449,10 +451,10 @@ def win_reach_decisions(kr, order, mine, finished, target, mean, nodes, keep_out
             for t in range(nu):
                 i = rows[t]
                 lo, hi = ptr[i], ptr[i] + count[i]
-                card = (used[i], upper[i], flag[i], score[i])
+                sheet = (used[i], upper[i], flag[i], score[i])
                 ft = fin_ties[i]
                 tie_at = float(fin_best[i]) if ft > 1 else -np.inf
                 rival = (x[lo:hi], w[lo:hi], below[lo:hi], tie_at, 1.0 / (ft + 1))
-                fill_reach_values(kr, card, target, mean, rival, t, val, vb)
+                fill_reach_values(kr, sheet, target, mean, rival, t, val, vb)
                 mask_used_boxes(kr, used[i], t, val)
             solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)
