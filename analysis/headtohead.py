@@ -8,8 +8,6 @@ import pandas as pd
 
 from yahtzee_sim.multiplayer.win_probability import win_probability
 
-__all__ = ["win_matrix", "win_probability"]
-
 
 def win_matrix(distributions: dict) -> pd.DataFrame:
     """``P(row beats column)`` (ties count half) for every ordered pair of strategies.

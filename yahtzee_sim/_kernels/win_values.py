@@ -3,9 +3,9 @@ to, and one turn of the widget per game against those values (the decisions of t
 win-seeking strategies ``win-aware``, ``win-target`` and ``chase``,
 :mod:`yahtzee_sim.strategies.win_seeking_visible`).
 
-For ``win-aware``, a box written now leads to the turn-start state ``s2`` with ``q`` more points. From
-there the player is assumed to play max-EV, so the rest of their game adds a score
-with the mean and SD of :func:`yahtzee_sim.exact.future.future_moments` at ``s2``; each
+For ``win-aware``, a box written now leads to the turn-start state ``s2`` with ``q`` more
+points. From there the player is assumed to play max-EV, so the rest of their game adds a
+score with the mean and SD of :func:`yahtzee_sim.exact.future.future_moments` at ``s2``; each
 opponent still playing likewise ends near ``score + mean`` with that SD, a finished
 opponent at their total. The box's value is P(win) (ties split) under normal
 approximations of those remaining scores — exact once nothing is left to play for
