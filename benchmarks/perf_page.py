@@ -322,7 +322,8 @@ def _visible(r: dict) -> list[Row]:
             key = f"{name.replace('-', '_')}_seat{seat}_vs_optimal_matches_per_s"
             rows.append(
                 (
-                    f"the same with `{name}` in the {which} seat (it sees its opponent's score sheet)",
+                    f"the same with `{name}` in the {which} seat "
+                    "(it sees its opponent's score sheet)",
                     f"{_n(r[key])} matches/s",
                 )
             )
