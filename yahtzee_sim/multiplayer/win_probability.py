@@ -257,8 +257,8 @@ def win_probability_now(
         seat playing ``strategy`` in a visible match. ``simulate=`` is a deprecated
         spelling.
     strategy : str or Strategy, optional
-        The strategy of every seat in the play-outs (a registry id such as
-        ``"win-aware"``, or an instance); needed with ``n_playouts``.
+        The strategy of every seat in the play-outs (a registry id or an instance);
+        needed with ``n_playouts``.
     seed : int
         Seed of the play-outs.
     n_jobs : int
