@@ -10,24 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 
-def solved_states(rules) -> np.ndarray:
-    """The state indices both solvers compute: upper totals up to what the filled upper boxes
-    can make (capped), the flag only once the Yahtzee box is filled, the full sheet excluded."""
-    from yahtzee_sim.game.state import decode_state, n_states
-
-    used, upper, flag = decode_state(rules, np.arange(n_states(rules)))
-    most = np.array([b.param * rules.n_dice if b.is_upper else 0 for b in rules.boxes])
-    made = ((used[:, None] >> np.arange(rules.n_boxes)) & 1) @ most
-    ok = (upper <= np.minimum(made, rules.upper_cap)) & (used != (1 << rules.n_boxes) - 1)
-    if rules.has_yahtzee_flag:
-        ok &= (flag == 0) | (((used >> rules.yahtzee_index) & 1) == 1)
-    return np.flatnonzero(ok)
-
-
 def situations(rules, n: int, seed: int = 0) -> dict:
     """``n`` random situations as arrays: ``used, upper, flag`` (a solved state), ``dice``
     (sorted faces), ``rolls_left``."""
-    from yahtzee_sim.game.state import decode_state
+    from yahtzee_sim.game.state import decode_state, solved_states
 
     rng = np.random.default_rng(seed)
     states = rng.choice(solved_states(rules), n)

@@ -35,7 +35,7 @@ import sys
 import time
 
 import numpy as np
-from _situations import ours_options, situations, solved_states
+from _situations import ours_options, situations
 
 #: Our preset -> the peer's variant with the same rules.
 PAIRS = {
@@ -107,7 +107,7 @@ def compare(preset: str, n_situations: int) -> dict:
 
     from yahtzee_sim import get_rules
     from yahtzee_sim.exact.laws import evaluate
-    from yahtzee_sim.game.state import decode_state
+    from yahtzee_sim.game.state import decode_state, solved_states
     from yahtzee_sim.solving.solver import value_table
 
     rules = get_rules(preset)

@@ -19,7 +19,7 @@ ys = pytest.importorskip(
 
 from yahtzee_sim.analysis.dataset import grade_decisions  # noqa: E402
 from yahtzee_sim.game.rules import get_rules  # noqa: E402
-from yahtzee_sim.game.state import decode_state, n_states  # noqa: E402
+from yahtzee_sim.game.state import decode_state, solved_states  # noqa: E402
 from yahtzee_sim.solving.solver import value_table  # noqa: E402
 
 #: Our preset -> the peer's variant with the same rules.
@@ -35,18 +35,6 @@ N_STATES = {"yahtzee": 591_232, "yahtzee-no-bonus": 394_176, "yatzy": 1_576_896}
 TOL = 1e-9
 
 
-def reachable(rules) -> np.ndarray:
-    """Indices of the states both solvers value: upper totals up to what the filled upper
-    boxes make (capped), the flag only with the Yahtzee box filled, the full sheet excluded."""
-    used, upper, flag = decode_state(rules, np.arange(n_states(rules)))
-    most = np.array([b.param * rules.n_dice if b.is_upper else 0 for b in rules.boxes])
-    made = ((used[:, None] >> np.arange(rules.n_boxes)) & 1) @ most
-    ok = (upper <= np.minimum(made, rules.upper_cap)) & (used != (1 << rules.n_boxes) - 1)
-    if rules.has_yahtzee_flag:
-        ok &= (flag == 0) | (((used >> rules.yahtzee_index) & 1) == 1)
-    return np.flatnonzero(ok)
-
-
 @pytest.fixture(scope="module", params=list(PAIRS))
 def pair(request):
     rules = get_rules(request.param)
@@ -60,7 +48,7 @@ def pair(request):
 @pytest.mark.slow
 def test_every_state_value_equals_the_peers(pair):
     rules, _, solver = pair
-    states = reachable(rules)
+    states = solved_states(rules)
     if rules.name in N_STATES:
         assert len(states) == N_STATES[rules.name]
     used, upper, flag = decode_state(rules, states)
@@ -78,7 +66,7 @@ def test_option_values_of_sampled_situations_equal_the_peers(pair):
     rules, variant, solver = pair
     n = 3000
     rng = np.random.default_rng(47)
-    used, upper, flag = decode_state(rules, rng.choice(reachable(rules), n))
+    used, upper, flag = decode_state(rules, rng.choice(solved_states(rules), n))
     dice = np.sort(rng.integers(1, rules.n_faces + 1, (n, rules.n_dice)), axis=1)
     rolls_left = rng.integers(0, rules.rolls_per_turn, n)
     counts = (dice[:, :, None] == np.arange(1, rules.n_faces + 1)).sum(axis=1)

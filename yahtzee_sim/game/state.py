@@ -108,6 +108,30 @@ def upper_reach(rules: RuleSet, masks) -> np.ndarray:
     return np.minimum(total, rules.upper_cap)
 
 
+def solved_states(rules: RuleSet) -> np.ndarray:
+    """Indices of the turn-start states a solver values (ours and ``yatzy-solver``): the
+    sheet not full, the upper total at most what the filled upper boxes can show
+    (capped), the Yahtzee-bonus flag set only once the Yahtzee box is filled. Every state
+    play reaches is one of them; some are not reached (an upper total of 3 from the twos
+    box alone).
+
+    Parameters
+    ----------
+    rules : RuleSet
+        A game without saved rolls (its states are ``(used, upper, flag)``).
+
+    Returns
+    -------
+    numpy.ndarray
+        The state indices, ascending (int64).
+    """
+    used, upper, flag = decode_state(rules, np.arange(n_states(rules)))
+    ok = (upper <= upper_reach(rules, used)) & (used != (1 << rules.n_boxes) - 1)
+    if rules.has_yahtzee_flag:
+        ok &= (flag == 0) | (((used >> rules.yahtzee_index) & 1) == 1)
+    return np.flatnonzero(ok)
+
+
 def saved_bound(rules: RuleSet, filled) -> np.ndarray:
     """Most rolls a turn can start with, saved from ``filled`` earlier turns."""
     return np.minimum((rules.rolls_per_turn - 1) * np.asarray(filled), rules.saved_roll_cap)
