@@ -26,6 +26,7 @@ import numpy as np
 from scipy import stats
 
 from yahtzee_sim.engine.registry import get_strategy
+from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import YahtzeeSimError, quoted
 from yahtzee_sim.exact.future import future_law
@@ -236,7 +237,7 @@ def win_probability_now(
     dice=None,
     rolls_left: int | None = None,
     n_playouts: int = 0,
-    strategy=None,
+    strategy: str | Strategy | None = None,
     seed: int = 0,
     n_jobs: int = 1,
 ) -> LiveWinProbability:
@@ -263,6 +264,12 @@ def win_probability_now(
         Seed of the play-outs.
     n_jobs : int
         Processes playing them.
+
+    Returns
+    -------
+    LiveWinProbability
+        Each seat's exact win probability (``exact``) and expected final score; with
+        ``n_playouts``, the play-outs' win shares with 95% intervals.
     """
     rules = get_rules(rules)
     sheets = [s if isinstance(s, ScoreSheet) else ScoreSheet.parse(s, rules) for s in sheets]
