@@ -11,7 +11,7 @@ two-player play). We could read only that paper's abstract in the stored copies,
   the probability of winning from the state it leads to;
 * from that state on, every player (this one included) is assumed to play max-EV: a
   player's remaining score is summarized by the exact mean and SD of max-EV play from
-  their turn-start state (:func:`yahtzee_sim.exact.future.future_moments`) and treated as
+  their turn-start state (:func:`yahtzee_sim.exact.points_to_come.future_moments`) and treated as
   normal; finished players count with their totals; ties split the win;
 * so it is exact where nothing but this turn is left to decide: on the last seat's
   last turn it is ``chase``;
@@ -23,7 +23,7 @@ values each box differently:
 
 * the opponents' best final total is a law — exact once every opponent still playing
   has at most ``exact_open`` open boxes (their max-EV laws,
-  :func:`yahtzee_sim.exact.future.future_laws`), before that normal finals with the exact
+  :func:`yahtzee_sim.exact.points_to_come.future_laws`), before that normal finals with the exact
   mean and SD of max-EV play, as equal-weight quantiles;
 * the player's own future is not max-EV play but the best response to each possible
   total: from the state a box leads to, the largest probability of scoring more than
@@ -63,7 +63,7 @@ from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
-from yahtzee_sim.exact.future import future_laws, future_moments
+from yahtzee_sim.exact.points_to_come import future_laws, future_moments
 from yahtzee_sim.game.state import encode_state
 from yahtzee_sim.solving.target import max_score, target_table
 from yahtzee_sim.validation import Integer, check
@@ -236,7 +236,7 @@ class WinTarget(_OpponentAware):
 
     Each box written now leads to a turn-start state ``s2`` with ``base`` points. The
     opponents' best final total ``B`` is a law: exact (max-EV play from score sheets with at
-    most ``exact_open`` open boxes, :func:`yahtzee_sim.exact.future.future_laws`) or
+    most ``exact_open`` open boxes, :func:`yahtzee_sim.exact.points_to_come.future_laws`) or
     equal-weight quantiles of normal finals (the exact mean and SD of max-EV play). The
     box's value is the mean over ``B`` of the largest probability of scoring more than
     ``B - base`` from ``s2`` (the target-score table,

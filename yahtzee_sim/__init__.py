@@ -13,8 +13,10 @@ Quick use::
 
 from yahtzee_sim.engine.simulate import simulate, simulate_aggregate
 from yahtzee_sim.errors import IllegalMoveError, RulesError, StrategyError, YahtzeeSimError
-from yahtzee_sim.game.rules import PRESETS, Box, RuleSet, get_rules
+from yahtzee_sim.game.rules import PRESETS, RuleSet, get_rules
+from yahtzee_sim.game.scoring import Box
 from yahtzee_sim.solving.advisor import Option, PositionError, advise
+from yahtzee_sim.solving.checks import check_rules
 from yahtzee_sim.solving.solver import ValueTable, solve, value_table
 
 __version__ = "0.1.0"
@@ -32,6 +34,7 @@ __all__ = [
     "YahtzeeSimError",
     "__version__",
     "advise",
+    "check_rules",
     "get_rules",
     "simulate",
     "simulate_aggregate",

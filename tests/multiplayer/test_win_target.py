@@ -17,8 +17,8 @@ from yahtzee_sim._kernels.win_values import (
     best_final_sizes,
 )
 from yahtzee_sim.errors import StrategyError
-from yahtzee_sim.exact.future import FutureError, future_law, future_laws, future_moments
 from yahtzee_sim.exact.pairs import evaluate_pair
+from yahtzee_sim.exact.points_to_come import FutureError, future_law, future_laws, future_moments
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.game.state import decode_state
 from yahtzee_sim.multiplayer.duel import solve_duel

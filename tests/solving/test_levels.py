@@ -4,6 +4,7 @@ bit-identical to the product-layout solve and equal to brute force on small game
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -286,9 +287,11 @@ def test_a_sparse_state_cache_gives_the_dense_caches_slots(monkeypatch):
 @pytest.fixture
 def small_preset(monkeypatch):
     """``small-saved`` as a preset name the command line knows."""
-    from yahtzee_sim.game import rules as rules_module
+    from yahtzee_sim.game.presets import PRESET_FIELDS
 
-    monkeypatch.setitem(rules_module._PRESETS, "small-saved", lambda: small(5))
+    rules = small(5)
+    fields = {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}
+    monkeypatch.setitem(PRESET_FIELDS, "small-saved", lambda: fields)
     return "small-saved"
 
 

@@ -5,9 +5,9 @@ win-seeking strategies ``win-aware``, ``win-target`` and ``chase``,
 
 For ``win-aware``, a box written now leads to the turn-start state ``s2`` with ``q`` more
 points. From there the player is assumed to play max-EV, so the rest of their game adds a
-score with the mean and SD of :func:`yahtzee_sim.exact.future.future_moments` at ``s2``; each
-opponent still playing likewise ends near ``score + mean`` with that SD, a finished
-opponent at their total. The box's value is P(win) (ties split) under normal
+score with the mean and SD of :func:`yahtzee_sim.exact.points_to_come.future_moments` at
+``s2``; each opponent still playing likewise ends near ``score + mean`` with that SD, a
+finished opponent at their total. The box's value is P(win) (ties split) under normal
 approximations of those remaining scores — exact once nothing is left to play for
 anyone but this turn's player on their last turn. The widget
 (:func:`.widget.widget_mixed`) then takes the best keeps and boxes against these values.
@@ -262,7 +262,7 @@ def best_final_nodes(opponents, laws, normal, nodes):
     opponents' best total ``fin_best[i]`` (if ``fin_ties[i]`` > 0) and the turn-start
     states ``ost[i, k]`` and points ``osc[i, k]`` of the ``n_unf[i]`` still playing, who
     play max-EV. ``laws = (pool, offset, length, support)``:
-    :class:`yahtzee_sim.exact.future.FutureLaws`. ``normal = (mean, sd, z, z_weight)``: the
+    :class:`yahtzee_sim.exact.points_to_come.FutureLaws`. ``normal = (mean, sd, z, z_weight)``: the
     moments of max-EV play and the standard-normal nodes used for one opponent's final.
     ``nodes = (ptr, x, w, below, count)``: game ``i`` gets ``x[ptr[i] : ptr[i] +
     count[i]]`` with weights ``w`` (summing to 1) and ``below`` (the weight of its nodes

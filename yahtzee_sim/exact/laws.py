@@ -536,8 +536,9 @@ def _result(strategy, rules: RuleSet, fw: dict, pmf, t0: float, meta: dict) -> E
 
 
 def _lane_result(strategy, rules: RuleSet, progress: bool, t0: float) -> ExactResult:
-    """The :class:`ExactResult` of a need-lane strategy (:mod:`yahtzee_sim.exact.scores`)."""
-    from yahtzee_sim.exact.scores import lane_law
+    """The :class:`ExactResult` of a need-lane strategy
+    (:mod:`yahtzee_sim.exact.score_dependent`)."""
+    from yahtzee_sim.exact.score_dependent import lane_law
 
     fw = lane_law(strategy, rules, progress)
     pmf = fw["pmf"]

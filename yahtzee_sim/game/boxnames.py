@@ -1,7 +1,7 @@
 """Box names as people type and read them: one label per box and the matching of what a
 player types (the terminal game, the web API) to a box of the rules.
 
-A box's label is :attr:`Box.label <yahtzee_sim.game.rules.Box.label>`
+A box's label is :attr:`Box.label <yahtzee_sim.game.scoring.Box.label>`
 (``"three_of_a_kind"`` → ``"Three of a kind"``). :func:`match_box` takes, case-insensitively
 and with spaces, underscores and hyphens alike:
 
@@ -30,7 +30,8 @@ import re
 from collections.abc import Iterable
 
 from yahtzee_sim.errors import YahtzeeSimError
-from yahtzee_sim.game.rules import Box, RuleSet
+from yahtzee_sim.game.rules import RuleSet
+from yahtzee_sim.game.scoring import Box
 
 
 class BoxNameError(YahtzeeSimError):

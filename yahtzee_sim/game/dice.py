@@ -28,7 +28,7 @@ from yahtzee_sim.validation import Integer
 
 class _Scorer(Protocol):
     """What a box offers the dice tables: its score of a roll (face counts), normal
-    and as a joker (:class:`~yahtzee_sim.game.rules.Box`)."""
+    and as a joker (:class:`~yahtzee_sim.game.scoring.Box`)."""
 
     def score(self, counts, allow_one_pair: bool = False) -> int: ...
 

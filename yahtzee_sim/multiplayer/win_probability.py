@@ -6,7 +6,7 @@ two-player game); :func:`win_shares` each of several players' expected share of 
 player to move, when they are inside their turn) and returns each player's
 probability of winning, ties split, if everyone plays max-EV from here — exact: each
 player's final score is their points so far plus the exact law of their points to
-come (:func:`yahtzee_sim.exact.future.future_law`), the laws are independent, and
+come (:func:`yahtzee_sim.exact.points_to_come.future_law`), the laws are independent, and
 
     P(seat i wins) = sum_x P_i(x) * integral_0^1 prod_{j != i} (F_j(x - 1) + u p_j(x)) du,
 
@@ -29,7 +29,7 @@ from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import YahtzeeSimError, quoted
-from yahtzee_sim.exact.future import future_law
+from yahtzee_sim.exact.points_to_come import future_law
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import encode_state
 from yahtzee_sim.validation import Integer, check, renamed_arguments

@@ -3,7 +3,8 @@
 :class:`TableCache` serves every solved table of the package (the optimal values of
 :mod:`yahtzee_sim.solving.solver`, the target-score tables of :mod:`yahtzee_sim.solving.target`, the
 utility tables of :mod:`yahtzee_sim.solving.utility`, the future moments of
-:mod:`yahtzee_sim.exact.future`, the exponential-utility tables of :mod:`yahtzee_sim.solving.risk`),
+:mod:`yahtzee_sim.exact.points_to_come`, the exponential-utility tables of
+:mod:`yahtzee_sim.solving.risk`),
 keyed by the rule set's fingerprint and what was solved.
 
 Disk files live in ``$YAHTZEE_SIM_CACHE`` (default: ``$XDG_CACHE_HOME/yahtzee_sim`` or

@@ -1,13 +1,13 @@
 """Points still to come under max-EV play: their moments and law from any state,
-between turns and inside one."""
+between turns and inside one; the module's former name still imports."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from yahtzee_sim.exact.future import future_law, future_moments
 from yahtzee_sim.exact.laws import evaluate
+from yahtzee_sim.exact.points_to_come import future_law, future_moments
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.multiplayer.win_probability import (
     ScoreSheet,
@@ -34,6 +34,14 @@ def test_future_law_from_the_start_is_optimal_play_s_law():
     law = future_law("2-yatzy", 0)
     assert np.allclose(law, ev.pmf[: len(law)], atol=1e-14)
     assert ev.pmf[len(law) :].sum() < 1e-14
+
+
+def test_the_former_module_name_still_imports():
+    from yahtzee_sim.exact import future, points_to_come
+    from yahtzee_sim.exact.future import FutureLaws, future_law
+
+    assert future is points_to_come
+    assert (future_law, FutureLaws) == (points_to_come.future_law, points_to_come.FutureLaws)
 
 
 def test_future_law_inside_a_turn_has_the_advisor_s_value():
