@@ -18,8 +18,8 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "reports" / "yahtzee"
 
 
 def main() -> int:
-    from yahtzee_sim.analysis.report import build_report
-    from yahtzee_sim.analysis.report_files import write_report
+    from yahtzee_sim.analysis.report.build import build_report
+    from yahtzee_sim.analysis.report.write import write_report
 
     with tempfile.TemporaryDirectory() as tmp:
         files = write_report(build_report(progress=False), tmp)

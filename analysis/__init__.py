@@ -1,9 +1,11 @@
-"""Analysis of results: statistics with intervals, Kim–Nelson selection, MCB, regret,
-head-to-head, tournaments, plots."""
+"""Analysis of results, by what is asked: ranking strategies (``ranking/``: statistics
+with intervals, Kim–Nelson selection, MCB, tournaments), how a strategy decides
+(``decisions/``: regret, the coach, decision datasets, distilled cards, saved rolls), the
+report and the reproduction of the published tables (``report/``), head to head and plots.
+The names below are the ones to import from ``yahtzee_sim.analysis``."""
 
+from yahtzee_sim.analysis.decisions.regret import RegretResult, regret
 from yahtzee_sim.analysis.headtohead import win_matrix, win_probability
-from yahtzee_sim.analysis.kim_nelson import KNResult, SelectionError, kim_nelson, kn_constants
-from yahtzee_sim.analysis.mcb import mcb
 from yahtzee_sim.analysis.plots import (
     PALETTE,
     plot_box_means,
@@ -18,10 +20,16 @@ from yahtzee_sim.analysis.plots import (
     plot_win_matrix,
     plot_win_sweep,
 )
-from yahtzee_sim.analysis.regret import RegretResult, regret
-from yahtzee_sim.analysis.selection import DEFAULT_BATCH, METRICS, WinMetric, select_best
-from yahtzee_sim.analysis.stats import paired_difference, summarize
-from yahtzee_sim.analysis.tournament import (
+from yahtzee_sim.analysis.ranking.kim_nelson import (
+    KNResult,
+    SelectionError,
+    kim_nelson,
+    kn_constants,
+)
+from yahtzee_sim.analysis.ranking.mcb import mcb
+from yahtzee_sim.analysis.ranking.selection import DEFAULT_BATCH, METRICS, WinMetric, select_best
+from yahtzee_sim.analysis.ranking.stats import paired_difference, summarize
+from yahtzee_sim.analysis.ranking.tournament import (
     RoundRobinResult,
     TournamentError,
     TournamentResult,

@@ -25,7 +25,7 @@ def situations(rules, n: int, seed: int = 0) -> dict:
 
 def ours_options(rules, sit: dict) -> dict:
     """Every option's value of situations ``sit`` (:func:`grade_decisions`)."""
-    from yahtzee_sim.analysis.dataset import grade_decisions
+    from yahtzee_sim.analysis.decisions.dataset import grade_decisions
 
     counts = (sit["dice"][:, :, None] == np.arange(1, rules.n_faces + 1)).sum(axis=1)
     used = sit["used"]

@@ -5,7 +5,7 @@ Usage::
     python benchmarks/bench_coach.py [--games 10000] [--requests 200]
 
 * ``analyze``: 10,000 recorded ``greedy`` games written as JSON Lines, then read, checked
-  and graded (``yahtzee_sim.analysis.coach.analyze``), and the whole command
+  and graded (``yahtzee_sim.analysis.decisions.coach.analyze``), and the whole command
   ``yahtzee-sim analyze FILE --json`` (process start included). Target: <= 10 s.
 * ``advise``: a server on 127.0.0.1 (port chosen by the system), then ``--requests`` advisor
   requests over HTTP at random positions; the first request and the median and 95th
@@ -45,7 +45,7 @@ def main() -> None:
 
     from werkzeug.serving import make_server
 
-    from yahtzee_sim.analysis.coach import analyze
+    from yahtzee_sim.analysis.decisions.coach import analyze
     from yahtzee_sim.apps.server import create_app
     from yahtzee_sim.engine.records import record_games, write_records
 

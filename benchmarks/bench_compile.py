@@ -44,7 +44,7 @@ event.register("numba:compile", Timer())
 
 from yahtzee_sim import simulate
 from yahtzee_sim.solving.advisor import advise
-from yahtzee_sim.analysis.regret import evaluate_with_regret
+from yahtzee_sim.analysis.decisions.regret import evaluate_with_regret
 from yahtzee_sim.multiplayer.duel import duel
 from yahtzee_sim.solving.solver import solve
 from yahtzee_sim.solving.target import solve_target

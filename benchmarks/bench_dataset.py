@@ -25,7 +25,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args()
 
-    from yahtzee_sim.analysis.dataset import decision_dataset
+    from yahtzee_sim.analysis.decisions.dataset import decision_dataset
 
     decision_dataset(args.strategy, 200, rules=args.rules, progress=False)  # warm-up
     t0 = time.perf_counter()

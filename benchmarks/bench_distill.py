@@ -25,7 +25,7 @@ def main() -> None:
     ap.add_argument("--no-repeat", action="store_true", help="skip the determinism rerun")
     args = ap.parse_args()
 
-    from yahtzee_sim.analysis.distill import distill
+    from yahtzee_sim.analysis.decisions.distill import distill
 
     distill(args.rules, max_rules=1, seed=args.seed, n_games=200, curve_at=[])  # warm-up
     t0 = time.perf_counter()

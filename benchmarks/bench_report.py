@@ -11,8 +11,8 @@ Usage::
   ``differing_files`` lists the files of the two runs that are not byte-identical;
 * ``quick`` (with ``--then-quick``): ``report --quick`` with the caches of the warm run.
 
-Each run is a separate process that calls :func:`~yahtzee_sim.analysis.report.build_report`
-and :func:`~yahtzee_sim.analysis.report_files.write_report` and reports its wall time, CPU
+Each run is a separate process that calls :func:`~yahtzee_sim.analysis.report.build.build_report`
+and :func:`~yahtzee_sim.analysis.report.write.write_report` and reports its wall time, CPU
 time (the process and the workers it waited for: steadier than wall time on a busy
 machine), peak RSS and the split by step: ``numba_compile`` (kernels compiled or loaded
 from the numba cache, summed over top-level compilations), ``tables`` (value table solved
@@ -64,8 +64,8 @@ def _child(out: str, games: int | None, quick: bool) -> None:
 
     event.register("numba:compile", _Compiles())
     t0 = time.perf_counter()
-    from yahtzee_sim.analysis.report import build_report
-    from yahtzee_sim.analysis.report_files import write_report
+    from yahtzee_sim.analysis.report.build import build_report
+    from yahtzee_sim.analysis.report.write import write_report
 
     imports = time.perf_counter() - t0
     kwargs = {"quick": True} if quick else {}

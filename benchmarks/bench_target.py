@@ -68,7 +68,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rules", nargs="+", default=["yahtzee", "yatzy"])
     args = ap.parse_args()
-    from yahtzee_sim.analysis.reproduce import TILLIUS_TABLE_13
+    from yahtzee_sim.analysis.report.reproduction.papers import TILLIUS_TABLE_13
 
     out = {}
     for rules in args.rules:

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from yahtzee_sim import get_rules, simulate
-from yahtzee_sim.analysis.regret import regret
+from yahtzee_sim.analysis.decisions.regret import regret
 from yahtzee_sim.exact.laws import ExactEvaluationError, evaluate
 from yahtzee_sim.game.rules import PRESETS
 from yahtzee_sim.solving.advisor import advise

@@ -24,7 +24,7 @@ SIZES = (10, 20, 30, 50, 100)  # shipped sizes up to --max-rules
 
 def figures(card, rules) -> dict:
     """Exact mean, SD, percentiles and regret by decision type of ``card``."""
-    from yahtzee_sim.analysis.regret import evaluate_with_regret
+    from yahtzee_sim.analysis.decisions.regret import evaluate_with_regret
     from yahtzee_sim.strategies.card import CardStrategy
 
     ex, reg = evaluate_with_regret(CardStrategy(card=card), rules, top=0, distribution=True)
@@ -81,7 +81,7 @@ def main() -> None:
     )
     args = ap.parse_args()
 
-    from yahtzee_sim.analysis.distill import distill
+    from yahtzee_sim.analysis.decisions.distill import distill
     from yahtzee_sim.game.rules import get_rules
 
     rules = get_rules(args.rules)

@@ -20,7 +20,7 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
-    from yahtzee_sim.analysis.reproduce import reproduce
+    from yahtzee_sim.analysis.report.reproduction.build import reproduce
     from yahtzee_sim.strategies import strategy_class
 
     rep = reproduce(("glenn-2006", "simulating-yahtzee", "defensive"), n_games=args.games)

@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from yahtzee_sim.analysis.tournament import _mean_half, tournament
+from yahtzee_sim.analysis.ranking.tournament import _mean_half, tournament
 
 
 def seat_rotations(strategy: str, players: int) -> list[list[str]]:

@@ -367,7 +367,7 @@ class CardStrategy(Strategy):
     size : int
         Size of the shipped card (10, 20, 30, 50; 100 for Yatzy) when no ``path`` is given.
     card : Card, optional
-        A card in memory (what :func:`yahtzee_sim.analysis.distill.distill` plays);
+        A card in memory (what :func:`yahtzee_sim.analysis.decisions.distill.distill` plays);
         takes precedence over ``path`` and ``size``.
     """
 

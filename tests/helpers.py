@@ -74,7 +74,7 @@ def exact_law(strategy: str, rules: str = "yahtzee", distribution: bool = True):
     tournaments): the first test that needs it computes it with
     :func:`yahtzee_sim.exact.laws.evaluate` and keeps it in the run's cache folder
     (``tests/conftest.py``, shared by the xdist workers); the others read it back, bit
-    for bit (:mod:`yahtzee_sim.analysis.exact_cache`). ``distribution=False`` (the
+    for bit (:mod:`yahtzee_sim.analysis.report.exact_cache`). ``distribution=False`` (the
     moments, without the pmf) reads the whole law if a test already computed it.
     """
     from yahtzee_sim.exact.laws import evaluate
@@ -93,7 +93,7 @@ def exact_law(strategy: str, rules: str = "yahtzee", distribution: bool = True):
 def regret_law(strategy: str, rules: str = "yahtzee", top: int = 10):
     """``(evaluate(strategy, rules), regret(strategy, rules, top))`` of a built-in
     strategy id from one forward pass, computed once per test run (as :func:`exact_law`)."""
-    from yahtzee_sim.analysis.regret import evaluate_with_regret
+    from yahtzee_sim.analysis.decisions.regret import evaluate_with_regret
 
     return _shared(strategy, rules, top, lambda r: evaluate_with_regret(strategy, r, top))
 
@@ -102,7 +102,7 @@ def _shared(strategy: str, rules: str, part: int | str | None, compute):
     """The cached ``(exact, regret)`` of ``part`` (``None``: the law; ``"moments"``: its
     moments; an int: the law and the regret with that many situations), computed by
     ``compute(rules)`` if missing (``compute=None``: ``None`` if missing)."""
-    from yahtzee_sim.analysis import exact_cache
+    from yahtzee_sim.analysis.report import exact_cache
     from yahtzee_sim.solving.cache import cache_dir
 
     rules = get_rules(rules)

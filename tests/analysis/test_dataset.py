@@ -12,7 +12,7 @@ import pytest
 from yahtzee_sim import simulate
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.widget import new_work, upper_total_lanes, widget
-from yahtzee_sim.analysis.dataset import decision_dataset, grade_decisions
+from yahtzee_sim.analysis.decisions.dataset import decision_dataset, grade_decisions
 from yahtzee_sim.cli import main
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import get_rules

@@ -8,7 +8,8 @@ import json
 import numpy as np
 import pytest
 
-from yahtzee_sim.analysis.distill import DistillError, _pair_gains, distill
+from yahtzee_sim.analysis.decisions.card_search import pair_gains
+from yahtzee_sim.analysis.decisions.distill import DistillError, distill
 from yahtzee_sim.cli import main
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.strategies.card import CardStrategy, load_card
@@ -71,7 +72,7 @@ def test_pair_gains_kernel_matches_brute_force():
     allowed = np.array([True, True, False, True, True])
     gain = rng.normal(size=(P, A))
     bottom = rng.random(P) < 0.4
-    G = _pair_gains(X, allowed, gain, bottom, 4)
+    G = pair_gains(X, allowed, gain, bottom, 4)
     Xa = np.c_[X & allowed, np.ones(P, dtype=bool)]
     for a in range(L + 1):
         for b in range(a, L + 1):

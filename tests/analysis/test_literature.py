@@ -10,7 +10,7 @@ documented gap (:class:`~yahtzee_sim.engine.strategy.Gap`):
 * ``test_documented_gaps``: ours equals the value the gap records (so a change shows up)
   and lies outside that bound (a gap that closes must move to the agreements).
 
-Ours comes from :func:`yahtzee_sim.analysis.reproduce.our_quantity`, as in
+Ours comes from :func:`yahtzee_sim.analysis.report.reproduction.literature.our_quantity`, as in
 ``yahtzee-sim reproduce``: exact for a deterministic strategy, the sample minimum and
 maximum from as many simulated games as the source played (seed 2026).
 """
@@ -21,7 +21,11 @@ import numpy as np
 import pytest
 
 from yahtzee_sim import get_rules, simulate
-from yahtzee_sim.analysis.reproduce import documented_gaps, our_quantity, published_quantities
+from yahtzee_sim.analysis.report.reproduction.literature import (
+    documented_gaps,
+    our_quantity,
+    published_quantities,
+)
 from yahtzee_sim.engine.strategy import Gap, Reference, agreement_bound
 from yahtzee_sim.strategies import Strategy, strategy_class, strategy_ids
 

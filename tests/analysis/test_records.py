@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from yahtzee_sim import simulate
-from yahtzee_sim.analysis.coach import analyze, analyze_records
+from yahtzee_sim.analysis.decisions.coach import analyze, analyze_records
 from yahtzee_sim.cli import main
 from yahtzee_sim.engine.records import (
     RecordError,

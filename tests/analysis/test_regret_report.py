@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yahtzee_sim.analysis import regret, win_matrix, win_probability
-from yahtzee_sim.analysis.report import ReportError, build_report
-from yahtzee_sim.analysis.report_files import report_folder, write_report
+from yahtzee_sim.analysis.report.build import ReportError, build_report
+from yahtzee_sim.analysis.report.write import report_folder, write_report
 from yahtzee_sim.cli import main
 from yahtzee_sim.exact.laws import ExactEvaluationError
 from yahtzee_sim.solving.solver import value_table
@@ -195,8 +195,8 @@ def test_report_errors_in_the_api(tmp_path):
 
 # ------------------------------------------------------------- cached exact results
 def test_cached_exact_results_are_the_computed_ones(tmp_path, monkeypatch):
-    from yahtzee_sim.analysis import exact_cache
-    from yahtzee_sim.analysis.regret import evaluate_with_regret
+    from yahtzee_sim.analysis.decisions.regret import evaluate_with_regret
+    from yahtzee_sim.analysis.report import exact_cache
     from yahtzee_sim.game.rules import get_rules
 
     monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path))

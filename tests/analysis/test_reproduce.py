@@ -7,7 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from yahtzee_sim.analysis.reproduce import ReproduceError, reproduce
+from yahtzee_sim.analysis.report.reproduction import tables
+from yahtzee_sim.analysis.report.reproduction.build import ReproduceError, reproduce
 from yahtzee_sim.cli import main
 
 
@@ -15,16 +16,14 @@ from yahtzee_sim.cli import main
 def quick(tmp_path_factory):
     """A quick run: the rule-based strategies simulated (2,000 games) instead of evaluated
     exactly (the literature test checks their exact-quality figures); optimal exact."""
-    import yahtzee_sim.analysis.reproduce as mod
-
     out = tmp_path_factory.mktemp("repro")
     sections = ("reference-values", "simulating-yahtzee", "kim-nelson", "tillius")
-    exact_only = mod._deterministic
-    mod._deterministic = lambda sid: sid == "optimal" and exact_only(sid)
+    exact_only = tables.is_deterministic
+    tables.is_deterministic = lambda sid: sid == "optimal" and exact_only(sid)
     try:
         rep = reproduce(sections, quick=True, n_games=2000, out=out, n_jobs=1, kn_deltas=[6.0])
     finally:
-        mod._deterministic = exact_only
+        tables.is_deterministic = exact_only
     return rep, out
 
 
@@ -139,7 +138,7 @@ def test_cli_json(tmp_path, capsys):
 def test_exact_laws_are_kept_for_the_next_run(tmp_path, monkeypatch):
     """``reproduce`` reads its exact laws through the cache: a second read is the first
     law bit for bit, without evaluating again."""
-    from yahtzee_sim.analysis import exact_cache
+    from yahtzee_sim.analysis.report import exact_cache
     from yahtzee_sim.game.rules import get_rules
 
     monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path))

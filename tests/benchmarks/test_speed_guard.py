@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-import yahtzee_sim.analysis.dataset as dataset
+import yahtzee_sim.analysis.decisions.dataset as dataset
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location(

@@ -17,7 +17,7 @@ ys = pytest.importorskip(
     "yatzy_solver", reason="yatzy-solver is not installed (pip install -e '.[dev]')"
 )
 
-from yahtzee_sim.analysis.dataset import grade_decisions  # noqa: E402
+from yahtzee_sim.analysis.decisions.dataset import grade_decisions  # noqa: E402
 from yahtzee_sim.game.rules import get_rules  # noqa: E402
 from yahtzee_sim.game.state import decode_state, solved_states  # noqa: E402
 from yahtzee_sim.solving.solver import value_table  # noqa: E402

@@ -303,18 +303,20 @@ def cli(*argv: str) -> str:
 _REPRODUCTION = """
 import pandas as pd
 from pathlib import Path
-from yahtzee_sim.analysis import reproduce as r
+from yahtzee_sim.analysis.report.reproduction.papers import SY, SY_BOX_TABLES
+from yahtzee_sim.analysis.report.reproduction.rows import Reproduction, Row
+from yahtzee_sim.analysis.report.reproduction.write import write_reproduction
 
 rows = [
-    r.Row(f"{{r.SY}}, {{table}}", f"{{sid}}: {{box}} ({{what}})", 1.5 + k, 1.5 + k + {seed} / 100,
-          "simulated", 100, 1.0, 2.0)
-    for table, what in (("Table 8", "mean points"), ("Table 9", "share of zeros"),
-                        ("Table 10", "turn filled"))
+    Row(f"{{SY}}, {{table.number}}", f"{{sid}}: {{box}} ({{table.what}})", 1.5 + k,
+        1.5 + k + {seed} / 100, "simulated", 100, 1.0, 2.0, table_id=table.table_id,
+        strategy=sid, box=box)
+    for table in SY_BOX_TABLES
     for sid in ("greedy", "glenn-2007-rules")
     for k, box in enumerate(("Aces", "Twos"))
 ]
 kn = pd.DataFrame({{"delta": [1.0], "selected": ["greedy"], "seed": [{seed}]}})
-r._write(r.Reproduction(rows, ("simulating-yahtzee",), 100, {seed}), Path({out}), kn)
+write_reproduction(Reproduction(rows, ("simulating-yahtzee",), 100, {seed}), Path({out}), kn)
 """
 _DOC_PAGES = """
 import re, shutil
@@ -361,7 +363,7 @@ WRITERS = {
         (1, 2),
     ),
     "report-folder": Writer(
-        "import pickle\nfrom yahtzee_sim.analysis.report_files import write_report\n"
+        "import pickle\nfrom yahtzee_sim.analysis.report.write import write_report\n"
         "write_report(pickle.loads(open({data} + '/report-{seed}.pkl', 'rb').read()), {out})\n",
         (1, 9, 17),
     ),
@@ -378,7 +380,7 @@ WRITERS = {
 @pytest.fixture(scope="module")
 def writer_data(tmp_path_factory) -> Path:
     """Inputs of the writers: two small reports (seeds 1 and 2), pickled."""
-    from yahtzee_sim.analysis.report import build_report
+    from yahtzee_sim.analysis.report.build import build_report
 
     folder = tmp_path_factory.mktemp("writer-data")
     for seed in (1, 2):

@@ -8,8 +8,8 @@ import tracemalloc
 import pytest
 
 from yahtzee_sim import simulate, simulate_aggregate
-from yahtzee_sim.analysis.dataset import decision_dataset
-from yahtzee_sim.analysis.tournament import tournament
+from yahtzee_sim.analysis.decisions.dataset import decision_dataset
+from yahtzee_sim.analysis.ranking.tournament import tournament
 from yahtzee_sim.cli import main
 from yahtzee_sim.engine.budget import (
     BUDGET_ENV,

@@ -10,7 +10,7 @@ import pytest
 from brute_games import brute_value
 
 from yahtzee_sim import check_rules, get_rules, simulate
-from yahtzee_sim.analysis.saved_rolls import saved_rolls_by_turn
+from yahtzee_sim.analysis.decisions.saved_rolls import saved_rolls_by_turn
 from yahtzee_sim.engine.batch import GameBatch
 from yahtzee_sim.errors import RulesError
 from yahtzee_sim.exact.laws import evaluate

@@ -407,9 +407,9 @@ class Game:
         return rec
 
     def summary(self) -> dict | None:
-        """Luck and skill of the game so far (:mod:`yahtzee_sim.analysis.coach`), or None
+        """Luck and skill of the game so far (:mod:`yahtzee_sim.analysis.decisions.coach`), or None
         before the first recorded move."""
-        from yahtzee_sim.analysis.coach import analyze_records
+        from yahtzee_sim.analysis.decisions.coach import analyze_records
 
         rec = check_record(self.record_so_far())
         if not rec.decisions:  # (a stop is recorded with its box)

@@ -4,7 +4,7 @@ The program rolls (the engine's dice: game ``game`` of ``seed``) or, with
 ``dice="manual"``, asks for the dice of a real game; the person keeps and scores. After
 each decision the coach shows the points it lost against optimal play, the best move and
 a one-line reason; at the end, the luck/skill split of the game
-(:mod:`yahtzee_sim.analysis.coach`). Input is read line by line, so the game also plays
+(:mod:`yahtzee_sim.analysis.decisions.coach`). Input is read line by line, so the game also plays
 over a pipe (``printf '5 5\\n...' | yahtzee-sim play``); at the end of the input (or
 ``quit``) the game stops and what was played is kept (``record``).
 

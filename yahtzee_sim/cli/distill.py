@@ -48,9 +48,9 @@ def format_distill(res) -> str:
 
 
 def run_distill(args: argparse.Namespace) -> int:
-    """Learn a card (:func:`yahtzee_sim.analysis.distill.distill`), save it, print it."""
+    """Learn a card (:func:`yahtzee_sim.analysis.decisions.distill.distill`), save it, print it."""
     # the learner loads numba kernels and every strategy: imported here, not for --help.
-    from yahtzee_sim.analysis.distill import distill
+    from yahtzee_sim.analysis.decisions.distill import distill
 
     files.check_file("--out", args.out)
     files.check_file("--plot", args.plot, PLOT_SUFFIXES)

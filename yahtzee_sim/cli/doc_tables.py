@@ -5,7 +5,8 @@
 * the strategy table, from the registry (:mod:`yahtzee_sim.engine.registry`), in the
   strategies guide;
 * the documented gaps, from the strategies' references
-  (:func:`yahtzee_sim.analysis.reproduce.documented_gaps`), on the reproduction page.
+  (:func:`yahtzee_sim.analysis.report.reproduction.literature.documented_gaps`), on the
+  reproduction page.
 
 A page holds a generated table between ``<!-- generated: NAME -->`` and
 ``<!-- end generated: NAME -->``. ``python -m yahtzee_sim.cli.doc_tables`` rewrites them
@@ -105,7 +106,7 @@ def strategy_table(docs: Path | None = None) -> str:
 
 def gap_table(docs: Path | None = None) -> str:
     """Markdown: the documented gaps between the built-ins and their papers."""
-    from yahtzee_sim.analysis.reproduce import documented_gaps
+    from yahtzee_sim.analysis.report.reproduction.literature import documented_gaps
 
     def fmt(v: float, sign: str = "") -> str:
         if v == int(v):

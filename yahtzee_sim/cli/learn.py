@@ -146,7 +146,7 @@ def format_dataset(out: dict) -> str:
 
 def run_dataset(args: argparse.Namespace) -> int:
     """Write one row per decision (:func:`analysis.dataset.decision_dataset`) and summarize."""
-    from yahtzee_sim.analysis.dataset import decision_dataset  # pandas: not for --help
+    from yahtzee_sim.analysis.decisions.dataset import decision_dataset  # pandas: not for --help
 
     check_frame_file("--out", args.out)  # before the games are played
     ds = decision_dataset(

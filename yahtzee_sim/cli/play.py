@@ -187,7 +187,7 @@ def format_analysis(res, out: dict) -> str:
 def run_analyze(args: argparse.Namespace) -> int:
     """Grade recorded games against optimal play (:func:`analysis.coach.analyze`)."""
     # analysis loads pandas and every strategy: imported here so that --help stays fast.
-    from yahtzee_sim.analysis.coach import analyze, plot_value_path
+    from yahtzee_sim.analysis.decisions.coach import analyze, plot_value_path
 
     res = analyze(args.file, args.rules)
     games = res.games

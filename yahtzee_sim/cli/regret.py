@@ -66,7 +66,8 @@ def draw_regret(result, axes) -> None:
 
 def run_regret(args: argparse.Namespace) -> int:
     """Exact regret against optimal play (:func:`yahtzee_sim.analysis.regret`)."""
-    from yahtzee_sim.analysis.regret import regret  # pandas and the solver: not for --help
+    # pandas and the solver: not for --help
+    from yahtzee_sim.analysis.decisions.regret import regret
 
     rules = opt.rules_from(args)
     strategy = opt.strategy_from(args)

@@ -84,8 +84,8 @@ def run_report(args: argparse.Namespace) -> int:
     """Compute the benchmark report (:func:`analysis.report.build_report`), write it
     (:func:`analysis.report_files.write_report`) and summarize it."""
     # analysis loads pandas, matplotlib and every strategy: imported here, not for --help.
-    from yahtzee_sim.analysis.report import build_report
-    from yahtzee_sim.analysis.report_files import report_folder, write_report
+    from yahtzee_sim.analysis.report.build import build_report
+    from yahtzee_sim.analysis.report.write import report_folder, write_report
 
     if args.top < 0:
         raise opt.CliError(f"--top must be >= 0, got {args.top}")
@@ -167,11 +167,10 @@ def format_reproduction(rep) -> str:
 
 
 def run_reproduce(args: argparse.Namespace) -> int:
-    """Recompute every published table (:func:`analysis.reproduce.reproduce`): paper | ours."""
-    from yahtzee_sim.analysis.reproduce import (  # pandas, matplotlib: not for --help
-        SECTIONS,
-        reproduce,
-    )
+    """Recompute every published table: paper | ours
+    (:func:`yahtzee_sim.analysis.report.reproduction.build.reproduce`)."""
+    # pandas, matplotlib: not for --help
+    from yahtzee_sim.analysis.report.reproduction.build import SECTIONS, reproduce
 
     sections = SECTIONS if args.sections == "all" else tuple(args.sections.split(","))
     rep = reproduce(sections=sections, quick=args.quick, **_run_options(args))

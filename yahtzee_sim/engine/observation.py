@@ -2,7 +2,7 @@
 
 The Gymnasium environments (:mod:`yahtzee_sim.learning.env`), :class:`PolicyStrategy
 <yahtzee_sim.strategies.PolicyStrategy>` and the decision datasets
-(:mod:`yahtzee_sim.analysis.dataset`) all use this module, so an agent trained in the
+(:mod:`yahtzee_sim.analysis.decisions.dataset`) all use this module, so an agent trained in the
 environment plays the same moves when it is simulated, evaluated exactly or graded.
 
 **Observation** (flat ``int16`` vector, :func:`observation_layout` names the slices):

@@ -4,7 +4,7 @@ In a real match players take turns and see each other's score sheets. Here a blo
 of matches advances as arrays (leading axis = matches): in every round, seat 0 plays
 its turn in all matches, then seat 1, and so on. Each seat is a
 :class:`~yahtzee_sim.engine.batch.GameBatch` with the dice stream it has in a blind
-tournament (:func:`yahtzee_sim.analysis.tournament.seat_seed`), so the same seed
+tournament (:func:`yahtzee_sim.analysis.ranking.tournament.seat_seed`), so the same seed
 gives every seat the same dice whether the score sheets are visible or not: a strategy that
 ignores its opponents plays exactly the games it plays blind, and blind and visible
 results pair up under common random numbers. What a seat sees of the others is a

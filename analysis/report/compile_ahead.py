@@ -83,7 +83,7 @@ def start(rules) -> subprocess.Popen | None:
     env = dict(os.environ, NUMBA_NUM_THREADS="1")
     try:
         return subprocess.Popen(
-            [sys.executable, "-m", "yahtzee_sim.analysis.warmup", str(name)],
+            [sys.executable, "-m", "yahtzee_sim.analysis.report.compile_ahead", str(name)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -107,10 +107,10 @@ def finish(proc: subprocess.Popen | None, timeout: float = TIMEOUT_SECONDS) -> N
 
 def warm(rules="yahtzee") -> None:
     """Compile (or load) the kernels of a table strategy's decision fill and of
-    :func:`~yahtzee_sim.analysis.regret.evaluate_with_regret` for ``rules``: one turn of
+    :func:`~yahtzee_sim.analysis.decisions.regret.evaluate_with_regret` for ``rules``: one turn of
     ``greedy`` and its score law, one state's decisions against a table of zeros, then
     greedy's regret against a table of zeros."""
-    from yahtzee_sim.analysis.regret import RegretAccumulator
+    from yahtzee_sim.analysis.decisions.regret import RegretAccumulator
     from yahtzee_sim.exact.laws import exact_result, forward_pass, prepared
     from yahtzee_sim.game.rules import get_rules
     from yahtzee_sim.game.state import n_states

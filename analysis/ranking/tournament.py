@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from yahtzee_sim.analysis.stats import mean_ci
+from yahtzee_sim.analysis.ranking.stats import mean_ci
 from yahtzee_sim.engine.budget import check_memory, results_bytes
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import YahtzeeSimError
@@ -161,8 +161,6 @@ def tournament(
         seat keeps its blind dice stream, so strategies that ignore their opponents score
         exactly as in the blind game.
     """
-    from yahtzee_sim.engine.simulate import simulate
-
     t0 = time.perf_counter()
     rules = get_rules(rules)
     seats = seat_list(strategies, players)
@@ -173,22 +171,7 @@ def tournament(
         instances = [get_strategy(s) for s in seats]
         scores = play_matches(instances, rules, n_games, seed, n_jobs=n_jobs, progress=progress)
     else:
-        check_memory(  # the totals, the win shares, and one seat's games at a time
-            3 * 8 * len(seats) * n_games + results_bytes(rules, n_games),
-            f"a tournament of {n_games:,} games with every game's totals kept",
-            "play fewer games",
-        )
-        scores = np.empty((n_games, len(seats)), dtype=np.int64)
-        for i, s in enumerate(seats):
-            res = simulate(
-                s,
-                n_games,
-                seed=seat_seed(seed, i),
-                rules=rules,
-                n_jobs=n_jobs,
-                progress=progress,
-            )
-            scores[:, i] = res.total
+        scores = _blind_scores(seats, rules, n_games, seed, n_jobs, progress)
     wins = win_shares_of(scores)
     return TournamentResult(
         names,
@@ -203,6 +186,46 @@ def tournament(
             **({"visible": True} if visible else {}),
         },
     )
+
+
+def _blind_scores(seats, rules, n_games: int, seed: int, n_jobs: int, progress: bool):
+    """The final scores of blind games, ``(n_games, seats)``: each seat's games simulated
+    on its own seed (:func:`seat_seed`)."""
+    from yahtzee_sim.engine.simulate import simulate
+
+    check_memory(  # the totals, the win shares, and one seat's games at a time
+        3 * 8 * len(seats) * n_games + results_bytes(rules, n_games),
+        f"a tournament of {n_games:,} games with every game's totals kept",
+        "play fewer games",
+    )
+    scores = np.empty((n_games, len(seats)), dtype=np.int64)
+    for i, s in enumerate(seats):
+        res = simulate(
+            s,
+            n_games,
+            seed=seat_seed(seed, i),
+            rules=rules,
+            n_jobs=n_jobs,
+            progress=progress,
+        )
+        scores[:, i] = res.total
+    return scores
+
+
+def _round_robin_entrants(strategies, players: int) -> tuple[list, list[str]]:
+    """``(strategies, their labels)`` of a round robin: a comma-separated string split, at
+    least ``players`` distinct labels."""
+    if isinstance(strategies, str):
+        from yahtzee_sim.engine.plugins import split_strategy_list
+
+        strategies = split_strategy_list(strategies)
+    names = labels(strategies)
+    if len(set(names)) != len(names) or len(names) < players:
+        raise TournamentError(
+            f"a round robin of {players}-player games needs at least {players} distinct "
+            f"strategies, got {names}"
+        )
+    return strategies, names
 
 
 def exact_winning_law(pmfs) -> np.ndarray:
@@ -337,16 +360,7 @@ def round_robin(
 
     t0 = time.perf_counter()
     rules = get_rules(rules)
-    if isinstance(strategies, str):
-        from yahtzee_sim.engine.plugins import split_strategy_list
-
-        strategies = split_strategy_list(strategies)
-    names = labels(strategies)
-    if len(set(names)) != len(names) or len(names) < players:
-        raise TournamentError(
-            f"a round robin of {players}-player games needs at least {players} distinct "
-            f"strategies, got {names}"
-        )
+    strategies, names = _round_robin_entrants(strategies, players)
     seatings = list(permutations(range(len(names)), players))
     wins, scores = [], []
     for seats in seatings:

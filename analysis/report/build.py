@@ -2,7 +2,7 @@
 ranked, compared head to head and against optimal play.
 
 ``build_report()`` computes it, a :class:`Report`;
-:func:`~yahtzee_sim.analysis.report_files.write_report` writes it to a folder. Both are
+:func:`~yahtzee_sim.analysis.report.write.write_report` writes it to a folder. Both are
 what ``yahtzee-sim report`` runs.
 """
 
@@ -20,8 +20,9 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from yahtzee_sim.analysis import exact_cache, headtohead, warmup
-from yahtzee_sim.analysis.kim_nelson import KNResult, SelectionError
+from yahtzee_sim.analysis import headtohead
+from yahtzee_sim.analysis.ranking.kim_nelson import KNResult, SelectionError
+from yahtzee_sim.analysis.report import compile_ahead, exact_cache
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.game.rules import RuleSet, get_rules
@@ -43,7 +44,7 @@ class Report:
     """Everything :func:`build_report` computed: the simulations, exact results, regrets
     and Kim–Nelson selection, and the tables derived from them.
 
-    :func:`~yahtzee_sim.analysis.report_files.write_report` writes it to a folder.
+    :func:`~yahtzee_sim.analysis.report.write.write_report` writes it to a folder.
 
     Attributes
     ----------
@@ -57,7 +58,8 @@ class Report:
     exact : dict
         :class:`~yahtzee_sim.exact.laws.ExactResult` per deterministic strategy id.
     regrets : dict
-        :class:`~yahtzee_sim.analysis.regret.RegretResult` per strategy id (not the reference).
+        :class:`~yahtzee_sim.analysis.decisions.regret.RegretResult` per strategy id (not the
+        reference).
     kn : KNResult or None
         The Kim–Nelson selection (``None`` if it did not run).
     skipped : dict
@@ -257,13 +259,13 @@ def build_report(
     Returns
     -------
     Report
-        Everything computed; :func:`~yahtzee_sim.analysis.report_files.write_report`
+        Everything computed; :func:`~yahtzee_sim.analysis.report.write.write_report`
         writes it to a folder.
 
     Notes
     -----
     The exact law and the regret of a built-in strategy are kept in the table cache
-    (:mod:`yahtzee_sim.analysis.exact_cache`): a second report on the same rules reads
+    (:mod:`yahtzee_sim.analysis.report.exact_cache`): a second report on the same rules reads
     them back, bit for bit, instead of evaluating again.
     """
     t0 = time.perf_counter()
@@ -274,18 +276,16 @@ def build_report(
         _compile_notice()
     # a first run on this machine: the decision fill's and the exact stage's kernels
     # compile in a second process while the solver compiles (on one core) and runs
-    warming = warmup.start(rules)
+    warming = compile_ahead.start(rules)
     try:
         return _build(rules, n_games, seed, specs, n_jobs, regret_top, progress, quick, warming, t0)
     finally:
-        warmup.finish(warming, timeout=0.0)  # only still running if a step failed
+        compile_ahead.finish(warming, timeout=0.0)  # only still running if a step failed
 
 
 def _build(rules, games, seed, specs, n_jobs, regret_top, progress, quick, warming, t0):
     """The steps of :func:`build_report` (arguments checked; ``warming``: the
-    :mod:`~yahtzee_sim.analysis.warmup` process, or ``None``)."""
-    from yahtzee_sim.analysis.selection import select_best
-    from yahtzee_sim.engine.simulate import simulate_aggregate
+    :mod:`~yahtzee_sim.analysis.report.compile_ahead` process, or ``None``)."""
     from yahtzee_sim.solving.solver import value_table
 
     ids = list(specs)
@@ -298,17 +298,9 @@ def _build(rules, games, seed, specs, n_jobs, regret_top, progress, quick, warmi
 
     with clock("tables", "value table"):
         value_table(rules)  # solved or loaded once, shared by every step below
-    sims, skipped = {}, {}
+    skipped: dict[str, str] = {}
     with clock("simulations"):
-        for sid in ids:
-            bar.set_postfix_str(f"simulate {sid}")
-            try:
-                sims[sid] = simulate_aggregate(
-                    specs[sid], games, seed=seed, rules=rules, n_jobs=n_jobs, progress=False
-                )
-            except StrategyError as exc:
-                skipped[sid] = str(exc)
-            bar.update(1)
+        sims = _simulations(ids, specs, games, seed, rules, n_jobs, skipped, bar)
     if REFERENCE in skipped:
         raise ReportError(
             f"the reference strategy failed on rules {rules.name!r}: {skipped[REFERENCE]}"
@@ -316,25 +308,11 @@ def _build(rules, games, seed, specs, n_jobs, regret_top, progress, quick, warmi
     ids = [s for s in ids if s in sims]
     todo = [s for s in deterministic if s in sims]
     with clock("exact", f"exact ({len(todo)} strategies)"):
-        warmup.finish(warming)
+        compile_ahead.finish(warming)
         exact, regrets = _exact_stage(todo, specs, rules, regret_top, n_jobs, quick, skipped, bar)
     bar.update(len(deterministic) - len(todo))
-    kn = None
     with clock("kim_nelson", "Kim–Nelson"):
-        if quick:
-            skipped["Kim–Nelson"] = "quick report (run without --quick for the ranking)"
-        else:
-            try:
-                kn = select_best(
-                    [specs[s] for s in ids],
-                    delta=1.0,
-                    alpha=0.05,
-                    seed=seed,
-                    rules=rules,
-                    n_jobs=n_jobs,
-                )
-            except SelectionError as exc:  # e.g. a single strategy
-                skipped["Kim–Nelson"] = str(exc)
+        kn = _kim_nelson([specs[s] for s in ids], seed, rules, n_jobs, quick, skipped)
     bar.close()
     timings["exact_cpu"] = sum(e.seconds for e in exact.values() if not e.meta.get("cached"))
     timings["regret_cpu"] = sum(r.meta.get("charge_seconds", 0.0) for r in regrets.values())
@@ -352,6 +330,39 @@ def _build(rules, games, seed, specs, n_jobs, regret_top, progress, quick, warmi
         seconds=time.perf_counter() - t0,
         timings={k: round(v, 3) for k, v in timings.items()},
     )
+
+
+def _simulations(ids, specs, games, seed, rules, n_jobs, skipped, bar) -> dict:
+    """The simulation result of each strategy label in ``ids``; a strategy that refuses
+    the rules goes to ``skipped`` with the reason."""
+    from yahtzee_sim.engine.simulate import simulate_aggregate
+
+    sims = {}
+    for sid in ids:
+        bar.set_postfix_str(f"simulate {sid}")
+        try:
+            sims[sid] = simulate_aggregate(
+                specs[sid], games, seed=seed, rules=rules, n_jobs=n_jobs, progress=False
+            )
+        except StrategyError as exc:
+            skipped[sid] = str(exc)
+        bar.update(1)
+    return sims
+
+
+def _kim_nelson(strategies, seed, rules, n_jobs, quick, skipped) -> KNResult | None:
+    """The Kim–Nelson selection among ``strategies`` (δ = 1, α = 0.05), or ``None`` with
+    the reason in ``skipped`` (a quick report, a single strategy)."""
+    from yahtzee_sim.analysis.ranking.selection import select_best
+
+    if quick:
+        skipped["Kim–Nelson"] = "quick report (run without --quick for the ranking)"
+        return None
+    try:
+        return select_best(strategies, delta=1.0, alpha=0.05, seed=seed, rules=rules, n_jobs=n_jobs)
+    except SelectionError as exc:  # e.g. a single strategy
+        skipped["Kim–Nelson"] = str(exc)
+        return None
 
 
 class _Clock:
@@ -378,8 +389,8 @@ class _Clock:
 
 def _compile_notice() -> None:
     """One line on stderr when the numba kernels are not compiled yet on this machine,
-    with an estimate of the compiling ahead (:func:`warmup.compile_estimate`)."""
-    seconds = warmup.compile_estimate()
+    with an estimate of the compiling ahead (:func:`compile_ahead.compile_estimate`)."""
+    seconds = compile_ahead.compile_estimate()
     if seconds > 0:
         print(
             f"compiling kernels once (first run on this machine): about {seconds:.0f} s "
@@ -440,7 +451,7 @@ def _exact_one(sid: str, rules, top: int, quick: bool = False):
     """``(exact result, regret, error text)`` of one strategy: the regret (except for
     the reference) and the exact law from one forward pass; with ``quick`` no law
     except the reference's, and moments from the regret pass."""
-    from yahtzee_sim.analysis.regret import evaluate_with_regret
+    from yahtzee_sim.analysis.decisions.regret import evaluate_with_regret
     from yahtzee_sim.exact.laws import EXACT_STATE_LIMIT, ExactEvaluationError, evaluate
 
     try:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from yahtzee_sim.analysis.kim_nelson import KNResult, SelectionError, kim_nelson
+from yahtzee_sim.analysis.ranking.kim_nelson import KNResult, SelectionError, kim_nelson
 from yahtzee_sim.engine.simulate import simulate
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.game.rules import RuleSet, get_rules
@@ -97,7 +97,7 @@ def select_best(
 
     Notes
     -----
-    The other parameters are those of :func:`~yahtzee_sim.analysis.kim_nelson.kim_nelson`.
+    The other parameters are those of :func:`~yahtzee_sim.analysis.ranking.kim_nelson.kim_nelson`.
 
     Examples
     --------
@@ -119,11 +119,38 @@ def select_best(
     names = [strategy_label(o) for o in objs]
     if len(set(names)) != len(names):
         raise SelectionError(f"strategies must have distinct labels, got {names}")
+    opponents = _opponents(win)
+    draw = _draw(objs, opponents, win, metric, rules, seed, batch, n_jobs)
+    result = kim_nelson(draw, names, delta, alpha=alpha, n0=n0, m=m, maximize=maximize)
     if win is not None:
-        players = check("players", win.players, Integer(2), SelectionError)
-        opponents = [get_strategy(win.field) for _ in range(players - 1)]
-    else:
-        value = METRICS[metric]
+        result.parameters.update(
+            field=strategy_label(opponents[0]), players=len(opponents) + 1, visible=win.visible
+        )
+    result.parameters.update(
+        metric=WinMetric.name if win is not None else metric,
+        batch=batch,
+        seed=seed,
+        rules=rules.name,
+        games=result.total_observations * batch,
+    )
+    return result
+
+
+def _opponents(win: WinMetric | None) -> list:
+    """The opponents of a strategy in the matches of the win metric ``win`` (none without)."""
+    from yahtzee_sim.strategies import get_strategy
+
+    if win is None:
+        return []
+    players = check("players", win.players, Integer(2), SelectionError)
+    return [get_strategy(win.field) for _ in range(players - 1)]
+
+
+def _draw(objs, opponents, win, metric, rules, seed, batch, n_jobs):
+    """The ``draw(systems, start, stop)`` of :func:`kim_nelson`: observation ``j`` of a
+    strategy is its mean ``metric`` (or win share against ``opponents``) over games
+    ``j*batch .. (j+1)*batch − 1`` of seed ``seed``."""
+    value = None if win is not None else METRICS[metric]
 
     def draw(systems: np.ndarray, start: int, stop: int) -> np.ndarray:
         out = np.empty((len(systems), stop - start))
@@ -147,19 +174,7 @@ def select_best(
             out[row] = value(res).reshape(stop - start, batch).mean(axis=1)
         return out
 
-    result = kim_nelson(draw, names, delta, alpha=alpha, n0=n0, m=m, maximize=maximize)
-    if win is not None:
-        result.parameters.update(
-            field=strategy_label(opponents[0]), players=players, visible=win.visible
-        )
-    result.parameters.update(
-        metric=WinMetric.name if win is not None else metric,
-        batch=batch,
-        seed=seed,
-        rules=rules.name,
-        games=result.total_observations * batch,
-    )
-    return result
+    return draw
 
 
 def _win_shares(seats, rules, games, seed, first_game, visible, n_jobs) -> np.ndarray:

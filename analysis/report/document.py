@@ -1,11 +1,15 @@
-"""A tiny document model rendered to Markdown and to HTML with the same content."""
+"""A tiny document model rendered to Markdown and to HTML with the same content, and the
+folder it is written to with its figures and data files."""
 
 from __future__ import annotations
 
 import html
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pandas as pd
+
+from yahtzee_sim.engine.atomic import atomic_path, write_atomic
 
 
 @dataclass
@@ -103,6 +107,48 @@ class Document:
                 out.append(f"<pre><code>{e(block[1])}</code></pre>")
         out.append("</body></html>")
         return "\n".join(out)
+
+
+class DocumentFolder:
+    """A folder being written: figures, CSV files and one :class:`Document`, each file
+    atomically (:mod:`yahtzee_sim.engine.atomic`: a process killed while writing leaves
+    every file whole, old or new).
+
+    Parameters
+    ----------
+    out : Path
+        The folder (it exists).
+    title : str
+        The document's title.
+    """
+
+    def __init__(self, out: Path, title: str):
+        self.out, self.files, self.doc = out, [], Document(title)
+
+    def figure(self, fig, name: str, caption: str, rect=(0, 0, 1, 1)) -> None:
+        """Save ``fig`` as ``name`` (PNG), close it and show it in the document."""
+        import matplotlib.pyplot as plt
+
+        fig.tight_layout(rect=rect)
+        try:
+            with atomic_path(self.out / name) as tmp:
+                fig.savefig(tmp, dpi=110)
+        finally:
+            plt.close(fig)
+        self.files.append(name)
+        self.doc.figure(name, caption)
+
+    def csv(self, frame: pd.DataFrame, name: str, index: bool = True, float_format=None) -> None:
+        """Write ``frame`` as ``name`` (``float_format``: as :meth:`pandas.DataFrame.to_csv`)."""
+        with atomic_path(self.out / name) as tmp:
+            frame.to_csv(tmp, index=index, float_format=float_format)
+        self.files.append(name)
+
+    def finish(self) -> list[str]:
+        """Write ``report.md`` and ``report.html``; every file written, documents first."""
+        write_atomic(self.out / "report.md", self.doc.to_markdown())
+        write_atomic(self.out / "report.html", self.doc.to_html())
+        return ["report.md", "report.html", *self.files]
 
 
 def _inline(text: str) -> str:

@@ -28,9 +28,9 @@ import numpy as np
 import pandas as pd
 
 from yahtzee_sim._kernels.widget import upper_total_lanes
-from yahtzee_sim.analysis.dataset import grade_decisions
-from yahtzee_sim.analysis.regret import decision_layer_name
-from yahtzee_sim.analysis.stats import mean_ci
+from yahtzee_sim.analysis.decisions.dataset import grade_decisions
+from yahtzee_sim.analysis.decisions.regret import decision_layer_name
+from yahtzee_sim.analysis.ranking.stats import mean_ci
 from yahtzee_sim.engine.observation import action_names, roll_names
 from yahtzee_sim.engine.records import GameRecord, read_records
 from yahtzee_sim.errors import YahtzeeSimError
@@ -185,8 +185,18 @@ def analyze_records(records: list[GameRecord]) -> GameAnalysis:
         }
     )
     start_value = float(values[0])
-    G = len(records)
     gid = rec["game"]
+    after = decisions["expected_after"].to_numpy()
+    rows = _game_rows(records, values, gid, luck, loss, after)
+    decisions["game"] = np.array([r["game"] for r in rows])[gid]
+    return GameAnalysis(rules, start_value, pd.DataFrame(rows), decisions)
+
+
+def _game_rows(records, values, gid, luck, loss, after) -> list[dict]:
+    """One row per game: its score, expected final score, luck, regret, decisions and
+    mistakes (``gid``, ``luck``, ``loss``, ``after``: per decision, in order of play)."""
+    rules = records[0].rules
+    G = len(records)
     per_game = {
         "luck": np.bincount(gid, weights=luck, minlength=G),
         "regret": np.bincount(gid, weights=loss, minlength=G),
@@ -194,8 +204,7 @@ def analyze_records(records: list[GameRecord]) -> GameAnalysis:
         "mistakes": np.bincount(gid, weights=loss > 1e-9, minlength=G).astype(np.int64),
     }
     last = np.full(G, -1, dtype=np.int64)
-    last[gid] = np.arange(n)  # decisions are in order of play: the last one wins
-    after = decisions["expected_after"].to_numpy()
+    last[gid] = np.arange(len(gid))  # decisions are in order of play: the last one wins
     rows = []
     for gi, game in enumerate(records):
         used, upper, flag = game.state
@@ -215,8 +224,7 @@ def analyze_records(records: list[GameRecord]) -> GameAnalysis:
                 "mistakes": int(per_game["mistakes"][gi]),
             }
         )
-    decisions["game"] = np.array([r["game"] for r in rows])[gid]
-    return GameAnalysis(rules, start_value, pd.DataFrame(rows), decisions)
+    return rows
 
 
 def analyze(path: str | os.PathLike, rules: str | RuleSet | None = None) -> GameAnalysis:

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from yahtzee_sim.analysis.kim_nelson import SelectionError
-from yahtzee_sim.analysis.selection import METRICS
+from yahtzee_sim.analysis.ranking.kim_nelson import SelectionError
+from yahtzee_sim.analysis.ranking.selection import METRICS
 from yahtzee_sim.engine.results import Results
 
 PERCENTILES = (10, 50, 90)

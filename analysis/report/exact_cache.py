@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from yahtzee_sim.analysis.regret import RegretResult
+from yahtzee_sim.analysis.decisions.regret import RegretResult
 from yahtzee_sim.exact.laws import ExactResult
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.solving.cache import cache_path, load_array, save_array
@@ -39,7 +39,8 @@ def code_fingerprint() -> str:
 
     digest = hashlib.sha256()
     core = Path(yahtzee_sim.errors.__file__).parent
-    for root in (core, Path(yahtzee_sim.strategies.__file__).parent, Path(__file__).parent):
+    analysis = Path(__file__).resolve().parents[1]  # the analysis package, sub-packages included
+    for root in (core, Path(yahtzee_sim.strategies.__file__).parent, analysis):
         for path in sorted(root.rglob("*.py")):
             digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]

@@ -121,30 +121,20 @@ def kim_nelson(
     k = len(names)
     _check(alpha, k, n0, delta, m)
     eta, h2 = kn_constants(alpha, k, n0)
-    sign = 1.0 if maximize else -1.0
-    data = np.empty((k, 0))
-    drawn = np.zeros(k, dtype=np.int64)
+    store = _Observations(draw, k, 1.0 if maximize else -1.0)
+    winners, obs_taken, eliminated, trace_rows = _stages(store, names, delta, h2, n0, m, max_stages)
+    parameters = {"delta": delta, "alpha": alpha, "n0": n0, "m": m, "maximize": maximize}
+    parameters |= {"eta": eta, "h2": h2, "c": 1}
+    return _result(store, names, winners, obs_taken, eliminated, trace_rows, parameters)
 
-    def ensure(systems: np.ndarray, stop: int) -> None:
-        nonlocal data
-        if stop > data.shape[1]:
-            grown = np.full((k, max(stop, 2 * data.shape[1])), np.nan)
-            grown[:, : data.shape[1]] = data
-            data = grown
-        need = systems[drawn[systems] < stop]
-        if len(need):
-            start = int(drawn[need].min())
-            obs = np.asarray(draw(need, start, stop), dtype=np.float64)
-            if obs.shape != (len(need), stop - start):
-                raise SelectionError(
-                    f"draw returned shape {obs.shape}, expected {(len(need), stop - start)}"
-                )
-            data[need, start:stop] = sign * obs
-            drawn[need] = stop
 
+def _stages(store, names, delta: float, h2: float, n0: int, m: int, max_stages: int):
+    """The procedure's stages: ``(winners, observations per system, eliminated (system,
+    stage) pairs, trace rows (stage, system, mean))``."""
+    sign, k = store.sign, len(names)
     alive = np.arange(k)
-    ensure(alive, n0)
-    first = data[:, :n0]
+    store.ensure(alive, n0)
+    first = store.data[:, :n0]
     diff = first[:, None, :] - first[None, :, :]
     s2 = diff.var(axis=2, ddof=1)  # S²_il
     n_max = np.floor(h2 * s2 / delta**2)  # after this stage W_il = 0
@@ -158,16 +148,7 @@ def kim_nelson(
     while True:
         means = sums[alive] / r
         trace_rows.extend((r, int(i), float(sign * mu)) for i, mu in zip(alive, means, strict=True))
-        a = np.ix_(alive, alive)
-        w = np.maximum(0.0, delta / (2 * r) * (h2 * s2[a] / delta**2 - r))
-        beaten = means[:, None] < means[None, :] - w
-        np.fill_diagonal(beaten, False)
-        out = beaten.any(axis=1)
-        if out.all():  # cannot happen (the sample best is never beaten); guard anyway
-            out[np.argmax(means)] = False
-        excess = len(alive) - m  # never drop below m survivors: spare the best of the beaten
-        losers = np.flatnonzero(out)
-        losers = losers[np.argsort(means[losers], kind="stable")][:excess]
+        losers = _losers(means, s2[np.ix_(alive, alive)], delta, h2, r, len(alive) - m)
         keep = np.ones(len(alive), dtype=bool)
         keep[losers] = False
         for i in alive[losers]:
@@ -178,18 +159,65 @@ def kim_nelson(
             break
         if r > n_max[np.ix_(alive, alive)].max() + 1 or r >= max_stages:
             break  # W = 0 for every pair left: only exact ties survive
-        if r + 1 > drawn[alive].min():
+        if r + 1 > store.drawn[alive].min():
             block = max(block, r // 2)
-            ensure(alive, r + 1 + block)
-        sums[alive] += data[alive, r]
+            store.ensure(alive, r + 1 + block)
+        sums[alive] += store.data[alive, r]
         r += 1
     order = alive[np.argsort(-(sums[alive] / r))]
-    winners = [names[i] for i in order]
     for i in alive:
         obs_taken[names[i]] = r
+    return [names[i] for i in order], obs_taken, eliminated, trace_rows
+
+
+class _Observations:
+    """The observations drawn so far, one row per system (times ``sign``: the procedure
+    always maximizes), grown on demand."""
+
+    def __init__(self, draw, k: int, sign: float) -> None:
+        self.draw, self.sign = draw, sign
+        self.data = np.empty((k, 0))
+        self.drawn = np.zeros(k, dtype=np.int64)
+
+    def ensure(self, systems: np.ndarray, stop: int) -> None:
+        """Draw observations up to ``stop - 1`` of every system of ``systems``."""
+        k = len(self.drawn)
+        if stop > self.data.shape[1]:
+            grown = np.full((k, max(stop, 2 * self.data.shape[1])), np.nan)
+            grown[:, : self.data.shape[1]] = self.data
+            self.data = grown
+        need = systems[self.drawn[systems] < stop]
+        if len(need):
+            start = int(self.drawn[need].min())
+            obs = np.asarray(self.draw(need, start, stop), dtype=np.float64)
+            if obs.shape != (len(need), stop - start):
+                raise SelectionError(
+                    f"draw returned shape {obs.shape}, expected {(len(need), stop - start)}"
+                )
+            self.data[need, start:stop] = self.sign * obs
+            self.drawn[need] = stop
+
+
+def _losers(means, s2, delta: float, h2: float, r: int, excess: int) -> np.ndarray:
+    """Positions (in ``means``) of the systems eliminated at stage ``r``: those beaten by
+    another by more than the allowance, the worst first, never more than ``excess`` (the
+    best of the beaten is spared to keep ``m`` survivors)."""
+    w = np.maximum(0.0, delta / (2 * r) * (h2 * s2 / delta**2 - r))
+    beaten = means[:, None] < means[None, :] - w
+    np.fill_diagonal(beaten, False)
+    out = beaten.any(axis=1)
+    if out.all():  # cannot happen (the sample best is never beaten); guard anyway
+        out[np.argmax(means)] = False
+    losers = np.flatnonzero(out)
+    return losers[np.argsort(means[losers], kind="stable")][:excess]
+
+
+def _result(store, names, winners, obs_taken, eliminated, trace_rows, parameters) -> KNResult:
+    """The :class:`KNResult` of a finished procedure."""
+    sign, data, drawn = store.sign, store.data, store.drawn
     trace = pd.DataFrame(trace_rows, columns=["stage", "system", "mean"])
     trace["system"] = [names[i] for i in trace["system"]]
-    means = {names[i]: float(sign * data[i, : obs_taken[names[i]]].mean()) for i in range(k)}
+    means = {n: float(sign * data[i, : obs_taken[n]].mean()) for i, n in enumerate(names)}
     return KNResult(
         winners=winners,
         observations={n: int(obs_taken[n]) for n in names},
@@ -197,15 +225,6 @@ def kim_nelson(
         trace=trace,
         means=means,
         total_observations=int(drawn.sum()),
-        parameters={
-            "delta": delta,
-            "alpha": alpha,
-            "n0": n0,
-            "m": m,
-            "maximize": maximize,
-            "eta": eta,
-            "h2": h2,
-            "c": 1,
-        },
+        parameters=parameters,
         data=sign * data[:, : int(drawn.max())],
     )

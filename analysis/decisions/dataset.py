@@ -25,7 +25,7 @@ from tqdm.auto import tqdm
 from yahtzee_sim._kernels.regret import decision_options
 from yahtzee_sim._kernels.scoring import box_options, kernel_rules
 from yahtzee_sim._kernels.widget import upper_total_lanes
-from yahtzee_sim.analysis.regret import decision_layer_name
+from yahtzee_sim.analysis.decisions.regret import decision_layer_name
 from yahtzee_sim.engine.atomic import atomic_path
 from yahtzee_sim.engine.budget import check_memory, decisions_bytes
 from yahtzee_sim.engine.observation import action_names, n_actions, roll_names
@@ -289,47 +289,13 @@ def decision_dataset(
         "play fewer games",
     )
     label = strategy_label(get_strategy(strategy))
-    lanes = upper_total_lanes(value_table(rules).values)
-    faces, names = roll_names(rules), action_names(rules)
-    cols, ptrs, acts, vals = [], [], [], []
-    offset = 0
     bar = tqdm(
         total=n_games,
         unit="game",
         disable=not (sys.stderr.isatty() if progress is None else progress),
         desc=f"dataset {label}",
     )
-    for _, n, rec in recorded_blocks(strategy, n_games, seed, rules, chunk_size):
-        play = np.lexsort((np.arange(len(rec["game"])), rec["game"]))  # game by game
-        rec = {k: v[play] for k, v in rec.items()}
-        g = grade_decisions(rules, rec, lanes)
-        cols.append(
-            {
-                "game": rec["game"],
-                "turn": (rec["turn"] + 1).astype(np.int8),
-                "rolls_left": rec["rolls_left"].astype(np.int8),
-                "dice": faces[rec["roll"]],
-                "roll": rec["roll"].astype(np.int16),
-                "used": rec["used"].astype(np.int32),
-                "upper_total": rec["upper_total"].astype(np.int16),
-                "flag": rec["flag"].astype(np.int8),
-                "score": rec["score"].astype(np.int16),
-                "action": rec["action"].astype(np.int16),
-                "move": names[rec["action"]],
-                "value": g["value"],
-                "optimal_action": g["optimal_action"].astype(np.int16),
-                "optimal_move": names[g["optimal_action"]],
-                "optimal_value": g["optimal_value"],
-                "regret": np.maximum(g["optimal_value"] - g["value"], 0.0),
-                "n_options": g["n_options"].astype(np.int16),
-            }
-        )
-        acts.append(g["option_actions"].astype(np.int16))
-        vals.append(g["option_values"])
-        ptrs.append(g["option_ptr"][1:] + offset)
-        offset += int(g["option_ptr"][-1])
-        bar.update(n)
-    bar.close()
+    cols, ptrs, acts, vals = _graded_blocks(strategy, n_games, seed, rules, chunk_size, bar)
     columns = {k: np.concatenate([c[k] for c in cols]) for k in cols[0]}
     option_ptr = np.r_[0, np.concatenate(ptrs)].astype(np.int64)
     return DecisionDataset(
@@ -343,6 +309,51 @@ def decision_dataset(
         option_values=np.concatenate(vals),
         seconds=time.perf_counter() - t0,
     )
+
+
+def _graded_blocks(strategy, n_games, seed, rules, chunk_size, bar):
+    """``(columns, option pointers, option actions, option values)`` of each block of
+    recorded games, every decision graded against optimal (``bar`` advanced, then closed)."""
+    lanes = upper_total_lanes(value_table(rules).values)
+    faces, names = roll_names(rules), action_names(rules)
+    cols, ptrs, acts, vals = [], [], [], []
+    offset = 0
+    for _, n, rec in recorded_blocks(strategy, n_games, seed, rules, chunk_size):
+        play = np.lexsort((np.arange(len(rec["game"])), rec["game"]))  # game by game
+        rec = {k: v[play] for k, v in rec.items()}
+        g = grade_decisions(rules, rec, lanes)
+        cols.append(_block_columns(rec, g, faces, names))
+        acts.append(g["option_actions"].astype(np.int16))
+        vals.append(g["option_values"])
+        ptrs.append(g["option_ptr"][1:] + offset)
+        offset += int(g["option_ptr"][-1])
+        bar.update(n)
+    bar.close()
+    return cols, ptrs, acts, vals
+
+
+def _block_columns(rec: dict, g: dict, faces, names) -> dict:
+    """The dataset's columns of one block of decisions (``rec``, graded: ``g``) in compact
+    dtypes; ``faces`` and ``names`` name the rolls and the actions."""
+    return {
+        "game": rec["game"],
+        "turn": (rec["turn"] + 1).astype(np.int8),
+        "rolls_left": rec["rolls_left"].astype(np.int8),
+        "dice": faces[rec["roll"]],
+        "roll": rec["roll"].astype(np.int16),
+        "used": rec["used"].astype(np.int32),
+        "upper_total": rec["upper_total"].astype(np.int16),
+        "flag": rec["flag"].astype(np.int8),
+        "score": rec["score"].astype(np.int16),
+        "action": rec["action"].astype(np.int16),
+        "move": names[rec["action"]],
+        "value": g["value"],
+        "optimal_action": g["optimal_action"].astype(np.int16),
+        "optimal_move": names[g["optimal_action"]],
+        "optimal_value": g["optimal_value"],
+        "regret": np.maximum(g["optimal_value"] - g["value"], 0.0),
+        "n_options": g["n_options"].astype(np.int16),
+    }
 
 
 def _gather(ptr: np.ndarray, rows: np.ndarray) -> np.ndarray:

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from yahtzee_sim.analysis.kim_nelson import SelectionError
+from yahtzee_sim.analysis.ranking.kim_nelson import SelectionError
 
 
 def mcb(

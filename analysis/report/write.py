@@ -1,9 +1,9 @@
-"""Writing a :class:`~yahtzee_sim.analysis.report.Report` to a folder.
+"""Writing a :class:`~yahtzee_sim.analysis.report.build.Report` to a folder.
 
 :func:`write_report` writes ``report.md`` and ``report.html`` (the same content), PNG
 figures and the data behind every table and figure as CSV, each file atomically
-(:mod:`yahtzee_sim.engine.atomic`: a process killed while writing leaves every file whole,
-old or new).
+(:class:`~yahtzee_sim.analysis.report.document.DocumentFolder`): one function per section
+of the report, in the order of :func:`write_report`.
 """
 
 from __future__ import annotations
@@ -14,42 +14,9 @@ import numpy as np
 import pandas as pd
 
 from yahtzee_sim.analysis import plots
-from yahtzee_sim.analysis.document import Document
-from yahtzee_sim.analysis.report import REFERENCE, Report, ReportError
-from yahtzee_sim.engine.atomic import atomic_path, write_atomic
+from yahtzee_sim.analysis.report.build import REFERENCE, Report, ReportError
+from yahtzee_sim.analysis.report.document import DocumentFolder
 from yahtzee_sim.game.rules import RuleSet, get_rules
-
-
-class _Folder:
-    """The report folder being written: figures, CSV files and the document."""
-
-    def __init__(self, out: Path, title: str):
-        self.out, self.files, self.doc = out, [], Document(title)
-
-    def figure(self, fig, name: str, caption: str, rect=(0, 0, 1, 1)) -> None:
-        """Save ``fig`` as ``name`` (PNG), close it and show it in the document."""
-        import matplotlib.pyplot as plt
-
-        fig.tight_layout(rect=rect)
-        try:
-            with atomic_path(self.out / name) as tmp:
-                fig.savefig(tmp, dpi=110)
-        finally:
-            plt.close(fig)
-        self.files.append(name)
-        self.doc.figure(name, caption)
-
-    def csv(self, frame: pd.DataFrame, name: str, index: bool = True) -> None:
-        """Write ``frame`` as ``name``."""
-        with atomic_path(self.out / name) as tmp:
-            frame.to_csv(tmp, index=index)
-        self.files.append(name)
-
-    def finish(self) -> list[str]:
-        """Write ``report.md`` and ``report.html``; every file written, documents first."""
-        write_atomic(self.out / "report.md", self.doc.to_markdown())
-        write_atomic(self.out / "report.html", self.doc.to_html())
-        return ["report.md", "report.html", *self.files]
 
 
 def report_folder(out: str | Path | None, rules: str | RuleSet) -> Path:
@@ -77,7 +44,7 @@ def write_report(report: Report, out: str | Path | None = None) -> list[str]:
     Parameters
     ----------
     report : Report
-        What :func:`~yahtzee_sim.analysis.report.build_report` computed.
+        What :func:`~yahtzee_sim.analysis.report.build.build_report` computed.
     out : path, optional
         The report folder (:func:`report_folder`).
 
@@ -96,7 +63,7 @@ def write_report(report: Report, out: str | Path | None = None) -> list[str]:
     matplotlib.use("Agg")
     out = report_folder(out, report.rules)
     out.mkdir(parents=True, exist_ok=True)
-    folder = _Folder(out, f"Strategy report — {report.rules.name}")
+    folder = DocumentFolder(out, f"Strategy report — {report.rules.name}")
     for section in (
         _write_summary,
         _write_distributions,
@@ -110,7 +77,7 @@ def write_report(report: Report, out: str | Path | None = None) -> list[str]:
     return folder.finish()
 
 
-def _write_summary(folder: _Folder, report: Report) -> None:
+def _write_summary(folder: DocumentFolder, report: Report) -> None:
     """``summary.csv`` and the summary table, after the paragraph on how it was made."""
     folder.csv(report.summary, "summary.csv")
     doc = folder.doc
@@ -129,7 +96,7 @@ def _write_summary(folder: _Folder, report: Report) -> None:
     doc.table(report.summary)
 
 
-def _write_distributions(folder: _Folder, report: Report) -> None:
+def _write_distributions(folder: DocumentFolder, report: Report) -> None:
     """Histogram panels, survival curves, ``exact_pmf.csv`` and ``histograms.csv``."""
     folder.doc.heading("Score distributions")
     _histogram_panels(folder, report)
@@ -153,7 +120,7 @@ def _write_distributions(folder: _Folder, report: Report) -> None:
     folder.csv(hist.fillna(0).astype(np.int64), "histograms.csv")
 
 
-def _histogram_panels(folder: _Folder, report: Report) -> None:
+def _histogram_panels(folder: DocumentFolder, report: Report) -> None:
     """One histogram panel per strategy (exact law overlaid), one shared legend."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
@@ -191,7 +158,7 @@ def _histogram_panels(folder: _Folder, report: Report) -> None:
     )
 
 
-def _write_boxes(folder: _Folder, report: Report) -> None:
+def _write_boxes(folder: DocumentFolder, report: Report) -> None:
     """The three per-box tables (and their CSV files) and the per-box means figure."""
     tables = report.box_tables
     doc = folder.doc
@@ -212,7 +179,7 @@ def _write_boxes(folder: _Folder, report: Report) -> None:
     folder.figure(fig, "box_means.png", "Mean points per box; bars: optimal play (exact)")
 
 
-def _write_ranking(folder: _Folder, report: Report) -> None:
+def _write_ranking(folder: DocumentFolder, report: Report) -> None:
     """The Kim–Nelson table, its CSV files and trace figure (or why it did not run)."""
     doc, kn = folder.doc, report.kn
     doc.heading("Kim–Nelson ranking")
@@ -244,7 +211,7 @@ def _write_ranking(folder: _Folder, report: Report) -> None:
     folder.figure(fig, "kn_trace.png", "Kim–Nelson elimination trace")
 
 
-def _write_head_to_head(folder: _Folder, report: Report) -> None:
+def _write_head_to_head(folder: DocumentFolder, report: Report) -> None:
     """``win_matrix.csv``, its table and its figure."""
     wm = report.win_matrix
     folder.csv(wm, "win_matrix.csv")
@@ -262,7 +229,7 @@ def _write_head_to_head(folder: _Folder, report: Report) -> None:
     folder.figure(fig, "win_matrix.png", "P(row beats column)")
 
 
-def _write_regret(folder: _Folder, report: Report) -> None:
+def _write_regret(folder: DocumentFolder, report: Report) -> None:
     """Loss by decision type and by turn, and the costliest situations of the three
     strategies that lose the fewest points (nothing without regret results)."""
     if not report.regrets:
@@ -292,7 +259,7 @@ def _write_regret(folder: _Folder, report: Report) -> None:
         folder.csv(pd.concat(situations), "regret_situations.csv", index=False)
 
 
-def _write_skipped(folder: _Folder, report: Report) -> None:
+def _write_skipped(folder: DocumentFolder, report: Report) -> None:
     """One paragraph per strategy or step left out, with the reason."""
     if not report.skipped:
         return
