@@ -1,24 +1,12 @@
-"""Head-to-head comparisons from score distributions: blind two-player games."""
+"""Head-to-head comparisons from score distributions: the win matrix of blind two-player
+games (each pair's :func:`~yahtzee_sim.multiplayer.win_probability.win_probability`)."""
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 import pandas as pd
 
-
-def win_probability(pmf_a, pmf_b) -> float:
-    """P(A beats B) + ½ P(tie) for independent final scores with laws ``pmf_a``, ``pmf_b``
-    (arrays indexed by score): the players never see each other's card."""
-    a = np.asarray(pmf_a, dtype=np.float64)
-    b = np.asarray(pmf_b, dtype=np.float64)
-    n = max(len(a), len(b))
-    a = np.pad(a, (0, n - len(a))) / a.sum()
-    b = np.pad(b, (0, n - len(b))) / b.sum()
-    below = np.concatenate(([0.0], np.cumsum(b)[:-1]))  # P(B < x)
-    # exactly rounded sum: the same bytes on every run (BLAS dot products are not)
-    return math.fsum(a * (below + 0.5 * b))
+from yahtzee_sim.multiplayer.win_probability import win_probability
 
 
 def win_matrix(distributions: dict) -> pd.DataFrame:

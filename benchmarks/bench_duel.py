@@ -27,7 +27,7 @@ from yahtzee_sim import simulate
 from yahtzee_sim.exact.pairs import evaluate_pair
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.multiplayer.duel import duel, solve_duel
-from yahtzee_sim.multiplayer.winprob import ScoreSheet
+from yahtzee_sim.multiplayer.win_probability import ScoreSheet
 
 STRATEGIES = ("optimal", "win-target", "win-aware", "chase", "win:2")
 

@@ -14,7 +14,7 @@ import time
 
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.multiplayer.matches import play_matches
-from yahtzee_sim.multiplayer.winprob import win_probability_now
+from yahtzee_sim.multiplayer.win_probability import win_probability_now
 from yahtzee_sim.strategies import get_strategy
 
 
@@ -53,9 +53,9 @@ def main() -> None:
             )
     out["jobs"] = args.jobs
     if args.rules == "yahtzee":
-        cards = ["ones=3,twos=6,threes=9,chance=20", "ones=4,twos=2,sixes=24,yahtzee=50"]
+        sheets = ["ones=3,twos=6,threes=9,chance=20", "ones=4,twos=2,sixes=24,yahtzee=50"]
         t0 = time.perf_counter()
-        win_probability_now(cards)
+        win_probability_now(sheets)
         out["winprob_turn_5_seconds"] = time.perf_counter() - t0
     print(json.dumps(out))
 

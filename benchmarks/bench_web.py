@@ -202,7 +202,7 @@ class _Client:
         if (
             st["turn"] != 1
             or st["rolls_left"] != 2
-            or any(v is not None for v in st["card"].values())
+            or any(v is not None for v in st["sheet"].values())
         ):
             raise LoadFailure(f"game {self.gid}: a new game is not at its start: {st}")
 
@@ -220,13 +220,13 @@ class _Client:
     def advise(self) -> None:
         """Ask the advisor (with ``greedy``'s move) at the game's position."""
         st = self.state
-        used = [b for b, v in st["card"].items() if v is not None]
+        used = [b for b, v in st["sheet"].items() if v is not None]
         body = {
             "dice": st["dice"],
             "rolls_left": st["rolls_left"],
             "used": used,
             "upper": st["upper_total"],
-            "flag": st["card"]["yahtzee"] == 50,
+            "flag": st["sheet"]["yahtzee"] == 50,
             "strategy": "greedy",
             "score": st["score"],
         }
@@ -248,7 +248,7 @@ class _Client:
             want_rolls = 0 if len(kept) == len(dice) else before["rolls_left"] - 1
             ok = (
                 st["turn"] == before["turn"]
-                and st["card"] == before["card"]
+                and st["sheet"] == before["sheet"]
                 and st["score"] == before["score"]
                 and st["rolls_left"] == want_rolls
                 and not Counter(kept) - Counter(st["dice"])
@@ -261,10 +261,10 @@ class _Client:
             out = self.request("move", "POST", f"/api/games/{self.gid}/box", {"box": box})
             st = self._answer(out)
             self.boxes.append(box)
-            want_card = before["card"] | {box: before["boxes"][box]}
-            last = len(self.boxes) == len(before["card"])
+            want_sheet = before["sheet"] | {box: before["boxes"][box]}
+            last = len(self.boxes) == len(before["sheet"])
             ok = (
-                st["card"] == want_card
+                st["sheet"] == want_sheet
                 and st["over"] == last
                 and st["turn"] == (before["turn"] if last else before["turn"] + 1)
                 and st["rolls_left"] == (0 if last else 2)
@@ -281,10 +281,10 @@ class _Client:
 
     def check_score(self, st: dict) -> None:
         """The score is the sum of the boxes and the bonuses."""
-        card = st["card"]
-        upper = sum(card[b] or 0 for b in UPPER)
+        sheet = st["sheet"]
+        upper = sum(sheet[b] or 0 for b in UPPER)
         bonus = UPPER_BONUS if upper >= UPPER_THRESHOLD else 0
-        want = sum(v or 0 for v in card.values()) + bonus + YAHTZEE_BONUS * st["yahtzee_bonuses"]
+        want = sum(v or 0 for v in sheet.values()) + bonus + YAHTZEE_BONUS * st["yahtzee_bonuses"]
         if st["upper_total"] != upper or st["score"] != want:
             raise LoadFailure(f"game {self.gid}: score {st['score']}, boxes and bonuses {want}")
 
@@ -292,7 +292,7 @@ class _Client:
         """A finished game: every box filled, its total the sum of its boxes, its record
         the boxes in the order written."""
         st = self.state
-        if any(v is None for v in st["card"].values()) or st["boxes"]:
+        if any(v is None for v in st["sheet"].values()) or st["boxes"]:
             raise LoadFailure(f"game {self.gid}: over with open boxes: {st}")
         if self.left > 0:
             self.check_state("after its end")
@@ -346,7 +346,7 @@ class _Client:
             cases.append(
                 ("illegal-move", "POST", f"/api/games/{gid}/keep", {"keep": []}, 400, "no rerolls")
             )
-        filled = [b for b, v in st["card"].items() if v is not None]
+        filled = [b for b, v in st["sheet"].items() if v is not None]
         if filled and st["rolls_left"] == 0:
             cases.append(
                 ("illegal-move", "POST", f"/api/games/{gid}/box", {"box": filled[0]}, 400, "")

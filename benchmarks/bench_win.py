@@ -37,7 +37,7 @@ def main() -> None:
     from yahtzee_sim.exact.laws import evaluate
     from yahtzee_sim.solving.risk import solve_risk
     from yahtzee_sim.solving.utility import solve_utility
-    from yahtzee_sim.strategies.win import WinProbability, win_table
+    from yahtzee_sim.strategies.win_seeking_blind import BlindWinSeeking, win_table
 
     solve_utility("2-yatzy", [0.0, 0.5, 1.0])  # compile
     out: dict = {"rules": args.rules, "players": args.players}
@@ -56,7 +56,7 @@ def main() -> None:
     out["top_score"] = table.top_score
     out["win_probability"] = table.expected_utility()
     out["baseline"] = 1 / args.players
-    strat = WinProbability(args.players)
+    strat = BlindWinSeeking(args.players)
     print(f"[{time.strftime('%H:%M:%S')}] exact law", file=sys.stderr, flush=True)
     t0 = time.perf_counter()
     law = evaluate(strat, args.rules)
@@ -91,7 +91,7 @@ def main() -> None:
     prev = strat
     for _ in range(args.iterate):
         print(f"[{time.strftime('%H:%M:%S')}] best response", file=sys.stderr, flush=True)
-        nxt = WinProbability(2, vs=prev)
+        nxt = BlindWinSeeking(2, vs=prev)
         p = nxt.win_probability(args.rules)
         law = evaluate(nxt, args.rules)
         # P(the previous strategy beats optimal) stays known: the chain's first step

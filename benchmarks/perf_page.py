@@ -57,7 +57,7 @@ BENCHMARKS: dict[str, tuple[str, str, str]] = {
     ),
     "visible": (
         "Visible matches",
-        "Two-player matches with the cards in view",
+        "Two-player matches with the score sheets in view",
         "python benchmarks/bench_visible.py",
     ),
     "env": ("Machine learning", "The vector environment", "python benchmarks/bench_env.py"),
@@ -322,7 +322,8 @@ def _visible(r: dict) -> list[Row]:
             key = f"{name.replace('-', '_')}_seat{seat}_vs_optimal_matches_per_s"
             rows.append(
                 (
-                    f"the same with `{name}` in the {which} seat (it sees its opponent's card)",
+                    f"the same with `{name}` in the {which} seat "
+                    "(it sees its opponent's score sheet)",
                     f"{_n(r[key])} matches/s",
                 )
             )

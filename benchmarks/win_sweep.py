@@ -34,13 +34,13 @@ def main() -> None:
 
     from yahtzee_sim import simulate
     from yahtzee_sim.exact.laws import evaluate
-    from yahtzee_sim.strategies.win import WinProbability
+    from yahtzee_sim.strategies.win_seeking_blind import BlindWinSeeking
 
     opt = evaluate("optimal", args.rules)
     rows = []
     for n in args.players:
         t0 = time.perf_counter()
-        s = WinProbability(n)
+        s = BlindWinSeeking(n)
         p = s.win_probability(args.rules)
         solve = time.perf_counter() - t0
         if args.exact_law:

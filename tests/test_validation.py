@@ -6,7 +6,8 @@ bounds are kept exactly, and :func:`~yahtzee_sim.validation.check` returns the p
 value. The decorator checks arguments by name, passed by position or by keyword, and leaves
 a function's name, docstring and signature as they were. A scan of the source refuses any
 hand-written copy of the check (``isinstance(x, bool)`` beside an integer test,
-``isinstance(x, (int, np.integer))``, ``type(x) is int``) outside the helper module.
+``isinstance(x, (int, np.integer))``, ``type(x) is int``) outside the helper module. A
+renamed keyword argument keeps its old name working, with a DeprecationWarning.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import ast
 import inspect
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +31,7 @@ from yahtzee_sim.validation import (
     OneOf,
     Real,
     check,
+    renamed_arguments,
     validate_params,
 )
 
@@ -263,3 +266,23 @@ def test_no_argument_check_is_written_out_by_hand():
             for line, what in hand_written_checks(path.read_text()):
                 found.append(f"{path.relative_to(ROOT)}:{line}: {what}")
     assert not found, "declare these with yahtzee_sim.validation:\n" + "\n".join(found)
+
+
+# ----------------------------------------------------------------- renamed arguments
+def test_a_renamed_keyword_still_works_with_a_deprecation_warning():
+    @renamed_arguments(cards="sheets")
+    def seats(sheets, rules: str = "yahtzee") -> tuple:
+        """Seats."""
+        return tuple(sheets), rules
+
+    assert seats.__doc__ == "Seats." and list(inspect.signature(seats).parameters) == [
+        "sheets",
+        "rules",
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert seats(["a"], rules="yatzy") == (("a",), "yatzy")
+    with pytest.warns(DeprecationWarning, match=r"seats\(\): cards= is now called sheets="):
+        assert seats(cards=["a"]) == (("a",), "yahtzee")
+    with pytest.raises(TypeError, match="both cards= and sheets="):
+        seats(cards=["a"], sheets=["b"])

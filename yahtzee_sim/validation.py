@@ -10,6 +10,9 @@ one-line message naming the argument, what it must be and what it got::
 
     n_games must be an integer >= 1, got 0
 
+:func:`renamed_arguments` keeps the old name of a renamed keyword argument working, with
+a :class:`DeprecationWarning` naming the new one.
+
 A ``bool`` is never an integer or a number here; NumPy integers and floats are.
 
 Examples
@@ -32,6 +35,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import KW_ONLY, dataclass
 from typing import Any, Literal, TypeVar
@@ -48,6 +52,7 @@ __all__ = [
     "OneOf",
     "Real",
     "check",
+    "renamed_arguments",
     "validate_params",
 ]
 
@@ -336,6 +341,54 @@ def validate_params(
             return func(*args, **kwargs)
 
         return checked  # type: ignore[return-value]
+
+    return decorate
+
+
+def renamed_arguments(**old_to_new: str) -> Callable[[F], F]:
+    """Decorator: accept each old keyword argument as its new name, with a
+    :class:`DeprecationWarning` naming the new one.
+
+    Parameters
+    ----------
+    **old_to_new : str
+        The old keyword and the parameter it is now called.
+
+    Returns
+    -------
+    callable
+        A decorator that leaves the function's name, docstring and signature as they were.
+        Both spellings at once are a :class:`TypeError`, as any argument given twice.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> @renamed_arguments(simulate="n_playouts")
+    ... def play(n_playouts: int = 0) -> int:
+    ...     return n_playouts
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", DeprecationWarning)
+    ...     play(simulate=3)
+    3
+    """
+
+    def decorate(func: F) -> F:
+        @functools.wraps(func)
+        def renamed(*args: Any, **kwargs: Any) -> Any:
+            for old, new in old_to_new.items():
+                if old not in kwargs:
+                    continue
+                if new in kwargs:
+                    raise TypeError(f"{func.__name__}() got both {old}= and {new}=; give {new}=")
+                warnings.warn(
+                    f"{func.__name__}(): {old}= is now called {new}=",
+                    DeprecationWarning,
+                    stacklevel=2,
+                )
+                kwargs[new] = kwargs.pop(old)
+            return func(*args, **kwargs)
+
+        return renamed  # type: ignore[return-value]
 
     return decorate
 

@@ -35,7 +35,7 @@ class WinMetric:
     """The ``"win"`` metric of :func:`select_best` and the matches it plays: the share of
     each game a strategy wins against a field of opponents.
 
-    ``metric="win"`` is ``WinMetric()``: one ``optimal`` opponent, cards visible.
+    ``metric="win"`` is ``WinMetric()``: one ``optimal`` opponent, score sheets visible.
 
     Attributes
     ----------
@@ -44,7 +44,7 @@ class WinMetric:
     players : int
         Players per match (>= 2): the strategy and ``players - 1`` opponents.
     visible : bool
-        Whether the players see each other's cards (``False``: blind games).
+        Whether the players see each other's score sheets (``False``: blind games).
     """
 
     field: str | Strategy = "optimal"
@@ -82,9 +82,9 @@ def select_best(
     metric : {"total", "yahtzees", "bonus", "win"} or WinMetric
         A name of :data:`METRICS`, or a :class:`WinMetric` for the win rate in a match:
         each strategy plays ``players``-player matches against ``players - 1`` seats of
-        ``field`` (cards ``visible`` or not), once in every seat on the same dice; a game
+        ``field`` (score sheets ``visible`` or not), once in every seat on the same dice; a game
         counts its share of the win (ties split), averaged over the seats. ``"win"`` is
-        ``WinMetric()`` (one ``optimal`` opponent, cards visible).
+        ``WinMetric()`` (one ``optimal`` opponent, score sheets visible).
     batch : int
         Games per observation (default :data:`DEFAULT_BATCH`).
 

@@ -142,7 +142,7 @@ def tournament(
     progress: bool = False,
     visible: bool = False,
 ) -> TournamentResult:
-    """Play ``n_games`` ``players``-player games, blind (default) or with visible cards.
+    """Play ``n_games`` ``players``-player games, blind (default) or with visible score sheets.
 
     Parameters
     ----------

@@ -19,7 +19,7 @@ from yahtzee_sim.cli.main import main
 from yahtzee_sim.engine.records import RecordError, check_record, read_records, record_games
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import get_rules
-from yahtzee_sim.multiplayer.winprob import ScoreSheet, ScoreSheetError
+from yahtzee_sim.multiplayer.win_probability import ScoreSheet, ScoreSheetError
 
 FUZZ = settings(
     max_examples=25,
@@ -152,7 +152,7 @@ def test_record_files_that_break_the_json_reader(tmp_path, capsys):
 
 # ----------------------------------------------------------------- score sheets
 BOX_NAMES = st.sampled_from([*get_rules("yahtzee").box_names, "yahtzee_bonuses", "nope"])
-CARD_ITEM = st.one_of(
+SHEET_ITEM = st.one_of(
     st.tuples(BOX_NAMES, st.integers(-100, 200)).map(lambda p: f"{p[0]}={p[1]}"),
     st.text(max_size=10),
     st.sampled_from(["ones=--3", "ones=²", "ones=3=3", "=", "ones=" + "9" * 5000, "ones= 3"]),
@@ -160,27 +160,27 @@ CARD_ITEM = st.one_of(
 
 
 @FUZZ
-@given(items=st.lists(CARD_ITEM, max_size=6), rules=st.sampled_from(["yahtzee", "yatzy"]))
-def test_score_cards_are_parsed_or_refused(items, rules):
+@given(items=st.lists(SHEET_ITEM, max_size=6), rules=st.sampled_from(["yahtzee", "yatzy"]))
+def test_score_sheets_are_parsed_or_refused(items, rules):
     text = ",".join(items)
     try:
-        card = ScoreSheet.parse(text, rules)
+        sheet = ScoreSheet.parse(text, rules)
     except ScoreSheetError as exc:
         assert "\n" not in str(exc)
         return
-    r = card.rules
+    r = sheet.rules
     table = r.tables.score_table
-    for name, pts in card.boxes.items():
+    for name, pts in sheet.boxes.items():
         c = r.box_names.index(name)
         assert pts == 0 or (table[:, c] == pts).any()
-    assert 0 <= card.yahtzee_bonuses <= max(card.turns - 1, 0)
+    assert 0 <= sheet.yahtzee_bonuses <= max(sheet.turns - 1, 0)
 
 
 @settings(
     max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(items=st.lists(CARD_ITEM, min_size=1, max_size=3))
-def test_bad_cards_on_the_command_line_get_one_line(capsys, items):
+@given(items=st.lists(SHEET_ITEM, min_size=1, max_size=3))
+def test_bad_score_sheets_on_the_command_line_get_one_line(capsys, items):
     text = ",".join(items)
     try:
         ScoreSheet.parse(text, "yahtzee")
@@ -193,7 +193,9 @@ def test_bad_cards_on_the_command_line_get_one_line(capsys, items):
 # ----------------------------------------------------------------- the terminal game
 LINE = st.one_of(
     st.text(max_size=30),
-    st.sampled_from(["all", "-", "ch", "ss", "3k", "card", "help", "5 5", "6", "1 1 1 1 1 1"]),
+    st.sampled_from(
+        ["all", "-", "ch", "ss", "3k", "sheet", "card", "help", "5 5", "6", "1 1 1 1 1 1"]
+    ),
     st.from_regex(r"[0-9 ,]{0,12}", fullmatch=True),
 )
 
@@ -247,7 +249,7 @@ def test_a_box_line_is_played_or_gets_one_line_and_the_game_goes_on(text):
 
     rec = play(rules, ask=ask, say=said.append, seed=4, coach=False)
     first = rec["turns"][0]["box"]
-    if box is not None or text.strip().lower() in ("help", "?", "h", "card", "quit"):
+    if box is not None or text.strip().lower() in ("help", "?", "h", "sheet", "card", "quit"):
         return
     assert first == "chance"
     at = next(i for i, s in enumerate(said) if s.startswith("  boxes:"))

@@ -10,7 +10,7 @@ import pytest
 from yahtzee_sim import simulate
 from yahtzee_sim.apps.game import Game, MoveError, keep_reason
 from yahtzee_sim.apps.score_sheet import upper_outlook
-from yahtzee_sim.apps.terminal import HELP, EndOfInput, card_lines, play
+from yahtzee_sim.apps.terminal import HELP, EndOfInput, play, sheet_lines
 from yahtzee_sim.engine.observation import observe
 from yahtzee_sim.engine.records import check_record
 from yahtzee_sim.game.boxnames import BoxNameError, match_box, normalize
@@ -157,7 +157,7 @@ def test_box_names_abbreviations_and_prefixes(rules, typed, box):
     assert match_box(get_rules(rules), typed) == box
 
 
-def test_box_name_errors_list_candidates_in_card_order():
+def test_box_name_errors_list_candidates_in_score_sheet_order():
     rules = get_rules("yahtzee")
     with pytest.raises(BoxNameError, match=r"'f' fits Fours, Fives, Four of a kind, Full house"):
         match_box(rules, "f")
@@ -176,42 +176,42 @@ def test_box_name_errors_list_candidates_in_card_order():
     assert get_rules("yatzy").box_labels[:8][-2:] == ("One pair", "Two pairs")
 
 
-def test_abbreviations_play_and_the_card_and_help_commands():
+def test_abbreviations_play_and_the_sheet_and_help_commands():
     said = []
-    answers = ["help", "card", "all", "CH", "card", "quit", "never read"]
+    answers = ["help", "sheet", "all", "CH", "card", "quit", "never read"]  # card: alias
     rec = play("yahtzee", ask=_scripted(answers), say=said.append, seed=3)
     assert rec["turns"][0]["box"] == "chance"
     text = "\n".join(said)
     assert HELP in said and "(the game stops here)" in said
-    cards = [s for s in said if s.startswith("  score sheet")]
-    assert len(cards) == 2
-    first = cards[0]
-    chance = [next(ln for ln in c.splitlines() if "Chance" in ln).split() for c in cards]
+    sheets = [s for s in said if s.startswith("  score sheet")]
+    assert len(sheets) == 2
+    first = sheets[0]
+    chance = [next(ln for ln in c.splitlines() if "Chance" in ln).split() for c in sheets]
     assert chance == [["Chance"], ["Chance", str(sum(rec["turns"][0]["rolls"][0]))]]
     assert "upper total" in first and "63 more needed" in first and "Yahtzee bonuses" in first
-    assert "boxes: Ones" in text  # labels, in card order
+    assert "boxes: Ones" in text  # labels, in score-sheet order
 
 
 @pytest.mark.slow
-def test_card_lines_show_every_box_bonus_progress_and_total():
+def test_sheet_lines_show_every_box_bonus_progress_and_total():
     rules = get_rules("yatzy")
     game = Game(rules, seed=1)
     game.keep(game.dice())
     game.box("chance")
-    lines = card_lines(game)
+    lines = sheet_lines(game)
     assert len([ln for ln in lines if ln.startswith("    ") and not ln.startswith("      ")]) == (
         rules.n_boxes + 2  # upper total, total (no Yahtzee bonus in Yatzy)
     )
     assert lines[-1].split() == ["total", str(game.state()["score"])]
     chance = next(ln for ln in lines if ln.strip().startswith("Chance"))
-    assert chance.split()[-1] == str(game.state()["card"]["chance"])
+    assert chance.split()[-1] == str(game.state()["sheet"]["chance"])
     assert next(ln for ln in lines if ln.strip().startswith("Ones")).split() == ["Ones"]
 
 
 def test_a_terminal_game_against_an_opponent_with_a_second_opinion():
     boxes = list(get_rules("yahtzee").box_names)
 
-    def ask(prompt):  # stop rolling at once; try the boxes in card order
+    def ask(prompt):  # stop rolling at once; try the boxes in score-sheet order
         if prompt.startswith("keep>"):
             return "all"
         ask.n += 1

@@ -104,7 +104,7 @@ def test_labels_and_box_abbreviations_through_the_api(client):
     assert out["state"]["labels"]["one_pair"] == "One pair"
     client.post(f"/api/games/{gid}/keep", json={"keep": out["state"]["dice"]})
     res = client.post(f"/api/games/{gid}/box", json={"box": "Ch"})
-    assert res.status_code == 200 and res.get_json()["state"]["card"]["chance"] is not None
+    assert res.status_code == 200 and res.get_json()["state"]["sheet"]["chance"] is not None
     client.post(f"/api/games/{gid}/keep", json={"keep": res.get_json()["state"]["dice"]})
     again = client.post(f"/api/games/{gid}/box", json={"box": "chance"})
     assert again.status_code == 400 and "Chance: already filled" in again.get_json()["error"]
@@ -200,17 +200,17 @@ def test_a_game_against_an_opponent(client):
     gid, state = res.get_json()["id"], res.get_json()["state"]
     opp = state["opponent"]
     assert opp["strategy"] == "greedy" and opp["turns"] == 0 and opp["last_turn"] is None
-    assert set(opp["card"]) == set(state["card"]) and opp["score"] == 0
+    assert set(opp["sheet"]) == set(state["sheet"]) and opp["score"] == 0
     client.post(f"/api/games/{gid}/keep", json={"keep": state["dice"]})
     out = client.post(f"/api/games/{gid}/box", json={"box": next(iter(state["boxes"]))})
     opp = out.get_json()["state"]["opponent"]
-    assert opp["turns"] == 1 and opp["last_turn"]["box"] in opp["card"]
-    assert opp["card"][opp["last_turn"]["box"]] is not None
+    assert opp["turns"] == 1 and opp["last_turn"]["box"] in opp["sheet"]
+    assert opp["sheet"][opp["last_turn"]["box"]] is not None
     assert opp["last_turn"]["points"] == opp["score"]
     out = _play_out(client, gid, out.get_json()["state"])
     state = out["state"]
     assert state["over"] and state["opponent"]["turns"] == 13
-    assert None not in state["opponent"]["card"].values()
+    assert None not in state["opponent"]["sheet"].values()
     mine, theirs = state["score"], state["opponent"]["score"]
     winner = "person" if mine > theirs else "opponent" if theirs > mine else "tie"
     assert state["winner"] == winner
@@ -226,7 +226,7 @@ def test_a_game_against_an_opponent(client):
 
 
 @pytest.mark.slow
-def test_an_opponent_game_is_reproducible_and_the_opponent_sees_the_card(client):
+def test_an_opponent_game_is_reproducible_and_the_opponent_sees_the_score_sheet(client):
     def play(seed):
         out = client.post(
             "/api/games", json={"seed": seed, "opponent": "win-aware", "strategy": "card-20"}
@@ -243,7 +243,7 @@ def test_an_opponent_game_is_reproducible_and_the_opponent_sees_the_card(client)
     assert play(5)[0]["opponent"]["turns"] != a["opponent"]["turns"]
 
 
-def test_the_opponent_sees_the_persons_card_as_in_a_tournament_match():
+def test_the_opponent_sees_the_persons_score_sheet_as_in_a_tournament_match():
     seen = []
 
     class Spy(Strategy):
@@ -365,8 +365,8 @@ def test_the_page_in_a_headless_browser(page):
         wait.until(lambda b, t=turn: b.find_element(By.ID, "status").text != t)
     status = browser.find_element(By.ID, "status").text
     assert status.startswith("Game over"), status
-    card = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#card tbody td")]
-    assert "Small straight" in card and not any("_" in c for c in card)
+    sheet = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#sheet tbody td")]
+    assert "Small straight" in sheet and not any("_" in c for c in sheet)
     score = int(browser.find_element(By.ID, "score").text)
     assert f"Game over: {score} points." == status
     assert browser.find_element(By.ID, "summary").text.startswith(f"Final score {score}")
@@ -406,7 +406,7 @@ def test_the_page_compares_a_card_and_plays_an_opponent(page):
     wait.until(lambda b: b.find_element(By.ID, "opp-turn").text)
     line = browser.find_element(By.ID, "opp-turn").text
     assert line.startswith("greedy: rolled ") and "points)" in line
-    cells = browser.find_elements(By.CSS_SELECTOR, "#card tbody tr")[0]
+    cells = browser.find_elements(By.CSS_SELECTOR, "#sheet tbody tr")[0]
     assert len(cells.find_elements(By.TAG_NAME, "td")) == 3
     assert int(browser.find_element(By.ID, "opp-score").text) >= 0
 

@@ -117,11 +117,11 @@ def test_concurrent_moves_on_one_game_are_whole_or_refused(server):
     assert set(seen) <= {200, 400} and 200 in seen
     status, out = _post(*server, f"/api/games/{gid}")
     assert out["state"]["over"]
-    card = out["state"]["card"]
-    upper = sum(card[b] for b in bench_web.UPPER)
+    sheet = out["state"]["sheet"]
+    upper = sum(sheet[b] for b in bench_web.UPPER)
     bonus = 35 if upper >= 63 else 0
     assert (
-        out["state"]["score"] == sum(card.values()) + bonus + 100 * out["state"]["yahtzee_bonuses"]
+        out["state"]["score"] == sum(sheet.values()) + bonus + 100 * out["state"]["yahtzee_bonuses"]
     )
     status, record = _post(*server, f"/api/games/{gid}/record")
     check_record(record)

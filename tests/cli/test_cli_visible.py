@@ -1,4 +1,5 @@
-"""The commands of visible play: `winprob`, visible tournaments and round robins."""
+"""The commands of visible play: `winprob` (its play-outs under `--playouts` and the older
+`--simulate`), visible tournaments and round robins."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import pytest
 
 from yahtzee_sim.cli import main
+from yahtzee_sim.cli.main import build_parser
 
 from helpers import LATE_A, LATE_B
 
@@ -20,6 +22,29 @@ def test_cli_winprob_json_and_errors(capsys):
     assert err.count("\n") == 1 and "ones=9 is impossible" in err
     assert main(["winprob", "--me", "", "--opponent", "", "--rolls-left", "1"]) == 2
     assert "--rolls-left needs --dice" in capsys.readouterr().err
+
+
+def test_winprob_simulate_is_the_older_spelling_of_playouts():
+    parser = build_parser()
+    base = ["winprob", "--me", "", "--opponent", ""]
+    new = parser.parse_args([*base, "--playouts", "40"])
+    old = parser.parse_args([*base, "--simulate", "40"])
+    assert vars(new) == vars(old) and new.playouts == 40
+
+
+@pytest.mark.slow
+def test_cli_winprob_play_outs_under_either_spelling(capsys):
+    """``--simulate`` is the older spelling of ``--playouts``: the same play-outs, by
+    ``win-aware`` at every seat."""
+    outs = []
+    for option in ("--playouts", "--simulate"):
+        args = ["winprob", "--me", LATE_A, "--opponent", LATE_B, option, "40", "--json"]
+        assert main(args) == 0
+        outs.append(json.loads(capsys.readouterr().out))
+    assert outs[0] == outs[1]
+    assert outs[0]["games"] == 40 and outs[0]["strategy"] == "win-aware"
+    assert main(["winprob", "--me", "", "--opponent", "", "--playouts", "2000000"]) == 2
+    assert "--playouts must be in 0..1,000,000" in capsys.readouterr().err
 
 
 @pytest.mark.slow

@@ -284,7 +284,7 @@ def _api_modules() -> list[str]:
 STABLE = [
     "game.rules", "game.dice", "game.state", "engine.lockstep", "engine.simulate",
     "engine.registry", "solving.solver", "exact.laws", "solving.advisor", "solving.target",
-    "solving.utility", "solving.risk", "multiplayer.matches", "multiplayer.winprob",
+    "solving.utility", "solving.risk", "multiplayer.matches", "multiplayer.win_probability",
     "engine.records",
 ]  # fmt: skip
 
@@ -400,8 +400,8 @@ def test_a_drifted_table_is_found(tmp_path):
     text = README.read_text().replace("| `yahtzee-sim rules` |", "| `yahtzee-sim rulez` |")
     (tmp_path / "README.md").write_text(text)
     assert doc_tables.stale(tmp_path) == ["README.md"]
-    assert doc_tables.main(["--root", str(tmp_path), "--check"]) == 1
-    assert doc_tables.main(["--root", str(tmp_path)]) == 0
+    assert doc_tables.write_doc_tables(["--root", str(tmp_path), "--check"]) == 1
+    assert doc_tables.write_doc_tables(["--root", str(tmp_path)]) == 0
     assert doc_tables.stale(tmp_path) == []
 
 

@@ -9,7 +9,7 @@ import pytest
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.exact.points_to_come import future_law, future_moments
 from yahtzee_sim.game.rules import get_rules
-from yahtzee_sim.multiplayer.winprob import (
+from yahtzee_sim.multiplayer.win_probability import (
     ScoreSheet,
 )
 from yahtzee_sim.solving.advisor import advise

@@ -1,5 +1,6 @@
 """The exact two-player solver and the exact evaluation of strategy pairs, against
-brute-force recursion (tests/duel_brute.py) on the smallest games."""
+brute-force recursion (tests/duel_brute.py) on the smallest games; the older ``cards=``
+keyword."""
 
 from __future__ import annotations
 
@@ -146,21 +147,30 @@ def test_parallel_blocks_and_memory_map_are_identical(tmp_path):
 
 def test_endgame_position_matches_brute_force():
     rules = TINY
-    cards = ["ones=2", "threes=3"]
-    res = duel(cards, rules)
+    sheets = ["ones=2", "threes=3"]
+    res = duel(sheets, rules)
     brute = Brute(rules)
     want = brute.value(0, ((2, None, None), (None, 3, None)))
     assert res.seat == 0 and res.p_win == pytest.approx(want, abs=1e-12)
     # inside the turn: the best box of a final roll and its value
-    got = duel(cards, rules, dice=[3, 3], rolls_left=0)
+    got = duel(sheets, rules, dice=[3, 3], rolls_left=0)
     values = {c: brute._after_box(0, ((2, None, None), (None, 3, None)), c, (3, 3)) for c in (1, 2)}
     best = max(values, key=values.get)
     assert got.box == rules.box_names[best]
     assert got.p_win == pytest.approx(values[best], abs=1e-12)
-    keep = duel(cards, rules, dice=[1, 3], rolls_left=1)
+    keep = duel(sheets, rules, dice=[1, 3], rolls_left=1)
     assert keep.p_win == pytest.approx(
         brute.roll_value(0, ((2, None, None), (None, 3, None)), (1, 3), 1), abs=1e-12
     )
+
+
+def test_the_old_cards_keyword_still_works_with_a_deprecation_warning():
+    sheets = ["ones=2", "threes=3"]
+    with pytest.warns(DeprecationWarning, match="cards= is now called sheets="):
+        old = duel(cards=sheets, rules=TINY)
+    with pytest.warns(DeprecationWarning, match="cards= is now called sheets="):
+        table = solve_duel(TINY, cards=sheets)
+    assert old.p_win == duel(sheets, TINY).p_win == table.p_win(0)
 
 
 def test_bad_input_raises_value_errors():

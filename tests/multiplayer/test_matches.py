@@ -11,7 +11,7 @@ from yahtzee_sim._kernels.scoring import kernel_rules, scored_state, yahtzee_bon
 from yahtzee_sim.analysis import tournament
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.multiplayer.matches import play_matches
-from yahtzee_sim.multiplayer.winprob import (
+from yahtzee_sim.multiplayer.win_probability import (
     ScoreSheet,
 )
 from yahtzee_sim.strategies import Strategy, get_strategy

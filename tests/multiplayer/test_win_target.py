@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from scipy.special import ndtr, ndtri
 
 from yahtzee_sim import simulate
-from yahtzee_sim._kernels.winaware import (
+from yahtzee_sim._kernels.win_values import (
     NODE_WEIGHT,
     beat_probability,
     best_final_nodes,
@@ -24,7 +24,7 @@ from yahtzee_sim.game.state import decode_state
 from yahtzee_sim.multiplayer.duel import solve_duel
 from yahtzee_sim.multiplayer.matches import play_matches, win_shares_of
 from yahtzee_sim.strategies import get_strategy, strategy_class
-from yahtzee_sim.strategies.winaware import WinAware, WinTarget
+from yahtzee_sim.strategies.win_seeking_visible import WinAware, WinTarget
 
 #: The upper section alone, scaled down: its exact two-player values take a second.
 SMALL = "upper-3d4f"
@@ -120,7 +120,7 @@ def test_exact_nodes_are_the_law_of_the_best_final(n_opponents, finished):
 def test_normal_nodes_are_quantiles_of_the_best_final():
     rules = get_rules("yahtzee-6box")
     laws, moments = future_laws(rules, 1), future_moments(rules)
-    start = 0  # the empty card: no law, a normal final
+    start = 0  # the empty score sheet: no law, a normal final
     x, w, _ = _nodes(laws, moments, 0, 0, [start], [7], n_normal=5)
     mu, sd = 7 + moments.mean[start], moments.sd[start]
     np.testing.assert_allclose(x, mu + sd * ndtri((np.arange(5) + 0.5) / 5), atol=1e-12)

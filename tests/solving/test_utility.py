@@ -29,7 +29,7 @@ from yahtzee_sim.solving.utility import (
 )
 from yahtzee_sim.strategies import get_strategy
 from yahtzee_sim.strategies.utility import UtilityPlay, lexicographic
-from yahtzee_sim.strategies.win import WinProbability
+from yahtzee_sim.strategies.win_seeking_blind import BlindWinSeeking
 
 
 def _brute_expected_utility(rolls: int, u: list[Fraction]) -> Fraction:
@@ -158,7 +158,7 @@ def test_affine_utilities_give_affine_values(scale, shift, seed):
 
 def test_win_against_greedy_exact_and_simulated():
     rules = get_rules("2-yatzy")
-    win = WinProbability(2, vs="greedy")
+    win = BlindWinSeeking(2, vs="greedy")
     p = win.win_probability(rules)
     # the exact law of win:2 against greedy's law gives the same P(win)
     mine, theirs = evaluate(win, rules).pmf, evaluate("greedy", rules).pmf
@@ -209,7 +209,7 @@ def test_utility_refuses_bad_inputs():
     with pytest.raises(RiskError, match="theta"):
         solve_risk("yatzy", 5.0)
     with pytest.raises(StrategyError, match="no exact score law"):
-        WinProbability(2, vs="random").win_probability("2-yatzy")
+        BlindWinSeeking(2, vs="random").win_probability("2-yatzy")
     with pytest.raises(StrategyError, match="players"):
         get_strategy("win:1").win_probability("2-yatzy")
     assert get_strategy("risk:-0.02").theta == -0.02

@@ -1,9 +1,9 @@
 """Many games' turns in few widget calls: the games of a turn, whatever their states,
 run as the lanes of one call with caller-given box values (:func:`.widget.widget_mixed`:
 a box a lane has filled is valued ``NEG`` there; only the box step depends on the
-state, the keep steps are the dice's). Used by win-aware play (:mod:`.winaware`) and by
-the score-dependent table strategies (need lanes of a target or utility table,
-:func:`need_lane_decisions`).
+state, the keep steps are the dice's). Used by the win values of visible matches
+(:mod:`.win_values`) and by the score-dependent table strategies (need lanes of a target
+or utility table, :func:`need_lane_decisions`).
 """
 
 from __future__ import annotations

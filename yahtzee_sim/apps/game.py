@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from yahtzee_sim.apps.opponent import Opponent
-from yahtzee_sim.apps.score_sheet import card_state, upper_outlook
+from yahtzee_sim.apps.score_sheet import sheet_state, upper_outlook
 from yahtzee_sim.engine.batch import GameBatch
 from yahtzee_sim.engine.records import FORMAT, check_record
 from yahtzee_sim.engine.view import TurnView
@@ -157,7 +157,7 @@ class Game:
     opponent : str or Strategy, optional
         A strategy (id or instance) seated in a visible two-player match against the
         person (:class:`~yahtzee_sim.apps.opponent.Opponent`): it plays its turn after
-        each of the person's, :meth:`state` shows its card and last turn and, at the end,
+        each of the person's, :meth:`state` shows its score sheet and last turn and, at the end,
         the winner, and the record keeps its turns under ``"opponent"``. Not with
         ``manual`` dice.
     compare : str or Strategy, optional
@@ -217,7 +217,7 @@ class Game:
 
     @property
     def used(self) -> list[str]:
-        """The names of the filled boxes, in card order."""
+        """The names of the filled boxes, in score-sheet order."""
         u = int(self.batch.used[0])
         return [n for c, n in enumerate(self.rules.box_names) if (u >> c) & 1]
 
@@ -239,12 +239,12 @@ class Game:
     def state(self) -> dict:
         """JSON-ready: turn, dice, rolls left (with saved rolls: ``saved_before``, the rolls
         this turn brought from earlier ones, and ``saved_rolls``, those it saves), the score
-        sheet (points or None, in card
-        order; score, upper total and bonus outlook, Yahtzee bonuses:
-        :func:`~yahtzee_sim.apps.score_sheet.card_state`), the boxes' labels, the legal boxes with
-        their points, whether dice are awaited (manual) or the game is over; with an
-        opponent, its state (:meth:`~yahtzee_sim.apps.opponent.Opponent.state`) and, at the
-        end, ``winner`` (``"person"``, ``"opponent"`` or ``"tie"``)."""
+        sheet (points or None, in score-sheet order; score, upper total and bonus outlook,
+        Yahtzee bonuses: :func:`~yahtzee_sim.apps.score_sheet.sheet_state`), the boxes'
+        labels, the legal boxes with their points, whether dice are awaited (manual) or the
+        game is over; with an opponent, its state
+        (:meth:`~yahtzee_sim.apps.opponent.Opponent.state`) and, at the end, ``winner``
+        (``"person"``, ``"opponent"`` or ``"tie"``)."""
         b = self.batch
         out = {
             "rules": self.rules.name,
@@ -253,7 +253,7 @@ class Game:
             "rolls_left": self.rolls_left,
             "saved_before": int(b.saved[0]),  # rolls this turn had saved from earlier ones
             "saved_rolls": int(b.saved_rolls[0]),  # rolls it saves (at a box decision)
-            **card_state(self.rules, b),
+            **sheet_state(self.rules, b),
             "labels": dict(zip(self.rules.box_names, self.rules.box_labels, strict=True)),
             "boxes": {} if (self.over or self.need_dice) else self.points(),
             "need_dice": self.need_dice,
@@ -269,7 +269,7 @@ class Game:
         return out
 
     def view(self) -> TurnView:
-        """The person's position as a strategy sees it (with the opponent's card in a
+        """The person's position as a strategy sees it (with the opponent's score sheet in a
         two-player match)."""
         turn = int(self.batch.turn[0])
         match = None

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from yahtzee_sim.apps.score_sheet import card_state
+from yahtzee_sim.apps.score_sheet import sheet_state
 from yahtzee_sim.engine.batch import GameBatch
 from yahtzee_sim.engine.decide import prepare
 from yahtzee_sim.engine.lockstep import play_turn
@@ -77,13 +77,13 @@ class Opponent:
 
     def state(self) -> dict:
         """JSON-ready: the strategy, its score sheet
-        (:func:`~yahtzee_sim.apps.score_sheet.card_state`), turns played and its last turn
+        (:func:`~yahtzee_sim.apps.score_sheet.sheet_state`), turns played and its last turn
         (rolls, keeps, box, points) or ``None``."""
         turns = self.record["turns"]
         last = None if not turns else turns[-1] | {"points": self.last_points}
         return {
             "strategy": self.label,
-            **card_state(self.rules, self.batch),
+            **sheet_state(self.rules, self.batch),
             "turns": len(turns),
             "last_turn": last,
         }

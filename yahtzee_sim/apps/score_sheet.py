@@ -1,5 +1,5 @@
 """A player's score sheet as a person reads it: the boxes, the score and the upper-bonus
-outlook (the terminal game, the web page, the opponent's card)."""
+outlook (the terminal game, the web page, the opponent's score sheet)."""
 
 from __future__ import annotations
 
@@ -25,18 +25,18 @@ def upper_outlook(rules: RuleSet, used: list[str], upper_total: int) -> str:
     )
 
 
-def card_state(rules: RuleSet, batch: GameBatch) -> dict:
+def sheet_state(rules: RuleSet, batch: GameBatch) -> dict:
     """JSON-ready score sheet of the first game of ``batch``: the boxes (points, or
-    ``None`` while open, in card order), the score, the upper total and bonus outlook, the
+    ``None`` while open, in score-sheet order), the score, the upper total and bonus outlook, the
     Yahtzee bonuses."""
     used = int(batch.used[0])
     names = rules.box_names
     filled = [n for c, n in enumerate(names) if (used >> c) & 1]
-    card = {n: (int(batch.box_scores[0, c]) if (used >> c) & 1 else None)
+    sheet = {n: (int(batch.box_scores[0, c]) if (used >> c) & 1 else None)
             for c, n in enumerate(names)}  # fmt: skip
     upper = int(batch.upper_total[0])
     return {
-        "card": card,
+        "sheet": sheet,
         "score": int(batch.score[0]),
         "upper_total": upper,
         "upper_outlook": upper_outlook(rules, filled, upper),

@@ -37,7 +37,7 @@ A strategy's answer is ``{"id", "label", "move", "option", "value", "loss", "ran
 "rule", "text"}`` (:meth:`~yahtzee_sim.solving.strategy_move.StrategyMove.to_dict`; ``rule`` is
 ``{"section", "number", "text"}`` for a card, ``number`` null for its ``otherwise``
 line). A game's answer carries it as ``"strategy"`` while a decision is open. With an
-opponent, the state has ``"opponent"`` (its card, score, turns and last turn: rolls,
+opponent, the state has ``"opponent"`` (its score sheet, score, turns and last turn: rolls,
 keeps, box, points) and, at the end, ``"winner"``; the record keeps the opponent's game
 under ``"opponent"``.
 

@@ -8,10 +8,10 @@ a one-line reason; at the end, the luck/skill split of the game
 over a pipe (``printf '5 5\\n...' | yahtzee-sim play``); at the end of the input (or
 ``quit``) the game stops and what was played is kept (``record``).
 
-At any prompt ``help`` explains the moves (:data:`HELP`) and ``card`` shows the score sheet
-(:func:`card_lines`). A box is named by its name, a prefix or a common abbreviation
+At any prompt ``help`` explains the moves (:data:`HELP`) and ``sheet`` (or ``card``) shows
+the score sheet (:func:`sheet_lines`). A box is named by its name, a prefix or a common abbreviation
 (``ss``, ``3k``, ``fh``, ``y``: :func:`~yahtzee_sim.game.boxnames.match_box`); the game shows
-boxes by their labels ("Three of a kind") in card order.
+boxes by their labels ("Three of a kind") in score-sheet order.
 
 The game itself (the position, the moves and the coach) is
 :class:`~yahtzee_sim.apps.game.Game`; this module reads the lines, prints the screen and
@@ -79,11 +79,11 @@ HELP = """\
         fh/full, ss/sm/small, ls/lg/large, y/yahtzee/yatzy, ch/chance, and in Yatzy
         1p/pair, 2p/tp
   dice> (manual dice) the dice of the roll just made, kept dice included
-  at any prompt: 'card' shows the score sheet, 'help' this text, 'quit' ends the game
+  at any prompt: 'sheet' shows the score sheet, 'help' this text, 'quit' ends the game
         (the record keeps what was played)"""
 
 
-def card_lines(game: Game) -> list[str]:
+def sheet_lines(game: Game) -> list[str]:
     """The score sheet so far as text.
 
     Parameters
@@ -102,7 +102,7 @@ def card_lines(game: Game) -> list[str]:
     width = max(map(len, rules.box_labels))
     lines = [f"  score sheet ({rules.name}), turn {st['turn']}:"]
     for i, c in enumerate(rules.boxes):
-        pts = st["card"][c.name]
+        pts = st["sheet"][c.name]
         lines.append(f"    {c.label:<{width}} {'' if pts is None else pts:>4}")
         if i == rules.n_upper - 1:
             lines.append(f"    {'upper total':<{width}} {st['upper_total']:>4}")
@@ -116,13 +116,20 @@ def card_lines(game: Game) -> list[str]:
     return lines
 
 
-_COMMANDS = {"help": "help", "?": "help", "h": "help", "card": "card", "quit": "quit"}
+_COMMANDS = {
+    "help": "help",
+    "?": "help",
+    "h": "help",
+    "sheet": "sheet",
+    "card": "sheet",
+    "quit": "quit",
+}
 
 
 def _asker(
     game: Game, ask: Callable[[str], str], say: Callable[[str], None]
 ) -> Callable[[str], str]:
-    """``ask`` that answers the commands (help, card, quit) itself and returns any other
+    """``ask`` that answers the commands (help, sheet, quit) itself and returns any other
     line."""
 
     def ask_move(prompt: str) -> str:
@@ -133,7 +140,7 @@ def _asker(
                 return line
             if command == "quit":
                 raise EndOfInput("quit")
-            say(HELP if command == "help" else "\n".join(card_lines(game)))
+            say(HELP if command == "help" else "\n".join(sheet_lines(game)))
 
     return ask_move
 
@@ -145,7 +152,7 @@ def _terminal(
     rules = game.rules
     n = rules.n_dice
     ask = _asker(game, ask, say)
-    say("  ('help' explains the moves, 'card' shows the score sheet)")
+    say("  ('help' explains the moves, 'sheet' shows the score sheet)")
     while not game.over:
         st = game.state()
         if st["need_dice"]:

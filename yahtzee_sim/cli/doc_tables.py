@@ -166,7 +166,7 @@ def stale(root: Path) -> list[str]:
     ]
 
 
-def main(argv: list[str] | None = None) -> int:
+def write_doc_tables(argv: list[str] | None = None) -> int:
     """Rewrite the generated tables of the repository at ``--root`` (``--check``: report
     the stale pages only, exit code 1 if any)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -184,4 +184,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(write_doc_tables())

@@ -29,7 +29,7 @@ def add_select_arguments(p: argparse.ArgumentParser) -> None:
         help=opt.strategy_help("optimal", "with --metric win: the opponents' strategy, an id"),
     )
     opt.add_count(p, "--players", "with --metric win: players per match", default=2)
-    opt.add_flag(p, "--blind", "with --metric win: hide the cards (blind games)")
+    opt.add_flag(p, "--blind", "with --metric win: hide the score sheets (blind games)")
     opt.add_flag(p, "--minimize", "select the smallest mean")
     opt.add_count(p, "--m", "stop when m strategies remain", default=1)
     opt.add_count(p, "--n0", "first-stage observations", default=20)

@@ -169,15 +169,16 @@ def add_win_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def win_summary(args: argparse.Namespace, rules) -> dict:
-    """The best response to known opponents (:class:`strategies.win.WinProbability`)."""
+    """The best response to known opponents
+    (:class:`~yahtzee_sim.strategies.win_seeking_blind.BlindWinSeeking`)."""
     from yahtzee_sim.strategies import get_strategy  # loads every strategy: not needed for --help
-    from yahtzee_sim.strategies.win import WinProbability
+    from yahtzee_sim.strategies.win_seeking_blind import BlindWinSeeking
 
     if args.players < 2:
         raise opt.CliError(f"--players must be at least 2, got {args.players}")
     t0 = time.perf_counter()
     vs = get_strategy(args.vs)
-    strategy = WinProbability(args.players, vs=vs)
+    strategy = BlindWinSeeking(args.players, vs=vs)
     p = strategy.win_probability(rules)
     law = evaluate(strategy, rules, progress=opt.progress(args)) if args.law else None
     opp = evaluate(vs, rules)

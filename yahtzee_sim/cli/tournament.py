@@ -110,8 +110,11 @@ TOURNAMENT = opt.Command(
 
 
 # ------------------------------------------------------------------ winprob
-#: The most play-outs ``winprob --simulate`` holds in memory.
+#: The most play-outs ``winprob --playouts`` holds in memory.
 MAX_PLAYOUTS = 1_000_000
+
+#: The strategy every seat plays in ``winprob --playouts``.
+PLAYOUT_STRATEGY = "win-aware"
 
 
 def add_winprob_arguments(p: argparse.ArgumentParser) -> None:
@@ -119,85 +122,94 @@ def add_winprob_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--me",
         required=True,
-        metavar="CARD",
-        help="your card: 'ones=3,full_house=25,...' ('' = empty)",
+        metavar="SHEET",
+        help="your score sheet: 'ones=3,full_house=25,...' ('' = empty)",
     )
     p.add_argument(
         "--opponent",
         action="append",
         required=True,
-        metavar="CARD",
-        help="an opponent's card (repeat; seats follow yours in order)",
+        metavar="SHEET",
+        help="an opponent's score sheet (repeat; seats follow yours in order)",
     )
     opt.add_position(p)
     p.add_argument(
+        "--playouts",
         "--simulate",
+        dest="playouts",
         type=opt.whole,
         default=0,
         metavar="N",
         help=f"also play the position out N times, at most {MAX_PLAYOUTS:,} "
-        "(win-aware at every seat)",
+        f"({PLAYOUT_STRATEGY} at every seat; the older spelling --simulate still works)",
     )
     opt.add_seed(p, help="seed of the play-outs (default 0)")
     opt.add_rules(p)
     opt.add_output(p, quiet=False)
 
 
-def _cards(args: argparse.Namespace, rules) -> list:
+def _sheets(args: argparse.Namespace, rules) -> list:
     """The score sheets in seat order: the opponents', with yours at ``--seat``."""
-    from yahtzee_sim.multiplayer.winprob import (
+    from yahtzee_sim.multiplayer.win_probability import (
         ScoreSheet,  # loads every strategy: not needed for --help
     )
 
-    cards = [ScoreSheet.parse(c, rules) for c in args.opponent]
-    if not 0 <= args.seat <= len(cards):
-        raise opt.CliError(f"--seat must be in 0..{len(cards)} with {len(cards)} opponents")
-    cards.insert(args.seat, ScoreSheet.parse(args.me, rules))
-    return cards
+    sheets = [ScoreSheet.parse(s, rules) for s in args.opponent]
+    if not 0 <= args.seat <= len(sheets):
+        raise opt.CliError(f"--seat must be in 0..{len(sheets)} with {len(sheets)} opponents")
+    sheets.insert(args.seat, ScoreSheet.parse(args.me, rules))
+    return sheets
 
 
-def format_winprob(res, cards: list, seat: int, rules_name: str) -> str:
-    """The text report of :func:`yahtzee_sim.multiplayer.winprob.win_probability_now`, one line a
-    seat."""
+def format_winprob(res, sheets: list, seat: int, rules_name: str) -> str:
+    """The text report of
+    :func:`~yahtzee_sim.multiplayer.win_probability.win_probability_now`, one line a seat."""
     who = "game over" if res.to_move < 0 else f"seat {res.to_move} to move"
-    lines = [f"rules {rules_name}, {len(cards)} players, {who}"]
-    for i, c in enumerate(cards):
+    lines = [f"rules {rules_name}, {len(sheets)} players, {who}"]
+    for i, s in enumerate(sheets):
         name = "you" if i == seat else f"seat {i}"
         line = (
-            f"  {name:8s} score {c.score:4d} ({c.turns:2d} boxes)  expected final "
+            f"  {name:8s} score {s.score:4d} ({s.turns:2d} boxes)  expected final "
             f"{res.expected_final[i]:7.2f}  P(win), max-EV play: {res.exact[i]:.4f}"
         )
         if res.simulated is not None:
             lo, hi = res.simulated_ci95[i]
-            line += f"  win-aware: {res.simulated[i]:.4f} [{lo:.4f}, {hi:.4f}]"
+            line += f"  {res.strategy}: {res.simulated[i]:.4f} [{lo:.4f}, {hi:.4f}]"
         lines.append(line)
     return "\n".join(lines)
 
 
 def run_winprob(args: argparse.Namespace) -> int:
-    """Live win probability of mid-game score sheets (:func:`winprob.win_probability_now`)."""
-    from yahtzee_sim.multiplayer.winprob import win_probability_now
+    """Live win probability of mid-game score sheets
+    (:func:`~yahtzee_sim.multiplayer.win_probability.win_probability_now`)."""
+    from yahtzee_sim.multiplayer.win_probability import win_probability_now
 
     rules = opt.rules_from(args)
-    cards = _cards(args, rules)
+    sheets = _sheets(args, rules)
     dice = None
     if args.dice is not None:
         dice = opt.dice(args.dice)
     elif args.rolls_left is not None:
         raise opt.CliError("--rolls-left needs --dice")
-    if not 0 <= args.simulate <= MAX_PLAYOUTS:
+    if not 0 <= args.playouts <= MAX_PLAYOUTS:
         raise opt.CliError(
-            f"--simulate must be in 0..{MAX_PLAYOUTS:,} (play-outs are held in memory), "
-            f"got {args.simulate}"
+            f"--playouts must be in 0..{MAX_PLAYOUTS:,} (play-outs are held in memory), "
+            f"got {args.playouts}"
         )
     t0 = time.perf_counter()
     res = win_probability_now(
-        cards, rules, dice=dice, rolls_left=args.rolls_left, simulate=args.simulate, seed=args.seed
+        sheets,
+        rules,
+        dice=dice,
+        rolls_left=args.rolls_left,
+        n_playouts=args.playouts,
+        strategy=PLAYOUT_STRATEGY,
+        seed=args.seed,
     )
     if args.json:
         print(json.dumps(res.to_dict()))
         return 0
-    print(format_winprob(res, cards, args.seat, rules.name))
+    print(format_winprob(res, sheets, args.seat, rules.name))
     print(f"({time.perf_counter() - t0:.1f} s)")
     return 0
 

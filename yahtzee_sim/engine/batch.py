@@ -134,7 +134,7 @@ class GameBatch:
         return self.dice_key != _UNSEEDED
 
     def start(self, rows: np.ndarray, game_ids: np.ndarray) -> None:
-        """Start game ``game_ids[j]`` in row ``rows[j]``: an empty card, turn 0 and the first
+        """Start game ``game_ids[j]`` in row ``rows[j]``: an empty score sheet, turn 0 and the first
         roll."""
         for a in (self.used, self.upper_total, self.flag, self.score, self.turn, self.saved):
             a[rows] = 0
@@ -145,20 +145,20 @@ class GameBatch:
         rolling[rows] = True
         self.roll(rolling)
 
-    def set_position(self, card) -> None:
-        """Put every game of the batch at the score sheet ``card``
-        (:class:`~yahtzee_sim.multiplayer.winprob.ScoreSheet`): its boxes, upper total, flag,
-        bonuses."""
+    def set_position(self, sheet) -> None:
+        """Put every game of the batch at the score sheet ``sheet``
+        (:class:`~yahtzee_sim.multiplayer.win_probability.ScoreSheet`): its boxes, upper
+        total, flag, bonuses."""
         names = self.rules.box_names
-        for name, pts in card.boxes.items():
+        for name, pts in sheet.boxes.items():
             c = names.index(name)
             self.box_scores[:, c] = pts
             self.filled_turn[:, c] = -1  # filled before the batch started
-        self.used[:] = card.used
-        self.upper_total[:] = card.upper_total
-        self.flag[:] = card.flag
-        self.score[:] = card.score
-        self.yahtzee_bonuses[:] = card.yahtzee_bonuses
+        self.used[:] = sheet.used
+        self.upper_total[:] = sheet.upper_total
+        self.flag[:] = sheet.flag
+        self.score[:] = sheet.score
+        self.yahtzee_bonuses[:] = sheet.yahtzee_bonuses
 
     def set_dice(self, row: int, counts: np.ndarray) -> None:
         """Put the dice ``counts`` (face counts of a roll) in row ``row`` (dice rolled
@@ -211,7 +211,7 @@ class GameBatch:
 
     def write_boxes(self, boxes: np.ndarray, rows: np.ndarray) -> int:
         """Write the roll of each row set in ``rows`` in box ``boxes[i]`` (int64),
-        in the row's turn: points, bonuses, flag and card.
+        in the row's turn: points, bonuses, flag and score sheet.
 
         Returns the first row whose box the rules do not allow (filled, out of range,
         or barred by the joker rule; then nothing changes), or -1. The rolls the turn

@@ -40,7 +40,7 @@ def _digest(arrays: dict[str, np.ndarray]) -> str:
     return h.hexdigest()
 
 
-def save(path: Path, run: dict, blocks_done: int, parts) -> None:
+def save_checkpoint(path: Path, run: dict, blocks_done: int, parts) -> None:
     """Write the checkpoint atomically: the old one stays until the new one is whole.
     ``parts`` is a list of per-game dicts or an Aggregate."""
     arrays: dict[str, np.ndarray] = {}
@@ -58,7 +58,7 @@ def save(path: Path, run: dict, blocks_done: int, parts) -> None:
         np.savez(fh, **arrays)
 
 
-def load(path: Path, run: dict, rules):
+def load_checkpoint(path: Path, run: dict, rules):
     """``(blocks_done, parts)`` from a checkpoint of this very run.
 
     Raises

@@ -156,7 +156,7 @@ class TurnView:
 
     @property
     def n_players(self) -> int:
-        """Players in the match (1 in solitaire and blind games, whose cards are hidden)."""
+        """Players in the match (1 in solitaire and blind games, whose score sheets are hidden)."""
         return 1 if self.match is None else self.match.n_players
 
     @property

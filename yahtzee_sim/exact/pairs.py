@@ -3,8 +3,8 @@
 A forward pass over the joint positions: the law of (mover's state and points,
 waiter's state and points) at every turn start, pushed through each turn by the
 mover's own decisions — asked of the strategy through the same batched
-:class:`~yahtzee_sim.engine.view.TurnView` it gets in a match, with the opponent's card in
-:class:`~yahtzee_sim.engine.view.MatchInfo` — until both cards are full. The result is exact
+:class:`~yahtzee_sim.engine.view.TurnView` it gets in a match, with the opponent's score sheet in
+:class:`~yahtzee_sim.engine.view.MatchInfo` — until both score sheets are full. The result is exact
 (no sampling), so a heuristic's distance from the two-player optimum
 (:func:`yahtzee_sim.multiplayer.duel.solve_duel`) is a number.
 
@@ -166,7 +166,7 @@ def evaluate_pair(
     rules: str | RuleSet, strategies, modes=(None, None), progress: bool = False
 ) -> PairValue:
     """Exact P(win) of ``strategies[0]`` (seat 0, moves first) against ``strategies[1]``
-    in a visible two-player match, from empty cards.
+    in a visible two-player match, from empty score sheets.
 
     Parameters
     ----------

@@ -26,7 +26,7 @@ from numba import njit, prange
 
 from yahtzee_sim._kernels.exact import outcome_effects, reach_layer, roll_outcomes
 from yahtzee_sim._kernels.scoring import kernel_rules
-from yahtzee_sim._kernels.winaware import NODE_WEIGHT
+from yahtzee_sim._kernels.win_values import NODE_WEIGHT
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.exact.laws import backward_law, exact_rules, level_outcomes, unique_states
 from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
@@ -214,7 +214,7 @@ class FutureLaws(NamedTuple):
     most ``max_open`` open boxes: ``pool[offset[s] : offset[s] + length[s]]`` is the pmf
     of state index ``s`` (``pmf[x]`` = P(x more points)); ``length[s]`` is 0 for states
     with more open boxes or unreachable. ``support[s]`` counts the entries of at least
-    :data:`yahtzee_sim._kernels.winaware.NODE_WEIGHT` (the nodes of an opponent's law in
+    :data:`yahtzee_sim._kernels.win_values.NODE_WEIGHT` (the nodes of an opponent's law in
     win-target)."""
 
     pool: np.ndarray

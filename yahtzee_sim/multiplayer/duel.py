@@ -1,7 +1,7 @@
 """The exact two-player game: optimal play for P(win) in a visible match.
 
 Two players take turns (seat 0 first in every round) and see each other's score
-cards; the winner has the higher final total and a tie splits the win, as the
+sheets; the winner has the higher final total and a tie splits the win, as the
 tournament counts it (:func:`yahtzee_sim.multiplayer.matches.win_shares_of`). A turn start of this
 game is a *joint position*: the mover's state, the waiter's state and the score
 difference. Its value is the mover's probability of winning (ties counted 1/2) when
@@ -19,7 +19,7 @@ Either seat can instead play a fixed position-only strategy (``policies``, e.g.
 ``"optimal"``): the solver then gives the other seat's *best response* to it, or, with
 both fixed, the exact value of that pair.
 
-* :func:`solve_duel` — the table from the empty cards (reduced rule sets) or from a
+* :func:`solve_duel` — the table from empty score sheets (reduced rule sets) or from a
   position (endgames of the full games);
 * :func:`duel` — the optimal move and P(win) at an endgame position;
 * :func:`evaluate_pair` (:mod:`yahtzee_sim.exact.pairs`) — the exact P(win) of any two
@@ -41,15 +41,16 @@ from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import decode_state, max_points_to_come
-from yahtzee_sim.multiplayer.winprob import ScoreSheet, ScoreSheetError, to_move
+from yahtzee_sim.multiplayer.win_probability import ScoreSheet, ScoreSheetError, to_move
 from yahtzee_sim.solving.target import max_score
+from yahtzee_sim.validation import renamed_arguments
 
 #: The exact two-player game takes games without saved rolls.
 TWO_PLAYER_DUEL = Feature("the two-player duel", FIXED_ROLLS)
 
-#: Most open boxes per card :func:`duel` takes by default: positions of real games with
+#: Most open boxes per score sheet :func:`duel` takes by default: positions of real games with
 #: three open boxes each solve in under a second on official Yahtzee and Yatzy; the
-#: slowest ones (upper bonus open, Yahtzee bonuses possible on both cards) in seconds
+#: slowest ones (upper bonus open, Yahtzee bonuses possible on both sheets) in seconds
 #: to tens of seconds (docs/guide/two-player.md gives the timings).
 ENDGAME_BOXES = 3
 
@@ -158,7 +159,7 @@ class DuelTable:
 # ------------------------------------------------------------------ layout
 def reachable_levels(rules: RuleSet, state: int) -> list[np.ndarray]:
     """States reachable from turn-start state ``state``, one sorted array per level from
-    its level to the full card (every box at every score the rules allow)."""
+    its level to a full score sheet (every box at every score the rules allow)."""
     kr = kernel_rules(rules)
     cur = np.array([state], dtype=np.int64)
     used = decode_state(rules, state)[0]
@@ -273,22 +274,24 @@ def _stage_block(rules, values, d, stage, nxt, outcomes, lo, hi, into=None):
     return None if into is not None else (base, out)
 
 
+@renamed_arguments(cards="sheets")
 def solve_duel(
     rules: str | RuleSet,
-    cards=None,
+    sheets=None,
     policies: tuple = (None, None),
     n_jobs: int = 1,
     path=None,
     progress: bool = False,
 ) -> DuelTable:
-    """Solve the visible two-player game from ``cards`` (default: both cards empty).
+    """Solve the visible two-player game from ``sheets`` (default: both empty).
 
     Parameters
     ----------
     rules : str or RuleSet
-    cards : pair of ScoreSheet or str, optional
-        Seat 0's and seat 1's cards; the seat to move follows from them
-        (:func:`~yahtzee_sim.multiplayer.winprob.to_move`).
+    sheets : pair of ScoreSheet or str, optional
+        Seat 0's and seat 1's score sheets; the seat to move follows from them
+        (:func:`~yahtzee_sim.multiplayer.win_probability.to_move`). ``cards=`` is a
+        deprecated spelling.
     policies : pair
         Per seat: ``None`` (plays to maximize its P(win)) or the id of a strategy whose
         decisions depend on its own position only (e.g. ``"optimal"``), played fixed.
@@ -306,18 +309,18 @@ def solve_duel(
     rules = get_rules(rules)
     TWO_PLAYER_DUEL.check(rules)
     t0 = time.perf_counter()
-    cards = _cards(rules, cards)
-    seat = to_move(cards)
+    sheets = _sheets(rules, sheets)
+    seat = to_move(sheets)
     if seat < 0:
-        raise DuelError("every box of both cards is filled: the game is over")
+        raise DuelError("every box of both score sheets is filled: the game is over")
     d = max_score(rules)
-    stages, size = _stages(rules, [c.state for c in cards], seat, list(policies), d)
+    stages, size = _stages(rules, [s.state for s in sheets], seat, list(policies), d)
     if path is None:
         values = np.empty(size)
     else:
         values = np.lib.format.open_memmap(path, mode="w+", dtype=np.float64, shape=(size,))
     last = stages[-1]
-    values[last.offset[0] :] = 0.5  # both cards full: a tie unless the lanes say otherwise
+    values[last.offset[0] :] = 0.5  # both sheets full: a tie unless the lanes say otherwise
     for g in range(len(stages) - 2, -1, -1):
         stage, nxt = stages[g], stages[g + 1]
         outcomes = None if stage.policy is None else _outcomes(rules, stage, nxt)
@@ -341,19 +344,20 @@ def solve_duel(
         stages,
         values,
         seconds=time.perf_counter() - t0,
-        meta={"scores": [c.score for c in cards], "policies": list(policies)},
+        meta={"scores": [s.score for s in sheets], "policies": list(policies)},
     )
 
 
-def _cards(rules: RuleSet, cards) -> list[ScoreSheet]:
-    if cards is None:
-        cards = ["", ""]
-    cards = [c if isinstance(c, ScoreSheet) else ScoreSheet.parse(c, rules) for c in cards]
-    if len(cards) != 2:
-        raise DuelError(f"give two score sheets (seat 0, seat 1), got {len(cards)}")
-    if any(c.rules != rules for c in cards):
+def _sheets(rules: RuleSet, sheets) -> list[ScoreSheet]:
+    """The two score sheets (parsed from text; both empty for ``None``), checked."""
+    if sheets is None:
+        sheets = ["", ""]
+    sheets = [s if isinstance(s, ScoreSheet) else ScoreSheet.parse(s, rules) for s in sheets]
+    if len(sheets) != 2:
+        raise DuelError(f"give two score sheets (seat 0, seat 1), got {len(sheets)}")
+    if any(s.rules != rules for s in sheets):
         raise DuelError("both score sheets must be of the same rules")
-    return cards
+    return sheets
 
 
 # ------------------------------------------------------------------ one position
@@ -376,8 +380,9 @@ class DuelMove:
         return {k: v for k, v in self.__dict__.items() if v is not None}
 
 
+@renamed_arguments(cards="sheets")
 def duel(
-    cards,
+    sheets,
     rules: str | RuleSet = "yahtzee",
     dice=None,
     rolls_left: int | None = None,
@@ -387,15 +392,17 @@ def duel(
 
     Parameters
     ----------
-    cards : pair of ScoreSheet or str
-        Seat 0's and seat 1's cards (:meth:`~yahtzee_sim.multiplayer.winprob.ScoreSheet.parse`).
+    sheets : pair of ScoreSheet or str
+        Seat 0's and seat 1's score sheets
+        (:meth:`~yahtzee_sim.multiplayer.win_probability.ScoreSheet.parse`). ``cards=`` is a
+        deprecated spelling.
     rules : str or RuleSet
     dice : iterable of int, optional
         Faces showing for the player to move, inside the turn (with ``rolls_left``).
     rolls_left : int, optional
         Rerolls left with ``dice`` (0: choose a box now).
     max_open : int
-        Most open boxes allowed on each card (:data:`ENDGAME_BOXES`).
+        Most open boxes allowed on each score sheet (:data:`ENDGAME_BOXES`).
 
     Returns
     -------
@@ -406,41 +413,41 @@ def duel(
     Raises
     ------
     EndgameTooLarge
-        If a card has more than ``max_open`` open boxes.
+        If a score sheet has more than ``max_open`` open boxes.
     ScoreSheetError
-        For cards or dice the rules cannot produce.
+        For score sheets or dice the rules cannot produce.
     """
-    from yahtzee_sim.multiplayer.winprob import dice_counts
+    from yahtzee_sim.multiplayer.win_probability import dice_counts
 
     t0 = time.perf_counter()
     rules = get_rules(rules)
     TWO_PLAYER_DUEL.check(rules)
-    cards = _cards(rules, cards)
-    seat = to_move(cards)
+    sheets = _sheets(rules, sheets)
+    seat = to_move(sheets)
     if seat < 0:
-        raise DuelError("every box of both cards is filled: the game is over")
-    n_open = [rules.n_boxes - c.turns for c in cards]
+        raise DuelError("every box of both score sheets is filled: the game is over")
+    n_open = [rules.n_boxes - s.turns for s in sheets]
     if max(n_open) > max_open:
         raise EndgameTooLarge(
-            f"the endgame solver takes at most {max_open} open boxes per card; these cards "
-            f"have {n_open[0]} and {n_open[1]}"
+            f"the endgame solver takes at most {max_open} open boxes per score sheet; these "
+            f"score sheets have {n_open[0]} and {n_open[1]}"
         )
     counts = None if dice is None else dice_counts(rules, dice, rolls_left)
-    table = solve_duel(rules, cards)
+    table = solve_duel(rules, sheets)
     res = DuelMove(rules.name, seat, table.p_win(seat))
     res.open_boxes = [
-        [n for j, n in enumerate(rules.box_names) if not (c.used >> j) & 1] for c in cards
+        [n for j, n in enumerate(rules.box_names) if not (s.used >> j) & 1] for s in sheets
     ]
     if counts is not None:
-        _best_decision(res, table, cards, seat, counts, int(rolls_left))
+        _best_decision(res, table, sheets, seat, counts, int(rolls_left))
     res.seconds = time.perf_counter() - t0
     return res
 
 
-def _best_decision(res: DuelMove, table: DuelTable, cards, seat, counts, rolls_left) -> None:
+def _best_decision(res: DuelMove, table: DuelTable, sheets, seat, counts, rolls_left) -> None:
     rules = table.rules
     st, nxt = table.stages[0], table.stages[1]
-    lane = table.d + cards[1 - seat].score - cards[seat].score
+    lane = table.d + sheets[1 - seat].score - sheets[seat].score
     _, cat, keep, _, roll_vals = mover_turn(
         kernel_rules(rules),
         table.values,

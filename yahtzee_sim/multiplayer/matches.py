@@ -5,7 +5,7 @@ of matches advances as arrays (leading axis = matches): in every round, seat 0 p
 its turn in all matches, then seat 1, and so on. Each seat is a
 :class:`~yahtzee_sim.engine.batch.GameBatch` with the dice stream it has in a blind
 tournament (:func:`yahtzee_sim.analysis.ranking.tournament.seat_seed`), so the same seed
-gives every seat the same dice whether the cards are visible or not: a strategy that
+gives every seat the same dice whether the score sheets are visible or not: a strategy that
 ignores its opponents plays exactly the games it plays blind, and blind and visible
 results pair up under common random numbers. What a seat sees of the others is a
 :class:`~yahtzee_sim.engine.view.MatchInfo` in its :class:`~yahtzee_sim.engine.view.TurnView`.
@@ -87,18 +87,18 @@ def play_match_block(
     """Play matches ``first_match ..`` in lockstep; ``strategies[i]`` sits at seat ``i``
     with ``keys[i] = (dice_key, strategy_key)``. Returns the final totals ``(n, seats)``.
 
-    ``start = (cards, seat)`` starts every match from those score sheets
-    (:class:`~yahtzee_sim.multiplayer.winprob.ScoreSheet`, one per seat) with ``seat`` to move
-    (-1: the game is over). ``visible=False`` hides the cards (blind play: each seat's
-    games are then exactly its solitaire games).
+    ``start = (sheets, seat)`` starts every match from those score sheets
+    (:class:`~yahtzee_sim.multiplayer.win_probability.ScoreSheet`, one per seat) with
+    ``seat`` to move (-1: the game is over). ``visible=False`` hides the score sheets
+    (blind play: each seat's games are then exactly its solitaire games).
     """
     blocks = [GameBatch(rules, n_matches, first_match, *keys[i]) for i in range(len(strategies))]
     first_turn, first_seat = 0, 0
     if start is not None:
-        cards, first_seat = start
-        for block, card in zip(blocks, cards, strict=True):
-            block.set_position(card)
-        first_turn = rules.n_boxes if first_seat < 0 else cards[first_seat].turns
+        sheets, first_seat = start
+        for block, sheet in zip(blocks, sheets, strict=True):
+            block.set_position(sheet)
+        first_turn = rules.n_boxes if first_seat < 0 else sheets[first_seat].turns
     for turn in range(first_turn, rules.n_boxes):
         for i, strategy in enumerate(strategies):
             if turn == first_turn and i < first_seat:

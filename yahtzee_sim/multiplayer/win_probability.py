@@ -1,21 +1,24 @@
-"""Live win probability: who wins from here, for score sheets in the middle of a game.
+"""Win probabilities: who wins, from final-score laws or from score sheets in mid-game.
 
+:func:`win_probability` gives P(A beats B) of two independent final-score laws (a blind
+two-player game); :func:`win_shares` each of several players' expected share of the win.
 :func:`win_probability_now` takes every player's score sheet (and the dice of the
 player to move, when they are inside their turn) and returns each player's
 probability of winning, ties split, if everyone plays max-EV from here — exact: each
 player's final score is their points so far plus the exact law of their points to
-come (:func:`yahtzee_sim.exact.future.future_law`), the laws are independent, and
+come (:func:`yahtzee_sim.exact.points_to_come.future_law`), the laws are independent, and
 
     P(seat i wins) = sum_x P_i(x) * integral_0^1 prod_{j != i} (F_j(x - 1) + u p_j(x)) du,
 
 the integral giving the expected share ``1 / (1 + k)`` of a ``k``-way tie (computed
-exactly by Gauss-Legendre quadrature). With ``simulate=N``, the same position is also
-played out ``N`` times in a visible match by ``strategy`` at every seat
-(``win-aware`` by default), with 95% intervals.
+exactly by Gauss-Legendre quadrature). With ``n_playouts=N`` and a ``strategy``, the
+same position is also played out ``N`` times in a visible match by that strategy at
+every seat, with 95% intervals.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -23,11 +26,13 @@ import numpy as np
 from scipy import stats
 
 from yahtzee_sim.engine.registry import get_strategy
+from yahtzee_sim.engine.strategy import Strategy
+from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import YahtzeeSimError, quoted
-from yahtzee_sim.exact.future import future_law
+from yahtzee_sim.exact.points_to_come import future_law
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import encode_state
-from yahtzee_sim.validation import Integer, check
+from yahtzee_sim.validation import Integer, check, renamed_arguments
 
 
 class ScoreSheetError(YahtzeeSimError):
@@ -39,7 +44,7 @@ class ScoreSheet:
     """One player's filled boxes and Yahtzee bonuses.
 
     Build it with :meth:`parse` (``"ones=3, full_house=25, yahtzee=50,
-    yahtzee_bonuses=1"``; ``""`` for an empty card) or directly.
+    yahtzee_bonuses=1"``; ``""`` for an empty sheet) or directly.
     """
 
     rules: RuleSet
@@ -48,7 +53,7 @@ class ScoreSheet:
 
     @classmethod
     def parse(cls, text: str, rules: str | RuleSet = "yahtzee") -> ScoreSheet:
-        """A card from ``"box=points, ..."`` (box names as ``yahtzee-sim rules`` lists
+        """A score sheet from ``"box=points, ..."`` (box names as ``yahtzee-sim rules`` lists
         them; ``yahtzee_bonuses=K`` for paid bonuses); one-line errors otherwise."""
         rules = get_rules(rules)
         boxes, bonuses = {}, 0
@@ -69,12 +74,12 @@ class ScoreSheet:
                     f"score sheet {quoted(text)}: box {quoted(name)} is given twice"
                 )
             boxes[name] = int(value)
-        card = cls(rules, boxes, bonuses)
-        card.check()
-        return card
+        sheet = cls(rules, boxes, bonuses)
+        sheet.check()
+        return sheet
 
     def check(self) -> None:
-        """Raise :class:`ScoreSheetError` unless the rules can produce this card."""
+        """Raise :class:`ScoreSheetError` unless the rules can produce this score sheet."""
         rules = self.rules
         names = rules.box_names
         table = rules.tables.score_table
@@ -153,13 +158,14 @@ class ScoreSheet:
         return self.turns == self.rules.n_boxes
 
 
-def to_move(cards: list[ScoreSheet]) -> int:
+def to_move(sheets: list[ScoreSheet]) -> int:
     """The seat whose turn it is (the first with the fewest boxes filled); a
-    :class:`ScoreSheetError` if the cards cannot come from one game played in seat order."""
-    turns = [c.turns for c in cards]
+    :class:`ScoreSheetError` if the score sheets cannot come from one game played in seat
+    order."""
+    turns = [s.turns for s in sheets]
     t = min(turns)
     seat = turns.index(t)
-    if t == cards[0].rules.n_boxes:
+    if t == sheets[0].rules.n_boxes:
         return -1  # the game is over
     for j, n in enumerate(turns):
         want = t + 1 if j < seat else t
@@ -169,6 +175,19 @@ def to_move(cards: list[ScoreSheet]) -> int:
                 f"{t + 1} it must have {want} (seats play in order)"
             )
     return seat
+
+
+def win_probability(pmf_a, pmf_b) -> float:
+    """P(A beats B) + ½ P(tie) for independent final scores with laws ``pmf_a``, ``pmf_b``
+    (arrays indexed by score): the players never see each other's score sheet."""
+    a = np.asarray(pmf_a, dtype=np.float64)
+    b = np.asarray(pmf_b, dtype=np.float64)
+    n = max(len(a), len(b))
+    a = np.pad(a, (0, n - len(a))) / a.sum()
+    b = np.pad(b, (0, n - len(b))) / b.sum()
+    below = np.concatenate(([0.0], np.cumsum(b)[:-1]))  # P(B < x)
+    # exactly rounded sum: the same bytes on every run (BLAS dot products are not)
+    return math.fsum(a * (below + 0.5 * b))
 
 
 def win_shares(pmfs: list[np.ndarray]) -> np.ndarray:
@@ -193,7 +212,7 @@ def win_shares(pmfs: list[np.ndarray]) -> np.ndarray:
 
 
 @dataclass
-class WinProbability:
+class LiveWinProbability:
     """Result of :func:`win_probability_now`."""
 
     rules: str
@@ -211,66 +230,86 @@ class WinProbability:
         return {k: v for k, v in self.__dict__.items() if v is not None}
 
 
+@renamed_arguments(cards="sheets", simulate="n_playouts")
 def win_probability_now(
-    cards,
+    sheets,
     rules: str | RuleSet = "yahtzee",
     dice=None,
     rolls_left: int | None = None,
-    simulate: int = 0,
-    strategy: str = "win-aware",
+    n_playouts: int = 0,
+    strategy: str | Strategy | None = None,
     seed: int = 0,
     n_jobs: int = 1,
-) -> WinProbability:
+) -> LiveWinProbability:
     """Each player's probability of winning from these score sheets.
 
     Parameters
     ----------
-    cards : list of ScoreSheet or str
-        One card per seat, in seat order (strings are parsed with :meth:`ScoreSheet.parse`).
+    sheets : list of ScoreSheet or str
+        One score sheet per seat, in seat order (strings are parsed with
+        :meth:`ScoreSheet.parse`). ``cards=`` is a deprecated spelling.
     rules : str or RuleSet
     dice : iterable of int, optional
         Faces of the player to move, inside their turn (with ``rolls_left``).
     rolls_left : int, optional
         Rerolls left with ``dice`` (0: they must choose a box now).
-    simulate : int
+    n_playouts : int
         Also play the position out this many times (turn-start positions only), every
-        seat playing ``strategy`` in a visible match.
+        seat playing ``strategy`` in a visible match. ``simulate=`` is a deprecated
+        spelling.
+    strategy : str or Strategy, optional
+        The strategy of every seat in the play-outs (a registry id or an instance);
+        needed with ``n_playouts``.
+    seed : int
+        Seed of the play-outs.
+    n_jobs : int
+        Processes playing them.
+
+    Returns
+    -------
+    LiveWinProbability
+        Each seat's exact win probability (``exact``) and expected final score; with
+        ``n_playouts``, the play-outs' win shares with 95% intervals.
     """
     rules = get_rules(rules)
-    cards = [c if isinstance(c, ScoreSheet) else ScoreSheet.parse(c, rules) for c in cards]
-    if len(cards) < 2:
-        raise ScoreSheetError(f"give at least two score sheets, got {len(cards)}")
-    if any(c.rules != rules for c in cards):
+    sheets = [s if isinstance(s, ScoreSheet) else ScoreSheet.parse(s, rules) for s in sheets]
+    if len(sheets) < 2:
+        raise ScoreSheetError(f"give at least two score sheets, got {len(sheets)}")
+    if any(s.rules != rules for s in sheets):
         raise ScoreSheetError("every score sheet must be of the same rules")
-    seat = to_move(cards)
+    seat = to_move(sheets)
     counts = None
     if dice is not None:
         if seat < 0:
-            raise ScoreSheetError("dice were given, but every card is full: the game is over")
+            raise ScoreSheetError(
+                "dice were given, but every score sheet is full: the game is over"
+            )
         counts = dice_counts(rules, dice, rolls_left)
     laws, memo = [], {}
-    for i, c in enumerate(cards):
+    for i, s in enumerate(sheets):
         if i == seat and counts is not None:
-            law = future_law(rules, c.state, counts, rolls_left)
+            law = future_law(rules, s.state, counts, rolls_left)
         else:
-            if c.state not in memo:
-                memo[c.state] = future_law(rules, c.state)
-            law = memo[c.state]
-        laws.append(np.concatenate([np.zeros(c.score), law]))
+            if s.state not in memo:
+                memo[s.state] = future_law(rules, s.state)
+            law = memo[s.state]
+        laws.append(np.concatenate([np.zeros(s.score), law]))
     exact = win_shares(laws).tolist()
-    res = WinProbability(
+    res = LiveWinProbability(
         rules.name,
         seat,
-        [c.score for c in cards],
+        [s.score for s in sheets],
         exact,
         [float(p @ np.arange(len(p))) for p in laws],
     )
-    if simulate:
+    if n_playouts:
         if counts is not None:
             raise ScoreSheetError(
-                "simulate: play-outs start at a turn start; leave out the dice to simulate"
+                "n_playouts: play-outs start at a turn start; leave out the dice to play out"
             )
-        _simulate(res, cards, rules, seat, simulate, strategy, seed, n_jobs)
+        if strategy is None:
+            raise ScoreSheetError("n_playouts: give the strategy every seat plays (strategy=)")
+        _play_out(res, sheets, rules, seat, n_playouts, strategy, seed, n_jobs)
     return res
 
 
@@ -291,11 +330,12 @@ def dice_counts(rules: RuleSet, dice, rolls_left) -> np.ndarray:
     return rules.tables.counts_from_faces(faces)
 
 
-def _simulate(res, cards, rules, seat, games, strategy, seed, n_jobs) -> None:
+def _play_out(res, sheets, rules, seat, games, strategy, seed, n_jobs) -> None:
+    """Play the position out ``games`` times, ``strategy`` at every seat; into ``res``."""
     from yahtzee_sim.multiplayer.matches import play_matches, win_shares_of
 
-    players = [get_strategy(strategy) for _ in cards]
-    scores = play_matches(players, rules, games, seed, n_jobs=n_jobs, start=(cards, seat))
+    players = [get_strategy(strategy) for _ in sheets]
+    scores = play_matches(players, rules, games, seed, n_jobs=n_jobs, start=(sheets, seat))
     wins = win_shares_of(scores)
     mean = wins.mean(axis=0)
     se = wins.std(axis=0, ddof=1) / np.sqrt(games) if games > 1 else np.zeros_like(mean)
@@ -303,4 +343,4 @@ def _simulate(res, cards, rules, seat, games, strategy, seed, n_jobs) -> None:
     res.simulated = mean.tolist()
     res.simulated_ci95 = np.stack([mean - q * se, mean + q * se], axis=1).tolist()
     res.games = games
-    res.strategy = strategy
+    res.strategy = strategy if isinstance(strategy, str) else strategy_label(strategy)

@@ -1,4 +1,4 @@
-"""Opponent-aware play in a visible match: ``win-target``, ``win-aware`` and ``chase``.
+"""Win-seeking play in a visible match: ``win-target``, ``win-aware`` and ``chase``.
 
 Sources: Tillius 2026, Theorem 4.1 (the last player to finish should play target
 score with β = the best opponent total + 1); Pawlewicz 2010 ("A Nearly Optimal
@@ -11,7 +11,7 @@ two-player play). We could read only that paper's abstract in the stored copies,
   the probability of winning from the state it leads to;
 * from that state on, every player (this one included) is assumed to play max-EV: a
   player's remaining score is summarized by the exact mean and SD of max-EV play from
-  their turn-start state (:func:`yahtzee_sim.exact.future.future_moments`) and treated as
+  their turn-start state (:func:`yahtzee_sim.exact.points_to_come.future_moments`) and treated as
   normal; finished players count with their totals; ties split the win;
 * so it is exact where nothing but this turn is left to decide: on the last seat's
   last turn it is ``chase``;
@@ -23,7 +23,7 @@ values each box differently:
 
 * the opponents' best final total is a law — exact once every opponent still playing
   has at most ``exact_open`` open boxes (their max-EV laws,
-  :func:`yahtzee_sim.exact.future.future_laws`), before that normal finals with the exact
+  :func:`yahtzee_sim.exact.points_to_come.future_laws`), before that normal finals with the exact
   mean and SD of max-EV play, as equal-weight quantiles;
 * the player's own future is not max-EV play but the best response to each possible
   total: from the state a box leads to, the largest probability of scoring more than
@@ -53,7 +53,7 @@ from scipy.special import ndtri
 
 from yahtzee_sim._kernels.batched import decision_buffers, lane_order, read_decisions, tile_rows
 from yahtzee_sim._kernels.scoring import kernel_rules
-from yahtzee_sim._kernels.winaware import (
+from yahtzee_sim._kernels.win_values import (
     best_final_nodes,
     best_final_sizes,
     win_aware_decisions,
@@ -63,7 +63,7 @@ from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.engine.strategy import Capabilities, Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
-from yahtzee_sim.exact.future import future_laws, future_moments
+from yahtzee_sim.exact.points_to_come import future_laws, future_moments
 from yahtzee_sim.game.capabilities import FIXED_ROLLS
 from yahtzee_sim.game.state import encode_state
 from yahtzee_sim.solving.target import max_score, target_table
@@ -80,7 +80,7 @@ def node_buffers(local, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return buf[0, :n], buf[1, :n], buf[2, :n]
 
 
-def unfinished_cards(view: TurnView) -> tuple[np.ndarray, np.ndarray]:
+def unfinished_sheets(view: TurnView) -> tuple[np.ndarray, np.ndarray]:
     """The encoded turn-start states and points so far of the opponents still playing,
     ``(m, k)`` each (``k`` opponents, the same in every game of ``view``)."""
     match = view.match
@@ -111,7 +111,7 @@ def opponents_summary(view: TurnView, moments) -> tuple:
     and the mean and SD of each unfinished opponent's final score under max-EV play
     (``(fin_best, fin_ties, um, usd, n_unf)``, unfinished first in each row of ``um``)."""
     fin_best, fin_ties = finished_best(view)
-    states, score = unfinished_cards(view)
+    states, score = unfinished_sheets(view)
     um = np.ascontiguousarray(score + moments.mean[states], dtype=np.float64)
     usd = np.ascontiguousarray(moments.sd[states], dtype=np.float64)
     return fin_best, fin_ties, um, usd, states.shape[1]
@@ -182,7 +182,7 @@ class _OpponentAware(Strategy):
         return fb, ft, um, usd, np.full(len(view), k, dtype=np.int64)
 
     def _run_kernel(self, kr, order, mine, match, keep, cat) -> None:
-        """Write the decisions of rows ``order`` (own card ``mine``: used, upper, flag,
+        """Write the decisions of rows ``order`` (own score sheet ``mine``: used, upper, flag,
         score; :meth:`_match_inputs` rows ``match``) into ``keep``, ``cat``."""
         fb, ft, um, usd, n_unf = match
         win_aware_decisions(
@@ -240,8 +240,8 @@ class WinTarget(_OpponentAware):
     best chance of beating each possible opponent total (see the module).
 
     Each box written now leads to a turn-start state ``s2`` with ``base`` points. The
-    opponents' best final total ``B`` is a law: exact (max-EV play from cards with at
-    most ``exact_open`` open boxes, :func:`yahtzee_sim.exact.future.future_laws`) or
+    opponents' best final total ``B`` is a law: exact (max-EV play from score sheets with at
+    most ``exact_open`` open boxes, :func:`yahtzee_sim.exact.points_to_come.future_laws`) or
     equal-weight quantiles of normal finals (the exact mean and SD of max-EV play). The
     box's value is the mean over ``B`` of the largest probability of scoring more than
     ``B - base`` from ``s2`` (the target-score table,
@@ -264,7 +264,7 @@ class WinTarget(_OpponentAware):
         Largest target of the target table (official Yahtzee: 400 holds 1.1 GB; Yatzy
         reaches 374 and is solved whole).
     exact_open : int
-        Opponents' cards with at most this many open boxes are valued by their exact law.
+        Opponents' score sheets with at most this many open boxes are valued by their exact law.
     """
 
     references = ()  # no published figures to compare (docs/guide/matches.md: Results)
@@ -305,7 +305,7 @@ class WinTarget(_OpponentAware):
 
     def _match_inputs(self, view: TurnView) -> tuple:
         fb, ft = finished_best(view)
-        ost, osc = unfinished_cards(view)
+        ost, osc = unfinished_sheets(view)
         return fb, ft, ost, osc, np.full(len(view), ost.shape[1], dtype=np.int64)
 
     def _run_kernel(self, kr, order, mine, match, keep, cat) -> None:

@@ -1,11 +1,13 @@
-"""Kernel of win-aware play: one turn of the widget per game, its boxes valued by the
-probability of winning the game from the state they lead to.
+"""Win values: the probability of winning a visible match from the state each box leads
+to, and one turn of the widget per game against those values (the decisions of the
+win-seeking strategies ``win-aware``, ``win-target`` and ``chase``,
+:mod:`yahtzee_sim.strategies.win_seeking_visible`).
 
-A box written now leads to the turn-start state ``s2`` with ``q`` more points. From
-there the player is assumed to play max-EV, so the rest of their game adds a score
-with the mean and SD of :func:`yahtzee_sim.exact.future.future_moments` at ``s2``; each
-opponent still playing likewise ends near ``score + mean`` with that SD, a finished
-opponent at their total. The box's value is P(win) (ties split) under normal
+For ``win-aware``, a box written now leads to the turn-start state ``s2`` with ``q`` more
+points. From there the player is assumed to play max-EV, so the rest of their game adds a
+score with the mean and SD of :func:`yahtzee_sim.exact.points_to_come.future_moments` at
+``s2``; each opponent still playing likewise ends near ``score + mean`` with that SD, a
+finished opponent at their total. The box's value is P(win) (ties split) under normal
 approximations of those remaining scores — exact once nothing is left to play for
 anyone but this turn's player on their last turn. The widget
 (:func:`.widget.widget_mixed`) then takes the best keeps and boxes against these values.
@@ -260,7 +262,7 @@ def best_final_nodes(opponents, laws, normal, nodes):
     opponents' best total ``fin_best[i]`` (if ``fin_ties[i]`` > 0) and the turn-start
     states ``ost[i, k]`` and points ``osc[i, k]`` of the ``n_unf[i]`` still playing, who
     play max-EV. ``laws = (pool, offset, length, support)``:
-    :class:`yahtzee_sim.exact.future.FutureLaws`. ``normal = (mean, sd, z, z_weight)``: the
+    :class:`yahtzee_sim.exact.points_to_come.FutureLaws`. ``normal = (mean, sd, z, z_weight)``: the
     moments of max-EV play and the standard-normal nodes used for one opponent's final.
     ``nodes = (ptr, x, w, below, count)``: game ``i`` gets ``x[ptr[i] : ptr[i] +
     count[i]]`` with weights ``w`` (summing to 1) and ``below`` (the weight of its nodes
@@ -394,13 +396,13 @@ def beat_probability(probs, o, n, rival, base):
 
 
 @njit(cache=True, nogil=True)
-def fill_reach_values(kr, card, target, mean, rival, t, val, val_bonus):
-    """Lane ``t`` (one game, ``card = (used, upper, flag, score)``): ``val[s, t]`` = P(win)
+def fill_reach_values(kr, sheet, target, mean, rival, t, val, val_bonus):
+    """Lane ``t`` (one game, ``sheet = (used, upper, flag, score)``): ``val[s, t]`` = P(win)
     after writing the points of slot ``s`` — :func:`beat_probability` from the state
     reached (target table ``target = (probs, offset, length)``) against the opponents'
     best final (``rival`` as there) — plus the max-EV tie-break; ``val_bonus`` as in
     :func:`fill_win_values`."""
-    used, upper, flag, score = card
+    used, upper, flag, score = sheet
     probs, offset, length = target
     bonus_flag = flag_after_roll(kr, flag, 1)
     earns = kr.yahtzee_bonus > 0 and flag >= 1
@@ -449,10 +451,10 @@ def win_reach_decisions(kr, order, mine, finished, target, mean, nodes, keep_out
             for t in range(nu):
                 i = rows[t]
                 lo, hi = ptr[i], ptr[i] + count[i]
-                card = (used[i], upper[i], flag[i], score[i])
+                sheet = (used[i], upper[i], flag[i], score[i])
                 ft = fin_ties[i]
                 tie_at = float(fin_best[i]) if ft > 1 else -np.inf
                 rival = (x[lo:hi], w[lo:hi], below[lo:hi], tie_at, 1.0 / (ft + 1))
-                fill_reach_values(kr, card, target, mean, rival, t, val, vb)
+                fill_reach_values(kr, sheet, target, mean, rival, t, val, vb)
                 mask_used_boxes(kr, used[i], t, val)
             solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)

@@ -1,4 +1,4 @@
-"""Play to win a blind N-player game: the best response to known opponents.
+"""Win-seeking play in a blind N-player game: the best response to known opponents.
 
 Source: Glenn 2006 §8 (against a max-EV opponent whose score law is known, the
 player who maximizes P(beating it) wins more than half the games); Perkins,
@@ -38,7 +38,7 @@ def opponent_law(vs, rules) -> np.ndarray:
         ) from None
 
 
-class WinProbability(UtilityPlay):
+class BlindWinSeeking(UtilityPlay):
     """Maximizes P(win) of a blind ``players``-player game against ``players - 1``
     opponents playing ``vs``; id ``win:N``.
 
