@@ -1,9 +1,10 @@
 """Strategies: the built-in families, ways to write one's own, and the conformance checks.
 
 Every strategy answers the batched :class:`~yahtzee_sim.engine.strategy.Strategy`
-interface. The built-in families (one module each) are declared by id in the
-:mod:`~yahtzee_sim.engine.registry` and imported when first asked for; they use the core
-(the engine, the solvers, the exact evaluator) through its public API only.
+interface. The built-in families (one module each) are registered in code: importing this
+package hands their table (:mod:`~yahtzee_sim.strategies.builtin`) to the
+:mod:`~yahtzee_sim.engine.registry`, and each module is imported when first asked for; they
+use the core (the engine, the solvers, the exact evaluator) through its public API only.
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ from yahtzee_sim.engine.registry import (
     default_strategy_ids,
     get_strategy,
     register,
+    register_built_ins,
     strategy_class,
     strategy_ids,
 )
 from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.strategies.adapter import FunctionStrategy, Position
+from yahtzee_sim.strategies.builtin import BUILT_IN
 from yahtzee_sim.strategies.checks import (
     StrategyCheckError,
     check_strategy,
@@ -24,6 +27,8 @@ from yahtzee_sim.strategies.checks import (
     strategy_checks,
 )
 from yahtzee_sim.strategies.policy import PolicyStrategy, as_policy
+
+register_built_ins(BUILT_IN)
 
 __all__ = [
     "FunctionStrategy",

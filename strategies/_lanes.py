@@ -25,8 +25,9 @@ from yahtzee_sim._kernels.batched import (
 )
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.widget import live_lanes
-from yahtzee_sim.engine.strategy import Strategy
+from yahtzee_sim.engine.strategy import Capabilities, Strategy
 from yahtzee_sim.engine.view import TurnView
+from yahtzee_sim.game.capabilities import FIXED_ROLLS
 from yahtzee_sim.strategies.optimal import Optimal
 
 
@@ -41,7 +42,8 @@ class LaneStrategy(Strategy):
     far is ``anchor - score``. Subclasses set ``self._lanes`` (widget lanes) and
     ``self._anchor`` in :meth:`prepare` and call :meth:`_prepare_fallback`."""
 
-    uses_total = True  # decisions depend on the points so far
+    # decisions depend on the points so far; a solved table of games without saved rolls
+    capabilities = Capabilities(uses_total=True, solved_table=True, plays=FIXED_ROLLS)
     parallel_backend = "threads"  # one shared table; the kernels release the GIL
     abstract = True
 

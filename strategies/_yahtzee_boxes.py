@@ -1,8 +1,8 @@
 """The Yahtzee score sheet as named box indices, and dice patterns, for rule-based kernels.
 
-Strategies written for the 13-box Yahtzee card (Glenn's rules, Defensive Yahtzee,
+Strategies written for the 13-box Yahtzee score sheet (Glenn's rules, Defensive Yahtzee,
 Glenn's Yahtzee chasers) index boxes by these names, never by bare numbers, and
-declare the card they need through :func:`has_yahtzee_card`.
+declare the games they play through :class:`YahtzeeBoxes` (:data:`YAHTZEE_SHEET`).
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from __future__ import annotations
 from numba import njit
 
 import yahtzee_sim._kernels  # noqa: F401  (cache stamps cover this module's kernels)
+from yahtzee_sim.engine.strategy import Capabilities
+from yahtzee_sim.game.capabilities import GameNeeds
 
 YAHTZEE_BOXES = (
     "ones",
@@ -38,20 +40,19 @@ N_BOXES = 13
 N_FACES = 6
 
 
-def has_yahtzee_card(rules) -> bool:
-    """Whether ``rules`` use the 13 Yahtzee boxes in card order with five six-sided dice."""
-    return rules.box_names == YAHTZEE_BOXES and rules.n_faces == N_FACES and rules.n_dice == 5
+#: The games of strategies written for the 13-box Yahtzee score sheet: the 13 Yahtzee
+#: boxes in sheet order with five six-sided dice, under any bonus or joker rules (not
+#: Yatzy's 15 boxes).
+YAHTZEE_SHEET = GameNeeds(n_dice=5, n_faces=N_FACES, box_names=(YAHTZEE_BOXES,))
 
 
 class YahtzeeBoxes:
-    """Mixin of strategies written for the 13-box Yahtzee card: ``supports(rules)``
-    is :func:`has_yahtzee_card` (any bonus or joker rules, not Yatzy's 15 boxes)."""
+    """Mixin of strategies written for the 13-box Yahtzee score sheet: their capabilities
+    play :data:`YAHTZEE_SHEET`, which ``supports(rules)`` checks."""
 
-    requires = "the 13 Yahtzee boxes with five six-sided dice"
-
-    @classmethod
-    def supports(cls, rules) -> bool:
-        return has_yahtzee_card(rules)
+    capabilities = Capabilities(
+        plays=YAHTZEE_SHEET, requires="the 13 Yahtzee boxes with five six-sided dice"
+    )
 
 
 @njit(cache=True, nogil=True)

@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 
 from yahtzee_sim.engine.decide import answer_source
-from yahtzee_sim.engine.strategy import Strategy
+from yahtzee_sim.engine.strategy import Capabilities, Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import IllegalMoveError, quoted
 from yahtzee_sim.game.rules import RuleSet
@@ -233,6 +233,16 @@ def _position_keys(view: TurnView, rows: np.ndarray) -> np.ndarray:
     return key * rules.rolls_per_turn + view.rolls_left
 
 
+class InstanceCapabilities:
+    """The ``capabilities`` of a strategy built from a user's objects: on the class, the
+    defaults; on an instance, with ``deterministic`` from its ``is_deterministic``."""
+
+    def __get__(self, strategy, owner=None) -> Capabilities:
+        if strategy is None:
+            return Capabilities()
+        return Capabilities(deterministic=bool(strategy.is_deterministic))
+
+
 class UserStrategy(Strategy):
     """Base of strategies built from a user's objects (functions, a policy) rather than
     registered: results and errors name them by their ``label``, and
@@ -241,6 +251,7 @@ class UserStrategy(Strategy):
     abstract = True
     label: str
     is_deterministic: bool
+    capabilities = InstanceCapabilities()  # type: ignore[assignment]
 
     @property
     def name(self) -> str:  # type: ignore[override]

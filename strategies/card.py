@@ -32,16 +32,17 @@ cards for the 15 Yatzy boxes; the 100-rule card for Yatzy only).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from yahtzee_sim.engine.atomic import write_atomic
-from yahtzee_sim.engine.strategy import Strategy
+from yahtzee_sim.engine.strategy import Capabilities, Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
+from yahtzee_sim.game.capabilities import GameNeeds
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.strategies._card_language import (
     BOX_FALLBACK,
@@ -245,15 +246,31 @@ def shipped_card_path(rules: RuleSet, size: int):
     family = _family(rules)
     if family is None:
         return None
-    ref = resources.files("yahtzee_sim.strategies").joinpath("cards", f"{family}-{size}.md")
+    ref = resources.files(__package__).joinpath("cards", f"{family}-{size}.md")
     return ref if ref.is_file() else None
 
 
+#: The presets whose score sheets have shipped cards.
+CARD_FAMILIES = ("yahtzee", "yatzy", "2-yatzy")
+
+
 def _family(rules: RuleSet) -> str | None:
-    for family in ("yahtzee", "yatzy", "2-yatzy"):
+    for family in CARD_FAMILIES:
         if rules.box_names == get_rules(family).box_names:
             return family
     return None
+
+
+def shipped_card_games(size: int) -> GameNeeds:
+    """The games a shipped card of ``size`` rules plays: the score sheets it was made
+    for (data for :class:`CardStrategy`'s capabilities)."""
+    return GameNeeds(
+        box_names=tuple(
+            get_rules(family).box_names
+            for family in CARD_FAMILIES
+            if shipped_card_path(get_rules(family), size) is not None
+        )
+    )
 
 
 # ----------------------------------------------------------------- playing
@@ -374,8 +391,13 @@ class CardStrategy(Strategy):
     in_all = False
     references = ()  # learned here: no published figures
     id_path_parameter = "path"
-    requires = "a card made for these boxes (shipped cards: official Yahtzee and Yatzy boxes)"
     default_size = 30
+    # the games of a shipped card of default_size rules (a card file given as path is
+    # checked against the rules when play starts)
+    capabilities = Capabilities(
+        plays=shipped_card_games(default_size),
+        requires="a card made for these boxes (shipped cards: official Yahtzee and Yatzy boxes)",
+    )
 
     def __init__(
         self, path: str | None = None, size: int | None = None, card: Card | None = None
@@ -397,12 +419,6 @@ class CardStrategy(Strategy):
                 "and 50 rules exist for the Yahtzee and Yatzy boxes, of 100 for Yatzy)"
             )
         return parse_card(ref.read_text(encoding="utf-8"), f"shipped card {ref.name}")
-
-    @classmethod
-    def supports(cls, rules) -> bool:
-        """Whether a shipped card of the class's size exists for ``rules`` (a card file
-        given as ``path`` is checked against the rules when play starts)."""
-        return shipped_card_path(rules, cls.default_size) is not None
 
     def check_rules(self, rules) -> None:
         if self.card is not None:
@@ -525,6 +541,7 @@ def _sized(size: int):
         __doc__ = f"The shipped {size}-rule card for the rules being played."
         default_size = size
         references = ()
+        capabilities = replace(CardStrategy.capabilities, plays=shipped_card_games(size))
         in_all = False  # distilled cards: named explicitly (report --strategies card-10,...)
 
         def __init__(

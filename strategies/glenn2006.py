@@ -17,6 +17,8 @@ Table 3: Greedy 218.05 ± 46.87, Heuristic 240.67 ± 60.90, Better Heuristic 244
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from numba import njit
 from scipy.stats import norm
@@ -130,6 +132,7 @@ class GlennHeuristic(YahtzeeBoxes, TableStrategy):
     """Glenn 2006 heuristic: E' from per-box optimal means + normal-approximation upper
     bonus (Table 3: 240.67 ± 60.90)."""
 
+    capabilities = replace(YahtzeeBoxes.capabilities, solved_table=True)  # optimal play's
     references = (
         Reference(
             "Glenn 2006, Table 3",
@@ -179,6 +182,7 @@ class GlennBetterHeuristic(YahtzeeBoxes, TableStrategy):
     """Glenn 2006 better heuristic: optimal upper-only and lower-only game values +
     normal-approximation upper bonus (Table 3: 244.87 ± 57.39)."""
 
+    capabilities = replace(YahtzeeBoxes.capabilities, solved_table=True)  # optimal play's
     references = (
         Reference(
             "Glenn 2006, Table 3",

@@ -11,18 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from yahtzee_sim._kernels.decisions import fill_lanes
-from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.widget import compact_upper_lanes, upper_total_lanes
-from yahtzee_sim.engine.strategy import Reference, Strategy
+from yahtzee_sim.engine.strategy import Capabilities, Reference, Strategy
 from yahtzee_sim.engine.view import TurnView
-from yahtzee_sim.game.state import (
-    compact_states,
-    decode_state,
-    state_layout,
-    upper_total_lanes_of,
-)
-from yahtzee_sim.solving.solver import value_table
+from yahtzee_sim.exact.laws import EXACT_EVALUATION
+from yahtzee_sim.game.state import compact_states, state_layout
+from yahtzee_sim.solving.solver import fill_decisions, max_ev_decisions, value_table
 from yahtzee_sim.strategies._cache import StateCache
 
 #: Memory of a table strategy's decision cache before it first grows (at most 16,384
@@ -97,40 +91,15 @@ class TableStrategy(Strategy):
 
     def _fill_rows(self, rules, used, upper, flag, rows, keep, cat) -> None:
         """Decisions of states sorted by index into ``keep[rows[i]]`` and ``cat[rows[i]]``."""
-        first, lo, nu, row0, lane = upper_total_lanes_of(used, upper, flag)
-        lane_row = np.full(int(nu.sum()), -1, dtype=np.int64)
-        lane_row[lane] = rows
-        fill_lanes(
-            kernel_rules(rules),
-            self.lanes(),
-            np.asarray(used, dtype=np.int64)[first],
-            lo,
-            np.asarray(flag, dtype=np.int64)[first],
-            lo,
-            nu,
-            row0,
-            lane_row,
-            keep,
-            cat,
-        )
+        fill_decisions(rules, self.lanes(), used, upper, flag, rows, keep, cat)
 
     def decision_table(self, rules, states: np.ndarray):
         """Decisions at every roll of ``states`` for exact evaluation (the batched
         protocol of :func:`yahtzee_sim.exact.laws.decision_tables`), computed for all upper
         totals of a ``(used, flag)`` pair at once."""
         self.prepare(rules)
-        states = np.asarray(states, dtype=np.int64)
-        rows = np.arange(len(states), dtype=np.int64)
-        if np.any(states[1:] < states[:-1]):
-            rows = np.argsort(states, kind="stable")
-            states = states[rows]
-        rules.require_fixed_rolls("exact evaluation")
-        keep = np.zeros(
-            (len(states), max(rules.rolls_per_turn - 1, 1), rules.tables.n_rolls), np.int16
-        )
-        cat = np.empty((len(states), 1, rules.tables.n_rolls), dtype=np.int8)
-        self._fill_rows(rules, *decode_state(rules, states), rows, keep, cat)
-        return keep, cat[:, 0]
+        EXACT_EVALUATION.check(rules)
+        return max_ev_decisions(rules, self.lanes(), states)
 
     def keep(self, view: TurnView) -> np.ndarray:
         return view.tables.keep_counts[self._decide(view)]
@@ -163,6 +132,9 @@ GLENN_BOX_MEANS = {
 
 class Optimal(TableStrategy):
     """Maximizes expected final score (Glenn 2006, Verhoeff 1999): table lookup."""
+
+    # the value table; decisions depend on its own state only
+    capabilities = Capabilities(solved_table=True, decision_key="state")
 
     references = (
         Reference(

@@ -20,12 +20,12 @@ from numba import njit
 
 from yahtzee_sim._kernels.rng import game_key, to_unit, word
 from yahtzee_sim._kernels.scoring import box_legal_points, joker_case, kernel_rules
-from yahtzee_sim.engine.strategy import AGREEMENT_POINTS, Reference, Strategy
+from yahtzee_sim.engine.strategy import AGREEMENT_POINTS, Capabilities, Reference, Strategy
 from yahtzee_sim.engine.view import TurnView
 
 
 class _RandomBase(Strategy):
-    deterministic = False
+    capabilities = Capabilities(deterministic=False)
     parallel_backend = "threads"  # stateless kernels that release the GIL
     _tiered = False
 

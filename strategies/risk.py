@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from yahtzee_sim.engine.strategy import Capabilities
 from yahtzee_sim.errors import StrategyError
+from yahtzee_sim.game.capabilities import FIXED_ROLLS
 from yahtzee_sim.solving.risk import RiskError, risk_table
 from yahtzee_sim.strategies.optimal import TableStrategy
 
@@ -32,11 +34,13 @@ class RiskSensitive(TableStrategy):
     references = ()  # no published figures; results: docs/guide/target-utility-risk.md
     id_parameter = "theta"  # the number of the id "risk:0.02"
     in_all = False  # a family of strategies, one per θ
+    capabilities = Capabilities(solved_table=True, plays=FIXED_ROLLS)
 
     def __init__(self, theta: float = 0.01) -> None:
         self.theta = theta
 
     def prepare(self, rules) -> None:
+        self.check_rules(rules)  # its capabilities: games without saved rolls
         try:
             self._risk = risk_table(rules, self.theta)
         except RiskError as exc:

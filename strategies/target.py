@@ -41,6 +41,7 @@ class TargetScore(LaneStrategy):
     def prepare(self, rules) -> None:
         if getattr(self, "_rules", None) == rules:
             return
+        self.check_rules(rules)  # its capabilities: games without saved rolls
         beta = check("target: beta", self.beta, Integer(1), StrategyError)
         self._table = target_table(rules)
         t = self._table

@@ -41,6 +41,7 @@ class UtilityPlay(LaneStrategy):
     def prepare(self, rules) -> None:
         if getattr(self, "_rules", None) == rules:
             return
+        self.check_rules(rules)  # its capabilities: games without saved rolls
         self._table = self.table(rules)
         self._lanes = self._table.lanes()
         self._anchor = self._table.top_score

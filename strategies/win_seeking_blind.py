@@ -14,6 +14,8 @@ that maximizes its expectation — exactly P(win).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from yahtzee_sim.engine.summary import strategy_label
@@ -51,6 +53,8 @@ class BlindWinSeeking(UtilityPlay):
     references = ()  # no published figures; results: docs/guide/target-utility-risk.md
     id_parameter = "players"  # the number of the id "win:5"
     in_all = False  # its table takes minutes per rule set
+    # decisions depend on its own state and points (exact pair evaluation's key)
+    capabilities = replace(UtilityPlay.capabilities, decision_key="own")
 
     def __init__(self, players: int = 2, vs="optimal") -> None:
         self.players = players

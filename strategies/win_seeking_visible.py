@@ -60,10 +60,11 @@ from yahtzee_sim._kernels.win_values import (
     win_reach_decisions,
 )
 from yahtzee_sim.engine.registry import get_strategy
-from yahtzee_sim.engine.strategy import Strategy
+from yahtzee_sim.engine.strategy import Capabilities, Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.exact.points_to_come import future_laws, future_moments
+from yahtzee_sim.game.capabilities import FIXED_ROLLS
 from yahtzee_sim.game.state import encode_state
 from yahtzee_sim.solving.target import max_score, target_table
 from yahtzee_sim.validation import Integer, check
@@ -121,7 +122,10 @@ class _OpponentAware(Strategy):
     win-aware kernel, in the games where :meth:`_aware_rows` says so; ``fallback``
     elsewhere."""
 
-    uses_total = True  # decisions depend on the scores in the match
+    # decisions depend on both states and the score difference; max-EV futures solved
+    capabilities = Capabilities(
+        uses_total=True, solved_table=True, plays=FIXED_ROLLS, decision_key="match"
+    )
     parallel_backend = "threads"  # shared tables; the kernel releases the GIL
     in_all = False  # plays max-EV without a visible match
     abstract = True
@@ -129,6 +133,7 @@ class _OpponentAware(Strategy):
     def prepare(self, rules) -> None:
         if getattr(self, "_rules", None) == rules:
             return
+        self.check_rules(rules)  # its capabilities: games without saved rolls
         self._fallback = get_strategy(getattr(self, "fallback", "optimal"))
         self._fallback.prepare(rules)
         self._moments = future_moments(rules)

@@ -467,10 +467,11 @@ def _exact_one(sid: str, rules, top: int, quick: bool = False):
 def is_deterministic(sid: str) -> bool:
     """Whether the strategy id names a deterministic strategy (one the exact evaluator
     can evaluate)."""
+    from yahtzee_sim.engine.strategy import capabilities_of
     from yahtzee_sim.strategies import get_strategy, strategy_class
 
     try:
         cls = strategy_class(sid)
     except Exception:
-        cls = type(get_strategy(sid))
-    return bool(getattr(cls, "deterministic", True)) and not getattr(cls, "uses_total", False)
+        cls = get_strategy(sid)  # a plugin: its instance's capabilities
+    return capabilities_of(cls).exact

@@ -91,6 +91,11 @@ def test_strategies_and_rules_listing(capsys):
     assert "yatzy" in rows["greedy"]["rules"] and "yatzy" not in rows["defensive"]["rules"]
     assert rows["target"]["in_all"] is False and rows["greedy"]["version"] == 1
     assert rows["greedy"]["references"][0]["mean"] == 214.37
+    # the capabilities each family declares
+    assert (rows["optimal"]["solved_table"], rows["greedy"]["solved_table"]) == (True, False)
+    assert (rows["win-aware"]["uses_total"], rows["random"]["deterministic"]) == (True, False)
+    assert rows["target"]["requires"] == "games without saved rolls"
+    assert "maxi-yatzy" in rows["optimal"]["rules"] and "maxi-yatzy" not in rows["target"]["rules"]
     code, out, _ = run(capsys, "rules", "--json")
     assert code == 0
     assert "yatzy" in json.loads(out)

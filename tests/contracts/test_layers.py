@@ -6,6 +6,9 @@ import strings (``"yahtzee_sim.x.y"``, ``"yahtzee_sim.x.y:Name"``) a module hand
 ``importlib``, a subprocess or the registry. The modules of one layer's packages do not
 import each other when they share a layer (``analysis`` and ``learning``). No module imports
 a private name (``_name``) from another module, and no module imports itself in a circle.
+No layer below ``strategies`` names a built-in strategy by its id (``"optimal"``,
+``"win-aware"``): what it needs of a strategy comes from its caller or the strategy's
+declared capabilities.
 """
 
 from __future__ import annotations
@@ -164,6 +167,51 @@ def circles(sources: dict[str, tuple[Path, str]]) -> list[list[str]]:
     return found
 
 
+def built_in_ids() -> set[str]:
+    """Every built-in strategy id, versioned (``greedy-v1``) and bare (``greedy``)."""
+    from yahtzee_sim.strategies.builtin import BUILT_IN
+
+    return set(BUILT_IN) | {key.rpartition("-v")[0] for key in BUILT_IN}
+
+
+def _table_kinds(tree: ast.AST) -> set[int]:
+    """The string nodes naming a kind of table cache (``TableCache("target")``: a file
+    name prefix, not a strategy)."""
+    kinds = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and node.args:
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name == "TableCache":
+                kinds.add(id(node.args[0]))
+    return kinds
+
+
+def strategy_ids_named(sources: dict[str, tuple[Path, str]], ids: set[str]) -> list[str]:
+    """Every string literal that is a built-in strategy id in a module of a layer below
+    ``yahtzee_sim.strategies``, one line each."""
+    strategies = layer_of("yahtzee_sim.strategies")
+    out = []
+    for name, (path, source) in sorted(sources.items()):
+        if layer_of(package_of(name)) >= strategies:
+            continue
+        tree = ast.parse(source)
+        kinds = _table_kinds(tree)
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and node.value in ids
+                and id(node) not in kinds
+            ):
+                out.append(
+                    f"{path.relative_to(ROOT)}:{node.lineno}: {package_of(name)} names the "
+                    f"strategy {node.value!r} (layer {layer_of(package_of(name))}, below "
+                    f"strategies)"
+                )
+    return out
+
+
 def test_every_import_goes_down_the_layers():
     assert violations(modules()) == []
 
@@ -234,6 +282,55 @@ def test_an_injected_back_import_is_caught(module, source, expected):
     sources[module] = (path, source)
     found = violations(sources)
     assert any(expected in line for line in found), found
+
+
+def test_no_layer_below_strategies_names_a_strategy():
+    assert strategy_ids_named(modules(), built_in_ids()) == []
+
+
+@pytest.mark.parametrize(
+    ("module", "source", "expected"),
+    [
+        # a table of decision keys by strategy id, in the exact layer
+        (
+            "yahtzee_sim.exact.injected",
+            "DEFAULT_MODES = {'optimal': 'state', 'win-aware': 'match'}\n",
+            "yahtzee_sim.exact names the strategy 'optimal' (layer 5, below strategies)",
+        ),
+        # a default strategy, in the multiplayer layer
+        (
+            "yahtzee_sim.multiplayer.injected",
+            "def win_probability(cards, strategy='win-aware'):\n    return strategy\n",
+            "yahtzee_sim.multiplayer names the strategy 'win-aware'",
+        ),
+        # a versioned id handed to the registry, in the engine
+        (
+            "yahtzee_sim.engine.injected",
+            "def f(get):\n    return get('greedy-v1')\n",
+            "yahtzee_sim.engine names the strategy 'greedy-v1'",
+        ),
+    ],
+)
+def test_an_injected_strategy_id_is_caught(module, source, expected):
+    sources = modules()
+    path = FOLDERS["yahtzee_sim"].joinpath(*module.split(".")[1:]).with_suffix(".py")
+    sources[module] = (path, source)
+    found = strategy_ids_named(sources, built_in_ids())
+    assert any(expected in line for line in found), found
+
+
+def test_strategy_ids_are_free_above_strategies_and_as_table_kinds():
+    sources = modules()
+    injected = {
+        "yahtzee_sim.strategies.injected": "DEFAULT = 'optimal'\n",
+        "yahtzee_sim.cli.injected": "DEFAULT = 'win-aware'\n",
+        "yahtzee_sim.solving.injected": "TABLES = cache.TableCache('target', max_entries=2)\n",
+    }
+    for module, source in injected.items():
+        path = FOLDERS["yahtzee_sim"].joinpath(*module.split(".")[1:]).with_suffix(".py")
+        sources[module] = (path, source)
+    found = strategy_ids_named(sources, built_in_ids())
+    assert not [line for line in found if "injected" in line], found
 
 
 def test_an_injected_circle_is_caught():

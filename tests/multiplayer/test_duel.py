@@ -122,6 +122,22 @@ def test_pair_evaluation_with_full_keys_equals_declared_keys():
     assert b.decisions >= a.decisions
 
 
+def test_pair_evaluation_keys_each_seat_by_its_declared_capabilities():
+    from yahtzee_sim.strategies.optimal import Optimal
+
+    def decisions(players, modes=(None, None)):
+        return evaluate_pair(TINY, players, modes=modes).decisions
+
+    # optimal declares decision_key "state": asked once per state
+    pair = ("optimal", "optimal")
+    assert decisions(pair) == decisions(pair, ("state", "state")) < decisions(pair, ("full",) * 2)
+
+    class Mine(Optimal):  # not registered: it may decide on more than its family
+        pass
+
+    assert decisions((Mine(), Mine())) == decisions(pair, ("full", "full"))
+
+
 @pytest.mark.slow
 def test_parallel_blocks_and_memory_map_are_identical(tmp_path):
     one = solve_duel(TINY)

@@ -1,8 +1,9 @@
 """One test class per strategy family, on a shared base (the Axelrod ``TestPlayer`` model).
 
-Each class declares, in one place, its family's ids (every version), the classifier the
-strategies must declare (deterministic, uses the score so far, part of ``all``), the rules
-they need and the sources of their published figures. The figures themselves live with the
+Each class declares, in one place, its family's ids (every version), the capabilities the
+strategies must declare (deterministic, uses the score so far, reads a solved table, the
+decision key of exact pair evaluation; and part of ``all``), the rules they need and the
+sources of their published figures. The figures themselves live with the
 strategies (``references``: agreements and documented gaps) and are checked by
 ``tests/analysis/test_literature.py``; the conformance checks run in
 ``tests/strategies/test_plugins_checks.py``.
@@ -20,6 +21,7 @@ from yahtzee_sim.strategies import get_strategy, strategy_class, strategy_ids
 from helpers import view_for
 
 YAHTZEE_BOXES = "the 13 Yahtzee boxes with five six-sided dice"
+FIXED_ROLLS = "games without saved rolls"
 SY = '"Simulating Yahtzee"'
 
 
@@ -28,9 +30,11 @@ class FamilyTest:
 
     #: Registry ids of the family, every version (``"greedy-v1"``...).
     ids: tuple[str, ...] = ()
-    #: The classifier each strategy of the family declares.
+    #: The capabilities each strategy of the family declares.
     deterministic: bool = True
     uses_total: bool = False
+    solved_table: bool = False
+    decision_key: str = "full"
     in_all: bool = True
     #: What the family needs of the rules (``""``: any rule set).
     requires: str = ""
@@ -43,9 +47,18 @@ class FamilyTest:
 
     def test_classifier(self):
         for sid in self.ids:
+            caps = strategy_class(sid).capabilities
+            declared = (caps.deterministic, caps.uses_total, caps.solved_table, caps.decision_key)
+            expected = (self.deterministic, self.uses_total, self.solved_table, self.decision_key)
+            assert declared == expected, sid
+            assert strategy_class(sid).in_all == self.in_all, sid
+
+    def test_flat_attributes_mirror_the_capabilities(self):
+        for sid in self.ids:
             cls = strategy_class(sid)
-            declared = (cls.deterministic, cls.uses_total, cls.in_all)
-            assert declared == (self.deterministic, self.uses_total, self.in_all), sid
+            caps = cls.capabilities
+            assert (cls.deterministic, cls.uses_total) == (caps.deterministic, caps.uses_total)
+            assert cls.requires == caps.needs, sid
 
     def test_rules_it_needs(self):
         for sid in self.ids:
@@ -53,6 +66,11 @@ class FamilyTest:
             assert cls.requires.startswith(self.requires), sid
             if self.requires == YAHTZEE_BOXES:
                 assert cls.supports(get_rules("yahtzee")) and not cls.supports(get_rules("yatzy"))
+            if self.requires == FIXED_ROLLS:
+                assert cls.supports(get_rules("yatzy")) and not cls.supports(
+                    get_rules("maxi-yatzy")
+                )
+                assert cls.supports(get_rules("maxi-yatzy-3"))
 
     def test_published_figures_cite_the_family_sources(self):
         for sid in self.ids:
@@ -133,6 +151,17 @@ class TestGlenn2006Estimates(FamilyTest):
     requires = YAHTZEE_BOXES
     sources = ("Glenn 2006",)
 
+    def test_classifier(self):  # the heuristics read optimal play's tables; greedy (E' = 0) not
+        tables = {sid: strategy_class(sid).capabilities.solved_table for sid in self.ids}
+        assert tables == {
+            "glenn-greedy-v1": False,
+            "glenn-heuristic-v1": True,
+            "glenn-better-heuristic-v1": True,
+        }
+        for sid in self.ids:
+            caps = strategy_class(sid).capabilities
+            assert (caps.deterministic, caps.uses_total, caps.decision_key) == (True, False, "full")
+
     @pytest.mark.slow
     def test_glenn_greedy_prefers_harder_box_on_ties(self):
         assert _box("glenn-greedy", (3, 3, 3, 3, 5)) == "four_of_a_kind"  # 3K = 4K = Chance = 17
@@ -205,6 +234,8 @@ class TestGlenn2006Chasers(FamilyTest):
 
 class TestOptimal(FamilyTest):
     ids = ("optimal-v1",)
+    solved_table = True
+    decision_key = "state"  # its own state: max-EV play
     sources = ("Glenn 2006", "Verhoeff 1999", "independent public solvers", "Tillius 2026")
 
 
@@ -213,12 +244,22 @@ class TestObjectiveTables(FamilyTest):
 
     ids = ("target-v1", "win-v1", "risk-v1")
     in_all = False
+    solved_table = True
+    requires = FIXED_ROLLS
 
     def test_classifier(self):  # target and win read the score so far; risk does not
-        uses = {sid: strategy_class(sid).uses_total for sid in self.ids}
+        caps = {sid: strategy_class(sid).capabilities for sid in self.ids}
+        uses = {sid: c.uses_total for sid, c in caps.items()}
         assert uses == {"target-v1": True, "win-v1": True, "risk-v1": False}
-        assert all(strategy_class(sid).deterministic for sid in self.ids)
+        keys = {sid: c.decision_key for sid, c in caps.items()}
+        assert keys == {"target-v1": "full", "win-v1": "own", "risk-v1": "full"}
+        assert all(c.deterministic and c.solved_table for c in caps.values())
         assert not any(strategy_class(sid).in_all for sid in self.ids)
+
+    def test_a_game_with_saved_rolls_is_refused_before_any_table_is_solved(self):
+        for sid in ("target:200", "win:3", "risk:0.01"):
+            with pytest.raises(StrategyError, match=f"needs {FIXED_ROLLS}, not rules 'maxi-yatzy'"):
+                simulate(sid, 10, rules="maxi-yatzy", seed=0)
 
 
 class TestMatchPlay(FamilyTest):
@@ -227,6 +268,9 @@ class TestMatchPlay(FamilyTest):
     ids = ("win-aware-v1", "win-target-v1", "chase-v1")
     uses_total = True
     in_all = False
+    solved_table = True  # max-EV futures
+    decision_key = "match"  # both states and the score difference
+    requires = FIXED_ROLLS
 
 
 class TestCards(FamilyTest):

@@ -67,19 +67,76 @@ def isolated_registry(monkeypatch):
     monkeypatch.setattr(registry, "_LATEST", dict(registry._LATEST))
 
 
-def test_builtins_are_the_entry_points_the_package_declares():
-    from importlib.metadata import entry_points
+def test_builtins_are_registered_in_code():
+    from yahtzee_sim.strategies.builtin import BUILT_IN
 
-    from yahtzee_sim.engine.registry import ENTRY_POINT_GROUP
-
-    declared = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
-    assert {"greedy-v1", "optimal-v1", "glenn-rational-yahtzees-v2"} <= declared.keys()
-    assert declared.keys() <= set(strategy_ids(versioned=True))
-    for key, value in declared.items():
+    assert {"greedy-v1", "optimal-v1", "glenn-rational-yahtzees-v2"} <= BUILT_IN.keys()
+    assert BUILT_IN.keys() <= set(strategy_ids(versioned=True))
+    for key, value in BUILT_IN.items():
         module, _, name = value.partition(":")
         cls = strategy_class(key)
         assert (cls.__module__, cls.__name__) == (module, name)
         assert module.startswith("yahtzee_sim.strategies.")
+
+
+def test_the_entry_point_group_is_for_third_party_packages_only():
+    tomllib = pytest.importorskip("tomllib")
+    from pathlib import Path
+
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    group = pyproject["project"].get("entry-points", {}).get("yahtzee_sim_strategies", {})
+    assert not any(v.startswith("yahtzee_sim.") for v in group.values()), group
+
+
+@pytest.fixture
+def rediscovered(monkeypatch):
+    """The registry as a new process finds it: nothing read yet (restored after the test)."""
+    import yahtzee_sim.engine.registry as registry
+
+    monkeypatch.setattr(registry, "_DISCOVERED", False)
+    monkeypatch.setattr(registry, "_ENTRIES", {})
+    monkeypatch.setattr(registry, "_LATEST", {})
+    monkeypatch.setattr(registry, "_BUILT_IN", dict(registry._BUILT_IN))
+    return registry
+
+
+KEEP_PLUGIN = (
+    "from yahtzee_sim.strategies.greedy import Greedy\n\nclass {name}(Greedy):\n    pass\n"
+)
+
+
+def test_a_family_added_in_code_is_seen_without_reinstalling(tmp_path, monkeypatch, rediscovered):
+    from importlib.metadata import entry_points
+
+    (tmp_path / "fresh_family.py").write_text(KEEP_PLUGIN.format(name="Fresh"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    rediscovered.register_built_ins({"fresh-family-v1": "fresh_family:Fresh"})
+    assert "fresh-family-v1" not in {ep.name for ep in entry_points(group="yahtzee_sim_strategies")}
+    assert {"fresh-family", "greedy", "optimal"} <= set(strategy_ids())
+    assert strategy_class("fresh-family").__name__ == "Fresh"
+    with pytest.raises(StrategyError, match="built-in strategy 'fresh' must be named ID-vN"):
+        rediscovered.register_built_ins({"fresh": "fresh_family:Fresh"})
+
+
+def test_a_third_party_entry_point_is_discovered_beside_the_builtins(
+    tmp_path, monkeypatch, rediscovered
+):
+    (tmp_path / "third_party_mod.py").write_text(KEEP_PLUGIN.format(name="ThirdParty"))
+    dist = tmp_path / "third_party-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: third-party\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(
+        "[yahtzee_sim_strategies]\n"
+        "third-party-v1 = third_party_mod:ThirdParty\n"
+        "greedy-v1 = third_party_mod:ThirdParty\n"  # cannot replace a built-in
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert {"third-party", "greedy", "optimal"} <= set(strategy_ids())
+    assert strategy_class("third-party").__name__ == "ThirdParty"
+    assert strategy_class("greedy") is Greedy
+    assert simulate("third-party", 50, seed=1).total.tolist() == (
+        simulate("greedy", 50, seed=1).total.tolist()
+    )
 
 
 def test_an_entry_point_is_imported_when_first_asked_for(tmp_path, monkeypatch, isolated_registry):

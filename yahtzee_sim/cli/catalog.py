@@ -24,7 +24,9 @@ def add_strategies_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def strategy_rows() -> list[dict]:
-    """One row per registered strategy: id, version, class, rule sets, description, references."""
+    """One row per registered strategy: id, version, class, its capabilities (deterministic,
+    uses the score, reads a solved table, what it needs of the rules), the presets it plays,
+    description, references."""
     from yahtzee_sim.strategies import (  # every strategy: not for --help
         strategy_class,
         strategy_ids,
@@ -33,13 +35,17 @@ def strategy_rows() -> list[dict]:
     rows = []
     for sid in strategy_ids():
         cls = strategy_class(sid)
+        caps = cls.capabilities
         rows.append(
             {
                 "id": sid,
                 "version": cls.version,
                 "class": cls.__name__,
-                "deterministic": cls.deterministic,
+                "deterministic": caps.deterministic,
+                "uses_total": caps.uses_total,
+                "solved_table": caps.solved_table,
                 "in_all": cls.in_all,
+                "requires": caps.needs,
                 "rules": [name for name in PRESETS if cls.supports(get_rules(name))],
                 "description": _first_sentence(cls.__doc__),
                 "references": [asdict(r) for r in cls.references],

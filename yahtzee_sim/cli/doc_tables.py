@@ -84,22 +84,22 @@ def command_table(docs: Path, prefix: str = "") -> str:
 
 def strategy_table(docs: Path | None = None) -> str:
     """Markdown: one row per registered strategy (its latest version): id, version, what it
-    plays (its docstring's first sentence), the rules it needs, whether it is deterministic
-    (exact evaluation) and part of ``all``."""
+    plays (its docstring's first sentence), and its declared capabilities: the rules it
+    needs, whether it is deterministic (exact evaluation), whether it reads a solved table,
+    and whether it is part of ``all``."""
     from yahtzee_sim.cli.catalog import strategy_rows
-    from yahtzee_sim.engine.registry import strategy_class
 
     rows = [
-        "| id | version | what it plays | rules | deterministic | in `all` |",
-        "|---|---|---|---|---|---|",
+        "| id | version | what it plays | rules | deterministic | solved table | in `all` |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in strategy_rows():
-        needs = strategy_class(r["id"]).requires or "any"
+        needs = r["requires"] or "any"
         text = _cell(r["description"])
         yes = {True: "yes", False: "no"}
         rows.append(
             f"| `{r['id']}` | {r['version']} | {text} | {needs} | {yes[r['deterministic']]} "
-            f"| {yes[r['in_all']]} |"
+            f"| {yes[r['solved_table']]} | {yes[r['in_all']]} |"
         )
     return "\n".join(rows)
 

@@ -2,9 +2,11 @@
 version) mapped to ``"module:Class"`` entry points, loaded when first asked for.
 
 As Gymnasium registers environments, the registry holds strings, not classes: the engine
-never imports a strategy module. The built-in families declare their ids in the package's
-metadata (the ``yahtzee_sim_strategies`` entry-point group of ``pyproject.toml``), and so
-can any installed package::
+never imports a strategy module. The built-in families are registered in code: importing
+:mod:`yahtzee_sim.strategies` (which ``import yahtzee_sim`` does) hands their table
+(:mod:`yahtzee_sim.strategies.builtin`) to :func:`register_built_ins`, so a family added
+to a source checkout is seen without reinstalling. Installed third-party packages declare
+theirs in their metadata (entry-point group ``yahtzee_sim_strategies``)::
 
     [project.entry-points."yahtzee_sim_strategies"]
     my-heuristic-v1 = "my_package.heuristics:MyHeuristic"
@@ -27,6 +29,7 @@ from yahtzee_sim.errors import StrategyError
 ENTRY_POINT_GROUP = "yahtzee_sim_strategies"
 
 _ENTRIES: dict[str, str | type[Strategy]] = {}  # versioned id -> entry point or class
+_BUILT_IN: dict[str, str] = {}  # versioned id -> entry point: the built-ins, read at discovery
 _LATEST: dict[str, int] = {}
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _VERSIONED_ID = re.compile(r"^([a-z0-9][a-z0-9-]*)-v(\d+)$")
@@ -83,9 +86,25 @@ def register(base_id: str, entry_point: str | type[Strategy] | None = None, vers
     return None
 
 
+def register_built_ins(entries: dict[str, str]) -> None:
+    """Register the built-in strategies: ``{"greedy-v1": "module:Class", ...}``, each
+    module imported when first asked for. They are read at every discovery, before the
+    entry points of installed packages (an entry point cannot replace a built-in id).
+
+    :mod:`yahtzee_sim.strategies` calls it with its table when imported.
+    """
+    for key in entries:
+        _versioned(key, f"built-in strategy {key!r}")
+    with _LOCK:
+        _BUILT_IN.update(entries)
+        if _DISCOVERED:
+            for key, entry in entries.items():
+                _declare(key, entry)
+
+
 def discover() -> None:
-    """Read the ids that installed packages declare (entry-point group
-    ``yahtzee_sim_strategies``), once."""
+    """Read the built-in ids (:func:`register_built_ins`) and the ids that installed
+    packages declare (entry-point group ``yahtzee_sim_strategies``), once."""
     global _DISCOVERED
     if _DISCOVERED:  # set last: a thread that sees it sees every declared id
         return
@@ -93,18 +112,29 @@ def discover() -> None:
         if _DISCOVERED:
             return
         try:
+            for key, entry in _BUILT_IN.items():
+                _declare(key, entry)
             for ep in entry_points(group=ENTRY_POINT_GROUP):
-                match = _VERSIONED_ID.match(ep.name)
-                if not match:
-                    raise StrategyError(
-                        f"entry point {ep.name!r} of group {ENTRY_POINT_GROUP!r} must be "
-                        "named ID-vN (for example greedy-v1)"
-                    )
-                base_id, version = match.group(1), int(match.group(2))
-                _ENTRIES.setdefault(ep.name, ep.value)
-                _LATEST[base_id] = max(version, _LATEST.get(base_id, 0))
+                _versioned(ep.name, f"entry point {ep.name!r} of group {ENTRY_POINT_GROUP!r}")
+                _declare(ep.name, ep.value)
         finally:
             _DISCOVERED = True  # a bad entry point is reported once, as before
+
+
+def _versioned(key: str, what: str) -> tuple[str, int]:
+    """``(base id, version)`` of a versioned id ``ID-vN``; else ``what`` (the id and where
+    it comes from) is refused in one line."""
+    match = _VERSIONED_ID.match(key)
+    if not match:
+        raise StrategyError(f"{what} must be named ID-vN (for example greedy-v1)")
+    return match.group(1), int(match.group(2))
+
+
+def _declare(key: str, entry: str) -> None:
+    """Add a versioned id's entry point unless the id is taken (under the lock)."""
+    base_id, version = _versioned(key, f"strategy id {key!r}")
+    _ENTRIES.setdefault(key, entry)
+    _LATEST[base_id] = max(version, _LATEST.get(base_id, 0))
 
 
 def _check_class(cls) -> None:
@@ -173,8 +203,7 @@ def strategy_class(strategy_id: str) -> type[Strategy]:
         if empty:
             raise StrategyError(
                 f"unknown strategy {strategy_id!r}: no strategy is registered (the built-ins "
-                f"are declared in the package's metadata, entry-point group "
-                f"{ENTRY_POINT_GROUP!r}: install the package, e.g. pip install -e .)"
+                "are registered when the strategies package is imported: import yahtzee_sim)"
             ) from None
         raise StrategyError(
             f"unknown strategy {strategy_id!r}; expected one of: {', '.join(strategy_ids())}"

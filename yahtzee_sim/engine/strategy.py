@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 import numpy as np
@@ -11,6 +11,8 @@ import numpy as np
 from yahtzee_sim.engine.summary import check_label, init_parameters, strategy_label
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
+from yahtzee_sim.game.capabilities import GameNeeds
+from yahtzee_sim.validation import OneOf, check
 
 _VAR_KEYWORD = inspect.Parameter.VAR_KEYWORD
 
@@ -122,6 +124,82 @@ class Reference:
         return next((g for g in self.gaps if g.quantity == quantity), None)
 
 
+#: What a strategy's decisions may depend on, as exact pair evaluation
+#: (:func:`yahtzee_sim.exact.pairs.evaluate_pair`) keys them: its own state (``"state"``,
+#: max-EV play), its own state and points (``"own"``, blind P(win) play), both states and
+#: the score difference (``"match"``, win-aware play), or the whole position (``"full"``).
+DECISION_KEYS: tuple[str, ...] = ("state", "own", "match", "full")
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a strategy family is and which games it plays, declared once as data (as
+    Gymnasium's ``EnvSpec`` and OpenSpiel's ``GameType`` declare environments and games).
+
+    A family declares ``capabilities = Capabilities(...)``; the registry's listing, the
+    report, exact evaluation and exact pair evaluation read it.
+    :meth:`Strategy.supports` checks :attr:`plays` against the rule set's
+    :class:`~yahtzee_sim.game.capabilities.GameType`.
+
+    Attributes
+    ----------
+    deterministic : bool
+        Decisions depend only on the position (no randomness).
+    uses_total : bool
+        Decisions depend on the running score, not just the state.
+    solved_table : bool
+        Play reads a solved table (the value table, a target, utility or risk table), solved
+        once per rule set and kept in the table cache.
+    plays : GameNeeds
+        The games it plays: roll schemes, dice, faces, score sheets (default: every game).
+    requires : str
+        What it needs of the rules, in words, for the error when it is refused (default:
+        :meth:`GameNeeds.describe <yahtzee_sim.game.capabilities.GameNeeds.describe>`).
+    decision_key : str
+        What its decisions depend on (:data:`DECISION_KEYS`): exact pair evaluation asks
+        it once per distinct key. ``"full"`` is always right; less only saves work.
+    """
+
+    deterministic: bool = True
+    uses_total: bool = False
+    solved_table: bool = False
+    plays: GameNeeds = field(default_factory=GameNeeds)
+    requires: str = ""
+    decision_key: str = "full"
+
+    def __post_init__(self) -> None:
+        check("decision_key", self.decision_key, OneOf(*DECISION_KEYS), StrategyError)
+
+    @property
+    def needs(self) -> str:
+        """What the strategy needs of the rules, in words (``""``: any rule set)."""
+        return self.requires or self.plays.describe()
+
+    @property
+    def exact(self) -> bool:
+        """Whether the exact evaluator's forward pass takes it: deterministic and
+        position-only (the report's exact columns, regret)."""
+        return self.deterministic and not self.uses_total
+
+
+def capabilities_of(strategy) -> Capabilities:
+    """The :class:`Capabilities` of a strategy (an instance or a class); an object that
+    only answers ``keep``/``box`` is taken at its flat ``deterministic`` and
+    ``uses_total`` (default: deterministic, position-only)."""
+    caps = getattr(strategy, "capabilities", None)
+    if isinstance(caps, Capabilities):
+        return caps
+    return Capabilities(
+        deterministic=bool(getattr(strategy, "deterministic", True)),
+        uses_total=bool(getattr(strategy, "uses_total", False)),
+    )
+
+
+#: The flat class attributes that mirror :class:`Capabilities` (the short spelling:
+#: ``deterministic = False`` in a class body is ``Capabilities(deterministic=False)``).
+_MIRRORED = ("deterministic", "uses_total", "requires")
+
+
 class Strategy:
     """Base class of every strategy.
 
@@ -145,16 +223,20 @@ class Strategy:
     in_all : bool
         Part of ``"all"`` (report, select); ``False`` for strategies whose tables
         take minutes per rule set.
+    capabilities : Capabilities
+        What the strategy is and which games it plays (deterministic, uses the score,
+        reads a solved table, the games it plays, its decision key), declared as data.
     requires : str
         What the strategy needs of the rules, for the error when :meth:`supports`
-        says no (e.g. "the 13 Yahtzee boxes").
+        says no (e.g. "the 13 Yahtzee boxes"): ``capabilities.needs``.
     references : tuple of Reference
         Published figures for the strategy (read by the literature test and
         ``benchmarks/strategy_table.py``).
     deterministic : bool
-        Decisions depend only on the position (no randomness).
+        Decisions depend only on the position (no randomness): ``capabilities.deterministic``.
     uses_total : bool
-        Decisions depend on the running score, not just the state.
+        Decisions depend on the running score, not just the state:
+        ``capabilities.uses_total``.
     parallel_backend : {"processes", "threads"}
         How :func:`~yahtzee_sim.engine.simulate.simulate` runs blocks with ``n_jobs > 1``.
         ``"threads"`` suits strategies whose decision caches are costly to
@@ -164,6 +246,7 @@ class Strategy:
     name: ClassVar[str] = "strategy"
     version: ClassVar[int | None] = None
     in_all: ClassVar[bool] = True
+    capabilities: ClassVar[Capabilities] = Capabilities()
     deterministic: ClassVar[bool] = True
     uses_total: ClassVar[bool] = False
     parallel_backend: ClassVar[str] = "processes"
@@ -172,10 +255,32 @@ class Strategy:
     #: The label results give the strategy instead of its id (:meth:`labelled`).
     given_label: str | None = None
 
+    def __init_subclass__(cls, **kwargs) -> None:
+        """Keep :attr:`capabilities` and its flat mirrors (``deterministic``,
+        ``uses_total``, ``requires``) in step: a class body that sets a mirror declares it
+        (``deterministic = False``), and every mirror then reads the capabilities. A class
+        whose capabilities depend on the instance (a property) keeps its own."""
+        super().__init_subclass__(**kwargs)
+        caps = inspect.getattr_static(cls, "capabilities")
+        if not isinstance(caps, Capabilities):  # a descriptor: per instance
+            return
+        own = {
+            name: value
+            for name, value in vars(cls).items()
+            if name in _MIRRORED and not isinstance(value, property)
+        }
+        if own:
+            cls.capabilities = caps = replace(caps, **own)
+        mirrors = {"deterministic": caps.deterministic, "uses_total": caps.uses_total}
+        for name, value in {**mirrors, "requires": caps.needs}.items():
+            if not isinstance(inspect.getattr_static(cls, name), property):
+                setattr(cls, name, value)
+
     @classmethod
     def supports(cls, rules) -> bool:
-        """Whether the strategy can play ``rules`` (default: any rule set)."""
-        return True
+        """Whether the strategy can play ``rules``: ``rules.game_type`` meets
+        ``capabilities.plays`` (default: any rule set)."""
+        return cls.capabilities.plays.admits(rules.game_type)
 
     def check_rules(self, rules) -> None:
         """Raise :class:`~yahtzee_sim.errors.StrategyError` unless :meth:`supports`."""

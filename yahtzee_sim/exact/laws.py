@@ -52,9 +52,11 @@ from yahtzee_sim.engine.moves import (
     position_text,
 )
 from yahtzee_sim.engine.registry import get_strategy
+from yahtzee_sim.engine.strategy import capabilities_of
 from yahtzee_sim.engine.summary import PERCENTILES, box_statistics, percentile_key, strategy_label
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import IllegalMoveError, StrategyError
+from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.dice import DiceTables
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import decode_state, known_box_scores, n_states
@@ -73,6 +75,9 @@ class ExactEvaluationError(StrategyError):
 #: memory: Yatzy's 2,097,152 states need a few GB; Maxi Yatzy's 89 million would not fit).
 #: The moments alone (``distribution=False``) stream each level's outcomes instead.
 EXACT_STATE_LIMIT = 1 << 23
+
+#: Exact evaluation takes games without saved rolls.
+EXACT_EVALUATION = Feature("exact evaluation", FIXED_ROLLS)
 #: Memory the score law needs per encoded state (outcomes kept for the backward pass and
 #: the laws of the points to come; measured on Yahtzee and Yatzy: 1.3 GB for 1 million).
 LAW_BYTES_PER_STATE = 1300
@@ -228,12 +233,13 @@ class ExactResult:
 # ----------------------------------------------------------------- decisions
 def _check_evaluable(strategy) -> None:
     name = strategy_label(strategy)
-    if not getattr(strategy, "deterministic", True):
+    caps = capabilities_of(strategy)
+    if not caps.deterministic:
         raise ExactEvaluationError(
             f"strategy {name!r} is random: its decisions are not a function of the position, "
             "so it has no single exact score law here; use simulate() instead"
         )
-    if getattr(strategy, "uses_total", False) and not hasattr(strategy, "lane_play"):
+    if caps.uses_total and not hasattr(strategy, "lane_play"):
         raise ExactEvaluationError(
             f"strategy {name!r} uses the running score: exact evaluation covers strategies "
             "whose decisions depend on the position only (state, dice, rolls left) and "
@@ -549,14 +555,12 @@ def _lane_result(strategy, rules: RuleSet, progress: bool, t0: float) -> ExactRe
     return _result(strategy, rules, fw, pmf, t0, meta)
 
 
-def prepared(strategy, rules: str | RuleSet, moments_only: bool = False):
-    """``(strategy, rules)`` resolved, checked for exact evaluation and prepared
-    (``moments_only``: for the streamed moments pass, which takes larger games)."""
+def exact_rules(rules: str | RuleSet, moments_only: bool = False) -> RuleSet:
+    """``rules`` resolved and checked for exact evaluation: fixed rolls
+    (:data:`EXACT_EVALUATION`) and a size within reach (``moments_only``: for the streamed
+    moments pass, which takes larger games)."""
     rules = get_rules(rules)
-    if rules.saved_roll_cap:
-        raise ExactEvaluationError(
-            f"exact evaluation is not available for games with saved rolls ({rules.name!r})"
-        )
+    EXACT_EVALUATION.check(rules, ExactEvaluationError)
     size = n_states(rules)
     if size > EXACT_STATE_LIMIT and not moments_only:
         raise ExactEvaluationError(
@@ -565,6 +569,13 @@ def prepared(strategy, rules: str | RuleSet, moments_only: bool = False):
             f"law handles up to {EXACT_STATE_LIMIT:,} states); the exact mean and SD "
             f"(moments only) need {size * MOMENTS_BYTES_PER_STATE / 1e9:,.1f} GB"
         )
+    return rules
+
+
+def prepared(strategy, rules: str | RuleSet, moments_only: bool = False):
+    """``(strategy, rules)`` resolved, checked for exact evaluation (:func:`exact_rules`)
+    and prepared."""
+    rules = exact_rules(rules, moments_only)
     strategy = _as_strategy(strategy)
     _check_evaluable(strategy)
     prepare(strategy, rules)

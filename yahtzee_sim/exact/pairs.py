@@ -8,10 +8,11 @@ mover's own decisions — asked of the strategy through the same batched
 (no sampling), so a heuristic's distance from the two-player optimum
 (:func:`yahtzee_sim.multiplayer.duel.solve_duel`) is a number.
 
-A strategy is asked once per distinct *decision key*: by default the whole position;
-``modes`` may declare that its decisions depend on less (``"state"``: its own state,
-as max-EV play; ``"own"``: its own state and points, as blind P(win) play;
-``"match"``: both states and the score difference, as ``win-aware`` and ``chase``),
+A strategy is asked once per distinct *decision key*: by default the one its family
+declares (``capabilities.decision_key``, :data:`~yahtzee_sim.engine.strategy.DECISION_KEYS`),
+else the whole position; ``modes`` may say that its decisions depend on less
+(``"state"``: its own state, as max-EV play; ``"own"``: its own state and points, as
+blind P(win) play; ``"match"``: both states and the score difference, as win-aware play),
 which only saves work. Views show the upper total capped at the bonus threshold (the
 state's) and the boxes' contents as far as the state determines them.
 """
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from yahtzee_sim.engine.registry import get_strategy
+from yahtzee_sim.engine.strategy import DECISION_KEYS, capabilities_of
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.engine.view import MatchInfo, TurnView
 from yahtzee_sim.errors import YahtzeeSimError
@@ -32,15 +34,8 @@ from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import decode_state, known_box_scores, n_states
 from yahtzee_sim.solving.target import max_score
 
-#: Decision keys of registered strategies (others: ``"full"``).
-DEFAULT_MODES = {
-    "optimal": "state",
-    "win-aware": "match",
-    "win-target": "match",
-    "chase": "match",
-    "win": "own",
-}
-MODES = ("state", "own", "match", "full")
+#: The decision keys a seat may be given.
+MODES = DECISION_KEYS
 _KEYS_PER_CALL = 1 << 14
 
 
@@ -78,14 +73,15 @@ class _Fixed:
 
 
 def _mode(strategy, given) -> str:
-    """``given``, or the default of a registered strategy's class (not a subclass)."""
+    """``given``, or the decision key a registered strategy's class declares (not a
+    subclass's: it may decide on more)."""
     if given is not None:
         if given not in MODES:
             raise PairError(f"mode must be one of {MODES}, got {given!r}")
         return given
     cls = type(strategy)
     registered = "version" in vars(cls)
-    return DEFAULT_MODES.get(getattr(cls, "name", ""), "full") if registered else "full"
+    return capabilities_of(strategy).decision_key if registered else "full"
 
 
 class _Asker:
@@ -101,7 +97,7 @@ class _Asker:
         of the mover at each position."""
         rules = self.rules
         fast = getattr(self.strategy, "decision_table", None)
-        if fast is not None and not getattr(self.strategy, "uses_total", False):
+        if fast is not None and not capabilities_of(self.strategy).uses_total:
             states, inv = np.unique(sm, return_inverse=True)  # tables take distinct states
             keep, cat = decision_tables(self.strategy, rules, states, self.level)
             return keep[inv.reshape(-1)], cat[inv.reshape(-1)]
@@ -178,8 +174,9 @@ def evaluate_pair(
     strategies : pair of str or Strategy
         Registry ids or instances; each must decide deterministically.
     modes : pair
-        Per seat, what its decisions depend on (:data:`MODES`; ``None``: from
-        :data:`DEFAULT_MODES`). A wrong mode gives a wrong answer: when unsure, ``"full"``.
+        Per seat, what its decisions depend on (:data:`MODES`; ``None``: the decision key
+        its family declares, ``capabilities.decision_key``). A wrong mode gives a wrong
+        answer: when unsure, ``"full"``.
 
     Returns
     -------

@@ -28,12 +28,27 @@ from yahtzee_sim._kernels.exact import outcome_effects, reach_layer, roll_outcom
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.win_values import NODE_WEIGHT
 from yahtzee_sim.errors import YahtzeeSimError
-from yahtzee_sim.exact.laws import backward_law, level_outcomes, prepared, unique_states
+from yahtzee_sim.exact.laws import backward_law, exact_rules, level_outcomes, unique_states
+from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import decode_state, encode_state, flag_size, n_states
 from yahtzee_sim.solving import cache
 from yahtzee_sim.solving.levels import levels, upper_lanes
+from yahtzee_sim.solving.solver import ValueTable, value_table
 from yahtzee_sim.validation import Integer, validate_params
+
+#: The moments of every state take games without saved rolls.
+FUTURE_MOMENTS = Feature("exact moments", FIXED_ROLLS)
+#: The exact laws of every state take games without saved rolls.
+FUTURE_LAWS = Feature("exact future laws", FIXED_ROLLS)
+
+
+def _max_ev_play(rules: str | RuleSet) -> tuple[ValueTable, RuleSet]:
+    """``(play, rules)``: max-EV play as the exact evaluator asks for decisions (the
+    optimal value table's :meth:`~yahtzee_sim.solving.solver.ValueTable.decision_table`),
+    and ``rules`` checked for exact evaluation."""
+    rules = exact_rules(rules)
+    return value_table(rules), rules
 
 
 class FutureMoments(NamedTuple):
@@ -78,7 +93,7 @@ def level_states(rules: RuleSet, masks: np.ndarray) -> np.ndarray:
 
 
 def _solve_moments(rules: RuleSet, progress: bool = False) -> FutureMoments:
-    strategy, rules = prepared("optimal", rules)
+    play, rules = _max_ev_play(rules)
     size = n_states(rules)
     mean = np.zeros(size)
     second = np.zeros(size)
@@ -86,7 +101,7 @@ def _solve_moments(rules: RuleSet, progress: bool = False) -> FutureMoments:
     for masks in levels(C, rules.forced_order):
         turn = int(bin(int(masks[0])).count("1"))
         states = level_states(rules, masks)
-        lv = level_outcomes(strategy, rules, states, turn)
+        lv = level_outcomes(play, rules, states, turn)
         moments_level(states, lv.ptr, lv.nxt, lv.pts, lv.prob, mean, second)
     return FutureMoments(mean, np.sqrt(np.maximum(second - mean * mean, 0.0)))
 
@@ -99,7 +114,7 @@ def future_moments(rules: str | RuleSet = "yahtzee", use_cache: bool = True) -> 
     """:class:`FutureMoments` of ``rules``: from memory, the disk cache, or computed
     (Yahtzee: about 10 s on two cores)."""
     rules = get_rules(rules)
-    rules.require_fixed_rolls("exact moments")
+    FUTURE_MOMENTS.check(rules)
     size = n_states(rules)
 
     def restore(read):
@@ -115,7 +130,7 @@ def future_moments(rules: str | RuleSet = "yahtzee", use_cache: bool = True) -> 
     )
 
 
-def _law_from_outcomes(strategy, rules: RuleSet, first_states, first_pts, first_prob):
+def _law_from_outcomes(play, rules: RuleSet, first_states, first_pts, first_prob):
     """Law of the points to come given the law of the current turn's outcomes
     (next state, points) and max-EV play afterwards."""
     size = n_states(rules)
@@ -127,7 +142,7 @@ def _law_from_outcomes(strategy, rules: RuleSet, first_states, first_pts, first_
         states = unique_states(np.asarray(first_states, dtype=np.int64), size)
         lvs = []
         for t in range(turn, rules.n_boxes):
-            lv = level_outcomes(strategy, rules, states, t)
+            lv = level_outcomes(play, rules, states, t)
             lvs.append(lv)
             states = unique_states(lv.nxt, size)
         rows = backward_law(rules, lvs, False, all_rows=True)
@@ -154,16 +169,16 @@ def future_law(
     or, with ``dice`` (face counts, as a view's) and ``rolls_left``, from that point of
     the turn being played from ``state``. A full score sheet gives ``[1.0]``.
     """
-    strategy, rules = prepared("optimal", rules)
+    play, rules = _max_ev_play(rules)
     kr = kernel_rules(rules)
     used, upper, flag = decode_state(rules, state)
     if used == (1 << rules.n_boxes) - 1:
         return np.ones(1)
     if dice is None:
-        lv = level_outcomes(strategy, rules, np.array([state]), bin(used).count("1"))
-        return _law_from_outcomes(strategy, rules, lv.nxt, lv.pts, lv.prob)
+        lv = level_outcomes(play, rules, np.array([state]), bin(used).count("1"))
+        return _law_from_outcomes(play, rules, lv.nxt, lv.pts, lv.prob)
     t = rules.tables
-    keep, cat = strategy.decision_table(rules, np.array([state], dtype=np.int64))
+    keep, cat = play.decision_table(rules, np.array([state], dtype=np.int64))
     p = np.zeros(t.n_rolls)
     fin = np.zeros(t.n_rolls)
     w = np.empty(len(t.keep_counts))
@@ -172,10 +187,10 @@ def future_law(
     for j in range(int(rolls_left), 0, -1):
         reach_layer(kr, keep[0, j - 1], p, w, fin)
     fin += p
-    return _outcomes_law(strategy, rules, kr, used, upper, flag, cat[0], fin)
+    return _outcomes_law(play, rules, kr, used, upper, flag, cat[0], fin)
 
 
-def _outcomes_law(strategy, rules, kr, used, upper, flag, cat_row, fin):
+def _outcomes_law(play, rules, kr, used, upper, flag, cat_row, fin):
     width = 2 * (int(kr.box_max.max()) + 1)
     acc = np.zeros(rules.n_boxes * width)
     touched = np.empty(len(fin), dtype=np.int64)
@@ -187,7 +202,7 @@ def _outcomes_law(strategy, rules, kr, used, upper, flag, cat_row, fin):
         nxt.append(x)
         pts.append(q)
         prob.append(acc[s])
-    return _law_from_outcomes(strategy, rules, np.array(nxt), np.array(pts), np.array(prob))
+    return _law_from_outcomes(play, rules, np.array(nxt), np.array(pts), np.array(prob))
 
 
 class FutureError(YahtzeeSimError):
@@ -233,7 +248,7 @@ def _law_fill(states, ptr, nxt, pts, prob, pool, offset, length):
 
 @functools.lru_cache(maxsize=4)
 def _future_laws(rules: RuleSet, max_open: int) -> FutureLaws:
-    strategy, rules = prepared("optimal", rules)
+    play, rules = _max_ev_play(rules)
     size = n_states(rules)
     C = rules.n_boxes
     offset = np.zeros(size, dtype=np.int64)
@@ -243,7 +258,7 @@ def _future_laws(rules: RuleSet, max_open: int) -> FutureLaws:
     chunks, used_size = [np.ones(1)], 1
     for masks in levels(C, rules.forced_order)[: min(max_open, C)]:
         turn = int(bin(int(masks[0])).count("1"))
-        lv = level_outcomes(strategy, rules, level_states(rules, masks), turn)
+        lv = level_outcomes(play, rules, level_states(rules, masks), turn)
         _law_lengths(lv.states, lv.ptr, lv.nxt, lv.pts, length)
         rows = length[lv.states]
         offset[lv.states] = used_size + np.cumsum(rows) - rows
@@ -264,5 +279,5 @@ def future_laws(rules: str | RuleSet = "yahtzee", max_open: int = 3) -> FutureLa
     """:class:`FutureLaws` of every state of ``rules`` with at most ``max_open`` open
     boxes (kept in memory; official Yahtzee with 3 open boxes: a few seconds, 75 MB)."""
     rules = get_rules(rules)
-    rules.require_fixed_rolls("exact future laws")
+    FUTURE_LAWS.check(rules)
     return _future_laws(rules, max_open)

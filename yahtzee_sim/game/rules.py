@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import warnings
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
@@ -22,6 +23,7 @@ from typing import Literal
 import numpy as np
 
 from yahtzee_sim.errors import RulesError
+from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature, GameType
 from yahtzee_sim.game.dice import DiceTables
 from yahtzee_sim.game.presets import MODIFIERS, PRESET_FIELDS, PRESETS, apply_switch
 from yahtzee_sim.game.scoring import BOX_KINDS, Box
@@ -181,14 +183,22 @@ class RuleSet:
         """Face (1-based) of each box for the upper section, 0 for lower ones."""
         return np.array([c.param if c.is_upper else 0 for c in self.boxes], dtype=np.int64)
 
+    @property
+    def game_type(self) -> GameType:
+        """What kind of game this is (:class:`~yahtzee_sim.game.capabilities.GameType`):
+        the facts features and strategies declare their needs against."""
+        return GameType.of(self)
+
     def require_fixed_rolls(self, what: str) -> None:
-        """Raise :class:`RulesError` naming ``what`` if rolls are saved in this game (the
-        capabilities written for fixed rolls a turn refuse such games in one line)."""
-        if self.saved_roll_cap:
-            raise RulesError(
-                f"{what} is not available for games with saved rolls ({self.name!r}); "
-                "simulate, the optimal value table and max-EV play are"
-            )
+        """Deprecated: ``Feature(what, FIXED_ROLLS).check(rules)``
+        (:mod:`yahtzee_sim.game.capabilities`), which a feature declares once."""
+        warnings.warn(
+            "RuleSet.require_fixed_rolls is deprecated; declare the feature's needs once, "
+            "Feature(what, FIXED_ROLLS), and call its check(rules)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        Feature(what, FIXED_ROLLS).check(self)
 
     def box_index(self, name: str) -> int:
         """Index of a box by name; raises :class:`RulesError` listing the valid names."""

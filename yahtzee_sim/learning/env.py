@@ -62,9 +62,13 @@ except ImportError as exc:  # pragma: no cover - exercised without the extra
 from yahtzee_sim.engine.batch import GameBatch
 from yahtzee_sim.engine.observation import describe_action, n_actions, observation_bounds
 from yahtzee_sim.errors import IllegalMoveError, YahtzeeSimError
+from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.dice import DiceTables
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.validation import Integer, OneOf, Real, check
+
+#: The environments take games without saved rolls.
+ENVIRONMENT = Feature("the Gymnasium environment", FIXED_ROLLS)
 
 ILLEGAL_MODES = ("penalty", "raise")
 
@@ -110,7 +114,7 @@ def _illegal_action(batch: GameBatch, i: int, action) -> IllegalMoveError:
 
 def _check_rules(rules) -> RuleSet:
     rules = get_rules(rules)
-    rules.require_fixed_rolls("the Gymnasium environment")
+    ENVIRONMENT.check(rules)
     return rules
 
 

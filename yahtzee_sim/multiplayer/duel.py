@@ -38,11 +38,15 @@ from joblib import Parallel, delayed, effective_n_jobs
 from yahtzee_sim._kernels.duel import mover_turn, policy_stage, solve_stage, successors
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.registry import get_strategy
+from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import decode_state, max_points_to_come
 from yahtzee_sim.multiplayer.win_probability import ScoreSheet, ScoreSheetError, to_move
 from yahtzee_sim.solving.target import max_score
 from yahtzee_sim.validation import renamed_arguments
+
+#: The exact two-player game takes games without saved rolls.
+TWO_PLAYER_DUEL = Feature("the two-player duel", FIXED_ROLLS)
 
 #: Most open boxes per score sheet :func:`duel` takes by default: positions of real games with
 #: three open boxes each solve in under a second on official Yahtzee and Yatzy; the
@@ -303,7 +307,7 @@ def solve_duel(
         ``table.p_win(seat)`` is P(seat wins) from the start.
     """
     rules = get_rules(rules)
-    rules.require_fixed_rolls("the two-player duel")
+    TWO_PLAYER_DUEL.check(rules)
     t0 = time.perf_counter()
     sheets = _sheets(rules, sheets)
     seat = to_move(sheets)
@@ -417,7 +421,7 @@ def duel(
 
     t0 = time.perf_counter()
     rules = get_rules(rules)
-    rules.require_fixed_rolls("the two-player duel")
+    TWO_PLAYER_DUEL.check(rules)
     sheets = _sheets(rules, sheets)
     seat = to_move(sheets)
     if seat < 0:

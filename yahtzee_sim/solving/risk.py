@@ -24,12 +24,16 @@ import numpy as np
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.widget import exponential_lanes
 from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import encode_state, flag_size, n_states
 from yahtzee_sim.solving import cache
 from yahtzee_sim.solving.solver import backward
 from yahtzee_sim.solving.target import max_score
 from yahtzee_sim.validation import Real, check
+
+#: Risk-sensitive play takes games without saved rolls.
+RISK_PLAY = Feature("risk-sensitive play", FIXED_ROLLS)
 
 #: The largest ``|θ| × max score``: beyond it ``exp`` leaves float64's range.
 MAX_EXPONENT = 600.0
@@ -94,7 +98,7 @@ def scale_table(rules: RuleSet, theta: float) -> np.ndarray:
 def solve_risk(rules: str | RuleSet, theta: float) -> RiskTable:
     """Solve exponential-utility play with risk parameter ``theta`` (see the module)."""
     rules = get_rules(rules)
-    rules.require_fixed_rolls("risk-sensitive play")
+    RISK_PLAY.check(rules)
     theta = check_theta(theta, rules)
     t0 = time.perf_counter()
     values = np.zeros(n_states(rules))
@@ -114,6 +118,6 @@ TABLES = cache.TableCache("risk", max_entries=16, disk=False)
 def risk_table(rules: str | RuleSet, theta: float) -> RiskTable:
     """The risk table of ``(rules, theta)``, solved once per process (about a second)."""
     rules = get_rules(rules)
-    rules.require_fixed_rolls("risk-sensitive play")
+    RISK_PLAY.check(rules)
     theta = check_theta(theta, rules)
     return TABLES.get(TABLES.key(rules, repr(theta)), solve=lambda: solve_risk(rules, theta))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from yahtzee_sim._kernels.decisions import fill_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.solve import solve_level
 from yahtzee_sim._kernels.widget import Lanes, compact_upper_lanes, upper_total_lanes
@@ -23,6 +24,7 @@ from yahtzee_sim.game.state import (
     encode_state,
     n_states,
     state_layout,
+    upper_total_lanes_of,
 )
 from yahtzee_sim.solving import cache
 from yahtzee_sim.solving import levels as level_files
@@ -61,6 +63,13 @@ class ValueTable:
             return compact_upper_lanes(self.values, state_layout(self.rules))
         return upper_total_lanes(self.values)
 
+    def decision_table(self, rules: RuleSet, states: np.ndarray):
+        """Max-EV play's decisions at every roll of ``states`` (a game without saved
+        rolls): :func:`max_ev_decisions` against this table, the protocol by which the
+        exact evaluator (:func:`yahtzee_sim.exact.laws.decision_tables`) asks for them."""
+        values = np.ascontiguousarray(self.values, dtype=np.float64)
+        return max_ev_decisions(rules, upper_total_lanes(values), states)
+
     @property
     def n_states(self) -> int:
         """Number of encoded states."""
@@ -81,6 +90,45 @@ def solve(rules: str | RuleSet = "yahtzee") -> ValueTable:
         V = np.zeros(n_states(rules))
         backward(rules, upper_total_lanes(V))
     return ValueTable(rules, V, seconds=time.perf_counter() - t0)
+
+
+def fill_decisions(rules: RuleSet, lanes: Lanes, used, upper, flag, rows, keep, cat) -> None:
+    """The decisions that play max-EV against ``lanes`` (a value table's, or a heuristic's
+    estimates) at the turn-start states ``(used, upper, flag)`` (sorted by index), into
+    ``keep[rows[i]]`` and ``cat[rows[i]]``: one widget run per ``(used, flag)`` over their
+    upper totals."""
+    first, lo, nu, row0, lane = upper_total_lanes_of(used, upper, flag)
+    lane_row = np.full(int(nu.sum()), -1, dtype=np.int64)
+    lane_row[lane] = rows
+    fill_lanes(
+        kernel_rules(rules),
+        lanes,
+        np.asarray(used, dtype=np.int64)[first],
+        lo,
+        np.asarray(flag, dtype=np.int64)[first],
+        lo,
+        nu,
+        row0,
+        lane_row,
+        keep,
+        cat,
+    )
+
+
+def max_ev_decisions(rules: RuleSet, lanes: Lanes, states: np.ndarray):
+    """``(keep, cat)``: the decisions that play max-EV against ``lanes`` at every roll of
+    the turn-start states ``states`` of a game without saved rolls, as the exact evaluator
+    takes them (:func:`yahtzee_sim.exact.laws.decision_tables`): ``keep[i, j - 1, r]``
+    with ``j`` rerolls left, ``cat[i, r]`` the box of final roll ``r``."""
+    states = np.asarray(states, dtype=np.int64)
+    rows = np.arange(len(states), dtype=np.int64)
+    if np.any(states[1:] < states[:-1]):
+        rows = np.argsort(states, kind="stable")
+        states = states[rows]
+    keep = np.zeros((len(states), max(rules.rolls_per_turn - 1, 1), rules.tables.n_rolls), np.int16)
+    cat = np.empty((len(states), 1, rules.tables.n_rolls), dtype=np.int8)
+    fill_decisions(rules, lanes, *decode_state(rules, states), rows, keep, cat)
+    return keep, cat[:, 0]
 
 
 def backward(rules: RuleSet, lanes) -> None:

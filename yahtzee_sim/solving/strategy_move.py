@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from yahtzee_sim.engine.decide import decide, prepare
 from yahtzee_sim.engine.moves import box_array, box_label, illegal_move, keep_array
 from yahtzee_sim.engine.registry import get_strategy
+from yahtzee_sim.engine.strategy import capabilities_of
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
@@ -107,11 +108,12 @@ def advising_strategy(strategy, rules: RuleSet, score_known: bool = True):
     strategy = get_strategy(strategy)
     strategy.check_rules(rules)
     name = strategy_label(strategy)
-    if not getattr(strategy, "deterministic", True):
+    caps = capabilities_of(strategy)
+    if not caps.deterministic:
         raise StrategyError(
             f"strategy {name!r} draws its moves at random: it has no one move at a position to show"
         )
-    if not score_known and getattr(strategy, "uses_total", False):
+    if not score_known and caps.uses_total:
         raise StrategyError(f"strategy {name!r} plays by the score so far: give the score")
     prepare(strategy, rules)
     return strategy

@@ -28,11 +28,15 @@ from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.solve import solve_need_level
 from yahtzee_sim._kernels.widget import points_needed_lanes
 from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import encode_state, flag_size, max_points_to_come, n_states
 from yahtzee_sim.solving import cache
 from yahtzee_sim.solving.levels import levels, upper_lanes
 from yahtzee_sim.validation import Integer, Real, check
+
+#: Target-score play takes games without saved rolls.
+TARGET_PLAY = Feature("target-score play", FIXED_ROLLS)
 
 #: Lanes of t per widget call. Measured on the 2-core machine (win:N utility solves, same
 #: session): 32 / 64 / 128 / 256 lanes took 141 / 132 / 105 / 110 s on Yatzy, and 64 / 128
@@ -209,7 +213,7 @@ def solve_target(
     """Solve the target-score problem for every state and every β <= ``max_beta``
     (default: the largest possible score). No cache; see :func:`target_table`."""
     rules = get_rules(rules)
-    rules.require_fixed_rolls("target-score play")
+    TARGET_PLAY.check(rules)
     max_beta = _cap(rules, max_beta)
     t0 = time.perf_counter()
     offset, length, items_by_level, size = layout(rules, max_beta)
@@ -245,7 +249,7 @@ def target_table(
     """The target-score table of ``rules``: from memory, the disk cache, or solved
     (then cached). ``meta["source"]`` says which."""
     rules = get_rules(rules)
-    rules.require_fixed_rolls("target-score play")
+    TARGET_PLAY.check(rules)
     cap = _cap(rules, max_beta)
 
     def restore(read):

@@ -35,11 +35,15 @@ from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.solve import solve_need_level
 from yahtzee_sim._kernels.widget import points_needed_lanes
 from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import encode_state, max_points_so_far, max_points_to_come
 from yahtzee_sim.solving import cache
 from yahtzee_sim.solving.target import TILE, lane_decisions, max_score, row_layout
 from yahtzee_sim.validation import Integer, validate_params
+
+#: Utility play takes games without saved rolls.
+UTILITY_PLAY = Feature("utility play", FIXED_ROLLS)
 
 
 class UtilityError(YahtzeeSimError):
@@ -166,7 +170,7 @@ def solve_utility(rules: str | RuleSet, utility, progress: bool = False) -> Util
     """Solve ``max E[utility[final score]]`` for every state and score (no cache;
     see :func:`utility_table`)."""
     rules = get_rules(rules)
-    rules.require_fixed_rolls("utility play")
+    UTILITY_PLAY.check(rules)
     u = _check_utility(utility, rules)
     t0 = time.perf_counter()
     offset, first, length, items_by_level, size, top_score = utility_layout(rules, u)
@@ -201,7 +205,7 @@ def utility_table(
     (keyed by the rules and the utility's bytes) or solved (then cached).
     ``meta["source"]`` says which."""
     rules = get_rules(rules)
-    rules.require_fixed_rolls("utility play")
+    UTILITY_PLAY.check(rules)
     u = _check_utility(utility, rules)
 
     def restore(read):
@@ -223,7 +227,7 @@ def utility_table(
 def threshold_utility(rules: str | RuleSet, beta: int) -> np.ndarray:
     """``u = 1[final >= beta]`` (target play as a utility)."""
     rules = get_rules(rules)
-    rules.require_fixed_rolls("utility play")
+    UTILITY_PLAY.check(rules)
     u = np.zeros(max_score(rules) + 1)
     u[min(int(beta), len(u)) :] = 1.0
     return u

@@ -145,7 +145,7 @@ def our_quantity(q: Published) -> tuple[float, int | None]:
     if key in ("min", "max") and ref.n_games:
         total, _ = _literature_sample(q.strategy, ref.rules, ref.n_games)
         return float(total.min() if key == "min" else total.max()), ref.n_games
-    if strategy_class(q.strategy).deterministic:
+    if strategy_class(q.strategy).capabilities.deterministic:
         summary, games = _literature_exact(q.strategy, ref.rules), None
     else:
         games = max(DEFAULT_GAMES, ref.n_games or 0)

@@ -21,9 +21,10 @@ every rule set must satisfy, whatever its boxes:
   the most a game can score and at least ``greedy``'s simulated mean (within noise), and
   optimal play's simulated mean agrees with it (within noise).
 
-It lives in :mod:`yahtzee_sim.solving` because that is the lowest layer with everything
+It lives in :mod:`yahtzee_sim.strategies` because that is the lowest layer with everything
 it uses: the dice tables and the state encoding (:mod:`yahtzee_sim.game`), the engine's
-simulation, and the solver.
+simulation, the solver, and the built-in strategies it plays by id (no layer below names
+a strategy).
 """
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ import pytest
 from yahtzee_sim import RulesError, check_rules, get_rules
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.scoring import Box
-from yahtzee_sim.solving import checks
-from yahtzee_sim.solving.checks import RuleCheckError
+from yahtzee_sim.strategies import rule_checks as checks
+from yahtzee_sim.strategies.rule_checks import RuleCheckError
 
 
 @dataclasses.dataclass(frozen=True)
