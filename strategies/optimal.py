@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from yahtzee_sim._kernels.batched import upper_lane_decisions
 from yahtzee_sim._kernels.decisions import fill_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.widget import compact_upper_lanes, upper_total_lanes
@@ -96,7 +97,22 @@ class TableStrategy(Strategy):
         self._fill_rows(c.rules, used, upper, flag, slots, c.arrays["keep"], c.arrays["cat"])
 
     def _fill_rows(self, rules, used, upper, flag, rows, keep, cat) -> None:
-        """Decisions of states sorted by index into ``keep[rows[i]]`` and ``cat[rows[i]]``."""
+        """Decisions of states sorted by index into ``keep[rows[i]]`` and ``cat[rows[i]]``:
+        without saved rolls, the states as the lanes of few widget runs whatever their
+        used-masks (:func:`~yahtzee_sim._kernels.batched.upper_lane_decisions`); with
+        them, one widget run per used-mask and flag over the span of its upper totals."""
+        if rules.saved_size == 1 and not compact_states(rules):
+            upper_lane_decisions(
+                kernel_rules(rules),
+                self.lanes(),
+                np.ascontiguousarray(used, dtype=np.int64),
+                np.ascontiguousarray(upper, dtype=np.int64),
+                np.ascontiguousarray(flag, dtype=np.int64),
+                np.ascontiguousarray(rows, dtype=np.int64),
+                keep,
+                cat,
+            )
+            return
         first, lo, nu, row0, lane = upper_total_lanes_of(used, upper, flag)
         lane_row = np.full(int(nu.sum()), -1, dtype=np.int64)
         lane_row[lane] = rows
