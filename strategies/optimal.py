@@ -14,7 +14,7 @@ import numpy as np
 from yahtzee_sim._kernels.batched import upper_lane_decisions
 from yahtzee_sim._kernels.decisions import fill_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
-from yahtzee_sim._kernels.widget import compact_upper_lanes, upper_total_lanes
+from yahtzee_sim._kernels.widget import LANES_UPPER, compact_upper_lanes, upper_total_lanes
 from yahtzee_sim.engine.strategy import Reference, Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.game.state import (
@@ -101,13 +101,15 @@ class TableStrategy(Strategy):
 
     def _fill_rows(self, rules, used, upper, flag, rows, keep, cat) -> None:
         """Decisions of states sorted by index into ``keep[rows[i]]`` and ``cat[rows[i]]``:
-        without saved rolls, the states as the lanes of few widget runs whatever their
-        used-masks (:func:`~yahtzee_sim._kernels.batched.upper_lane_decisions`); with
-        them, one widget run per used-mask and flag over the span of its upper totals."""
-        if rules.saved_size == 1 and not compact_states(rules):
+        max-EV lanes without saved rolls, the states as the lanes of few widget runs
+        whatever their used-masks (:func:`~yahtzee_sim._kernels.batched.upper_lane_decisions`);
+        otherwise (saved rolls, exponential lanes), one widget run per used-mask and flag
+        over the span of its upper totals."""
+        lanes = self.lanes()
+        if lanes.kind == LANES_UPPER and rules.saved_size == 1 and not compact_states(rules):
             upper_lane_decisions(
                 kernel_rules(rules),
-                self.lanes(),
+                lanes,
                 np.ascontiguousarray(used, dtype=np.int64),
                 np.ascontiguousarray(upper, dtype=np.int64),
                 np.ascontiguousarray(flag, dtype=np.int64),
@@ -121,7 +123,7 @@ class TableStrategy(Strategy):
         lane_row[lane] = rows
         fill_lanes(
             kernel_rules(rules),
-            self.lanes(),
+            lanes,
             np.asarray(used, dtype=np.int64)[first],
             lo,
             np.asarray(flag, dtype=np.int64)[first],
