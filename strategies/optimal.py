@@ -103,10 +103,11 @@ class TableStrategy(Strategy):
         """Decisions of states sorted by index into ``keep[rows[i]]`` and ``cat[rows[i]]``:
         max-EV lanes without saved rolls, the states as the lanes of few widget runs
         whatever their used-masks (:func:`~yahtzee_sim._kernels.batched.upper_lane_decisions`);
-        otherwise (saved rolls, exponential lanes), one widget run per used-mask and flag
-        over the span of its upper totals."""
+        otherwise (saved rolls, forced order, exponential lanes), one widget run per
+        used-mask and flag over the span of its upper totals."""
         lanes = self.lanes()
-        if lanes.kind == LANES_UPPER and rules.saved_size == 1 and not compact_states(rules):
+        batched = rules.saved_size == 1 and not compact_states(rules) and not rules.forced_order
+        if lanes.kind == LANES_UPPER and batched:
             upper_lane_decisions(
                 kernel_rules(rules),
                 lanes,
