@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 
+import numba
 import numpy as np
 
 from yahtzee_sim._kernels.decisions import gather_decisions
@@ -25,6 +26,11 @@ class StateCache:
     ``arrays`` are created with shape ``(capacity, *shape)`` and doubled when full. Up to
     :data:`DENSE_LIMIT` states a slot array indexed by state says where each state's
     decisions are; above it, the cached states are kept sorted and found by binary search.
+
+    A fill runs its parallel kernels on the numba threads in force where the cache was
+    created (``fill_threads``), even when called from a block's thread limited to its
+    share of the cores: blocks needing a fill wait for it (one fill at a time), so it
+    gets every core rather than one.
     """
 
     def __init__(self, rules, shapes: dict[str, tuple[tuple[int, ...], type]], capacity=1024):
@@ -39,6 +45,7 @@ class StateCache:
         }
         self.n = 0
         self._lock = threading.Lock()
+        self.fill_threads = numba.get_num_threads()
 
     def slots(self, states: np.ndarray) -> np.ndarray:
         """The slot of each state (-1: not cached), int64."""
@@ -89,7 +96,12 @@ class StateCache:
             self.grow()
         slots = np.arange(self.n, self.n + len(missing), dtype=np.int64)
         used, upper, flag = decode_state(self.rules, missing)
-        fill(self, used, upper, flag, slots)
+        threads = numba.get_num_threads()  # this thread's (a block's share of the cores)
+        numba.set_num_threads(self.fill_threads)
+        try:
+            fill(self, used, upper, flag, slots)
+        finally:
+            numba.set_num_threads(threads)
         self._insert(missing, slots)
         self.n += len(missing)
 

@@ -19,9 +19,12 @@ from yahtzee_sim.game.state import compact_states, state_layout
 from yahtzee_sim.solving.solver import fill_decisions, max_ev_decisions, value_table
 from yahtzee_sim.strategies._cache import StateCache
 
-#: Memory of a table strategy's decision cache before it first grows (at most 16,384
-#: states: 21 MB for Yahtzee; Maxi Yatzy's 55 kB a state start at 4,881).
-INITIAL_CACHE_BYTES = 1 << 28
+#: Memory of a table strategy's decision cache before it first grows: 426,000 states for
+#: Yahtzee and Yatzy (1,260 bytes a state), 9,700 for Maxi Yatzy (55 kB). Zeroed arrays
+#: take memory page by page as states are filled: only what is used is resident, and the
+#: states 200,000 games reach are stored without a copy of the cache (a grow copies every
+#: row: 0.3 GB at 200,000 Yatzy states).
+INITIAL_CACHE_BYTES = 1 << 29
 
 
 class TableStrategy(Strategy):
@@ -55,7 +58,7 @@ class TableStrategy(Strategy):
         self._cache = StateCache(
             rules,
             {"keep": ((layers, n_rolls), np.int16), "cat": ((rules.saved_size, n_rolls), np.int8)},
-            capacity=int(np.clip(INITIAL_CACHE_BYTES // row_bytes, 256, 16384)),
+            capacity=max(INITIAL_CACHE_BYTES // row_bytes, 256),
         )
 
     def _decide(self, view: TurnView) -> np.ndarray:

@@ -10,6 +10,7 @@ import numpy as np
 
 from yahtzee_sim import get_rules
 from yahtzee_sim.engine.view import TurnView
+from yahtzee_sim.game.rules import Box, RuleSet
 
 
 def view_for(rules, dice, used=(), flag=0, upper_total=0, rolls_left=0, turn=0):
@@ -135,3 +136,26 @@ LATE_B = (
     "ones=2,twos=6,threes=12,fours=16,fives=20,sixes=24,three_of_a_kind=25,"
     "four_of_a_kind=22,full_house=25,small_straight=30,yahtzee=0"
 )
+
+
+def bonus_limit_game(limit: int, bonus: int = 20) -> RuleSet:
+    """2 three-sided dice, 2 rolls: Ones, Twos, Threes, Yahtzee (10), Chance; upper bonus 3
+    at 6; a Yahtzee bonus of ``bonus`` at most ``limit`` times (0: no limit)."""
+    cats = (
+        Box("ones", "upper", param=1),
+        Box("twos", "upper", param=2),
+        Box("threes", "upper", param=3),
+        Box("yahtzee", "yahtzee", points=10),
+        Box("chance", "chance"),
+    )
+    return RuleSet(
+        name=f"small-limit-{limit}",
+        n_dice=2,
+        n_faces=3,
+        rolls_per_turn=2,
+        boxes=cats,
+        upper_bonus_threshold=6,
+        upper_bonus=3,
+        yahtzee_bonus=bonus,
+        yahtzee_bonus_limit=limit,
+    )

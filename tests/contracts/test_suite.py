@@ -97,3 +97,14 @@ def test_every_test_module_says_what_it_checks():
         if not ast.get_docstring(ast.parse(path.read_text()))
     ]
     assert not silent, f"test modules without a docstring: {silent}"
+
+
+def test_no_test_module_imports_another():
+    """Shared code lives in helpers.py (or the brute-force modules): a test module that
+    imports another finds it only when a test of that folder ran first in its worker."""
+    offenders = []
+    for path in sorted(TESTS.rglob("test_*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("test_"):
+                offenders.append(f"{path.relative_to(TESTS)}:{node.lineno}")
+    assert not offenders, f"test modules importing test modules: {offenders}"

@@ -11,32 +11,11 @@ import pytest
 from yahtzee_sim import get_rules, simulate
 from yahtzee_sim.errors import RulesError
 from yahtzee_sim.exact.laws import evaluate
-from yahtzee_sim.game.rules import Box, RuleSet
+from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import bonus_payable, flag_size, max_points_to_come
 from yahtzee_sim.solving.solver import value_table
 
-
-def _small(limit: int, bonus: int = 20) -> RuleSet:
-    """2 three-sided dice, 2 rolls: Ones, Twos, Threes, Yahtzee (10), Chance; upper bonus 3
-    at 6; a Yahtzee bonus of ``bonus`` at most ``limit`` times (0: no limit)."""
-    cats = (
-        Box("ones", "upper", param=1),
-        Box("twos", "upper", param=2),
-        Box("threes", "upper", param=3),
-        Box("yahtzee", "yahtzee", points=10),
-        Box("chance", "chance"),
-    )
-    return RuleSet(
-        name=f"small-limit-{limit}",
-        n_dice=2,
-        n_faces=3,
-        rolls_per_turn=2,
-        boxes=cats,
-        upper_bonus_threshold=6,
-        upper_bonus=3,
-        yahtzee_bonus=bonus,
-        yahtzee_bonus_limit=limit,
-    )
+from helpers import bonus_limit_game
 
 
 def _brute_value(rules: RuleSet) -> float:
@@ -96,19 +75,19 @@ def _brute_value(rules: RuleSet) -> float:
 
 @pytest.mark.parametrize("limit", [0, 1, 2])
 def test_solver_matches_brute_force_recursion(limit):
-    rules = _small(limit)
+    rules = bonus_limit_game(limit)
     assert value_table(rules).expected_value() == pytest.approx(_brute_value(rules), abs=1e-11)
 
 
 def test_fewer_bonuses_are_worth_less():
-    values = [value_table(_small(limit)).expected_value() for limit in (1, 2, 0)]
-    no_bonus = value_table(_small(0, bonus=0)).expected_value()
+    values = [value_table(bonus_limit_game(limit)).expected_value() for limit in (1, 2, 0)]
+    no_bonus = value_table(bonus_limit_game(0, bonus=0)).expected_value()
     assert no_bonus < values[0] < values[1] < values[2]
 
 
 @pytest.mark.parametrize("limit", [1, 0])
 def test_exact_law_and_engine_agree_with_the_solver(limit):
-    rules = _small(limit)
+    rules = bonus_limit_game(limit)
     ev = value_table(rules).expected_value()
     assert evaluate("optimal", rules).mean == pytest.approx(ev, abs=1e-10)
     res = simulate("optimal", 40_000, seed=3, rules=rules)
@@ -137,9 +116,9 @@ def test_single_bonus_preset():
 
 def test_bonus_limit_is_validated_and_keeps_old_fingerprints():
     with pytest.raises(RulesError, match="yahtzee_bonus_limit"):
-        _small(-1)
+        bonus_limit_game(-1)
     with pytest.raises(RulesError, match="needs a yahtzee_bonus"):
-        _small(1, bonus=0)
+        bonus_limit_game(1, bonus=0)
     assert "yahtzee_bonus_limit" not in get_rules("yahtzee").describe()
     assert get_rules("yahtzee-single-bonus").describe()["yahtzee_bonus_limit"] == 1
 

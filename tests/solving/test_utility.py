@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_bonus_limit import _small
 
 from yahtzee_sim import cli
 from yahtzee_sim.analysis import tournament
@@ -30,6 +29,8 @@ from yahtzee_sim.solving.utility import (
 from yahtzee_sim.strategies import get_strategy
 from yahtzee_sim.strategies.utility import UtilityPlay, lexicographic
 from yahtzee_sim.strategies.win_seeking_blind import BlindWinSeeking
+
+from helpers import bonus_limit_game
 
 
 def _brute_expected_utility(rolls: int, u: list[Fraction]) -> Fraction:
@@ -89,7 +90,7 @@ def test_utility_solver_matches_brute_force_fractions(rolls, seed):
 
 @pytest.mark.parametrize("limit", [0, 1])
 def test_threshold_utilities_equal_the_target_table(limit):
-    rules = _small(limit)
+    rules = bonus_limit_game(limit)
     curve = solve_target(rules).curve()
     for beta in range(1, len(curve)):
         table = solve_utility(rules, threshold_utility(rules, beta))
@@ -99,7 +100,7 @@ def test_threshold_utilities_equal_the_target_table(limit):
 @pytest.mark.parametrize("limit", [0, 1])
 def test_exponential_utility_two_ways(limit):
     """risk:θ (no score lanes) and the utility solver with u = -exp(-θ x) agree."""
-    rules = _small(limit)
+    rules = bonus_limit_game(limit)
     for theta in (0.3, -0.2):
         risk = solve_risk(rules, theta)
         x = np.arange(200)
@@ -112,7 +113,7 @@ def test_exponential_utility_two_ways(limit):
 
 
 def test_risk_moves_the_law_the_right_way():
-    rules = _small(0)
+    rules = bonus_limit_game(0)
     opt = evaluate("optimal", rules)
     averse, seeking = evaluate("risk:0.5", rules), evaluate("risk:-0.3", rules)
     assert averse.mean <= opt.mean + 1e-12 and seeking.mean <= opt.mean + 1e-12

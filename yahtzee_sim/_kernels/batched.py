@@ -2,8 +2,9 @@
 run as the lanes of one call with caller-given box values (:func:`.widget.widget_mixed`:
 a box a lane has filled is valued ``NEG`` there; only the box step depends on the
 state, the keep steps are the dice's). Used by the win values of visible matches
-(:mod:`.win_values`) and by the score-dependent table strategies (need lanes of a target
-or utility table, :func:`need_lane_decisions`).
+(:mod:`.win_values`), by the score-dependent table strategies (need lanes of a target
+or utility table, :func:`need_lane_decisions`) and by the decision fills of max-EV
+table strategies (:func:`upper_lane_decisions`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from yahtzee_sim._kernels.scoring import flag_after_roll
+from yahtzee_sim._kernels.scoring import flag_after_roll, yahtzee_bonus_points
 from yahtzee_sim._kernels.widget import (
     NEG,
     best_keep_at,
@@ -332,3 +333,101 @@ def need_lane_decisions(
             W = solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out, top)
             if not top:
                 first_roll_keeps(kr, W, k, nu, first_ptr, first_roll, first_keep, best, arg)
+
+
+@njit(cache=True, nogil=True)
+def fill_upper_run(kr, lanes, used, flag, upper, t0, t1, val, val_bonus, buf, bonus_slots):
+    """Lanes ``t0 .. t1 - 1`` of a tile, states ``(used, upper[t], flag)`` of one used-mask
+    and flag (``upper`` ascending): their max-EV box values (lanes over upper totals)
+    into ``val[:, t]``, filled boxes ``NEG``, and into ``val_bonus[:, t]`` those with a
+    roll's Yahtzee bonus paid (only ``bonus_slots``: :func:`n_of_a_kind_slots`) — the
+    values :func:`.widget.box_step` compares, ``x * 1.0 + yb`` bit for bit. One
+    :func:`.widget.box_values` call covers the run when its upper totals span fewer than
+    ``SPAN`` (``buf``: ``n_slots * SPAN`` floats)."""
+    n_slots = kr.slot_points.shape[0]
+    lo, hi = upper[t0], upper[t1 - 1]
+    per_state = hi - lo >= SPAN
+    span = 1 if per_state else hi - lo + 1
+    tmp = buffer_rows(buf, n_slots, span)
+    every = bonus_slots[:0]  # no mask: every slot
+    if not per_state:
+        box_values(kr, lanes, used, lo, flag, lo, span, tmp, every)
+    for t in range(t0, t1):
+        if per_state:
+            box_values(kr, lanes, used, upper[t], flag, upper[t], 1, tmp, every)
+        col = 0 if per_state else upper[t] - lo
+        copy_box_values(kr.slot_ptr, used, tmp, col, val, t)
+    yb = 0
+    for r in range(kr.roll_keep_index.shape[0]):  # the bonus of an n-of-a-kind roll here
+        if kr.yahtzee_face[r] >= 0:
+            yb = yahtzee_bonus_points(kr, r, used, flag)
+            break
+    if yb == 0:
+        return
+    add = float(yb)
+    if bonus_moves_flag(kr, used, flag):  # the boxes valued at the next flag
+        f2 = flag_after_roll(kr, flag, 1)
+        if not per_state:
+            box_values(kr, lanes, used, lo, f2, lo, span, tmp, bonus_slots)
+        for t in range(t0, t1):
+            if per_state:
+                box_values(kr, lanes, used, upper[t], f2, upper[t], 1, tmp, bonus_slots)
+            col = 0 if per_state else upper[t] - lo
+            for s in range(n_slots):
+                if bonus_slots[s]:
+                    val_bonus[s, t] = tmp[s, col] * 1.0 + add
+        return
+    for t in range(t0, t1):
+        for s in range(n_slots):
+            if bonus_slots[s]:
+                val_bonus[s, t] = val[s, t] * 1.0 + add
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def upper_lane_decisions(kr, lanes, used, upper, flag, out_rows, keep_rows, cat_rows):
+    """The decisions of states ``(used[i], upper[i], flag[i])`` (sorted by state index:
+    a used-mask and flag's states adjacent, ascending upper totals) at every roll, read
+    off max-EV lanes ``lanes`` (:func:`.widget.upper_total_lanes`; games without saved
+    rolls), into ``keep_rows[out_rows[i], j - 1, r]`` (int16: the best keep with ``j``
+    rerolls left) and ``cat_rows[out_rows[i], 0, r]`` (int8: the best box) — the same
+    as :func:`.decisions.fill_lanes` records, bit for bit.
+
+    The states run ``TILE`` at a time, whatever their used-masks, as the lanes of one
+    :func:`.widget.widget_mixed` call (only the box values depend on the state; the
+    keep steps are the dice's), in parallel over tiles: one widget run per used-mask
+    costs its fixed work (every keep, every roll) even when few of its upper totals
+    are asked for, as is the rule for the states games reach turn by turn."""
+    n = used.shape[0]
+    n_tiles = (n + TILE - 1) // TILE
+    n_slots = kr.slot_points.shape[0]
+    n_rolls = kr.roll_keep_index.shape[0]
+    n_chunks = min(n_tiles, CHUNKS)
+    bonus_slots = n_of_a_kind_slots(kr)
+    for chunk in prange(n_chunks):
+        work = new_work(kr, TILE, 1)
+        buf = np.empty(n_slots * SPAN)
+        tu = np.empty(TILE, dtype=np.int64)  # the tile's used-masks, flags, upper totals
+        tf = np.empty(TILE, dtype=np.int64)
+        tup = np.empty(TILE, dtype=np.int64)
+        for k in range(chunk, n_tiles, n_chunks):
+            a = k * TILE
+            nu = min(n, a + TILE) - a
+            for t in range(nu):
+                tu[t], tf[t], tup[t] = used[a + t], flag[a + t], upper[a + t]
+            val = buffer_rows(work.val, n_slots, nu)
+            vb = buffer_rows(work.val_bonus, n_slots, nu)
+            t0 = 0
+            while t0 < nu:  # runs of one used-mask and flag
+                t1 = t0 + 1
+                while t1 < nu and tu[t1] == tu[t0] and tf[t1] == tf[t0]:
+                    t1 += 1
+                fill_upper_run(kr, lanes, tu[t0], tf[t0], tup, t0, t1, val, vb, buf, bonus_slots)
+                t0 = t1
+            # a run-time bool, never the literal default: one compiled widget_mixed
+            _, cat, keep = widget_mixed(kr, tu, tf, nu, work, 1, np.bool_(True))
+            for t in range(nu):
+                row = out_rows[a + t]
+                for r in range(n_rolls):
+                    cat_rows[row, 0, r] = cat[r, t]
+                    for j in range(1, kr.rolls):
+                        keep_rows[row, j - 1, r] = keep[j, r, t]

@@ -412,18 +412,16 @@ def box_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots, rec
             if record:
                 best_open_box(W, rki[r], cat, r, record, val, score_slot, open_boxes, pad, mul0)
             continue
-        yb = 0
-        if normal:  # normal scoring
-            for c in range(C):
-                slots[c] = -1
+        if normal:  # normal scoring: the open boxes, each at the slot of the roll's points
             for i in range(n_open):
-                c = open_boxes[i]
-                slots[c] = score_slot[r, c]
-        else:
-            yb = roll_options(kr, r, used, flag, slots)
-            for c in range(C):
-                if slots[c] >= 0:
-                    slots[c] = kr.points_slot[c, slots[c]]
+                rows[i] = score_slot[r, open_boxes[i]]
+            k = rki[r]
+            best_boxes_at(W, k, cat, r, record, val, rows, open_boxes, n_open, pad, mul0, 0.0, nu)
+            continue
+        yb = roll_options(kr, r, used, flag, slots)  # n of a kind: joker rules, bonus
+        for c in range(C):
+            if slots[c] >= 0:
+                slots[c] = kr.points_slot[c, slots[c]]
         n = 0
         for c in range(C):
             if slots[c] >= 0:
@@ -436,8 +434,7 @@ def box_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots, rec
         if nu == 1:  # one lane (a single state's decisions): no row views
             best_box_one_lane(W, rki[r], cat, r, record, V, rows, boxes, n, src, mul, add)
             continue
-        ck = cat[r] if record else slots  # (slots: not written without record)
-        best_boxes(W[rki[r]], ck, record, V, rows, boxes, n, src, mul, add, nu)
+        best_boxes_at(W, rki[r], cat, r, record, V, rows, boxes, n, src, mul, add, nu)
 
 
 @njit(cache=True, nogil=True)
@@ -493,42 +490,60 @@ def best_box_one_lane(W, k, cat, r, record, V, rows, boxes, n, src, mul, add):
 def best_boxes(Wk, ck, record, V, rows, boxes, n, src, mul, add, nu):
     """``Wk[t]`` = the best of ``V[rows[i], src + t] * mul + add`` over ``i < n`` (``NEG``
     if ``n`` is 0) and, with ``record``, ``ck[t]`` = its box ``boxes[i]`` (the first on
-    ties; -1 if none) — one roll's best box in every lane.
+    ties; -1 if none) — one roll's best box in every lane: :func:`best_boxes_at` on one
+    row."""
+    best_boxes_at(
+        Wk[:nu].reshape((1, nu)), 0, ck[:nu].reshape((1, nu)), 0, record, V, rows, boxes, n,
+        src, mul, add, nu,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def best_boxes_at(W, k, cat, r, record, V, rows, boxes, n, src, mul, add, nu):
+    """``W[k, t]`` = the best of ``V[rows[i], src + t] * mul + add`` over ``i < n``
+    (``NEG`` if ``n`` is 0) and, with ``record``, ``cat[r, t]`` = its box ``boxes[i]``
+    (the first on ties; -1 if none) — one roll's best box in every lane (``cat`` is not
+    read without ``record``).
 
     Four boxes at a time are compared in registers, in order, and the row written once,
     unconditionally: a conditional update of the row per box compiles to masked stores,
     slow on some processors, or to scalar code. A group short of four repeats its last
-    box, which can never win again (the comparisons are strict)."""
+    box, which can never win again (the comparisons are strict). The 2-d arrays are
+    indexed directly: a row view (``W[k]``) is reference-counted, which with a few lanes
+    cost several times the roll's work; ``V``'s column ``src + t`` is cast to unsigned (no
+    wrap-around of negative indices), else every load is a gather, not a vector load."""
     for t in range(nu):
-        Wk[t] = NEG
+        W[k, t] = NEG
     if record:
         for t in range(nu):
-            ck[t] = -1
+            cat[r, t] = -1
     for i in range(0, n, 4):
         j1, j2, j3 = min(i + 1, n - 1), min(i + 2, n - 1), min(i + 3, n - 1)
-        V0, V1, V2, V3 = V[rows[i]], V[rows[j1]], V[rows[j2]], V[rows[j3]]
+        r0, r1, r2, r3 = rows[i], rows[j1], rows[j2], rows[j3]
         c0, c1, c2, c3 = boxes[i], boxes[j1], boxes[j2], boxes[j3]
         if not record:
             for t in range(nu):
-                w = max(Wk[t], V0[src + t] * mul + add)
-                w = max(w, V1[src + t] * mul + add)
-                w = max(w, V2[src + t] * mul + add)
-                Wk[t] = max(w, V3[src + t] * mul + add)
+                u = np.uint64(src + t)
+                w = max(W[k, t], V[r0, u] * mul + add)
+                w = max(w, V[r1, u] * mul + add)
+                w = max(w, V[r2, u] * mul + add)
+                W[k, t] = max(w, V[r3, u] * mul + add)
             continue
         for t in range(nu):
-            w, a = Wk[t], ck[t]
-            v = V0[src + t] * mul + add
+            u = np.uint64(src + t)
+            w, a = W[k, t], cat[r, t]
+            v = V[r0, u] * mul + add
             g = v > w
             w, a = (v if g else w), (c0 if g else a)
-            v = V1[src + t] * mul + add
+            v = V[r1, u] * mul + add
             g = v > w
             w, a = (v if g else w), (c1 if g else a)
-            v = V2[src + t] * mul + add
+            v = V[r2, u] * mul + add
             g = v > w
             w, a = (v if g else w), (c2 if g else a)
-            v = V3[src + t] * mul + add
+            v = V[r3, u] * mul + add
             g = v > w
-            Wk[t], ck[t] = (v if g else w), (c3 if g else a)
+            W[k, t], cat[r, t] = (v if g else w), (c3 if g else a)
 
 
 @njit(cache=True, nogil=True)
@@ -551,24 +566,24 @@ def keep_values(kr, W, nu):
                     w += W[keep_add[k, f], 0]
                 W[k, 0] = w * inv
         return
-    for k in range(n_keeps - 1, -1, -1):
+    for k in range(n_keeps - 1, -1, -1):  # rows indexed directly: a view is ref-counted
         if keep_size[k] == kr.n_dice:
             continue
-        Wk = W[k]
         if F == 6:
-            W0, W1, W2 = W[keep_add[k, 0]], W[keep_add[k, 1]], W[keep_add[k, 2]]
-            W3, W4, W5 = W[keep_add[k, 3]], W[keep_add[k, 4]], W[keep_add[k, 5]]
+            a0, a1, a2 = keep_add[k, 0], keep_add[k, 1], keep_add[k, 2]
+            a3, a4, a5 = keep_add[k, 3], keep_add[k, 4], keep_add[k, 5]
             for t in range(nu):
-                Wk[t] = (((((W0[t] + W1[t]) + W2[t]) + W3[t]) + W4[t]) + W5[t]) * inv
+                w = (((W[a0, t] + W[a1, t]) + W[a2, t]) + W[a3, t]) + W[a4, t]
+                W[k, t] = (w + W[a5, t]) * inv
             continue
         for t in range(nu):
-            Wk[t] = 0.0
+            W[k, t] = 0.0
         for f in range(F):
-            Wf = W[keep_add[k, f]]
+            a = keep_add[k, f]
             for t in range(nu):
-                Wk[t] += Wf[t]
+                W[k, t] += W[a, t]
         for t in range(nu):
-            Wk[t] *= inv
+            W[k, t] *= inv
 
 
 @njit(cache=True, nogil=True)
@@ -595,26 +610,26 @@ def best_subkeeps(kr, W, A, nu, record):
                 w = max(w, W[sub[k, i], 0])
             W[k, 0] = w
         return
-    for k in range(sub.shape[0]):
+    for k in range(sub.shape[0]):  # rows indexed directly: a view is ref-counted
         n = count[k]
         if n == 0:
             continue
-        Wk, W0, W1, W2 = W[k], W[sub[k, 0]], W[sub[k, 1]], W[sub[k, 2]]
+        a0, a1, a2 = sub[k, 0], sub[k, 1], sub[k, 2]
         if n <= 2:
             for t in range(nu):
-                Wk[t] = max(max(Wk[t], W0[t]), W1[t])
+                W[k, t] = max(max(W[k, t], W[a0, t]), W[a1, t])
         elif n == 3:
             for t in range(nu):
-                Wk[t] = max(max(max(Wk[t], W0[t]), W1[t]), W2[t])
+                W[k, t] = max(max(max(W[k, t], W[a0, t]), W[a1, t]), W[a2, t])
         else:
-            W3, W4 = W[sub[k, 3]], W[sub[k, 4]]
+            a3, a4 = sub[k, 3], sub[k, 4]
             for t in range(nu):
-                w = max(max(max(Wk[t], W0[t]), W1[t]), W2[t])
-                Wk[t] = max(max(w, W3[t]), W4[t])
+                w = max(max(max(W[k, t], W[a0, t]), W[a1, t]), W[a2, t])
+                W[k, t] = max(max(w, W[a3, t]), W[a4, t])
             for i in range(5, n):  # more than five faces in one keep (no preset)
-                Wi = W[sub[k, i]]
+                a = sub[k, i]
                 for t in range(nu):
-                    Wk[t] = max(Wk[t], Wi[t])
+                    W[k, t] = max(W[k, t], W[a, t])
 
 
 @njit(cache=True, nogil=True)
@@ -731,9 +746,9 @@ def saved_roll_steps(kr, lanes, used, upper, flag, lo, nu, W, A, val, val_bonus,
             elif rec:  # as many saved as at the level below (the cap)
                 cat_levels[j] = cat_levels[j - 1]
             for r in range(n_rolls):
-                Wr, Br = W[rki[r]], B[rki[r]]
+                k = rki[r]
                 for t in range(nu):
-                    Wr[t] = Br[t]
+                    W[k, t] = B[k, t]
             best_subkeeps(kr, W, A, nu, rec)
             if rec:
                 record_rows(rki, A, keep[j], nu)
@@ -765,9 +780,9 @@ def mean_first_roll(kr, W, out, nu):
         out[t] = 0.0
     for r in range(rki.shape[0]):
         p = prob[r]
-        Wr = W[rki[r]]
+        k = rki[r]
         for t in range(nu):
-            out[t] += p * Wr[t]
+            out[t] += p * W[k, t]
 
 
 @njit(cache=True, nogil=True)
@@ -867,7 +882,7 @@ def mixed_box_step(kr, used, flag, nu, W, val, val_bonus, slots, cat):
         if kr.yahtzee_face[r] < 0:  # normal scoring: the boxes' own slots
             for i in range(n):
                 rows[i] = score_slot[r, boxes[i]]
-            best_boxes(W[k], cat[r], True, val, rows, boxes, n, 0, 1.0, 0.0, nu)
+            best_boxes_at(W, k, cat, r, True, val, rows, boxes, n, 0, 1.0, 0.0, nu)
             continue
         for t in range(nu):
             W[k, t] = NEG

@@ -57,8 +57,10 @@ def play_turn(batch: GameBatch, strategy: BatchStrategy, turn: int, match=None) 
         rolling = batch.rolls_left > 0
         if not rolling.any():
             break
-        # one decision per number of rerolls left (one group unless rolls are saved)
-        groups = [rolling & (batch.rolls_left == j) for j in np.unique(batch.rolls_left[rolling])]
+        # one decision per number of rerolls left (one group unless rolls are saved); the
+        # counts present by bincount: np.unique hashes every game (5 ms for 200,000)
+        present = np.flatnonzero(np.bincount(batch.rolls_left[rolling]))
+        groups = [rolling & (batch.rolls_left == j) for j in present]
         for group in groups[::-1]:
             view = batch.view(int(batch.rolls_left[group][0]), turn, group, match)
             answer = decide(strategy, view)

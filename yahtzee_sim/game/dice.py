@@ -216,26 +216,25 @@ class DiceTables:
         code_to_keep = np.full((n + 1) ** F, -1, dtype=np.int32)
         code_to_keep[keep_code] = np.arange(len(keeps), dtype=np.int32)
 
-        # keep -> roll with multinomial probabilities
-        kr_ptr, kr_roll, kr_prob = [0], [], []
-        for kc in keep_counts:
-            m = n - int(kc.sum())
-            base = factorial(m) / F**m
-            diff = roll_counts - kc
-            ok = np.flatnonzero((diff >= 0).all(axis=1))
-            for r in ok:
-                p = base
-                for d in diff[r]:
-                    p /= factorial(int(d))
-                kr_roll.append(r)
-                kr_prob.append(p)
-            kr_ptr.append(len(kr_roll))
+        # keep -> roll with multinomial probabilities, keep by keep (rolls ascending);
+        # each probability m!/F^m divided by the factorial of each face's count, in face
+        # order (arrays over every pair: Python loops took most of a small game's solve)
+        diff = roll_counts[None, :, :] - keep_counts[:, None, :]
+        reach = (diff >= 0).all(axis=2)
+        k_of, r_of = np.nonzero(reach)
+        left = n - keep_counts.sum(axis=1, dtype=np.int64)
+        base = np.array([factorial(m) / F**m for m in range(n + 1)], dtype=np.float64)
+        fact = np.array([float(factorial(i)) for i in range(n + 1)], dtype=np.float64)
+        kr_prob = base[left[k_of]]
+        for f in range(F):
+            kr_prob = kr_prob / fact[diff[k_of, r_of, f]]
+        kr_ptr = np.concatenate(([0], np.cumsum(reach.sum(axis=1))))
+        kr_roll = r_of
 
         # roll -> keeps (sub-multisets)
-        rk_ptr, rk_keep = [0], []
-        for rc in roll_counts:
-            rk_keep.extend(np.flatnonzero((keep_counts <= rc).all(axis=1)).tolist())
-            rk_ptr.append(len(rk_keep))
+        subs = (keep_counts[None, :, :] <= roll_counts[:, None, :]).all(axis=2)
+        rk_keep = np.nonzero(subs)[1]
+        rk_ptr = np.concatenate(([0], np.cumsum(subs.sum(axis=1))))
 
         cats = rules.boxes
         allow = rules.two_pairs_allows_one_pair
@@ -245,15 +244,12 @@ class DiceTables:
             [[c.joker_score(r) for c in cats] if max(r) == n else [0] * len(cats) for r in rolls],
             dtype=np.int16,
         )
-        keep_add = np.full((len(keeps), F), -1, dtype=np.int32)
-        keep_remove = np.full((len(keeps), F), -1, dtype=np.int32)
-        unit = np.eye(F, dtype=np.int64)
-        for k, kc in enumerate(keep_counts.astype(np.int64)):
-            for f in range(F):
-                if kc.sum() < n:
-                    keep_add[k, f] = code_to_keep[(kc + unit[f]) @ weights]
-                if kc[f] > 0:
-                    keep_remove[k, f] = code_to_keep[(kc - unit[f]) @ weights]
+        # a keep with one die more of each face / one fewer: codes differ by the face's weight
+        size = keep_counts.sum(axis=1, dtype=np.int64)[:, None]
+        more = np.where(size < n, keep_code[:, None] + weights[None, :], 0)
+        keep_add = np.where(size < n, code_to_keep[more], -1).astype(np.int32)
+        fewer = np.where(keep_counts > 0, keep_code[:, None] - weights[None, :], 0)
+        keep_remove = np.where(keep_counts > 0, code_to_keep[fewer], -1).astype(np.int32)
         tables = cls(
             n_dice=n,
             n_faces=F,

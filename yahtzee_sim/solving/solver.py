@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from yahtzee_sim._kernels.batched import upper_lane_decisions
 from yahtzee_sim._kernels.decisions import fill_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.solve import solve_level
-from yahtzee_sim._kernels.widget import Lanes, compact_upper_lanes, upper_total_lanes
+from yahtzee_sim._kernels.widget import LANES_UPPER, Lanes, compact_upper_lanes, upper_total_lanes
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import (
     compact_states,
@@ -95,8 +96,24 @@ def solve(rules: str | RuleSet = "yahtzee") -> ValueTable:
 def fill_decisions(rules: RuleSet, lanes: Lanes, used, upper, flag, rows, keep, cat) -> None:
     """The decisions that play max-EV against ``lanes`` (a value table's, or a heuristic's
     estimates) at the turn-start states ``(used, upper, flag)`` (sorted by index), into
-    ``keep[rows[i]]`` and ``cat[rows[i]]``: one widget run per ``(used, flag)`` over their
-    upper totals."""
+    ``keep[rows[i]]`` and ``cat[rows[i]]``. Max-EV lanes of a game without saved rolls or
+    forced order: the states as the lanes of few widget runs, whatever their used-masks
+    (:func:`~yahtzee_sim._kernels.batched.upper_lane_decisions`); otherwise (saved rolls,
+    forced order, exponential lanes) one widget run per ``(used, flag)`` over the span of
+    its upper totals."""
+    batched = rules.saved_size == 1 and not compact_states(rules) and not rules.forced_order
+    if lanes.kind == LANES_UPPER and batched:
+        upper_lane_decisions(
+            kernel_rules(rules),
+            lanes,
+            np.ascontiguousarray(used, dtype=np.int64),
+            np.ascontiguousarray(upper, dtype=np.int64),
+            np.ascontiguousarray(flag, dtype=np.int64),
+            np.ascontiguousarray(rows, dtype=np.int64),
+            keep,
+            cat,
+        )
+        return
     first, lo, nu, row0, lane = upper_total_lanes_of(used, upper, flag)
     lane_row = np.full(int(nu.sum()), -1, dtype=np.int64)
     lane_row[lane] = rows
