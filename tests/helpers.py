@@ -159,3 +159,28 @@ def bonus_limit_game(limit: int, bonus: int = 20) -> RuleSet:
         yahtzee_bonus=bonus,
         yahtzee_bonus_limit=limit,
     )
+
+
+def small_saved_game(cap: int = 0, forced: bool = False, n_dice: int = 3) -> RuleSet:
+    """Three-faced dice (three, or ``n_dice``), two rolls a turn, six boxes (upper boxes,
+    a pair or two pairs, a straight, n of a kind); at most ``cap`` rolls saved (5 with
+    three dice: every unused roll), boxes in score-sheet order when ``forced``."""
+    boxes = (
+        Box("ones", "upper", param=1),
+        Box("twos", "upper", param=2),
+        Box("threes", "upper", param=3),
+        Box("pairs", "groups", groups=(2, 2)) if n_dice >= 4 else Box("pair", "n_equal", param=2),
+        Box("run", "straight", points=7, faces=(1, 2, 3)),
+        Box("all", "yahtzee", points=12),
+    )
+    return RuleSet(
+        name="small-saved",
+        n_dice=n_dice,
+        n_faces=3,
+        rolls_per_turn=2,
+        boxes=boxes,
+        upper_bonus_threshold=8,
+        upper_bonus=5,
+        forced_order=forced,
+        saved_roll_cap=cap,
+    )

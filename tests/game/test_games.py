@@ -22,7 +22,7 @@ from yahtzee_sim.solving.advisor import advise
 from yahtzee_sim.solving.solver import solve, value_table
 from yahtzee_sim.solving.target import target_table
 
-from helpers import options
+from helpers import options, small_saved_game
 
 #: Published optima (yatzy-solver 1.0.0's rules page; Yacht: an open-source exact solver).
 PUBLISHED = {
@@ -44,35 +44,12 @@ def test_house_rule_order_does_not_matter():
     assert a.fingerprint() == b.fingerprint()
 
 
-def _small(cap: int = 0, forced: bool = False, n_dice: int = 3) -> RuleSet:
-    """Three faces, two rolls a turn, six boxes (groups, a straight, n of a kind)."""
-    boxes = (
-        Box("ones", "upper", param=1),
-        Box("twos", "upper", param=2),
-        Box("threes", "upper", param=3),
-        Box("pairs", "groups", groups=(2, 2)) if n_dice >= 4 else Box("pair", "n_equal", param=2),
-        Box("run", "straight", points=7, faces=(1, 2, 3)),
-        Box("all", "yahtzee", points=12),
-    )
-    return RuleSet(
-        name="small",
-        n_dice=n_dice,
-        n_faces=3,
-        rolls_per_turn=2,
-        boxes=boxes,
-        upper_bonus_threshold=8,
-        upper_bonus=5,
-        forced_order=forced,
-        saved_roll_cap=cap,
-    )
-
-
 @pytest.mark.parametrize("forced", [False, True], ids=["free-order", "forced-order"])
 @pytest.mark.parametrize("cap", [0, 1, 3], ids=lambda c: f"cap{c}")
 def test_solver_matches_brute_force_on_small_games(cap, forced):
     """Every saved-roll count's value at the start, and a mid-game state's, equal plain
     recursion over ordered dice (forced order, saved rolls, both)."""
-    rules = _small(cap, forced)
+    rules = small_saved_game(cap, forced)
     table = solve(rules)
     assert table.expected_value() == pytest.approx(brute_value(rules), abs=1e-11)
     mid = 0b000111 if forced else 0b010101  # three boxes filled: up to 3 saved rolls
@@ -82,18 +59,21 @@ def test_solver_matches_brute_force_on_small_games(cap, forced):
 
 
 def test_four_dice_groups_match_brute_force():
-    rules = _small(cap=1, n_dice=4)
+    rules = small_saved_game(cap=1, n_dice=4)
     table = solve(rules)
     assert table.expected_value() == pytest.approx(brute_value(rules), abs=1e-11)
 
 
 def test_saved_rolls_are_worth_something_and_the_cap_is_monotone():
-    values = [solve(_small(cap)).expected_value() for cap in range(4)]
+    values = [solve(small_saved_game(cap)).expected_value() for cap in range(4)]
     assert all(b > a for a, b in itertools.pairwise(values))
 
 
 def test_forced_order_is_worth_less_and_fills_boxes_in_order():
-    free, forced = solve(_small()).expected_value(), solve(_small(forced=True)).expected_value()
+    free, forced = (
+        solve(small_saved_game()).expected_value(),
+        solve(small_saved_game(forced=True)).expected_value(),
+    )
     assert forced < free
     filled = ("ones", "twos", "threes")
     assert options("yatzy+forced", [4, 4, 4, 5, 6], used=filled) == {"fours": 12}
@@ -221,7 +201,7 @@ def test_six_dice_solver_matches_brute_force(cap):
 def test_optimal_play_with_saved_rolls_matches_its_value(cap, forced):
     """The engine plays saved rolls as the solver values them: the mean of optimal play
     is within 3 standard errors of the exact value, the same for any number of jobs."""
-    rules = _small(cap, forced)
+    rules = small_saved_game(cap, forced)
     one = simulate("optimal", rules=rules, n_games=40_000, seed=3, n_jobs=1)
     two = simulate("optimal", rules=rules, n_games=40_000, seed=3, n_jobs=2)
     assert np.array_equal(one.total, two.total)
@@ -232,7 +212,7 @@ def test_optimal_play_with_saved_rolls_matches_its_value(cap, forced):
 def test_a_game_with_saved_rolls_saves_them():
     """Keeping every die ends the turn and saves the rolls left (up to the cap); the next
     turn has them on top of its own."""
-    rules = _small(cap=1)
+    rules = small_saved_game(cap=1)
     batch = GameBatch(rules, 1)
     batch.seed(0)
     batch.start(np.array([0]), np.array([0]))
@@ -250,14 +230,14 @@ def test_a_game_with_saved_rolls_saves_them():
 def test_small_games_pass_the_checks(cap, forced):
     """``check_rules`` on games written by hand, saved rolls and forced order included (the
     presets and their house rules: tests/game/test_every_rule_set.py)."""
-    assert check_rules(_small(cap, forced))[-1] == "solver"
+    assert check_rules(small_saved_game(cap, forced))[-1] == "solver"
 
 
 @pytest.mark.parametrize(
     "call",
     [
-        lambda: target_table(_small(cap=2), 30),
-        lambda: evaluate("optimal", rules=_small(cap=2)),
+        lambda: target_table(small_saved_game(cap=2), 30),
+        lambda: evaluate("optimal", rules=small_saved_game(cap=2)),
     ],
     ids=["target", "exact"],
 )
@@ -276,7 +256,7 @@ def test_advice_with_saved_rolls_adds_up_to_the_state_value(saved):
     """The best option at each first roll of a turn with ``saved`` saved rolls, averaged
     over the first rolls, is the state's value (the advisor values stopping with the rolls
     it saves)."""
-    rules = _small(cap=2)
+    rules = small_saved_game(cap=2)
     table = solve(rules)
     t = rules.tables
     first = t.dense_keep_roll()[0]
@@ -292,7 +272,7 @@ def test_advice_with_saved_rolls_adds_up_to_the_state_value(saved):
 
 def test_advice_refuses_more_rerolls_than_the_turns_played_can_save():
     with pytest.raises(ValueError, match="at most 1 rerolls"):
-        advise([1, 2, 3], 2, rules=_small(cap=2))
+        advise([1, 2, 3], 2, rules=small_saved_game(cap=2))
 
 
 def test_advice_refuses_saved_rolls_where_there_are_none():
@@ -301,7 +281,7 @@ def test_advice_refuses_saved_rolls_where_there_are_none():
 
 
 def test_saved_rolls_by_turn_stay_within_the_cap_and_what_turns_can_save():
-    rules = _small(cap=2)
+    rules = small_saved_game(cap=2)
     out = saved_rolls_by_turn("optimal", rules, n_games=500, seed=2)
     turns = np.arange(1, rules.n_boxes + 1)
     assert np.all(out.held <= np.minimum(rules.saved_roll_cap, turns))  # one reroll a turn

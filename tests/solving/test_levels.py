@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from yahtzee_sim import advise, get_rules, simulate
 from yahtzee_sim._kernels.widget import upper_total_lanes
-from yahtzee_sim.game.rules import Box, RuleSet
+from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import (
     StateError,
     decode_state,
@@ -32,31 +32,7 @@ from yahtzee_sim.solving import levels
 from yahtzee_sim.solving.solver import TABLES, backward, solve, value_table
 from yahtzee_sim.strategies._cache import StateCache
 
-from helpers import dask_cluster
-
-
-def small(cap: int, forced: bool = False) -> RuleSet:
-    """Three 3-faced dice, two rolls a turn, six boxes; at most ``cap`` rolls saved (5:
-    every unused roll)."""
-    boxes = (
-        Box("ones", "upper", param=1),
-        Box("twos", "upper", param=2),
-        Box("threes", "upper", param=3),
-        Box("pair", "n_equal", param=2),
-        Box("run", "straight", points=7, faces=(1, 2, 3)),
-        Box("all", "yahtzee", points=12),
-    )
-    return RuleSet(
-        name="small-saved",
-        n_dice=3,
-        n_faces=3,
-        rolls_per_turn=2,
-        boxes=boxes,
-        upper_bonus_threshold=8,
-        upper_bonus=5,
-        forced_order=forced,
-        saved_roll_cap=cap,
-    )
+from helpers import dask_cluster, small_saved_game
 
 
 def product_values(rules: RuleSet) -> np.ndarray:
@@ -75,7 +51,7 @@ def product_values(rules: RuleSet) -> np.ndarray:
 @pytest.mark.parametrize("forced", [False, True], ids=["free-order", "forced-order"])
 @pytest.mark.parametrize("cap", [1, 3, 5], ids=lambda c: f"cap{c}")
 def test_compact_index_values_are_the_product_layouts_bit_for_bit(cap, forced):
-    rules = small(cap, forced)
+    rules = small_saved_game(cap, forced)
     assert np.array_equal(solve(rules).values, product_values(rules))
 
 
@@ -84,7 +60,7 @@ def test_compact_index_values_are_the_product_layouts_bit_for_bit(cap, forced):
 def test_every_saved_count_matches_brute_force(cap, forced):
     """Caps up to every unused roll saved (5), forced order too: states at every level
     with every saved count they can hold equal plain recursion over ordered dice."""
-    rules = small(cap, forced)
+    rules = small_saved_game(cap, forced)
     table = solve(rules)
     assert table.expected_value() == pytest.approx(brute_value(rules), abs=1e-11)
     for used in (0b000011, 0b001111, 0b011111) if forced else (0b100001, 0b010110, 0b111011):
@@ -96,7 +72,7 @@ def test_every_saved_count_matches_brute_force(cap, forced):
 
 
 def test_the_layout_holds_what_occurs_and_refuses_the_rest():
-    rules = small(5)
+    rules = small_saved_game(5)
     layout = state_layout(rules)
     assert layout.level_start[0] == 0 and layout.level_start[-1] == n_states(rules)
     assert list(layout.saved_count) == [1, 2, 3, 4, 5, 6, 6]
@@ -132,7 +108,7 @@ def test_maxi_yatzy_counts_only_the_states_that_occur():
 
 
 def test_solving_into_a_file_equals_the_solve_in_memory(tmp_path):
-    rules = small(5)
+    rules = small_saved_game(5)
     path = tmp_path / "table.bin"
     seen = []
     report = levels.solve_to_file(rules, path, on_level=seen.append)
@@ -150,13 +126,13 @@ _CHILD = """
 import os, signal, sys
 from pathlib import Path
 sys.path[:0] = [{tests!r}, os.path.dirname({tests!r})]
-from test_levels import small
+from helpers import small_saved_game
 from yahtzee_sim.solving import levels
 
 mode, path = sys.argv[1], Path(sys.argv[2])
 die = lambda *a, **k: os.kill(os.getpid(), signal.SIGKILL)
 if mode == "after-level":  # killed once the third level is recorded
-    levels.solve_to_file(small(5), path, on_level=lambda k: k == 3 and die())
+    levels.solve_to_file(small_saved_game(5), path, on_level=lambda k: k == 3 and die())
 elif mode == "mid-write":  # killed half-way through writing the second level's values
     write = levels._write_level
     calls = []
@@ -169,7 +145,7 @@ elif mode == "mid-write":  # killed half-way through writing the second level's 
             die()
         return write(partial, level, values)
     levels._write_level = half
-    levels.solve_to_file(small(5), path)
+    levels.solve_to_file(small_saved_game(5), path)
 elif mode == "before-record":  # the level written, its progress record not
     record = levels._write_json
     calls = []
@@ -179,7 +155,7 @@ elif mode == "before-record":  # the level written, its progress record not
             die()
         return record(*args)
     levels._write_json = late
-    levels.solve_to_file(small(5), path)
+    levels.solve_to_file(small_saved_game(5), path)
 """
 
 
@@ -190,7 +166,7 @@ def test_a_killed_solve_resumes_to_the_same_values(tmp_path, mode, resumed):
     """SIGKILL at a level boundary, half-way through writing a level and between writing
     a level and recording it: no table file appears, and running again finishes with
     the values of an uninterrupted solve."""
-    rules = small(5)
+    rules = small_saved_game(5)
     path = tmp_path / "table.bin"
     script = tmp_path / "child.py"
     script.write_text(_CHILD.format(tests=os.path.dirname(__file__)))
@@ -203,7 +179,7 @@ def test_a_killed_solve_resumes_to_the_same_values(tmp_path, mode, resumed):
 
 
 def test_a_damaged_recorded_level_is_solved_again(tmp_path):
-    rules = small(3)
+    rules = small_saved_game(3)
     path = tmp_path / "table.bin"
     partial, _ = levels.partial_paths(path)
     levels.solve_to_file(rules, path, on_level=lambda k: None)
@@ -232,16 +208,16 @@ def test_a_damaged_recorded_level_is_solved_again(tmp_path):
 
 def test_a_table_file_of_other_rules_is_refused(tmp_path):
     path = tmp_path / "table.bin"
-    levels.solve_to_file(small(2), path)
+    levels.solve_to_file(small_saved_game(2), path)
     with pytest.raises(levels.TableFileError, match="another table"):
-        levels.open_table_file(small(3), path)
+        levels.open_table_file(small_saved_game(3), path)
     path.write_bytes(path.read_bytes()[:-8])
     with pytest.raises(levels.TableFileError, match="truncated"):
-        levels.open_table_file(small(2), path)
+        levels.open_table_file(small_saved_game(2), path)
 
 
 def test_a_dask_local_cluster_gives_bit_identical_values(tmp_path):
-    rules = small(5, forced=False)
+    rules = small_saved_game(5, forced=False)
     with dask_cluster() as client:
         levels.solve_to_file(rules, tmp_path / "cluster.bin", client=client)
     levels.solve_to_file(rules, tmp_path / "local.bin")
@@ -249,7 +225,7 @@ def test_a_dask_local_cluster_gives_bit_identical_values(tmp_path):
 
 
 def test_value_table_memory_maps_the_cached_file_and_play_reads_it():
-    rules = small(5)
+    rules = small_saved_game(5)
     table = value_table(rules)
     assert table.meta["source"] in ("solved", "cache")
     assert isinstance(table.values.base, np.memmap) or table.values.base is not None
@@ -268,7 +244,7 @@ def test_a_sparse_state_cache_gives_the_dense_caches_slots(monkeypatch):
     slot per state: the same slots, -1 for states not cached."""
     from yahtzee_sim.strategies import _cache
 
-    rules = small(5)
+    rules = small_saved_game(5)
     dense = StateCache(rules, {"x": ((1, 1), np.int16)})
     monkeypatch.setattr(_cache, "DENSE_LIMIT", 10)
     sparse = StateCache(rules, {"x": ((1, 1), np.int16)})
@@ -289,7 +265,7 @@ def small_preset(monkeypatch):
     """``small-saved`` as a preset name the command line knows."""
     from yahtzee_sim.game.presets import PRESET_FIELDS
 
-    rules = small(5)
+    rules = small_saved_game(5)
     fields = {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}
     monkeypatch.setitem(PRESET_FIELDS, "small-saved", lambda: fields)
     return "small-saved"
@@ -300,9 +276,9 @@ def test_solve_command_reports_peak_memory_and_resumes(capsys, small_preset):
 
     assert main(["solve", "--rules", small_preset, "--json", "--force"]) == 0
     info = json.loads(capsys.readouterr().out)
-    assert info["expected_value"] == pytest.approx(brute_value(small(5)), abs=1e-11)
+    assert info["expected_value"] == pytest.approx(brute_value(small_saved_game(5)), abs=1e-11)
     assert info["source"] == "solved" and info["peak_rss_bytes"] > 0
-    assert info["states"] == n_states(small(5))
+    assert info["states"] == n_states(small_saved_game(5))
     TABLES.forget()  # as a new process: the table from the cache folder
     assert main(["solve", "--rules", small_preset]) == 0
     assert "loaded from cache" in capsys.readouterr().out
@@ -316,7 +292,7 @@ def test_solve_command_on_a_scheduler_and_its_errors(capsys, small_preset):
         assert main(["solve", "--rules", small_preset, "--force", "--json",
                      "--scheduler", address]) == 0  # fmt: skip
     info = json.loads(capsys.readouterr().out)
-    assert info["expected_value"] == solve(small(5)).expected_value()
+    assert info["expected_value"] == solve(small_saved_game(5)).expected_value()
     assert main(["solve", "--rules", "yatzy", "--scheduler", address]) == 2
     assert "saved rolls" in capsys.readouterr().err
     assert main(["solve", "--rules", small_preset, "--force", "--scheduler", "nowhere"]) == 2
@@ -325,7 +301,7 @@ def test_solve_command_on_a_scheduler_and_its_errors(capsys, small_preset):
 
 
 def test_a_damaged_table_file_in_the_cache_is_solved_again():
-    rules = small(4)
+    rules = small_saved_game(4)
     table = value_table(rules)
     path = TABLES.paths(TABLES.key(rules))[0]
     expected = np.array(table.values)
