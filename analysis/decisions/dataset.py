@@ -188,7 +188,12 @@ def _check_path(path) -> Path:
 
 
 def _options(rules: RuleSet, rec: dict, lanes) -> tuple:
-    """Group decisions by turn-start state and value every option (kernel)."""
+    """Group decisions by turn-start state and value every option (kernel).
+
+    Returns ``(order, n_options, option_ptr, out)``: the kernel visits the decisions in
+    ``order`` (by state, then rerolls left) and ``out = (option_actions, option_values,
+    value, best_action, best_value)``; the options are in ``rec``'s row order (row ``i``'s
+    at ``option_ptr[i] .. option_ptr[i + 1] - 1``), the last three in ``order``'s."""
     kr = kernel_rules(rules)
     state = encode_state(rules, rec["used"], rec["upper_total"], rec["flag"])
     order = np.lexsort((rec["rolls_left"], state))  # by state, then rerolls left
@@ -196,16 +201,13 @@ def _options(rules: RuleSet, rec: dict, lanes) -> tuple:
     starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
     group_ptr = np.r_[starts, len(s)].astype(np.int64)
     first = order[starts]
-    roll = rec["roll"][order]
-    rolls_left = rec["rolls_left"][order]
-    used = rec["used"][order]
-    flag = rec["flag"][order]
+    roll, rolls_left = rec["roll"], rec["rolls_left"]
     t = rules.tables
     n_opts = np.empty(len(order), dtype=np.int64)
     keeps = rolls_left > 0
     n_opts[keeps] = t.roll_keep_ptr[roll[keeps] + 1] - t.roll_keep_ptr[roll[keeps]]
     boxes = ~keeps
-    pts = box_options(kr, roll[boxes], used[boxes], flag[boxes])
+    pts = box_options(kr, roll[boxes], rec["used"][boxes], rec["flag"][boxes])
     n_opts[boxes] = (pts >= 0).sum(axis=1)
     opt_ptr = np.r_[0, np.cumsum(n_opts)].astype(np.int64)
     m, total = len(order), int(opt_ptr[-1])
@@ -224,10 +226,11 @@ def _options(rules: RuleSet, rec: dict, lanes) -> tuple:
         np.ascontiguousarray(upper_cap),
         np.ascontiguousarray(rec["flag"][first]),
         group_ptr,
-        np.ascontiguousarray(roll),
-        np.ascontiguousarray(rolls_left),
+        np.ascontiguousarray(roll[order]),
+        np.ascontiguousarray(rolls_left[order]),
         np.ascontiguousarray(rec["action"][order]),
-        opt_ptr,
+        opt_ptr[order],
+        opt_ptr[order + 1],
         out,
     )
     return order, n_opts, opt_ptr, out
@@ -243,15 +246,14 @@ def grade_decisions(rules: RuleSet, rec: dict, lanes=None) -> dict:
     order, n_opts, opt_ptr, (oa, ov, value, best_a, best_v) = _options(rules, rec, lanes)
     pos = np.empty(len(order), dtype=np.int64)
     pos[order] = np.arange(len(order))
-    idx = _gather(opt_ptr, pos)
     return {
         "value": value[pos],
         "optimal_action": best_a[pos],
         "optimal_value": best_v[pos],
-        "n_options": n_opts[pos],
-        "option_ptr": np.r_[0, np.cumsum(n_opts[pos])].astype(np.int64),
-        "option_actions": oa[idx],
-        "option_values": ov[idx],
+        "n_options": n_opts,
+        "option_ptr": opt_ptr,
+        "option_actions": oa,
+        "option_values": ov,
     }
 
 
@@ -354,10 +356,3 @@ def _block_columns(rec: dict, g: dict, faces, names) -> dict:
         "regret": np.maximum(g["optimal_value"] - g["value"], 0.0),
         "n_options": g["n_options"].astype(np.int16),
     }
-
-
-def _gather(ptr: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """The indices ``ptr[r] .. ptr[r + 1] - 1`` of each of ``rows``, concatenated."""
-    lengths = ptr[rows + 1] - ptr[rows]
-    starts = np.repeat(ptr[rows] - np.r_[0, np.cumsum(lengths)[:-1]], lengths)
-    return starts + np.arange(int(lengths.sum()))

@@ -177,7 +177,7 @@ def _keep_options(kr, r, W, first_roll, o, opt_action, opt_value):
 
 
 @njit(cache=True, nogil=True)
-def _levels_options(kr, lanes, u, up, f, a, b, roll, rolls_left, opt_ptr, out, work, first_roll):
+def _levels_options(kr, lanes, u, up, f, a, b, roll, rolls_left, opt_start, out, work, first_roll):
     """Options of decisions ``a .. b - 1`` of one turn-start state, ordered by rerolls
     left, computing only the levels they need: box decisions need no widget; keep
     decisions with ``j`` rerolls left need the box step and ``j`` keep steps (the
@@ -187,7 +187,7 @@ def _levels_options(kr, lanes, u, up, f, a, b, roll, rolls_left, opt_ptr, out, w
     rki = kr.roll_keep_index
     i = a
     while i < b and rolls_left[i] == 0:
-        _box_options(kr, lanes, u, up, f, roll[i], work.slots, opt_ptr[i], opt_action, opt_value)
+        _box_options(kr, lanes, u, up, f, roll[i], work.slots, opt_start[i], opt_action, opt_value)
         i += 1
     if i == b:
         return
@@ -210,12 +210,12 @@ def _levels_options(kr, lanes, u, up, f, a, b, roll, rolls_left, opt_ptr, out, w
                 best_subkeeps(kr, W, A, one, no)
             keep_values(kr, W, one)
             level += 1
-        _keep_options(kr, roll[i], W, first_roll, opt_ptr[i], opt_action, opt_value)
+        _keep_options(kr, roll[i], W, first_roll, opt_start[i], opt_action, opt_value)
         i += 1
 
 
 @njit(cache=True, nogil=True)
-def _widget_options(kr, lanes, u, up, f, a, b, roll, rolls_left, opt_ptr, out, work, points):
+def _widget_options(kr, lanes, u, up, f, a, b, roll, rolls_left, opt_start, out, work, points):
     """Options of decisions ``a .. b - 1`` of one turn-start state from a recording
     widget run (games with saved rolls)."""
     opt_action, opt_value = out[0], out[1]
@@ -225,14 +225,14 @@ def _widget_options(kr, lanes, u, up, f, a, b, roll, rolls_left, opt_ptr, out, w
         r, j = roll[i], rolls_left[i]
         if j > 0:
             first = roll_vals[0, :, 0]
-            _keep_options(kr, r, keep_vals[j], first, opt_ptr[i], opt_action, opt_value)
+            _keep_options(kr, r, keep_vals[j], first, opt_start[i], opt_action, opt_value)
         else:
-            _box_options(kr, lanes, u, up, f, r, points, opt_ptr[i], opt_action, opt_value)
+            _box_options(kr, lanes, u, up, f, r, points, opt_start[i], opt_action, opt_value)
 
 
 @njit(cache=True, parallel=True, nogil=True)
 def decision_options(
-    kr, lanes, used, upper, flag, group_ptr, roll, rolls_left, chosen, opt_ptr, out
+    kr, lanes, used, upper, flag, group_ptr, roll, rolls_left, chosen, opt_start, opt_stop, out
 ):
     """Every legal option of recorded decisions, valued under optimal play afterwards.
 
@@ -241,12 +241,12 @@ def decision_options(
     ``rolls_left[i]`` rerolls left, ordered by rerolls left within a group. Writes the
     actions (keep indices, then ``n_keeps + box``) and values of decision ``i``'s options
     into ``out = (opt_action, opt_value, value, best_action, best_value)`` at
-    ``opt_ptr[i] .. opt_ptr[i + 1] - 1``, and the value of ``chosen[i]`` and the best
-    option (the first of the highest value). A value is the expected points still to
-    come from the decision on: a keep's is the widget's (keeping every die ends the
-    rolling: the roll's best box), a box's its points, the bonuses it earns and the next
-    state's value (the advisor's values). Only the levels a group's decisions need are
-    computed (:func:`_levels_options`).
+    ``opt_start[i] .. opt_stop[i] - 1`` (anywhere: the caller's order), and the value
+    of ``chosen[i]`` and the best option (the first of the highest value). A value is
+    the expected points still to come from the decision on: a keep's is the widget's
+    (keeping every die ends the rolling: the roll's best box), a box's its points, the
+    bonuses it earns and the next state's value (the advisor's values). Only the levels
+    a group's decisions need are computed (:func:`_levels_options`).
     """
     opt_action, opt_value, value, best_action, best_value = out
     n = used.shape[0]
@@ -260,18 +260,18 @@ def decision_options(
             a, b = group_ptr[g], group_ptr[g + 1]
             if saving:
                 _widget_options(
-                    kr, lanes, used[g], upper[g], flag[g], a, b, roll, rolls_left, opt_ptr,
+                    kr, lanes, used[g], upper[g], flag[g], a, b, roll, rolls_left, opt_start,
                     out, work, points,
                 )  # fmt: skip
             else:
                 _levels_options(
-                    kr, lanes, used[g], upper[g], flag[g], a, b, roll, rolls_left, opt_ptr,
+                    kr, lanes, used[g], upper[g], flag[g], a, b, roll, rolls_left, opt_start,
                     out, work, first_roll,
                 )  # fmt: skip
             for i in range(a, b):
                 best_value[i] = NEG
                 value[i] = np.nan
-                for e in range(opt_ptr[i], opt_ptr[i + 1]):
+                for e in range(opt_start[i], opt_stop[i]):
                     if opt_value[e] > best_value[i]:
                         best_value[i] = opt_value[e]
                         best_action[i] = opt_action[e]
