@@ -19,8 +19,8 @@ from yahtzee_sim.strategies.rule_checks import RuleCheckError
 class DoubledBox(Box):
     """A box whose score of a roll is twice what its kind says."""
 
-    def score(self, counts, allow_one_pair: bool = False) -> int:
-        return 2 * super().score(counts, allow_one_pair)
+    def scores(self, counts, allow_one_pair: bool = False):
+        return 2 * super().scores(counts, allow_one_pair)
 
 
 def with_box(rules: str, name: str, box: Box) -> RuleSet:

@@ -238,7 +238,7 @@ class DiceTables:
 
         cats = rules.boxes
         allow = rules.two_pairs_allows_one_pair
-        score = np.array([[c.score(r, allow) for c in cats] for r in rolls], dtype=np.int16)
+        score = np.stack([c.scores(roll_counts, allow) for c in cats], axis=1).astype(np.int16)
         yface = np.array([r.index(n) if max(r) == n else -1 for r in rolls], dtype=np.int8)
         joker = np.array(
             [[c.joker_score(r) for c in cats] if max(r) == n else [0] * len(cats) for r in rolls],

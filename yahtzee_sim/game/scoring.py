@@ -17,6 +17,8 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from yahtzee_sim.errors import RulesError
 
 #: Box kinds and what ``param``/``points`` mean for each.
@@ -54,34 +56,44 @@ BOX_KINDS: tuple[str, ...] = (
 )
 
 
-def group_points(counts: Sequence[int], groups: Sequence[int], share_face: bool = False) -> int:
+def group_points(counts, groups: Sequence[int], share_face: bool = False):
     """Points of the dice used by the best choice of one face per group: group ``i``
     takes ``groups[i]`` dice of its face; faces differ unless ``share_face`` (then a face
-    with enough dice serves several groups). 0 when no choice fits."""
-    n_faces = len(counts)
-    best = 0
+    with enough dice serves several groups). 0 when no choice fits.
+
+    ``counts``: one roll's face counts (returns an int) or an ``(n, F)`` array of them
+    (returns an array of ``n`` points)."""
+    c = np.asarray(counts, dtype=np.int64)
+    rows = np.atleast_2d(c)
+    n_faces = rows.shape[1]
+    best = np.zeros(rows.shape[0], dtype=np.int64)
     for faces in itertools.product(range(n_faces), repeat=len(groups)):
         if not share_face and len(set(faces)) < len(faces):
             continue
-        need = [0] * n_faces
+        need = np.zeros(n_faces, dtype=np.int64)
         for f, size in zip(faces, groups, strict=True):
             need[f] += size
-        if all(need[f] <= counts[f] for f in range(n_faces)):
-            best = max(best, sum((f + 1) * size for f, size in zip(faces, groups, strict=True)))
-    return best
+        points = sum((f + 1) * size for f, size in zip(faces, groups, strict=True))
+        fits = (rows >= need).all(axis=1)
+        best = np.where(fits, np.maximum(best, points), best)
+    return int(best[0]) if c.ndim == 1 else best
 
 
-def dice_sum(counts: Sequence[int]) -> int:
-    """Sum of the dice of a roll given as face counts."""
-    return sum((f + 1) * n for f, n in enumerate(counts))
+def dice_sum(counts):
+    """Sum of the dice of a roll given as face counts (or of each row of an ``(n, F)``
+    array of them)."""
+    c = np.asarray(counts, dtype=np.int64)
+    total = c @ np.arange(1, c.shape[-1] + 1)
+    return int(total) if c.ndim == 1 else total
 
 
-def _longest_run(counts: Sequence[int]) -> int:
-    """Most consecutive faces present in a roll."""
-    run = best = 0
-    for n in counts:
-        run = run + 1 if n > 0 else 0
-        best = max(best, run)
+def _longest_run(c: np.ndarray) -> np.ndarray:
+    """Most consecutive faces present in each roll (rows of face counts)."""
+    run = np.zeros(c.shape[0], dtype=np.int64)
+    best = run.copy()
+    for f in range(c.shape[1]):
+        run = np.where(c[:, f] > 0, run + 1, 0)
+        best = np.maximum(best, run)
     return best
 
 
@@ -136,10 +148,16 @@ class Box:
 
     def score(self, counts: Sequence[int], allow_one_pair: bool = False) -> int:
         """Score of a roll given as face counts (index 0 = face 1)."""
+        return int(self.scores(np.asarray(counts, dtype=np.int64)[None, :], allow_one_pair)[0])
+
+    def scores(self, counts: np.ndarray, allow_one_pair: bool = False) -> np.ndarray:
+        """Scores of many rolls at once: ``counts`` is an ``(n, F)`` array of face counts;
+        returns ``n`` points (what the dice tables hold)."""
         scorer = _SCORES.get(self.kind)
         if scorer is None:
             raise RulesError(f"box {self.name!r}: unknown kind {self.kind!r}")
-        return scorer(self, list(counts), allow_one_pair)
+        c = np.asarray(counts, dtype=np.int64)
+        return np.broadcast_to(scorer(self, c, allow_one_pair), c.shape[:1]).astype(np.int64)
 
     def joker_score(self, counts: Sequence[int]) -> int:
         """Score of a Yahtzee roll placed here under a joker rule."""
@@ -167,47 +185,50 @@ class Box:
         return self.joker_points
 
 
-Scorer = Callable[[Box, list[int], bool], int]
+Scorer = Callable[[Box, np.ndarray, bool], np.ndarray]
 Bound = Callable[[Box, int, int], int]
 
 
-def _score_upper(box: Box, c: list[int], allow_one_pair: bool) -> int:
-    return box.param * c[box.param - 1]
+# each kind's scores of rows of face counts (an ``(n, F)`` array)
+def _score_upper(box: Box, c: np.ndarray, allow_one_pair: bool) -> np.ndarray:
+    return box.param * c[:, box.param - 1]
 
 
-def _score_n_kind(box: Box, c: list[int], allow_one_pair: bool) -> int:
-    return dice_sum(c) if max(c) >= box.param else 0
+def _score_n_kind(box: Box, c: np.ndarray, allow_one_pair: bool) -> np.ndarray:
+    return np.where(c.max(axis=1) >= box.param, dice_sum(c), 0)
 
 
-def _score_n_equal(box: Box, c: list[int], allow_one_pair: bool) -> int:
-    faces = [f + 1 for f, n in enumerate(c) if n >= box.param]
-    return box.param * max(faces) if faces else 0
+def _score_n_equal(box: Box, c: np.ndarray, allow_one_pair: bool) -> np.ndarray:
+    faces = np.arange(1, c.shape[1] + 1)
+    return box.param * ((c >= box.param) * faces).max(axis=1)
 
 
-def _score_two_pairs(box: Box, c: list[int], allow_one_pair: bool) -> int:
+def _score_two_pairs(box: Box, c: np.ndarray, allow_one_pair: bool) -> np.ndarray:
     points = group_points(c, (2, 2), box.share_face)
-    if not points and allow_one_pair:
-        pairs = [f + 1 for f, n in enumerate(c) if n >= 2]
-        return 2 * max(pairs) if pairs else 0
+    if allow_one_pair:
+        highest_pair = ((c >= 2) * np.arange(1, c.shape[1] + 1)).max(axis=1)
+        return np.where(points > 0, points, 2 * highest_pair)
     return points
 
 
-def _score_groups(box: Box, c: list[int], allow_one_pair: bool) -> int:
+def _score_groups(box: Box, c: np.ndarray, allow_one_pair: bool) -> np.ndarray:
     points = group_points(c, box.groups or (3, 2), box.share_face)
-    return box.points if points and box.points else points
+    return np.where(points > 0, box.points, 0) if box.points else points
 
 
-def _score_straight(box: Box, c: list[int], allow_one_pair: bool) -> int:
+def _score_straight(box: Box, c: np.ndarray, allow_one_pair: bool) -> np.ndarray:
     if box.faces:
-        return box.points if all(c[f - 1] >= 1 for f in box.faces) else 0
-    return box.points if _longest_run(c) >= box.param else 0
+        present = (c[:, [f - 1 for f in box.faces]] >= 1).all(axis=1)
+    else:
+        present = _longest_run(c) >= box.param
+    return np.where(present, box.points, 0)
 
 
-def _score_yahtzee(box: Box, c: list[int], allow_one_pair: bool) -> int:
-    return box.points if max(c) == sum(c) else 0
+def _score_yahtzee(box: Box, c: np.ndarray, allow_one_pair: bool) -> np.ndarray:
+    return np.where(c.max(axis=1) == c.sum(axis=1), box.points, 0)
 
 
-def _score_chance(box: Box, c: list[int], allow_one_pair: bool) -> int:
+def _score_chance(box: Box, c: np.ndarray, allow_one_pair: bool) -> np.ndarray:
     return dice_sum(c)
 
 
