@@ -259,16 +259,19 @@ def support_top(ptr, nxt_row, pts, top_next):
 @njit(cache=True, parallel=True, nogil=True)
 def pmf_level(ptr, nxt_row, pts, prob, V_next, top_next, V):
     """``V[i, x]`` = P(future score = x) from state ``i``: the mixture of the next
-    states' laws shifted by the points of each outcome (in parallel over states)."""
+    states' laws shifted by the points of each outcome (in parallel over states).
+
+    The 2-d arrays are indexed directly, with unsigned columns: a row view (``V[i]``) is
+    reference-counted, and a signed column is a gather, not a vector load — together
+    three times the time of the sums."""
     n = ptr.shape[0] - 1
     L = V.shape[1]
     for i in prange(n):
-        row = V[i]
         for x in range(L):
-            row[x] = 0.0
+            V[i, x] = 0.0
         for t in range(ptr[i], ptr[i + 1]):
-            src = V_next[nxt_row[t]]
+            r = nxt_row[t]
             pr = prob[t]
             s = pts[t]
-            for x in range(top_next[nxt_row[t]] + 1):
-                row[x + s] += pr * src[x]
+            for x in range(top_next[r] + 1):
+                V[i, np.uint64(x + s)] += pr * V_next[r, np.uint64(x)]

@@ -41,6 +41,7 @@ from yahtzee_sim._kernels.exact import (
     support_top,
     turn_outcomes,
 )
+from yahtzee_sim._kernels.memory import large_empty
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.decide import decide, prepare
 from yahtzee_sim.engine.moves import (
@@ -690,13 +691,19 @@ def backward_law(
     V_next = np.ones((len(final), 1))
     top_next = np.zeros(len(final), dtype=np.int64)
     bar = tqdm(total=len(levels), unit="level", desc="pmf", disable=not progress, leave=False)
+    rows, tops = [], []  # each level's next rows and highest points to come, first
     for lv in reversed(levels):
-        nxt_row = row_of[lv.nxt]
-        top = support_top(lv.ptr, nxt_row, lv.pts, top_next)
-        V = np.empty((len(lv.states), int(top.max()) + 1))
-        pmf_level(lv.ptr, nxt_row, lv.pts, lv.prob, V_next, top_next, V)
+        rows.append(row_of[lv.nxt])
+        tops.append(support_top(lv.ptr, rows[-1], lv.pts, tops[-1] if tops else top_next))
         row_of[lv.states] = np.arange(len(lv.states))
-        V_next, top_next = V, top
+    sizes = [len(top) * (int(top.max()) + 1) for top in tops]
+    # two buffers in huge pages, used in turn by the levels' laws (a fresh array of
+    # hundreds of MB per level costs a page fault per 4 KB)
+    buffers = [large_empty(max(sizes[i::2], default=0)) for i in (0, 1)]
+    for i, lv in enumerate(reversed(levels)):
+        V = buffers[i % 2][: sizes[i]].reshape(len(lv.states), -1)
+        pmf_level(lv.ptr, rows[i], lv.pts, lv.prob, V_next, top_next, V)
+        V_next, top_next = V, tops[i]
         bar.update(1)
     bar.close()
-    return V_next if all_rows else V_next[0].copy()
+    return V_next.copy() if all_rows else V_next[0].copy()
