@@ -69,6 +69,10 @@ class KernelRules(NamedTuple):
     saved_size: int  # size of the saved-roll axis (1: rolls are not saved)
     saved_roll_cap: int  # most saved rolls (0: none)
     levels: int  # most rolls a turn can have (rolls per turn + the saved-roll cap)
+    # True in games with saved rolls, None elsewhere: a difference of *type*, so the
+    # kernels of other games are compiled without the saved-roll steps
+    # (:func:`.widget.keep_steps`)
+    saving: bool | None = None
 
 
 #: Fields of :class:`KernelRules` taken as they are from the rule set's dice tables.
@@ -183,6 +187,7 @@ def kernel_rules(rules) -> KernelRules:
         **_box_slots(t.score_table, t.joker_table),
         rolls=rules.rolls_per_turn,
         levels=rules.max_rolls,
+        saving=True if rules.saved_roll_cap > 0 else None,
         joker=_JOKER_CODES[rules.joker],
         yahtzee_index=-1 if yi is None else yi,
         yahtzee_points=0 if yi is None else rules.boxes[yi].points,

@@ -54,7 +54,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from yahtzee_sim._kernels.memory import prefetch
 from yahtzee_sim._kernels.scoring import (
@@ -696,11 +697,31 @@ def widget(kr, lanes, used, upper, flag, lo, nu, work, record):
     val = buffer_rows(work.val, kr.slot_points.shape[0], width)
     val_bonus = buffer_rows(work.val_bonus, kr.slot_points.shape[0], width)
     box_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, work.slots, record >= 1, cat)
-    if kr.saved_size > 1:
-        saved_roll_steps(kr, lanes, used, upper, flag, lo, nu, W, A, val, val_bonus, work, record)
-    else:
-        reroll_steps(kr, W, A, nu, work, record)
+    keep_steps(kr, lanes, used, upper, flag, lo, nu, W, A, val, val_bonus, work, record)
     return W, cat, keep, keep_vals, roll_vals
+
+
+def keep_steps(kr, lanes, used, upper, flag, lo, nu, W, A, val, val_bonus, work, record):
+    """The widget's keep steps, in compiled code: :func:`saved_roll_steps` in games with
+    saved rolls, :func:`reroll_steps` elsewhere — chosen by the type of ``kr.saving``
+    (``True`` or ``None``) when the caller is compiled, so that the kernels of the other
+    games never compile the saved-roll steps."""
+    raise NotImplementedError("keep_steps runs in compiled code only")
+
+
+@overload(keep_steps, jit_options={"nogil": True})
+def _keep_steps_typed(kr, lanes, used, upper, flag, lo, nu, W, A, val, val_bonus, work, record):
+    if isinstance(kr.types[kr.fields.index("saving")], types.NoneType):
+
+        def rerolls(kr, lanes, used, upper, flag, lo, nu, W, A, val, val_bonus, work, record):
+            reroll_steps(kr, W, A, nu, work, record)
+
+        return rerolls
+
+    def saved(kr, lanes, used, upper, flag, lo, nu, W, A, val, val_bonus, work, record):
+        saved_roll_steps(kr, lanes, used, upper, flag, lo, nu, W, A, val, val_bonus, work, record)
+
+    return saved
 
 
 @njit(cache=True, nogil=True)
