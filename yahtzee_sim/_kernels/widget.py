@@ -827,14 +827,22 @@ def reroll_steps(kr, W, A, nu, work, record, top=True):
             keep_values(kr, W, nu)
             if not top and j == kr.rolls - 1:
                 return
-            if record >= 2:
-                keep_vals[j] = W
+            if record >= 2:  # a loop, not `keep_vals[j] = W`: its shape check's error
+                copy_rows(W, keep_vals[j], n_keeps, nu)  # message costs seconds to compile
             best_subkeeps(kr, W, A, nu, record >= 1)
             if record >= 1:
                 record_rows(rki, A, keep[j], nu)
         if record >= 2:
             record_rows(rki, W, roll_vals[j], nu)
     first_roll_mean(kr, W, nu)
+
+
+@njit(cache=True, nogil=True)
+def copy_rows(rows, out, n, nu):
+    """``out[k, t] = rows[k, t]`` for the first ``n`` rows."""
+    for k in range(n):
+        for t in range(nu):
+            out[k, t] = rows[k, t]
 
 
 @njit(cache=True, nogil=True)
