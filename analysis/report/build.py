@@ -273,7 +273,7 @@ def build_report(
     n_games = _check_games(n_games, quick)
     specs = _resolve(strategies)
     if progress:
-        _compile_notice()
+        _first_run_notice(rules, specs, regret_top)
     # a first run on this machine: the decision fill's and the exact stage's kernels
     # compile in a second process while the solver compiles (on one core) and runs
     warming = compile_ahead.start(rules)
@@ -387,14 +387,23 @@ class _Clock:
         return timed()
 
 
-def _compile_notice() -> None:
-    """One line on stderr when the numba kernels are not compiled yet on this machine,
-    with an estimate of the compiling ahead (:func:`compile_ahead.compile_estimate`)."""
-    seconds = compile_ahead.compile_estimate()
-    if seconds > 0:
+def _first_run_notice(rules: RuleSet, specs: dict, top: int) -> None:
+    """One line on stderr when this report has kernels to compile or strategies to
+    evaluate that later runs read from the cache, with an estimate of the extra time
+    (:func:`compile_ahead.first_run_estimate`)."""
+    keys = [exact_cache.result_key(s, rules, top) for s in specs.values() if is_deterministic(s)]
+    evaluations = sum(1 for key in keys if key is not None and not exact_cache.stored(key))
+    share = compile_ahead.compile_share()
+    seconds = compile_ahead.first_run_estimate(share, evaluations)
+    if seconds >= 5:
+        what = " and ".join(
+            part
+            for part, todo in (("compiling kernels", share), ("evaluating strategies", evaluations))
+            if todo
+        )
         print(
-            f"compiling kernels once (first run on this machine): about {seconds:.0f} s "
-            "more than later runs, which load them from the cache",
+            f"first run on this machine ({what}): about {seconds:.0f} s more than later "
+            "runs, which read them from the cache",
             file=sys.stderr,
         )
 

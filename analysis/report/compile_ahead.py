@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 
@@ -24,20 +25,29 @@ import numpy as np
 TIMEOUT_SECONDS = 300.0
 
 
-#: The report's heaviest kernels (module, name) and about how many seconds each takes to
-#: compile on one core of a 2-core AMD EPYC (``numba:compile`` events of a cold report):
-#: what :func:`compile_estimate` announces.
-HEAVY_KERNELS = {
-    ("yahtzee_sim._kernels.solve", "solve_level"): 24.0,
-    ("yahtzee_sim._kernels.regret", "level_regret"): 18.0,
-    ("yahtzee_sim._kernels.decisions", "fill_lanes"): 15.0,
-    ("yahtzee_sim._kernels.exact", "turn_outcomes"): 5.0,
-    ("yahtzee_sim._kernels.exact", "level_effects"): 3.0,
-    ("yahtzee_sim.strategies.greedy", "greedy_fill_states"): 3.0,
+#: The kernels a first report compiles, each weighted by its compile time (seconds of
+#: ``numba:compile`` on the reference machine, where the report compiles for
+#: :data:`REFERENCE_SECONDS` ``["compile"]``): the share of the compiling still ahead is
+#: the weight of those missing from the numba cache.
+REPORT_KERNELS = {
+    ("yahtzee_sim._kernels.solve", "solve_level"): 27.7,
+    ("yahtzee_sim._kernels.regret", "level_regret"): 27.2,
+    ("yahtzee_sim._kernels.batched", "upper_lane_decisions"): 24.7,
+    ("yahtzee_sim._kernels.exact", "turn_outcomes"): 5.6,
+    ("yahtzee_sim.strategies.greedy", "greedy_fill_states"): 4.9,
     ("yahtzee_sim.strategies.rule_based_program", "program_box"): 2.5,
+    ("yahtzee_sim.strategies.defensive", "defensive_keep"): 2.5,
+    ("yahtzee_sim._kernels.exact", "level_effects"): 2.4,
 }
-#: Compiling of every other kernel of a report, together (seconds on one core).
-OTHER_KERNELS_SECONDS = 8.0
+
+#: A first default report against later ones on the reference machine (2-core AMD EPYC,
+#: ``benchmarks/bench_report.py``): seconds more spent compiling the kernels (numba
+#: cache empty) and evaluating the built-in strategies (exact laws, regrets and decision
+#: tables; table cache empty), and the time :func:`calibration_seconds` takes there.
+REFERENCE_SECONDS = {"compile": 35.5, "evaluate": 43.4, "calibration": 0.070}
+
+#: Deterministic strategies of the default report (the reference's evaluations).
+REFERENCE_EVALUATIONS = 12
 
 
 def kernel_missing(module: str, name: str) -> bool | None:
@@ -58,20 +68,55 @@ def needed() -> bool:
         kernel_missing(*kernel)
         for kernel in (
             ("yahtzee_sim._kernels.regret", "level_regret"),
-            ("yahtzee_sim._kernels.decisions", "fill_lanes"),
+            ("yahtzee_sim._kernels.batched", "upper_lane_decisions"),
         )
     )
 
 
-def compile_estimate(cores: int | None = None) -> float:
-    """Seconds of compiling a report has ahead of it (0 when the kernels are cached): the
-    heavy kernels missing from the cache and the others, shared by the report's process
-    and the warm-up's when there are two cores."""
-    missing = [s for kernel, s in HEAVY_KERNELS.items() if kernel_missing(*kernel)]
-    if not missing:
+def compile_share() -> float:
+    """The share of a first report's compiling still ahead: the weight of the
+    :data:`REPORT_KERNELS` missing from the numba cache (an unknown one counts as
+    missing), from 0 (all cached) to 1."""
+    missing = sum(s for kernel, s in REPORT_KERNELS.items() if kernel_missing(*kernel) is not False)
+    return missing / sum(REPORT_KERNELS.values())
+
+
+def calibration_seconds(repeat: int = 7) -> float:
+    """The time of a small fixed workload on this machine (the fastest of ``repeat``
+    runs): Python dictionary and sorting work, as compiling is, and a NumPy sort, as the
+    kernels' memory traffic is. About 0.07 s on the reference machine."""
+    data = np.random.default_rng(0).random(1 << 20)
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        table = {}
+        for i in range(100_000):
+            table[(i * 7919) % 100_003] = str(i)
+        sorted(table.items())
+        np.sort(data)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def first_run_estimate(
+    compile_share: float,
+    evaluations: int,
+    cores: int | None = None,
+    calibration: float | None = None,
+) -> float:
+    """Seconds a report has ahead of it more than a later one: the reference machine's
+    extra time (:data:`REFERENCE_SECONDS`) for the share of compiling still ahead and
+    the ``evaluations`` strategies not in the table cache, scaled by this machine's
+    speed (:func:`calibration_seconds` against the reference's; measured when not
+    given) and by its cores (the reference has two; the report uses two)."""
+    work = REFERENCE_SECONDS["compile"] * compile_share
+    work += REFERENCE_SECONDS["evaluate"] * evaluations / REFERENCE_EVALUATIONS
+    if work <= 0:
         return 0.0
-    total = sum(missing) + OTHER_KERNELS_SECONDS
-    return total / min(2, cores or os.cpu_count() or 1)
+    if calibration is None:
+        calibration = calibration_seconds()
+    speed = calibration / REFERENCE_SECONDS["calibration"]
+    return work * speed * 2 / min(2, cores or os.cpu_count() or 1)
 
 
 def start(rules) -> subprocess.Popen | None:

@@ -78,6 +78,11 @@ def exact_law(strategy_id: str, rules: RuleSet) -> ExactResult:
     return law
 
 
+def stored(key: str) -> bool:
+    """Whether a result is kept under ``key`` (:func:`load` may still refuse a damaged one)."""
+    return cache_path(_KIND, key).exists()
+
+
 def load(key: str, rules: RuleSet) -> tuple[ExactResult, RegretResult | None] | None:
     """The cached ``(exact, regret)`` under ``key``, or ``None``."""
     path = cache_path(_KIND, key)

@@ -16,21 +16,62 @@ def test_warm_compiles_the_exact_stage_kernels_and_start_then_has_nothing_to_do(
     assert compile_ahead.start("yahtzee") is None
 
 
-def test_the_compile_estimate_counts_the_kernels_not_cached(monkeypatch):
+def test_the_compile_share_weighs_the_kernels_not_cached(monkeypatch):
     monkeypatch.setattr(compile_ahead, "kernel_missing", lambda module, name: True)
-    every = sum(compile_ahead.HEAVY_KERNELS.values()) + compile_ahead.OTHER_KERNELS_SECONDS
-    assert compile_ahead.compile_estimate(cores=1) == every
-    # the report's process and the second process share two cores
-    assert compile_ahead.compile_estimate(cores=8) == every / 2
-    monkeypatch.setattr(compile_ahead, "kernel_missing", lambda module, name: name == "fill_lanes")
-    assert compile_ahead.compile_estimate(cores=1) == 15.0 + compile_ahead.OTHER_KERNELS_SECONDS
-    assert compile_ahead.needed()
+    assert compile_ahead.compile_share() == 1.0
+    monkeypatch.setattr(compile_ahead, "kernel_missing", lambda module, name: None)
+    assert compile_ahead.compile_share() == 1.0  # unknown counts as missing
+    only = ("yahtzee_sim._kernels.solve", "solve_level")
+    monkeypatch.setattr(compile_ahead, "kernel_missing", lambda *kernel: kernel == only)
+    weights = compile_ahead.REPORT_KERNELS
+    assert compile_ahead.compile_share() == weights[only] / sum(weights.values())
+    assert compile_ahead.needed() is False
     monkeypatch.setattr(compile_ahead, "kernel_missing", lambda module, name: False)
-    assert compile_ahead.compile_estimate() == 0.0 and not compile_ahead.needed()
+    assert compile_ahead.compile_share() == 0.0 and not compile_ahead.needed()
 
 
-def test_every_heavy_kernel_is_found():
-    for module, name in compile_ahead.HEAVY_KERNELS:
+def test_the_first_run_estimate_scales_the_reference_by_this_machine_s_speed():
+    ref = compile_ahead.REFERENCE_SECONDS
+    at_reference = compile_ahead.first_run_estimate(
+        1.0, 12, cores=2, calibration=ref["calibration"]
+    )
+    assert at_reference == ref["compile"] + ref["evaluate"]
+    # a machine twice as slow, or with one core, takes twice as long
+    slow = compile_ahead.first_run_estimate(1.0, 12, cores=2, calibration=2 * ref["calibration"])
+    assert slow == 2 * at_reference
+    assert compile_ahead.first_run_estimate(1.0, 12, cores=1, calibration=ref["calibration"]) == (
+        2 * at_reference
+    )
+    assert compile_ahead.first_run_estimate(1.0, 12, cores=8, calibration=ref["calibration"]) == (
+        at_reference
+    )
+    # only what is missing: half the evaluations, no compiling
+    half = compile_ahead.first_run_estimate(0.0, 6, cores=2, calibration=ref["calibration"])
+    assert half == ref["evaluate"] / 2
+    assert compile_ahead.first_run_estimate(0.0, 0) == 0.0  # nothing to do: no calibration
+
+
+def test_the_calibration_is_a_fraction_of_a_second():
+    assert 0.0 < compile_ahead.calibration_seconds(repeat=1) < 5.0
+
+
+def test_a_first_report_announces_its_extra_time(monkeypatch, capsys):
+    from yahtzee_sim.analysis.report import build
+
+    monkeypatch.setattr(compile_ahead, "kernel_missing", lambda module, name: True)
+    monkeypatch.setattr(compile_ahead, "calibration_seconds", lambda: 0.070)
+    build._first_run_notice(build.get_rules("yahtzee"), {"zeros": "greedy"}, 10)
+    err = capsys.readouterr().err
+    assert "first run on this machine (compiling kernels" in err
+    assert "s more than later runs" in err
+    monkeypatch.setattr(compile_ahead, "kernel_missing", lambda module, name: False)
+    monkeypatch.setattr(build.exact_cache, "stored", lambda key: True)
+    build._first_run_notice(build.get_rules("yahtzee"), {"zeros": "greedy"}, 10)
+    assert capsys.readouterr().err == ""  # everything cached: no notice
+
+
+def test_every_report_kernel_is_found():
+    for module, name in compile_ahead.REPORT_KERNELS:
         assert compile_ahead.kernel_missing(module, name) is not None, f"{module}.{name}"
 
 
