@@ -753,8 +753,9 @@ def page() -> str:
         "command that measures it.",
         "",
         "What the figures depend on: numba compiles the kernels on first use and caches "
-        "them next to the source, so the first run after installation spends a minute or "
-        "two compiling; solved tables are cached on disk (`$YAHTZEE_SIM_CACHE`). `greedy` "
+        "them next to the source, so the first run after installation spends half a minute "
+        "or more compiling (a first report: about 40 s on two cores); solved tables are "
+        "cached on disk (`$YAHTZEE_SIM_CACHE`). `greedy` "
         "and `optimal` decide once per turn-start state, for all 252 rolls at once, and "
         "share the decisions between blocks (a million games visit about 34,000 states "
         "under greedy and 180,000 under optimal); built-in strategies run their blocks in "
