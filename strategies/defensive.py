@@ -29,6 +29,7 @@ from yahtzee_sim.strategies._yahtzee_boxes import (
     TWOS,
     YAHTZEE,
     YahtzeeBoxes,
+    keep_every_die,
     run_start,
 )
 
@@ -140,7 +141,7 @@ def defensive_keep(counts, used, out):
         for f in range(N_FACES):
             out[i, f] = 0
         if run_start(c, 5) >= 0 and (u >> LARGE_STRAIGHT) & 1 == 0:
-            out[i, :] = c
+            keep_every_die(out, i, c)
             continue
         r4 = run_start(c, 4)
         if r4 >= 0 and ((u >> SMALL_STRAIGHT) & 1 == 0 or (u >> LARGE_STRAIGHT) & 1 == 0):

@@ -34,6 +34,7 @@ from yahtzee_sim.strategies._yahtzee_boxes import (
     N_FACES,
     SMALL_STRAIGHT,
     YahtzeeBoxes,
+    keep_every_die,
     run_start,
 )
 from yahtzee_sim.strategies.optimal import Optimal, TableStrategy
@@ -420,7 +421,7 @@ def chaser_keep(counts, used, mode, out):
             out[i, f] = 0
         if mode >= KEEP_STRAIGHTS_TOO:
             if run_start(c, 5) >= 0 and (u >> LARGE_STRAIGHT) & 1 == 0:
-                out[i, :] = c
+                keep_every_die(out, i, c)
                 continue
             r4 = run_start(c, 4)
             if r4 >= 0 and (u >> SMALL_STRAIGHT) & 1 == 0:
@@ -428,7 +429,7 @@ def chaser_keep(counts, used, mode, out):
                     for f in range(r4, r4 + 4):
                         out[i, f] = 1
                 else:
-                    out[i, :] = c
+                    keep_every_die(out, i, c)
                 continue
         best = -1
         for f in range(5, -1, -1):

@@ -49,6 +49,7 @@ from yahtzee_sim.strategies._yahtzee_boxes import (
     YAHTZEE,
     YAHTZEE_BOXES,
     YahtzeeBoxes,
+    keep_every_die,
     run_start,
 )
 
@@ -244,10 +245,10 @@ def glenn_keep(counts, used, flag, joker, out):
             if op[f]:
                 n_open_upper += 1
         if big == 5 and (op[YAHTZEE] or joker):
-            out[i, :] = c
+            keep_every_die(out, i, c)
             continue
         if run_start(c, 5) >= 0 and (op[LARGE_STRAIGHT] or op[SMALL_STRAIGHT]):
-            out[i, :] = c
+            keep_every_die(out, i, c)
             continue
         r4 = run_start(c, 4)
         if r4 >= 0 and (op[SMALL_STRAIGHT] or (op[LARGE_STRAIGHT] and op[CHANCE])):

@@ -53,6 +53,7 @@ from yahtzee_sim.strategies._yahtzee_boxes import (
     YAHTZEE,
     YAHTZEE_BOXES,
     YahtzeeBoxes,
+    keep_every_die,
     run_start,
 )
 
@@ -271,9 +272,9 @@ def program_keep(counts, used, counts_five, bonus_open, out):
         three_k, four_k, chance = op[THREE_OF_A_KIND], op[FOUR_OF_A_KIND], op[CHANCE]
         straights = op[SMALL_STRAIGHT] or (op[LARGE_STRAIGHT] and chance)
         if big == 5 and counts_five[i]:  # 1
-            out[i, :] = c
+            keep_every_die(out, i, c)
         elif run_start(c, 5) >= 0 and (op[LARGE_STRAIGHT] or op[SMALL_STRAIGHT]):  # 2
-            out[i, :] = c
+            keep_every_die(out, i, c)
         elif run_start(c, 4) >= 0 and straights:  # 3
             r4 = run_start(c, 4)
             for f in range(r4, r4 + 4):
