@@ -1,5 +1,6 @@
 """Prefetching in the need-lane kernels: the hint compiles, changes no value, and asks
-for exactly the table entries the box-value fill reads."""
+for exactly the table entries the box-value fill reads. Large work arrays come in huge
+pages where the system has them, and behave as any array."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from numba import njit
 from numba.core.errors import TypingError
 
-from yahtzee_sim._kernels.memory import prefetch
+from yahtzee_sim._kernels.memory import HUGE_PAGE_BYTES, large_empty, prefetch
 from yahtzee_sim._kernels.widget import need_row_lanes, row_span
 
 
@@ -78,3 +79,22 @@ def test_row_span_is_what_the_fill_reads(first, length, lo, nu, offset):
     read = sorted(int(v) - offset for v in got if v >= 0)
     a, b = row_span.py_func(first, length, lo, lo + nu - 1)
     assert read == list(range(a, b + 1))
+
+
+@pytest.mark.parametrize("size", [0, 10, HUGE_PAGE_BYTES // 8 + 3])
+@pytest.mark.parametrize("dtype", [np.float64, np.int32])
+def test_large_empty_is_a_writable_array_of_the_size_asked(size, dtype):
+    a = large_empty(size, dtype)
+    assert a.shape == (size,) and a.dtype == dtype and a.flags.writeable
+    a[:] = np.arange(size, dtype=dtype)
+    view = a[: size - size % 2].reshape(-1, 2) if size else a
+    assert np.array_equal(view.ravel(), np.arange(view.size, dtype=dtype))
+    assert _sum_with_prefetch(a.astype(np.float64), 8) == float(np.arange(size).sum())
+
+
+def test_large_empty_falls_back_to_numpy_without_huge_pages(monkeypatch):
+    import mmap
+
+    monkeypatch.delattr(mmap, "MADV_HUGEPAGE", raising=False)
+    a = large_empty(HUGE_PAGE_BYTES, np.float64)
+    assert a.shape == (HUGE_PAGE_BYTES,) and a.base is None  # np.empty's own memory

@@ -3,13 +3,15 @@
 ``best_boxes``, ``keep_values`` and ``best_subkeeps`` are written for the vectorizer
 (several rows compared or summed in registers, each row stored once); every figure the
 project prints depends on them giving the same numbers, bit for bit, and the same
-tie-breaks as the plain loops.
+tie-breaks as the plain loops. Games with saved rolls have kernel rules of their own
+type, so the other games' kernels are compiled without the saved-roll steps.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
+import numba
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -18,6 +20,8 @@ from hypothesis import strategies as st
 from yahtzee_sim import get_rules
 from yahtzee_sim._kernels.scoring import keep_subs, kernel_rules
 from yahtzee_sim._kernels.widget import NEG, best_boxes, best_subkeeps, keep_values
+
+from helpers import small_saved_game
 
 
 def reference_best_boxes(V, rows, boxes, n, src, mul, add, nu):
@@ -219,3 +223,12 @@ def test_grouped_table_fills_decide_as_one_lane_widget_runs():
     roll = rng.integers(0, rules.tables.n_rolls, size=len(states))
     got = s2.decisions(rules, states[::-1], roll, 0)
     np.testing.assert_array_equal(got, c_one[np.arange(len(states)), roll])
+
+
+def test_only_games_with_saved_rolls_compile_the_saved_roll_steps():
+    plain = [kernel_rules(get_rules(name)) for name in ("yahtzee", "yatzy", "2-yatzy")]
+    saving = kernel_rules(small_saved_game(cap=2))
+    assert all(kr.saving is None for kr in plain) and saving.saving is True
+    # one kernel type for every game without saved rolls, another with them
+    assert len({numba.typeof(kr) for kr in plain}) == 1
+    assert numba.typeof(saving) != numba.typeof(plain[0])
