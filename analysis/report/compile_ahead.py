@@ -99,17 +99,18 @@ def calibration_seconds(repeat: int = 7) -> float:
 
 
 def first_run_estimate(
-    compile_share: float,
+    compiling: float,
     evaluations: int,
     cores: int | None = None,
     calibration: float | None = None,
 ) -> float:
     """Seconds a report has ahead of it more than a later one: the reference machine's
-    extra time (:data:`REFERENCE_SECONDS`) for the share of compiling still ahead and
-    the ``evaluations`` strategies not in the table cache, scaled by this machine's
+    extra time (:data:`REFERENCE_SECONDS`) for the share ``compiling`` of the compiling
+    still ahead (:func:`compile_share`) and the ``evaluations`` strategies not in the
+    table cache, scaled by this machine's
     speed (:func:`calibration_seconds` against the reference's; measured when not
     given) and by its cores (the reference has two; the report uses two)."""
-    work = REFERENCE_SECONDS["compile"] * compile_share
+    work = REFERENCE_SECONDS["compile"] * compiling
     work += REFERENCE_SECONDS["evaluate"] * evaluations / REFERENCE_EVALUATIONS
     if work <= 0:
         return 0.0
