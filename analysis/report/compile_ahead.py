@@ -43,8 +43,8 @@ REPORT_KERNELS = {
 #: A first default report against later ones on the reference machine (2-core AMD EPYC,
 #: ``benchmarks/bench_report.py``): seconds more spent compiling the kernels (numba
 #: cache empty) and evaluating the built-in strategies (exact laws, regrets and decision
-#: tables; table cache empty), and the time :func:`calibration_seconds` takes there.
-REFERENCE_SECONDS = {"compile": 35.5, "evaluate": 43.4, "calibration": 0.070}
+#: tables; table cache empty), and the median time :func:`calibration_seconds` takes there.
+REFERENCE_SECONDS = {"compile": 35.5, "evaluate": 43.4, "calibration": 0.063}
 
 #: Deterministic strategies of the default report (the reference's evaluations).
 REFERENCE_EVALUATIONS = 12
@@ -84,7 +84,8 @@ def compile_share() -> float:
 def calibration_seconds(repeat: int = 7) -> float:
     """The time of a small fixed workload on this machine (the fastest of ``repeat``
     runs): Python dictionary and sorting work, as compiling is, and a NumPy sort, as the
-    kernels' memory traffic is. About 0.07 s on the reference machine."""
+    kernels' memory traffic is. About 0.06 s on the reference machine (the median of ten
+    processes: a single one varies by a fifth either way)."""
     data = np.random.default_rng(0).random(1 << 20)
     best = float("inf")
     for _ in range(repeat):
