@@ -751,7 +751,7 @@ def saved_roll_steps(kr, lanes, used, upper, flag, lo, nu, W, A, val, val_bonus,
     slots = work.slots
     rec = record >= 1
     if rec:
-        cat_levels[0] = cat0
+        copy_rows(cat0, cat_levels[0], n_rolls, nu)
     n_levels = kr.levels
     if lanes.offset.shape[0] > 0 and lanes.kind != LANES_NEED:
         # only the states that occur: with k boxes filled, at most (rolls - 1) k saved
@@ -760,12 +760,12 @@ def saved_roll_steps(kr, lanes, used, upper, flag, lo, nu, W, A, val, val_bonus,
         if j > 0:
             keep_values(kr, W, nu)
             if record >= 2:
-                keep_vals[j] = W
+                copy_rows(W, keep_vals[j], n_keeps, nu)
             if j <= kr.saved_roll_cap:  # scoring now saves j rolls
                 ck = cat_levels[j] if rec else cat0
                 box_step(kr, lanes, used, upper, flag, lo, nu, B, val, val_bonus, slots, rec, ck, j)
             elif rec:  # as many saved as at the level below (the cap)
-                cat_levels[j] = cat_levels[j - 1]
+                copy_rows(cat_levels[j - 1], cat_levels[j], n_rolls, nu)
             for r in range(n_rolls):
                 k = rki[r]
                 for t in range(nu):

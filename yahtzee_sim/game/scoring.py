@@ -156,8 +156,8 @@ class Box:
         scorer = _SCORES.get(self.kind)
         if scorer is None:
             raise RulesError(f"box {self.name!r}: unknown kind {self.kind!r}")
-        c = np.asarray(counts, dtype=np.int64)
-        return np.broadcast_to(scorer(self, c, allow_one_pair), c.shape[:1]).astype(np.int64)
+        points = scorer(self, np.asarray(counts, dtype=np.int64), allow_one_pair)
+        return np.asarray(points, dtype=np.int64)
 
     def joker_score(self, counts: Sequence[int]) -> int:
         """Score of a Yahtzee roll placed here under a joker rule."""
