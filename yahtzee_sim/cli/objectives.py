@@ -129,7 +129,7 @@ def run_target(args: argparse.Namespace) -> int:
 
         title = f"Target-score play on {rules.name}"
         save_figure(
-            args.plot, lambda ax: plot_target_curve(curve, opt_curve, ax=ax, title=title), (8, 4.5)
+            args.plot, lambda ax: plot_target_curve(curve, opt_curve, ax=ax, title=title), (7, 3.2)
         )
     if args.json:
         print(json.dumps(out))
@@ -287,7 +287,7 @@ def run_risk(args: argparse.Namespace) -> int:
         save_figure(
             args.plot,
             lambda axes: plot_risk_frontier([*rows, base], axes, title=title),
-            (10, 4.2),
+            (7, 3.0),
             ncols=2,
         )
     if args.json:

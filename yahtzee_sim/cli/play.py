@@ -197,7 +197,7 @@ def run_analyze(args: argparse.Namespace) -> int:
         raise opt.CliError(f"--game {single}: the file holds games {_span(games['game'])}")
     if args.plot is not None:
         check_file("--plot", args.plot, (".png",))
-        save_figure(args.plot, lambda ax: plot_value_path(res, single, ax), (10, 4))
+        save_figure(args.plot, lambda ax: plot_value_path(res, single, ax), (7, 3.0))
     out = res.summary(args.top)
     if single is not None:
         out["game"] = games[games["game"] == single].iloc[0].to_dict()

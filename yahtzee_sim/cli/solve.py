@@ -240,7 +240,7 @@ def run_exact(args: argparse.Namespace) -> int:
     if args.plot is not None:
         from yahtzee_sim.analysis import plot_pmf  # pandas: only when a plot is asked for
 
-        save_figure(args.plot, lambda ax: plot_pmf(res, ax=ax, label=res.strategy), (8, 4.5))
+        save_figure(args.plot, lambda ax: plot_pmf(res, ax=ax, label=res.strategy), (7, 3.2))
     return print_result(args.json, res.to_dict(), format_exact(res, seconds), args.plot)
 
 
