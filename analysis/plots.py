@@ -185,30 +185,37 @@ def plot_score_histogram(
     sims = _labelled(results, label)
     laws = exact if isinstance(exact, dict) else {next(iter(sims)): exact} if exact else {}
     look = _styles(list(sims), styles, color)
-    hi = 0
+    hi, widths = 0, set()
     for name, sim in sims.items():
         hist = _histogram(sim)
         edges = np.asarray(bins, float) if np.ndim(bins) == 1 else score_bins(hist, bins)
         width = edges[1] - edges[0]
-        c = look[name].color
-        n = hist.sum()
-        sim_label = f"{name}: simulated ({int(n):,} games, {width:g}-point bins)"
-        ax.stairs(binned(hist, edges) / n / width, edges, fill=True, color=c, alpha=0.4, lw=0)
-        ax.stairs(binned(hist, edges) / n / width, edges, color=c, lw=0.6, label=sim_label)
+        widths.add(f"{width:g}")
+        c, n = look[name].color, hist.sum()
+        who = f"{name}, " if len(sims) > 1 else ""
+        ax.stairs(
+            binned(hist, edges) / n / width,
+            edges,
+            fill=True,
+            color=c,
+            alpha=0.45,
+            lw=0,
+            label=f"{who}simulated ({int(n):,} games)",
+        )
         hi = max(hi, edges[np.searchsorted(edges, np.searchsorted(np.cumsum(hist), 0.999 * n))])
         law = laws.get(name)
         if law is not None and law.pmf is not None:
             ink = REFERENCE_COLOR if len(sims) == 1 else c
             p = binned(law.pmf, edges) / width
-            ax.stairs(p, edges, color=ink, lw=0.9, label=f"{name}: exact, same bins")
+            ax.stairs(p, edges, color=ink, lw=1.0, label=f"{who}exact law, same bins")
             hi = max(hi, law.percentile(99.9))
     ax.set_xlim(0, _right_end(hi))
-    ax.set_xlabel("final score")
+    ax.set_xlabel(f"final score ({' and '.join(sorted(widths))}-point bins)")
     ax.set_ylabel("probability per point")
     if label and len(sims) == 1:
         ax.set_title(label)
     if legend:
-        ax.legend()
+        ax.legend(loc="lower left", bbox_to_anchor=(0, 1.01), ncol=1, borderaxespad=0)
     return ax
 
 
@@ -258,7 +265,7 @@ def plot_box_means(frame, reference: str | None = "optimal", ax=None, styles: di
     ax = _axes(ax, 4.5)
     y = np.arange(len(frame.index))
     if reference in frame.columns:
-        ax.barh(y, frame[reference], color="0.85", label=f"{reference} (reference)")
+        ax.barh(y, frame[reference], color="0.85", label=f"{reference}, reference")
     others = [c for c in frame.columns if c != reference]
     look = _styles(others, styles)
     for col in others:
@@ -330,7 +337,7 @@ def plot_kn_trace(kn, ax=None, styles: dict | None = None):
     return ax
 
 
-def plot_ranking(table, ax=None, styles: dict | None = None):
+def plot_ranking(table, ax=None, styles: dict | None = None, title: str | None = None):
     """Means in rank order with their simultaneous intervals and tiers.
 
     Parameters
@@ -342,12 +349,15 @@ def plot_ranking(table, ax=None, styles: dict | None = None):
     ax : matplotlib Axes, optional
     styles : dict, optional
         ``{strategy: StrategyStyle}`` replacing the default styles.
+    title : str, optional
+        A title above the axes (none by default: the caption says it).
 
     Returns
     -------
     matplotlib Axes
         One row per strategy, best on top: a point and its interval (simulated) or a
-        diamond without interval (exact mean), the tier letters at the right margin.
+        diamond without interval (exact mean), the tier letters at the right margin, the
+        legend in two free rows above the best.
     """
     from matplotlib.lines import Line2D
     from matplotlib.transforms import blended_transform_factory
@@ -365,15 +375,16 @@ def plot_ranking(table, ax=None, styles: dict | None = None):
             ax.errorbar(row["mean"], i, xerr=err, fmt="o", color=c, ms=4, capsize=2, lw=1)
         ax.text(1.01, i, str(row["tier"]), transform=right, va="center", family="monospace")
     ax.set_yticks(y, list(table.index))
-    ax.set_ylim(len(table) - 0.5, -0.5)
+    ax.set_ylim(len(table) - 0.5, -2.1)  # two free rows on top hold the legend
     ax.set_xlabel("mean final score")
-    ax.text(1.01, 1.0, "tier", transform=ax.transAxes, va="bottom", family="monospace")
-    ax.set_title("Ranking: means with simultaneous intervals")
+    ax.text(1.01, -1, "tier", transform=right, va="center", family="monospace")
+    if title:
+        ax.set_title(title)
     handles = [
-        Line2D([], [], color="0.3", marker="o", ms=4, label="simulated: simultaneous interval"),
-        Line2D([], [], color="0.3", marker="D", ls="none", ms=4, label="exact mean (no interval)"),
+        Line2D([], [], color="0.3", marker="o", ms=4, label="simultaneous interval"),
+        Line2D([], [], color="0.3", marker="D", ls="none", ms=4, label="exact mean"),
     ]
-    ax.legend(handles=handles, loc="lower left")
+    ax.legend(handles=handles, loc="upper left", borderaxespad=0.2)
     ax.grid(axis="x", color="0.9", lw=0.5)
     return ax
 

@@ -81,7 +81,7 @@ def distributions_figure(report: Report):
 
     styles, width = report_styles(report), bin_width(report)
     fig, axes = _panels(len(report.ranked), 1.25)
-    rows = []
+    rows, right = [], 0.0
     for ax, sid in zip(axes, report.ranked, strict=True):
         hist = np.asarray(report.sims[sid].histogram, dtype=float)
         edges = score_bins(hist, width)
@@ -94,6 +94,7 @@ def distributions_figure(report: Report):
             styles=styles,
             legend=False,
         )
+        right = max(right, ax.get_xlim()[1])  # the axes are shared: the widest wins
         ax.set_title(sid, fontsize="medium", pad=2)
         exact = binned(law.pmf, edges) / width if law is not None else np.nan
         rows.append(
@@ -107,10 +108,11 @@ def distributions_figure(report: Report):
                 }
             )
         )
-    axes[0].set_xlim(0, None)
+    axes[0].set_xlim(0, right)
     for ax in axes:
-        ax.set_xlabel("final score" if ax.get_xticklabels()[0].get_visible() else "")
+        ax.set_xlabel("")
         ax.set_ylabel("")
+    fig.supxlabel(f"final score ({width}-point bins)", fontsize="medium")
     fig.supylabel("probability per point", fontsize="medium")
     fig.legend(
         handles=[
@@ -148,13 +150,30 @@ def survival_figure(report: Report):
                 ax.step(x, curves[other], where="post", color=BACKGROUND_COLOR, lw=0.5)
         if REFERENCE in curves and sid != REFERENCE:
             ax.step(x, curves[REFERENCE], where="post", **styles[REFERENCE].line())
-        ax.step(x, curves[sid], where="post", **{**styles[sid].line(), "linestyle": "-"})
+        ax.step(x, curves[sid], where="post", **_outlined(styles[sid]))
         ax.set_title(sid, fontsize="medium", pad=2)
     axes[0].set_xlim(0, xmax)
     axes[0].set_ylim(0, 1.02)
     fig.supxlabel("final score x", fontsize="medium")
     fig.supylabel("P(final score ≥ x)", fontsize="medium")
     return fig, curves
+
+
+def _outlined(style: StrategyStyle) -> dict:
+    """Line keywords of a panel's own strategy: solid, thick, with a dark outline that
+    keeps a light colour apart from the grey lines when printed in grey."""
+    from matplotlib import patheffects
+
+    width = 1.4
+    return {
+        **style.line(),
+        "linestyle": "-",
+        "linewidth": width,
+        "path_effects": [
+            patheffects.Stroke(linewidth=width + 1.0, foreground="#333333"),
+            patheffects.Normal(),
+        ],
+    }
 
 
 def box_means_figure(report: Report):

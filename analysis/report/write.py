@@ -240,7 +240,7 @@ def _write_regret(folder: DocumentFolder, report: Report) -> None:
     table = report.regret_table
     doc.table(table)
     folder.csv(table, "regret.csv")
-    by_turn = pd.DataFrame({sid: r.by_turn for sid, r in report.regrets.items()})
+    by_turn = pd.DataFrame({sid: report.regrets[sid].by_turn for sid in table.index})
     folder.csv(by_turn, "regret_by_turn.csv")
     fig, ax = _plt().subplots(figsize=(FULL_WIDTH, 3.2))
     plots.plot_regret_by_turn(by_turn, ax=ax, styles=report_styles(report))

@@ -3,7 +3,11 @@ by the number of games with the exact law on the same bins, paper sizes and form
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import matplotlib
 
@@ -84,7 +88,7 @@ def games(pmf: np.ndarray, n: int, seed: int = 0) -> Sim:
 
 def colour(artist) -> str:
     if isinstance(artist, StepPatch):
-        return to_hex(artist.get_edgecolor())
+        return to_hex(artist.get_facecolor() if artist.get_fill() else artist.get_edgecolor())
     return to_hex(artist.get_color())
 
 
@@ -94,7 +98,7 @@ def labelled_colours(ax) -> dict[str, str]:
     for artist in [*ax.lines, *ax.patches]:
         label = artist.get_label()
         if label and not label.startswith("_"):
-            out[label.split(" (")[0].split(":")[0]] = colour(artist)
+            out[re.split(r" \(|, ", label)[0]] = colour(artist)
     return out
 
 
@@ -201,8 +205,9 @@ def test_bins_follow_the_number_of_games_and_the_exact_law_uses_them(ax):
     width = freedman_diaconis_width(sim.histogram)
     assert np.allclose(np.diff(e), width) and e[0] % width == width - 0.5
     exact = steps[-1].get_data().values
+    assert len(steps) == 2 and to_hex(steps[-1].get_edgecolor()) == "#000000"
     np.testing.assert_allclose(exact * width, binned(pmf, np.array(e)), rtol=1e-12)
-    assert f"{width}-point bins" in ax.get_legend().get_texts()[0].get_text()
+    assert ax.get_xlabel() == f"final score ({width}-point bins)"
 
 
 def test_binned_sums_each_whole_point_bin():
@@ -281,3 +286,25 @@ def test_cli_report_writes_pdf_and_png_at_paper_sizes(capsys, tmp_path):
     _, err = capsys.readouterr()
     assert code == 2 and len(err.strip().splitlines()) == 1 and "jpg" in err
     assert not (tmp_path / "bad").exists()
+
+
+# ------------------------------------------------------------------ the handbook
+@pytest.mark.slow
+def test_handbook_figures_are_what_its_examples_draw(tmp_path):
+    from matplotlib.testing.compare import compare_images
+
+    root = Path(__file__).resolve().parents[2]
+    script = root / ".ci" / "doc_figures.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--out", str(tmp_path)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    drawn = sorted(p.name for p in tmp_path.glob("*.png"))
+    assert drawn == ["histogram.png", "laws.png", "ranking.png"]
+    for name in drawn:
+        committed = root / "docs" / "img" / name
+        assert Image.open(committed).size == Image.open(tmp_path / name).size, name
+        # a small tolerance: text rendering differs between FreeType builds
+        assert compare_images(str(committed), str(tmp_path / name), tol=3) is None, (
+            f"docs/img/{name} is stale: regenerate with python .ci/doc_figures.py"
+        )
