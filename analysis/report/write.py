@@ -137,7 +137,7 @@ def _write_distributions(folder: DocumentFolder, report: Report) -> None:
     folder.figure(
         fig,
         "survival.png",
-        f"Survival curves P(final score ≥ x), one panel per strategy (colour) with `{REFERENCE}` "
+        f"Survival curves P(final score ≥ x), one panel per strategy (colour) with {REFERENCE} "
         "(black) and the other strategies (grey): exact for deterministic strategies, "
         "empirical otherwise.",
         data="survival.csv",
