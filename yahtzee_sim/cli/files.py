@@ -69,7 +69,7 @@ def print_result(as_json: bool, data: dict, text: str, plot: Path | None) -> int
     return 0
 
 
-def save_figure(path: Path, draw, figsize: tuple[float, float], ncols: int = 1) -> None:
+def save_plot(path: Path, draw, figsize: tuple[float, float], ncols: int = 1) -> None:
     """Draw a figure off-screen in the paper style
     (:func:`~yahtzee_sim.analysis.style.figure_style`: fonts of 8 points at 7 inches,
     constrained layout) and save it to ``path``, byte-identical run to run

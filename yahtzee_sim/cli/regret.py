@@ -7,7 +7,7 @@ import json
 import time
 
 from yahtzee_sim.cli import options as opt
-from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, print_result, save_figure
+from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, print_result, save_plot
 
 
 # ------------------------------------------------------------------ regret
@@ -78,7 +78,7 @@ def run_regret(args: argparse.Namespace) -> int:
     res = regret(strategy, rules, top=args.top, progress=opt.progress(args))
     seconds = time.perf_counter() - t0
     if args.plot is not None:
-        save_figure(args.plot, lambda axes: draw_regret(res, axes), (7, 3.4), ncols=2)
+        save_plot(args.plot, lambda axes: draw_regret(res, axes), (7, 3.4), ncols=2)
     return print_result(args.json, res.to_dict(), format_regret(res, seconds), args.plot)
 
 
