@@ -11,6 +11,7 @@ from yahtzee_sim.analysis.plots import (
     plot_box_means,
     plot_kn_trace,
     plot_pmf,
+    plot_ranking,
     plot_regret,
     plot_regret_by_turn,
     plot_risk_frontier,
@@ -37,6 +38,7 @@ from yahtzee_sim.analysis.ranking.tournament import (
     round_robin,
     tournament,
 )
+from yahtzee_sim.analysis.style import strategy_styles
 
 __all__ = [
     "DEFAULT_BATCH",
@@ -57,6 +59,7 @@ __all__ = [
     "plot_box_means",
     "plot_kn_trace",
     "plot_pmf",
+    "plot_ranking",
     "plot_regret",
     "plot_regret_by_turn",
     "plot_risk_frontier",
@@ -68,6 +71,7 @@ __all__ = [
     "regret",
     "round_robin",
     "select_best",
+    "strategy_styles",
     "summarize",
     "tournament",
     "win_matrix",

@@ -120,23 +120,40 @@ class DocumentFolder:
         The folder (it exists).
     title : str
         The document's title.
+    figure_formats : tuple of str
+        The formats every figure is written in (``png``, ``pdf``, ``svg``).
     """
 
-    def __init__(self, out: Path, title: str):
+    def __init__(self, out: Path, title: str, figure_formats: tuple[str, ...] = ("png",)):
         self.out, self.files, self.doc = out, [], Document(title)
+        self.figure_formats = tuple(figure_formats)
 
-    def figure(self, fig, name: str, caption: str, rect=(0, 0, 1, 1)) -> None:
-        """Save ``fig`` as ``name`` (PNG), close it and show it in the document."""
+    def figure(self, fig, name: str, caption: str, data: str | None = None) -> None:
+        """Save ``fig`` as ``name`` in every format of the folder (``kn_trace.png`` →
+        ``kn_trace.png``, ``kn_trace.pdf``...), close it and show it in the document (the
+        PNG where written) with ``caption`` and the CSV file of what it draws (``data``).
+
+        The files are byte-identical run to run
+        (:func:`~yahtzee_sim.analysis.style.save_figure`); a figure without a layout
+        engine gets constrained layout.
+        """
         import matplotlib.pyplot as plt
 
-        fig.tight_layout(rect=rect)
+        from yahtzee_sim.analysis.style import save_figure
+
+        stem = Path(name).stem
+        names = [f"{stem}.{fmt}" for fmt in self.figure_formats]
+        if fig.get_layout_engine() is None:
+            fig.set_layout_engine("constrained")
         try:
-            with atomic_path(self.out / name) as tmp:
-                fig.savefig(tmp, dpi=110)
+            for file in names:
+                with atomic_path(self.out / file) as tmp:
+                    save_figure(fig, tmp)
         finally:
             plt.close(fig)
-        self.files.append(name)
-        self.doc.figure(name, caption)
+        self.files += names
+        shown = f"{stem}.png" if "png" in self.figure_formats else names[0]
+        self.doc.figure(shown, caption + (f" Data: {data}." if data else ""))
 
     def csv(self, frame: pd.DataFrame, name: str, index: bool = True, float_format=None) -> None:
         """Write ``frame`` as ``name`` (``float_format``: as :meth:`pandas.DataFrame.to_csv`)."""

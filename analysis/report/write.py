@@ -16,6 +16,18 @@ import pandas as pd
 from yahtzee_sim.analysis import plots
 from yahtzee_sim.analysis.report.build import REFERENCE, Report, ReportError
 from yahtzee_sim.analysis.report.document import DocumentFolder
+from yahtzee_sim.analysis.report.figures import (
+    box_means_figure,
+    distributions_figure,
+    report_styles,
+    survival_figure,
+)
+from yahtzee_sim.analysis.style import (
+    COLUMN_WIDTH,
+    FULL_WIDTH,
+    figure_style,
+    parse_figure_formats,
+)
 from yahtzee_sim.game.rules import RuleSet, get_rules
 
 
@@ -35,7 +47,9 @@ def report_folder(out: str | Path | None, rules: str | RuleSet) -> Path:
     return out
 
 
-def write_report(report: Report, out: str | Path | None = None) -> list[str]:
+def write_report(
+    report: Report, out: str | Path | None = None, figure_formats: tuple[str, ...] = ("png",)
+) -> list[str]:
     """Write ``report`` to the folder ``out`` (created; default ``reports/<rules>``).
 
     The sections come in this order: summary, score distributions, per-box
@@ -47,6 +61,9 @@ def write_report(report: Report, out: str | Path | None = None) -> list[str]:
         What :func:`~yahtzee_sim.analysis.report.build.build_report` computed.
     out : path, optional
         The report folder (:func:`report_folder`).
+    figure_formats : tuple of str
+        The formats of every figure (``png``, ``pdf``, ``svg``; checked by
+        :func:`~yahtzee_sim.analysis.style.parse_figure_formats`).
 
     Returns
     -------
@@ -57,23 +74,27 @@ def write_report(report: Report, out: str | Path | None = None) -> list[str]:
     ------
     ReportError
         If ``out`` exists and is not a folder.
+    FigureFormatError
+        If a figure format is unknown.
     """
     import matplotlib
 
     matplotlib.use("Agg")
+    formats = parse_figure_formats(figure_formats)
     out = report_folder(out, report.rules)
     out.mkdir(parents=True, exist_ok=True)
-    folder = DocumentFolder(out, f"Strategy report — {report.rules.name}")
-    for section in (
-        _write_summary,
-        _write_distributions,
-        _write_boxes,
-        _write_ranking,
-        _write_head_to_head,
-        _write_regret,
-        _write_skipped,
-    ):
-        section(folder, report)
+    folder = DocumentFolder(out, f"Strategy report — {report.rules.name}", formats)
+    with figure_style():
+        for section in (
+            _write_summary,
+            _write_distributions,
+            _write_boxes,
+            _write_ranking,
+            _write_head_to_head,
+            _write_regret,
+            _write_skipped,
+        ):
+            section(folder, report)
     return folder.finish()
 
 
@@ -97,17 +118,29 @@ def _write_summary(folder: DocumentFolder, report: Report) -> None:
 
 
 def _write_distributions(folder: DocumentFolder, report: Report) -> None:
-    """Histogram panels, survival curves, ``exact_pmf.csv`` and ``histograms.csv``."""
+    """Histogram panels and survival panels with the CSV files of what they draw, and the
+    raw ``exact_pmf.csv`` and ``histograms.csv`` (one row per score)."""
     folder.doc.heading("Score distributions")
-    _histogram_panels(folder, report)
-    curves = {sid: report.survival(sid) for sid in report.ranked}
-    fig, ax = _plt().subplots(figsize=(11, 5))
-    plots.plot_survival(curves, ax=ax)
+    fig, drawn, width = distributions_figure(report)
+    folder.csv(drawn, "distributions.csv", index=False)
+    folder.figure(
+        fig,
+        "distributions.png",
+        f"Distribution of the final score: simulated games ({report.games:,} per strategy) in "
+        f"{width}-point bins (Freedman–Diaconis width, the widest over the strategies), as "
+        "probability per point; black line: the exact law summed over the same bins "
+        "(deterministic strategies).",
+        data="distributions.csv",
+    )
+    fig, curves = survival_figure(report)
+    folder.csv(curves, "survival.csv")
     folder.figure(
         fig,
         "survival.png",
-        "Survival curves P(final score ≥ x): exact for deterministic "
-        "strategies, empirical otherwise",
+        f"Survival curves P(final score ≥ x), one panel per strategy (colour) with {REFERENCE} "
+        "(black) and the other strategies (grey): exact for deterministic strategies, "
+        "empirical otherwise.",
+        data="survival.csv",
     )
     det = [s for s in report.ranked if s in report.laws]
     pmf = pd.DataFrame({sid: pd.Series(report.laws[sid].pmf) for sid in det})
@@ -118,44 +151,6 @@ def _write_distributions(folder: DocumentFolder, report: Report) -> None:
     )
     hist.index.name = "score"
     folder.csv(hist.fillna(0).astype(np.int64), "histograms.csv")
-
-
-def _histogram_panels(folder: DocumentFolder, report: Report) -> None:
-    """One histogram panel per strategy (exact law overlaid), one shared legend."""
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
-
-    n = len(report.ranked)
-    ncol = 4 if n > 4 else n
-    nrow = -(-n // ncol)
-    height = 2.6 * nrow + 0.9  # room above the panels for the title and the one legend
-    fig, axes = _plt().subplots(nrow, ncol, figsize=(3.6 * ncol, height), squeeze=False)
-    for i, (ax, sid) in enumerate(zip(axes.ravel(), report.ranked, strict=False)):
-        color = plots.PALETTE[i % len(plots.PALETTE)]
-        plots.plot_score_histogram(
-            report.sims[sid], report.laws.get(sid), ax=ax, label=sid, color=color, legend=False
-        )
-    for ax in axes.ravel()[n:]:
-        ax.axis("off")
-    fig.suptitle("Distribution of the final score", y=1 - 0.15 / height)
-    simulated = f"simulated ({report.games:,} games, one colour each)"
-    fig.legend(
-        handles=[
-            Patch(color="0.55", alpha=0.6, label=simulated),
-            Line2D([], [], color="black", lw=0.9, label="exact law (deterministic strategies)"),
-        ],
-        loc="upper center",
-        bbox_to_anchor=(0.5, 1 - 0.45 / height),
-        ncol=2,
-        frameon=False,
-        fontsize="small",
-    )
-    folder.figure(
-        fig,
-        "distributions.png",
-        "Histogram of simulated final scores with the exact distribution overlaid",
-        rect=(0, 0, 1, 1 - 0.8 / height),
-    )
 
 
 def _write_boxes(folder: DocumentFolder, report: Report) -> None:
@@ -171,12 +166,12 @@ def _write_boxes(folder: DocumentFolder, report: Report) -> None:
         doc.heading(title, 3)
         doc.table(tables[key], floatfmt=fmt)
         folder.csv(tables[key], f"boxes_{key}.csv")
-    exact_ref = f"{REFERENCE} (exact)"
-    fig, ax = _plt().subplots(figsize=(11, 0.38 * report.rules.n_boxes + 1.5))
-    plots.plot_box_means(
-        tables["mean"], reference=exact_ref if exact_ref in tables["mean"] else REFERENCE, ax=ax
+    folder.figure(
+        box_means_figure(report),
+        "box_means.png",
+        "Mean points per box; bars: optimal play (exact).",
+        data="boxes_mean.csv",
     )
-    folder.figure(fig, "box_means.png", "Mean points per box; bars: optimal play (exact)")
 
 
 def _write_ranking(folder: DocumentFolder, report: Report) -> None:
@@ -206,9 +201,9 @@ def _write_ranking(folder: DocumentFolder, report: Report) -> None:
     doc.table(table)
     folder.csv(table, "kim_nelson.csv")
     folder.csv(kn.trace, "kim_nelson_trace.csv", index=False)
-    fig, ax = _plt().subplots(figsize=(11, 5))
-    plots.plot_kn_trace(kn, ax=ax)
-    folder.figure(fig, "kn_trace.png", "Kim–Nelson elimination trace")
+    fig, ax = _plt().subplots(figsize=(FULL_WIDTH, 3.2))
+    plots.plot_kn_trace(kn, ax=ax, styles=report_styles(report))
+    folder.figure(fig, "kn_trace.png", "Kim–Nelson elimination trace.", data="kim_nelson_trace.csv")
 
 
 def _write_head_to_head(folder: DocumentFolder, report: Report) -> None:
@@ -224,9 +219,10 @@ def _write_head_to_head(folder: DocumentFolder, report: Report) -> None:
     )
     doc.table(wm, floatfmt=".3f")
     n = len(report.ranked)
-    fig, ax = _plt().subplots(figsize=(0.55 * n + 3, 0.5 * n + 2))
-    plots.plot_win_matrix(wm, ax=ax)
-    folder.figure(fig, "win_matrix.png", "P(row beats column)")
+    width = COLUMN_WIDTH if n <= 5 else FULL_WIDTH
+    fig, ax = _plt().subplots(figsize=(width, min(0.3 * n + 2.0, 0.8 * width)))
+    plots.plot_win_matrix(wm, ax=ax, title="P(row beats column)")
+    folder.figure(fig, "win_matrix.png", "P(row beats column).", data="win_matrix.csv")
 
 
 def _write_regret(folder: DocumentFolder, report: Report) -> None:
@@ -244,11 +240,16 @@ def _write_regret(folder: DocumentFolder, report: Report) -> None:
     table = report.regret_table
     doc.table(table)
     folder.csv(table, "regret.csv")
-    by_turn = pd.DataFrame({sid: r.by_turn for sid, r in report.regrets.items()})
+    by_turn = pd.DataFrame({sid: report.regrets[sid].by_turn for sid in table.index})
     folder.csv(by_turn, "regret_by_turn.csv")
-    fig, ax = _plt().subplots(figsize=(11, 5))
-    plots.plot_regret_by_turn(by_turn, ax=ax)
-    folder.figure(fig, "regret_by_turn.png", "Expected loss against optimal play by turn")
+    fig, ax = _plt().subplots(figsize=(FULL_WIDTH, 3.2))
+    plots.plot_regret_by_turn(by_turn, ax=ax, styles=report_styles(report))
+    folder.figure(
+        fig,
+        "regret_by_turn.png",
+        "Expected loss against optimal play by turn.",
+        data="regret_by_turn.csv",
+    )
     situations = []
     for sid in table.index[:3]:
         doc.heading(f"Costliest situations of `{sid}`", 3)

@@ -69,18 +69,22 @@ def print_result(as_json: bool, data: dict, text: str, plot: Path | None) -> int
     return 0
 
 
-def save_figure(path: Path, draw, figsize: tuple[float, float], ncols: int = 1) -> None:
-    """Draw a figure off-screen and save it to ``path`` (120 dpi), atomically
+def save_plot(path: Path, draw, figsize: tuple[float, float], ncols: int = 1) -> None:
+    """Draw a figure off-screen in the paper style
+    (:func:`~yahtzee_sim.analysis.style.figure_style`: fonts of 8 points at 7 inches,
+    constrained layout) and save it to ``path``, byte-identical run to run
+    (:func:`~yahtzee_sim.analysis.style.save_figure`), atomically
     (:func:`~yahtzee_sim.engine.atomic.atomic_path`).
 
     Parameters
     ----------
     path : Path
-        ``.png``, ``.pdf`` or ``.svg``.
+        ``.png`` (200 dpi), ``.pdf`` or ``.svg``.
     draw : callable
         ``draw(ax)`` (or ``draw(axes)`` with ``ncols > 1``) draws the plot.
     figsize : tuple of float
-        Width and height in inches.
+        Width and height in inches (:data:`~yahtzee_sim.analysis.style.FULL_WIDTH` wide,
+        or :data:`~yahtzee_sim.analysis.style.COLUMN_WIDTH`).
     ncols : int
         Side-by-side axes.
     """
@@ -90,11 +94,13 @@ def save_figure(path: Path, draw, figsize: tuple[float, float], ncols: int = 1) 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(1, ncols, figsize=figsize)
-    draw(ax)
-    fig.tight_layout()
-    try:
-        with atomic_path(path) as tmp:
-            fig.savefig(tmp, dpi=120)
-    finally:
-        plt.close(fig)
+    from yahtzee_sim.analysis import style
+
+    with style.figure_style():
+        fig, ax = plt.subplots(1, ncols, figsize=figsize, layout="constrained")
+        try:
+            draw(ax)
+            with atomic_path(path) as tmp:
+                style.save_figure(fig, tmp)
+        finally:
+            plt.close(fig)

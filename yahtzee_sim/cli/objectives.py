@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from yahtzee_sim.cli import options as opt
-from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, save_figure
+from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, save_plot
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.solving.risk import check_theta
@@ -128,8 +128,8 @@ def run_target(args: argparse.Namespace) -> int:
         from yahtzee_sim.analysis import plot_target_curve  # pandas: only when a plot is asked for
 
         title = f"Target-score play on {rules.name}"
-        save_figure(
-            args.plot, lambda ax: plot_target_curve(curve, opt_curve, ax=ax, title=title), (8, 4.5)
+        save_plot(
+            args.plot, lambda ax: plot_target_curve(curve, opt_curve, ax=ax, title=title), (7, 3.2)
         )
     if args.json:
         print(json.dumps(out))
@@ -284,10 +284,10 @@ def run_risk(args: argparse.Namespace) -> int:
         from yahtzee_sim.analysis import plot_risk_frontier  # pandas: only when a plot is asked for
 
         title = f"Risk-sensitive play on {rules.name}"
-        save_figure(
+        save_plot(
             args.plot,
             lambda axes: plot_risk_frontier([*rows, base], axes, title=title),
-            (10, 4.2),
+            (7, 3.0),
             ncols=2,
         )
     if args.json:

@@ -10,7 +10,7 @@ import numpy as np
 
 from yahtzee_sim.cli import options as opt
 from yahtzee_sim.cli.extras import require
-from yahtzee_sim.cli.files import check_file, save_figure
+from yahtzee_sim.cli.files import check_file, save_plot
 from yahtzee_sim.game.rules import get_rules
 
 
@@ -197,7 +197,7 @@ def run_analyze(args: argparse.Namespace) -> int:
         raise opt.CliError(f"--game {single}: the file holds games {_span(games['game'])}")
     if args.plot is not None:
         check_file("--plot", args.plot, (".png",))
-        save_figure(args.plot, lambda ax: plot_value_path(res, single, ax), (10, 4))
+        save_plot(args.plot, lambda ax: plot_value_path(res, single, ax), (7, 3.0))
     out = res.summary(args.top)
     if single is not None:
         out["game"] = games[games["game"] == single].iloc[0].to_dict()

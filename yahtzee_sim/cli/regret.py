@@ -7,7 +7,7 @@ import json
 import time
 
 from yahtzee_sim.cli import options as opt
-from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, print_result, save_figure
+from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, print_result, save_plot
 
 
 # ------------------------------------------------------------------ regret
@@ -55,11 +55,13 @@ def format_regret(r, seconds: float) -> str:
 
 def draw_regret(result, axes) -> None:
     """Loss by turn (left) and by box chosen (right)."""
-    from yahtzee_sim.analysis.plots import PALETTE, plot_regret
+    from yahtzee_sim.analysis.plots import plot_regret
+    from yahtzee_sim.analysis.style import strategy_styles
 
-    plot_regret(result, ax=axes[0])
+    color = strategy_styles([result.strategy])[result.strategy].color  # as in every figure
+    plot_regret(result, ax=axes[0], color=color)
     by_box = result.by_box
-    axes[1].barh(list(by_box.index)[::-1], by_box.values[::-1], color=PALETTE[0])
+    axes[1].barh(list(by_box.index)[::-1], by_box.values[::-1], color=color)
     axes[1].set_xlabel("expected points lost")
     axes[1].set_title("by box chosen")
 
@@ -76,7 +78,7 @@ def run_regret(args: argparse.Namespace) -> int:
     res = regret(strategy, rules, top=args.top, progress=opt.progress(args))
     seconds = time.perf_counter() - t0
     if args.plot is not None:
-        save_figure(args.plot, lambda axes: draw_regret(res, axes), (13, 4.8), ncols=2)
+        save_plot(args.plot, lambda axes: draw_regret(res, axes), (7, 3.4), ncols=2)
     return print_result(args.json, res.to_dict(), format_regret(res, seconds), args.plot)
 
 

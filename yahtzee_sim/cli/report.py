@@ -59,6 +59,12 @@ def add_report_arguments(p: argparse.ArgumentParser) -> None:
     )
     opt.add_jobs(p, 2, "parallel jobs (default 2)")
     p.add_argument(
+        "--figure-format",
+        default="png",
+        metavar="FORMATS",
+        help="comma-separated formats of every figure: png, pdf, svg (default png)",
+    )
+    p.add_argument(
         "--top",
         type=opt.whole,
         default=10,
@@ -86,7 +92,9 @@ def run_report(args: argparse.Namespace) -> int:
     # analysis loads pandas, matplotlib and every strategy: imported here, not for --help.
     from yahtzee_sim.analysis.report.build import build_report
     from yahtzee_sim.analysis.report.write import report_folder, write_report
+    from yahtzee_sim.analysis.style import parse_figure_formats
 
+    formats = parse_figure_formats(args.figure_format)  # a bad format fails before the run
     if args.top < 0:
         raise opt.CliError(f"--top must be >= 0, got {args.top}")
     t0 = time.perf_counter()
@@ -100,7 +108,7 @@ def run_report(args: argparse.Namespace) -> int:
         quick=args.quick,
         **options,
     )
-    files = write_report(rep, out)
+    files = write_report(rep, out, formats)
     seconds = time.perf_counter() - t0
     if args.json:
         print(json.dumps({"out": str(out), "files": files, **rep.to_dict()}))

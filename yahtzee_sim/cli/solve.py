@@ -8,7 +8,7 @@ import time
 
 from yahtzee_sim.cli import options as opt
 from yahtzee_sim.cli.extras import require
-from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, print_result, save_figure
+from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, print_result, save_plot
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.game.state import compact_states, n_states
 from yahtzee_sim.solving.advisor import Option, advise
@@ -240,7 +240,7 @@ def run_exact(args: argparse.Namespace) -> int:
     if args.plot is not None:
         from yahtzee_sim.analysis import plot_pmf  # pandas: only when a plot is asked for
 
-        save_figure(args.plot, lambda ax: plot_pmf(res, ax=ax, label=res.strategy), (8, 4.5))
+        save_plot(args.plot, lambda ax: plot_pmf(res, ax=ax, label=res.strategy), (7, 3.2))
     return print_result(args.json, res.to_dict(), format_exact(res, seconds), args.plot)
 
 

@@ -7,7 +7,7 @@ import json
 import time
 
 from yahtzee_sim.cli import options as opt
-from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, save_figure
+from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, save_plot
 
 
 # ------------------------------------------------------------------ tournament
@@ -89,7 +89,7 @@ def run_tournament(args: argparse.Namespace) -> int:
         visible=args.visible,
     )
     if args.plot is not None:
-        save_figure(args.plot, lambda ax: res.plot(ax=ax), (7, 5.5))
+        save_plot(args.plot, lambda ax: res.plot(ax=ax), (7, 5.5))
     if args.json:
         print(json.dumps(res.to_dict()))
     elif args.round_robin:

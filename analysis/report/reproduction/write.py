@@ -23,6 +23,7 @@ from yahtzee_sim.analysis.report.reproduction.papers import (
     sy_table_id,
 )
 from yahtzee_sim.analysis.report.reproduction.rows import Reproduction, Row
+from yahtzee_sim.analysis.style import figure_style
 from yahtzee_sim.engine.atomic import write_atomic
 
 #: The table after which the per-box figure comes ("Simulating Yahtzee" Table 8) and the
@@ -56,8 +57,9 @@ def write_reproduction(rep: Reproduction, out: Path, kn_frame: pd.DataFrame | No
     for what, why in rep.skipped.items():
         folder.doc.paragraph(f"Skipped: {what} ({why}).")
     _write_gaps(folder, rep.gaps())
-    for _, part in frame.groupby("table", sort=False):
-        _write_table(folder, part, rep.rows[part.index[0]].table_id, rep.rows, kn_frame)
+    with figure_style():
+        for _, part in frame.groupby("table", sort=False):
+            _write_table(folder, part, rep.rows[part.index[0]].table_id, rep.rows, kn_frame)
     files = folder.finish()
     data = rep.to_dict() | {"files": files}
     data.pop("out")  # the file is the same wherever the folder is
@@ -147,19 +149,22 @@ def _plot_box_tables(rows: list[Row]):
     """Tables 8–10 of greedy and Glenn 2007 rules: the paper's bars, our dots (a figure)."""
     import matplotlib.pyplot as plt
 
-    from yahtzee_sim.analysis.plots import PALETTE, legend_outside
+    from yahtzee_sim.analysis.plots import legend_outside
+    from yahtzee_sim.analysis.style import FULL_WIDTH, strategy_styles
 
-    fig, axes = plt.subplots(3, 1, figsize=(10, 9), sharex=True)
+    fig, axes = plt.subplots(3, 1, figsize=(FULL_WIDTH, 6.5), sharex=True)
     boxes = None
+    strategies = ("greedy", "glenn-2007-rules")
+    colors = [style.color for style in strategy_styles(strategies).values()]
     for ax, table in zip(axes, SY_BOX_TABLES, strict=True):
-        for i, sid in enumerate(("greedy", "glenn-2007-rules")):
+        for i, sid in enumerate(strategies):
             sel = [r for r in rows if r.table_id == table.table_id and r.box and r.strategy == sid]
             labels = [r.box for r in sel]
             boxes = labels if boxes is None else boxes
             x = np.arange(len(labels)) + (i - 0.5) * 0.38
             paper, ours = [r.paper for r in sel], [r.ours for r in sel]
-            ax.bar(x, paper, width=0.36, color=PALETTE[i], alpha=0.45, label=f"{sid}: paper")
-            ax.plot(x, ours, "o", color=PALETTE[i], ms=4, label=f"{sid}: ours")
+            ax.bar(x, paper, width=0.36, color=colors[i], alpha=0.45, label=f"{sid}: paper")
+            ax.plot(x, ours, "o", color=colors[i], ms=4, label=f"{sid}: ours")
         ax.set_ylabel(table.what)
         ax.set_title(f'"Simulating Yahtzee" {table.number}', fontsize="medium")
     axes[-1].set_xticks(np.arange(len(boxes)))
