@@ -30,13 +30,15 @@ import pandas as pd
 from yahtzee_sim._kernels.widget import upper_total_lanes
 from yahtzee_sim.analysis.decisions.dataset import grade_decisions
 from yahtzee_sim.analysis.decisions.regret import decision_layer_name
+from yahtzee_sim.analysis.decisions.saved_options import grade_saved_decisions
 from yahtzee_sim.analysis.ranking.stats import mean_ci
 from yahtzee_sim.engine.observation import action_names, roll_names
-from yahtzee_sim.engine.records import GameRecord, read_records
+from yahtzee_sim.engine.records import Decision, GameRecord, read_records
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import RuleSet
-from yahtzee_sim.game.state import encode_state
-from yahtzee_sim.solving.solver import value_table
+from yahtzee_sim.game.state import compact_states, encode_state, n_states
+from yahtzee_sim.solving.levels import TableFileError, open_table_file
+from yahtzee_sim.solving.solver import TABLES, ValueTable, value_table
 
 DECISION_COLUMNS = (
     "game",
@@ -54,6 +56,50 @@ DECISION_COLUMNS = (
 
 class AnalysisError(YahtzeeSimError):
     """Records that cannot be analyzed together (mixed rules, no decisions)."""
+
+
+class TableMissingError(AnalysisError):
+    """The optimal table of a large game is not solved yet (analysis does not start an
+    hour-long solve on its own)."""
+
+
+#: Games with more turn-start states than this are not solved on demand by the analysis:
+#: their table must be solved first (``yahtzee-sim solve``); the five-dice games have at
+#: most 2.1 M states (seconds to solve), the six-dice games 89 M and more (many minutes).
+SOLVE_ON_DEMAND_STATES = 10_000_000
+
+
+def table_ready(rules: RuleSet) -> bool:
+    """Whether the optimal table of ``rules`` is in memory or in the disk cache."""
+    key = TABLES.key(rules)
+    if key in TABLES.memory:
+        return True
+    paths = TABLES.paths(key)
+    if not compact_states(rules):
+        return all(p.is_file() for p in paths)
+    try:
+        open_table_file(rules, paths[0])
+    except (OSError, TableFileError):
+        return False
+    return True
+
+
+def solved_table(rules: RuleSet) -> ValueTable:
+    """The optimal table of ``rules``: solved on demand when small
+    (:data:`SOLVE_ON_DEMAND_STATES`), else from the cache.
+
+    Raises
+    ------
+    TableMissingError
+        For a large game whose table is not solved yet; the message names the command
+        that solves it.
+    """
+    if n_states(rules) > SOLVE_ON_DEMAND_STATES and not table_ready(rules):
+        raise TableMissingError(
+            f"grading {rules.name} games needs its optimal table, which is not solved yet "
+            f"({n_states(rules):,} states): run `yahtzee-sim solve --rules {rules.name}` first"
+        )
+    return value_table(rules)
 
 
 @dataclass(eq=False)
@@ -128,23 +174,12 @@ def _mean_interval(x: np.ndarray) -> dict:
 
 
 def _decision_arrays(games: list[GameRecord]) -> dict:
-    cols = {
-        k: []
-        for k in ("game", "turn", "rolls_left", "roll", "used", "upper_total", "flag", "score")
-    }
-    cols["action"] = []
-    for gi, rec in enumerate(games):
-        for d in rec.decisions:
-            cols["game"].append(gi)
-            cols["turn"].append(d.turn)
-            cols["rolls_left"].append(d.rolls_left)
-            cols["roll"].append(d.roll)
-            cols["used"].append(d.used)
-            cols["upper_total"].append(d.upper_total)
-            cols["flag"].append(d.flag)
-            cols["score"].append(d.score)
-            cols["action"].append(d.action)
-    return {k: np.asarray(v, dtype=np.int64) for k, v in cols.items()}
+    """The decisions of ``games`` as columns (:class:`~yahtzee_sim.engine.records.Decision`'s
+    fields and ``game``, the game's position)."""
+    rows = [(gi, *d) for gi, rec in enumerate(games) for d in rec.decisions]
+    names = ("game", *Decision._fields)
+    table = np.array(rows, dtype=np.int64).reshape(len(rows), len(names))
+    return {k: table[:, i] for i, k in enumerate(names)}
 
 
 def analyze_records(records: list[GameRecord]) -> GameAnalysis:
@@ -156,14 +191,19 @@ def analyze_records(records: list[GameRecord]) -> GameAnalysis:
     other = next((g.rules.name for g in records if g.rules != rules), None)
     if other is not None:
         raise AnalysisError(f"the records mix rule sets ({rules.name!r} and {other!r})")
-    values = value_table(rules).values
+    table = solved_table(rules)
+    values = table.values
     rec = _decision_arrays(records)
     n = len(rec["game"])
     if not n:
         raise AnalysisError("the records hold no decisions")
-    g = grade_decisions(rules, rec, upper_total_lanes(values))
+    if rules.saved_roll_cap:
+        g = grade_saved_decisions(rules, rec, table)
+    else:
+        g = grade_decisions(rules, rec, upper_total_lanes(values))
     best, chosen = g["optimal_value"], g["value"]
-    start = values[encode_state(rules, rec["used"], rec["upper_total"], rec["flag"])]
+    turn_start = encode_state(rules, rec["used"], rec["upper_total"], rec["flag"], rec["bank"])
+    start = np.asarray(values[turn_start])
     first = np.ones(n, dtype=bool)
     first[1:] = (rec["game"][1:] != rec["game"][:-1]) | (rec["turn"][1:] != rec["turn"][:-1])
     prior = np.where(first, start, np.r_[0.0, chosen[:-1]])
@@ -208,7 +248,9 @@ def _game_rows(records, values, gid, luck, loss, after) -> list[dict]:
     rows = []
     for gi, game in enumerate(records):
         used, upper, flag = game.state
-        reached = float(values[encode_state(rules, used, upper, flag)]) if not game.complete else 0
+        reached = 0.0
+        if not game.complete:
+            reached = float(values[encode_state(rules, used, upper, flag, game.saved)])
         partial = game.data["turns"] and "box" not in game.data["turns"][-1]
         expected = float(after[last[gi]]) if partial and last[gi] >= 0 else game.final + reached
         rows.append(
