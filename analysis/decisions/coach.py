@@ -39,6 +39,13 @@ from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import compact_states, encode_state, n_states
 from yahtzee_sim.solving.levels import TableFileError, open_table_file
 from yahtzee_sim.solving.solver import TABLES, ValueTable, value_table
+from yahtzee_sim.validation import Real, check
+
+#: Default near-tie threshold (points): a move that loses at most this much against the
+#: best is graded a near tie, not a mistake (its loss still counts in the regret). A
+#: tenth of a point is far below what a person can tell apart at the table and above the
+#: differences rounding makes.
+NEAR_TIE = 0.1
 
 DECISION_COLUMNS = (
     "game",
@@ -49,6 +56,7 @@ DECISION_COLUMNS = (
     "optimal_move",
     "luck",
     "loss",
+    "grade",
     "expected_before",
     "expected_after",
 )
@@ -115,17 +123,21 @@ class GameAnalysis:
         One row per game: ``game`` (the record's number, else its position), ``strategy``,
         ``complete``, ``score`` (points so far), ``expected_final`` (score plus the value
         of the position reached; the final score for a complete game), ``luck``,
-        ``regret``, ``decisions``, ``mistakes``.
+        ``regret``, ``decisions``, ``mistakes`` (moves that lost more than ``tie``).
     decisions : pandas.DataFrame
         One row per decision, in order of play (:data:`DECISION_COLUMNS`): the luck of the
-        roll that led to it, the points lost by the move, and the expected final score
-        before and after the move (points so far plus the value of the position).
+        roll that led to it, the points lost by the move, its ``grade`` (``"best"``,
+        ``"near tie"``: within ``tie`` of the best, or ``"mistake"``) and the expected final
+        score before and after the move (points so far plus the value of the position).
+    tie : float
+        The near-tie threshold in points (:data:`NEAR_TIE` by default).
     """
 
     rules: RuleSet
     start_value: float
     games: pd.DataFrame
     decisions: pd.DataFrame
+    tie: float = NEAR_TIE
 
     def identity_error(self) -> float:
         """Largest ``|expected_final − V0 − (luck − regret)|`` over the games."""
@@ -133,19 +145,21 @@ class GameAnalysis:
         return float((g["expected_final"] - self.start_value - g["luck"] + g["regret"]).abs().max())
 
     def mistakes(self, top: int = 10) -> pd.DataFrame:
-        """The ``top`` costliest decisions."""
+        """The ``top`` costliest mistakes (moves that lost more than the near-tie threshold)."""
         d = self.decisions
-        return d[d["loss"] > 1e-9].sort_values("loss", ascending=False, kind="stable").head(top)
+        return d[d["loss"] > self.tie].sort_values("loss", ascending=False, kind="stable").head(top)
 
     def by_decision(self) -> pd.DataFrame:
-        """Mistakes and points lost per game by decision type (keeps by rerolls left, box)."""
+        """Mistakes, near ties and points lost per game by decision type (keeps by
+        rerolls left, box)."""
         d, n = self.decisions, len(self.games)
         rows = {}
         for j in sorted(d["rolls_left"].unique(), reverse=True):
             sel = d[d["rolls_left"] == j]
             rows[decision_layer_name(int(j))] = {
                 "decisions": len(sel),
-                "mistakes": int((sel["loss"] > 1e-9).sum()),
+                "mistakes": int((sel["loss"] > self.tie).sum()),
+                "near_ties": int((sel["grade"] == "near tie").sum()),
                 "loss_per_game": float(sel["loss"].sum() / n),
             }
         return pd.DataFrame(rows).T
@@ -159,6 +173,7 @@ class GameAnalysis:
             "games": len(g),
             "complete_games": int(g["complete"].sum()),
             "start_value": self.start_value,
+            "near_tie": self.tie,
             "identity_max_error": self.identity_error(),
         }
         for col in ("expected_final", "luck", "regret"):
@@ -182,9 +197,11 @@ def _decision_arrays(games: list[GameRecord]) -> dict:
     return {k: table[:, i] for i, k in enumerate(names)}
 
 
-def analyze_records(records: list[GameRecord]) -> GameAnalysis:
+def analyze_records(records: list[GameRecord], tie: float = NEAR_TIE) -> GameAnalysis:
     """Grade checked game records (:func:`yahtzee_sim.engine.records.read_records`), all of one
-    rule set, against the optimal value table."""
+    rule set, against the optimal value table; a move within ``tie`` points of the best is
+    a near tie, not a mistake."""
+    tie = check("tie (near-tie threshold, points)", tie, Real(0), AnalysisError)
     if not records:
         raise AnalysisError("no games to analyze")
     rules = records[0].rules
@@ -209,17 +226,18 @@ def analyze_records(records: list[GameRecord]) -> GameAnalysis:
     prior = np.where(first, start, np.r_[0.0, chosen[:-1]])
     luck = best - prior
     loss = np.maximum(best - chosen, 0.0)
-    faces, names = roll_names(rules), action_names(rules)
+    faces, names = roll_names(rules), _move_names(rules, rec["rolls_left"])
     decisions = pd.DataFrame(
         {
             "game": rec["game"],
             "turn": rec["turn"] + 1,
             "rolls_left": rec["rolls_left"],
             "dice": faces[rec["roll"]],
-            "move": names[rec["action"]],
-            "optimal_move": names[g["optimal_action"]],
+            "move": names(rec["action"]),
+            "optimal_move": names(g["optimal_action"]),
             "luck": luck,
             "loss": loss,
+            "grade": grades(loss, tie),
             "expected_before": rec["score"] + best,
             "expected_after": rec["score"] + chosen,
         }
@@ -227,21 +245,48 @@ def analyze_records(records: list[GameRecord]) -> GameAnalysis:
     start_value = float(values[0])
     gid = rec["game"]
     after = decisions["expected_after"].to_numpy()
-    rows = _game_rows(records, values, gid, luck, loss, after)
+    rows = _game_rows(records, values, gid, luck, loss, after, tie)
     decisions["game"] = np.array([r["game"] for r in rows])[gid]
-    return GameAnalysis(rules, start_value, pd.DataFrame(rows), decisions)
+    return GameAnalysis(rules, start_value, pd.DataFrame(rows), decisions, tie)
 
 
-def _game_rows(records, values, gid, luck, loss, after) -> list[dict]:
+def grades(loss: np.ndarray, tie: float = NEAR_TIE) -> np.ndarray:
+    """The grade of moves that lost ``loss`` points: ``"best"``, ``"near tie"`` (within
+    ``tie`` of the best) or ``"mistake"``."""
+    loss = np.asarray(loss, dtype=float)
+    return np.where(loss <= 1e-9, "best", np.where(loss <= tie, "near tie", "mistake"))
+
+
+def _move_names(rules: RuleSet, rolls_left: np.ndarray):
+    """``names(actions)``: the moves' names at decisions with ``rolls_left`` rerolls left;
+    in a game with saved rolls keeping every die is "stop, save N"."""
+    base = action_names(rules)
+    if not rules.saved_roll_cap:
+        return lambda actions: base[actions]
+    t = rules.tables
+    saves = np.minimum(rolls_left, rules.saved_roll_cap)
+
+    def names(actions):
+        out = base[actions].astype(object)
+        stop = (rolls_left > 0) & (actions < t.n_keeps)
+        stop[stop] = t.keep_size[actions[stop]] == rules.n_dice
+        out[stop] = [f"stop, save {n}" for n in saves[stop]]
+        return out
+
+    return names
+
+
+def _game_rows(records, values, gid, luck, loss, after, tie) -> list[dict]:
     """One row per game: its score, expected final score, luck, regret, decisions and
-    mistakes (``gid``, ``luck``, ``loss``, ``after``: per decision, in order of play)."""
+    mistakes, losses over ``tie`` (``gid``, ``luck``, ``loss``, ``after``: per decision,
+    in order of play)."""
     rules = records[0].rules
     G = len(records)
     per_game = {
         "luck": np.bincount(gid, weights=luck, minlength=G),
         "regret": np.bincount(gid, weights=loss, minlength=G),
         "decisions": np.bincount(gid, minlength=G),
-        "mistakes": np.bincount(gid, weights=loss > 1e-9, minlength=G).astype(np.int64),
+        "mistakes": np.bincount(gid, weights=loss > tie, minlength=G).astype(np.int64),
     }
     last = np.full(G, -1, dtype=np.int64)
     last[gid] = np.arange(len(gid))  # decisions are in order of play: the last one wins
@@ -269,9 +314,12 @@ def _game_rows(records, values, gid, luck, loss, after) -> list[dict]:
     return rows
 
 
-def analyze(path: str | os.PathLike, rules: str | RuleSet | None = None) -> GameAnalysis:
-    """Read, check and grade a record file (:mod:`yahtzee_sim.engine.records`)."""
-    return analyze_records(read_records(path, rules))
+def analyze(
+    path: str | os.PathLike, rules: str | RuleSet | None = None, tie: float = NEAR_TIE
+) -> GameAnalysis:
+    """Read, check and grade a record file (:mod:`yahtzee_sim.engine.records`); a move
+    within ``tie`` points of the best is a near tie, not a mistake."""
+    return analyze_records(read_records(path, rules), tie)
 
 
 def plot_value_path(analysis: GameAnalysis, game=None, ax=None):
