@@ -32,6 +32,7 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     )
     opt.add_flag(p, "--no-coach", "no advice until the end")
     opt.add_path(p, "--record", "write the game's record (JSONL)")
+    add_tie(p)
     p.add_argument(
         "--opponent",
         default=None,
@@ -65,6 +66,7 @@ def run_play(args: argparse.Namespace) -> int:
         record=args.record,
         opponent=args.opponent,
         compare=args.compare,
+        tie=args.tie,
     )
     if args.record is not None:
         print(f"game record written to {args.record} (yahtzee-sim analyze {args.record})")
