@@ -474,7 +474,7 @@ class Game:
         before the first recorded move."""
         from yahtzee_sim.analysis.decisions.coach import analyze_records
 
-        rec = check_record(self.record_so_far())
+        rec = check_record(self.record_so_far(), self.rules)
         if not rec.decisions:  # (a stop is recorded with its box)
             return None
         res = analyze_records([rec], self.tie)
