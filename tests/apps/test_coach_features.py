@@ -10,7 +10,7 @@ from yahtzee_sim.apps.terminal import play
 from yahtzee_sim.engine.records import check_record
 from yahtzee_sim.game.plan_odds import plan_odds
 
-from helpers import small_saved_game
+from helpers import headless_chromium, small_saved_game
 
 
 def _lines(answers):
@@ -115,3 +115,99 @@ def test_a_saved_roll_game_shows_its_bank_and_says_stop_in_words():
     assert game.state()["saved_before"] == 1 and game.state()["rolls_left"] == 2
     words = [o.text(rules) for o in game.options() if o.stop_box is not None]
     assert words and words[0].startswith("score ") and words[0].endswith("now and save 2 rolls")
+
+
+# ------------------------------------------------------------------ the JSON API and the page
+flask = pytest.importorskip("flask")
+
+
+@pytest.fixture(scope="module")
+def client():
+    from yahtzee_sim.apps.server import create_app
+
+    return create_app().test_client()
+
+
+def test_undo_and_plan_odds_through_the_api(client):
+    gid = client.post("/api/games", json={"seed": 5}).get_json()["id"]
+    assert client.post(f"/api/games/{gid}/undo").status_code == 400  # nothing to undo yet
+    start = client.get(f"/api/games/{gid}").get_json()["state"]
+    assert start["can_undo"] is False
+    res = client.post(f"/api/games/{gid}/odds", json={"keep": start["dice"][:2]}).get_json()
+    assert res["rolls_left"] == 2 and "ones" not in res["odds"]  # boxes below the upper section
+    want = plan_odds(start["dice"][:2], 2, "yahtzee", ["yahtzee"])["yahtzee"]
+    assert res["odds"]["yahtzee"] == pytest.approx(want)
+    moved = client.post(f"/api/games/{gid}/keep", json={"keep": []}).get_json()
+    assert moved["state"]["can_undo"] and moved["coach"]["grade"] in ("best", "near tie", "mistake")
+    back = client.post(f"/api/games/{gid}/undo").get_json()
+    assert back["state"]["dice"] == start["dice"] and not back["state"]["can_undo"]
+    assert client.post(f"/api/games/{gid}/odds", json={"keep": [9]}).status_code == 400
+
+
+def test_plan_odds_in_the_advise_api(client):
+    body = {"dice": [2, 3, 4, 5, 5], "rolls_left": 2, "odds": True}
+    best = client.post("/api/advise", json=body).get_json()["options"][0]
+    assert best["odds"]["large_straight"] == pytest.approx(5 / 9)
+    assert "fives" not in best["odds"]
+    body["odds"] = ["yahtzee"]
+    assert set(client.post("/api/advise", json=body).get_json()["options"][0]["odds"]) == {
+        "yahtzee"
+    }
+    body["odds"] = "yes"
+    assert client.post("/api/advise", json=body).status_code == 400
+
+
+@pytest.fixture(scope="module")
+def server():
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from yahtzee_sim.apps.server import create_app
+
+    srv = make_server("127.0.0.1", 0, create_app(), threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.port}"
+    srv.shutdown()
+    thread.join(10)
+
+
+def test_the_page_undoes_and_shows_plan_odds(server):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser = headless_chromium()
+    try:
+        browser.get(server)
+        wait = WebDriverWait(browser, 30)
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#adv-used input"))
+        # the advisor's table: plan odds per keep
+        dice = browser.find_element(By.ID, "adv-dice")
+        dice.clear()
+        dice.send_keys("2 3 4 5 5")
+        browser.find_element(By.ID, "adv-go").click()
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#adv-table tbody tr"))
+        first = browser.find_elements(By.CSS_SELECTOR, "#adv-table tbody tr td")
+        assert "Large straight 55.6%" in first[4].text
+        # a game: plan odds of the dice held, a move, undo
+        browser.find_element(By.ID, "new-game").click()
+        wait.until(lambda b: b.find_element(By.ID, "plan").text)
+        assert browser.find_element(By.ID, "plan").text.startswith(
+            "Plan odds (reroll every die, 2 rerolls left): "
+        )
+        assert browser.find_element(By.ID, "undo").get_attribute("disabled")
+        faces = [d.text for d in browser.find_elements(By.CSS_SELECTOR, "#dice .die")]
+        browser.find_elements(By.CSS_SELECTOR, "#dice .die")[0].click()
+        wait.until(lambda b: f"keep {faces[0]}," in b.find_element(By.ID, "plan").text)
+        browser.find_element(By.ID, "reroll").click()
+        wait.until(lambda b: "rolls left 1" in b.find_element(By.ID, "status").text)
+        assert browser.find_element(By.ID, "coach").text.startswith("coach:")
+        assert not browser.find_element(By.ID, "undo").get_attribute("disabled")
+        browser.find_element(By.ID, "undo").click()
+        wait.until(lambda b: "rolls left 2" in b.find_element(By.ID, "status").text)
+        assert browser.find_element(By.ID, "coach").text == "The last move is taken back."
+        again = [d.text for d in browser.find_elements(By.CSS_SELECTOR, "#dice .die")]
+        assert again == faces
+    finally:
+        browser.quit()

@@ -31,6 +31,9 @@ def test_plan_odds_on_the_advisors_options():
     options = with_plan_odds(advise([2, 3, 4, 5, 5], 2), 2, "yahtzee", ["large_straight"])
     assert options[0].keep == (2, 3, 4, 5)
     assert options[0].odds == {"large_straight": pytest.approx(5 / 9)}
+    assert with_plan_odds(options[:1], 2, "yahtzee", ["small_straight"])[0].odds == {
+        "small_straight": 1.0
+    }
     for o in options:
         assert o.odds == plan_odds(o.keep, 2, boxes=["large_straight"])
     assert with_plan_odds(advise([2, 3, 4, 5, 5], 0), 0) == advise([2, 3, 4, 5, 5], 0)

@@ -44,7 +44,8 @@ def _keep_step(rules: RuleSet, P: np.ndarray) -> np.ndarray:
     edges = t.keep_roll_prob[:, None] * P[t.keep_roll_roll]
     Q = np.add.reduceat(edges, t.keep_roll_ptr[:-1].astype(np.int64), axis=0)
     Q[t.roll_keep_index] = made_boxes(rules)
-    return np.minimum(Q, 1.0)  # a sure thing summed in floating point stays 1
+    Q[Q > 1 - 1e-12] = 1.0  # a sure thing, summed in floating point, stays 1 exactly
+    return Q
 
 
 def _roll_step(rules: RuleSet, Q: np.ndarray) -> np.ndarray:
