@@ -189,7 +189,7 @@ def test_the_page_undoes_and_shows_plan_odds(server):
         browser.find_element(By.ID, "adv-go").click()
         wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#adv-table tbody tr"))
         first = browser.find_elements(By.CSS_SELECTOR, "#adv-table tbody tr td")
-        assert "Large straight 55.6%" in first[4].text
+        assert first[4].text == "Large straight 55.6%"
         # a game: plan odds of the dice held, a move, undo
         browser.find_element(By.ID, "new-game").click()
         wait.until(lambda b: b.find_element(By.ID, "plan").text)
