@@ -147,9 +147,48 @@ def _faces(rules: RuleSet, dice, what: str) -> tuple[int, ...]:
     return key
 
 
+def _roll_moves(rules: RuleSet, where: str, rolls: list, keeps: list, allowed: int, boxed: bool):
+    """The moves of one turn's rolls, checked: ``([(rolls_left, roll, action, stop)],
+    faces, roll)`` with the last roll's faces and index (``allowed``: the rolls the turn
+    may have; ``boxed``: the turn wrote a box, so fewer rolls mean it stopped early,
+    keeping every die — ``stop`` marks that decision)."""
+    t, index = rules.tables, _index(rules)
+    kept: tuple[int, ...] = ()
+    action, moves = -1, []
+    for ri, dice in enumerate(rolls):
+        faces = _faces(rules, dice, f"{where}, roll {ri + 1}")
+        if len(faces) != rules.n_dice:
+            raise RecordError(
+                f"{where}, roll {ri + 1}: {len(faces)} dice, the rules roll {rules.n_dice}"
+            )
+        roll = index.roll[faces]
+        if ri > 0 and action not in index.subkeeps[roll]:
+            raise RecordError(
+                f"{where}, roll {ri + 1}: the dice {list(faces)} lost some of the dice "
+                f"kept, {list(kept)}"
+            )
+        rolls_left = allowed - 1 - ri
+        if ri < len(rolls) - 1:
+            kept = _faces(rules, keeps[ri], f"{where}, keep {ri + 1}")
+            action = index.keep.get(kept, -1)
+            if action not in index.subkeeps[roll]:
+                raise RecordError(
+                    f"{where}, keep {ri + 1}: the dice {list(faces)} do not hold {list(kept)}"
+                )
+            if len(kept) == rules.n_dice:
+                raise RecordError(
+                    f"{where}, keep {ri + 1}: keeping every die ends the rolling; "
+                    "no roll can follow it"
+                )
+            moves.append((rolls_left, roll, action, False))
+        elif rolls_left > 0 and boxed:  # stopped early: kept every die
+            moves.append((rolls_left, roll, int(t.roll_keep_index[roll]), True))
+    return moves, faces, roll
+
+
 def _check_game(rules: RuleSet, data: dict) -> GameRecord:
     """The decisions of one record, or a :class:`RecordError` (without the line)."""
-    t, index = rules.tables, _index(rules)
+    t = rules.tables
     game = GameBatch(rules, 1)  # the card, scored by the engine's scoring step
     box_row, one = np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.bool_)
     turns = data.get("turns")
@@ -181,37 +220,9 @@ def _check_game(rules: RuleSet, data: dict) -> GameRecord:
             raise RecordError(f"{where}: 'box' is missing (only the last turn may lack it)")
         state = (used, upper, flag, score)
         saved = min(allowed - len(rolls), rules.saved_roll_cap)  # saved when the box is written
-        kept: tuple[int, ...] = ()
-        action = -1
-        for ri, dice in enumerate(rolls):
-            faces = _faces(rules, dice, f"{where}, roll {ri + 1}")
-            if len(faces) != rules.n_dice:
-                raise RecordError(
-                    f"{where}, roll {ri + 1}: {len(faces)} dice, the rules roll {rules.n_dice}"
-                )
-            roll = index.roll[faces]
-            if ri > 0 and action not in index.subkeeps[roll]:
-                raise RecordError(
-                    f"{where}, roll {ri + 1}: the dice {list(faces)} lost some of the dice "
-                    f"kept, {list(kept)}"
-                )
-            rolls_left = allowed - 1 - ri
-            if ri < len(rolls) - 1:
-                kept = _faces(rules, keeps[ri], f"{where}, keep {ri + 1}")
-                action = index.keep.get(kept, -1)
-                if action not in index.subkeeps[roll]:
-                    raise RecordError(
-                        f"{where}, keep {ri + 1}: the dice {list(faces)} do not hold {list(kept)}"
-                    )
-                if len(kept) == rules.n_dice:
-                    raise RecordError(
-                        f"{where}, keep {ri + 1}: keeping every die ends the rolling; "
-                        "no roll can follow it"
-                    )
-                decisions.append(Decision(ti, rolls_left, roll, *state, action, bank))
-            elif rolls_left > 0 and "box" in turn:  # stopped early: kept every die
-                stop = int(t.roll_keep_index[roll])
-                decisions.append(Decision(ti, rolls_left, roll, *state, stop, bank, saved))
+        moves, faces, roll = _roll_moves(rules, where, rolls, keeps, allowed, "box" in turn)
+        for rolls_left, r, action, stop in moves:
+            decisions.append(Decision(ti, rolls_left, r, *state, action, bank, saved * stop))
         if "box" not in turn:
             break
         box = turn["box"]
