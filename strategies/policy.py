@@ -116,9 +116,12 @@ def views_of_observations(rules: RuleSet, obs: np.ndarray):
     upper = obs[:, layout["upper_total"].start].astype(np.int64)
     flag = obs[:, layout["flag"].start].astype(np.int64)
     score = obs[:, layout["score"].start].astype(np.int64)
+    saved = np.zeros(len(obs), dtype=np.int64)
+    if "saved" in layout:  # games with saved rolls: the rolls a box decision saves
+        saved = obs[:, layout["saved"].start].astype(np.int64)
     roll_index = t.roll_index(dice).astype(np.int32)
     scores = known_box_scores(rules, flag)
-    group = turn * (rules.rolls_per_turn + 1) + rolls_left
+    group = turn * rules.max_rolls + rolls_left
     for g in np.unique(group):
         rows = np.flatnonzero(group == g)
         yield (
@@ -135,6 +138,7 @@ def views_of_observations(rules: RuleSet, obs: np.ndarray):
                 flag[rows],
                 score[rows],
                 scores[rows],
+                saved_rolls=saved[rows],
             ),
         )
 

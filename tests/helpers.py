@@ -184,3 +184,29 @@ def small_saved_game(cap: int = 0, forced: bool = False, n_dice: int = 3) -> Rul
         forced_order=forced,
         saved_roll_cap=cap,
     )
+
+
+def headless_chromium():
+    """Headless Chromium under Selenium (Debian's chromium and chromium-driver, installed by
+    .ci/run): fails in CI without them, else skips the test."""
+    import os
+    import shutil
+
+    import pytest
+
+    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    if not (chromium and driver):
+        if os.environ.get("CI"):
+            pytest.fail("CI must install Debian's chromium and chromium-driver (.ci/run)")
+        pytest.skip("no chromium/chromedriver here (apt-get install chromium chromium-driver)")
+    webdriver = pytest.importorskip("selenium.webdriver")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chromium
+    for flag in (
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--window-size=1300,1000", "--disable-dev-shm-usage",
+    ):  # fmt: skip
+        opts.add_argument(flag)
+    service = webdriver.ChromeService(executable_path=driver)
+    return webdriver.Chrome(options=opts, service=service)

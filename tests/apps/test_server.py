@@ -3,8 +3,6 @@ browser (Debian's Chromium and ChromeDriver, installed by .ci/run)."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import threading
 
 import numpy as np
@@ -19,6 +17,8 @@ from yahtzee_sim.multiplayer.matches import seat_seed
 from yahtzee_sim.solving.advisor import advise
 from yahtzee_sim.solving.strategy_move import strategy_move
 from yahtzee_sim.strategies import Strategy
+
+from helpers import headless_chromium
 
 
 @pytest.fixture(scope="module")
@@ -275,25 +275,6 @@ def test_a_solitaire_game_has_no_opponent_fields(client):
 
 
 # --------------------------------------------------------------- the browser
-def _browser_or_skip():
-    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
-    if not (chromium and driver):
-        if os.environ.get("CI"):
-            pytest.fail("CI must install Debian's chromium and chromium-driver (.ci/run)")
-        pytest.skip("no chromium/chromedriver here (apt-get install chromium chromium-driver)")
-    webdriver = pytest.importorskip("selenium.webdriver")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = chromium
-    for flag in (
-        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--window-size=1300,1000", "--disable-dev-shm-usage",
-    ):  # fmt: skip
-        opts.add_argument(flag)
-    service = webdriver.ChromeService(executable_path=driver)
-    return webdriver.Chrome(options=opts, service=service)
-
-
 @pytest.fixture(scope="module")
 def server():
     from werkzeug.serving import make_server
@@ -310,7 +291,7 @@ def page(server):
     """The page open in headless Chromium: ``(browser, a 20 s wait)``."""
     from selenium.webdriver.support.ui import WebDriverWait
 
-    browser = _browser_or_skip()
+    browser = headless_chromium()
     try:
         browser.get(server)
         yield browser, WebDriverWait(browser, 20)

@@ -80,14 +80,11 @@ FIXED_ROLL_FEATURES = [
     ("yahtzee_sim.exact.points_to_come", "FUTURE_MOMENTS", "exact moments"),
     ("yahtzee_sim.exact.points_to_come", "FUTURE_LAWS", "exact future laws"),
     ("yahtzee_sim.multiplayer.duel", "TWO_PLAYER_DUEL", "the two-player duel"),
-    ("yahtzee_sim.learning.env", "ENVIRONMENT", "the Gymnasium environment"),
 ]
 
 
 @pytest.mark.parametrize(("module", "constant", "name"), FIXED_ROLL_FEATURES)
 def test_each_fixed_roll_feature_declares_its_needs_once(module, constant, name):
-    if module.startswith("yahtzee_sim.learning"):
-        pytest.importorskip("gymnasium")
     feature = getattr(importlib.import_module(module), constant)
     assert feature == Feature(name, FIXED_ROLLS)
     with pytest.raises(RulesError, match=f"^{name} is {SAVED} \\('maxi-yatzy\\+cap2'\\)"):

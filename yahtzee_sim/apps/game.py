@@ -23,30 +23,21 @@ from yahtzee_sim.engine.records import FORMAT, check_record
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.boxnames import match_box
+from yahtzee_sim.game.plan_odds import plan_odds
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.multiplayer.matches import match_info
 from yahtzee_sim.solving.advisor import Option, advise
 from yahtzee_sim.solving.strategy_move import StrategyMove, advising_strategy, move_at
 from yahtzee_sim.strategies import get_strategy
+from yahtzee_sim.validation import Real, check
 
 if TYPE_CHECKING:
     from yahtzee_sim.strategies import Strategy
 
 
 def holds(dice: list[int], kept: list[int]) -> bool:
-    """Whether the dice ``dice`` hold the dice ``kept`` (face values, repeats counted).
-
-    Parameters
-    ----------
-    dice : list of int
-        The dice rolled.
-    kept : list of int
-        The dice to keep.
-
-    Returns
-    -------
-    bool
-        True when every kept die is among ``dice`` (as often as it is kept).
+    """Whether the dice ``dice`` (face values) hold the dice ``kept``: every kept die is
+    among them, as often as it is kept.
 
     Examples
     --------
@@ -122,17 +113,33 @@ class Coach:
         The best move, as text (``"keep 6 6"``, ``"Sixes"``).
     reason : str
         A one-line reason for the best move.
+    tie : float
+        The near-tie threshold (points): a move that lost at most this much is a near tie,
+        not a mistake.
     """
 
     loss: float
     best: str
     reason: str
+    tie: float = 0.0
+
+    @property
+    def grade(self) -> str:
+        """``"best"``, ``"near tie"`` (within :attr:`tie` of the best) or ``"mistake"``."""
+        if self.loss <= 1e-9:
+            return "best"
+        return "near tie" if self.loss <= self.tie else "mistake"
 
     def line(self) -> str:
-        """The coach's word as one line: ``"coach: best move (...)"`` or ``"coach: -2.30
-        points; best was keep 5 5 (...)"``."""
-        if self.loss <= 1e-9:
+        """The coach's word as one line: ``"coach: best move (...)"``, ``"coach: a near
+        tie, -0.04 points (...)"`` or ``"coach: -2.30 points; best was keep 5 5 (...)"``."""
+        if self.grade == "best":
             return f"coach: best move ({self.reason})"
+        if self.grade == "near tie":
+            return (
+                f"coach: a near tie, -{self.loss:.2f} points (within {self.tie:g} of the "
+                f"best, {self.best}: not a mistake; {self.reason})"
+            )
         return f"coach: -{self.loss:.2f} points; best was {self.best} ({self.reason})"
 
 
@@ -164,6 +171,9 @@ class Game:
         A deterministic strategy as a second opinion: :meth:`compared` gives its move at
         the position now, valued by optimal play
         (:func:`~yahtzee_sim.solving.strategy_move.move_at`).
+    tie : float, optional
+        The near-tie threshold of the coach's grades, points (default: the analysis's
+        :data:`~yahtzee_sim.analysis.decisions.coach.NEAR_TIE`, 0.1).
 
     Attributes
     ----------
@@ -172,6 +182,9 @@ class Game:
         :meth:`record_so_far`.
     losses : list of float
         The points each decision lost against optimal play, in order.
+    moves : list of tuple
+        The moves played, in order: ``("keep", dice)``, ``("box", name)`` or
+        ``("set_dice", dice)`` (:meth:`undo` takes back the last).
     """
 
     def __init__(
@@ -182,7 +195,14 @@ class Game:
         manual: bool = False,
         opponent: str | Strategy | None = None,
         compare: str | Strategy | None = None,
+        tie: float | None = None,
     ) -> None:
+        from yahtzee_sim.analysis.decisions.coach import NEAR_TIE
+
+        self._start = (rules, seed, game, manual, opponent, compare, tie)  # for undo
+        self.moves: list[tuple[str, object]] = []
+        self.tie = check("tie (near-tie threshold, points)", NEAR_TIE if tie is None else tie,
+                         Real(0), MoveError)  # fmt: skip
         self.rules = get_rules(rules)
         self.manual = manual
         self.batch = GameBatch(self.rules, 1)
@@ -242,7 +262,8 @@ class Game:
         sheet (points or None, in score-sheet order; score, upper total and bonus outlook,
         Yahtzee bonuses: :func:`~yahtzee_sim.apps.score_sheet.sheet_state`), the boxes'
         labels, the legal boxes with their points, whether dice are awaited (manual) or the
-        game is over; with an opponent, its state
+        game is over, whether a move can be taken back (``can_undo``); with an opponent,
+        its state
         (:meth:`~yahtzee_sim.apps.opponent.Opponent.state`) and, at the end, ``winner``
         (``"person"``, ``"opponent"`` or ``"tie"``)."""
         b = self.batch
@@ -258,6 +279,7 @@ class Game:
             "boxes": {} if (self.over or self.need_dice) else self.points(),
             "need_dice": self.need_dice,
             "over": self.over,
+            "can_undo": bool(self.moves),
         }
         if self.opponent is not None:
             out["opponent"] = self.opponent.state()
@@ -283,6 +305,24 @@ class Game:
         if self.compare is None or self.over or self.need_dice:
             return None
         return move_at(self.compare, self.view(), self.options())
+
+    def plan_odds(self, keep: list[int]) -> dict[str, float]:
+        """The plan odds of keeping ``keep`` now: the chance it makes each open box by the
+        end of the turn, chasing it (:func:`~yahtzee_sim.game.plan_odds.plan_odds`),
+        in score-sheet order.
+
+        Raises
+        ------
+        MoveError
+            With no reroll left, the game over, dice awaited or dice not held.
+        """
+        self._check_move()
+        if self.rolls_left == 0:
+            raise MoveError("no rerolls left: plan odds are for a keep")
+        if not holds(self.dice(), keep):
+            raise MoveError(f"the dice {' '.join(map(str, self.dice()))} do not hold {keep}")
+        open_boxes = [n for n in self.rules.box_names if n not in self.used]
+        return plan_odds(keep, self.rolls_left, self.rules, open_boxes)
 
     def options(self, rolls_left: int | None = None) -> list[Option]:
         """Every option now (or with ``rolls_left``), valued by optimal play, best first."""
@@ -320,6 +360,7 @@ class Game:
         if kept and not holds(faces, kept):
             raise MoveError(f"those dice lost the kept {' '.join(map(str, kept))}")
         self.batch.set_dice(0, self.rules.tables.counts_from_faces(faces))
+        self.moves.append(("set_dice", list(faces)))
         self.need_dice = False
         if turn is None or "box" in turn:
             self._new_turn()
@@ -341,6 +382,7 @@ class Game:
         best = options[0]
         open_boxes = [n for n in self.rules.box_names if n not in self.used]
         coach = self._coach(options, chosen, keep_reason(self.rules, best.keep, open_boxes))
+        self.moves.append(("keep", list(kept)))
         if len(kept) == self.rules.n_dice:  # stop rolling (saving the rolls left, if saved)
             self.batch.roll(np.ones(1, dtype=bool), self.batch.dice.copy())
             return coach
@@ -379,6 +421,7 @@ class Game:
             outlook = upper_outlook(self.rules, [*self.used, box], total)
             reason += f"; after {labels[names.index(box)]}, {outlook}" if outlook else ""
         coach = self._coach(options, legal[box], reason)
+        self.moves.append(("box", box))
         self._turn()["box"] = box
         b, t = self.batch, self.rules.tables
         turn = int(b.turn[0])
@@ -392,10 +435,30 @@ class Game:
                 self._new_turn()
         return coach
 
+    def undo(self) -> None:
+        """Take back the last move (a keep, a box, or the dice entered in a manual game):
+        the game is played again from its start without it. The program's dice are the
+        engine's (game ``game`` of ``seed``: each roll's dice fixed by the turn and the
+        roll), so a keep taken back and played again rerolls the same dice; with an
+        opponent, its turn after a box taken back is taken back too.
+
+        Raises
+        ------
+        MoveError
+            Before the first move.
+        """
+        if not self.moves:
+            raise MoveError("nothing to undo: no move played yet")
+        rules, seed, game, manual, opponent, compare, tie = self._start
+        again = Game(rules, seed, game, manual, opponent, compare, tie)
+        for move, value in self.moves[:-1]:
+            getattr(again, move)(value)
+        self.__dict__.update(again.__dict__)
+
     def _coach(self, options: list[Option], chosen: Option, reason: str) -> Coach:
         loss = max(options[0].value - chosen.value, 0.0)
         self.losses.append(loss)
-        return Coach(loss, options[0].text(self.rules), reason)
+        return Coach(loss, options[0].text(self.rules), reason, self.tie)
 
     def record_so_far(self) -> dict:
         """The game record now (a keep whose new dice are still to be entered is left out)."""
@@ -411,10 +474,10 @@ class Game:
         before the first recorded move."""
         from yahtzee_sim.analysis.decisions.coach import analyze_records
 
-        rec = check_record(self.record_so_far())
+        rec = check_record(self.record_so_far(), self.rules)
         if not rec.decisions:  # (a stop is recorded with its box)
             return None
-        res = analyze_records([rec])
+        res = analyze_records([rec], self.tie)
         row = res.games.iloc[0]
         return {
             "complete": bool(row["complete"]),

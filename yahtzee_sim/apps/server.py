@@ -12,7 +12,9 @@ The server binds to 127.0.0.1 unless told otherwise. Its JSON API:
                                          ``"strategy": "card-30"`` (and ``"score"`` for
                                          strategies that play by it) also that
                                          strategy's move, its loss and (a card) the rule
-                                         that decides
+                                         that decides; ``"odds": true`` (or a list of
+                                         boxes) adds each keep's plan odds for the open
+                                         boxes below the upper section (or those)
 ``POST /api/games``                      a new game (``rules``, ``seed``, ``manual``;
                                          ``opponent``: a strategy in the second seat of a
                                          visible two-player match; ``strategy``: a second
@@ -23,6 +25,11 @@ The server binds to 127.0.0.1 unless told otherwise. Its JSON API:
 ``POST /api/games/<id>/box``             ``{"box": "fives"}``: write the roll (a name,
                                          label, prefix or abbreviation: ``"ss"``, ``"3k"``)
 ``POST /api/games/<id>/dice``            ``{"dice": [...]}``: manual dice
+``POST /api/games/<id>/undo``            take back the last move (no body)
+``POST /api/games/<id>/odds``            ``{"keep": [2, 3, 4, 5]}``: the plan odds of
+                                         that keep now, ``{"keep", "rolls_left",
+                                         "odds": {box: chance}}`` for the open boxes
+                                         below the upper section
 ``GET  /api/games/<id>/record``          the game record (:mod:`yahtzee_sim.engine.records`)
 =======================================  ==============================================
 
@@ -67,7 +74,7 @@ except ImportError as exc:  # pragma: no cover - exercised without the extra
 from yahtzee_sim.apps.game import Coach, Game
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import PRESETS, RuleSet, get_rules
-from yahtzee_sim.solving.advisor import advise
+from yahtzee_sim.solving.advisor import advise, with_plan_odds
 from yahtzee_sim.solving.solver import value_table
 from yahtzee_sim.solving.strategy_move import advising_strategy, strategy_move
 from yahtzee_sim.strategies import get_strategy, strategy_class, strategy_ids
@@ -295,6 +302,14 @@ def advise_position() -> Response:
         bonuses_paid=_field(data, "bonuses_paid", int, 0),
         saved_rolls=_field(data, "saved_rolls", int, 0),
     )
+    odds = data.get("odds", False)
+    if not isinstance(odds, (bool, list)):
+        raise RequestError(f"'odds' must be true, false or a list of boxes, got {odds!r}")
+    if odds is not False and options[0].keep is not None:
+        used = set(_field(data, "used", list, []))
+        lower = [c.name for c in rules.boxes if not c.is_upper and c.name not in used]
+        boxes = lower if odds is True else _field(data, "odds", list)
+        options = with_plan_odds(options, data["rolls_left"], rules, boxes)
     best = options[0].value
     rows = [o.to_dict() | {"loss": best - o.value} for o in options]
     out = {"rules": rules.name, "options": rows}
@@ -331,6 +346,8 @@ def _answer(gid: str, game: Game, compare: str | None, coach: Coach | None = Non
             "loss": coach.loss,
             "best": coach.best,
             "reason": coach.reason,
+            "grade": coach.grade,
+            "tie": coach.tie,
             "text": coach.line(),
         }
     with state.lock:  # (strategies are shared by the request threads)
@@ -402,6 +419,31 @@ def game_box(gid: str) -> Response:
 def game_dice(gid: str) -> Response:
     """``{"dice": [...]}``: the dice of the roll just made (manual dice)."""
     return _move(gid, "dice", _int_list, Game.set_dice)
+
+
+@api.post("/api/games/<gid>/undo")
+def game_undo(gid: str) -> Response:
+    """Take back the last move (the body, if any, is ignored)."""
+    state = server_state()
+    game, compare = state.entry(gid)
+    with state.lock:
+        game.undo()
+    return _answer(gid, game, compare)
+
+
+@api.post("/api/games/<gid>/odds")
+def game_odds(gid: str) -> Response:
+    """``{"keep": [...]}``: the plan odds of that keep now (open boxes below the upper
+    section)."""
+    state = server_state()
+    game, _ = state.entry(gid)
+    keep = _int_list(_body(), "keep", required=False)
+    with state.lock:
+        odds = game.plan_odds(keep)
+        rolls_left = game.rolls_left
+    lower = {c.name for c in game.rules.boxes if not c.is_upper}
+    shown = {b: p for b, p in odds.items() if b in lower}
+    return jsonify({"keep": sorted(keep), "rolls_left": rolls_left, "odds": shown})
 
 
 def create_app(default_rules: str = "yahtzee") -> Flask:

@@ -79,8 +79,11 @@ HELP = """\
         fh/full, ss/sm/small, ls/lg/large, y/yahtzee/yatzy, ch/chance, and in Yatzy
         1p/pair, 2p/tp
   dice> (manual dice) the dice of the roll just made, kept dice included
-  at any prompt: 'sheet' shows the score sheet, 'help' this text, 'quit' ends the game
-        (the record keeps what was played)"""
+  odds  at the keep prompt, 'odds 2345' shows the plan odds of keeping those dice: the
+        chance each open box is made by the end of the turn, chasing it
+  at any prompt: 'undo' takes back the last move (the same dice come again), 'sheet'
+        shows the score sheet, 'help' this text, 'quit' ends the game (the record keeps
+        what was played)"""
 
 
 def sheet_lines(game: Game) -> list[str]:
@@ -123,14 +126,19 @@ _COMMANDS = {
     "sheet": "sheet",
     "card": "sheet",
     "quit": "quit",
+    "undo": "undo",
 }
+
+
+class _TakenBack(Exception):
+    """The person took back the last move: the loop shows the position again."""
 
 
 def _asker(
     game: Game, ask: Callable[[str], str], say: Callable[[str], None]
 ) -> Callable[[str], str]:
-    """``ask`` that answers the commands (help, sheet, quit) itself and returns any other
-    line."""
+    """``ask`` that answers the commands (help, sheet, quit, undo) itself and returns any
+    other line; after an undo it raises :class:`_TakenBack`."""
 
     def ask_move(prompt: str) -> str:
         while True:
@@ -140,65 +148,116 @@ def _asker(
                 return line
             if command == "quit":
                 raise EndOfInput("quit")
+            if command == "undo":
+                try:
+                    game.undo()
+                except MoveError as exc:
+                    say(f"  {exc}")
+                    continue
+                say("  (the last move is taken back)")
+                raise _TakenBack
             say(HELP if command == "help" else "\n".join(sheet_lines(game)))
 
     return ask_move
+
+
+def odds_line(game: Game, keep: list[int]) -> str:
+    """The plan odds of keeping ``keep`` now as one line: the open lower boxes it may make,
+    likeliest first, then those the dice make already, e.g. ``"keep 2 3 4 5, 2 rerolls:
+    Large straight 55.6%, ...; made already: Small straight, Chance"``."""
+    rules = game.rules
+    lower = {c.name for c in rules.boxes if not c.is_upper}  # an upper box is always made
+    odds = {b: p for b, p in game.plan_odds(keep).items() if b in lower}
+    labels = dict(zip(rules.box_names, rules.box_labels, strict=True))
+    ranked = sorted(((-p, b) for b, p in odds.items() if 0 < p), key=lambda x: x[0])
+    parts = [f"{labels[b]} {-q:.1%}" for q, b in ranked if -q < 1][:5]
+    sure = [labels[b] for q, b in ranked if -q >= 1]
+    text = ", ".join(parts) or "no open box"
+    if sure:
+        text += "; made already: " + ", ".join(sure)
+    j = game.rolls_left
+    head = "keep " + (" ".join(map(str, sorted(keep))) or "nothing")
+    return f"  plan odds, {head} with {j} reroll{'s' if j > 1 else ''} left: {text}"
 
 
 def _terminal(
     game: Game, ask: Callable[[str], str], say: Callable[[str], None], coach: bool
 ) -> None:
     """Drive ``game`` from lines of input until it ends (or the input does)."""
-    rules = game.rules
-    n = rules.n_dice
     ask = _asker(game, ask, say)
-    say("  ('help' explains the moves, 'sheet' shows the score sheet)")
+    say("  ('help' explains the moves, 'undo' takes one back, 'sheet' shows the score sheet)")
     while not game.over:
-        st = game.state()
-        if st["need_dice"]:
-            turn = game.record["turns"][-1] if game.record["turns"] else None
-            kept = turn["keeps"][-1] if turn and len(turn["keeps"]) == len(turn["rolls"]) else []
-            held = f", with {' '.join(map(str, kept))}" if kept else ""
-            faces = _parse_faces(ask(f"dice> (the {n} dice of this roll{held}) "), rules)
-            try:
-                game.set_dice(faces if faces is not None else [])
-            except MoveError as exc:
-                say(f"  {exc} (e.g. 1 3 5 5 6)")
+        try:
+            _decision(game, ask, say, coach)
+        except _TakenBack:
             continue
-        dice = " ".join(map(str, st["dice"]))
-        line = f"turn {st['turn']}, score {st['score']}, dice {dice}, rolls left {st['rolls_left']}"
-        if rules.saved_roll_cap:  # Maxi Yatzy: rolls carried between turns
-            line += f" ({st['saved_before']} saved from earlier turns"
-            line += f"; this turn saves {st['saved_rolls']})" if not st["rolls_left"] else ")"
-        say(line)
-        says = game.compared()
-        if says is not None:
-            say("  " + says.line())
-        if st["rolls_left"] > 0:
-            text = ask("keep> (dice to hold, 'all' to stop rolling, '-' for none) ").strip()
-            if text.lower() in ("all", "stop", "a"):
-                kept = st["dice"]
-            elif text.lower() in ("-", "none", "0"):
-                kept = []
-            else:  # (an empty line is no answer: '-' rerolls every die)
-                kept = _parse_faces(text, rules) if text else None
-            if kept is None or not holds(st["dice"], kept):
-                say(f"  hold some of {dice} (or 'all', or '-'; 'help' explains)")
-                continue
-            word = game.keep(kept)
+
+
+def _decision(game: Game, ask: Callable[[str], str], say: Callable[[str], None], coach: bool):
+    """One decision of ``game`` (or the dice of a manual roll), asked and played."""
+    rules, st = game.rules, game.state()
+    if st["need_dice"]:
+        turn = game.record["turns"][-1] if game.record["turns"] else None
+        kept = turn["keeps"][-1] if turn and len(turn["keeps"]) == len(turn["rolls"]) else []
+        held = f", with {' '.join(map(str, kept))}" if kept else ""
+        faces = _parse_faces(ask(f"dice> (the {rules.n_dice} dice of this roll{held}) "), rules)
+        try:
+            game.set_dice(faces if faces is not None else [])
+        except MoveError as exc:
+            say(f"  {exc} (e.g. 1 3 5 5 6)")
+        return
+    dice = " ".join(map(str, st["dice"]))
+    line = f"turn {st['turn']}, score {st['score']}, dice {dice}, rolls left {st['rolls_left']}"
+    if rules.saved_roll_cap:  # Maxi Yatzy: the bank of rolls carried between turns
+        line += f" (bank: {st['saved_before']} saved rolls brought to this turn"
+        line += f"; this turn saves {st['saved_rolls']})" if not st["rolls_left"] else ")"
+    say(line)
+    says = game.compared()
+    if says is not None:
+        say("  " + says.line())
+    if st["rolls_left"] > 0:
+        word = _keep(game, st, ask, say)
+    else:
+        labels = st["labels"]
+        say("  boxes: " + ", ".join(f"{labels[b]} {p}" for b, p in st["boxes"].items()))
+        typed = ask("box> ")  # (outside the try: the end of the input ends the game)
+        try:
+            word = game.box(typed)
+        except YahtzeeSimError as exc:
+            say(f"  {exc}")
+            return
+    if word is None:
+        return
+    if coach:
+        say("  " + word.line())
+    if game.opponent is not None and st["rolls_left"] == 0:
+        say("  " + opponent_line(game))
+
+
+def _keep(game: Game, st: dict, ask: Callable[[str], str], say: Callable[[str], None]):
+    """Ask for the dice to hold (or plan odds: 'odds DICE') and play the keep; ``None``
+    when the answer was no keep."""
+    dice = " ".join(map(str, st["dice"]))
+    stop = "score now and save the rolls left" if game.rules.saved_roll_cap else "stop rolling"
+    text = ask(f"keep> (dice to hold, 'all' to {stop}, '-' for none, 'odds DICE') ").strip()
+    if text.lower().startswith("odds"):
+        rest = text[4:].strip()
+        faces = [] if rest in ("", "-") else _parse_faces(rest, game.rules)
+        if faces is None or not holds(st["dice"], faces):
+            say(f"  odds of a keep: 'odds' and some of {dice}, e.g. odds {dice[:3]}")
         else:
-            labels = st["labels"]
-            say("  boxes: " + ", ".join(f"{labels[b]} {p}" for b, p in st["boxes"].items()))
-            typed = ask("box> ")  # (outside the try: the end of the input ends the game)
-            try:
-                word = game.box(typed)
-            except YahtzeeSimError as exc:
-                say(f"  {exc}")
-                continue
-        if coach:
-            say("  " + word.line())
-        if game.opponent is not None and st["rolls_left"] == 0:
-            say("  " + opponent_line(game))
+            say(odds_line(game, faces))
+        return None
+    if text.lower() in ("all", "stop", "a"):
+        kept = st["dice"]
+    elif text.lower() in ("-", "none", "0"):
+        kept = []
+    else:  # (an empty line is no answer: '-' rerolls every die)
+        kept = _parse_faces(text, game.rules) if text else None
+    if kept is None or not holds(st["dice"], kept):
+        say(f"  hold some of {dice} (or 'all', or '-'; 'help' explains)")
+        return None
+    return game.keep(kept)
 
 
 def opponent_line(game: Game) -> str:
@@ -246,6 +305,7 @@ def play(
     record: str | None = None,
     opponent: str | Strategy | None = None,
     compare: str | Strategy | None = None,
+    tie: float | None = None,
 ) -> dict:
     """Play one game in the terminal (see the module docstring).
 
@@ -271,6 +331,9 @@ def play(
     opponent, compare : str or Strategy, optional
         As :class:`~yahtzee_sim.apps.game.Game` takes them; each opponent turn and each
         second opinion is shown.
+    tie : float, optional
+        The coach's near-tie threshold, points (a move within it of the best is not a
+        mistake; default 0.1).
 
     Returns
     -------
@@ -280,7 +343,9 @@ def play(
     """
     if ask is None:
         ask = _stdin_reader()
-    g = Game(rules, seed=seed, game=game, manual=manual, opponent=opponent, compare=compare)
+    g = Game(
+        rules, seed=seed, game=game, manual=manual, opponent=opponent, compare=compare, tie=tie
+    )
     try:
         _terminal(g, ask, say, coach)
     except EndOfInput as exc:

@@ -13,6 +13,10 @@ from yahtzee_sim.cli.extras import require
 from yahtzee_sim.cli.files import check_file, save_plot
 from yahtzee_sim.game.rules import get_rules
 
+#: The default near-tie threshold, points (the analysis's NEAR_TIE; the analysis itself is
+#: imported only when a command needs it, so that --help stays fast).
+NEAR_TIE = 0.1
+
 
 # ------------------------------------------------------------------ play
 def add_play_arguments(p: argparse.ArgumentParser) -> None:
@@ -28,6 +32,7 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     )
     opt.add_flag(p, "--no-coach", "no advice until the end")
     opt.add_path(p, "--record", "write the game's record (JSONL)")
+    add_tie(p)
     p.add_argument(
         "--opponent",
         default=None,
@@ -61,6 +66,7 @@ def run_play(args: argparse.Namespace) -> int:
         record=args.record,
         opponent=args.opponent,
         compare=args.compare,
+        tie=args.tie,
     )
     if args.record is not None:
         print(f"game record written to {args.record} (yahtzee-sim analyze {args.record})")
@@ -112,8 +118,32 @@ def add_analyze_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--game", type=opt.whole, default=None, help="show this game's decisions")
     opt.add_count(p, "--top", "mistakes to list (default 5)", default=5)
+    add_tie(p)
     opt.add_path(p, "--plot", "write the game's value path (PNG)")
     opt.add_output(p, quiet=False)
+
+
+def points(text: str) -> float:
+    """A number of points >= 0 (finite)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of points, got {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of points >= 0, got {text!r}")
+    return value
+
+
+def add_tie(p: argparse.ArgumentParser) -> None:
+    """Declare ``--tie POINTS``: the near-tie threshold of the grades."""
+    p.add_argument(
+        "--tie",
+        type=points,
+        default=NEAR_TIE,
+        metavar="POINTS",
+        help="a move within this many points of the best is a near tie, not a mistake "
+        f"(default {NEAR_TIE})",
+    )
 
 
 def _span(values) -> str:
@@ -133,12 +163,13 @@ def format_game(res, game) -> str:
     """Every decision of one game: the move, the best move, the luck and the loss."""
     d = res.decisions[res.decisions["game"] == game]
     lines = [
-        f"game {game}: every decision, its loss against optimal play and the luck before it",
+        f"game {game}: every decision, its loss against optimal play and the luck before it "
+        f"(<-: a mistake; ~: a near tie, within {res.tie:g} points of the best)",
         f"  {'turn':>4} {'left':>4}  {'dice':<10} {'move':<22} {'best move':<22} "
         f"{'luck':>7} {'loss':>6}",
     ]
     for r in d.itertuples():
-        flag = "  <-" if r.loss > 0.5 else ""
+        flag = {"mistake": "  <-", "near tie": "  ~"}.get(r.grade, "")
         best = r.optimal_move if r.loss > 1e-9 else "="
         lines.append(
             f"  {r.turn:>4} {r.rolls_left:>4}  {r.dice:<10} {r.move:<22} "
@@ -168,11 +199,14 @@ def format_analysis(res, out: dict) -> str:
                 f"  mean {name:<7} {m['mean']:8.2f}  (95% CI {m['lo']:.2f} .. {m['hi']:.2f})"
             )
         lines.append(f"  start value {res.start_value:.2f} (expected score of optimal play)")
-    lines.append("  points lost by decision type (per game):")
+    lines.append(
+        f"  points lost by decision type (per game; near ties: within {res.tie:g} points of "
+        "the best, not mistakes):"
+    )
     for name, r in out["by_decision"].items():
         lines.append(
-            f"    {name:<22} {int(r['mistakes']):>7,} mistakes in {int(r['decisions']):>8,} "
-            f"decisions  {r['loss_per_game']:6.2f}"
+            f"    {name:<22} {int(r['mistakes']):>7,} mistakes, {int(r['near_ties']):>6,} near "
+            f"ties in {int(r['decisions']):>8,} decisions  {r['loss_per_game']:6.2f}"
         )
     if out["mistakes"] and n > 1:
         lines.append("  costliest mistakes:")
@@ -189,7 +223,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     # analysis loads pandas and every strategy: imported here so that --help stays fast.
     from yahtzee_sim.analysis.decisions.coach import analyze, plot_value_path
 
-    res = analyze(args.file, args.rules)
+    res = analyze(args.file, args.rules, args.tie)
     games = res.games
     only = games["game"].iloc[0] if len(games) == 1 else None
     single = args.game if args.game is not None else only

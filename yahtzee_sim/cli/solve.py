@@ -11,7 +11,7 @@ from yahtzee_sim.cli.extras import require
 from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, print_result, save_plot
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.game.state import compact_states, n_states
-from yahtzee_sim.solving.advisor import Option, advise
+from yahtzee_sim.solving.advisor import Option, advise, with_plan_odds
 from yahtzee_sim.solving.levels import partial_paths
 from yahtzee_sim.solving.solver import TABLES, solve, value_table
 from yahtzee_sim.solving.strategy_move import strategy_move
@@ -132,6 +132,13 @@ def add_advise_arguments(p: argparse.ArgumentParser) -> None:
     )
     opt.add_count(p, "--top", "show only the best N")
     p.add_argument(
+        "--odds",
+        default=None,
+        metavar="BOXES",
+        help="plan odds: the chance each keep makes these boxes by the end of the turn "
+        "(comma-separated names, or 'open': every open box)",
+    )
+    p.add_argument(
         "--strategy",
         default=None,
         metavar="STRATEGY",
@@ -150,15 +157,29 @@ def add_advise_arguments(p: argparse.ArgumentParser) -> None:
     opt.add_output(p, quiet=False)
 
 
-def format_options(options: list[Option]) -> str:
-    """One line per option: its value, its loss against the best, the move."""
+def format_options(options: list[Option], rules=None) -> str:
+    """One line per option: its value, its loss against the best, the move (a stop of a
+    game with saved rolls in words, ``rules`` given) and its plan odds, if asked."""
     best = options[0].value
     lines = []
     for o in options:
         kept = " ".join(map(str, o.keep)) if o.keep else "nothing (reroll all)"
         label = o.box if o.box is not None else f"keep {kept}"
+        if o.stop_box is not None and rules is not None:
+            label = f"{label}: {o.text(rules)}"
+        if o.odds:
+            label += "  (" + ", ".join(f"{b} {p:.1%}" for b, p in o.odds.items()) + ")"
         lines.append(f"{o.value:10.3f}  {o.value - best:+9.3f}  {label}")
     return "\n".join(lines)
+
+
+def odds_boxes(rules, text: str | None, used: list[str]) -> list[str] | None:
+    """The boxes ``--odds`` names (``"open"``: every box not in ``used``)."""
+    if text is None:
+        return None
+    if text.strip() == "open":
+        return [n for n in rules.box_names if n not in used]
+    return opt.id_list(text)
 
 
 def run_advise(args: argparse.Namespace) -> int:
@@ -166,6 +187,9 @@ def run_advise(args: argparse.Namespace) -> int:
     rules = opt.rules_from(args)
     position = (opt.dice(args.dice), args.rolls_left, opt.id_list(args.used), args.upper)
     options = advise(*position, flag=args.flag, rules=rules, saved_rolls=args.saved_rolls)
+    boxes = odds_boxes(rules, args.odds, position[2])
+    if boxes is not None:
+        options = with_plan_odds(options, args.rolls_left, rules, boxes)
     says = None
     if args.strategy is not None:
         says = strategy_move(
@@ -179,7 +203,7 @@ def run_advise(args: argparse.Namespace) -> int:
             out["strategy"] = {"id": args.strategy} | says.to_dict()
         print(json.dumps(out))
     else:
-        print(format_options(options))
+        print(format_options(options, rules))
         if says is not None:
             print(says.line())
     return 0

@@ -290,6 +290,7 @@ class GameBatch:
             self.upper_total,
             self.flag,
             self.score,
+            self.saved_rolls,
         )
 
     def action_mask(self) -> np.ndarray:

@@ -18,6 +18,10 @@ slice                   length      meaning
                                     is open or holds 0; 1: it holds its points; ``1 + k``
                                     after ``k`` bonuses under a bonus limit)
 ``score``               1           points so far, bonuses earned included
+``saved``               1           games with saved rolls only: at a box decision, the
+                                    rolls the turn saves for the next (the bank; with
+                                    rerolls left the bank is in ``rolls_left``: a turn
+                                    has its rules' rolls plus the rolls saved before it)
 ======================  ==========  ====================================================
 
 **Actions** (one integer in ``0 .. n_keeps + n_boxes - 1``):
@@ -25,7 +29,8 @@ slice                   length      meaning
 * ``a < n_keeps`` — keep the dice ``rules.tables.keep_counts[a]`` (face counts: every
   distinct sub-multiset of the dice is one action) and reroll the rest; legal while
   ``rolls_left > 0`` and the keep is a sub-multiset of the dice. Keeping every die
-  ends the rolling: the next decision is the box.
+  ends the rolling: the next decision is the box (in a game with saved rolls it stops
+  and banks the rolls left, up to the cap).
 * ``a >= n_keeps`` — write the roll in box ``a - n_keeps`` (score-sheet order,
   ``rules.box_names``); legal when ``rolls_left == 0`` and the rules allow the box
   (joker rules applied).
@@ -43,13 +48,22 @@ from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import flag_size, max_points_to_come
 
 FIELDS = ("dice", "rolls_left", "used", "upper_total", "flag", "score")
+#: The field games with saved rolls add after :data:`FIELDS`.
+SAVED_FIELD = "saved"
+
+
+def observation_fields(rules: RuleSet) -> tuple[str, ...]:
+    """The fields of an observation of ``rules``: :data:`FIELDS`, and ``"saved"`` in
+    games with saved rolls."""
+    return (*FIELDS, SAVED_FIELD) if rules.saved_roll_cap else FIELDS
 
 
 def observation_layout(rules: RuleSet) -> dict[str, slice]:
-    """The slice of each field of :data:`FIELDS` in an observation vector of ``rules``."""
+    """The slice of each field (:func:`observation_fields`) in an observation vector of
+    ``rules``."""
     sizes = {"dice": rules.n_faces, "used": rules.n_boxes}
     out, start = {}, 0
-    for name in FIELDS:
+    for name in observation_fields(rules):
         n = sizes.get(name, 1)
         out[name] = slice(start, start + n)
         start += n
@@ -59,15 +73,17 @@ def observation_layout(rules: RuleSet) -> dict[str, slice]:
 def observation_bounds(rules: RuleSet) -> tuple[np.ndarray, np.ndarray]:
     """``(low, high)`` of every observation entry (``int16``)."""
     layout = observation_layout(rules)
-    size = layout["score"].stop
+    size = list(layout.values())[-1].stop
     low, high = np.zeros(size, dtype=np.int16), np.zeros(size, dtype=np.int16)
     upper_max = sum(c.param * rules.n_dice for c in rules.boxes if c.is_upper)
     high[layout["dice"]] = rules.n_dice
-    high[layout["rolls_left"]] = rules.rolls_per_turn - 1
+    high[layout["rolls_left"]] = rules.max_rolls - 1
     high[layout["used"]] = 1
     high[layout["upper_total"]] = upper_max
     high[layout["flag"]] = flag_size(rules) - 1
     high[layout["score"]] = int(max_points_to_come(rules, [0], 0)[0])
+    if SAVED_FIELD in layout:
+        high[layout[SAVED_FIELD]] = rules.saved_roll_cap
     return low, high
 
 
@@ -76,13 +92,16 @@ def n_actions(rules: RuleSet) -> int:
     return rules.tables.n_keeps + rules.n_boxes
 
 
-def observe(rules: RuleSet, dice, rolls_left, used, upper_total, flag, score) -> np.ndarray:
+def observe(
+    rules: RuleSet, dice, rolls_left, used, upper_total, flag, score, saved=0
+) -> np.ndarray:
     """Observation vectors ``(m, size)`` int16 of ``m`` positions (arrays with a leading
-    game axis; ``rolls_left`` may be one integer for all)."""
+    game axis; ``rolls_left`` may be one integer for all; ``saved``, games with saved
+    rolls: the rolls a box decision saves)."""
     dice = np.asarray(dice)
     m = dice.shape[0]
     layout = observation_layout(rules)
-    out = np.empty((m, layout["score"].stop), dtype=np.int16)
+    out = np.empty((m, list(layout.values())[-1].stop), dtype=np.int16)
     out[:, layout["dice"]] = dice
     out[:, layout["rolls_left"].start] = rolls_left
     bits = np.arange(rules.n_boxes, dtype=np.int64)
@@ -90,6 +109,8 @@ def observe(rules: RuleSet, dice, rolls_left, used, upper_total, flag, score) ->
     out[:, layout["upper_total"].start] = upper_total
     out[:, layout["flag"].start] = flag
     out[:, layout["score"].start] = score
+    if SAVED_FIELD in layout:
+        out[:, layout[SAVED_FIELD].start] = saved
     return out
 
 
@@ -102,7 +123,14 @@ def used_masks(rules: RuleSet, obs: np.ndarray) -> np.ndarray:
 def observe_view(view) -> np.ndarray:
     """:func:`observe` of every game of a :class:`~yahtzee_sim.engine.view.TurnView`."""
     return observe(
-        view.rules, view.dice, view.rolls_left, view.used, view.upper_total, view.flag, view.score
+        view.rules,
+        view.dice,
+        view.rolls_left,
+        view.used,
+        view.upper_total,
+        view.flag,
+        view.score,
+        view.saved_rolls,
     )
 
 

@@ -12,7 +12,8 @@ A record file is JSON Lines (``.jsonl``): one game per line, each an object
 * ``rules`` — a preset name (``yahtzee-sim rules`` lists them; ``"yatzy@4"`` for four rolls);
 * ``turns`` — in order; each holds ``rolls``, the dice of every roll of the turn (face values,
   any order), ``keeps``, the dice kept before each reroll (one fewer than ``rolls``; a
-  turn with fewer rolls than the rules allow stopped early, keeping every die), and
+  turn with fewer rolls than the rules allow stopped early, keeping every die; in games
+  with saved rolls a turn may also use the rolls earlier turns saved), and
   ``box``, the box the last roll was written in (a name from ``rules.box_names``);
   the last turn may lack its ``box`` (a game stopped mid-turn);
 * ``strategy``, ``seed``, ``game`` — optional: who played, and which game of which seed
@@ -72,7 +73,12 @@ class Decision(NamedTuple):
     """One decision of a checked record: at roll ``roll`` (index in the dice tables) with
     ``rolls_left`` rerolls left in turn ``turn`` (0-based) from the turn-start state
     ``(used, upper_total, flag)`` with ``score`` points so far, the player took ``action``
-    (the encoding of :mod:`yahtzee_sim.engine.observation`: a keep index, or ``n_keeps + box``)."""
+    (the encoding of :mod:`yahtzee_sim.engine.observation`: a keep index, or ``n_keeps + box``).
+
+    Games with saved rolls: ``bank`` is the rolls saved before the turn (the turn-start
+    state's saved rolls; the turn has ``rolls_per_turn + bank`` rolls) and ``saved``, at a
+    box decision, the rolls the turn leaves unused and saves for the next (at most the cap).
+    Both are 0 in other games."""
 
     turn: int
     rolls_left: int
@@ -82,20 +88,24 @@ class Decision(NamedTuple):
     flag: int
     score: int
     action: int
+    bank: int = 0
+    saved: int = 0
 
 
 @dataclass(frozen=True)
 class GameRecord:
     """A checked game: its record (the JSON object) and its decisions in order of play.
 
-    ``final`` is the points scored (bonuses included) and ``state`` the ``(used,
-    upper_total, flag)`` reached after the last complete turn."""
+    ``final`` is the points scored (bonuses included), ``state`` the ``(used,
+    upper_total, flag)`` reached after the last complete turn and ``saved`` the rolls saved
+    then (games with saved rolls)."""
 
     rules: RuleSet
     data: dict
     decisions: tuple[Decision, ...]
     final: int
     state: tuple[int, int, int]
+    saved: int = 0
 
     @property
     def complete(self) -> bool:
@@ -137,9 +147,48 @@ def _faces(rules: RuleSet, dice, what: str) -> tuple[int, ...]:
     return key
 
 
+def _roll_moves(rules: RuleSet, where: str, rolls: list, keeps: list, allowed: int, boxed: bool):
+    """The moves of one turn's rolls, checked: ``([(rolls_left, roll, action, stop)],
+    faces, roll)`` with the last roll's faces and index (``allowed``: the rolls the turn
+    may have; ``boxed``: the turn wrote a box, so fewer rolls mean it stopped early,
+    keeping every die — ``stop`` marks that decision)."""
+    t, index = rules.tables, _index(rules)
+    kept: tuple[int, ...] = ()
+    action, moves = -1, []
+    for ri, dice in enumerate(rolls):
+        faces = _faces(rules, dice, f"{where}, roll {ri + 1}")
+        if len(faces) != rules.n_dice:
+            raise RecordError(
+                f"{where}, roll {ri + 1}: {len(faces)} dice, the rules roll {rules.n_dice}"
+            )
+        roll = index.roll[faces]
+        if ri > 0 and action not in index.subkeeps[roll]:
+            raise RecordError(
+                f"{where}, roll {ri + 1}: the dice {list(faces)} lost some of the dice "
+                f"kept, {list(kept)}"
+            )
+        rolls_left = allowed - 1 - ri
+        if ri < len(rolls) - 1:
+            kept = _faces(rules, keeps[ri], f"{where}, keep {ri + 1}")
+            action = index.keep.get(kept, -1)
+            if action not in index.subkeeps[roll]:
+                raise RecordError(
+                    f"{where}, keep {ri + 1}: the dice {list(faces)} do not hold {list(kept)}"
+                )
+            if len(kept) == rules.n_dice:
+                raise RecordError(
+                    f"{where}, keep {ri + 1}: keeping every die ends the rolling; "
+                    "no roll can follow it"
+                )
+            moves.append((rolls_left, roll, action, False))
+        elif rolls_left > 0 and boxed:  # stopped early: kept every die
+            moves.append((rolls_left, roll, int(t.roll_keep_index[roll]), True))
+    return moves, faces, roll
+
+
 def _check_game(rules: RuleSet, data: dict) -> GameRecord:
     """The decisions of one record, or a :class:`RecordError` (without the line)."""
-    t, index = rules.tables, _index(rules)
+    t = rules.tables
     game = GameBatch(rules, 1)  # the card, scored by the engine's scoring step
     box_row, one = np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.bool_)
     turns = data.get("turns")
@@ -147,7 +196,7 @@ def _check_game(rules: RuleSet, data: dict) -> GameRecord:
         raise RecordError("'turns' must be a list of turns")
     if len(turns) > rules.n_boxes:
         raise RecordError(f"{len(turns)} turns: the rules have {rules.n_boxes} boxes")
-    used = upper = flag = score = 0
+    used = upper = flag = score = bank = 0
     names = rules.box_names
     decisions: list[Decision] = []
     for ti, turn in enumerate(turns):
@@ -157,10 +206,10 @@ def _check_game(rules: RuleSet, data: dict) -> GameRecord:
         rolls, keeps = turn.get("rolls"), turn.get("keeps", [])
         if not isinstance(rolls, list) or not rolls:
             raise RecordError(f"{where}: 'rolls' must list the dice of at least one roll")
-        if len(rolls) > rules.rolls_per_turn:
-            raise RecordError(
-                f"{where}: {len(rolls)} rolls, the rules allow {rules.rolls_per_turn}"
-            )
+        allowed = rules.rolls_per_turn + bank  # the rolls saved before the turn too
+        if len(rolls) > allowed:
+            held = f" ({rules.rolls_per_turn} and {bank} saved)" if bank else ""
+            raise RecordError(f"{where}: {len(rolls)} rolls, the rules allow {allowed}{held}")
         if not isinstance(keeps, list) or len(keeps) != len(rolls) - 1:
             raise RecordError(
                 f"{where}: 'keeps' must list the dice kept before each reroll "
@@ -170,36 +219,10 @@ def _check_game(rules: RuleSet, data: dict) -> GameRecord:
         if "box" not in turn and not last:
             raise RecordError(f"{where}: 'box' is missing (only the last turn may lack it)")
         state = (used, upper, flag, score)
-        kept: tuple[int, ...] = ()
-        action = -1
-        for ri, dice in enumerate(rolls):
-            faces = _faces(rules, dice, f"{where}, roll {ri + 1}")
-            if len(faces) != rules.n_dice:
-                raise RecordError(
-                    f"{where}, roll {ri + 1}: {len(faces)} dice, the rules roll {rules.n_dice}"
-                )
-            roll = index.roll[faces]
-            if ri > 0 and action not in index.subkeeps[roll]:
-                raise RecordError(
-                    f"{where}, roll {ri + 1}: the dice {list(faces)} lost some of the dice "
-                    f"kept, {list(kept)}"
-                )
-            rolls_left = rules.rolls_per_turn - 1 - ri
-            if ri < len(rolls) - 1:
-                kept = _faces(rules, keeps[ri], f"{where}, keep {ri + 1}")
-                action = index.keep.get(kept, -1)
-                if action not in index.subkeeps[roll]:
-                    raise RecordError(
-                        f"{where}, keep {ri + 1}: the dice {list(faces)} do not hold {list(kept)}"
-                    )
-                if len(kept) == rules.n_dice:
-                    raise RecordError(
-                        f"{where}, keep {ri + 1}: keeping every die ends the rolling; "
-                        "no roll can follow it"
-                    )
-                decisions.append(Decision(ti, rolls_left, roll, *state, action))
-            elif rolls_left > 0 and "box" in turn:  # stopped early: kept every die
-                decisions.append(Decision(ti, rolls_left, roll, *state, t.roll_keep_index[roll]))
+        saved = min(allowed - len(rolls), rules.saved_roll_cap)  # saved when the box is written
+        moves, faces, roll = _roll_moves(rules, where, rolls, keeps, allowed, "box" in turn)
+        for rolls_left, r, action, stop in moves:
+            decisions.append(Decision(ti, rolls_left, r, *state, action, bank, saved * stop))
         if "box" not in turn:
             break
         box = turn["box"]
@@ -213,10 +236,10 @@ def _check_game(rules: RuleSet, data: dict) -> GameRecord:
             raise RecordError(
                 f"{where}: the rules do not allow {list(faces)} in {box!r} (joker rules)"
             )
-        decisions.append(Decision(ti, 0, roll, *state, t.n_keeps + c))
+        decisions.append(Decision(ti, 0, roll, *state, t.n_keeps + c, bank, saved))
         used, upper, flag = int(game.used[0]), int(game.upper_total[0]), int(game.flag[0])
-        score = int(game.score[0])
-    return GameRecord(rules, data, tuple(decisions), score, (used, upper, flag))
+        score, bank = int(game.score[0]), saved
+    return GameRecord(rules, data, tuple(decisions), score, (used, upper, flag), bank)
 
 
 def _record_rules(data: dict, rules: str | RuleSet | None) -> RuleSet:
@@ -225,7 +248,8 @@ def _record_rules(data: dict, rules: str | RuleSet | None) -> RuleSet:
     named = data.get("rules")
     try:
         asked = None if rules is None else get_rules(rules)
-        own = None if named is None else get_rules(named)
+        same = asked is not None and named == asked.name  # a rule set of one's own too
+        own = None if named is None or same else get_rules(named)
     except RulesError as exc:
         raise RecordError(str(exc)) from None
     if asked is not None and own is not None and own.name != asked.name:

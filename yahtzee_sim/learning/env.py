@@ -40,6 +40,12 @@ With ``illegal_action="raise"`` they raise :class:`~yahtzee_sim.errors.IllegalMo
 instead (naming the game, the turn, the dice and the action), changing nothing — the
 strict mode for an agent that should only ever play masked actions.
 
+**Saved rolls** (``maxi-yatzy``, a ``+capN`` variant): keeping every die with rerolls left
+stops the turn and banks the rolls left for the next (up to the cap) — the real action
+set, no action of its own; a turn then has its rules' rolls plus the bank, so
+``rolls_left`` counts the bank, and the observation's ``saved`` entry holds, at a box
+decision, the rolls the turn saves (:mod:`yahtzee_sim.engine.observation`).
+
 Every observation entry has ``low < high``: an entry a rule set holds constant (Yatzy's
 Yahtzee-bonus flag, always 0) has the bounds ``[0, 1]``.
 """
@@ -62,13 +68,9 @@ except ImportError as exc:  # pragma: no cover - exercised without the extra
 from yahtzee_sim.engine.batch import GameBatch
 from yahtzee_sim.engine.observation import describe_action, n_actions, observation_bounds
 from yahtzee_sim.errors import IllegalMoveError, YahtzeeSimError
-from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.dice import DiceTables
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.validation import Integer, OneOf, Real, check
-
-#: The environments take games without saved rolls.
-ENVIRONMENT = Feature("the Gymnasium environment", FIXED_ROLLS)
 
 ILLEGAL_MODES = ("penalty", "raise")
 
@@ -113,9 +115,7 @@ def _illegal_action(batch: GameBatch, i: int, action) -> IllegalMoveError:
 
 
 def _check_rules(rules) -> RuleSet:
-    rules = get_rules(rules)
-    ENVIRONMENT.check(rules)
-    return rules
+    return get_rules(rules)
 
 
 def _check_illegal(mode: str, penalty) -> tuple[str, float]:

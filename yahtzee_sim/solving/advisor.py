@@ -28,23 +28,39 @@ class PositionError(YahtzeeSimError):
 
 @dataclass(frozen=True)
 class Option:
-    """One choice: a keep (sorted faces; ``()`` = reroll all) or a box, and its value."""
+    """One choice: a keep (sorted faces; ``()`` = reroll all) or a box, and its value.
+
+    In a game with saved rolls, keeping every die with rerolls left stops the rolling:
+    ``stop_box`` is then the box it scores in (the best) and ``saves`` the rolls it saves.
+    ``odds`` (:func:`with_plan_odds`): a keep's plan odds, ``{box: chance}``."""
 
     value: float
     keep: tuple[int, ...] | None = None
     box: str | None = None
+    stop_box: str | None = None
+    saves: int = 0
+    odds: dict[str, float] | None = None
 
     def to_dict(self) -> dict:
-        """``{"keep": [...], "value": v}`` or ``{"box": name, "value": v}``."""
+        """``{"keep": [...], "value": v}`` or ``{"box": name, "value": v}`` (a stop of a
+        game with saved rolls adds ``"stop_box"`` and ``"saves"``; plan odds ``"odds"``)."""
         if self.box is not None:
             return {"box": self.box, "value": self.value}
-        return {"keep": list(self.keep), "value": self.value}
+        out = {"keep": list(self.keep), "value": self.value}
+        if self.stop_box is not None:
+            out |= {"stop_box": self.stop_box, "saves": self.saves}
+        return out | ({} if self.odds is None else {"odds": self.odds})
 
     def text(self, rules: RuleSet) -> str:
-        """The move for a person: the box's label ("Three of a kind"), ``"keep 5 5"``
-        or ``"reroll everything"``."""
+        """The move for a person: the box's label ("Three of a kind"), ``"keep 5 5"``,
+        ``"reroll everything"`` or, stopping in a game with saved rolls, ``"score Chance
+        now and save 2 rolls"``."""
         if self.box is not None:
             return rules.boxes[rules.box_index(self.box)].label
+        if self.stop_box is not None:
+            label = rules.boxes[rules.box_index(self.stop_box)].label
+            n = self.saves
+            return f"score {label} now and save {n} roll{'s' if n != 1 else ''}"
         return "keep " + " ".join(map(str, self.keep)) if self.keep else "reroll everything"
 
 
@@ -235,15 +251,52 @@ def advise(
         # keeping every die ends the rolling (as in the engine): the roll's best box now,
         # the rolls left saved in games with saved rolls
         saved = min(rolls_left, rules.saved_roll_cap)
-        stop = max(o.value for o in _box_options(pos, table, saved))
+        stop = max(_box_options(pos, table, saved), key=lambda o: o.value)
         options = [
-            Option(
-                stop if t.keep_size[k] == rules.n_dice else float(keep_vals[rolls_left, k]),
-                keep=t.faces_from_counts(t.keep_counts[k]),
-            )
+            Option(float(keep_vals[rolls_left, k]), keep=t.faces_from_counts(t.keep_counts[k]))
+            if t.keep_size[k] < rules.n_dice
+            else _stop_option(pos, stop, saved)
             for k in keeps
         ]
     return sorted(options, key=lambda o: (-o.value, -len(o.keep or ()), o.keep or (), o.box or ""))
+
+
+def _stop_option(pos: CheckedPosition, best: Option, saved: int) -> Option:
+    """Keeping every die with rerolls left: the roll's best box now (``best``), the
+    rolls left saved in games with saved rolls (the option says so)."""
+    faces = pos.rules.tables.faces_from_counts(pos.counts)
+    if not pos.rules.saved_roll_cap:
+        return Option(best.value, keep=faces)
+    return Option(best.value, keep=faces, stop_box=best.box, saves=saved)
+
+
+def with_plan_odds(
+    options: list[Option],
+    rolls_left: int,
+    rules: str | RuleSet = "yahtzee",
+    boxes: Iterable[str] | None = None,
+) -> list[Option]:
+    """``options`` (of :func:`advise`) with the plan odds of each keep for ``boxes``
+    (default: every box; :func:`yahtzee_sim.game.plan_odds.keep_odds`): the chance it
+    makes each box by the end of the turn. Box options are returned as they are."""
+    from dataclasses import replace
+
+    from yahtzee_sim.game.plan_odds import keep_odds
+
+    rules = get_rules(rules)
+    if rolls_left == 0:
+        return list(options)
+    columns = sorted({rules.box_index(n) for n in (rules.box_names if boxes is None else boxes)})
+    odds = keep_odds(rules, rolls_left)
+    names, t = rules.box_names, rules.tables
+    return [
+        o
+        if o.keep is None
+        else replace(
+            o, odds={names[c]: float(odds[t.keep_from_faces(list(o.keep)), c]) for c in columns}
+        )
+        for o in options
+    ]
 
 
 def _box_options(pos: CheckedPosition, table: ValueTable, saved: int = 0) -> list[Option]:
