@@ -132,10 +132,10 @@ def rank_scores(
     order = sorted(means, key=lambda s: -means[s])
     pairs = _pairs(order, means, data, exact, alpha)
     table = _table(order, means, data, exact, alpha)
-    different = pairs.loc[pairs["significant"], ["first", "second"]].itertuples(index=False)
-    tiers = letter_display(order, [tuple(p) for p in different])
-    table["tier"] = [tiers[s] for s in order]
-    table = table[["mean", "low", "high", "tier", "exact", "games"]]
+    significant = pairs["significant"].to_numpy()
+    different = zip(pairs["first"][significant], pairs["second"][significant], strict=True)
+    tiers = letter_display(order, list(different))
+    table.insert(3, "tier", [tiers[s] for s in order])
     return RankingResult(
         table=table,
         pairs=pairs,
@@ -180,50 +180,57 @@ def _check(scores, exact: dict, alpha: float) -> dict[str, np.ndarray]:
         raise SelectionError(f"a ranking needs at least 2 strategies, got {len(data) + len(exact)}")
     lengths = {len(x) for x in data.values()}
     if len(lengths) > 1:
-        raise SelectionError(f"paired scores need as many games each, got lengths {sorted(lengths)}")
+        raise SelectionError(
+            f"paired scores need as many games each, got lengths {sorted(lengths)}"
+        )
     if data and (min(lengths) < 2 or any(x.ndim != 1 for x in data.values())):
         raise SelectionError("scores must be one array of at least 2 games per strategy")
-    if not all(np.isfinite(x).all() for x in data.values()) or not np.isfinite(
-        list(exact.values())
-    ).all():
+    if (
+        not all(np.isfinite(x).all() for x in data.values())
+        or not np.isfinite(list(exact.values())).all()
+    ):
         raise SelectionError("scores and exact means must be finite")
     return data
 
 
 def _pairs(order, means, data, exact, alpha) -> pd.DataFrame:
     """One row per pair in rank order, with Holm's decisions and Bonferroni's intervals."""
-    rows = []
-    for first, second in combinations(order, 2):
-        diff = means[first] - means[second]
-        if first in exact and second in exact:
-            rows.append((first, second, diff, 0.0, np.nan, True, 0))
+    pairs = list(combinations(order, 2))
+    diff = np.array([means[a] - means[b] for a, b in pairs])
+    certain = np.array([a in exact and b in exact for a, b in pairs], dtype=bool)
+    se, p, games = np.zeros(len(pairs)), np.ones(len(pairs)), np.zeros(len(pairs), np.int64)
+    for n, (a, b) in enumerate(pairs):
+        if certain[n]:
+            p[n] = 0.0 if diff[n] != 0 else 1.0
             continue
-        x = _difference_games(first, second, data, exact)
-        se = float(x.std(ddof=1)) / np.sqrt(len(x))
-        if se > 0:
-            p = float(2 * stats.t.sf(abs(diff) / se, len(x) - 1))
+        x = _difference_games(a, b, data, exact)
+        games[n] = len(x)
+        se[n] = float(x.std(ddof=1)) / np.sqrt(len(x))
+        if se[n] > 0:
+            p[n] = 2 * stats.t.sf(abs(diff[n]) / se[n], len(x) - 1)
         else:  # every game gave the same difference
-            p = 0.0 if diff != 0 else 1.0
-        rows.append((first, second, diff, se, p, False, len(x)))
-    pairs = pd.DataFrame(
-        rows, columns=["first", "second", "difference", "se", "p", "exact", "games"]
-    )
-    tested = ~pairs["exact"]
+            p[n] = 0.0 if diff[n] != 0 else 1.0
+    tested = ~certain
     m = int(tested.sum())
-    pairs["p_adjusted"] = 0.0
-    pairs.loc[pairs["exact"] & (pairs["difference"] == 0), "p_adjusted"] = 1.0
+    adjusted = p.copy()
     if m:
-        pairs.loc[tested, "p_adjusted"] = holm(pairs.loc[tested, "p"].to_numpy())
-    crit = _critical(alpha / (2 * m), pairs["games"]) if m else 0.0
-    half = np.where(tested, crit * pairs["se"], 0.0)
-    pairs["low"] = pairs["difference"] - half
-    pairs["high"] = pairs["difference"] + half
-    pairs["significant"] = np.where(
-        tested, pairs["p_adjusted"] < alpha, pairs["difference"] != 0
-    ).astype(bool)
-    pairs["games"] = pairs["games"].astype(np.int64)
-    columns = ["first", "second", "difference", "low", "high", "p_adjusted", "significant"]
-    return pairs[[*columns, "exact", "games"]]
+        adjusted[tested] = holm(p[tested])
+    half = np.zeros(len(pairs))
+    if m:
+        half[tested] = _critical(alpha / (2 * m), games[tested]) * se[tested]
+    return pd.DataFrame(
+        {
+            "first": [a for a, _ in pairs],
+            "second": [b for _, b in pairs],
+            "difference": diff,
+            "low": diff - half,
+            "high": diff + half,
+            "p_adjusted": adjusted,
+            "significant": np.where(tested, adjusted < alpha, diff != 0).astype(bool),
+            "exact": certain,
+            "games": games,
+        }
+    )
 
 
 def _difference_games(first, second, data, exact) -> np.ndarray:
@@ -245,20 +252,24 @@ def _critical(tail: float, games) -> np.ndarray:
 def _table(order, means, data, exact, alpha) -> pd.DataFrame:
     """Mean and simultaneous interval of each strategy (Bonferroni over the random ones)."""
     r = len(data)
-    rows = {}
-    for s in order:
-        if s in exact:
-            rows[s] = (means[s], means[s], means[s], True, 0)
-            continue
-        x = data[s]
-        half = float(_critical(alpha / (2 * r), len(x))) * float(x.std(ddof=1)) / np.sqrt(len(x))
-        rows[s] = (means[s], means[s] - half, means[s] + half, False, len(x))
-    table = pd.DataFrame.from_dict(
-        rows, orient="index", columns=["mean", "low", "high", "exact", "games"]
+    mean = np.array([means[s] for s in order])
+    half = np.zeros(len(order))
+    games = np.zeros(len(order), dtype=np.int64)
+    for n, s in enumerate(order):
+        if s not in exact:
+            x = data[s]
+            games[n] = len(x)
+            half[n] = float(_critical(alpha / (2 * r), len(x))) * x.std(ddof=1) / np.sqrt(len(x))
+    table = pd.DataFrame(
+        {
+            "mean": mean,
+            "low": mean - half,
+            "high": mean + half,
+            "exact": np.array([s in exact for s in order], dtype=bool),
+            "games": games,
+        },
+        index=pd.Index(order, name="strategy"),
     )
-    table["games"] = table["games"].astype(np.int64)
-    table["exact"] = table["exact"].astype(bool)
-    table.index.name = "strategy"
     return table
 
 

@@ -20,9 +20,7 @@ TABLE_COLUMNS = ["mean", "low", "high", "tier", "exact", "games"]
 def paired_normal(rng, means, games, luck_sd=60.0, noise_sd=20.0) -> dict:
     """Scores of strategies on shared dice: a common luck term plus their own noise."""
     luck = rng.normal(0.0, luck_sd, games)
-    return {
-        f"s{i}": mu + luck + rng.normal(0.0, noise_sd, games) for i, mu in enumerate(means)
-    }
+    return {f"s{i}": mu + luck + rng.normal(0.0, noise_sd, games) for i, mu in enumerate(means)}
 
 
 def test_family_wise_error_of_three_identical_strategies():
@@ -40,11 +38,11 @@ def test_family_wise_error_of_three_identical_strategies():
 def test_intervals_cover_unequal_means_together():
     rng = np.random.default_rng(7)
     means = [250.0, 249.0, 240.0, 200.0]
-    truth = {(f"s{i}", f"s{j}"): means[i] - means[j] for i, j in combinations(range(4), 2)}
+    mu = {f"s{i}": m for i, m in enumerate(means)}
     misses = 0
     for _ in range(200):
         pairs = rank_scores(paired_normal(rng, means, 400)).pairs
-        true = np.array([truth[(a, b)] for a, b in zip(pairs["first"], pairs["second"])])
+        true = np.array([mu[a] - mu[b] for a, b in zip(pairs["first"], pairs["second"])])
         misses += bool(((pairs["low"] > true) | (pairs["high"] < true)).any())
     assert misses / 200 <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / 200)
 
@@ -54,32 +52,36 @@ def test_agrees_with_statsmodels_holm_and_bonferroni():
     from statsmodels.stats.multitest import multipletests
 
     rng = np.random.default_rng(11)
-    scores = paired_normal(rng, [250.0, 249.0, 247.5, 247.0, 230.0], 500)
+    scores = paired_normal(rng, [250.0, 247.5, 245.0, 242.5, 230.0], 500)
     res = rank_scores(scores, alpha=0.05)
     long = pd.DataFrame(
         [(name, g, x) for name, xs in scores.items() for g, x in enumerate(xs)],
         columns=["strategy", "game", "score"],
     )
-    table, _, _ = MultiComparison(long["score"], long["strategy"]).allpairtest(
-        stats.ttest_rel, method="holm"
-    )
-    rows = table.data[1:]  # group1, group2, stat, pval, pval_corr, reject
-    oracle = {frozenset((r[0], r[1])): (r[4], bool(r[5])) for r in rows}
+    _, (_, reject, p_corrected, _, alpha_bonferroni), rows = MultiComparison(
+        long["score"], long["strategy"]
+    ).allpairtest(stats.ttest_rel, method="holm")
+    oracle = {
+        frozenset((row[0], row[1])): (p, bool(r))
+        for row, p, r in zip(rows, p_corrected, reject, strict=True)
+    }
     assert len(oracle) == len(res.pairs) == 10
     for pair in res.pairs.itertuples():
-        p_corr, reject = oracle[frozenset((pair.first, pair.second))]
+        p_corr, rejected = oracle[frozenset((pair.first, pair.second))]
         assert pair.p_adjusted == pytest.approx(p_corr, rel=1e-9, abs=1e-15)
-        assert pair.significant == reject
-    # the intervals: Bonferroni's level, as multipletests states it
-    _, _, _, alpha_bonferroni = multipletests(np.full(10, 0.5), alpha=0.05, method="bonferroni")
+        assert pair.significant == rejected
+    assert 0 < sum(r for _, r in oracle.values()) < 10  # a data set with both decisions
+    # the intervals: the t interval at Bonferroni's level, as statsmodels states it
+    assert alpha_bonferroni == pytest.approx(multipletests([0.5] * 10, method="bonferroni")[3])
     for pair in res.pairs.itertuples():
         d = scores[pair.first] - scores[pair.second]
         half = stats.t.isf(alpha_bonferroni / 2, len(d) - 1) * stats.sem(d)
         assert (pair.low, pair.high) == pytest.approx((d.mean() - half, d.mean() + half))
     # tiers: two strategies share a letter exactly when statsmodels does not reject
     tiers = res.table["tier"]
-    for (a, b), (_, reject) in ((tuple(k), v) for k, v in oracle.items()):
-        assert bool(set(tiers[a]) & set(tiers[b])) == (not reject), (a, b)
+    assert list(tiers) == ["a", "ab", "bc", "c", "d"]  # overlapping tiers
+    for (a, b), (_, rejected) in ((tuple(k), v) for k, v in oracle.items()):
+        assert bool(set(tiers[a]) & set(tiers[b])) == (not rejected), (a, b)
 
 
 def test_holm_matches_statsmodels_on_random_p_values():
@@ -98,7 +100,11 @@ def test_table_contract_and_rank_order():
     assert list(t.index) == ["exact-a", "s1", "s0", "exact-b", "s2"]
     assert t["mean"].is_monotonic_decreasing
     assert t["exact"].dtype == bool and t["games"].dtype == np.int64
-    assert t["mean"].dtype == float and t["low"].dtype == float and t["tier"].dtype == object
+    assert (
+        t["mean"].dtype == float
+        and t["low"].dtype == float
+        and pd.api.types.is_string_dtype(t["tier"])
+    )
     exact = t[t["exact"]]
     assert (exact["low"] == exact["mean"]).all() and (exact["high"] == exact["mean"]).all()
     assert (exact["games"] == 0).all() and (t.loc[~t["exact"], "games"] == 1000).all()
@@ -134,9 +140,9 @@ def test_mixed_pair_uses_the_random_strategys_games_against_the_exact_mean():
     assert (pair["first"], pair["second"], bool(pair["exact"])) == ("d", "r", False)
     assert pair["difference"] == pytest.approx(250.0 - x.mean())
     half = stats.t.isf(0.05 / 2, 399) * stats.sem(x)  # one pair: Bonferroni is the t interval
-    assert (pair["low"], pair["high"]) == pytest.approx((pair["difference"] - half,) * 1 + (
-        pair["difference"] + half,
-    ))
+    assert (pair["low"], pair["high"]) == pytest.approx(
+        (pair["difference"] - half,) * 1 + (pair["difference"] + half,)
+    )
     assert pair["p_adjusted"] == pytest.approx(stats.ttest_1samp(x, 250.0).pvalue)
 
 
