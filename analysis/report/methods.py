@@ -106,7 +106,7 @@ def methods_paragraph(report, latex: bool = False) -> str:
     if kn is not None:
         p = kn.parameters
         parts.append(
-            f"The best strategy was selected by procedure KN"
+            "The best strategy was selected by procedure KN"
             + _cite("KimNelson2001", latex)
             + f" (indifference zone delta = {p.get('delta', 1.0):g} points, "
             f"alpha = {p.get('alpha', 0.05):g}, one observation the mean of {p.get('batch')} "

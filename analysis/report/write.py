@@ -241,7 +241,8 @@ def _pairs_display(pairs: pd.DataFrame) -> pd.DataFrame:
                 for row in pairs.itertuples()
             ],
             "p (Holm)": [
-                "" if e else f"{p:.2g}" for p, e in zip(pairs["p_adjusted"], pairs["exact"])
+                "" if e else f"{p:.2g}"
+                for p, e in zip(pairs["p_adjusted"], pairs["exact"], strict=True)
             ],
             "different": ["yes" if v else "no" for v in pairs["significant"]],
         }

@@ -42,7 +42,9 @@ def test_intervals_cover_unequal_means_together():
     misses = 0
     for _ in range(200):
         pairs = rank_scores(paired_normal(rng, means, 400)).pairs
-        true = np.array([mu[a] - mu[b] for a, b in zip(pairs["first"], pairs["second"])])
+        true = np.array(
+            [mu[a] - mu[b] for a, b in zip(pairs["first"], pairs["second"], strict=True)]
+        )
         misses += bool(((pairs["low"] > true) | (pairs["high"] < true)).any())
     assert misses / 200 <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / 200)
 
