@@ -149,6 +149,8 @@ def rank_scores(
 def guarantee(alpha: float, tested: int, exact: int) -> str:
     """The one-sentence guarantee of a ranking with ``tested`` pairs under uncertainty
     and ``exact`` deterministic strategies."""
+    if tested == 0:
+        return "Every strategy is deterministic: the order is certain (exact means, no error)."
     level = f"{1 - alpha:.3g}"
     text = (
         f"With probability at least {level}, no two strategies of equal mean are declared "

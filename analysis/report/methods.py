@@ -8,6 +8,8 @@ evaluated exactly, the ranking procedure with its α and the Kim–Nelson select
 
 from __future__ import annotations
 
+import re
+
 from yahtzee_sim.analysis.report.latex import escape
 
 #: The works the methods paragraph cites, as BibTeX (facts from docs/references.md).
@@ -105,24 +107,24 @@ def methods_paragraph(report, latex: bool = False) -> str:
     kn = report.kn
     if kn is not None:
         p = kn.parameters
+        unit = "point" if p.get("delta", 1.0) == 1 else "points"
         parts.append(
             "The best strategy was selected by procedure KN"
             + _cite("KimNelson2001", latex)
-            + f" (indifference zone delta = {p.get('delta', 1.0):g} points, "
-            f"alpha = {p.get('alpha', 0.05):g}, one observation the mean of {p.get('batch')} "
-            f"games, first stage n0 = {p.get('n0')}), with multiple comparisons with the best"
-            + _cite("Hsu1996", latex)
-            + " on the observations every strategy took."
+            + f", with an indifference zone of delta = {p.get('delta', 1.0):g} {unit}, "
+            f"error alpha = {p.get('alpha', 0.05):g}, a first stage of n0 = {p.get('n0')} "
+            f"observations and one observation the mean of {p.get('batch')} games; multiple "
+            "comparisons with the best" + _cite("Hsu1996", latex) + " on the observations "
+            "every strategy took accompany it."
         )
     text = " ".join(parts)
     if latex:
-        text = text.replace("alpha =", r"$\alpha =$").replace("delta =", r"$\delta =$")
-        text = text.replace("game g", "game $g$").replace(
-            f"{report.games:,}", _thousands(report.games)
-        )
-    else:
-        text = text.replace("alpha =", "α =").replace("delta =", "δ =")
-    return text
+        text = re.sub(r"(alpha|delta) = ([0-9]+(?:\.[0-9]+)?)", r"$\\\1 = \2$", text)
+        text = re.sub(r"n0 = (\d+)", r"$n_0 = \1$", text)
+        text = text.replace("game g", "game $g$")
+        return text.replace(f"{report.games:,}", _thousands(report.games))
+    text = text.replace("alpha =", "α =").replace("delta =", "δ =")
+    return text.replace("n0 =", "n₀ =")
 
 
 def _thousands(n: int) -> str:
