@@ -154,12 +154,18 @@ def guarantee(alpha: float, tested: int, exact: int) -> str:
     level = f"{1 - alpha:.3g}"
     text = (
         f"With probability at least {level}, no two strategies of equal mean are declared "
-        f"different (Holm's family-wise error α = {alpha:.3g} over {tested} pairs) and all "
-        f"{tested} intervals of the differences cover their true values together (Bonferroni)"
+        f"different (Holm's family-wise error α = {alpha:.3g} over {_pairs_count(tested)}) "
+        f"and the {_pairs_count(tested, 'interval')} of the differences cover their true "
+        "values together (Bonferroni)"
     )
     if exact > 1:
         text += "; the order of the deterministic strategies is certain (exact means)"
     return text + "."
+
+
+def _pairs_count(n: int, noun: str = "pair") -> str:
+    """``"1 pair"``, ``"3 pairs"``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def holm(p_values: np.ndarray) -> np.ndarray:

@@ -205,8 +205,8 @@ def _write_full_ranking(folder: DocumentFolder, report: Report) -> None:
     pairs = ranking.pairs
     doc.heading("All pairs", 3)
     doc.paragraph(
-        f"{ranking.tested_pairs} pairs tested, {int(pairs['exact'].sum())} compared by exact "
-        "means (no uncertainty: interval of width 0). Difference = first − second; "
+        f"Pairs tested: {ranking.tested_pairs}; compared by exact means (no uncertainty: "
+        f"an interval of width 0): {int(pairs['exact'].sum())}. Difference = first − second; "
         "`p (Holm)` is the adjusted p-value."
     )
     doc.table(_pairs_display(pairs), floatfmt=".3g", index=False)

@@ -38,8 +38,8 @@ def format_ranking(res, rules: str, seed: int) -> str:
             f"{sid:<{width}}{row['mean']:>10.2f}  {interval:<22}{row['tier']:<6}{row['games']:,}"
         )
     lines += [
-        f"procedure: {res.procedure}; {res.tested_pairs} pairs tested, "
-        f"{int(res.pairs['exact'].sum())} compared by exact means",
+        f"procedure: {res.procedure}; pairs tested: {res.tested_pairs}, "
+        f"compared by exact means: {int(res.pairs['exact'].sum())}",
         res.guarantee,
     ]
     return "\n".join(lines)
