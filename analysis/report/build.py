@@ -319,7 +319,7 @@ def _report(rules, ids, resolved, games, seed, sims, exact, regrets, ranking, kn
         summary=summary,
         box_tables=tables.box_tables(rules, ranked, sims, exact),
         curves=tables.survival_curves(ranked, sims, laws),
-        win_matrix=tables.win_matrix(ranked, sims, laws),
+        win_matrix=tables.head_to_head(ranked, sims, laws),
         regret_table=tables.regret_table(regrets),
         skipped=skipped,
         seconds=seconds,

@@ -79,7 +79,7 @@ def survival_curves(ranked: list[str], sims: dict, laws: dict) -> dict[str, np.n
     return curves
 
 
-def win_matrix(ranked: list[str], sims: dict, laws: dict) -> pd.DataFrame:
+def head_to_head(ranked: list[str], sims: dict, laws: dict) -> pd.DataFrame:
     """P(row strategy beats column strategy) in a blind two-player game (ties count
     half), from the exact laws where known, else the simulated histograms."""
     dists = {
