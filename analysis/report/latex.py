@@ -99,6 +99,7 @@ def latex_table(
     lines = [
         r"\begin{table}[htbp]",
         r"\centering",
+        r"\small",
         r"\caption{" + escape(caption) + "}",
         r"\label{" + label + "}",
         r"\begin{tabular}{" + align + "}",

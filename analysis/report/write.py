@@ -203,13 +203,15 @@ def _write_full_ranking(folder: DocumentFolder, report: Report) -> None:
     doc.table(_ranking_display(table))
     folder.csv(table, "ranking.csv")
     pairs = ranking.pairs
-    doc.heading("All pairs", 3)
+    doc.heading("Pairs with uncertainty", 3)
     doc.paragraph(
-        f"Pairs tested: {ranking.tested_pairs}; compared by exact means (no uncertainty: "
-        f"an interval of width 0): {int(pairs['exact'].sum())}. Difference = first − second; "
+        f"Pairs tested: {ranking.tested_pairs}, shown below; compared by exact means (no "
+        f"uncertainty: an interval of width 0, in `ranking_pairs.csv` with the others): "
+        f"{int(pairs['exact'].sum())}. Difference = first − second; "
         "`p (Holm)` is the adjusted p-value."
     )
-    doc.table(_pairs_display(pairs), floatfmt=".3g", index=False)
+    tested = pairs[~pairs["exact"]].reset_index(drop=True)
+    doc.table(_pairs_display(tested), floatfmt=".3g", index=False)
     folder.csv(pairs, "ranking_pairs.csv", index=False)
 
 
@@ -241,7 +243,7 @@ def _pairs_display(pairs: pd.DataFrame) -> pd.DataFrame:
                 for row in pairs.itertuples()
             ],
             "p (Holm)": [
-                "" if e else f"{p:.2g}"
+                "" if e else (f"{p:.2g}" if p >= 1e-16 else "< 1e-16")
                 for p, e in zip(pairs["p_adjusted"], pairs["exact"], strict=True)
             ],
             "different": ["yes" if v else "no" for v in pairs["significant"]],

@@ -23,6 +23,7 @@ def paired_normal(rng, means, games, luck_sd=60.0, noise_sd=20.0) -> dict:
     return {f"s{i}": mu + luck + rng.normal(0.0, noise_sd, games) for i, mu in enumerate(means)}
 
 
+@pytest.mark.slow
 def test_family_wise_error_of_three_identical_strategies():
     rng = np.random.default_rng(2026)
     alpha, reps = 0.05, 200
@@ -35,6 +36,7 @@ def test_family_wise_error_of_three_identical_strategies():
     assert rate <= alpha + 3 * np.sqrt(alpha * (1 - alpha) / reps), rate
 
 
+@pytest.mark.slow
 def test_intervals_cover_unequal_means_together():
     rng = np.random.default_rng(7)
     means = [250.0, 249.0, 240.0, 200.0]
