@@ -45,6 +45,17 @@ def escape(text: str) -> str:
     return "".join(_SPECIALS.get(ch, ch) for ch in str(text))
 
 
+def header(text: str) -> str:
+    """A column header: escaped, and a header of several words on two lines
+    (``\\shortstack``) so that the table stays narrow."""
+    words = str(text).split()
+    if len(words) < 2:
+        return escape(text)
+    cut = min(range(1, len(words)), key=lambda i: abs(len(" ".join(words[:i])) - len(text) / 2))
+    first, second = " ".join(words[:cut]), " ".join(words[cut:])
+    return r"\shortstack{" + escape(first) + r"\\" + escape(second) + "}"
+
+
 def number(value, decimals: int = 2) -> str:
     """A number for a table cell: an integer without decimals, a float with ``decimals``,
     a true minus sign, an empty cell for NaN."""
@@ -99,12 +110,13 @@ def latex_table(
     lines = [
         r"\begin{table}[htbp]",
         r"\centering",
-        r"\small",
         r"\caption{" + escape(caption) + "}",
         r"\label{" + label + "}",
+        r"\footnotesize",
+        r"\setlength{\tabcolsep}{3pt}",
         r"\begin{tabular}{" + align + "}",
         r"\toprule",
-        " & ".join(escape(h) for h in heads) + r" \\",
+        " & ".join(header(h) for h in heads) + r" \\",
         r"\midrule",
     ]
     columns = list(frame.columns)

@@ -17,7 +17,9 @@ PAPER_FILES = ("summary.tex", "ranking.tex", "regret.tex", "methods.tex", "refer
 
 
 def summary_latex(report) -> str:
-    """The summary table: exact and simulated mean and SD, 95% interval, percentiles."""
+    """The summary table: exact and simulated mean, SD, 95% interval, p10, median and
+    bonus rate (minimum and maximum stay in the CSV file: the table fits a column of
+    text)."""
     s = report.summary
     frame = pd.DataFrame(
         {
@@ -25,10 +27,8 @@ def summary_latex(report) -> str:
             "mean": s["mean"],
             "SD": s["SD"],
             "95% CI": [Raw(interval(*_ends(text))) for text in s["95% CI"]],
-            "min": s["min"].astype("int64"),
             "p10": s["p10"],
             "median": s["median"],
-            "max": s["max"].astype("int64"),
             "bonus %": s["bonus %"],
         },
         index=s.index,
@@ -86,7 +86,9 @@ def write_paper_files(folder, report) -> list[str]:
         "summary.tex": summary_latex(report),
         "ranking.tex": ranking_latex(report),
         "regret.tex": regret_latex(report) if report.regrets else None,
-        "methods.tex": methods_paragraph(report, latex=True) + "\n",
+        "methods.tex": "\\begin{sloppypar}\n"
+        + methods_paragraph(report, latex=True)
+        + "\n\\end{sloppypar}\n",
         "references.bib": BIBTEX,
     }
     written = []

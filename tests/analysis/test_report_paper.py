@@ -168,6 +168,7 @@ def test_the_latex_files_compile_with_pdflatex_and_bibtex(written, tmp_path):
         run("pdflatex", "-interaction=nonstopmode", "-halt-on-error", "paper.tex")
         log = run("pdflatex", "-interaction=nonstopmode", "-halt-on-error", "paper.tex")
         assert "undefined" not in log.lower(), log[-2000:]
+        assert "Overfull \\hbox" not in log, log[-2000:]
         bbl = (tmp_path / "paper.bbl").read_text()
         for author in ("Holm", "Kim", "Hsu", "Piepho", "Glenn"):
             assert author in bbl, author
