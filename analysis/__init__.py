@@ -1,5 +1,5 @@
 """Analysis of results, by what is asked: ranking strategies (``ranking/``: statistics
-with intervals, Kim–Nelson selection, MCB, tournaments), how a strategy decides
+with intervals, the full ranking, Kim–Nelson selection, MCB, tournaments), how a strategy decides
 (``decisions/``: regret, the coach, decision datasets, distilled cards, saved rolls), the
 report and the reproduction of the published tables (``report/``), head to head and plots.
 The names below are the ones to import from ``yahtzee_sim.analysis``."""
@@ -28,6 +28,8 @@ from yahtzee_sim.analysis.ranking.kim_nelson import (
     kn_constants,
 )
 from yahtzee_sim.analysis.ranking.mcb import mcb
+from yahtzee_sim.analysis.ranking.pairwise import RankingResult, rank_scores
+from yahtzee_sim.analysis.ranking.rank import rank_strategies
 from yahtzee_sim.analysis.ranking.selection import DEFAULT_BATCH, METRICS, WinMetric, select_best
 from yahtzee_sim.analysis.ranking.stats import paired_difference, summarize
 from yahtzee_sim.analysis.ranking.tournament import (
@@ -45,6 +47,7 @@ __all__ = [
     "METRICS",
     "PALETTE",
     "KNResult",
+    "RankingResult",
     "RegretResult",
     "RoundRobinResult",
     "SelectionError",
@@ -68,6 +71,8 @@ __all__ = [
     "plot_target_curve",
     "plot_win_matrix",
     "plot_win_sweep",
+    "rank_scores",
+    "rank_strategies",
     "regret",
     "round_robin",
     "select_best",

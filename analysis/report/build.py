@@ -13,25 +13,31 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 
 import numba
 import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from yahtzee_sim.analysis import headtohead
 from yahtzee_sim.analysis.ranking.kim_nelson import KNResult, SelectionError
-from yahtzee_sim.analysis.report import compile_ahead, exact_cache
+from yahtzee_sim.analysis.ranking.paired_games import simulate_scores
+from yahtzee_sim.analysis.ranking.pairwise import RankingResult, rank_scores
+from yahtzee_sim.analysis.report import compile_ahead, exact_cache, tables
+from yahtzee_sim.analysis.report.tables import REFERENCE
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import n_states
-from yahtzee_sim.validation import Integer, check
+from yahtzee_sim.validation import Boolean, Integer, validate_params
 
 DEFAULT_GAMES = 100_000
 QUICK_GAMES = 10_000
-REFERENCE = "optimal"
+#: Family-wise error of the full ranking and error of the Kim–Nelson selection.
+ALPHA = 0.05
+#: Indifference zone of the Kim–Nelson selection (points).
+DELTA = 1.0
+
+__all__ = ["ALPHA", "DEFAULT_GAMES", "DELTA", "QUICK_GAMES", "REFERENCE", "Report", "build_report"]
 
 
 class ReportError(StrategyError):
@@ -41,16 +47,19 @@ class ReportError(StrategyError):
 # ------------------------------------------------------------------ the report
 @dataclass(eq=False)
 class Report:
-    """Everything :func:`build_report` computed: the simulations, exact results, regrets
-    and Kim–Nelson selection, and the tables derived from them.
+    """Everything :func:`build_report` computed: the simulations, exact results, regrets,
+    the full ranking and the Kim–Nelson selection, and every table and figure's data.
 
-    :func:`~yahtzee_sim.analysis.report.write.write_report` writes it to a folder.
+    :func:`~yahtzee_sim.analysis.report.write.write_report` writes it to a folder and
+    computes nothing.
 
     Attributes
     ----------
     rules : RuleSet
     ids : list of str
         Strategies simulated, in the order asked (``optimal`` included).
+    strategies : dict
+        The strategy of each id (resolved once).
     games, seed : int
         Simulated games per strategy and master seed.
     sims : dict
@@ -60,8 +69,19 @@ class Report:
     regrets : dict
         :class:`~yahtzee_sim.analysis.decisions.regret.RegretResult` per strategy id (not the
         reference).
+    ranking : RankingResult
+        The full ranking (:func:`~yahtzee_sim.analysis.ranking.pairwise.rank_scores`):
+        exact means for the deterministic strategies, the simulated games for the others.
     kn : KNResult or None
-        The Kim–Nelson selection (``None`` if it did not run).
+        The Kim–Nelson selection of the best (``None`` if it did not run).
+    mcb : pandas.DataFrame or None
+        Hsu's MCB intervals on the Kim–Nelson observations all strategies share.
+    summary, regret_table, win_matrix : pandas.DataFrame
+        The summary (best simulated mean first), the regret table and P(row beats column).
+    box_tables : dict
+        The per-box tables ``mean``, ``zero`` and ``turn``.
+    curves : dict
+        P(final score ≥ x) per strategy (exact where known).
     skipped : dict
         What was left out, with the reason (e.g. rules a strategy does not support).
     seconds : float
@@ -76,44 +96,25 @@ class Report:
 
     rules: RuleSet
     ids: list[str]
+    strategies: dict
     games: int
     seed: int
     sims: dict
     exact: dict
     regrets: dict
+    ranking: RankingResult
     kn: KNResult | None
+    mcb: pd.DataFrame | None
+    summary: pd.DataFrame
+    box_tables: dict
+    curves: dict
+    win_matrix: pd.DataFrame
+    regret_table: pd.DataFrame
     skipped: dict
     seconds: float = 0.0
     timings: dict = field(default_factory=dict)
 
-    @cached_property
-    def summary(self) -> pd.DataFrame:
-        """The main table, one row per strategy, best simulated mean first: exact mean and
-        SD, simulated mean, SD, 95% CI, min, p10, median, max, bonus %, Yahtzees/game."""
-        rows = []
-        for sid in self.ids:
-            s = self.sims[sid].summary()
-            e = self.exact.get(sid)
-            rows.append(
-                {
-                    "strategy": sid,
-                    "exact mean": e.mean if e else np.nan,
-                    "exact SD": e.sd if e else np.nan,
-                    "mean": s["mean"],
-                    "SD": s["sd"],
-                    "95% CI": f"[{s['ci95'][0]:.2f}, {s['ci95'][1]:.2f}]",
-                    "min": s["min"],
-                    "p10": s["percentiles"]["p10"],
-                    "median": s["percentiles"]["p50"],
-                    "max": s["max"],
-                    "bonus %": 100 * s["bonus_rate"],
-                    "Yahtzees/game": s["yahtzees_mean"],
-                }
-            )
-        df = pd.DataFrame(rows).set_index("strategy")
-        return df.sort_values("mean", ascending=False)
-
-    @cached_property
+    @property
     def laws(self) -> dict:
         """The exact results that hold a score law (a quick report has moments only)."""
         return {sid: e for sid, e in self.exact.items() if e.pmf is not None}
@@ -123,78 +124,30 @@ class Report:
         """Strategy ids, best simulated mean first."""
         return list(self.summary.index)
 
-    @cached_property
-    def box_tables(self) -> dict[str, pd.DataFrame]:
-        """The per-box tables, one column per strategy in :attr:`ranked` order, after
-        ``optimal (exact)`` when known: ``mean`` (points), ``zero`` (% of games with 0
-        points) and ``turn`` (average turn in which the box is filled)."""
-        names = list(self.rules.box_names)
-        tables = {}
-        ref = self.exact.get(REFERENCE)
-        summaries = {sid: self.sims[sid].summary() for sid in self.ranked}
-        if ref is not None:
-            summaries = {f"{REFERENCE} (exact)": ref.to_dict(), **summaries}
-        for key, entry, scale in (
-            ("mean", "box_means", 1.0),
-            ("zero", "box_zero_rate", 100.0),
-            ("turn", "box_fill_turn", 1.0),
-        ):
-            cols = {
-                label: np.array([s[entry][n] for n in names], dtype=float) * scale
-                for label, s in summaries.items()
-            }
-            tables[key] = pd.DataFrame(cols, index=pd.Index(names, name="box"))
-        return tables
+    @property
+    def deterministic(self) -> list[str]:
+        """The ids whose order is certain: deterministic strategies with an exact mean."""
+        return [s for s in self.ranking.table.index if self.ranking.table.loc[s, "exact"]]
 
     def survival(self, sid: str) -> np.ndarray:
         """P(final score ≥ x) of strategy ``sid``: exact where known, else from the
         simulated histogram."""
-        if sid in self.laws:
-            return self.laws[sid].survival()
-        h = np.asarray(self.sims[sid].histogram, dtype=float)
-        return np.cumsum(h[::-1])[::-1] / h.sum()
-
-    @cached_property
-    def win_matrix(self) -> pd.DataFrame:
-        """P(row strategy beats column strategy) in a blind two-player game (ties count
-        half), from the exact laws where known, else the simulated histograms."""
-        dists = {
-            sid: (self.laws[sid].pmf if sid in self.laws else np.asarray(self.sims[sid].histogram))
-            for sid in self.ranked
-        }
-        return headtohead.win_matrix(dists)
-
-    @cached_property
-    def regret_table(self) -> pd.DataFrame:
-        """One row per strategy with a regret: the gap to optimal, the loss by decision type
-        and their sum, fewest points lost first."""
-        if not self.regrets:
-            return pd.DataFrame(index=pd.Index([], name="strategy"))
-        rows = {
-            sid: {
-                "optimal − strategy": r.optimal_value - r.strategy_value,
-                **r.by_decision.to_dict(),
-                "sum of losses": r.total,
-            }
-            for sid, r in self.regrets.items()
-        }
-        table = pd.DataFrame(rows).T
-        table.index.name = "strategy"
-        return table.sort_values("sum of losses")
+        return self.curves[sid]
 
     def to_dict(self) -> dict:
-        """JSON-ready ``summary`` and ``skipped`` (no wall time: the same run gives the same
-        dict)."""
+        """JSON-ready ``summary``, ``ranking`` and ``skipped`` (no wall time: the same run
+        gives the same dict)."""
         return {
             "summary": json.loads(self.summary.reset_index().to_json(orient="records")),
+            "ranking": self.ranking.to_dict(),
             "skipped": self.skipped,
         }
 
 
 # ------------------------------------------------------------------ building
 def _resolve(strategies) -> dict:
-    """``{label: strategy}`` in the order given (ids, plugin specs or instances), the
-    reference last; results are keyed by :func:`strategy_label`, never by a spec."""
+    """``{label: strategy}`` in the order given (ids, plugin specs or instances, each
+    looked up once), the reference last; results are keyed by :func:`strategy_label`."""
     from yahtzee_sim.engine.plugins import split_strategy_list
     from yahtzee_sim.strategies import default_strategy_ids, get_strategy
 
@@ -206,21 +159,27 @@ def _resolve(strategies) -> dict:
         if not ids:
             raise ReportError("strategies: give 'all' or at least one strategy id")
     # unknown ids fail here, with the list of known ones
-    labels = [strategy_label(get_strategy(s)) for s in ids]
+    objs = [get_strategy(s) for s in ids]
+    labels = [strategy_label(o) for o in objs]
     if len(set(labels)) != len(labels):
         raise ReportError(f"strategies must have distinct labels, got {labels}")
-    specs = dict(zip(labels, ids, strict=True))
-    if REFERENCE not in specs:
-        specs[REFERENCE] = REFERENCE  # the reference column of the per-box tables
-    return specs
+    resolved = dict(zip(labels, objs, strict=True))
+    if REFERENCE not in resolved:
+        resolved[REFERENCE] = get_strategy(REFERENCE)  # the reference of the per-box tables
+    return resolved
 
 
-def _check_games(games, quick: bool) -> int:
-    if games is None:
-        return QUICK_GAMES if quick else DEFAULT_GAMES
-    return check("games", games, Integer(100), ReportError)
-
-
+@validate_params(
+    {
+        "n_games": Integer(100),
+        "seed": Integer(0),
+        "n_jobs": Integer(nonzero=True, description="a non-zero integer (-1 = all cores)"),
+        "regret_top": Integer(0),
+        "progress": Boolean(),
+        "quick": Boolean(),
+    },
+    ReportError,
+)
 def build_report(
     rules: str | RuleSet = "yahtzee",
     strategies="all",
@@ -232,6 +191,8 @@ def build_report(
     quick: bool = False,
 ) -> Report:
     """Simulate, evaluate, rank and compare strategies.
+
+    Every argument is checked before any work.
 
     Parameters
     ----------
@@ -247,20 +208,25 @@ def build_report(
         Parallel jobs: blocks of games in the simulations, strategies (threads of this
         process, sharing the value table) in the exact evaluations.
     regret_top : int
-        Costliest situations listed per strategy in the regret section.
+        Costliest situations listed per strategy in the regret section (>= 0).
     progress : bool
         Show a progress bar over the steps (and a line when the kernels must be compiled).
     quick : bool
         A first look in seconds: :data:`QUICK_GAMES` games unless ``n_games`` is given,
         the exact evaluation of the strategies limited to their regret against optimal
         (max-EV) play and the exact mean, SD and per-box figures it brings (no exact
-        score laws except optimal play's), no Kim–Nelson ranking.
+        score laws except optimal play's), no Kim–Nelson selection.
 
     Returns
     -------
     Report
         Everything computed; :func:`~yahtzee_sim.analysis.report.write.write_report`
         writes it to a folder.
+
+    Raises
+    ------
+    ReportError
+        For a bad argument, before any simulation.
 
     Notes
     -----
@@ -270,28 +236,30 @@ def build_report(
     """
     t0 = time.perf_counter()
     rules = get_rules(rules)
-    n_games = _check_games(n_games, quick)
-    specs = _resolve(strategies)
+    n_games = (QUICK_GAMES if quick else DEFAULT_GAMES) if n_games is None else n_games
+    resolved = _resolve(strategies)
     if progress:
-        _first_run_notice(rules, specs, regret_top)
+        _first_run_notice(rules, resolved, regret_top)
     # a first run on this machine: the decision fill's and the exact stage's kernels
     # compile in a second process while the solver compiles (on one core) and runs
     warming = compile_ahead.start(rules)
     try:
-        return _build(rules, n_games, seed, specs, n_jobs, regret_top, progress, quick, warming, t0)
+        return _build(
+            rules, n_games, seed, resolved, n_jobs, regret_top, progress, quick, warming, t0
+        )
     finally:
         compile_ahead.finish(warming, timeout=0.0)  # only still running if a step failed
 
 
-def _build(rules, games, seed, specs, n_jobs, regret_top, progress, quick, warming, t0):
+def _build(rules, games, seed, resolved, n_jobs, regret_top, progress, quick, warming, t0):
     """The steps of :func:`build_report` (arguments checked; ``warming``: the
     :mod:`~yahtzee_sim.analysis.report.compile_ahead` process, or ``None``)."""
     from yahtzee_sim.solving.solver import value_table
 
-    ids = list(specs)
-    deterministic = [s for s in ids if is_deterministic(specs[s])]
+    ids = list(resolved)
+    deterministic = [s for s in ids if is_deterministic(resolved[s])]
     bar = tqdm(
-        total=len(ids) + len(deterministic) + 3, desc="report", unit="step", disable=not progress
+        total=len(ids) + len(deterministic) + 4, desc="report", unit="step", disable=not progress
     )
     timings: dict[str, float] = {}
     clock = _Clock(timings, bar)
@@ -300,54 +268,88 @@ def _build(rules, games, seed, specs, n_jobs, regret_top, progress, quick, warmi
         value_table(rules)  # solved or loaded once, shared by every step below
     skipped: dict[str, str] = {}
     with clock("simulations"):
-        sims = _simulations(ids, specs, games, seed, rules, n_jobs, skipped, bar)
+        runs = _simulations(ids, resolved, games, seed, rules, n_jobs, skipped, bar)
     if REFERENCE in skipped:
         raise ReportError(
             f"the reference strategy failed on rules {rules.name!r}: {skipped[REFERENCE]}"
         )
-    ids = [s for s in ids if s in sims]
-    todo = [s for s in deterministic if s in sims]
+    ids = [s for s in ids if s in runs]
+    todo = [s for s in deterministic if s in runs]
     with clock("exact", f"exact ({len(todo)} strategies)"):
         compile_ahead.finish(warming)
-        exact, regrets = _exact_stage(todo, specs, rules, regret_top, n_jobs, quick, skipped, bar)
+        exact, regrets = _exact_stage(
+            todo, resolved, rules, regret_top, n_jobs, quick, skipped, bar
+        )
     bar.update(len(deterministic) - len(todo))
+    with clock("ranking", "full ranking"):
+        ranking = rank_scores(
+            {s: runs[s].scores for s in ids if s not in exact},
+            {s: exact[s].mean for s in ids if s in exact},
+            alpha=ALPHA,
+        )
     with clock("kim_nelson", "Kim–Nelson"):
-        kn = _kim_nelson([specs[s] for s in ids], seed, rules, n_jobs, quick, skipped)
+        kn = _kim_nelson([resolved[s] for s in ids], seed, rules, n_jobs, quick, skipped)
     bar.close()
     timings["exact_cpu"] = sum(e.seconds for e in exact.values() if not e.meta.get("cached"))
     timings["regret_cpu"] = sum(r.meta.get("charge_seconds", 0.0) for r in regrets.values())
     timings["exact_cpu"] -= timings["regret_cpu"]
+    sims = {s: runs[s].aggregate for s in ids}
+    return _report(rules, ids, resolved, games, seed, sims, exact, regrets, ranking, kn, skipped,
+                   time.perf_counter() - t0, timings)  # fmt: skip
+
+
+def _report(rules, ids, resolved, games, seed, sims, exact, regrets, ranking, kn, skipped,
+            seconds, timings) -> Report:  # fmt: skip
+    """The :class:`Report` with every table and figure's data computed from the results."""
+    summary = tables.summary_table(ids, sims, exact)
+    ranked = list(summary.index)
+    laws = {sid: e for sid, e in exact.items() if e.pmf is not None}
     return Report(
         rules=rules,
         ids=ids,
+        strategies={s: resolved[s] for s in ids},
         games=games,
         seed=seed,
         sims=sims,
         exact=exact,
         regrets=regrets,
+        ranking=ranking,
         kn=kn,
+        mcb=_mcb(kn),
+        summary=summary,
+        box_tables=tables.box_tables(rules, ranked, sims, exact),
+        curves=tables.survival_curves(ranked, sims, laws),
+        win_matrix=tables.head_to_head(ranked, sims, laws),
+        regret_table=tables.regret_table(regrets),
         skipped=skipped,
-        seconds=time.perf_counter() - t0,
+        seconds=seconds,
         timings={k: round(v, 3) for k, v in timings.items()},
     )
 
 
-def _simulations(ids, specs, games, seed, rules, n_jobs, skipped, bar) -> dict:
-    """The simulation result of each strategy label in ``ids``; a strategy that refuses
-    the rules goes to ``skipped`` with the reason."""
-    from yahtzee_sim.engine.simulate import simulate_aggregate
+def _mcb(kn: KNResult | None) -> pd.DataFrame | None:
+    """Hsu's MCB intervals on the Kim–Nelson observations every strategy took."""
+    from yahtzee_sim.analysis.ranking.mcb import mcb
 
-    sims = {}
+    if kn is None:
+        return None
+    common = min(kn.observations.values())
+    return mcb(kn.data[:, :common], list(kn.observations), alpha=kn.parameters.get("alpha", ALPHA))
+
+
+def _simulations(ids, resolved, games, seed, rules, n_jobs, skipped, bar) -> dict:
+    """The :class:`~yahtzee_sim.analysis.ranking.paired_games.ScoredRun` (per-game scores
+    and aggregate) of each strategy label in ``ids``; a strategy that refuses the rules
+    goes to ``skipped`` with the reason."""
+    runs = {}
     for sid in ids:
         bar.set_postfix_str(f"simulate {sid}")
         try:
-            sims[sid] = simulate_aggregate(
-                specs[sid], games, seed=seed, rules=rules, n_jobs=n_jobs, progress=False
-            )
+            runs[sid] = simulate_scores(resolved[sid], games, seed, rules, n_jobs)
         except StrategyError as exc:
             skipped[sid] = str(exc)
         bar.update(1)
-    return sims
+    return runs
 
 
 def _kim_nelson(strategies, seed, rules, n_jobs, quick, skipped) -> KNResult | None:
@@ -356,10 +358,12 @@ def _kim_nelson(strategies, seed, rules, n_jobs, quick, skipped) -> KNResult | N
     from yahtzee_sim.analysis.ranking.selection import select_best
 
     if quick:
-        skipped["Kim–Nelson"] = "quick report (run without --quick for the ranking)"
+        skipped["Kim–Nelson"] = "quick report (run without --quick for the selection)"
         return None
     try:
-        return select_best(strategies, delta=1.0, alpha=0.05, seed=seed, rules=rules, n_jobs=n_jobs)
+        return select_best(
+            strategies, delta=DELTA, alpha=ALPHA, seed=seed, rules=rules, n_jobs=n_jobs
+        )
     except SelectionError as exc:  # e.g. a single strategy
         skipped["Kim–Nelson"] = str(exc)
         return None
@@ -387,11 +391,11 @@ class _Clock:
         return timed()
 
 
-def _first_run_notice(rules: RuleSet, specs: dict, top: int) -> None:
+def _first_run_notice(rules: RuleSet, resolved: dict, top: int) -> None:
     """One line on stderr when this report has kernels to compile or strategies to
     evaluate that later runs read from the cache, with an estimate of the extra time
     (:func:`compile_ahead.first_run_estimate`)."""
-    keys = [exact_cache.result_key(s, rules, top) for s in specs.values() if is_deterministic(s)]
+    keys = [exact_cache.result_key(s, rules, top) for s in resolved.values() if is_deterministic(s)]
     evaluations = sum(1 for key in keys if key is not None and not exact_cache.stored(key))
     share = compile_ahead.compile_share()
     seconds = compile_ahead.first_run_estimate(share, evaluations)
@@ -408,12 +412,12 @@ def _first_run_notice(rules: RuleSet, specs: dict, top: int) -> None:
         )
 
 
-def _exact_stage(todo, specs, rules: RuleSet, top: int, n_jobs: int, quick: bool, skipped, bar):
-    """Exact results and regrets of ``todo`` (labels; ``specs`` maps them to what to play):
+def _exact_stage(todo, resolved, rules: RuleSet, top: int, n_jobs: int, quick: bool, skipped, bar):
+    """Exact results and regrets of ``todo`` (labels; ``resolved`` maps them to strategies):
     read from the cache or evaluated, several strategies at a time in threads of this
     process (the kernels release the GIL)."""
     exact, regrets, results = {}, {}, {}
-    keys = {sid: exact_cache.result_key(specs[sid], rules, top) for sid in todo}
+    keys = {sid: exact_cache.result_key(resolved[sid], rules, top) for sid in todo}
     for sid, key in keys.items():
         got = exact_cache.load(key, rules) if key is not None else None
         if got is not None:
@@ -428,7 +432,7 @@ def _exact_stage(todo, specs, rules: RuleSet, top: int, n_jobs: int, quick: bool
 
     def one(sid):
         numba.set_num_threads(threads)
-        return _exact_one(specs[sid], rules, top, quick)
+        return _exact_one(resolved[sid], rules, top, quick)
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for sid, result in zip(left, pool.map(one, left), strict=True):
@@ -456,7 +460,7 @@ def _exact_stage(todo, specs, rules: RuleSet, top: int, n_jobs: int, quick: bool
     return exact, regrets
 
 
-def _exact_one(sid: str, rules, top: int, quick: bool = False):
+def _exact_one(strategy, rules, top: int, quick: bool = False):
     """``(exact result, regret, error text)`` of one strategy: the regret (except for
     the reference) and the exact law from one forward pass; with ``quick`` no law
     except the reference's, and moments from the regret pass."""
@@ -465,22 +469,24 @@ def _exact_one(sid: str, rules, top: int, quick: bool = False):
 
     try:
         if n_states(rules) > EXACT_STATE_LIMIT:  # the law does not fit: the moments do
-            return evaluate(sid, rules, distribution=False), None, None
-        if sid == REFERENCE:
-            return evaluate(sid, rules), None, None
-        return (*evaluate_with_regret(sid, rules, top=top, distribution=not quick), None)
+            return evaluate(strategy, rules, distribution=False), None, None
+        if strategy_label(strategy) == REFERENCE:
+            return evaluate(strategy, rules), None, None
+        return (*evaluate_with_regret(strategy, rules, top=top, distribution=not quick), None)
     except ExactEvaluationError as exc:
         return None, None, str(exc)
 
 
-def is_deterministic(sid: str) -> bool:
-    """Whether the strategy id names a deterministic strategy (one the exact evaluator
-    can evaluate)."""
-    from yahtzee_sim.engine.strategy import capabilities_of
+def is_deterministic(strategy) -> bool:
+    """Whether the strategy (an instance, or an id) is deterministic: one the exact
+    evaluator can evaluate."""
+    from yahtzee_sim.engine.strategy import Strategy, capabilities_of
     from yahtzee_sim.strategies import get_strategy, strategy_class
 
+    if isinstance(strategy, Strategy):
+        return capabilities_of(strategy).exact
     try:
-        cls = strategy_class(sid)
+        cls = strategy_class(strategy)
     except Exception:
-        cls = get_strategy(sid)  # a plugin: its instance's capabilities
+        cls = get_strategy(strategy)  # a plugin: its instance's capabilities
     return capabilities_of(cls).exact

@@ -37,11 +37,13 @@ class Document:
     # ---------------------------------------------------------------- rendering
     @staticmethod
     def _cells(frame: pd.DataFrame, floatfmt: str, index: bool):
+        """Header and rows of text; each value keeps its column's type (an integer
+        column prints as integers), a float prints with ``floatfmt``, NaN as blank."""
         head = ([frame.index.name or ""] if index else []) + [str(c) for c in frame.columns]
         rows = []
-        for idx, row in frame.iterrows():
+        for idx, *values in frame.itertuples(name=None):
             cells = [str(idx)] if index else []
-            for v in row:
+            for v in values:
                 if isinstance(v, float):
                     cells.append("" if v != v else format(v, floatfmt))
                 else:
@@ -159,6 +161,11 @@ class DocumentFolder:
         """Write ``frame`` as ``name`` (``float_format``: as :meth:`pandas.DataFrame.to_csv`)."""
         with atomic_path(self.out / name) as tmp:
             frame.to_csv(tmp, index=index, float_format=float_format)
+        self.files.append(name)
+
+    def text(self, content: str, name: str) -> None:
+        """Write the text file ``name`` (UTF-8)."""
+        write_atomic(self.out / name, content)
         self.files.append(name)
 
     def finish(self) -> list[str]:

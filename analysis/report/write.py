@@ -22,6 +22,8 @@ from yahtzee_sim.analysis.report.figures import (
     report_styles,
     survival_figure,
 )
+from yahtzee_sim.analysis.report.paper import write_paper_files
+from yahtzee_sim.analysis.report.tables import selection_table
 from yahtzee_sim.analysis.style import (
     COLUMN_WIDTH,
     FULL_WIDTH,
@@ -53,7 +55,8 @@ def write_report(
     """Write ``report`` to the folder ``out`` (created; default ``reports/<rules>``).
 
     The sections come in this order: summary, score distributions, per-box
-    statistics, Kim–Nelson ranking, head to head, regret, what was left out.
+    statistics, full ranking, selection of the best (Kim–Nelson), head to head, regret,
+    methods (with the LaTeX tables and BibTeX file for a paper), what was left out.
 
     Parameters
     ----------
@@ -89,9 +92,11 @@ def write_report(
             _write_summary,
             _write_distributions,
             _write_boxes,
-            _write_ranking,
+            _write_full_ranking,
+            _write_selection,
             _write_head_to_head,
             _write_regret,
+            _write_methods,
             _write_skipped,
         ):
             section(folder, report)
@@ -174,29 +179,103 @@ def _write_boxes(folder: DocumentFolder, report: Report) -> None:
     )
 
 
-def _write_ranking(folder: DocumentFolder, report: Report) -> None:
-    """The Kim–Nelson table, its CSV files and trace figure (or why it did not run)."""
+def _write_full_ranking(folder: DocumentFolder, report: Report) -> None:
+    """The full ranking: tiers, simultaneous intervals, every pair, the guarantee."""
+    ranking, doc = report.ranking, folder.doc
+    table = ranking.table
+    doc.heading("Full ranking")
+    exact = [f"`{s}`" for s in table.index if table.loc[s, "exact"]]
+    random = [f"`{s}`" for s in table.index if not table.loc[s, "exact"]]
+    doc.paragraph(
+        f"Every pair of strategies compared ({ranking.procedure}; α = {ranking.alpha:g}). "
+        f"Deterministic strategies, ranked by their exact means (their order among themselves "
+        f"is certain): {', '.join(exact) or 'none'}. Random strategies, ranked from "
+        f"{ranking.games:,} games each (their order needs statistics): "
+        f"{', '.join(random) or 'none'}. Strategies that share a letter in `tier` cannot "
+        "be told apart; the interval of a mean is simultaneous over the random strategies."
+    )
+    doc.paragraph(f"**Guarantee.** {ranking.guarantee}")
+    doc.table(_ranking_display(table))
+    folder.csv(table, "ranking.csv")
+    fig, ax = _plt().subplots(figsize=(FULL_WIDTH, 0.22 * len(table) + 1.0))
+    plots.plot_ranking(table, ax=ax, styles=report_styles(report))
+    folder.figure(
+        fig,
+        "ranking.png",
+        "Means in rank order with simultaneous intervals (diamonds: exact means, no "
+        "uncertainty); strategies sharing a tier letter cannot be told apart.",
+        data="ranking.csv",
+    )
+    pairs = ranking.pairs
+    doc.heading("Pairs with uncertainty", 3)
+    doc.paragraph(
+        f"Pairs tested: {ranking.tested_pairs}, shown below; compared by exact means (no "
+        f"uncertainty: an interval of width 0, in `ranking_pairs.csv` with the others): "
+        f"{int(pairs['exact'].sum())}. Difference = first − second; "
+        "`p (Holm)` is the adjusted p-value."
+    )
+    tested = pairs[~pairs["exact"]].reset_index(drop=True)
+    doc.table(_pairs_display(tested), floatfmt=".3g", index=False)
+    folder.csv(pairs, "ranking_pairs.csv", index=False)
+
+
+def _ranking_display(table: pd.DataFrame) -> pd.DataFrame:
+    """The ranking table as the report shows it: mean, interval (or ``exact``), tier, games."""
+    return pd.DataFrame(
+        {
+            "mean": table["mean"],
+            "simultaneous interval": [
+                "exact" if row.exact else f"[{row.low:.2f}, {row.high:.2f}]"
+                for row in table.itertuples()
+            ],
+            "tier": table["tier"],
+            "games": table["games"],
+        },
+        index=table.index,
+    )
+
+
+def _pairs_display(pairs: pd.DataFrame) -> pd.DataFrame:
+    """The pairs as the report shows them."""
+    return pd.DataFrame(
+        {
+            "first": pairs["first"],
+            "second": pairs["second"],
+            "difference": pairs["difference"].map(lambda v: f"{v:.2f}"),
+            "simultaneous interval": [
+                "exact" if row.exact else f"[{row.low:.2f}, {row.high:.2f}]"
+                for row in pairs.itertuples()
+            ],
+            "p (Holm)": [
+                "" if e else (f"{p:.2g}" if p >= 1e-16 else "< 1e-16")
+                for p, e in zip(pairs["p_adjusted"], pairs["exact"], strict=True)
+            ],
+            "different": ["yes" if v else "no" for v in pairs["significant"]],
+        }
+    )
+
+
+def _write_selection(folder: DocumentFolder, report: Report) -> None:
+    """The Kim–Nelson selection of the best with MCB beside it, its CSV files and trace
+    figure (or why it did not run)."""
     doc, kn = folder.doc, report.kn
-    doc.heading("Kim–Nelson ranking")
+    doc.heading("Selection of the best (Kim–Nelson)")
     if kn is None:
         doc.paragraph(f"Not run: {report.skipped.get('Kim–Nelson', '')}")
         return
     p = kn.parameters
-    stage = dict(kn.eliminated)
-    table = pd.DataFrame(
-        {
-            "mean of observations": pd.Series(kn.means),
-            "observations": pd.Series(kn.observations),
-            "eliminated at stage": pd.Series({s: stage.get(s, np.nan) for s in kn.means}),
-        }
-    )
-    table.index.name = "strategy"
-    table = table.sort_values("mean of observations", ascending=False)
+    batch = int(p.get("batch", 1))
+    used = sum(int(v) for v in kn.observations.values()) * batch
+    table = selection_table(kn, report.mcb)
     doc.paragraph(
-        f"Procedure KN (Kim & Nelson 2001), indifference zone δ = {p.get('delta', 1.0)}, "
-        f"α = {p.get('alpha', 0.05)}; one observation = the mean of {p.get('batch')} games "
-        f"(CRN). Winner: **{', '.join(kn.winners)}** after "
-        f"{p.get('games', 0):,} games in all."
+        f"Procedure KN (Kim & Nelson 2001), indifference zone δ = {p.get('delta', 1.0):g}, "
+        f"α = {p.get('alpha', 0.05):g}; one observation = the mean of {batch} games (CRN). "
+        f"Winner: **{', '.join(kn.winners)}**. Games: {int(p.get('games', 0)):,} drawn "
+        f"(ahead, in blocks), {used:,} used. KN selects the best: with probability at least "
+        f"{1 - p.get('alpha', 0.05):g} the winner is within δ of the best mean; the order of "
+        "the others carries no guarantee (the full ranking above gives one). `MCB interval`: "
+        "Hsu's simultaneous interval of the strategy's mean minus the best of the others, on "
+        "the observations every strategy took; an upper end above 0 means it may be the best."
     )
     doc.table(table)
     folder.csv(table, "kim_nelson.csv")
@@ -258,6 +337,21 @@ def _write_regret(folder: DocumentFolder, report: Report) -> None:
         situations.append(s.assign(strategy=sid))
     if situations:
         folder.csv(pd.concat(situations), "regret_situations.csv", index=False)
+
+
+def _write_methods(folder: DocumentFolder, report: Report) -> None:
+    """The methods paragraph, and the LaTeX tables, methods and BibTeX files for a paper."""
+    from yahtzee_sim.analysis.report.methods import methods_paragraph
+
+    doc = folder.doc
+    doc.heading("Methods")
+    doc.paragraph(methods_paragraph(report))
+    files = write_paper_files(folder, report)
+    doc.paragraph(
+        "For a paper: " + ", ".join(f"`{name}`" for name in files) + " (booktabs tables, "
+        "the paragraph above with `\\cite` keys, and the BibTeX entries it cites; "
+        "`\\input` them after `\\usepackage{booktabs}`)."
+    )
 
 
 def _write_skipped(folder: DocumentFolder, report: Report) -> None:

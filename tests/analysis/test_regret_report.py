@@ -131,7 +131,8 @@ def test_report_folder(tmp_path):
     md = (out / "report.md").read_text()
     for needle in (
         "## Summary",
-        "## Kim–Nelson ranking",
+        "## Full ranking",
+        "## Selection of the best (Kim–Nelson)",
         "Winner: **optimal**",
         "## Head to head",
         "## Regret",

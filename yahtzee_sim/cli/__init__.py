@@ -19,7 +19,7 @@ Layout
 - one module per command group: :mod:`.simulate`; :mod:`.solve` (solve, advise,
   exact); :mod:`.objectives` (target, win, risk); :mod:`.tournament` (tournament,
   winprob); :mod:`.report` (report, reproduce); :mod:`.play` (play, serve, analyze);
-  :mod:`.learn` (select, dataset); :mod:`.regret` (regret, check);
+  :mod:`.learn` (select, dataset); :mod:`.rank`; :mod:`.regret` (regret, check);
   :mod:`.catalog` (strategies, rules).
 
 Each command is ``add_arguments(parser)``, a ``run(args) -> int`` that calls one

@@ -30,6 +30,7 @@ COMMAND_PAGES = {
     "solve": "guide/optimal.md",
     "advise": "guide/optimal.md",
     "select": "guide/ranking.md",
+    "rank": "guide/ranking.md",
     "exact": "guide/exact.md",
     "regret": "guide/regret.md",
     "check": "guide/strategies.md",

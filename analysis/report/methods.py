@@ -1,0 +1,132 @@
+"""The methods paragraph of a report, in Markdown and in LaTeX, and the BibTeX file of
+the works it cites.
+
+The paragraph states the games, the seed, common random numbers, which strategies were
+evaluated exactly, the ranking procedure with its α and the Kim–Nelson selection with its
+δ; :data:`BIBTEX` holds the entries its ``\\cite`` keys name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from yahtzee_sim.analysis.report.latex import escape
+
+#: The works the methods paragraph cites, as BibTeX (facts from docs/references.md).
+BIBTEX = r"""@techreport{Glenn2006,
+  author      = {Glenn, James},
+  title       = {An Optimal Strategy for {Yahtzee}},
+  institution = {Loyola College in Maryland},
+  number      = {CS-TR-0002},
+  year        = {2006}
+}
+
+@article{KimNelson2001,
+  author  = {Kim, Seong-Hee and Nelson, Barry L.},
+  title   = {A Fully Sequential Procedure for Indifference-Zone Selection in Simulation},
+  journal = {ACM Transactions on Modeling and Computer Simulation},
+  volume  = {11},
+  number  = {3},
+  pages   = {251--273},
+  year    = {2001}
+}
+
+@article{Holm1979,
+  author  = {Holm, Sture},
+  title   = {A Simple Sequentially Rejective Multiple Test Procedure},
+  journal = {Scandinavian Journal of Statistics},
+  volume  = {6},
+  number  = {2},
+  pages   = {65--70},
+  year    = {1979}
+}
+
+@book{Hsu1996,
+  author    = {Hsu, Jason C.},
+  title     = {Multiple Comparisons: Theory and Methods},
+  publisher = {Chapman \& Hall},
+  address   = {London},
+  year      = {1996}
+}
+
+@article{Piepho2004,
+  author  = {Piepho, Hans-Peter},
+  title   = {An Algorithm for a Letter-Based Representation of All-Pairwise Comparisons},
+  journal = {Journal of Computational and Graphical Statistics},
+  volume  = {13},
+  number  = {2},
+  pages   = {456--466},
+  year    = {2004}
+}
+"""
+
+
+def _cite(key: str, latex: bool) -> str:
+    """A citation: ``\\citep{key}``-like in LaTeX, "(Author Year)" in Markdown."""
+    names = {
+        "Glenn2006": "Glenn 2006",
+        "KimNelson2001": "Kim & Nelson 2001",
+        "Holm1979": "Holm 1979",
+        "Hsu1996": "Hsu 1996",
+        "Piepho2004": "Piepho 2004",
+    }
+    return r"~\cite{" + key + "}" if latex else f" ({names[key]})"
+
+
+def methods_paragraph(report, latex: bool = False) -> str:
+    """The methods paragraph of ``report`` (a
+    :class:`~yahtzee_sim.analysis.report.build.Report`), in Markdown or LaTeX."""
+
+    def code(text: str) -> str:
+        return r"\texttt{" + escape(text) + "}" if latex else f"`{text}`"
+
+    def names(ids) -> str:
+        return ", ".join(code(s) for s in ids) or "none"
+
+    ranking = report.ranking
+    exact = [s for s in ranking.table.index if ranking.table.loc[s, "exact"]]
+    random = [s for s in ranking.table.index if not ranking.table.loc[s, "exact"]]
+    alpha = f"{ranking.alpha:g}"
+    parts = [
+        f"Each of the {len(report.ids)} strategies played {report.games:,} games of the "
+        f"{code(report.rules.name)} rules from master seed {report.seed}, with common random "
+        "numbers: game g of every strategy was played with the same dice.",
+        f"The deterministic strategies ({names(exact)}) were also evaluated exactly by a "
+        "forward pass over the game's states" + _cite("Glenn2006", latex) + ", which gives "
+        "their exact mean; the others (" + names(random) + ") are known from their games.",
+        f"Every pair of strategies was compared: two random strategies by a paired t test on "
+        "their common games, a random and a deterministic one by a one-sample t test of the "
+        "random one's games against the exact mean, two deterministic ones by their exact "
+        f"means (no test). The {ranking.tested_pairs} p-values were adjusted by Holm's "
+        "step-down procedure" + _cite("Holm1979", latex) + " and the intervals of the "
+        f"differences are simultaneous by Bonferroni, at family-wise error alpha = {alpha}; "
+        "strategies that cannot be told apart share a letter of a compact letter display"
+        + _cite("Piepho2004", latex)
+        + ".",
+    ]
+    kn = report.kn
+    if kn is not None:
+        p = kn.parameters
+        unit = "point" if p.get("delta", 1.0) == 1 else "points"
+        parts.append(
+            "The best strategy was selected by procedure KN"
+            + _cite("KimNelson2001", latex)
+            + f", with an indifference zone of delta = {p.get('delta', 1.0):g} {unit}, "
+            f"error alpha = {p.get('alpha', 0.05):g}, a first stage of n0 = {p.get('n0')} "
+            f"observations and one observation the mean of {p.get('batch')} games; multiple "
+            "comparisons with the best" + _cite("Hsu1996", latex) + " on the observations "
+            "every strategy took accompany it."
+        )
+    text = " ".join(parts)
+    if latex:
+        text = re.sub(r"(alpha|delta) = ([0-9]+(?:\.[0-9]+)?)", r"$\\\1 = \2$", text)
+        text = re.sub(r"n0 = (\d+)", r"$n_0 = \1$", text)
+        text = text.replace("game g", "game $g$")
+        return text.replace(f"{report.games:,}", _thousands(report.games))
+    text = text.replace("alpha =", "α =").replace("delta =", "δ =")
+    return text.replace("n0 =", "n₀ =")
+
+
+def _thousands(n: int) -> str:
+    """An integer with LaTeX thousands separators (``100{,}000``)."""
+    return f"{n:,}".replace(",", "{,}")

@@ -1,0 +1,175 @@
+"""The report computes, then writes: arguments checked first, strategies looked up once,
+the full ranking and selection sections, LaTeX tables that compile, the BibTeX file."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from yahtzee_sim.analysis.report import build as build_module
+from yahtzee_sim.analysis.report.build import Report, ReportError, build_report
+from yahtzee_sim.analysis.report.latex import Raw, escape, interval, latex_table, number
+from yahtzee_sim.analysis.report.paper import PAPER_FILES
+from yahtzee_sim.analysis.report.write import write_report
+
+ARGS = dict(rules="2-yatzy", strategies="greedy,random", n_games=500, seed=1, progress=False)
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """A report on the toy game, its folder, and the string lookups of strategies it made."""
+    import yahtzee_sim.engine.simulate as simulate_module
+    import yahtzee_sim.strategies as strategies_module
+
+    lookups: list[str] = []
+
+    def counting(original):
+        def get_strategy(strategy, *args, **kwargs):
+            if isinstance(strategy, str):
+                lookups.append(strategy)
+            return original(strategy, *args, **kwargs)
+
+        return get_strategy
+
+    with pytest.MonkeyPatch.context() as mp:
+        for module in (strategies_module, simulate_module):
+            mp.setattr(module, "get_strategy", counting(module.get_strategy))
+        report = build_report(**ARGS)
+    out = tmp_path_factory.mktemp("report")
+    files = write_report(report, out)
+    return report, out, files, lookups
+
+
+def test_each_strategy_is_looked_up_once(written):
+    report, _, _, lookups = written
+    assert sorted(lookups) == ["greedy", "optimal", "random"]
+    assert list(report.strategies) == report.ids == ["greedy", "random", "optimal"]
+
+
+def test_bad_arguments_fail_before_any_work(monkeypatch):
+    def no_work(*args, **kwargs):
+        raise AssertionError("work started before the arguments were checked")
+
+    monkeypatch.setattr(build_module, "_build", no_work)
+    monkeypatch.setattr(build_module, "_resolve", no_work)
+    for bad, needle in (
+        (dict(regret_top=-1), "regret_top must be an integer >= 0, got -1"),
+        (dict(n_games=10), "n_games must be an integer >= 100"),
+        (dict(n_jobs=0), "n_jobs"),
+        (dict(seed=-1), "seed"),
+        (dict(quick=1), "quick"),
+    ):
+        with pytest.raises(ReportError, match=re.escape(needle)):
+            build_report(rules="2-yatzy", **bad)
+
+
+@pytest.mark.slow
+def test_the_writer_computes_nothing(written, tmp_path, monkeypatch):
+    report, out, files, _ = written
+    from yahtzee_sim.analysis import headtohead
+
+    def refused(*args, **kwargs):
+        raise AssertionError("computed while writing")
+
+    monkeypatch.setattr(headtohead, "win_matrix", refused)
+    monkeypatch.setattr(build_module, "rank_scores", refused)
+    assert write_report(report, tmp_path) == files
+    for name in files:
+        if not name.endswith(".png"):  # the same files, byte for byte
+            assert (tmp_path / name).read_bytes() == (out / name).read_bytes(), name
+    assert isinstance(report.win_matrix, pd.DataFrame)  # a field, computed in build
+    assert "win_matrix" in Report.__dataclass_fields__
+
+
+def test_ranking_and_selection_sections(written):
+    report, out, files, _ = written
+    md = (out / "report.md").read_text()
+    for needle in (
+        "## Full ranking",
+        "**Guarantee.** With probability at least 0.95",
+        "ranked by their exact means (their order among themselves is certain): "
+        "`optimal`, `greedy`",
+        "(their order needs statistics): `random`",
+        "## Selection of the best (Kim–Nelson)",
+        "the order of the others carries no guarantee",
+        "## Methods",
+    ):
+        assert needle in md, needle
+    assert "Kim–Nelson ranking" not in md
+    games = report.kn.parameters["games"]
+    used = sum(report.kn.observations.values()) * report.kn.parameters["batch"]
+    assert f"Games: {games:,} drawn (ahead, in blocks), {used:,} used." in md
+    kn = pd.read_csv(out / "kim_nelson.csv", index_col=0)
+    assert kn["observations"].dtype == np.int64 and "MCB interval" in kn.columns
+    section = md.split("## Selection of the best")[1].split("##")[0]
+    assert not re.search(r"\| \d+\.00 \|", section)  # counts print as integers
+    ranking = pd.read_csv(out / "ranking.csv", index_col=0)
+    assert list(ranking.index) == ["optimal", "greedy", "random"]
+    assert list(ranking.columns) == ["mean", "low", "high", "tier", "exact", "games"]
+    assert ranking.loc["optimal", "mean"] == pytest.approx(5.0)
+    assert ranking["exact"].tolist() == [True, True, False]
+    pairs = pd.read_csv(out / "ranking_pairs.csv")
+    assert len(pairs) == 3 and pairs["exact"].sum() == 1
+    assert set(PAPER_FILES) <= set(files)
+
+
+def test_latex_cells():
+    assert escape("a_b & 50% #1 {x} ~ ^ \\ $") == (
+        r"a\_b \& 50\% \#1 \{x\} \textasciitilde{} \textasciicircum{} \textbackslash{} \$"
+    )
+    assert escape("optimal − strategy ≥ α") == r"optimal $-$ strategy $\geq$ $\alpha$"
+    assert number(np.int64(100000)) == "100{,}000" and number(-1.5) == "$-$1.50"
+    assert number(float("nan")) == "" and number(np.bool_(True)) == "yes"
+    assert interval(-1.234, 2.0) == "[$-$1.23, 2.00]" and isinstance(interval(0, 1), Raw)
+    frame = pd.DataFrame({"games": np.array([100000, 5]), "mean": [1.0, 2.5]}, index=["a_1", "b"])
+    tex = latex_table(frame, "50% of α", "tab:x")
+    assert r"\toprule" in tex and r"\midrule" in tex and r"\bottomrule" in tex
+    assert r"a\_1 & 100{,}000 & 1.00 \\" in tex and r"\caption{50\% of $\alpha$}" in tex
+
+
+DOCUMENT = r"""\documentclass{article}
+\usepackage[utf8]{inputenc}
+\usepackage[T1]{fontenc}
+\usepackage{booktabs}
+\begin{document}
+\input{methods}
+\input{summary}
+\input{ranking}
+\input{regret}
+\bibliographystyle{plain}
+\bibliography{references}
+\end{document}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+def test_the_latex_files_compile_with_pdflatex_and_bibtex(written, tmp_path):
+    _, out, _, _ = written
+    for name in PAPER_FILES:
+        shutil.copy(out / name, tmp_path / name)
+    (tmp_path / "paper.tex").write_text(DOCUMENT)
+
+    def run(*command):
+        done = subprocess.run(
+            command, cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False
+        )
+        assert done.returncode == 0, done.stdout[-3000:]
+        return done.stdout
+
+    run("pdflatex", "-interaction=nonstopmode", "-halt-on-error", "paper.tex")
+    if shutil.which("bibtex") is not None:
+        run("bibtex", "paper")
+        run("pdflatex", "-interaction=nonstopmode", "-halt-on-error", "paper.tex")
+        log = run("pdflatex", "-interaction=nonstopmode", "-halt-on-error", "paper.tex")
+        assert "undefined" not in log.lower(), log[-2000:]
+        assert "Overfull \\hbox" not in log, log[-2000:]
+        bbl = (tmp_path / "paper.bbl").read_text()
+        for author in ("Holm", "Kim", "Hsu", "Piepho", "Glenn"):
+            assert author in bbl, author
+    assert (tmp_path / "paper.pdf").stat().st_size > 1000

@@ -1,0 +1,80 @@
+"""``rank``: the full ranking of strategies with simultaneous intervals and tiers."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from yahtzee_sim.cli import options as opt
+
+#: Games per strategy of ``rank`` by default.
+RANK_GAMES = 10_000
+
+
+def add_rank_arguments(p: argparse.ArgumentParser) -> None:
+    """Declare the options of ``rank``."""
+    opt.add_strategies(p, "all", "'all' or comma-separated strategies (at least 2)")
+    opt.add_games(p, RANK_GAMES, f"games per random strategy (default: {RANK_GAMES}, >= 2)")
+    p.add_argument("--alpha", type=float, default=0.05, help="family-wise error (default 0.05)")
+    opt.add_flag(p, "--simulate-all", "simulate the deterministic strategies too (no exact means)")
+    opt.add_seed(p)
+    opt.add_rules(p)
+    opt.add_jobs(p, 1, "parallel blocks of games")
+    opt.add_output(p)
+
+
+def format_ranking(res, rules: str, seed: int) -> str:
+    """The ranking table (rank order, tiers), the procedure and its guarantee."""
+    t = res.table
+    width = max(10, 2 + max(len(s) for s in t.index))
+    lines = [
+        f"full ranking on {rules}: {res.games:,} games per random strategy, seed {seed}, "
+        f"alpha {res.alpha:g}",
+        f"{'strategy':<{width}}{'mean':>10}  {'simultaneous interval':<22}{'tier':<6}games",
+    ]
+    for sid, row in t.iterrows():
+        interval = "exact" if row["exact"] else f"[{row['low']:.2f}, {row['high']:.2f}]"
+        lines.append(
+            f"{sid:<{width}}{row['mean']:>10.2f}  {interval:<22}{row['tier']:<6}{row['games']:,}"
+        )
+    lines += [
+        f"procedure: {res.procedure}; pairs tested: {res.tested_pairs}, "
+        f"compared by exact means: {int(res.pairs['exact'].sum())}",
+        res.guarantee,
+    ]
+    return "\n".join(lines)
+
+
+def run_rank(args: argparse.Namespace) -> int:
+    """The full ranking (:func:`analysis.rank_strategies`)."""
+    # analysis loads pandas and every strategy: imported here so that --help stays fast.
+    from yahtzee_sim.analysis import rank_strategies
+    from yahtzee_sim.engine.plugins import split_strategy_list
+    from yahtzee_sim.strategies import default_strategy_ids
+
+    text = args.strategies.strip()
+    ids = default_strategy_ids() if text == "all" else split_strategy_list(text)
+    rules = opt.rules_from(args)
+    res = rank_strategies(
+        ids,
+        n_games=args.games,
+        seed=args.seed,
+        rules=rules,
+        alpha=args.alpha,
+        exact=not args.simulate_all,
+        n_jobs=args.jobs,
+        progress=opt.progress(args),
+    )
+    if args.json:
+        print(json.dumps(res.to_dict()))
+    else:
+        print(format_ranking(res, rules.name, args.seed))
+    return 0
+
+
+RANK = opt.Command(
+    "rank",
+    "full ranking: every pair with simultaneous intervals, tiers (CRN, exact means)",
+    add_rank_arguments,
+    run_rank,
+)
