@@ -25,6 +25,7 @@ import urllib.request
 from pathlib import Path
 
 import numpy as np
+from page_format import Row, num
 
 
 def _post(url: str, body: dict) -> float:
@@ -99,6 +100,29 @@ def main() -> None:
         "target_ms": 50,
     }
     print(json.dumps(out, indent=2))
+
+
+def rows(r: dict) -> list[Row]:
+    a, b = r["analyze"], r["advise"]
+    return [
+        (
+            f"`analyze`: read, check and grade {num(a['games'])} recorded games "
+            f"({num(a['decisions'])} decisions)",
+            f"{a['seconds']:.1f} s; the whole command {a['command_seconds']:.1f} s",
+        ),
+        (
+            f"the web page: one advisor request over HTTP (median of {b['requests']})",
+            f"{b['median_ms']} ms (95th percentile {b['p95_ms']} ms; the first request "
+            f"{b['first_request_ms']} ms)",
+        ),
+    ]
+
+
+# its entry on the Performance page (perf_page.py)
+AREA = "Coach"
+TITLE = "Grading games and answering requests"
+COMMAND = "python benchmarks/bench_coach.py"
+SMOKE = "--games 200 --requests 10"
 
 
 if __name__ == "__main__":

@@ -16,6 +16,8 @@ import json
 import time
 from pathlib import Path
 
+from page_format import Row, num, timed
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -48,6 +50,21 @@ def main() -> None:
         out["file_mb"] = round(args.out.stat().st_size / 2**20, 1)
         out["decisions_per_second_with_write"] = round(len(ds) / (seconds + out["write_seconds"]))
     print(json.dumps(out, indent=2))
+
+
+def rows(r: dict) -> list[Row]:
+    what = (
+        f"build the decision dataset of {num(r['games'])} games of `{r['strategy']}` "
+        f"({num(r['decisions'])} decisions, every option valued)"
+    )
+    return [(what, timed(r["seconds"], r["decisions_per_second"], "decisions"))]
+
+
+# its entry on the Performance page (perf_page.py)
+AREA = "Machine learning"
+TITLE = "Decision datasets"
+COMMAND = "python benchmarks/bench_dataset.py"
+SMOKE = "--games 500"
 
 
 if __name__ == "__main__":

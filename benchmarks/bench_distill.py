@@ -16,6 +16,8 @@ import argparse
 import json
 import time
 
+from page_format import Row, yes_no
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -48,6 +50,30 @@ def main() -> None:
         again = distill(args.rules, max_rules=args.max_rules, seed=args.seed, curve_at=[])
         out["deterministic"] = again.card == res.card
     print(json.dumps(out, indent=2))
+
+
+def rows(r: dict) -> list[Row]:
+    last = r["curve"][-1]
+    return [
+        (
+            f"`distill` a {r['max_rules']}-rule card on `yahtzee` (learning, pruning and the "
+            "exact curve)",
+            f"{r['seconds']:.0f} s (target: at most {r['target_seconds']} s)",
+        ),
+        ("rules left on the card after pruning", f"{r['n_rules']} rules"),
+        (f"the exact mean of the card after {last['n_rules']} steps", f"{last['mean']:.2f} points"),
+        (
+            "the same card from a second run with the same seed",
+            yes_no(r["deterministic"]),
+        ),
+    ]
+
+
+# its entry on the Performance page (perf_page.py)
+AREA = "Rule cards"
+TITLE = "Distilling a rule card"
+COMMAND = "python benchmarks/bench_distill.py"
+SMOKE = "--max-rules 3 --no-repeat"
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ import tempfile
 import time
 
 import numpy as np
+from page_format import Row, jobs_text, num
 
 
 def cold_run() -> float:
@@ -111,6 +112,42 @@ def main() -> int:
     out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     print(json.dumps(out, indent=2))
     return 0
+
+
+def rows(r: dict) -> list[Row]:
+    rows = [
+        (
+            f"solve `{k}` for optimal play, every state (kernels compiled; median)",
+            f"{v['median']:.2f} s",
+        )
+        for k, v in r["solve_seconds"].items()
+    ]
+    if "optimal_games" in r:
+        g = r["optimal_games"]
+        rows.append(
+            (
+                f"play {num(g['games'])} games of `optimal`, {jobs_text(g['n_jobs'])}: with its "
+                "decision cache empty / again, the cache filled by that run",
+                f"{g['seconds_first']:.2f} s / {g['seconds_repeat']:.2f} s",
+            )
+        )
+    rows.append(
+        ("one advisor answer, the value table in memory (median)", f"{r['advise_ms']['median']} ms")
+    )
+    rows.append(
+        (
+            "one advisor answer, reading the value table from disk first",
+            f"{r['advise_with_table_load_ms']} ms",
+        )
+    )
+    return rows
+
+
+# its entry on the Performance page (perf_page.py)
+AREA = "Optimal play"
+TITLE = "Solving for optimal play and asking the advisor"
+COMMAND = "python benchmarks/bench_solver.py --skip-cold"
+SMOKE = "--repeat 1 --games 2000"
 
 
 if __name__ == "__main__":

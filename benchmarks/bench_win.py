@@ -22,6 +22,8 @@ import resource
 import sys
 import time
 
+from page_format import Row, num, timed
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -102,6 +104,49 @@ def main() -> None:
         out["best_response_iteration"] = chain
     out["peak_rss_gb_total"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20, 2)
     print(json.dumps(out, indent=2))
+
+
+def rows(r: dict) -> list[Row]:
+    k, rules = r["players"], r["rules"]
+    law, t = r["exact_law"], r.get("tournament")
+    rows: list[Row] = [
+        (
+            f"solve `win:{k}` on `{rules}` (playing to win against {k - 1} max-EV players), "
+            "in a fresh process",
+            f"{r['solve_seconds']:.0f} s; peak memory {r['peak_rss_gb']:.2f} GB; the table "
+            f"{r['table_gb']:.2f} GB (scores up to {r['top_score']})",
+        ),
+        (
+            f"the exact probability that `win:{k}` wins, against {r['baseline']:.0%} for "
+            "every player alike",
+            f"{r['win_probability']:.2%}",
+        ),
+        (
+            f"the exact mean and standard deviation of `win:{k}`'s score, against `optimal`'s",
+            f"{law['mean']:.2f} and {law['sd']:.2f} points, against {law['optimal_mean']:.2f} "
+            f"and {law['optimal_sd']:.2f} ({law['mean_given_up']:.2f} points of mean given "
+            f"up); {law['seconds']:.0f} s",
+        ),
+    ]
+    if t:
+        lo, hi = t["ci95"]
+        rows.append(
+            (
+                f"play {num(t['games'])} {k}-player games, `win:{k}` against {k - 1} `optimal` "
+                "players",
+                f"wins {t['win_rate']:.2%} (95% interval {lo:.2%} to {hi:.2%}); "
+                + timed(t["seconds"], t["games_per_second"], "games"),
+            )
+        )
+    rows.append(("peak memory of the whole benchmark", f"{r['peak_rss_gb_total']:.2f} GB"))
+    return rows
+
+
+# its entry on the Performance page (perf_page.py)
+AREA = "Target, utility and risk"
+TITLE = "Playing to win"
+COMMAND = "python benchmarks/bench_win.py"
+SMOKE = "--rules yahtzee --players 2 --games 2000"
 
 
 if __name__ == "__main__":
