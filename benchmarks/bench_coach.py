@@ -133,4 +133,4 @@ SMOKE = "--games 200 --requests 10"
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -68,4 +69,4 @@ SMOKE = "--games 500"
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 
 from page_format import Row, yes_no
@@ -77,4 +78,4 @@ SMOKE = "--max-rules 3 --no-repeat"
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

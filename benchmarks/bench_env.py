@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 
 import numpy as np
@@ -81,4 +82,4 @@ SMOKE = "--num-envs 64 --steps 20 --repeat 1"
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

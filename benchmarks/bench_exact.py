@@ -113,4 +113,4 @@ SMOKE = "--repeat 1"
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(main())

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 
 from page_format import Row, jobs_text, num
@@ -85,4 +86,4 @@ SMOKE = "--games 2000"
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -205,4 +205,4 @@ SMOKE = "--skip-cold --quick --games 2000"
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

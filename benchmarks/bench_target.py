@@ -152,4 +152,4 @@ SMOKE = "--rules yahtzee"
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 
 from page_format import Row, jobs_text, num
@@ -100,4 +101,4 @@ SMOKE = "--games 2000 --aware-games 2048"
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -166,4 +166,4 @@ SMOKE = "--rules yahtzee --players 2 --games 2000"
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
