@@ -154,8 +154,8 @@ def rows(r: dict) -> list[Row]:
                 + timed(t["seconds"], t["games_per_second"], "games"),
             )
         )
-    rows.append(("peak memory of the whole benchmark", f"{r['peak_rss_gb_total']:.2f} GB"))
-    return rows
+    peak = ("peak memory of the whole benchmark", f"{r['peak_rss_gb_total']:.2f} GB")
+    return [*rows, peak]
 
 
 # its entry on the Performance page (perf_page.py)

@@ -87,6 +87,15 @@ def _compare_on_positions(
             raise _fail(check, strategy, f"{what} (rolls_left={rolls_left}, position {row})")
 
 
+def _same_decisions(
+    check: str, strategy, twin, rules, n_positions: int, seed: int, what: str
+) -> None:
+    """Raise unless ``twin`` decides as ``strategy`` on the random positions."""
+    _compare_on_positions(
+        check, strategy, functools.partial(_decisions, twin), rules, n_positions, seed, what
+    )
+
+
 def _play(check: str, strategy, rules, n_games: int, seed: int, **kwargs):
     """Simulated games; an engine error (an illegal move, a bad shape) fails ``check``."""
     try:
@@ -199,15 +208,8 @@ def check_clone_and_repr(strategy, rules, *, n_positions: int = 200, seed: int =
             )
         if repr(twin) != text:
             raise _fail("clone_and_repr", strategy, f"{how} has repr {repr(twin)!r}, not {text!r}")
-        _compare_on_positions(
-            "clone_and_repr",
-            strategy,
-            functools.partial(_decisions, twin),
-            rules,
-            n_positions,
-            seed,
-            f"{how} decides differently",
-        )
+        what = f"{how} decides differently"
+        _same_decisions("clone_and_repr", strategy, twin, rules, n_positions, seed, what)
     return f"clone and repr from the parameters: {text[:60]}"
 
 
@@ -223,15 +225,8 @@ def check_picklable(strategy, rules, *, n_positions: int = 200, seed: int = 0, *
         raise _fail("picklable", strategy, "the parameters changed in a pickle round trip")
     if strategy_label(copy) != strategy_label(strategy):
         raise _fail("picklable", strategy, f"the label became {strategy_label(copy)!r}")
-    _compare_on_positions(
-        "picklable",
-        strategy,
-        functools.partial(_decisions, copy),
-        rules,
-        n_positions,
-        seed,
-        "decisions changed after a pickle round trip",
-    )
+    what = "decisions changed after a pickle round trip"
+    _same_decisions("picklable", strategy, copy, rules, n_positions, seed, what)
     return "picklable: the same parameters, label and decisions after a pickle round trip"
 
 
