@@ -145,6 +145,22 @@ def fresh(args: list[str]) -> dict:
     return json.loads(proc.stdout)
 
 
+def _side_by_side(runs: dict[str, list[dict]], what: str, unit: str | None, size: int) -> dict:
+    """The median seconds of task ``what`` for each solver, their ratio and, with a
+    ``unit``, the ``size`` counted and each solver's rate."""
+    med = {s: statistics.median(x[what] for x in runs[s]) for s in runs}
+    entry = {
+        "ours_seconds": round(med["ours"], 3),
+        "theirs_seconds": round(med["theirs"], 3),
+        "ratio": round(med["theirs"] / med["ours"], 2),
+    }
+    if unit:
+        entry[unit] = size
+        entry[f"ours_{unit}_per_second"] = round(size / med["ours"])
+        entry[f"theirs_{unit}_per_second"] = round(size / med["theirs"])
+    return entry
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
@@ -179,18 +195,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{preset} {side} {runs[side][-1]}", file=sys.stderr)
         row: dict = {"preset": preset, "peer_variant": PAIRS[preset]}
         for what, unit in (("solve", None), ("options", "situations"), ("play", "games")):
-            med = {s: statistics.median(x[what] for x in runs[s]) for s in runs}
-            entry = {
-                "ours_seconds": round(med["ours"], 3),
-                "theirs_seconds": round(med["theirs"], 3),
-                "ratio": round(med["theirs"] / med["ours"], 2),
-            }
-            if unit:
-                size = args.situations if unit == "situations" else args.games
-                entry[unit] = size
-                entry[f"ours_{unit}_per_second"] = round(size / med["ours"])
-                entry[f"theirs_{unit}_per_second"] = round(size / med["theirs"])
-            row[what] = entry
+            size = args.situations if unit == "situations" else args.games
+            row[what] = _side_by_side(runs, what, unit, size)
         row["play"]["jobs"] = runs["ours"][0]["jobs"]
         row["play"]["mean_ours"] = round(runs["ours"][0]["play_mean"], 3)
         row["play"]["mean_theirs"] = round(runs["theirs"][0]["play_mean"], 3)
