@@ -25,6 +25,7 @@ import urllib.request
 from pathlib import Path
 
 import numpy as np
+from page_format import Row, num
 
 
 def _post(url: str, body: dict) -> float:
@@ -43,10 +44,7 @@ def main() -> None:
     ap.add_argument("--requests", type=int, default=200)
     args = ap.parse_args()
 
-    from werkzeug.serving import make_server
-
     from yahtzee_sim.analysis.decisions.coach import analyze
-    from yahtzee_sim.apps.server import create_app
     from yahtzee_sim.engine.records import record_games, write_records
 
     out: dict = {}
@@ -72,6 +70,17 @@ def main() -> None:
         out["analyze"]["command_seconds"] = round(time.perf_counter() - t0, 2)
         out["analyze"]["target_seconds"] = 10
 
+    out["advise"] = _advise_requests(args.requests)
+    print(json.dumps(out, indent=2))
+
+
+def _advise_requests(n_requests: int) -> dict:
+    """The web app's advisor under ``n_requests`` random requests, one at a time: the
+    server's start, the first answer and the answers after it."""
+    from werkzeug.serving import make_server
+
+    from yahtzee_sim.apps.server import create_app
+
     t0 = time.perf_counter()
     srv = make_server("127.0.0.1", 0, create_app(), threaded=True)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
@@ -80,7 +89,7 @@ def main() -> None:
     rng = np.random.default_rng(0)
     names = ["ones", "twos", "threes", "chance", "full_house", "yahtzee", "small_straight"]
     times = []
-    for _ in range(args.requests + 1):
+    for _ in range(n_requests + 1):
         used = [n for n in names if rng.random() < 0.4]
         body = {
             "dice": rng.integers(1, 7, size=5).tolist(),
@@ -90,16 +99,38 @@ def main() -> None:
         times.append(_post(url, body))
     srv.shutdown()
     after = np.array(times[1:])
-    out["advise"] = {
+    return {
         "server_start_seconds": round(started, 2),
         "first_request_ms": round(times[0], 1),
         "median_ms": round(float(np.median(after)), 2),
         "p95_ms": round(float(np.percentile(after, 95)), 2),
-        "requests": args.requests,
+        "requests": n_requests,
         "target_ms": 50,
     }
-    print(json.dumps(out, indent=2))
+
+
+def rows(r: dict) -> list[Row]:
+    a, b = r["analyze"], r["advise"]
+    return [
+        (
+            f"`analyze`: read, check and grade {num(a['games'])} recorded games "
+            f"({num(a['decisions'])} decisions)",
+            f"{a['seconds']:.1f} s; the whole command {a['command_seconds']:.1f} s",
+        ),
+        (
+            f"the web page: one advisor request over HTTP (median of {b['requests']})",
+            f"{b['median_ms']} ms (95th percentile {b['p95_ms']} ms; the first request "
+            f"{b['first_request_ms']} ms)",
+        ),
+    ]
+
+
+# its entry on the Performance page (perf_page.py)
+AREA = "Coach"
+TITLE = "Grading games and answering requests"
+COMMAND = "python benchmarks/bench_coach.py"
+SMOKE = "--games 200 --requests 10"
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

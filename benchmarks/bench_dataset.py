@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
+
+from page_format import Row, num, timed
 
 
 def main() -> None:
@@ -50,5 +53,20 @@ def main() -> None:
     print(json.dumps(out, indent=2))
 
 
+def rows(r: dict) -> list[Row]:
+    what = (
+        f"build the decision dataset of {num(r['games'])} games of `{r['strategy']}` "
+        f"({num(r['decisions'])} decisions, every option valued)"
+    )
+    return [(what, timed(r["seconds"], r["decisions_per_second"], "decisions"))]
+
+
+# its entry on the Performance page (perf_page.py)
+AREA = "Machine learning"
+TITLE = "Decision datasets"
+COMMAND = "python benchmarks/bench_dataset.py"
+SMOKE = "--games 500"
+
+
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

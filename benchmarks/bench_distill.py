@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
+
+from page_format import Row, yes_no
 
 
 def main() -> None:
@@ -50,5 +53,29 @@ def main() -> None:
     print(json.dumps(out, indent=2))
 
 
+def rows(r: dict) -> list[Row]:
+    last = r["curve"][-1]
+    return [
+        (
+            f"`distill` a {r['max_rules']}-rule card on `yahtzee` (learning, pruning and the "
+            "exact curve)",
+            f"{r['seconds']:.0f} s (target: at most {r['target_seconds']} s)",
+        ),
+        ("rules left on the card after pruning", f"{r['n_rules']} rules"),
+        (f"the exact mean of the card after {last['n_rules']} steps", f"{last['mean']:.2f} points"),
+        (
+            "the same card from a second run with the same seed",
+            yes_no(r["deterministic"]),
+        ),
+    ]
+
+
+# its entry on the Performance page (perf_page.py)
+AREA = "Rule cards"
+TITLE = "Distilling a rule card"
+COMMAND = "python benchmarks/bench_distill.py"
+SMOKE = "--max-rules 3 --no-repeat"
+
+
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

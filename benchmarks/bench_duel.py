@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import sys
 import time
 
 import numpy as np
@@ -119,4 +120,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

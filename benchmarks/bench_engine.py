@@ -19,6 +19,8 @@ import resource
 import sys
 import time
 
+from page_format import Row, jobs_text, num, timed
+
 import yahtzee_sim
 from yahtzee_sim import simulate
 from yahtzee_sim.strategies import strategy_class, strategy_ids
@@ -75,6 +77,31 @@ def main() -> int:
     }
     print(json.dumps(out, indent=2))
     return 0
+
+
+def rows(r: dict) -> list[Row]:
+    rows = [
+        (
+            f"play {num(x['games'])} games of `{x['strategy']}`, {jobs_text(x['n_jobs'])}",
+            timed(x["seconds_median"], x["games_per_second"], "games"),
+        )
+        for x in r["results"]
+    ]
+    mb = max(x["results_mb"] for x in r["results"])
+    rows.append(
+        (f"memory of the per-game results of {num(r['results'][0]['games'])} games", f"{mb} MB")
+    )
+    return rows
+
+
+# its entry on the Performance page (perf_page.py)
+AREA = "Simulation"
+TITLE = "Playing games with the built-in strategies"
+COMMAND = (
+    "python benchmarks/bench_engine.py --strategies greedy random tiered-random "
+    "glenn-2007-rules optimal --games 1000000 --jobs 1 2"
+)
+SMOKE = "--strategies greedy --games 2000 --jobs 1 --repeat 1"
 
 
 if __name__ == "__main__":

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 
 import numpy as np
+from page_format import Row, num
 
 
 def main() -> None:
@@ -62,5 +64,22 @@ def main() -> None:
     print(json.dumps(out, indent=2))
 
 
+def rows(r: dict) -> list[Row]:
+    return [
+        (
+            f"step a vector environment of {num(r['num_envs'])} games with a random legal policy",
+            f"{num(r['steps_per_second'])} steps/s (the environment alone: "
+            f"{num(r['env_only_steps_per_second'])} steps/s)",
+        )
+    ]
+
+
+# its entry on the Performance page (perf_page.py)
+AREA = "Machine learning"
+TITLE = "The vector environment"
+COMMAND = "python benchmarks/bench_env.py"
+SMOKE = "--num-envs 64 --steps 20 --repeat 1"
+
+
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

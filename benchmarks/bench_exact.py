@@ -25,6 +25,8 @@ import json
 import subprocess
 import sys
 
+from page_format import Row, num
+
 CASE = r"""
 import json, resource, sys, time
 import numpy as np
@@ -80,5 +82,35 @@ def main() -> int:
     return 0
 
 
+#: bench_exact.py's cases: what each one computes.
+EXACT_CASES = {
+    "optimal_moments": "the mean and standard deviation of `optimal`'s score on `yahtzee`",
+    "optimal_pmf": "the probability of every score of `optimal` on `yahtzee`",
+    "greedy_pmf": "the probability of every score of `greedy` on `yahtzee` (through the "
+    "strategy's batched keep and box calls)",
+}
+
+
+def rows(r: dict) -> list[Row]:
+    return [
+        (
+            f"compute {what}, exactly: {num(r[case]['states'])} turn-start states (median of "
+            f"the {r['repeat']} runs after the first)",
+            f"{r[case]['seconds']:.2f} s (the first run, reading the value table from disk: "
+            f"{r[case]['first_call_seconds']:.2f} s; target at most "
+            f"{r[case]['target_seconds']:g} s); peak memory {r[case]['peak_rss_gb']:.2f} GB; "
+            f"mean {r[case]['mean']:.2f}, standard deviation {r[case]['sd']:.2f} points",
+        )
+        for case, what in EXACT_CASES.items()
+    ]
+
+
+# its entry on the Performance page (perf_page.py)
+AREA = "Exact laws"
+TITLE = "Exact score distributions"
+COMMAND = "python benchmarks/bench_exact.py"
+SMOKE = "--repeat 1"
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(main())

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
+
+from page_format import Row, jobs_text, num
 
 
 def keep(pos):  # the README example
@@ -60,5 +63,27 @@ def main() -> None:
     print(json.dumps({"target_games_per_second_2_jobs": 20_000, "runs": rows}, indent=2))
 
 
+def rows(r: dict) -> list[Row]:
+    rows = []
+    for x in r["runs"]:
+        memo = ", `memoize=True`" if x["memoize"] else ""
+        rows.append(
+            (
+                f"play {num(x['games'])} games of a `FunctionStrategy` (plain Python), "
+                f"{jobs_text(x['n_jobs'])}{memo}",
+                f"{num(x['games_per_second_first'])} games/s in the first run, "
+                f"{num(x['games_per_second_warm'])} games/s in the second",
+            )
+        )
+    return rows
+
+
+# its entry on the Performance page (perf_page.py)
+AREA = "Machine learning"
+TITLE = "Strategies written in plain Python"
+COMMAND = "python benchmarks/bench_function.py"
+SMOKE = "--games 2000"
+
+
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -30,7 +30,7 @@ import yahtzee_sim
 from yahtzee_sim import get_rules, simulate
 from yahtzee_sim._kernels import batched
 from yahtzee_sim._kernels.scoring import kernel_rules
-from yahtzee_sim.strategies import _lanes, get_strategy
+from yahtzee_sim.strategies import get_strategy, score_dependent
 
 FIELDS = ("order", "used", "upper", "flag", "lane", "first_ptr", "first_roll")
 
@@ -38,7 +38,7 @@ FIELDS = ("order", "used", "upper", "flag", "lane", "first_ptr", "first_roll")
 def record_calls(strategy, rules, games: int) -> list[dict]:
     """Every batched decision call of one block of ``games`` games, inputs and outputs."""
     calls = []
-    kernel = _lanes.need_lane_decisions
+    kernel = score_dependent.need_lane_decisions
 
     def recording(kr, need, order, used, upper, flag, lane, first_ptr, first_roll, keep, cat,
                   first_keep):  # fmt: skip
@@ -50,11 +50,11 @@ def record_calls(strategy, rules, games: int) -> list[dict]:
         outputs = dict(keep=keep.copy(), cat=cat.copy(), first_keep=first_keep.copy())
         calls.append(record | outputs)
 
-    _lanes.need_lane_decisions = recording
+    score_dependent.need_lane_decisions = recording
     try:
         simulate(strategy, games, seed=3, rules=rules, n_jobs=1, chunk_size=games)
     finally:
-        _lanes.need_lane_decisions = kernel
+        score_dependent.need_lane_decisions = kernel
     return calls
 
 

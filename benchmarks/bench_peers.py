@@ -36,6 +36,7 @@ import time
 
 import numpy as np
 from _situations import ours_options, situations
+from page_format import num
 
 #: Our preset -> the peer's variant with the same rules.
 PAIRS = {
@@ -144,6 +145,22 @@ def fresh(args: list[str]) -> dict:
     return json.loads(proc.stdout)
 
 
+def _side_by_side(runs: dict[str, list[dict]], what: str, unit: str | None, size: int) -> dict:
+    """The median seconds of task ``what`` for each solver, their ratio and, with a
+    ``unit``, the ``size`` counted and each solver's rate."""
+    med = {s: statistics.median(x[what] for x in runs[s]) for s in runs}
+    entry = {
+        "ours_seconds": round(med["ours"], 3),
+        "theirs_seconds": round(med["theirs"], 3),
+        "ratio": round(med["theirs"] / med["ours"], 2),
+    }
+    if unit:
+        entry[unit] = size
+        entry[f"ours_{unit}_per_second"] = round(size / med["ours"])
+        entry[f"theirs_{unit}_per_second"] = round(size / med["theirs"])
+    return entry
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
@@ -178,18 +195,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{preset} {side} {runs[side][-1]}", file=sys.stderr)
         row: dict = {"preset": preset, "peer_variant": PAIRS[preset]}
         for what, unit in (("solve", None), ("options", "situations"), ("play", "games")):
-            med = {s: statistics.median(x[what] for x in runs[s]) for s in runs}
-            entry = {
-                "ours_seconds": round(med["ours"], 3),
-                "theirs_seconds": round(med["theirs"], 3),
-                "ratio": round(med["theirs"] / med["ours"], 2),
-            }
-            if unit:
-                size = args.situations if unit == "situations" else args.games
-                entry[unit] = size
-                entry[f"ours_{unit}_per_second"] = round(size / med["ours"])
-                entry[f"theirs_{unit}_per_second"] = round(size / med["theirs"])
-            row[what] = entry
+            size = args.situations if unit == "situations" else args.games
+            row[what] = _side_by_side(runs, what, unit, size)
         row["play"]["jobs"] = runs["ours"][0]["jobs"]
         row["play"]["mean_ours"] = round(runs["ours"][0]["play_mean"], 3)
         row["play"]["mean_theirs"] = round(runs["theirs"][0]["play_mean"], 3)
@@ -205,6 +212,116 @@ def main(argv: list[str] | None = None) -> int:
     }
     print(json.dumps(out, indent=2))
     return 0
+
+
+# ---------------------------------------------------------------- versus the peer
+#: what -> (the row's words, the unit counted, the task in short).
+PEER_TASKS = {
+    "solve": ("solve every state", None, "solving"),
+    "options": (
+        "every option's value of {n} random situations",
+        "situations",
+        "valuing random situations",
+    ),
+    "play": (
+        "{n} games of optimal play on {jobs} cores, from a fresh process",
+        "games",
+        "optimal play",
+    ),
+}
+
+#: Why the peer is faster where it is (``bench_peers.py``'s measures).
+PEER_FASTER = {
+    "options": "ours computes, for each situation, the box step of every roll and one keep "
+    "step per reroll left at its turn-start state (a box choice needs neither); random "
+    "situations share almost no state, so each one pays for its steps alone",
+}
+
+
+def page_section(rec: dict) -> list[str]:
+    """The Versus-the-peer section: times side by side, then the values compared."""
+    r, m = rec["result"], rec["machine"]
+    peer = r["peer"].split()[0]
+    lines = [
+        "## Versus the peer",
+        "",
+        f"Ours next to the Python package [{peer}](references.md#yatzy-solver-2026) on the "
+        "rule sets both solve, on the same machine in the same run. Each time is the median "
+        f"of {r['repeat']} runs, each run a fresh process per solver (alternating which goes "
+        "first), the compiled kernels and solved tables already on disk. *Faster* is the "
+        "slower time divided by the faster one.",
+        "",
+        f"| rules: ours / {peer}'s | what is timed | ours | {peer} | faster |",
+        "|---|---|---|---|---|",
+    ]
+    faster: dict[str, list[str]] = {}
+    for x in r["presets"]:
+        rules = f"`{x['preset']}` / `{x['peer_variant']}`"
+        for what, (label, unit, _) in PEER_TASKS.items():
+            t = x[what]
+            n = num(t[unit]) if unit else ""
+            label = label.format(n=n, jobs=t.get("jobs", r.get("cores")))
+            ours, theirs = f"{t['ours_seconds']:.2f} s", f"{t['theirs_seconds']:.2f} s"
+            if unit:
+                ours += f" ({num(t[f'ours_{unit}_per_second'])} {unit}/s)"
+                theirs += f" ({num(t[f'theirs_{unit}_per_second'])} {unit}/s)"
+            if t["ratio"] >= 1:
+                who = f"ours, {t['ratio']:.1f}×"
+            else:
+                who = f"**{peer}, {1 / t['ratio']:.1f}×**"
+                faster.setdefault(what, []).append(f"`{x['preset']}`")
+            lines.append(f"| {rules} | {label} | {ours} | {theirs} | {who} |")
+    load = m.get("load_average_5min")
+    lines += [
+        "",
+        f"Measured on {rec['date']} on {m.get('host', 'a machine not recorded')} ({m['cpu']}, "
+        f"{m['cores']} cores"
+        + ("" if load is None else f", load average {load} over the last 5 minutes")
+        + f"), Python {m['python']}, numba {m['numba']}, against {r['peer']}. "
+        f"Reproduce: `{rec['command']}`.",
+        "",
+    ]
+    for what, presets in faster.items():
+        why = PEER_FASTER.get(what)
+        lines += [
+            f"Where {peer} is faster ({PEER_TASKS[what][2]} on {', '.join(presets)})"
+            + (f": {why}." if why else "."),
+            "",
+        ]
+    lines += _values_table(r)
+    lines.append("")
+    return lines
+
+
+def _values_table(r: dict) -> list[str]:
+    """The values both solvers find, side by side."""
+    lines: list[str] = []
+    lines += [
+        "Both solvers find the same values:",
+        "",
+        "| rules: ours / the peer's | states compared | largest difference of a state's "
+        "value | largest difference of the best option's value | mean score of optimal "
+        "play: ours (exact) / theirs (its table) | standard deviation: ours (exact) / theirs "
+        "(simulated) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for x in r["presets"]:
+        v, p = x["values"], x["play"]
+        lines.append(
+            f"| `{x['preset']}` / `{x['peer_variant']}` | {num(v['states'])} | "
+            f"{v['state_values_max_abs_diff']:.1e} points | "
+            f"{v['best_option_max_abs_diff']:.1e} points ({num(v['situations'])} random "
+            f"situations) | {v['mean_exact_ours']:.4f} / {v['mean_theirs']:.4f} points | "
+            f"{v['sd_exact_ours']:.2f} / {p['sd_theirs']:.2f} points ({num(p['games'])} games) |"
+        )
+    return lines
+
+
+# its entry on the Performance page (perf_page.py)
+AREA = "Versus the peer"
+TITLE = "Side by side with yatzy-solver"
+COMMAND = "python benchmarks/bench_peers.py"
+SMOKE = "--repeat 1 --situations 1000 --games 2000 --presets yahtzee-no-bonus"
 
 
 if __name__ == "__main__":

@@ -38,6 +38,8 @@ import threading
 import time
 from pathlib import Path
 
+from page_format import Row
+
 TARGETS = {"cold": 90.0, "warm": 40.0, "quick": 20.0}
 
 
@@ -154,5 +156,53 @@ def main() -> None:
     print(json.dumps(result, indent=2))
 
 
+REPORT_RUNS = {
+    "cold": ("first", "the first run (empty numba and table caches)"),
+    "warm": ("second", "the second run (kernels, value table and exact results cached)"),
+    "quick": ("`--quick`", "`--quick` (the caches of the second run)"),
+}
+
+REPORT_STEPS = {
+    "tables": "tables",
+    "simulations": "simulations",
+    "exact": "exact laws",
+    "kim_nelson": "Kim–Nelson ranking",
+    "figures": "figures",
+}
+
+
+def rows(r: dict) -> list[Row]:
+    """Wall time of each kind of run (median over the runs) and the split of the last."""
+    rows: list[Row] = []
+    for kind, (short, label) in REPORT_RUNS.items():
+        runs = [p[kind] for p in r["runs"] if kind in p]
+        if not runs:
+            continue
+        split = runs[-1]["split"]
+        steps = ", ".join(f"{w} {split[k]:.1f} s" for k, w in REPORT_STEPS.items() if k in split)
+        if split.get("numba_compile"):
+            steps += "; numba compilation in the report's process (inside those steps) "
+            steps += f"{split['numba_compile']:.1f} s"
+        rows.append(
+            (
+                f"`yahtzee-sim report`, {label}",
+                f"{r[f'{kind}_median_seconds']:.1f} s wall clock, "
+                f"{runs[-1]['cpu_seconds']:.0f} s CPU",
+            )
+        )
+        rows.append((f"the {short} run's time, step by step", steps))
+    differ = sorted({f for p in r["runs"] for f in p.get("differing_files", [])})
+    same = "byte for byte the same" if not differ else "differ: " + ", ".join(differ)
+    rows.append(("the output files of the first and the second run", same))
+    return rows
+
+
+# its entry on the Performance page (perf_page.py)
+AREA = "The report"
+TITLE = "The report, from empty caches and from full ones"
+COMMAND = "python benchmarks/bench_report.py --then-quick"
+SMOKE = "--skip-cold --quick --games 2000"
+
+
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

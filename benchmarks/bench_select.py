@@ -14,6 +14,8 @@ import resource
 import sys
 import time
 
+from page_format import Row, num
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -55,6 +57,37 @@ def main() -> int:
     }
     print(json.dumps(out, indent=2))
     return 0
+
+
+def rows(r: dict) -> list[Row]:
+    what = (
+        f"pick the best of {len(r['strategies'])} built-in strategies by mean score "
+        f"(Kim–Nelson, indifference zone {r['delta']:g} point, α = {r['alpha']:g})"
+    )
+    rows: list[Row] = []
+    for i, x in enumerate(r["runs"]):
+        when = (
+            "the first selection of the process (solving or loading tables, filling decision "
+            "caches)"
+            if i == 0
+            else "again in the same process"
+        )
+        rows.append(
+            (
+                f"{what}, seed {x['seed']}, {when}",
+                f"{x['seconds']:.1f} s, {num(x['games'])} games; best: "
+                + ", ".join(f"`{w}`" for w in x["winners"]),
+            )
+        )
+    rows.append(("peak memory of the process over these selections", f"{num(r['peak_rss_mb'])} MB"))
+    return rows
+
+
+# its entry on the Performance page (perf_page.py)
+AREA = "Ranking"
+TITLE = "Picking the best strategy"
+COMMAND = "python benchmarks/bench_select.py"
+SMOKE = "--seeds 0"
 
 
 if __name__ == "__main__":

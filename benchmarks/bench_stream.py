@@ -12,6 +12,8 @@ import resource
 import sys
 import time
 
+from page_format import Row, jobs_text, num, timed
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -48,6 +50,19 @@ def main() -> int:
     }
     print(json.dumps(out, indent=2))
     return 0
+
+
+def rows(r: dict) -> list[Row]:
+    what = f"stream {num(r['games'])} games of `{r['strategy']}`, {jobs_text(r['n_jobs'])}"
+    rate = timed(r["seconds"], r["games_per_second"], "games")
+    return [(what, f"{rate}; peak memory {r['peak_rss_mb']:.0f} MB")]
+
+
+# its entry on the Performance page (perf_page.py)
+AREA = "Long runs"
+TITLE = "Streaming millions of games"
+COMMAND = "python benchmarks/bench_stream.py --games 5000000"
+SMOKE = "--games 20000"
 
 
 if __name__ == "__main__":

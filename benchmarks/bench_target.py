@@ -23,6 +23,8 @@ import json
 import subprocess
 import sys
 
+from page_format import Row, num, prob, yes_no
+
 CASE = r"""
 import json, resource, sys, time
 import numpy as np
@@ -93,5 +95,61 @@ def main() -> None:
     print(json.dumps(out, indent=2))
 
 
+def rows(r: dict) -> list[Row]:
+    rows: list[Row] = []
+    for rules, x in r.items():
+        rows.append(
+            (
+                f"solve the target-score table of `{rules}`: every target up to "
+                f"{num(x['max_beta'])} points, {num(x['entries'])} entries, in a fresh process",
+                f"{x['seconds']:.0f} s; peak memory {x['peak_rss_gb']:.2f} GB; the table "
+                f"{x['table_gb']:.2f} GB",
+            )
+        )
+        rows.append(
+            (
+                f"`{rules}`: the highest probability of scoring at least β points, playing for "
+                "β (β: probability)",
+                "; ".join(f"{b}: {prob(p)}" for b, p in x["curve"].items()),
+            )
+        )
+        rows.append(
+            (
+                f"`{rules}`: at every β at least the probability of max-EV play",
+                yes_no(x["dominates_max_ev"]),
+            )
+        )
+        for b, t in x.get("tillius_table_13", {}).items():
+            rows.append(
+                (
+                    f"`{rules}`: the probability of scoring at least {b} points, ours / "
+                    "Tillius (2026), Table 13",
+                    f"{prob(t['ours'])} / {prob(t['paper'])} ("
+                    + ("agree" if t["match"] else "**differ**")
+                    + ")",
+                )
+            )
+        if "five_player_target_289" in x:
+            f = x["five_player_target_289"]
+            lo, hi = f["ci95"]
+            rows.append(
+                (
+                    f"`{rules}`: `target:289` against four `optimal` players, five-player "
+                    "games (Tillius §4.4)",
+                    f"wins {f['win_rate']:.2%} of the games (95% interval {lo:.2%} to "
+                    f"{hi:.2%}), reaches 289 points in {f['p_reach_289']:.2%}; "
+                    f"{f['seconds']:.0f} s",
+                )
+            )
+    return rows
+
+
+# its entry on the Performance page (perf_page.py)
+AREA = "Target, utility and risk"
+TITLE = "Playing for a target score"
+COMMAND = "python benchmarks/bench_target.py"
+SMOKE = "--rules yahtzee"
+
+
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

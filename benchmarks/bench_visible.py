@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
+
+from page_format import Row, jobs_text, num
 
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.multiplayer.matches import play_matches
@@ -60,5 +63,42 @@ def main() -> None:
     print(json.dumps(out))
 
 
+def rows(r: dict) -> list[Row]:
+    jobs = jobs_text(r["jobs"])
+    rows: list[Row] = [
+        (
+            f"play two-player matches of `{r['rules']}`, `optimal` against `optimal`, {jobs} "
+            "(the fastest of 3 runs)",
+            f"{num(r['optimal_vs_optimal_matches_per_s'])} matches/s",
+        )
+    ]
+    for name in ("win-aware", "win-target"):
+        for seat, which in ((0, "first"), (1, "second")):
+            key = f"{name.replace('-', '_')}_seat{seat}_vs_optimal_matches_per_s"
+            rows.append(
+                (
+                    f"the same with `{name}` in the {which} seat "
+                    "(it sees its opponent's score sheet)",
+                    f"{num(r[key])} matches/s",
+                )
+            )
+    if "winprob_turn_5_seconds" in r:
+        rows.append(
+            (
+                "the live probability of winning a two-player game at turn 5 "
+                "(`win_probability_now`)",
+                f"{r['winprob_turn_5_seconds']:.2f} s",
+            )
+        )
+    return rows
+
+
+# its entry on the Performance page (perf_page.py)
+AREA = "Visible matches"
+TITLE = "Two-player matches with the score sheets in view"
+COMMAND = "python benchmarks/bench_visible.py"
+SMOKE = "--games 2000 --aware-games 2048"
+
+
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

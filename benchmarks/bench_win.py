@@ -22,6 +22,8 @@ import resource
 import sys
 import time
 
+from page_format import Row, num, timed
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -33,7 +35,6 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
 
-    from yahtzee_sim.analysis import tournament
     from yahtzee_sim.exact.laws import evaluate
     from yahtzee_sim.solving.risk import solve_risk
     from yahtzee_sim.solving.utility import solve_utility
@@ -69,40 +70,100 @@ def main() -> None:
         "seconds": round(time.perf_counter() - t0, 1),
     }
     if args.games:
-        t0 = time.perf_counter()
-        res = tournament(
-            [strat, "optimal"],
-            players=args.players,
-            n_games=args.games,
-            seed=0,
-            rules=args.rules,
-            n_jobs=args.jobs,
-        )
-        secs = time.perf_counter() - t0
-        r = res.win_rates()
-        out["tournament"] = {
-            "games": args.games,
-            "win_rate": float(r["win_rate"].iloc[0]),
-            "ci95": [float(r["win_lo"].iloc[0]), float(r["win_hi"].iloc[0])],
-            "seconds": round(secs, 1),
-            "games_per_second": round(args.games / secs),
-        }
-    chain = []
-    prev = strat
-    for _ in range(args.iterate):
-        print(f"[{time.strftime('%H:%M:%S')}] best response", file=sys.stderr, flush=True)
-        nxt = BlindWinSeeking(2, vs=prev)
-        p = nxt.win_probability(args.rules)
-        law = evaluate(nxt, args.rules)
-        # P(the previous strategy beats optimal) stays known: the chain's first step
-        chain.append({"win_probability_vs_previous": p, "mean": law.mean, "sd": law.sd})
-        print(json.dumps(chain[-1]), file=sys.stderr, flush=True)
-        prev = nxt
+        out["tournament"] = _tournament(strat, args)
+    chain = _best_responses(strat, args.rules, args.iterate)
     if chain:
         out["best_response_iteration"] = chain
     out["peak_rss_gb_total"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20, 2)
     print(json.dumps(out, indent=2))
 
 
+def _tournament(strat, args) -> dict:
+    """``strat`` against max-EV players in a blind tournament: its win rate and speed."""
+    from yahtzee_sim.analysis import tournament
+
+    t0 = time.perf_counter()
+    res = tournament(
+        [strat, "optimal"],
+        players=args.players,
+        n_games=args.games,
+        seed=0,
+        rules=args.rules,
+        n_jobs=args.jobs,
+    )
+    secs = time.perf_counter() - t0
+    r = res.win_rates()
+    return {
+        "games": args.games,
+        "win_rate": float(r["win_rate"].iloc[0]),
+        "ci95": [float(r["win_lo"].iloc[0]), float(r["win_hi"].iloc[0])],
+        "seconds": round(secs, 1),
+        "games_per_second": round(args.games / secs),
+    }
+
+
+def _best_responses(strat, rules: str, steps: int) -> list[dict]:
+    """``steps`` rounds of two-player best response from ``strat``, each step's
+    win probability against the previous one and its exact mean and SD."""
+    from yahtzee_sim.exact.laws import evaluate
+    from yahtzee_sim.strategies.win_seeking_blind import BlindWinSeeking
+
+    chain = []
+    prev = strat
+    for _ in range(steps):
+        print(f"[{time.strftime('%H:%M:%S')}] best response", file=sys.stderr, flush=True)
+        nxt = BlindWinSeeking(2, vs=prev)
+        p = nxt.win_probability(rules)
+        law = evaluate(nxt, rules)
+        # P(the previous strategy beats optimal) stays known: the chain's first step
+        chain.append({"win_probability_vs_previous": p, "mean": law.mean, "sd": law.sd})
+        print(json.dumps(chain[-1]), file=sys.stderr, flush=True)
+        prev = nxt
+    return chain
+
+
+def rows(r: dict) -> list[Row]:
+    k, rules = r["players"], r["rules"]
+    law, t = r["exact_law"], r.get("tournament")
+    rows: list[Row] = [
+        (
+            f"solve `win:{k}` on `{rules}` (playing to win against {k - 1} max-EV players), "
+            "in a fresh process",
+            f"{r['solve_seconds']:.0f} s; peak memory {r['peak_rss_gb']:.2f} GB; the table "
+            f"{r['table_gb']:.2f} GB (scores up to {r['top_score']})",
+        ),
+        (
+            f"the exact probability that `win:{k}` wins, against {r['baseline']:.0%} for "
+            "every player alike",
+            f"{r['win_probability']:.2%}",
+        ),
+        (
+            f"the exact mean and standard deviation of `win:{k}`'s score, against `optimal`'s",
+            f"{law['mean']:.2f} and {law['sd']:.2f} points, against {law['optimal_mean']:.2f} "
+            f"and {law['optimal_sd']:.2f} ({law['mean_given_up']:.2f} points of mean given "
+            f"up); {law['seconds']:.0f} s",
+        ),
+    ]
+    if t:
+        lo, hi = t["ci95"]
+        rows.append(
+            (
+                f"play {num(t['games'])} {k}-player games, `win:{k}` against {k - 1} `optimal` "
+                "players",
+                f"wins {t['win_rate']:.2%} (95% interval {lo:.2%} to {hi:.2%}); "
+                + timed(t["seconds"], t["games_per_second"], "games"),
+            )
+        )
+    peak = ("peak memory of the whole benchmark", f"{r['peak_rss_gb_total']:.2f} GB")
+    return [*rows, peak]
+
+
+# its entry on the Performance page (perf_page.py)
+AREA = "Target, utility and risk"
+TITLE = "Playing to win"
+COMMAND = "python benchmarks/bench_win.py"
+SMOKE = "--rules yahtzee --players 2 --games 2000"
+
+
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

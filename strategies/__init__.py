@@ -9,6 +9,13 @@ use the core (the engine, the solvers, the exact evaluator) through its public A
 
 from __future__ import annotations
 
+from yahtzee_sim.adapters import FunctionStrategy, PolicyStrategy, Position, as_policy
+from yahtzee_sim.checks import (
+    StrategyCheckError,
+    check_strategy,
+    parametrize_with_checks,
+    strategy_checks,
+)
 from yahtzee_sim.engine.registry import (
     default_strategy_ids,
     get_strategy,
@@ -18,15 +25,7 @@ from yahtzee_sim.engine.registry import (
     strategy_ids,
 )
 from yahtzee_sim.engine.strategy import Strategy
-from yahtzee_sim.strategies.adapter import FunctionStrategy, Position
 from yahtzee_sim.strategies.builtin import BUILT_IN
-from yahtzee_sim.strategies.checks import (
-    StrategyCheckError,
-    check_strategy,
-    parametrize_with_checks,
-    strategy_checks,
-)
-from yahtzee_sim.strategies.policy import PolicyStrategy, as_policy
 
 register_built_ins(BUILT_IN)
 

@@ -30,11 +30,11 @@ from yahtzee_sim._kernels.scoring import (
     upper_after,
     yahtzee_bonus_points,
 )
+from yahtzee_sim.engine.decision_cache import StateCache
 from yahtzee_sim.engine.strategy import AGREEMENT_POINTS, Reference, Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.game.state import decode_state
-from yahtzee_sim.strategies._cache import StateCache
 from yahtzee_sim.strategies._yahtzee_boxes import YAHTZEE_BOXES
 
 #: Boxes preferred on equal gains, before the rest in score-sheet order.

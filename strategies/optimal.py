@@ -12,12 +12,12 @@ from __future__ import annotations
 import numpy as np
 
 from yahtzee_sim._kernels.widget import compact_upper_lanes, upper_total_lanes
+from yahtzee_sim.engine.decision_cache import StateCache
 from yahtzee_sim.engine.strategy import Capabilities, Reference, Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.exact.laws import EXACT_EVALUATION
 from yahtzee_sim.game.state import compact_states, state_layout
 from yahtzee_sim.solving.solver import fill_decisions, max_ev_decisions, value_table
-from yahtzee_sim.strategies._cache import StateCache
 
 #: Memory of a table strategy's decision cache before it first grows: 426,000 states for
 #: Yahtzee and Yatzy (1,260 bytes a state), 9,700 for Maxi Yatzy (55 kB). Zeroed arrays

@@ -18,7 +18,7 @@ from __future__ import annotations
 from yahtzee_sim._kernels.widget import points_needed_lanes
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.solving.target import target_table
-from yahtzee_sim.strategies._lanes import LaneStrategy
+from yahtzee_sim.strategies.score_dependent import LaneStrategy
 from yahtzee_sim.validation import Integer, check
 
 

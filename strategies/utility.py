@@ -13,7 +13,7 @@ import numpy as np
 
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.solving.utility import utility_table
-from yahtzee_sim.strategies._lanes import LaneStrategy
+from yahtzee_sim.strategies.score_dependent import LaneStrategy
 
 
 class UtilityPlay(LaneStrategy):

@@ -13,13 +13,13 @@ Quick use::
 
 # registers the built-in strategies (their table: yahtzee_sim.strategies.builtin)
 import yahtzee_sim.strategies  # noqa: F401
+from yahtzee_sim.checks.rule_sets import check_rules
 from yahtzee_sim.engine.simulate import simulate, simulate_aggregate
 from yahtzee_sim.errors import IllegalMoveError, RulesError, StrategyError, YahtzeeSimError
 from yahtzee_sim.game.rules import PRESETS, RuleSet, get_rules
 from yahtzee_sim.game.scoring import Box
 from yahtzee_sim.solving.advisor import Option, PositionError, advise
 from yahtzee_sim.solving.solver import ValueTable, solve, value_table
-from yahtzee_sim.strategies.rule_checks import check_rules
 
 __version__ = "0.1.0"
 

@@ -17,9 +17,17 @@ from numba import njit, prange
 from yahtzee_sim.analysis.decisions.dataset import grade_decisions
 from yahtzee_sim.engine.records import recorded_blocks
 from yahtzee_sim.game.rules import RuleSet
-from yahtzee_sim.strategies._card_language import KEEP_FALLBACK, CardLanguage, vocabulary
-from yahtzee_sim.strategies.card import Card, CardStrategy, CompiledCard, Rule, filled_count
-from yahtzee_sim.strategies.card import all_hold as holds
+from yahtzee_sim.strategies.cards import (
+    KEEP_FALLBACK,
+    Card,
+    CardLanguage,
+    CardStrategy,
+    CompiledCard,
+    Rule,
+    filled_count,
+    vocabulary,
+)
+from yahtzee_sim.strategies.cards import all_hold as holds
 
 _CHUNKS = 4  # fixed partial sums of the kernel: the same result on any number of threads
 

@@ -1,7 +1,7 @@
 """Distil optimal play into a short rule card, and the curve number of rules → exact mean.
 
 The learner is a greedy search of our own (numpy and one numba kernel; no extra
-dependency). It grows a :class:`~yahtzee_sim.strategies.card.Card` one rule at a time:
+dependency). It grows a :class:`~yahtzee_sim.strategies.cards.format.Card` one rule at a time:
 
 1. **Sample the card's own play.** ``n_games`` games of the current card are played
    (the same dice every step) and every decision is graded against optimal play:
@@ -52,8 +52,7 @@ from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.solving.solver import value_table
-from yahtzee_sim.strategies._card_language import CardLanguage, vocabulary
-from yahtzee_sim.strategies.card import Card, CardStrategy, Rule
+from yahtzee_sim.strategies.cards import Card, CardLanguage, CardStrategy, Rule, vocabulary
 from yahtzee_sim.validation import Integer, validate_params
 
 #: Card sizes evaluated exactly by default (those up to ``max_rules``, and ``max_rules``).

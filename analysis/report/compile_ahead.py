@@ -35,7 +35,7 @@ REPORT_KERNELS = {
     ("yahtzee_sim._kernels.batched", "upper_lane_decisions"): 24.7,
     ("yahtzee_sim._kernels.exact", "turn_outcomes"): 5.6,
     ("yahtzee_sim.strategies.greedy", "greedy_fill_states"): 4.9,
-    ("yahtzee_sim.strategies.rule_based_program", "program_box"): 2.5,
+    ("yahtzee_sim.strategies.rule_based_v2", "program_box"): 2.5,
     ("yahtzee_sim.strategies.defensive", "defensive_keep"): 2.5,
     ("yahtzee_sim._kernels.exact", "level_effects"): 2.4,
 }

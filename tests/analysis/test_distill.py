@@ -12,7 +12,7 @@ from yahtzee_sim.analysis.decisions.card_search import pair_gains
 from yahtzee_sim.analysis.decisions.distill import DistillError, distill
 from yahtzee_sim.cli import main
 from yahtzee_sim.exact.laws import evaluate
-from yahtzee_sim.strategies.card import CardStrategy, load_card
+from yahtzee_sim.strategies.cards import CardStrategy, load_card
 
 
 @pytest.fixture(scope="module")

@@ -1,14 +1,14 @@
 """The web page under load: a bounded load test against a real server on 127.0.0.1.
 
-A smaller run of the benchmark ``benchmarks/bench_web.py`` (its :func:`run_load`): 8
-clients, 500 requests after 100 of warm-up, each client playing whole games through the
-JSON API and checking the game after every step, interleaved with malformed requests
-(bad or deeply nested JSON, wrong types, unknown games, illegal moves, bodies over the
-limit, wrong methods, unknown paths). Passes when no answer is a 5xx, every malformed
-request gets its 4xx with an error that says what is wrong, no game loses its state and
-the server's memory stays flat after the warm-up. A second test has several clients
-move one game at once: each move is played whole or refused with a 400, never a 5xx,
-and the game's record stays valid.
+A smaller run of the benchmark ``benchmarks/bench_web.py`` (its load test, the
+:func:`run_load` of ``benchmarks/web_load.py``): 8 clients, 500 requests after 100 of
+warm-up, each client playing whole games through the JSON API and checking the game
+after every step, interleaved with malformed requests (bad or deeply nested JSON, wrong
+types, unknown games, illegal moves, bodies over the limit, wrong methods, unknown paths).
+Passes when no answer is a 5xx, every malformed request gets its 4xx with an error that
+says what is wrong, no game loses its state and the server's memory stays flat after the
+warm-up. A second test has several clients move one game at once: each move is played
+whole or refused with a 400, never a 5xx, and the game's record stays valid.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from yahtzee_sim.apps.server import create_app
 from yahtzee_sim.engine.records import check_record
 
 ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("bench_web", ROOT / "benchmarks" / "bench_web.py")
-bench_web = sys.modules.setdefault("bench_web", importlib.util.module_from_spec(_spec))
-_spec.loader.exec_module(bench_web)
+_spec = importlib.util.spec_from_file_location("web_load", ROOT / "benchmarks" / "web_load.py")
+web_load = sys.modules.setdefault("web_load", importlib.util.module_from_spec(_spec))
+_spec.loader.exec_module(web_load)
 
 #: Growth of the resident memory allowed between the end of the warm-up and the end of
 #: the run (the test process holds the server and the clients).
@@ -57,8 +57,8 @@ def server():
 
 
 def test_the_page_under_load(server):
-    res = bench_web.run_load(
-        *server, requests=500, clients=8, warmup=100, timeout=60, rss=bench_web.process_rss_mb
+    res = web_load.run_load(
+        *server, requests=500, clients=8, warmup=100, timeout=60, rss=web_load.process_rss_mb
     )
     out = res.summary()
     assert res.failures == [], res.failures[:5]
@@ -118,7 +118,7 @@ def test_concurrent_moves_on_one_game_are_whole_or_refused(server):
     status, out = _post(*server, f"/api/games/{gid}")
     assert out["state"]["over"]
     sheet = out["state"]["sheet"]
-    upper = sum(sheet[b] for b in bench_web.UPPER)
+    upper = sum(sheet[b] for b in web_load.UPPER)
     bonus = 35 if upper >= 63 else 0
     assert (
         out["state"]["score"] == sum(sheet.values()) + bonus + 100 * out["state"]["yahtzee_bonuses"]

@@ -132,7 +132,7 @@ def test_top_level_help_lists_every_command(capsys):
 
 
 def test_extras_hint_both_forms(tmp_path):
-    from yahtzee_sim.cli.extras import install_hint, source_checkout
+    from yahtzee_sim.cli.missing_extras import install_hint, source_checkout
 
     assert install_hint("web", checkout=True) == 'pip install -e ".[web]"'
     assert install_hint("web", checkout=False) == "pip install 'yahtzee-sim[web]'"
@@ -145,7 +145,7 @@ def test_extras_hint_both_forms(tmp_path):
 
 @pytest.mark.parametrize("checkout", [True, False])
 def test_missing_extra_one_line_exit_2(capsys, monkeypatch, checkout):
-    import yahtzee_sim.cli.extras as extras
+    import yahtzee_sim.cli.missing_extras as extras
 
     monkeypatch.setattr(extras, "source_checkout", lambda: checkout)
     monkeypatch.setitem(sys.modules, "flask", None)  # import flask -> ModuleNotFoundError
@@ -160,7 +160,7 @@ def test_missing_extra_one_line_exit_2(capsys, monkeypatch, checkout):
 
 def test_missing_extra_raised_inside_a_command(capsys, monkeypatch):
     """An ImportError of an optional package deep inside a command gets the same one line."""
-    import yahtzee_sim.cli.extras as extras
+    import yahtzee_sim.cli.missing_extras as extras
     from yahtzee_sim.cli import catalog
 
     def needs_gymnasium():

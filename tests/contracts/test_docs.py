@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import doctest
 import importlib
+import importlib.util
 import inspect
 import io
 import os
@@ -338,9 +339,12 @@ def test_api_reference_covers_every_public_module_and_name():
 
 
 def test_the_api_coverage_check_names_what_is_missing():
-    mods = set(_api_modules()) - {"yahtzee_sim.strategies.card", "yahtzee_sim.engine.aggregate"}
+    mods = set(_api_modules()) - {
+        "yahtzee_sim.strategies.cards.format",
+        "yahtzee_sim.engine.aggregate",
+    }
     missing = missing_from_api(mods)
-    assert "yahtzee_sim.strategies.card" in missing
+    assert "yahtzee_sim.strategies.cards.format" in missing
     assert "yahtzee_sim.engine.aggregate" in missing
 
 
@@ -383,10 +387,18 @@ def test_performance_page_speaks_in_words():
     assert sections[0] == "Versus the peer"
 
 
+def tool(name: str) -> types.ModuleType:
+    """The script ``tools/NAME.py``, imported (its ``main`` not run)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_generated_tables_are_current():
     """The command, strategy and gap tables match the parser, the registry and the
-    strategies' references (``python -m yahtzee_sim.cli.doc_tables`` rewrites them)."""
-    from yahtzee_sim.cli import doc_tables
+    strategies' references (``python tools/doc_tables.py`` rewrites them)."""
+    doc_tables = tool("doc_tables")
 
     assert doc_tables.stale(ROOT) == []
     for page, name in doc_tables.TABLES:
@@ -394,7 +406,7 @@ def test_generated_tables_are_current():
 
 
 def test_a_drifted_table_is_found(tmp_path):
-    from yahtzee_sim.cli import doc_tables
+    doc_tables = tool("doc_tables")
 
     shutil.copytree(DOCS, tmp_path / "docs")
     text = README.read_text().replace("| `yahtzee-sim rules` |", "| `yahtzee-sim rulez` |")
@@ -426,3 +438,21 @@ def test_a_wrong_shown_value_fails(tmp_path):
     run_page(page, tmp_path)
     assert VALUE_COMMENT.search("print(x)  # 254.5877")
     assert not VALUE_COMMENT.search("print(x)  # the card, as Markdown")
+
+
+def presets_missing_from(page_text: str) -> list[str]:
+    """The presets (:data:`~yahtzee_sim.game.presets.PRESETS`, what ``--help`` lists) that
+    no table row of a page names (a row starting ``| `NAME` |``)."""
+    from yahtzee_sim.game.presets import PRESETS
+
+    rows = set(re.findall(r"^\| `([\w-]+)` \|", page_text, flags=re.M))
+    return [name for name in PRESETS if name not in rows]
+
+
+def test_rules_page_lists_every_preset():
+    assert presets_missing_from((DOCS / "rules.md").read_text()) == []
+
+
+def test_the_preset_check_names_a_preset_left_out():
+    text = (DOCS / "rules.md").read_text().replace("| `yahtzee-6box` |", "| yahtzee-6box |")
+    assert presets_missing_from(text) == ["yahtzee-6box"]

@@ -35,7 +35,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("yahtzee_sim.solving",),
     ("yahtzee_sim.exact",),
     ("yahtzee_sim.multiplayer",),
+    # what every strategy must satisfy; strategies written as functions or policies (both
+    # re-exported by strategies)
+    ("yahtzee_sim.checks", "yahtzee_sim.adapters"),
     ("yahtzee_sim.strategies",),
+    ("yahtzee_sim.checks.rule_sets",),  # what every rule set must satisfy: plays strategies
     ("yahtzee_sim.analysis", "yahtzee_sim.learning"),
     ("yahtzee_sim.apps",),
     ("yahtzee_sim",),  # the facade: yahtzee_sim/__init__.py re-exports the public API
@@ -235,25 +239,25 @@ def test_every_module_is_in_a_layer():
         (
             "yahtzee_sim.engine.injected",
             "def f():\n    from yahtzee_sim.strategies.greedy import Greedy\n",
-            "yahtzee_sim.engine (layer 3) imports yahtzee_sim.strategies.greedy (layer 7)",
+            "yahtzee_sim.engine (layer 3) imports yahtzee_sim.strategies.greedy (layer 8)",
         ),
         # an import string handed to importlib from the game layer
         (
             "yahtzee_sim.game.injected",
             "import importlib\nM = importlib.import_module('yahtzee_sim.analysis.report.build')\n",
-            "yahtzee_sim.game (layer 2) imports yahtzee_sim.analysis.report.build (layer 8)",
+            "yahtzee_sim.game (layer 2) imports yahtzee_sim.analysis.report.build (layer 10)",
         ),
         # an entry-point string naming a strategy, in the solvers
         (
             "yahtzee_sim.solving.injected",
             "ENTRY = 'yahtzee_sim.strategies.optimal:Optimal'\n",
-            "yahtzee_sim.solving (layer 4) imports yahtzee_sim.strategies.optimal (layer 7)",
+            "yahtzee_sim.solving (layer 4) imports yahtzee_sim.strategies.optimal (layer 8)",
         ),
         # the facade, from a strategy
         (
             "yahtzee_sim.strategies.injected",
             "from yahtzee_sim import simulate\n",
-            "yahtzee_sim.strategies (layer 7) imports yahtzee_sim (layer 10)",
+            "yahtzee_sim.strategies (layer 8) imports yahtzee_sim (layer 12)",
         ),
         # two packages of one layer
         (

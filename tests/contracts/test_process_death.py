@@ -369,7 +369,8 @@ WRITERS = {
     ),
     "reproduction-folder": Writer(_REPRODUCTION, (1, 6)),
     "doc-tables": Writer(
-        "from yahtzee_sim.cli.doc_tables import write_doc_tables\n"
+        "import sys\nsys.path.insert(0, {repo} + '/tools')\n"
+        "from doc_tables import write_doc_tables\n"
         "write_doc_tables(['--root', {out}])\n",
         (1, 4),
         setup=_DOC_PAGES,

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from yahtzee_sim import IllegalMoveError, simulate, simulate_aggregate
+from yahtzee_sim.adapters.functions import FunctionStrategy
 from yahtzee_sim.cli import main
 from yahtzee_sim.engine.summary import PERCENTILES, SUMMARY_KEYS, percentile_key, strategy_label
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.strategies import Strategy, get_strategy
-from yahtzee_sim.strategies.adapter import FunctionStrategy
 from yahtzee_sim.strategies.greedy import Greedy
 
 SHARED = set(SUMMARY_KEYS)

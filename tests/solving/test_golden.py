@@ -1,5 +1,5 @@
 """Golden outputs: the game logic reproduces what it computed before the one-widget
-refactor (``benchmarks/record_golden.py`` recorded them) — simulations bit for bit,
+refactor (``tools/golden_outputs.py`` recorded them) — simulations bit for bit,
 floating results to 1e-12.
 
 By default a subset keeps the suite short: every strategy's simulation on official

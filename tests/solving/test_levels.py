@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from yahtzee_sim import advise, get_rules, simulate
 from yahtzee_sim._kernels.widget import upper_total_lanes
+from yahtzee_sim.engine.decision_cache import StateCache
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import (
     StateError,
@@ -30,7 +31,6 @@ from yahtzee_sim.game.state import (
 )
 from yahtzee_sim.solving import levels
 from yahtzee_sim.solving.solver import TABLES, backward, solve, value_table
-from yahtzee_sim.strategies._cache import StateCache
 
 from helpers import dask_cluster, small_saved_game
 
@@ -242,11 +242,11 @@ def test_value_table_memory_maps_the_cached_file_and_play_reads_it():
 def test_a_sparse_state_cache_gives_the_dense_caches_slots(monkeypatch):
     """Above DENSE_LIMIT states the decision cache keeps its states sorted instead of a
     slot per state: the same slots, -1 for states not cached."""
-    from yahtzee_sim.strategies import _cache
+    from yahtzee_sim.engine import decision_cache
 
     rules = small_saved_game(5)
     dense = StateCache(rules, {"x": ((1, 1), np.int16)})
-    monkeypatch.setattr(_cache, "DENSE_LIMIT", 10)
+    monkeypatch.setattr(decision_cache, "DENSE_LIMIT", 10)
     sparse = StateCache(rules, {"x": ((1, 1), np.int16)})
     assert dense.slot is not None and sparse.slot is None
     rng = np.random.default_rng(0)

@@ -12,11 +12,16 @@ from hypothesis import strategies as st
 
 from yahtzee_sim import advise, get_rules
 from yahtzee_sim.errors import IllegalMoveError, StrategyError
-from yahtzee_sim.solving.advisor import check_position, reachable_upper_totals
+from yahtzee_sim.solving.advisor import AdvisorPosition, check_position, reachable_upper_totals
 from yahtzee_sim.solving.strategy_move import strategy_move
 from yahtzee_sim.strategies import Strategy, get_strategy
-from yahtzee_sim.strategies._card_language import BOX_FALLBACK, KEEP_FALLBACK, vocabulary
-from yahtzee_sim.strategies.card import explain_position, filled_count
+from yahtzee_sim.strategies.cards import (
+    BOX_FALLBACK,
+    KEEP_FALLBACK,
+    explain_position,
+    filled_count,
+    vocabulary,
+)
 
 YAHTZEE = get_rules("yahtzee")
 
@@ -57,7 +62,7 @@ def test_the_rule_that_decides_is_the_first_that_holds_and_plays_the_move(size, 
     dice, rolls_left, used, upper = position
     card = get_strategy(f"card-{size}")
     card.prepare(YAHTZEE)
-    pos = check_position(dice, rolls_left, used, upper, rules=YAHTZEE)
+    pos = check_position(AdvisorPosition(dice, rolls_left, used, upper, rules=YAHTZEE))
     said = explain_position(card, dice, rolls_left, used, upper)
     vocab = vocabulary(YAHTZEE)
     view = pos.view()
@@ -99,7 +104,7 @@ def test_the_move_is_the_strategys_and_valued_by_the_advisor(position, sid):
     says = strategy_move(sid, dice, rolls_left, used, upper)
     strategy = get_strategy(sid)
     strategy.prepare(YAHTZEE)
-    view = check_position(dice, rolls_left, used, upper).view()
+    view = check_position(AdvisorPosition(dice, rolls_left, used, upper)).view()
     if rolls_left:
         keep = strategy.keep(view)[0]
         assert says.option.keep == tuple(YAHTZEE.tables.faces_from_counts(keep))

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from yahtzee_sim import get_rules, simulate
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.strategies import check_strategy, get_strategy
-from yahtzee_sim.strategies._card_language import BOX_FALLBACK, KEEP_FALLBACK, vocabulary
-from yahtzee_sim.strategies.card import (
+from yahtzee_sim.strategies.cards import (
+    BOX_FALLBACK,
+    KEEP_FALLBACK,
     SIZES,
     Card,
     CardError,
@@ -22,6 +23,7 @@ from yahtzee_sim.strategies.card import (
     load_card,
     parse_card,
     shipped_card_path,
+    vocabulary,
 )
 
 from helpers import view_for

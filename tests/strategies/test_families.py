@@ -6,7 +6,7 @@ decision key of exact pair evaluation; and part of ``all``), the rules they need
 sources of their published figures. The figures themselves live with the
 strategies (``references``: agreements and documented gaps) and are checked by
 ``tests/analysis/test_literature.py``; the conformance checks run in
-``tests/strategies/test_plugins_checks.py``.
+``tests/checks/test_conformance.py``.
 Behaviour particular to a family is tested in its class.
 """
 

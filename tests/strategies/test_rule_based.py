@@ -6,7 +6,7 @@ import pytest
 
 from yahtzee_sim import StrategyError, simulate
 from yahtzee_sim.strategies._yahtzee_boxes import THREE_OF_A_KIND, YAHTZEE_BOXES
-from yahtzee_sim.strategies.rule_based import Glenn2007Rules
+from yahtzee_sim.strategies.rule_based_v1 import Glenn2007Rules
 
 from helpers import view_for
 
@@ -71,7 +71,7 @@ def test_plays_full_games_and_scores_between_greedy_and_optimal_ranges():
 
 def test_prioritize_upper_paper_example():
     """ "Simulating Yahtzee": 3 2 3 2 3 with Ones, Twos, Sixes open, 20 points short: keep 2 2."""
-    from yahtzee_sim.strategies.rule_based import PrioritizeUpper
+    from yahtzee_sim.strategies.rule_based_v1 import PrioritizeUpper
 
     s = PrioritizeUpper()
     used = ("threes", "fours", "fives")
@@ -84,7 +84,7 @@ def test_prioritize_upper_paper_example():
 
 
 def test_prioritize_yahtzee_keeps_most_frequent_face():
-    from yahtzee_sim.strategies.rule_based import PrioritizeYahtzee
+    from yahtzee_sim.strategies.rule_based_v1 import PrioritizeYahtzee
 
     s = PrioritizeYahtzee()
     v = view_for("yahtzee", (3, 2, 3, 2, 3), used=("threes", "fours", "fives"), rolls_left=2)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from yahtzee_sim.cli.extras import require
+from yahtzee_sim.cli.missing_extras import require
 from yahtzee_sim.cli.options import CliError
 from yahtzee_sim.engine.atomic import atomic_path
 

@@ -21,7 +21,7 @@ from yahtzee_sim.cli import (
     solve,
     tournament,
 )
-from yahtzee_sim.cli.extras import missing_extra_message, missing_optional
+from yahtzee_sim.cli.missing_extras import missing_extra_message, missing_optional
 from yahtzee_sim.cli.options import EXIT_USAGE, Command, Parser
 from yahtzee_sim.engine.budget import memory_from_environment
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 
 from yahtzee_sim.cli import options as opt
-from yahtzee_sim.cli.extras import require
 from yahtzee_sim.cli.files import check_file, save_plot
+from yahtzee_sim.cli.missing_extras import require
 from yahtzee_sim.game.rules import get_rules
 
 #: The default near-tie threshold, points (the analysis's NEAR_TIE; the analysis itself is

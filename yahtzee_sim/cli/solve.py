@@ -7,8 +7,8 @@ import json
 import time
 
 from yahtzee_sim.cli import options as opt
-from yahtzee_sim.cli.extras import require
 from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, print_result, save_plot
+from yahtzee_sim.cli.missing_extras import require
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.game.state import compact_states, n_states
 from yahtzee_sim.solving.advisor import Option, advise, with_plan_odds

@@ -255,21 +255,6 @@ def load_plugin(spec: str, **params) -> Strategy:
         ) from exc
 
 
-def load_strategy_class(spec: str) -> type[Strategy]:
-    """The Strategy subclass named by ``spec`` (``file.py:Class`` or ``module:Class``).
-
-    Raises
-    ------
-    StrategyError
-        When the name is missing, fails to import, or is not a Strategy subclass.
-    """
-    where, name, _ = split_plugin_spec(spec)
-    obj = _named_object(spec, where, name)
-    if isinstance(obj, Strategy):
-        raise StrategyError(f"strategy {spec!r}: {name!r} is an instance, not a class")
-    return obj
-
-
 def _pickle_by_value(module) -> None:
     """Worker processes cannot import a file-loaded module: ship its classes by value."""
     try:

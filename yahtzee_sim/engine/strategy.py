@@ -231,7 +231,7 @@ class Strategy:
         says no (e.g. "the 13 Yahtzee boxes"): ``capabilities.needs``.
     references : tuple of Reference
         Published figures for the strategy (read by the literature test and
-        ``benchmarks/strategy_table.py``).
+        ``tools/published_figures_table.py``).
     deterministic : bool
         Decisions depend only on the position (no randomness): ``capabilities.deterministic``.
     uses_total : bool

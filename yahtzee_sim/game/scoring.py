@@ -8,7 +8,7 @@ and the exact evaluator all read that table.
 
 A new kind is a scoring function and a bound here (:data:`BOX_KINDS` lists them) and its
 abbreviations in :mod:`yahtzee_sim.game.boxnames`;
-:func:`~yahtzee_sim.strategies.rule_checks.check_rules` checks every score against the bound.
+:func:`~yahtzee_sim.checks.rule_sets.check_rules` checks every score against the bound.
 """
 
 from __future__ import annotations

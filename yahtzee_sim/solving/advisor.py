@@ -124,51 +124,49 @@ class CheckedPosition:
         )
 
 
-def check_position(
-    dice: Iterable[int],
-    rolls_left: int,
-    used: Iterable[str] = (),
-    upper: int = 0,
-    flag: bool = False,
-    rules: str | RuleSet = "yahtzee",
-    bonuses_paid: int = 0,
-    saved_rolls: int = 0,
-) -> CheckedPosition:
-    """The decision described as :func:`advise` takes it, checked.
+@dataclass(frozen=True)
+class AdvisorPosition:
+    """One decision as a person states it: what :func:`advise`, :func:`check_position`,
+    :func:`~yahtzee_sim.solving.strategy_move.strategy_move` and a card's
+    :func:`~yahtzee_sim.strategies.cards.strategy.explain_position` take (unchecked;
+    :func:`check_position` checks it).
 
-    Raises
-    ------
-    PositionError, DiceError, RulesError
-        For a position the rules cannot produce (all ``ValueError`` subclasses).
+    Attributes
+    ----------
+    dice : tuple of int
+        Face values, e.g. ``(1, 3, 5, 5, 6)`` (any order; any iterable is kept as a tuple).
+    rolls_left : int
+        Rerolls left (``0``: choose a box).
+    used : tuple of str
+        Filled boxes, by name.
+    upper : int
+        Upper-section total so far.
+    flag : bool
+        The Yahtzee flag: the Yahtzee box holds its full points (needs ``"yahtzee"`` in
+        ``used``).
+    rules : str or RuleSet
+    bonuses_paid : int
+        Yahtzee bonuses paid so far (rules that limit them only; needs ``flag``).
+    saved_rolls : int
+        Games with saved rolls, at a box decision: the rolls this turn leaves unused.
     """
-    rules = get_rules(rules)
-    counts = rules.tables.counts_from_faces(list(dice))
-    last, cap = rules.max_rolls - 1, rules.saved_roll_cap
-    rerolls = Integer(0, last, description=f"0..{last} under {rules.name!r} rules")
-    rolls_left = check("rolls_left", rolls_left, rerolls, PositionError)
-    if saved_rolls and not cap:
-        raise PositionError(f"saved_rolls: rules {rules.name!r} do not save rolls")
-    saved = Integer(0, 0 if rolls_left else cap, description=f"0..{cap} with no reroll left")
-    saved_rolls = check(
-        "saved_rolls (the rolls a box decision saves)", saved_rolls, saved, PositionError
-    )
-    mask = _used_mask(rules, used)
-    if mask == (1 << rules.n_boxes) - 1:
-        raise PositionError("every box is filled: the game is over")
-    filled = mask.bit_count()
-    most = rules.rolls_per_turn - 1 + int(saved_bound(rules, filled))
-    if rolls_left > most:
-        raise PositionError(
-            f"rolls_left={rolls_left} cannot happen with {filled} boxes filled: a turn has "
-            f"at most {most} rerolls then (the rolls saved in {filled} earlier turns)"
-        )
-    possible = reachable_upper_totals(rules, mask)
-    if upper not in possible:
-        lo, hi = min(possible), max(possible)
-        raise PositionError(
-            f"upper total {upper} is impossible with the filled upper boxes "
-            f"(possible totals lie in {lo}..{hi})"
-        )
+
+    dice: tuple[int, ...]
+    rolls_left: int
+    used: tuple[str, ...] = ()
+    upper: int = 0
+    flag: bool = False
+    rules: str | RuleSet = "yahtzee"
+    bonuses_paid: int = 0
+    saved_rolls: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dice", tuple(self.dice))
+        object.__setattr__(self, "used", tuple(self.used))
+
+
+def _state_flag(rules: RuleSet, mask: int, flag: bool, bonuses_paid: int) -> int:
+    """The state's flag field of a position's Yahtzee flag and bonuses paid, checked."""
     yi = rules.yahtzee_index
     if flag and not rules.has_yahtzee_flag:
         raise PositionError(f"rules {rules.name!r} have no Yahtzee bonus")
@@ -182,7 +180,47 @@ def check_position(
             if limit
             else f"bonuses_paid: rules {rules.name!r} do not limit the Yahtzee bonus"
         )
-    state_flag = int(bool(flag)) + (int(bonuses_paid) if limit else 0)
+    return int(bool(flag)) + (int(bonuses_paid) if limit else 0)
+
+
+def check_position(position: AdvisorPosition) -> CheckedPosition:
+    """The decision ``position`` describes, checked.
+
+    Raises
+    ------
+    PositionError, DiceError, RulesError
+        For a position the rules cannot produce (all ``ValueError`` subclasses).
+    """
+    rules = get_rules(position.rules)
+    counts = rules.tables.counts_from_faces(list(position.dice))
+    last, cap = rules.max_rolls - 1, rules.saved_roll_cap
+    rerolls = Integer(0, last, description=f"0..{last} under {rules.name!r} rules")
+    rolls_left = check("rolls_left", position.rolls_left, rerolls, PositionError)
+    if position.saved_rolls and not cap:
+        raise PositionError(f"saved_rolls: rules {rules.name!r} do not save rolls")
+    saved = Integer(0, 0 if rolls_left else cap, description=f"0..{cap} with no reroll left")
+    saved_rolls = check(
+        "saved_rolls (the rolls a box decision saves)", position.saved_rolls, saved, PositionError
+    )
+    mask = _used_mask(rules, position.used)
+    if mask == (1 << rules.n_boxes) - 1:
+        raise PositionError("every box is filled: the game is over")
+    filled = mask.bit_count()
+    most = rules.rolls_per_turn - 1 + int(saved_bound(rules, filled))
+    if rolls_left > most:
+        raise PositionError(
+            f"rolls_left={rolls_left} cannot happen with {filled} boxes filled: a turn has "
+            f"at most {most} rerolls then (the rolls saved in {filled} earlier turns)"
+        )
+    upper = position.upper
+    possible = reachable_upper_totals(rules, mask)
+    if upper not in possible:
+        lo, hi = min(possible), max(possible)
+        raise PositionError(
+            f"upper total {upper} is impossible with the filled upper boxes "
+            f"(possible totals lie in {lo}..{hi})"
+        )
+    state_flag = _state_flag(rules, mask, position.flag, position.bonuses_paid)
     roll = int(rules.tables.roll_index(counts))
     return CheckedPosition(
         rules, counts, roll, int(rolls_left), mask, int(upper), state_flag, int(saved_rolls)
@@ -232,8 +270,27 @@ def advise(
     ------
     PositionError, DiceError, RulesError
         For a position the rules cannot produce (all ``ValueError`` subclasses).
+
+    See Also
+    --------
+    position_options : the same for an :class:`AdvisorPosition`.
     """
-    pos = check_position(dice, rolls_left, used, upper, flag, rules, bonuses_paid, saved_rolls)
+    position = AdvisorPosition(
+        dice, rolls_left, used, upper, flag, rules, bonuses_paid, saved_rolls
+    )
+    return position_options(position, table)
+
+
+def position_options(position: AdvisorPosition, table: ValueTable | None = None) -> list[Option]:
+    """Every distinct option at ``position``, best first (what :func:`advise` returns).
+
+    Raises
+    ------
+    PositionError, DiceError, RulesError
+        For a position the rules cannot produce.
+    """
+    pos = check_position(position)
+    rolls_left, upper = pos.rolls_left, pos.upper
     rules, t = pos.rules, pos.rules.tables
     roll, mask, flag = pos.roll, pos.used, pos.flag
     table = value_table(rules) if table is None else table

@@ -11,7 +11,7 @@ Disk files live in ``$YAHTZEE_SIM_CACHE`` (default: ``$XDG_CACHE_HOME/yahtzee_si
 ``~/.cache/yahtzee_sim``). Each file is a small JSON header line followed by the
 raw float64 values; the header holds the SHA-256 of the values. A truncated or
 corrupted file is reported with a warning and rebuilt, never used. Per-state decision
-caches of table-driven strategies (``yahtzee_sim.strategies._cache``) are a different
+caches of table-driven strategies (:mod:`yahtzee_sim.engine.decision_cache`) are a different
 thing: they are filled state by state while games are played and never stored.
 
 Processes that need the same table at once (worker processes of one run, several runs

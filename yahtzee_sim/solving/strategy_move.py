@@ -7,7 +7,7 @@ that move among the advisor's options (:func:`~yahtzee_sim.advise`) and returns 
 its value, its rank and the points it loses against the best move. A strategy that
 explains its decisions (a method ``explain(view)`` returning one object with ``line()``
 and ``to_dict()`` per game, as rule cards do:
-:meth:`~yahtzee_sim.strategies.card.CardStrategy.explain`) adds the reason: for a card,
+:meth:`~yahtzee_sim.strategies.cards.strategy.CardStrategy.explain`) adds the reason: for a card,
 the rule that decides ("rule 7: if ...") or its ``otherwise`` line.
 
 The terminal (``yahtzee-sim advise --strategy card-30``), the web page's advisor and its
@@ -35,7 +35,12 @@ from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.game.dice import DiceTables
 from yahtzee_sim.game.rules import RuleSet
-from yahtzee_sim.solving.advisor import Option, advise, check_position
+from yahtzee_sim.solving.advisor import (
+    AdvisorPosition,
+    Option,
+    check_position,
+    position_options,
+)
 
 
 @dataclass(frozen=True)
@@ -57,7 +62,7 @@ class StrategyMove:
         The move's place among the options, best first (1 = the best).
     reason : object or None
         Why the strategy plays it, when it says (a card's
-        :class:`~yahtzee_sim.strategies.card.CardDecision`); else ``None``.
+        :class:`~yahtzee_sim.strategies.cards.strategy.CardDecision`); else ``None``.
     """
 
     strategy: str
@@ -193,8 +198,9 @@ def strategy_move(
         An unknown strategy, one that does not support the rules, a random one, or one
         that needs the ``score``.
     """
-    pos = check_position(dice, rolls_left, used, upper, flag, rules, bonuses_paid)
+    position = AdvisorPosition(dice, rolls_left, used, upper, flag, rules, bonuses_paid)
+    pos = check_position(position)
     player = advising_strategy(strategy, pos.rules, score is not None)
     if options is None:
-        options = advise(dice, rolls_left, used, upper, flag, pos.rules, bonuses_paid=bonuses_paid)
+        options = position_options(position)
     return move_at(player, pos.view(0 if score is None else score), options, in_game=False)

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/record_golden.py [--out tests/golden]
+    python tools/golden_outputs.py [--out tests/golden]
 
 Writes ``golden.json`` (scalars and SHA-256 digests of per-game arrays) and
 ``arrays.npz`` (score laws, value-table samples, target curves). ``tests/solving/test_golden.py``

@@ -7,16 +7,16 @@ import numpy as np
 import pytest
 
 from yahtzee_sim import StrategyError, get_rules, simulate
-from yahtzee_sim.cli import main
-from yahtzee_sim.errors import StrategyRuntimeError
-from yahtzee_sim.strategies import Strategy, get_strategy, strategy_ids
-from yahtzee_sim.strategies.checks import (
+from yahtzee_sim.checks import (
     CHECKS,
     StrategyCheckError,
     check_strategy,
     parametrize_with_checks,
     strategy_checks,
 )
+from yahtzee_sim.cli import main
+from yahtzee_sim.errors import StrategyRuntimeError
+from yahtzee_sim.strategies import Strategy, get_strategy, strategy_ids
 
 PLUGIN = '''
 import numpy as np

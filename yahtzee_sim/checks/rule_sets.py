@@ -21,10 +21,10 @@ every rule set must satisfy, whatever its boxes:
   the most a game can score and at least ``greedy``'s simulated mean (within noise), and
   optimal play's simulated mean agrees with it (within noise).
 
-It lives in :mod:`yahtzee_sim.strategies` because that is the lowest layer with everything
-it uses: the dice tables and the state encoding (:mod:`yahtzee_sim.game`), the engine's
-simulation, the solver, and the built-in strategies it plays by id (no layer below names
-a strategy).
+It sits with the strategy checks in :mod:`yahtzee_sim.checks` but one layer higher, above
+:mod:`yahtzee_sim.strategies`: it plays built-in strategies by id (no layer below the
+strategies names one), besides the dice tables and the state encoding
+(:mod:`yahtzee_sim.game`), the engine's simulation and the solver.
 """
 
 from __future__ import annotations

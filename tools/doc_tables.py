@@ -9,7 +9,7 @@
   reproduction page.
 
 A page holds a generated table between ``<!-- generated: NAME -->`` and
-``<!-- end generated: NAME -->``. ``python -m yahtzee_sim.cli.doc_tables`` rewrites them
+``<!-- end generated: NAME -->``. ``python tools/doc_tables.py`` rewrites them
 in a clone of the repository; ``--check`` only reports the stale ones (exit code 1), as
 the test suite does.
 """
@@ -177,7 +177,7 @@ def write_doc_tables(argv: list[str] | None = None) -> int:
     if args.check:
         pages = stale(args.root)
         for page in pages:
-            print(f"{page}: generated table out of date (python -m yahtzee_sim.cli.doc_tables)")
+            print(f"{page}: generated table out of date (python tools/doc_tables.py)")
         return 1 if pages else 0
     for page, text in render(args.root).items():
         write_atomic(args.root / page, text)

@@ -1,6 +1,6 @@
 """The README's table of every built-in strategy against its source's figure.
 
-Usage: ``python benchmarks/strategy_table.py [--games 100000] [--json]`` prints a Markdown
+Usage: ``python tools/published_figures_table.py [--games 100000] [--json]`` prints a Markdown
 table (or JSON). It is a digest of ``yahtzee-sim reproduce`` (sections ``glenn-2006``,
 ``simulating-yahtzee``, ``defensive``): the mean ± SD rows, each strategy on the rules its
 source used, exact for deterministic strategies, simulated (``--games`` games, seed 2026)

@@ -1,10 +1,10 @@
-"""Conformance checks of a strategy, one named check at a time.
+"""The conformance checks of a strategy: one function per property a strategy must have.
 
 Every check is a public function ``check_NAME(strategy, rules, ...)`` that returns one line
 saying what it verified, or raises :class:`StrategyCheckError` naming the check, the
-strategy and where it failed. :func:`strategy_checks` yields them ready to run;
-:func:`parametrize_with_checks` turns them into one pytest test per (strategy, check), for a
-user's own test suite; :func:`check_strategy` runs them all.
+strategy and where it failed. They are declared once, in :data:`CHECK_FUNCTIONS` (name →
+function, in order); :data:`CHECKS` is their names. :mod:`yahtzee_sim.checks.running` runs
+them.
 
 The checks (:data:`CHECKS`, in order):
 
@@ -32,7 +32,7 @@ The checks (:data:`CHECKS`, in order):
 
 Examples
 --------
->>> from yahtzee_sim.strategies.checks import CHECKS, check_strategy
+>>> from yahtzee_sim.checks import CHECKS, check_strategy
 >>> CHECKS[:3]
 ('legal_moves', 'reproducible', 'batch_independent')
 >>> lines = check_strategy("greedy", rules="2-yatzy", n_games=50, n_positions=20)
@@ -44,31 +44,17 @@ from __future__ import annotations
 
 import functools
 import pickle
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 
 import numpy as np
 
+from yahtzee_sim.checks.positions import random_views
 from yahtzee_sim.engine.decide import decide, take_rows
-from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.engine.simulate import simulate
-from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError, StrategyRuntimeError, YahtzeeSimError
 from yahtzee_sim.game.rules import PRESETS, RuleSet, get_rules
-from yahtzee_sim.game.state import flag_size
-
-#: The names of the checks, in the order :func:`strategy_checks` yields them.
-CHECKS = (
-    "legal_moves",
-    "reproducible",
-    "batch_independent",
-    "clone_and_repr",
-    "picklable",
-    "declared_deterministic",
-    "declared_uses_total",
-    "refuses_unsupported_rules",
-)
 
 
 class StrategyCheckError(YahtzeeSimError):
@@ -77,67 +63,6 @@ class StrategyCheckError(YahtzeeSimError):
 
 def _fail(check: str, strategy, what: str) -> StrategyCheckError:
     return StrategyCheckError(f"check_strategy({strategy_label(strategy)}): {check}: {what}")
-
-
-# ------------------------------------------------------------------ positions
-def random_views(
-    rules: RuleSet, n: int, seed: int, rolls_left: int, strategy_key=(1, 2), score=None
-) -> TurnView:
-    """``n`` random but legal positions with ``rolls_left`` rerolls left.
-
-    Random filled boxes and upper totals consistent with them, a random roll, the
-    Yahtzee-bonus flag where the Yahtzee box is filled.
-
-    Parameters
-    ----------
-    rules : RuleSet
-    n : int
-        Positions.
-    seed : int
-        The same seed gives the same positions.
-    rolls_left : int
-    strategy_key : tuple of two int
-        Key of the strategy's random stream (:meth:`TurnView.uniform`).
-    score : ndarray, optional
-        Points so far of each position (default: 0).
-
-    Returns
-    -------
-    TurnView
-        Games numbered ``0..n-1``; the turn is the largest number of filled boxes.
-    """
-    rng = np.random.default_rng(seed)
-    t = rules.tables
-    C = rules.n_boxes
-    used = np.zeros(n, dtype=np.int64)
-    upper = np.zeros(n, dtype=np.int64)
-    flag = np.zeros(n, dtype=np.int64)
-    turns = rng.integers(0, C, n)
-    for i in range(n):
-        filled = rng.choice(C, size=turns[i], replace=False)
-        for c in filled:
-            used[i] |= 1 << int(c)
-            box = rules.boxes[c]
-            if box.is_upper:
-                upper[i] += box.param * int(rng.integers(0, rules.n_dice + 1))
-        yi = rules.yahtzee_index
-        if rules.has_yahtzee_flag and yi is not None and (used[i] >> yi) & 1:
-            flag[i] = int(rng.integers(0, flag_size(rules)))
-    rolls = rng.integers(0, t.n_rolls, n).astype(np.int32)
-    return TurnView(
-        rules,
-        np.arange(n, dtype=np.int64),
-        t.roll_counts[rolls],
-        rolls,
-        rolls_left,
-        int(turns.max()),
-        used,
-        upper,
-        flag,
-        np.zeros(n, dtype=np.int64) if score is None else np.asarray(score, dtype=np.int64),
-        np.zeros((n, C), dtype=np.int16),
-        tuple(np.uint64(k) for k in strategy_key),
-    )
 
 
 def _layers(rules: RuleSet) -> range:
@@ -160,6 +85,15 @@ def _compare_on_positions(
         if not np.array_equal(mine, theirs):
             row = int(np.argmax((mine != theirs).reshape(len(mine), -1).any(axis=1)))
             raise _fail(check, strategy, f"{what} (rolls_left={rolls_left}, position {row})")
+
+
+def _same_decisions(
+    check: str, strategy, twin, rules, n_positions: int, seed: int, what: str
+) -> None:
+    """Raise unless ``twin`` decides as ``strategy`` on the random positions."""
+    _compare_on_positions(
+        check, strategy, functools.partial(_decisions, twin), rules, n_positions, seed, what
+    )
 
 
 def _play(check: str, strategy, rules, n_games: int, seed: int, **kwargs):
@@ -274,15 +208,8 @@ def check_clone_and_repr(strategy, rules, *, n_positions: int = 200, seed: int =
             )
         if repr(twin) != text:
             raise _fail("clone_and_repr", strategy, f"{how} has repr {repr(twin)!r}, not {text!r}")
-        _compare_on_positions(
-            "clone_and_repr",
-            strategy,
-            functools.partial(_decisions, twin),
-            rules,
-            n_positions,
-            seed,
-            f"{how} decides differently",
-        )
+        what = f"{how} decides differently"
+        _same_decisions("clone_and_repr", strategy, twin, rules, n_positions, seed, what)
     return f"clone and repr from the parameters: {text[:60]}"
 
 
@@ -298,15 +225,8 @@ def check_picklable(strategy, rules, *, n_positions: int = 200, seed: int = 0, *
         raise _fail("picklable", strategy, "the parameters changed in a pickle round trip")
     if strategy_label(copy) != strategy_label(strategy):
         raise _fail("picklable", strategy, f"the label became {strategy_label(copy)!r}")
-    _compare_on_positions(
-        "picklable",
-        strategy,
-        functools.partial(_decisions, copy),
-        rules,
-        n_positions,
-        seed,
-        "decisions changed after a pickle round trip",
-    )
+    what = "decisions changed after a pickle round trip"
+    _same_decisions("picklable", strategy, copy, rules, n_positions, seed, what)
     return "picklable: the same parameters, label and decisions after a pickle round trip"
 
 
@@ -411,161 +331,20 @@ def check_refuses_unsupported_rules(strategy, rules=None, **_) -> str:
     return f"refuses unsupported rules: {', '.join(refused)}, each in one line"
 
 
-_FUNCTIONS: dict[str, Callable[..., str]] = {
-    "legal_moves": check_legal_moves,
-    "reproducible": check_reproducible,
-    "batch_independent": check_batch_independent,
-    "clone_and_repr": check_clone_and_repr,
-    "picklable": check_picklable,
-    "declared_deterministic": check_declared_deterministic,
-    "declared_uses_total": check_declared_uses_total,
-    "refuses_unsupported_rules": check_refuses_unsupported_rules,
+#: Every check by name, in the order :func:`~yahtzee_sim.checks.running.strategy_checks`
+#: yields them: ``check_NAME`` under ``NAME``.
+CHECK_FUNCTIONS: dict[str, Callable[..., str]] = {
+    check.__name__.removeprefix("check_"): check
+    for check in (
+        check_legal_moves,
+        check_reproducible,
+        check_batch_independent,
+        check_clone_and_repr,
+        check_picklable,
+        check_declared_deterministic,
+        check_declared_uses_total,
+        check_refuses_unsupported_rules,
+    )
 }
-
-
-# ------------------------------------------------------------------ running them
-class StrategyCheck:
-    """One named check with its settings, called with the strategy to check.
-
-    ``check(strategy)`` returns the line saying what was verified, or raises
-    :class:`StrategyCheckError` (or :class:`~yahtzee_sim.errors.StrategyRuntimeError` when the
-    strategy's own code raised).
-
-    Attributes
-    ----------
-    name : str
-        One of :data:`CHECKS`.
-    rules : RuleSet
-        The rules the check plays.
-    settings : dict
-        ``n_games``, ``n_positions``, ``seed`` and ``n_jobs``.
-    """
-
-    def __init__(self, name: str, rules: RuleSet, **settings) -> None:
-        if name not in _FUNCTIONS:
-            raise StrategyError(f"unknown check {name!r}; expected one of: {', '.join(CHECKS)}")
-        self.name = name
-        self.rules = rules
-        self.settings = settings
-
-    def __call__(self, strategy: str | Strategy) -> str:
-        return _FUNCTIONS[self.name](get_strategy(strategy), self.rules, **self.settings)
-
-    def __repr__(self) -> str:
-        return f"check_{self.name}"
-
-
-def strategy_checks(
-    rules="yahtzee",
-    n_games: int = 300,
-    n_positions: int = 200,
-    seed: int = 0,
-    n_jobs: int = 2,
-    checks: Iterable[str] = CHECKS,
-) -> Iterator[StrategyCheck]:
-    """The checks of :data:`CHECKS` (or of ``checks``), one :class:`StrategyCheck` each.
-
-    Parameters
-    ----------
-    rules : str or RuleSet
-        The rules the checks play.
-    n_games : int
-        Games played by ``legal_moves`` and ``reproducible``.
-    n_positions : int
-        Random positions per ``rolls_left`` of the decision checks.
-    seed : int
-    n_jobs : int
-        Workers of the ``reproducible`` check's parallel run.
-    checks : iterable of str
-        Names of the checks to yield (default: all, in order).
-
-    Yields
-    ------
-    StrategyCheck
-        Call it with a strategy (an instance, an id or ``FILE.py:CLASS``).
-    """
-    rules = get_rules(rules)
-    for name in checks:
-        yield StrategyCheck(
-            name, rules, n_games=n_games, n_positions=n_positions, seed=seed, n_jobs=n_jobs
-        )
-
-
-def check_strategy(
-    strategy: str | Strategy,
-    rules="yahtzee",
-    n_games: int = 300,
-    n_positions: int = 200,
-    seed: int = 0,
-    n_jobs: int = 2,
-) -> list[str]:
-    """Run every check of :data:`CHECKS` on ``strategy``; stop at the first failure.
-
-    Parameters
-    ----------
-    strategy : str or Strategy
-        An instance, a registry id or ``FILE.py:CLASS``.
-    rules : str or RuleSet
-    n_games, n_positions, seed, n_jobs
-        As :func:`strategy_checks`.
-
-    Returns
-    -------
-    list of str
-        One line per check passed, saying what was verified.
-
-    Raises
-    ------
-    StrategyCheckError
-        Naming the check that failed, the strategy's label and where.
-    StrategyRuntimeError
-        If the strategy's own code raised.
-    """
-    strategy = get_strategy(strategy)
-    return [check(strategy) for check in strategy_checks(rules, n_games, n_positions, seed, n_jobs)]
-
-
-def parametrize_with_checks(
-    strategies: Iterable[str | Strategy],
-    rules: str | RuleSet | Callable[[Strategy], str | RuleSet] = "yahtzee",
-    **settings,
-):
-    """A pytest decorator giving one test per (strategy, check).
-
-    The decorated test takes the arguments ``strategy`` and ``check`` and calls
-    ``check(strategy)``; test ids read ``STRATEGY-check_NAME``.
-
-    Parameters
-    ----------
-    strategies : iterable of str or Strategy
-        Instances, registry ids or ``FILE.py:CLASS`` specs.
-    rules : str, RuleSet or callable
-        The rules the checks play, or a function of the strategy giving them.
-    **settings
-        ``n_games``, ``n_positions``, ``seed``, ``n_jobs``, ``checks`` (as
-        :func:`strategy_checks`).
-
-    Returns
-    -------
-    pytest.MarkDecorator
-
-    Examples
-    --------
-    In a test module of your own project::
-
-        from yahtzee_sim.strategies.checks import parametrize_with_checks
-
-        @parametrize_with_checks([MyStrategy(), MyStrategy(depth=3)])
-        def test_my_strategy(strategy, check):
-            check(strategy)
-    """
-    import pytest
-
-    params = []
-    for item in strategies:
-        strategy = get_strategy(item)
-        label = item if isinstance(item, str) else repr(strategy)
-        chosen = rules(strategy) if callable(rules) else rules
-        for check in strategy_checks(chosen, **settings):
-            params.append(pytest.param(strategy, check, id=f"{label}-{check!r}"))
-    return pytest.mark.parametrize(("strategy", "check"), params)
+#: The names of the checks, in order.
+CHECKS: tuple[str, ...] = tuple(CHECK_FUNCTIONS)

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/ship_cards.py --rules yahtzee [--max-rules 50] [--seed 0] [--json FILE]
+    python tools/shipped_cards.py --rules yahtzee [--max-rules 50] [--seed 0] [--json FILE]
 
 Runs ``distill(rules, max_rules, seed)`` and writes ``strategies/cards/RULES-N.md`` for
 N = 10, 20, 30, 50, 100 (those up to ``--max-rules``, or ``--prune-to``): the first N
@@ -25,7 +25,7 @@ SIZES = (10, 20, 30, 50, 100)  # shipped sizes up to --max-rules
 def figures(card, rules) -> dict:
     """Exact mean, SD, percentiles and regret by decision type of ``card``."""
     from yahtzee_sim.analysis.decisions.regret import evaluate_with_regret
-    from yahtzee_sim.strategies.card import CardStrategy
+    from yahtzee_sim.strategies.cards import CardStrategy
 
     ex, reg = evaluate_with_regret(CardStrategy(card=card), rules, top=0, distribution=True)
     return {

@@ -3,7 +3,7 @@
 Matches are played in both (all) seat orders under common random numbers; the
 win share of a strategy is averaged over its seats. Prints one JSON object.
 
-    python benchmarks/visible_results.py [--games 1000000] [--players 2 3 5] [--jobs 2]
+    python tools/visible_match_results.py [--games 1000000] [--players 2 3 5] [--jobs 2]
 """
 
 from __future__ import annotations

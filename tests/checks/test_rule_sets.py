@@ -9,10 +9,10 @@ import dataclasses
 import pytest
 
 from yahtzee_sim import RulesError, check_rules, get_rules
+from yahtzee_sim.checks import rule_sets as checks
+from yahtzee_sim.checks.rule_sets import RuleCheckError
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.scoring import Box
-from yahtzee_sim.strategies import rule_checks as checks
-from yahtzee_sim.strategies.rule_checks import RuleCheckError
 
 
 @dataclasses.dataclass(frozen=True)

@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from yahtzee_sim.adapters.functions import UserStrategy
 from yahtzee_sim.engine.observation import (
     describe_action,
     mask_view,
@@ -32,7 +33,6 @@ from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import IllegalMoveError
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import known_box_scores
-from yahtzee_sim.strategies.adapter import UserStrategy
 
 Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
