@@ -21,13 +21,21 @@ the target-score table (:func:`beat_probability`).
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
+from numba.extending import overload
 
-from yahtzee_sim._kernels.batched import CHUNKS, TILE, solve_tile
+from yahtzee_sim._kernels.batched import (
+    solve_tile,
+    tile_box_values,
+    tile_plan,
+    tile_rows_at,
+    tile_scratch,
+)
+from yahtzee_sim._kernels.box_step import mask_used_boxes
 from yahtzee_sim._kernels.scoring import flag_after_roll, scored_state
-from yahtzee_sim._kernels.widget import buffer_rows, mask_used_boxes, new_work
 
 #: Node weights below this join the next node (a law's tail, the last node).
 NODE_WEIGHT = 1e-9
@@ -105,12 +113,18 @@ def win_value(base, mu, sd, fin_best, fin_ties, um, usd, n_unf, gh_x, gh_w):
 
 
 @njit(cache=True, nogil=True)
-def fill_win_values(
-    kr, used, upper, flag, score, mean, sd, fb, ft, um, usd, n_unf, gh_x, gh_w, t, val, val_bonus
-):
-    """Lane ``t`` (one game): ``val[s, t]`` = P(win) after writing the points of slot ``s``
-    in its box; ``val_bonus[s, t]`` the same when the roll also earns the Yahtzee bonus
-    (filled when the state's rolls can earn it; the flag moves under a bonus limit)."""
+def fill_win_values(kr, sheet, future, rivals, quadrature, t, val, val_bonus):
+    """Lane ``t`` (one game, ``sheet = (used, upper, flag, score)``): ``val[s, t]`` = P(win)
+    after writing the points of slot ``s`` in its box (:func:`win_value`, the max-EV
+    future ``future = (mean, sd)`` of the state reached, the opponents ``rivals =
+    (fin_best, fin_ties, um, usd, n_unf)`` of :func:`win_share`, the nodes ``quadrature =
+    (gh_x, gh_w)``); ``val_bonus[s, t]`` the same when the roll also earns the Yahtzee
+    bonus (filled when the state's rolls can earn it; the flag moves under a bonus
+    limit)."""
+    used, upper, flag, score = sheet
+    mean, sd = future
+    fb, ft, um, usd, n_unf = rivals
+    gh_x, gh_w = quadrature
     bonus_flag = flag_after_roll(kr, flag, 1)
     earns = kr.yahtzee_bonus > 0 and flag >= 1
     for c in range(kr.n_boxes):
@@ -129,67 +143,96 @@ def fill_win_values(
                 val_bonus[s, t] = v + EV_TIE_BREAK * (base + mean[s2])
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def win_aware_decisions(
-    kr,
-    order,
-    used,
-    upper,
-    flag,
-    score,
-    mean,
-    sd,
-    fin_best,
-    fin_ties,
-    um,
-    usd,
-    n_unf,
-    gh_x,
-    gh_w,
-    keep_out,
-    cat_out,
-):
-    """Win-aware decisions of games ``i = order[p]`` at every roll of their turn, in row
-    ``p`` of :func:`.batched.decision_buffers`; opponents as in
-    :func:`win_share` (rows ``um[i, :n_unf[i]]``). Games run ``TILE`` at a time in ``order``
-    (:func:`.batched.lane_order`) as the lanes of :func:`.widget.widget_mixed`, tiles in
-    parallel."""
-    n = order.shape[0]
-    n_tiles = (n + TILE - 1) // TILE
-    n_slots = kr.slot_points.shape[0]
-    n_chunks = min(n_tiles, CHUNKS)
-    for chunk in prange(n_chunks):
-        work = new_work(kr, TILE, 1)
-        tu = np.empty(TILE, dtype=np.int64)
-        tf = np.empty(TILE, dtype=np.int64)
-        for k in range(chunk, n_tiles, n_chunks):
-            rows = order[k * TILE : min(n, (k + 1) * TILE)]
-            nu = rows.shape[0]
-            val = buffer_rows(work.val, n_slots, nu)
-            vb = buffer_rows(work.val_bonus, n_slots, nu)
-            for t in range(nu):
+class WinAwareValues(NamedTuple):
+    """What win-aware box values read (:func:`fill_win_values`), per game ``i``."""
+
+    mine: tuple  # (used, upper, flag, score): the games' own sheets
+    future: tuple  # (mean, sd) per state: max-EV points to come
+    rivals: tuple  # (fin_best, fin_ties, um, usd, n_unf): the opponents of each game
+    quadrature: tuple  # (gh_x, gh_w): Gauss-Hermite nodes and weights
+
+
+class WinReachValues(NamedTuple):
+    """What win-target box values read (:func:`fill_reach_values`), per game ``i``."""
+
+    mine: tuple  # (used, upper, flag, score)
+    finished: tuple  # (fin_best, fin_ties): the finished opponents' best total, how many
+    target: tuple  # (probs, offset, length): the target-score table
+    mean: np.ndarray  # max-EV points to come per state (the tie-break)
+    nodes: tuple  # (ptr, x, w, below, count): the opponents' best final (best_final_nodes)
+
+
+def fill_tile_values(kr, how, rows, val, val_bonus):
+    """The box values of a tile's games ``rows`` (lane ``t`` = game ``rows[t]``, filled
+    boxes ``NEG``), in compiled code: win-aware or win-target values, chosen by the type
+    of ``how`` (:class:`WinAwareValues` or :class:`WinReachValues`) when the caller is
+    compiled."""
+    raise NotImplementedError("fill_tile_values runs in compiled code only")
+
+
+@overload(fill_tile_values, jit_options={"nogil": True})
+def _fill_tile_values_typed(kr, how, rows, val, val_bonus):
+    if getattr(how, "instance_class", None) is WinAwareValues:
+
+        def aware(kr, how, rows, val, val_bonus):
+            used, upper, flag, score = how.mine
+            fin_best, fin_ties, um, usd, n_unf = how.rivals
+            for t in range(rows.shape[0]):
                 i = rows[t]
-                fill_win_values(
-                    kr,
-                    used[i],
-                    upper[i],
-                    flag[i],
-                    score[i],
-                    mean,
-                    sd,
-                    fin_best[i],
-                    fin_ties[i],
-                    um[i],
-                    usd[i],
-                    n_unf[i],
-                    gh_x,
-                    gh_w,
-                    t,
-                    val,
-                    vb,
-                )
+                rivals = (fin_best[i], fin_ties[i], um[i], usd[i], n_unf[i])
+                sheet = (used[i], upper[i], flag[i], score[i])
+                fill_win_values(kr, sheet, how.future, rivals, how.quadrature, t, val, val_bonus)
                 mask_used_boxes(kr, used[i], t, val)
+
+        return aware
+
+    def reach(kr, how, rows, val, val_bonus):
+        used, upper, flag, score = how.mine
+        fin_best, fin_ties = how.finished
+        ptr, x, w, below, count = how.nodes
+        for t in range(rows.shape[0]):
+            i = rows[t]
+            lo, hi = ptr[i], ptr[i] + count[i]
+            sheet = (used[i], upper[i], flag[i], score[i])
+            ft = fin_ties[i]
+            tie_at = float(fin_best[i]) if ft > 1 else -np.inf
+            rival = (x[lo:hi], w[lo:hi], below[lo:hi], tie_at, 1.0 / (ft + 1))
+            fill_reach_values(kr, sheet, how.target, how.mean, rival, t, val, val_bonus)
+            mask_used_boxes(kr, used[i], t, val)
+
+    return reach
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def valued_decisions(kr, order, how, keep_out, cat_out):
+    """The decisions of games ``i = order[p]`` at every roll of their turn, in row ``p``
+    of :func:`.batched.decision_buffers`, against the box values ``how`` says
+    (:func:`fill_tile_values`): games run ``TILE`` at a time in ``order``
+    (:func:`.batched.lane_order`) as the lanes of :func:`.widget.widget_mixed`, tiles in
+    parallel. The one tile loop of the win-seeking strategies."""
+    used, flag = how.mine[0], how.mine[2]
+    n_tiles, n_chunks = tile_plan(order.shape[0])
+    for chunk in prange(n_chunks):
+        work, tu, tf = tile_scratch(kr)
+        for k in range(chunk, n_tiles, n_chunks):
+            rows = tile_rows_at(order, k)
+            val, vb = tile_box_values(kr, work, rows.shape[0])
+            fill_tile_values(kr, how, rows, val, vb)
             solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)
+
+
+@njit(cache=True, nogil=True)
+def win_aware_decisions(
+    kr, order, used, upper, flag, score, mean, sd, fin_best, fin_ties, um, usd, n_unf,
+    gh_x, gh_w, keep_out, cat_out,
+):  # fmt: skip
+    """Win-aware decisions of games ``i = order[p]`` (:func:`valued_decisions`, row ``p``
+    of the outputs); opponents as in :func:`win_share` (rows ``um[i, :n_unf[i]]``). The
+    arguments one by one, as the strategy passes them, bundled here
+    (:class:`WinAwareValues`)."""
+    rivals = (fin_best, fin_ties, um, usd, n_unf)
+    how = WinAwareValues((used, upper, flag, score), (mean, sd), rivals, (gh_x, gh_w))
+    valued_decisions(kr, order, how, keep_out, cat_out)
 
 
 # --- win-target: own future by the target-score table, opponents by their best final
@@ -423,38 +466,13 @@ def fill_reach_values(kr, sheet, target, mean, rival, t, val, val_bonus):
                     val[s, t] = v
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@njit(cache=True, nogil=True)
 def win_reach_decisions(kr, order, mine, finished, target, mean, nodes, keep_out, cat_out):
-    """Decisions of win-target for games ``i = order[p]`` (row ``p`` of
-    :func:`.batched.decision_buffers`): ``mine = (used, upper, flag, score)`` per game;
-    boxes valued by :func:`fill_reach_values` from the target table ``target = (probs,
-    offset, length)`` against the nodes ``nodes = (ptr, x, w, below, count)`` of
-    :func:`best_final_nodes`, a tie with ``fin_ties[i]`` finished opponents at their
-    total ``fin_best[i]`` (``finished = (fin_best, fin_ties)``) sharing the win evenly;
-    tiles as in :func:`win_aware_decisions`."""
-    used, upper, flag, score = mine
-    fin_best, fin_ties = finished
-    ptr, x, w, below, count = nodes
-    n = order.shape[0]
-    n_tiles = (n + TILE - 1) // TILE
-    n_slots = kr.slot_points.shape[0]
-    n_chunks = min(n_tiles, CHUNKS)
-    for chunk in prange(n_chunks):
-        work = new_work(kr, TILE, 1)
-        tu = np.empty(TILE, dtype=np.int64)
-        tf = np.empty(TILE, dtype=np.int64)
-        for k in range(chunk, n_tiles, n_chunks):
-            rows = order[k * TILE : min(n, (k + 1) * TILE)]
-            nu = rows.shape[0]
-            val = buffer_rows(work.val, n_slots, nu)
-            vb = buffer_rows(work.val_bonus, n_slots, nu)
-            for t in range(nu):
-                i = rows[t]
-                lo, hi = ptr[i], ptr[i] + count[i]
-                sheet = (used[i], upper[i], flag[i], score[i])
-                ft = fin_ties[i]
-                tie_at = float(fin_best[i]) if ft > 1 else -np.inf
-                rival = (x[lo:hi], w[lo:hi], below[lo:hi], tie_at, 1.0 / (ft + 1))
-                fill_reach_values(kr, sheet, target, mean, rival, t, val, vb)
-                mask_used_boxes(kr, used[i], t, val)
-            solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)
+    """Decisions of win-target for games ``i = order[p]`` (:func:`valued_decisions`, row
+    ``p`` of the outputs): ``mine = (used, upper, flag, score)`` per game; boxes valued by
+    :func:`fill_reach_values` from the target table ``target = (probs, offset, length)``
+    against the nodes ``nodes = (ptr, x, w, below, count)`` of :func:`best_final_nodes`, a
+    tie with ``fin_ties[i]`` finished opponents at their total ``fin_best[i]``
+    (``finished = (fin_best, fin_ties)``) sharing the win evenly."""
+    how = WinReachValues(mine, finished, target, mean, nodes)
+    valued_decisions(kr, order, how, keep_out, cat_out)
