@@ -137,9 +137,67 @@ def _faces(rules: RuleSet, dice, what: str) -> tuple[int, ...]:
     return key
 
 
+def _check_turn_shape(rules: RuleSet, turn, where: str, last: bool) -> tuple[list, list]:
+    """``(rolls, keeps)`` of a turn object, or a :class:`RecordError`: as many rolls as the
+    rules allow, a keep before each reroll, a box unless it is the last turn."""
+    if not isinstance(turn, dict):
+        raise RecordError(f"{where}: a turn must be an object with rolls, keeps and box")
+    rolls, keeps = turn.get("rolls"), turn.get("keeps", [])
+    if not isinstance(rolls, list) or not rolls:
+        raise RecordError(f"{where}: 'rolls' must list the dice of at least one roll")
+    if len(rolls) > rules.rolls_per_turn:
+        raise RecordError(f"{where}: {len(rolls)} rolls, the rules allow {rules.rolls_per_turn}")
+    if not isinstance(keeps, list) or len(keeps) != len(rolls) - 1:
+        raise RecordError(
+            f"{where}: 'keeps' must list the dice kept before each reroll "
+            f"({len(rolls) - 1} for {len(rolls)} rolls)"
+        )
+    if "box" not in turn and not last:
+        raise RecordError(f"{where}: 'box' is missing (only the last turn may lack it)")
+    return rolls, keeps
+
+
+def _check_rolls(rules: RuleSet, turn: dict, ti: int, state: tuple, decisions: list):
+    """Check a turn's rolls and keeps, appending their decisions (keeps, and a stop when
+    every die is kept) to ``decisions``; returns the last roll's index and faces."""
+    where, index = f"turn {ti + 1}", _index(rules)
+    rolls, keeps = turn["rolls"], turn.get("keeps", [])
+    kept: tuple[int, ...] = ()
+    action = -1
+    for ri, dice in enumerate(rolls):
+        faces = _faces(rules, dice, f"{where}, roll {ri + 1}")
+        if len(faces) != rules.n_dice:
+            raise RecordError(
+                f"{where}, roll {ri + 1}: {len(faces)} dice, the rules roll {rules.n_dice}"
+            )
+        roll = index.roll[faces]
+        if ri > 0 and action not in index.subkeeps[roll]:
+            raise RecordError(
+                f"{where}, roll {ri + 1}: the dice {list(faces)} lost some of the dice "
+                f"kept, {list(kept)}"
+            )
+        rolls_left = rules.rolls_per_turn - 1 - ri
+        if ri < len(rolls) - 1:
+            kept = _faces(rules, keeps[ri], f"{where}, keep {ri + 1}")
+            action = index.keep.get(kept, -1)
+            if action not in index.subkeeps[roll]:
+                raise RecordError(
+                    f"{where}, keep {ri + 1}: the dice {list(faces)} do not hold {list(kept)}"
+                )
+            if len(kept) == rules.n_dice:
+                raise RecordError(
+                    f"{where}, keep {ri + 1}: keeping every die ends the rolling; "
+                    "no roll can follow it"
+                )
+            decisions.append(Decision(ti, rolls_left, roll, *state, action))
+        elif rolls_left > 0 and "box" in turn:  # stopped early: kept every die
+            stop = rules.tables.roll_keep_index[roll]
+            decisions.append(Decision(ti, rolls_left, roll, *state, stop))
+    return roll, faces
+
+
 def _check_game(rules: RuleSet, data: dict) -> GameRecord:
     """The decisions of one record, or a :class:`RecordError` (without the line)."""
-    t, index = rules.tables, _index(rules)
     game = GameBatch(rules, 1)  # the card, scored by the engine's scoring step
     box_row, one = np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.bool_)
     turns = data.get("turns")
@@ -152,54 +210,9 @@ def _check_game(rules: RuleSet, data: dict) -> GameRecord:
     decisions: list[Decision] = []
     for ti, turn in enumerate(turns):
         where = f"turn {ti + 1}"
-        if not isinstance(turn, dict):
-            raise RecordError(f"{where}: a turn must be an object with rolls, keeps and box")
-        rolls, keeps = turn.get("rolls"), turn.get("keeps", [])
-        if not isinstance(rolls, list) or not rolls:
-            raise RecordError(f"{where}: 'rolls' must list the dice of at least one roll")
-        if len(rolls) > rules.rolls_per_turn:
-            raise RecordError(
-                f"{where}: {len(rolls)} rolls, the rules allow {rules.rolls_per_turn}"
-            )
-        if not isinstance(keeps, list) or len(keeps) != len(rolls) - 1:
-            raise RecordError(
-                f"{where}: 'keeps' must list the dice kept before each reroll "
-                f"({len(rolls) - 1} for {len(rolls)} rolls)"
-            )
-        last = ti == len(turns) - 1
-        if "box" not in turn and not last:
-            raise RecordError(f"{where}: 'box' is missing (only the last turn may lack it)")
+        _check_turn_shape(rules, turn, where, ti == len(turns) - 1)
         state = (used, upper, flag, score)
-        kept: tuple[int, ...] = ()
-        action = -1
-        for ri, dice in enumerate(rolls):
-            faces = _faces(rules, dice, f"{where}, roll {ri + 1}")
-            if len(faces) != rules.n_dice:
-                raise RecordError(
-                    f"{where}, roll {ri + 1}: {len(faces)} dice, the rules roll {rules.n_dice}"
-                )
-            roll = index.roll[faces]
-            if ri > 0 and action not in index.subkeeps[roll]:
-                raise RecordError(
-                    f"{where}, roll {ri + 1}: the dice {list(faces)} lost some of the dice "
-                    f"kept, {list(kept)}"
-                )
-            rolls_left = rules.rolls_per_turn - 1 - ri
-            if ri < len(rolls) - 1:
-                kept = _faces(rules, keeps[ri], f"{where}, keep {ri + 1}")
-                action = index.keep.get(kept, -1)
-                if action not in index.subkeeps[roll]:
-                    raise RecordError(
-                        f"{where}, keep {ri + 1}: the dice {list(faces)} do not hold {list(kept)}"
-                    )
-                if len(kept) == rules.n_dice:
-                    raise RecordError(
-                        f"{where}, keep {ri + 1}: keeping every die ends the rolling; "
-                        "no roll can follow it"
-                    )
-                decisions.append(Decision(ti, rolls_left, roll, *state, action))
-            elif rolls_left > 0 and "box" in turn:  # stopped early: kept every die
-                decisions.append(Decision(ti, rolls_left, roll, *state, t.roll_keep_index[roll]))
+        roll, faces = _check_rolls(rules, turn, ti, state, decisions)
         if "box" not in turn:
             break
         box = turn["box"]
@@ -213,7 +226,7 @@ def _check_game(rules: RuleSet, data: dict) -> GameRecord:
             raise RecordError(
                 f"{where}: the rules do not allow {list(faces)} in {box!r} (joker rules)"
             )
-        decisions.append(Decision(ti, 0, roll, *state, t.n_keeps + c))
+        decisions.append(Decision(ti, 0, roll, *state, rules.tables.n_keeps + c))
         used, upper, flag = int(game.used[0]), int(game.upper_total[0]), int(game.flag[0])
         score = int(game.score[0])
     return GameRecord(rules, data, tuple(decisions), score, (used, upper, flag))
