@@ -112,19 +112,59 @@ def win_value(base, mu, sd, fin_best, fin_ties, um, usd, n_unf, gh_x, gh_w):
     return acc
 
 
+class AwareLane(NamedTuple):
+    """One game's win-aware valuation of the state a box leads to (:func:`win_value`)."""
+
+    future: tuple  # (mean, sd) per state: max-EV points to come
+    rivals: tuple  # (fin_best, fin_ties, um, usd, n_unf) of this game (win_share)
+    quadrature: tuple  # (gh_x, gh_w): Gauss-Hermite nodes and weights
+
+
+class ReachLane(NamedTuple):
+    """One game's win-target valuation of the state a box leads to (:func:`beat_probability`)."""
+
+    target: tuple  # (probs, offset, length): the target-score table
+    mean: np.ndarray  # max-EV points to come per state (the tie-break)
+    rival: tuple  # (x, w, below, tie_at, tie_share): the opponents' best final
+
+
+def box_win_value(lane, s2, base):
+    """P(win) with ``base`` points at turn-start state ``s2``, plus the max-EV tie-break
+    (:data:`EV_TIE_BREAK`), in compiled code: :func:`win_value` or
+    :func:`beat_probability`, chosen by the type of ``lane`` (:class:`AwareLane` or
+    :class:`ReachLane`) when the caller is compiled."""
+    raise NotImplementedError("box_win_value runs in compiled code only")
+
+
+@overload(box_win_value, jit_options={"nogil": True})
+def _box_win_value_typed(lane, s2, base):
+    if getattr(lane, "instance_class", None) is AwareLane:
+
+        def aware(lane, s2, base):
+            mean, sd = lane.future
+            fb, ft, um, usd, n_unf = lane.rivals
+            gh_x, gh_w = lane.quadrature
+            v = win_value(base, mean[s2], sd[s2], fb, ft, um, usd, n_unf, gh_x, gh_w)
+            return v + EV_TIE_BREAK * (base + mean[s2])
+
+        return aware
+
+    def reach(lane, s2, base):
+        probs, offset, length = lane.target
+        v = beat_probability(probs, offset[s2], length[s2], lane.rival, base)
+        return v + EV_TIE_BREAK * (base + lane.mean[s2])
+
+    return reach
+
+
 @njit(cache=True, nogil=True)
-def fill_win_values(kr, sheet, future, rivals, quadrature, t, val, val_bonus):
+def fill_win_values(kr, sheet, lane, t, val, val_bonus):
     """Lane ``t`` (one game, ``sheet = (used, upper, flag, score)``): ``val[s, t]`` = P(win)
-    after writing the points of slot ``s`` in its box (:func:`win_value`, the max-EV
-    future ``future = (mean, sd)`` of the state reached, the opponents ``rivals =
-    (fin_best, fin_ties, um, usd, n_unf)`` of :func:`win_share`, the nodes ``quadrature =
-    (gh_x, gh_w)``); ``val_bonus[s, t]`` the same when the roll also earns the Yahtzee
-    bonus (filled when the state's rolls can earn it; the flag moves under a bonus
-    limit)."""
+    after writing the points of slot ``s`` in its box, valued as ``lane`` says
+    (:func:`box_win_value`); ``val_bonus[s, t]`` the same when the roll also earns the
+    Yahtzee bonus (filled when the state's rolls can earn it; the flag moves under a
+    bonus limit)."""
     used, upper, flag, score = sheet
-    mean, sd = future
-    fb, ft, um, usd, n_unf = rivals
-    gh_x, gh_w = quadrature
     bonus_flag = flag_after_roll(kr, flag, 1)
     earns = kr.yahtzee_bonus > 0 and flag >= 1
     for c in range(kr.n_boxes):
@@ -132,19 +172,17 @@ def fill_win_values(kr, sheet, future, rivals, quadrature, t, val, val_bonus):
             continue
         for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
             p = kr.slot_points[s]
-            s2, bonus = scored_state(kr, used, upper, flag, c, p)
-            base = float(score + p + bonus)
-            val[s, t] = win_value(base, mean[s2], sd[s2], fb, ft, um, usd, n_unf, gh_x, gh_w)
-            val[s, t] += EV_TIE_BREAK * (base + mean[s2])
-            if earns:
-                s2, bonus = scored_state(kr, used, upper, bonus_flag, c, p)
-                base = float(score + p + bonus + kr.yahtzee_bonus)
-                v = win_value(base, mean[s2], sd[s2], fb, ft, um, usd, n_unf, gh_x, gh_w)
-                val_bonus[s, t] = v + EV_TIE_BREAK * (base + mean[s2])
+            for b in range(2 if earns else 1):
+                s2, bonus = scored_state(kr, used, upper, bonus_flag if b else flag, c, p)
+                v = box_win_value(lane, s2, float(score + p + bonus + b * kr.yahtzee_bonus))
+                if b:
+                    val_bonus[s, t] = v
+                else:
+                    val[s, t] = v
 
 
 class WinAwareValues(NamedTuple):
-    """What win-aware box values read (:func:`fill_win_values`), per game ``i``."""
+    """What win-aware box values read, per game ``i`` (:class:`AwareLane`)."""
 
     mine: tuple  # (used, upper, flag, score): the games' own sheets
     future: tuple  # (mean, sd) per state: max-EV points to come
@@ -153,7 +191,7 @@ class WinAwareValues(NamedTuple):
 
 
 class WinReachValues(NamedTuple):
-    """What win-target box values read (:func:`fill_reach_values`), per game ``i``."""
+    """What win-target box values read, per game ``i`` (:class:`ReachLane`)."""
 
     mine: tuple  # (used, upper, flag, score)
     finished: tuple  # (fin_best, fin_ties): the finished opponents' best total, how many
@@ -180,8 +218,9 @@ def _fill_tile_values_typed(kr, how, rows, val, val_bonus):
             for t in range(rows.shape[0]):
                 i = rows[t]
                 rivals = (fin_best[i], fin_ties[i], um[i], usd[i], n_unf[i])
+                lane = AwareLane(how.future, rivals, how.quadrature)
                 sheet = (used[i], upper[i], flag[i], score[i])
-                fill_win_values(kr, sheet, how.future, rivals, how.quadrature, t, val, val_bonus)
+                fill_win_values(kr, sheet, lane, t, val, val_bonus)
                 mask_used_boxes(kr, used[i], t, val)
 
         return aware
@@ -197,7 +236,7 @@ def _fill_tile_values_typed(kr, how, rows, val, val_bonus):
             ft = fin_ties[i]
             tie_at = float(fin_best[i]) if ft > 1 else -np.inf
             rival = (x[lo:hi], w[lo:hi], below[lo:hi], tie_at, 1.0 / (ft + 1))
-            fill_reach_values(kr, sheet, how.target, how.mean, rival, t, val, val_bonus)
+            fill_win_values(kr, sheet, ReachLane(how.target, how.mean, rival), t, val, val_bonus)
             mask_used_boxes(kr, used[i], t, val)
 
     return reach
@@ -439,40 +478,12 @@ def beat_probability(probs, o, n, rival, base):
 
 
 @njit(cache=True, nogil=True)
-def fill_reach_values(kr, sheet, target, mean, rival, t, val, val_bonus):
-    """Lane ``t`` (one game, ``sheet = (used, upper, flag, score)``): ``val[s, t]`` = P(win)
-    after writing the points of slot ``s`` — :func:`beat_probability` from the state
-    reached (target table ``target = (probs, offset, length)``) against the opponents'
-    best final (``rival`` as there) — plus the max-EV tie-break; ``val_bonus`` as in
-    :func:`fill_win_values`."""
-    used, upper, flag, score = sheet
-    probs, offset, length = target
-    bonus_flag = flag_after_roll(kr, flag, 1)
-    earns = kr.yahtzee_bonus > 0 and flag >= 1
-    for c in range(kr.n_boxes):
-        if (used >> c) & 1:
-            continue
-        for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
-            p = kr.slot_points[s]
-            for b in range(2 if earns else 1):
-                f = bonus_flag if b else flag
-                s2, bonus = scored_state(kr, used, upper, f, c, p)
-                base = float(score + p + bonus + b * kr.yahtzee_bonus)
-                v = beat_probability(probs, offset[s2], length[s2], rival, base)
-                v += EV_TIE_BREAK * (base + mean[s2])
-                if b:
-                    val_bonus[s, t] = v
-                else:
-                    val[s, t] = v
-
-
-@njit(cache=True, nogil=True)
 def win_reach_decisions(kr, order, mine, finished, target, mean, nodes, keep_out, cat_out):
     """Decisions of win-target for games ``i = order[p]`` (:func:`valued_decisions`, row
     ``p`` of the outputs): ``mine = (used, upper, flag, score)`` per game; boxes valued by
-    :func:`fill_reach_values` from the target table ``target = (probs, offset, length)``
-    against the nodes ``nodes = (ptr, x, w, below, count)`` of :func:`best_final_nodes`, a
-    tie with ``fin_ties[i]`` finished opponents at their total ``fin_best[i]``
-    (``finished = (fin_best, fin_ties)``) sharing the win evenly."""
+    :func:`fill_win_values` (:class:`ReachLane`) from the target table ``target =
+    (probs, offset, length)`` against the nodes ``nodes = (ptr, x, w, below, count)`` of
+    :func:`best_final_nodes`, a tie with ``fin_ties[i]`` finished opponents at their total
+    ``fin_best[i]`` (``finished = (fin_best, fin_ties)``) sharing the win evenly."""
     how = WinReachValues(mine, finished, target, mean, nodes)
     valued_decisions(kr, order, how, keep_out, cat_out)
