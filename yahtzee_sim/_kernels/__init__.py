@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.util
 import warnings
 from pathlib import Path
 
@@ -36,23 +35,13 @@ from numba.core import caching, config
 KERNEL_DIR = Path(__file__).resolve().parent
 
 
-#: The subpackage whose modules define kernels too (found, never imported, here).
-STRATEGIES_PACKAGE = "yahtzee_sim.strategies"
-
-
 def strategy_dirs() -> tuple[Path, ...]:
-    """The folder(s) of the ``strategies`` subpackage, found where Python imports it from
-    without importing it: ``strategies/`` beside the package in a source checkout (an
-    editable install), ``yahtzee_sim/strategies/`` in an installed package."""
-    try:
-        spec = importlib.util.find_spec(STRATEGIES_PACKAGE)
-    except (ImportError, ValueError):
-        spec = None
-    found = [Path(p).resolve() for p in (spec and spec.submodule_search_locations) or ()]
-    if found:
-        return tuple(found)
+    """The folder(s) holding the strategies' modules, found by the package's file layout
+    (no module name, no import): ``strategies/`` beside the package in a source checkout
+    (an editable install), ``yahtzee_sim/strategies/`` in an installed package."""
     candidates = (KERNEL_DIR.parent / "strategies", KERNEL_DIR.parents[1] / "strategies")
-    return tuple(d for d in candidates if d.is_dir())
+    found = [d.resolve() for d in candidates if (d / "__init__.py").is_file()]
+    return tuple(dict.fromkeys(found))
 
 
 @functools.cache
