@@ -21,21 +21,14 @@ the target-score table (:func:`beat_probability`).
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
-from numba.extending import overload
 
-from yahtzee_sim._kernels.batched import (
-    solve_tile,
-    tile_box_values,
-    tile_plan,
-    tile_rows_at,
-    tile_scratch,
-)
+from yahtzee_sim._kernels.batched import CHUNKS, TILE, solve_tile
 from yahtzee_sim._kernels.box_step import mask_used_boxes
 from yahtzee_sim._kernels.scoring import flag_after_roll, scored_state
+from yahtzee_sim._kernels.work_buffers import buffer_rows, new_work
 
 #: Node weights below this join the next node (a law's tail, the last node).
 NODE_WEIGHT = 1e-9
@@ -112,59 +105,13 @@ def win_value(base, mu, sd, fin_best, fin_ties, um, usd, n_unf, gh_x, gh_w):
     return acc
 
 
-class AwareLane(NamedTuple):
-    """One game's win-aware valuation of the state a box leads to (:func:`win_value`)."""
-
-    future: tuple  # (mean, sd) per state: max-EV points to come
-    rivals: tuple  # (fin_best, fin_ties, um, usd, n_unf) of this game (win_share)
-    quadrature: tuple  # (gh_x, gh_w): Gauss-Hermite nodes and weights
-
-
-class ReachLane(NamedTuple):
-    """One game's win-target valuation of the state a box leads to (:func:`beat_probability`)."""
-
-    target: tuple  # (probs, offset, length): the target-score table
-    mean: np.ndarray  # max-EV points to come per state (the tie-break)
-    rival: tuple  # (x, w, below, tie_at, tie_share): the opponents' best final
-
-
-def box_win_value(lane, s2, base):
-    """P(win) with ``base`` points at turn-start state ``s2``, plus the max-EV tie-break
-    (:data:`EV_TIE_BREAK`), in compiled code: :func:`win_value` or
-    :func:`beat_probability`, chosen by the type of ``lane`` (:class:`AwareLane` or
-    :class:`ReachLane`) when the caller is compiled."""
-    raise NotImplementedError("box_win_value runs in compiled code only")
-
-
-@overload(box_win_value, jit_options={"nogil": True})
-def _box_win_value_typed(lane, s2, base):
-    if getattr(lane, "instance_class", None) is AwareLane:
-
-        def aware(lane, s2, base):
-            mean, sd = lane.future
-            fb, ft, um, usd, n_unf = lane.rivals
-            gh_x, gh_w = lane.quadrature
-            v = win_value(base, mean[s2], sd[s2], fb, ft, um, usd, n_unf, gh_x, gh_w)
-            return v + EV_TIE_BREAK * (base + mean[s2])
-
-        return aware
-
-    def reach(lane, s2, base):
-        probs, offset, length = lane.target
-        v = beat_probability(probs, offset[s2], length[s2], lane.rival, base)
-        return v + EV_TIE_BREAK * (base + lane.mean[s2])
-
-    return reach
-
-
 @njit(cache=True, nogil=True)
-def fill_win_values(kr, sheet, lane, t, val, val_bonus):
-    """Lane ``t`` (one game, ``sheet = (used, upper, flag, score)``): ``val[s, t]`` = P(win)
-    after writing the points of slot ``s`` in its box, valued as ``lane`` says
-    (:func:`box_win_value`); ``val_bonus[s, t]`` the same when the roll also earns the
-    Yahtzee bonus (filled when the state's rolls can earn it; the flag moves under a
-    bonus limit)."""
-    used, upper, flag, score = sheet
+def fill_win_values(
+    kr, used, upper, flag, score, mean, sd, fb, ft, um, usd, n_unf, gh_x, gh_w, t, val, val_bonus
+):
+    """Lane ``t`` (one game): ``val[s, t]`` = P(win) after writing the points of slot ``s``
+    in its box; ``val_bonus[s, t]`` the same when the roll also earns the Yahtzee bonus
+    (filled when the state's rolls can earn it; the flag moves under a bonus limit)."""
     bonus_flag = flag_after_roll(kr, flag, 1)
     earns = kr.yahtzee_bonus > 0 and flag >= 1
     for c in range(kr.n_boxes):
@@ -172,106 +119,78 @@ def fill_win_values(kr, sheet, lane, t, val, val_bonus):
             continue
         for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
             p = kr.slot_points[s]
-            for b in range(2 if earns else 1):
-                s2, bonus = scored_state(kr, used, upper, bonus_flag if b else flag, c, p)
-                v = box_win_value(lane, s2, float(score + p + bonus + b * kr.yahtzee_bonus))
-                if b:
-                    val_bonus[s, t] = v
-                else:
-                    val[s, t] = v
-
-
-class WinAwareValues(NamedTuple):
-    """What win-aware box values read, per game ``i`` (:class:`AwareLane`)."""
-
-    mine: tuple  # (used, upper, flag, score): the games' own sheets
-    future: tuple  # (mean, sd) per state: max-EV points to come
-    rivals: tuple  # (fin_best, fin_ties, um, usd, n_unf): the opponents of each game
-    quadrature: tuple  # (gh_x, gh_w): Gauss-Hermite nodes and weights
-
-
-class WinReachValues(NamedTuple):
-    """What win-target box values read, per game ``i`` (:class:`ReachLane`)."""
-
-    mine: tuple  # (used, upper, flag, score)
-    finished: tuple  # (fin_best, fin_ties): the finished opponents' best total, how many
-    target: tuple  # (probs, offset, length): the target-score table
-    mean: np.ndarray  # max-EV points to come per state (the tie-break)
-    nodes: tuple  # (ptr, x, w, below, count): the opponents' best final (best_final_nodes)
-
-
-def fill_tile_values(kr, how, rows, val, val_bonus):
-    """The box values of a tile's games ``rows`` (lane ``t`` = game ``rows[t]``, filled
-    boxes ``NEG``), in compiled code: win-aware or win-target values, chosen by the type
-    of ``how`` (:class:`WinAwareValues` or :class:`WinReachValues`) when the caller is
-    compiled."""
-    raise NotImplementedError("fill_tile_values runs in compiled code only")
-
-
-@overload(fill_tile_values, jit_options={"nogil": True})
-def _fill_tile_values_typed(kr, how, rows, val, val_bonus):
-    if getattr(how, "instance_class", None) is WinAwareValues:
-
-        def aware(kr, how, rows, val, val_bonus):
-            used, upper, flag, score = how.mine
-            fin_best, fin_ties, um, usd, n_unf = how.rivals
-            for t in range(rows.shape[0]):
-                i = rows[t]
-                rivals = (fin_best[i], fin_ties[i], um[i], usd[i], n_unf[i])
-                lane = AwareLane(how.future, rivals, how.quadrature)
-                sheet = (used[i], upper[i], flag[i], score[i])
-                fill_win_values(kr, sheet, lane, t, val, val_bonus)
-                mask_used_boxes(kr, used[i], t, val)
-
-        return aware
-
-    def reach(kr, how, rows, val, val_bonus):
-        used, upper, flag, score = how.mine
-        fin_best, fin_ties = how.finished
-        ptr, x, w, below, count = how.nodes
-        for t in range(rows.shape[0]):
-            i = rows[t]
-            lo, hi = ptr[i], ptr[i] + count[i]
-            sheet = (used[i], upper[i], flag[i], score[i])
-            ft = fin_ties[i]
-            tie_at = float(fin_best[i]) if ft > 1 else -np.inf
-            rival = (x[lo:hi], w[lo:hi], below[lo:hi], tie_at, 1.0 / (ft + 1))
-            fill_win_values(kr, sheet, ReachLane(how.target, how.mean, rival), t, val, val_bonus)
-            mask_used_boxes(kr, used[i], t, val)
-
-    return reach
+            s2, bonus = scored_state(kr, used, upper, flag, c, p)
+            base = float(score + p + bonus)
+            val[s, t] = win_value(base, mean[s2], sd[s2], fb, ft, um, usd, n_unf, gh_x, gh_w)
+            val[s, t] += EV_TIE_BREAK * (base + mean[s2])
+            if earns:
+                s2, bonus = scored_state(kr, used, upper, bonus_flag, c, p)
+                base = float(score + p + bonus + kr.yahtzee_bonus)
+                v = win_value(base, mean[s2], sd[s2], fb, ft, um, usd, n_unf, gh_x, gh_w)
+                val_bonus[s, t] = v + EV_TIE_BREAK * (base + mean[s2])
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def valued_decisions(kr, order, how, keep_out, cat_out):
-    """The decisions of games ``i = order[p]`` at every roll of their turn, in row ``p``
-    of :func:`.batched.decision_buffers`, against the box values ``how`` says
-    (:func:`fill_tile_values`): games run ``TILE`` at a time in ``order``
-    (:func:`.batched.lane_order`) as the lanes of :func:`.widget.widget_mixed`, tiles in
-    parallel. The one tile loop of the win-seeking strategies."""
-    used, flag = how.mine[0], how.mine[2]
-    n_tiles, n_chunks = tile_plan(order.shape[0])
-    for chunk in prange(n_chunks):
-        work, tu, tf = tile_scratch(kr)
-        for k in range(chunk, n_tiles, n_chunks):
-            rows = tile_rows_at(order, k)
-            val, vb = tile_box_values(kr, work, rows.shape[0])
-            fill_tile_values(kr, how, rows, val, vb)
-            solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)
-
-
-@njit(cache=True, nogil=True)
 def win_aware_decisions(
-    kr, order, used, upper, flag, score, mean, sd, fin_best, fin_ties, um, usd, n_unf,
-    gh_x, gh_w, keep_out, cat_out,
-):  # fmt: skip
-    """Win-aware decisions of games ``i = order[p]`` (:func:`valued_decisions`, row ``p``
-    of the outputs); opponents as in :func:`win_share` (rows ``um[i, :n_unf[i]]``). The
-    arguments one by one, as the strategy passes them, bundled here
-    (:class:`WinAwareValues`)."""
-    rivals = (fin_best, fin_ties, um, usd, n_unf)
-    how = WinAwareValues((used, upper, flag, score), (mean, sd), rivals, (gh_x, gh_w))
-    valued_decisions(kr, order, how, keep_out, cat_out)
+    kr,
+    order,
+    used,
+    upper,
+    flag,
+    score,
+    mean,
+    sd,
+    fin_best,
+    fin_ties,
+    um,
+    usd,
+    n_unf,
+    gh_x,
+    gh_w,
+    keep_out,
+    cat_out,
+):
+    """Win-aware decisions of games ``i = order[p]`` at every roll of their turn, in row
+    ``p`` of :func:`.batched.decision_buffers`; opponents as in
+    :func:`win_share` (rows ``um[i, :n_unf[i]]``). Games run ``TILE`` at a time in ``order``
+    (:func:`.batched.lane_order`) as the lanes of :func:`.widget.widget_mixed`, tiles in
+    parallel."""
+    n = order.shape[0]
+    n_tiles = (n + TILE - 1) // TILE
+    n_slots = kr.slot_points.shape[0]
+    n_chunks = min(n_tiles, CHUNKS)
+    for chunk in prange(n_chunks):
+        work = new_work(kr, TILE, 1)
+        tu = np.empty(TILE, dtype=np.int64)
+        tf = np.empty(TILE, dtype=np.int64)
+        for k in range(chunk, n_tiles, n_chunks):
+            rows = order[k * TILE : min(n, (k + 1) * TILE)]
+            nu = rows.shape[0]
+            val = buffer_rows(work.val, n_slots, nu)
+            vb = buffer_rows(work.val_bonus, n_slots, nu)
+            for t in range(nu):
+                i = rows[t]
+                fill_win_values(
+                    kr,
+                    used[i],
+                    upper[i],
+                    flag[i],
+                    score[i],
+                    mean,
+                    sd,
+                    fin_best[i],
+                    fin_ties[i],
+                    um[i],
+                    usd[i],
+                    n_unf[i],
+                    gh_x,
+                    gh_w,
+                    t,
+                    val,
+                    vb,
+                )
+                mask_used_boxes(kr, used[i], t, val)
+            solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)
 
 
 # --- win-target: own future by the target-score table, opponents by their best final
@@ -478,12 +397,65 @@ def beat_probability(probs, o, n, rival, base):
 
 
 @njit(cache=True, nogil=True)
+def fill_reach_values(kr, sheet, target, mean, rival, t, val, val_bonus):
+    """Lane ``t`` (one game, ``sheet = (used, upper, flag, score)``): ``val[s, t]`` = P(win)
+    after writing the points of slot ``s`` — :func:`beat_probability` from the state
+    reached (target table ``target = (probs, offset, length)``) against the opponents'
+    best final (``rival`` as there) — plus the max-EV tie-break; ``val_bonus`` as in
+    :func:`fill_win_values`."""
+    used, upper, flag, score = sheet
+    probs, offset, length = target
+    bonus_flag = flag_after_roll(kr, flag, 1)
+    earns = kr.yahtzee_bonus > 0 and flag >= 1
+    for c in range(kr.n_boxes):
+        if (used >> c) & 1:
+            continue
+        for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
+            p = kr.slot_points[s]
+            for b in range(2 if earns else 1):
+                f = bonus_flag if b else flag
+                s2, bonus = scored_state(kr, used, upper, f, c, p)
+                base = float(score + p + bonus + b * kr.yahtzee_bonus)
+                v = beat_probability(probs, offset[s2], length[s2], rival, base)
+                v += EV_TIE_BREAK * (base + mean[s2])
+                if b:
+                    val_bonus[s, t] = v
+                else:
+                    val[s, t] = v
+
+
+@njit(cache=True, parallel=True, nogil=True)
 def win_reach_decisions(kr, order, mine, finished, target, mean, nodes, keep_out, cat_out):
-    """Decisions of win-target for games ``i = order[p]`` (:func:`valued_decisions`, row
-    ``p`` of the outputs): ``mine = (used, upper, flag, score)`` per game; boxes valued by
-    :func:`fill_win_values` (:class:`ReachLane`) from the target table ``target =
-    (probs, offset, length)`` against the nodes ``nodes = (ptr, x, w, below, count)`` of
-    :func:`best_final_nodes`, a tie with ``fin_ties[i]`` finished opponents at their total
-    ``fin_best[i]`` (``finished = (fin_best, fin_ties)``) sharing the win evenly."""
-    how = WinReachValues(mine, finished, target, mean, nodes)
-    valued_decisions(kr, order, how, keep_out, cat_out)
+    """Decisions of win-target for games ``i = order[p]`` (row ``p`` of
+    :func:`.batched.decision_buffers`): ``mine = (used, upper, flag, score)`` per game;
+    boxes valued by :func:`fill_reach_values` from the target table ``target = (probs,
+    offset, length)`` against the nodes ``nodes = (ptr, x, w, below, count)`` of
+    :func:`best_final_nodes`, a tie with ``fin_ties[i]`` finished opponents at their
+    total ``fin_best[i]`` (``finished = (fin_best, fin_ties)``) sharing the win evenly;
+    tiles as in :func:`win_aware_decisions`."""
+    used, upper, flag, score = mine
+    fin_best, fin_ties = finished
+    ptr, x, w, below, count = nodes
+    n = order.shape[0]
+    n_tiles = (n + TILE - 1) // TILE
+    n_slots = kr.slot_points.shape[0]
+    n_chunks = min(n_tiles, CHUNKS)
+    for chunk in prange(n_chunks):
+        work = new_work(kr, TILE, 1)
+        tu = np.empty(TILE, dtype=np.int64)
+        tf = np.empty(TILE, dtype=np.int64)
+        for k in range(chunk, n_tiles, n_chunks):
+            rows = order[k * TILE : min(n, (k + 1) * TILE)]
+            nu = rows.shape[0]
+            val = buffer_rows(work.val, n_slots, nu)
+            vb = buffer_rows(work.val_bonus, n_slots, nu)
+            for t in range(nu):
+                i = rows[t]
+                lo, hi = ptr[i], ptr[i] + count[i]
+                sheet = (used[i], upper[i], flag[i], score[i])
+                ft = fin_ties[i]
+                tie_at = float(fin_best[i]) if ft > 1 else -np.inf
+                rival = (x[lo:hi], w[lo:hi], below[lo:hi], tie_at, 1.0 / (ft + 1))
+                fill_reach_values(kr, sheet, target, mean, rival, t, val, vb)
+                mask_used_boxes(kr, used[i], t, val)
+            solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)
