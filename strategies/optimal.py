@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from yahtzee_sim._kernels.widget import compact_upper_lanes, upper_total_lanes
+from yahtzee_sim._kernels.lanes import compact_upper_lanes, upper_total_lanes
 from yahtzee_sim.engine.decision_cache import StateCache
 from yahtzee_sim.engine.strategy import Capabilities, Reference, Strategy
 from yahtzee_sim.engine.view import TurnView

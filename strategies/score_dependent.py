@@ -23,8 +23,8 @@ from yahtzee_sim._kernels.batched import (
     read_decisions,
     tile_rows,
 )
+from yahtzee_sim._kernels.lanes import live_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
-from yahtzee_sim._kernels.widget import live_lanes
 from yahtzee_sim.engine.strategy import Capabilities, Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.game.capabilities import FIXED_ROLLS

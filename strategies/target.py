@@ -15,7 +15,7 @@ This module is the *strategy*; the table it reads is solved by :mod:`yahtzee_sim
 
 from __future__ import annotations
 
-from yahtzee_sim._kernels.widget import points_needed_lanes
+from yahtzee_sim._kernels.lanes import points_needed_lanes
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.solving.target import target_table
 from yahtzee_sim.strategies.score_dependent import LaneStrategy

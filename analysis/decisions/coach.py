@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from yahtzee_sim._kernels.widget import upper_total_lanes
+from yahtzee_sim._kernels.lanes import upper_total_lanes
 from yahtzee_sim.analysis.decisions.dataset import grade_decisions
 from yahtzee_sim.analysis.decisions.regret import decision_layer_name
 from yahtzee_sim.analysis.decisions.saved_options import grade_saved_decisions

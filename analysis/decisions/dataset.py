@@ -22,9 +22,9 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from yahtzee_sim._kernels.lanes import upper_total_lanes
 from yahtzee_sim._kernels.regret import decision_options
 from yahtzee_sim._kernels.scoring import box_options, kernel_rules
-from yahtzee_sim._kernels.widget import upper_total_lanes
 from yahtzee_sim.analysis.decisions.regret import decision_layer_name
 from yahtzee_sim.engine.atomic import atomic_path
 from yahtzee_sim.engine.budget import check_memory, decisions_bytes

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from yahtzee_sim._kernels.widget import upper_total_lanes
+from yahtzee_sim._kernels.lanes import upper_total_lanes
 from yahtzee_sim.analysis.decisions.card_search import (
     as_rule,
     best_rule,

@@ -17,11 +17,12 @@ import numba
 import numpy as np
 import pandas as pd
 
+from yahtzee_sim._kernels.lanes import upper_total_lanes
 from yahtzee_sim._kernels.regret import level_regret
 from yahtzee_sim._kernels.scoring import kernel_rules
-from yahtzee_sim._kernels.widget import upper_total_lanes
 from yahtzee_sim.engine.summary import strategy_label
-from yahtzee_sim.exact.laws import exact_result, forward_pass, prepared
+from yahtzee_sim.exact.forward import ForwardStats, forward_pass
+from yahtzee_sim.exact.laws import exact_result, prepared
 from yahtzee_sim.game.dice import DiceTables
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import decode_state, state_runs
@@ -204,7 +205,7 @@ class RegretAccumulator:
                 )
             )
 
-    def result(self, label: str, fw: dict, seconds: float) -> RegretResult:
+    def result(self, label: str, fw: ForwardStats, seconds: float) -> RegretResult:
         rules = self.rules
         R, C = rules.rolls_per_turn, rules.n_boxes
         self.cands.sort(key=lambda c: -c[0])
@@ -212,7 +213,7 @@ class RegretAccumulator:
             strategy=label,
             rules=rules,
             optimal_value=float(self.lanes.values[0]),
-            strategy_value=fw["mean"],
+            strategy_value=fw.mean,
             total=float(self.by_layer.sum()),
             by_decision=pd.Series(
                 {decision_layer_name(j): self.by_layer[j] for j in range(R - 1, -1, -1)},

@@ -79,8 +79,8 @@ def test_forward_pass_stops_after_the_turns_asked():
     strategy, rules = prepared("greedy", "yahtzee")
     levels, fw = forward_pass(strategy, rules, turns=2)
     assert len(levels) == 2
-    assert abs(fw["total"] - 1.0) < 1e-12  # every game reaches a state after two turns
-    assert 0 < fw["mean"] < 2 * 50
+    assert abs(fw.total - 1.0) < 1e-12  # every game reaches a state after two turns
+    assert 0 < fw.mean < 2 * 50
 
 
 def test_finish_stops_a_warm_up_that_runs_too_long():

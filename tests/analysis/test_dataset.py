@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 
 from yahtzee_sim import simulate
+from yahtzee_sim._kernels.lanes import upper_total_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
-from yahtzee_sim._kernels.widget import new_work, upper_total_lanes, widget
+from yahtzee_sim._kernels.widget import widget
+from yahtzee_sim._kernels.work_buffers import new_work
 from yahtzee_sim.analysis.decisions.dataset import decision_dataset, grade_decisions
 from yahtzee_sim.cli import main
 from yahtzee_sim.errors import YahtzeeSimError

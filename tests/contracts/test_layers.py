@@ -179,14 +179,14 @@ def built_in_ids() -> set[str]:
 
 
 def _table_kinds(tree: ast.AST) -> set[int]:
-    """The string nodes naming a kind of table cache (``TableCache("target")``: a file
-    name prefix, not a strategy)."""
+    """The string nodes naming a kind of table cache (``TableCache("target")``,
+    ``table_cache("target")``: a file name prefix, not a strategy)."""
     kinds = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and node.args:
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if name == "TableCache":
+            if name in ("TableCache", "table_cache"):
                 kinds.add(id(node.args[0]))
     return kinds
 

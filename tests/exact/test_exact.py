@@ -17,7 +17,8 @@ from yahtzee_sim.cli import main
 from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.engine.summary import SUMMARY_KEYS
 from yahtzee_sim.errors import IllegalMoveError
-from yahtzee_sim.exact.laws import ExactEvaluationError, decision_tables, evaluate
+from yahtzee_sim.exact.decision_tables import decision_tables
+from yahtzee_sim.exact.laws import ExactEvaluationError, evaluate
 from yahtzee_sim.game.state import decode_state, n_states
 from yahtzee_sim.strategies import get_strategy, strategy_class, strategy_ids
 from yahtzee_sim.strategies.optimal import GLENN_BOX_MEANS

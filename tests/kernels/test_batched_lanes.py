@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yahtzee_sim._kernels.scoring import kernel_rules, scored_state
-from yahtzee_sim._kernels.widget import buffer_rows, new_work
+from yahtzee_sim._kernels.work_buffers import buffer_rows, new_work
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.game.state import decode_state
 from yahtzee_sim.solving.solver import value_table
@@ -24,7 +24,8 @@ def test_mixed_lanes_with_max_ev_values_reproduce_optimal_decisions(rules_name):
     """Games at different states as the lanes of one widget_mixed call, each box valued
     by max-EV (points + bonuses + the next state's value): every lane's decisions and
     value are optimal's at its own state (joker rules and Yahtzee bonuses included)."""
-    from yahtzee_sim._kernels.widget import mask_used_boxes, widget_mixed
+    from yahtzee_sim._kernels.box_step import mask_used_boxes
+    from yahtzee_sim._kernels.widget import widget_mixed
 
     rules = get_rules(rules_name)
     kr = kernel_rules(rules)
@@ -91,7 +92,7 @@ def test_batched_need_lanes_decide_as_one_lane_widget_runs(rules_name):
         read_decisions,
     )
     from yahtzee_sim._kernels.decisions import fill_states
-    from yahtzee_sim._kernels.widget import points_needed_lanes
+    from yahtzee_sim._kernels.lanes import points_needed_lanes
     from yahtzee_sim.game.state import n_states
 
     rules = get_rules(rules_name)

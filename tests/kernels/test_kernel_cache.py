@@ -85,7 +85,7 @@ def test_strategy_kernels_are_found_in_an_installed_layout(tmp_path):
         "import sys; sys.meta_path[:] = [f for f in sys.meta_path "
         "if '__editable__' not in getattr(f, '__module__', '')]; "
         "import yahtzee_sim._kernels as k; "
-        "print(*k._PROJECT_DIRS, sep='\\n'); print(k.shared_sources()[-1])"
+        "print(*k.project_dirs(), sep='\\n'); print(k.shared_sources()[-1])"
     )
     env = dict(os.environ, PYTHONPATH=str(site))
     out = subprocess.run(

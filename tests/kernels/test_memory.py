@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from numba import njit
 from numba.core.errors import TypingError
 
+from yahtzee_sim._kernels.lanes import need_row_lanes, row_span
 from yahtzee_sim._kernels.memory import HUGE_PAGE_BYTES, large_empty, prefetch
-from yahtzee_sim._kernels.widget import need_row_lanes, row_span
 
 
 @njit

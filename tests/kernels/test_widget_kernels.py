@@ -18,8 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yahtzee_sim import get_rules
+from yahtzee_sim._kernels.box_step import NEG, best_boxes
+from yahtzee_sim._kernels.keep_steps import best_subkeeps, keep_values
 from yahtzee_sim._kernels.scoring import keep_subs, kernel_rules
-from yahtzee_sim._kernels.widget import NEG, best_boxes, best_subkeeps, keep_values
 
 from helpers import small_saved_game
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from duel_brute import Brute
 
-from yahtzee_sim.exact.laws import decision_tables
+from yahtzee_sim.exact.decision_tables import decision_tables
 from yahtzee_sim.exact.pairs import PairError, evaluate_pair
 from yahtzee_sim.game.rules import Box, RuleSet, get_rules
 from yahtzee_sim.game.state import encode_state

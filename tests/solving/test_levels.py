@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yahtzee_sim import advise, get_rules, simulate
-from yahtzee_sim._kernels.widget import upper_total_lanes
+from yahtzee_sim._kernels.lanes import upper_total_lanes
 from yahtzee_sim.engine.decision_cache import StateCache
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import (

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yahtzee_sim.game.rules import get_rules
-from yahtzee_sim.solving.cache import CacheWarning, TableCache
+from yahtzee_sim.solving.cache import REGISTRY, CacheWarning, TableCache, TableCaches, table_cache
 
 
 @dataclass(eq=False)
@@ -215,3 +215,46 @@ def test_processes_asking_at_once_solve_a_table_once(folder):
     assert log.read_text().splitlines() == ["solved"]
     for k in range(2):
         np.testing.assert_array_equal(np.load(folder / f"out{k}.npy"), np.arange(50) * 1.5)
+
+
+def test_the_registry_holds_one_cache_per_kind():
+    caches = TableCaches()
+    first = caches.get("squares-test", max_entries=3, disk=False)
+    assert caches.get("squares-test", max_entries=3, disk=False) is first
+    assert caches.kinds() == ["squares-test"]
+    with pytest.raises(ValueError, match="other options"):
+        caches.get("squares-test", max_entries=4, disk=False)
+
+
+def test_threads_asking_the_registry_at_once_get_one_cache():
+    caches = TableCaches()
+    got, start = [], threading.Barrier(8)
+
+    def ask():
+        start.wait()
+        got.append(caches.get("threads-test", disk=False))
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(got) == 8 and all(c is got[0] for c in got)
+
+
+def test_the_package_tables_are_registered():
+    from yahtzee_sim.solving import solver, target
+
+    assert table_cache("values", max_entries=16) is solver.TABLES
+    assert table_cache("target", max_entries=2) is target.TABLES
+    assert {"values", "target"} <= set(REGISTRY.kinds())
+
+
+def test_forget_all_empties_every_cache_in_memory():
+    caches = TableCaches()
+    a = caches.get("a-test", disk=False)
+    b = caches.get("b-test", disk=False)
+    a.get("k", solve=lambda: np.zeros(2))
+    b.get("k", solve=lambda: np.ones(2))
+    caches.forget_all()
+    assert not a.memory and not b.memory

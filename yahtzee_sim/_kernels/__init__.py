@@ -8,13 +8,24 @@ every kernel of this project (this folder and the strategy modules) the cache is
 keyed on the kernel's own file *and* every shared kernel file, so editing any of them
 recompiles exactly what may depend on it — no cache deletion by hand. Cache file names
 carry :func:`names_tag`, so renaming a shared file never leaves an unreadable index.
+
+**Why the kernel files stay flat.** A kernel is "this project's" when its file sits
+directly in this folder or in the strategies' folder; a subfolder would be another
+folder, outside the shared stamp. The kernel modules therefore stay one flat folder,
+named for what each computes.
+
+**The one step at import.** Numba picks a kernel's cache locator when its decorator
+runs, that is when the kernel's module is imported; so the two locators must be in
+numba's list before any kernel module is imported, which only this package's
+``__init__`` guarantees. Importing it inserts two classes into that list (:func:`install`,
+no file is read); the folders and source stamps are found when the first kernel asks
+(:func:`project_dirs`, once).
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.util
 import warnings
 from pathlib import Path
 
@@ -25,30 +36,25 @@ KERNEL_DIR = Path(__file__).resolve().parent
 
 
 def strategy_dirs() -> tuple[Path, ...]:
-    """The folder(s) of the ``strategies`` subpackage, found where Python imports it from
-    without importing it: ``strategies/`` beside the package in a source checkout (an
-    editable install), ``yahtzee_sim/strategies/`` in an installed package."""
-    package = __name__.rpartition(".")[0]
-    try:
-        spec = importlib.util.find_spec(f"{package}.strategies")
-    except (ImportError, ValueError):
-        spec = None
-    found = [Path(p).resolve() for p in (spec and spec.submodule_search_locations) or ()]
-    if found:
-        return tuple(found)
+    """The folder(s) holding the strategies' modules, found by the package's file layout
+    (no module name, no import): ``strategies/`` beside the package in a source checkout
+    (an editable install), ``yahtzee_sim/strategies/`` in an installed package."""
     candidates = (KERNEL_DIR.parent / "strategies", KERNEL_DIR.parents[1] / "strategies")
-    return tuple(d for d in candidates if d.is_dir())
+    found = [d.resolve() for d in candidates if (d / "__init__.py").is_file()]
+    return tuple(dict.fromkeys(found))
 
 
-#: Folders whose modules define kernels (this one and the strategies).
-_PROJECT_DIRS = (KERNEL_DIR, *strategy_dirs())
+@functools.cache
+def project_dirs() -> tuple[Path, ...]:
+    """Folders whose modules define kernels (this one and the strategies'), found once."""
+    return (KERNEL_DIR, *strategy_dirs())
 
 
 def shared_sources() -> list[Path]:
     """Files every kernel may inline: the kernel folder and the strategies' card module."""
     files = sorted(KERNEL_DIR.glob("*.py"))
     cards = [
-        d / "_yahtzee_boxes.py" for d in _PROJECT_DIRS[1:] if (d / "_yahtzee_boxes.py").exists()
+        d / "_yahtzee_boxes.py" for d in project_dirs()[1:] if (d / "_yahtzee_boxes.py").exists()
     ]
     return [*files, *cards[:1]]
 
@@ -92,7 +98,7 @@ class _SharedStamp:
     @classmethod
     def from_function(cls, py_func, py_file):
         path = Path(py_file).resolve()
-        if not any(path.parent == d for d in _PROJECT_DIRS):
+        if not any(path.parent == d for d in project_dirs()):
             return None
         return super().from_function(py_func, py_file)
 
@@ -128,7 +134,7 @@ class SharedUserDirLocator(_SharedStamp, caching.UserProvidedCacheLocator):
     def from_function(cls, py_func, py_file):
         located = super().from_function(py_func, py_file)
         path = Path(py_file).resolve()
-        if located is None and config.CACHE_DIR and any(path.parent == d for d in _PROJECT_DIRS):
+        if located is None and config.CACHE_DIR and any(path.parent == d for d in project_dirs()):
             try:
                 cls(py_func, py_file).ensure_cache_path()
             except OSError as exc:
@@ -143,7 +149,8 @@ def numba_locators() -> list | None:
     return locators if isinstance(locators, list) else None
 
 
-def _install() -> None:
+def install() -> None:
+    """Put this project's cache locators first in numba's list (once; nothing else)."""
     locators = numba_locators()
     if locators is None:  # an unknown numba: keep its own caching (keyed on each file)
         return
@@ -152,4 +159,4 @@ def _install() -> None:
             locators.insert(0, locator)
 
 
-_install()
+install()

@@ -12,17 +12,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from yahtzee_sim._kernels.box_step import NEG, bonus_moves_flag, box_values, prefetch_box_rows
+from yahtzee_sim._kernels.keep_steps import best_keep_at
 from yahtzee_sim._kernels.scoring import flag_after_roll, yahtzee_bonus_points
-from yahtzee_sim._kernels.widget import (
-    NEG,
-    best_keep_at,
-    bonus_moves_flag,
-    box_values,
-    buffer_rows,
-    new_work,
-    prefetch_box_rows,
-    widget_mixed,
-)
+from yahtzee_sim._kernels.widget import widget_mixed
+from yahtzee_sim._kernels.work_buffers import buffer_rows, new_work
 
 TILE = 64  # games run as the lanes of one widget call
 CHUNKS = 16  # parallel work units per call (each allocates one widget work buffer)
@@ -75,6 +69,36 @@ def tile_lanes(used, flag, rows, tile_used, tile_flag):
     for t in range(rows.shape[0]):
         tile_used[t] = used[rows[t]]
         tile_flag[t] = flag[rows[t]]
+
+
+@njit(cache=True, nogil=True)
+def tile_plan(n):
+    """``(n_tiles, n_chunks)`` of a batched kernel over ``n`` rows: ``TILE`` rows a tile,
+    tile ``k`` run by parallel chunk ``k % n_chunks`` (at most :data:`CHUNKS` chunks, each
+    with its own :func:`tile_scratch`)."""
+    n_tiles = (n + TILE - 1) // TILE
+    return n_tiles, min(n_tiles, CHUNKS)
+
+
+@njit(cache=True, nogil=True)
+def tile_scratch(kr):
+    """``(work, tile_used, tile_flag)``: one chunk's widget buffers for ``TILE`` lanes
+    (decisions recorded) and room for its tile's filled boxes and flags (:func:`tile_lanes`)."""
+    return new_work(kr, TILE, 1), np.empty(TILE, dtype=np.int64), np.empty(TILE, dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def tile_rows_at(order, k):
+    """The rows of tile ``k``: ``order[k * TILE : (k + 1) * TILE]`` (the last tile shorter)."""
+    return order[k * TILE : min(order.shape[0], (k + 1) * TILE)]
+
+
+@njit(cache=True, nogil=True)
+def tile_box_values(kr, work, nu):
+    """``(val, val_bonus)``: the box values of a tile's ``nu`` lanes, views of ``work``
+    (one row per slot) that the caller fills before :func:`solve_tile`."""
+    n_slots = kr.slot_points.shape[0]
+    return buffer_rows(work.val, n_slots, nu), buffer_rows(work.val_bonus, n_slots, nu)
 
 
 def decision_buffers(local, n: int, rules) -> tuple[np.ndarray, np.ndarray]:
@@ -162,7 +186,7 @@ SPAN = 32  # widest run of lanes of one state whose box values one box_values ca
 @njit(cache=True, nogil=True)
 def copy_box_values(slot_ptr, used, src, col, dst, t):
     """``dst[:, t]`` = column ``col`` of box values ``src`` for the open boxes, ``NEG``
-    for the filled ones (:func:`.widget.mask_used_boxes`); box ``c``'s slots are
+    for the filled ones (:func:`.box_step.mask_used_boxes`); box ``c``'s slots are
     ``slot_ptr[c] .. slot_ptr[c + 1] - 1`` (``kr.slot_ptr``: a call passing the whole
     bundle per lane costs more than the copy)."""
     for c in range(slot_ptr.shape[0] - 1):
@@ -179,7 +203,7 @@ def copy_box_values(slot_ptr, used, src, col, dst, t):
 def n_of_a_kind_slots(kr):
     """``mask[s]``: whether slot ``s`` can score an n-of-a-kind roll (its points, or its
     joker points, in some box) — the only slots whose values a roll's Yahtzee bonus
-    changes (``val_bonus`` in :func:`.widget.box_step`)."""
+    changes (``val_bonus`` in :func:`.box_step.box_step`)."""
     mask = np.zeros(kr.slot_points.shape[0], dtype=np.bool_)
     for r in range(kr.roll_keep_index.shape[0]):
         if kr.yahtzee_face[r] < 0:
@@ -211,7 +235,7 @@ def fill_need_run(
     ``val[:, t]``, filled boxes ``NEG``; with a roll's Yahtzee bonus (points needed
     minus the bonus, the next flag under a bonus limit) into ``val_bonus[:, t]`` — what
     the need-lane widget reads (only ``bonus_slots``: :func:`n_of_a_kind_slots`). One
-    :func:`.widget.box_values` call covers the run's lanes when they span at most
+    :func:`.box_step.box_values` call covers the run's lanes when they span at most
     ``SPAN`` (``buf``: ``n_slots * SPAN`` floats)."""
     n_slots = kr.slot_points.shape[0]
     slot_ptr = kr.slot_ptr
@@ -273,7 +297,7 @@ def state_run_end(used, upper, flag, rows, t0):
 @njit(cache=True, nogil=True)
 def prefetch_need_tile(kr, lanes, used, upper, flag, lane, rows):
     """Start loading the table entries :func:`fill_need_tile` will read for a tile
-    (:func:`.widget.prefetch_box_rows` per run of pairs of one state): issued one tile
+    (:func:`.box_step.prefetch_box_rows` per run of pairs of one state): issued one tile
     ahead, the loads overlap the widget run of the tile before."""
     t0 = 0
     while t0 < rows.shape[0]:
@@ -304,35 +328,39 @@ def need_lane_decisions(
     ``first_roll[first_ptr[p] : first_ptr[p + 1]]`` get their best keeps in the same
     entries of ``first_keep`` (:func:`first_roll_keeps`), and the outputs hold the
     decisions of the later rolls only."""
-    n = order.shape[0]
-    n_tiles = (n + TILE - 1) // TILE
-    n_slots = kr.slot_points.shape[0]
+    n_tiles, n_chunks = tile_plan(order.shape[0])
     n_keeps = kr.keep_add.shape[0]
-    n_chunks = min(n_tiles, CHUNKS)
     bonus_slots = n_of_a_kind_slots(kr)
     top = first_ptr.shape[0] == 0 or kr.rolls < 2
     for chunk in prange(n_chunks):
-        work = new_work(kr, TILE, 1)
-        buf = np.empty(n_slots * SPAN)
-        tu = np.empty(TILE, dtype=np.int64)
-        tf = np.empty(TILE, dtype=np.int64)
+        work, tu, tf = tile_scratch(kr)
+        buf = np.empty(kr.slot_points.shape[0] * SPAN)
         best = np.empty(n_keeps)
         arg = np.empty(n_keeps, dtype=np.int64)
         for k in range(chunk, n_tiles, n_chunks):
-            rows = order[k * TILE : min(n, (k + 1) * TILE)]
+            rows = tile_rows_at(order, k)
             nu = rows.shape[0]
             if k == chunk:  # this chunk's first tile (the next ones: a tile ahead)
                 prefetch_need_tile(kr, need, used, upper, flag, lane, rows)
-            val = buffer_rows(work.val, n_slots, nu)
-            vb = buffer_rows(work.val_bonus, n_slots, nu)
+            val, vb = tile_box_values(kr, work, nu)
             fill_need_tile(kr, need, used, upper, flag, lane, rows, val, vb, buf, bonus_slots)
-            ahead = k + n_chunks
-            if ahead < n_tiles:
-                rows_ahead = order[ahead * TILE : min(n, (ahead + 1) * TILE)]
+            if k + n_chunks < n_tiles:
+                rows_ahead = tile_rows_at(order, k + n_chunks)
                 prefetch_need_tile(kr, need, used, upper, flag, lane, rows_ahead)
             W = solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out, top)
             if not top:
                 first_roll_keeps(kr, W, k, nu, first_ptr, first_roll, first_keep, best, arg)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def upper_run_column(kr, lanes, used, flag, upper, lo, per_state, tmp, only):
+    """The column of ``tmp`` holding the box values of state ``(used, upper, flag)`` in a
+    run of :func:`fill_upper_run`: its own fill into column 0 (``per_state``), else column
+    ``upper - lo`` of the run's one fill."""
+    if per_state:
+        box_values(kr, lanes, used, upper, flag, upper, 1, tmp, only)
+        return 0
+    return upper - lo
 
 
 @njit(cache=True, nogil=True)
@@ -341,8 +369,8 @@ def fill_upper_run(kr, lanes, used, flag, upper, t0, t1, val, val_bonus, buf, bo
     and flag (``upper`` ascending): their max-EV box values (lanes over upper totals)
     into ``val[:, t]``, filled boxes ``NEG``, and into ``val_bonus[:, t]`` those with a
     roll's Yahtzee bonus paid (only ``bonus_slots``: :func:`n_of_a_kind_slots`) — the
-    values :func:`.widget.box_step` compares, ``x * 1.0 + yb`` bit for bit. One
-    :func:`.widget.box_values` call covers the run when its upper totals span fewer than
+    values :func:`.box_step.box_step` compares, ``x * 1.0 + yb`` bit for bit. One
+    :func:`.box_step.box_values` call covers the run when its upper totals span fewer than
     ``SPAN`` (``buf``: ``n_slots * SPAN`` floats)."""
     n_slots = kr.slot_points.shape[0]
     lo, hi = upper[t0], upper[t1 - 1]
@@ -353,9 +381,7 @@ def fill_upper_run(kr, lanes, used, flag, upper, t0, t1, val, val_bonus, buf, bo
     if not per_state:
         box_values(kr, lanes, used, lo, flag, lo, span, tmp, every)
     for t in range(t0, t1):
-        if per_state:
-            box_values(kr, lanes, used, upper[t], flag, upper[t], 1, tmp, every)
-        col = 0 if per_state else upper[t] - lo
+        col = upper_run_column(kr, lanes, used, flag, upper[t], lo, per_state, tmp, every)
         copy_box_values(kr.slot_ptr, used, tmp, col, val, t)
     yb = 0
     for r in range(kr.roll_keep_index.shape[0]):  # the bonus of an n-of-a-kind roll here
@@ -370,9 +396,7 @@ def fill_upper_run(kr, lanes, used, flag, upper, t0, t1, val, val_bonus, buf, bo
         if not per_state:
             box_values(kr, lanes, used, lo, f2, lo, span, tmp, bonus_slots)
         for t in range(t0, t1):
-            if per_state:
-                box_values(kr, lanes, used, upper[t], f2, upper[t], 1, tmp, bonus_slots)
-            col = 0 if per_state else upper[t] - lo
+            col = upper_run_column(kr, lanes, used, f2, upper[t], lo, per_state, tmp, bonus_slots)
             for s in range(n_slots):
                 if bonus_slots[s]:
                     val_bonus[s, t] = tmp[s, col] * 1.0 + add
@@ -387,7 +411,7 @@ def fill_upper_run(kr, lanes, used, flag, upper, t0, t1, val, val_bonus, buf, bo
 def upper_lane_decisions(kr, lanes, used, upper, flag, out_rows, keep_rows, cat_rows):
     """The decisions of states ``(used[i], upper[i], flag[i])`` (sorted by state index:
     a used-mask and flag's states adjacent, ascending upper totals) at every roll, read
-    off max-EV lanes ``lanes`` (:func:`.widget.upper_total_lanes`; games without saved
+    off max-EV lanes ``lanes`` (:func:`.lanes.upper_total_lanes`; games without saved
     rolls), into ``keep_rows[out_rows[i], j - 1, r]`` (int16: the best keep with ``j``
     rerolls left) and ``cat_rows[out_rows[i], 0, r]`` (int8: the best box) — the same
     as :func:`.decisions.fill_lanes` records, bit for bit.
@@ -398,24 +422,19 @@ def upper_lane_decisions(kr, lanes, used, upper, flag, out_rows, keep_rows, cat_
     costs its fixed work (every keep, every roll) even when few of its upper totals
     are asked for, as is the rule for the states games reach turn by turn."""
     n = used.shape[0]
-    n_tiles = (n + TILE - 1) // TILE
-    n_slots = kr.slot_points.shape[0]
+    n_tiles, n_chunks = tile_plan(n)
     n_rolls = kr.roll_keep_index.shape[0]
-    n_chunks = min(n_tiles, CHUNKS)
     bonus_slots = n_of_a_kind_slots(kr)
     for chunk in prange(n_chunks):
-        work = new_work(kr, TILE, 1)
-        buf = np.empty(n_slots * SPAN)
-        tu = np.empty(TILE, dtype=np.int64)  # the tile's used-masks, flags, upper totals
-        tf = np.empty(TILE, dtype=np.int64)
-        tup = np.empty(TILE, dtype=np.int64)
+        work, tu, tf = tile_scratch(kr)  # the tile's used-masks and flags
+        buf = np.empty(kr.slot_points.shape[0] * SPAN)
+        tup = np.empty(TILE, dtype=np.int64)  # and upper totals
         for k in range(chunk, n_tiles, n_chunks):
             a = k * TILE
             nu = min(n, a + TILE) - a
             for t in range(nu):
                 tu[t], tf[t], tup[t] = used[a + t], flag[a + t], upper[a + t]
-            val = buffer_rows(work.val, n_slots, nu)
-            vb = buffer_rows(work.val_bonus, n_slots, nu)
+            val, vb = tile_box_values(kr, work, nu)
             t0 = 0
             while t0 < nu:  # runs of one used-mask and flag
                 t1 = t0 + 1

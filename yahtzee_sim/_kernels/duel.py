@@ -4,7 +4,7 @@ A *joint position* is a turn start of the visible two-player game: the mover's s
 the waiter's state and the score difference. Its value row holds P(the waiter wins)
 (ties split) in *lanes* ``L = D + (mover's points - waiter's points)``, i.e. the
 waiter's points still needed shifted by ``D``; lanes before the row are 1, lanes past
-it 0 (:func:`.widget.points_needed_lanes`).
+it 0 (:func:`.lanes.points_needed_lanes`).
 
 A turn of the mover X is one widget run in need lanes (lane = X's points needed + D):
 writing ``q`` points leads to the joint position (mover Y, waiter X') whose row, read
@@ -18,8 +18,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from yahtzee_sim._kernels.box_step import bonus_moves_flag
+from yahtzee_sim._kernels.lanes import LANES_NEED, Lanes
 from yahtzee_sim._kernels.scoring import flag_after_roll, scored_state
-from yahtzee_sim._kernels.widget import LANES_NEED, Lanes, bonus_moves_flag, new_work, widget
+from yahtzee_sim._kernels.widget import widget
+from yahtzee_sim._kernels.work_buffers import new_work
 
 #: Lanes per widget call (the work array of a tile stays in cache).
 TILE = 128

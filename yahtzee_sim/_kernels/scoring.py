@@ -1,4 +1,8 @@
-"""Kernels that apply the rules to batches of games: rolling, legality, scoring."""
+"""The rules in kernel form: the bundle every kernel takes (:class:`KernelRules`), legality, points.
+
+Flat in ``_kernels/``: the kernel cache keys each kernel on this folder's files (see ``__init__``).
+Rolling and scoring batches of games step by step: :mod:`.batch_play`.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +10,6 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit
-
-from yahtzee_sim._kernels.rng import dice_counter, face_from_word, game_key, word
 
 JOKER_NONE, JOKER_FREE, JOKER_FORCED = 0, 1, 2
 _JOKER_CODES = {"none": JOKER_NONE, "free": JOKER_FREE, "forced": JOKER_FORCED}
@@ -71,7 +73,7 @@ class KernelRules(NamedTuple):
     levels: int  # most rolls a turn can have (rolls per turn + the saved-roll cap)
     # True in games with saved rolls, None elsewhere: a difference of *type*, so the
     # kernels of other games are compiled without the saved-roll steps
-    # (:func:`.widget.keep_steps`)
+    # (:func:`.keep_steps.keep_steps`)
     saving: bool | None = None
 
 
@@ -148,7 +150,7 @@ def keep_subs(keep_remove: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ``sub[k, :count[k]]``, in ascending order of the removed face (``keep_remove`` with
     the absent faces dropped), the row padded with its last entry (``k`` itself if it
     has none) to at least five columns — so the widget's best-keep step reads a fixed
-    number of rows per keep (:func:`.widget.best_subkeeps`); a repeated row never
+    number of rows per keep (:func:`.keep_steps.best_subkeeps`); a repeated row never
     changes a maximum or its tie order."""
     n_keeps = keep_remove.shape[0]
     count = (keep_remove >= 0).sum(axis=1).astype(np.int64)
@@ -196,56 +198,6 @@ def kernel_rules(rules) -> KernelRules:
     )
     rules.__dict__["_kernel_rules"] = kr
     return kr
-
-
-# --------------------------------------------------------------------- dice
-@njit(cache=True, nogil=True)
-def roll_dice(kr, counts, roll_idx, keep, rolling, games, turn, roll, key0, key1):
-    """Validate keeps, then reroll the dice not kept, for the games with ``rolling`` set.
-
-    ``keep[i]`` (face counts) must be a sub-multiset of ``counts[i]``; the
-    first game for which it is not is returned before anything changes (-1
-    when all are legal). Then ``counts[i]`` becomes ``keep[i]`` plus the faces
-    of slots ``0..m-1`` of roll ``roll[i]`` in turn ``turn[i]`` (``m`` = dice not
-    kept; per game, so games at different points of play, as in the Gymnasium
-    environments, roll in one call), ``roll_idx[i]`` its roll index, and
-    ``rolling[i]`` is cleared for games that kept every die (their turn has ended).
-
-    The loop over slots has a fixed trip count (no data-dependent branches):
-    faces of slots ``>= m`` are drawn and discarded.
-    """
-    n, F = counts.shape
-    for i in range(n):
-        if rolling[i]:
-            for f in range(F):
-                k = keep[i, f]
-                if k < 0 or k > counts[i, f]:
-                    return i
-    n_words = (kr.n_dice + 1) // 2
-    stride = max(16, kr.levels)  # rolls a turn can have: 16 unless many are saved
-    for i in range(n):
-        if not rolling[i]:
-            continue
-        m = kr.n_dice
-        code = 0
-        for f in range(F):
-            k = np.int64(keep[i, f])
-            m -= k
-            code += k * kr.code_weights[f]
-        if m == 0:
-            rolling[i] = False
-            continue
-        gk = game_key(key0, games[i])
-        for p in range(n_words):
-            w = word(gk, key1, dice_counter(turn[i], roll[i], p, stride))
-            s = 2 * p
-            code += kr.code_weights[face_from_word(w, s, F)] * (s < m)
-            code += kr.code_weights[face_from_word(w, s + 1, F)] * (s + 1 < m)
-        r = kr.code_to_roll[code]
-        roll_idx[i] = r
-        for f in range(F):
-            counts[i, f] = kr.roll_counts[r, f]
-    return -1
 
 
 # ------------------------------------------------------------- boxes
@@ -466,59 +418,3 @@ def bonus_options(kr, roll_idx, used, upper, flag, points):
             _, ub = upper_after(kr, upper[i], c, max(np.int64(points[i, c]), 0))
             out[i, c] = ub + yb
     return out
-
-
-@njit(cache=True, nogil=True)
-def apply_boxes(
-    kr,
-    cats,
-    active,
-    roll_idx,
-    used,
-    upper_sum,
-    flag,
-    score,
-    cat_scores,
-    filled_turn,
-    ycount,
-    ybonus,
-    turn,
-):
-    """Score ``cats[i]`` in turn ``turn[i]`` for the games ``i`` with ``active`` set;
-    returns the first illegal index or -1 (then nothing is modified).
-    """
-    n = cats.shape[0]
-    points = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        if not active[i]:
-            continue
-        c = cats[i]
-        if c < 0 or c >= kr.n_boxes:
-            return i
-        roll = roll_idx[i]
-        points[i] = box_legal_points(kr, joker_case(kr, roll, used[i], flag[i]), roll, used[i], c)
-        if points[i] < 0:
-            return i
-    for i in range(n):
-        if not active[i]:
-            continue
-        c = cats[i]
-        roll = roll_idx[i]
-        pts = points[i]
-        bonus = yahtzee_bonus_points(kr, roll, used[i], flag[i])
-        if bonus:
-            ybonus[i] += 1
-            score[i] += bonus
-            flag[i] = flag_after_roll(kr, flag[i], bonus)
-        if kr.yahtzee_face[roll] >= 0:
-            ycount[i] += 1
-        _, ub = upper_after(kr, min(upper_sum[i], kr.upper_cap), c, pts)
-        score[i] += pts + ub
-        cat_scores[i, c] = pts
-        filled_turn[i, c] = turn[i] + 1
-        if kr.is_upper[c]:
-            upper_sum[i] += pts
-        if sets_flag(kr, c, pts):
-            flag[i] = 1
-        used[i] |= np.int64(1) << c
-    return -1

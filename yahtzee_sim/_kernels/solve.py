@@ -12,8 +12,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from yahtzee_sim._kernels.keep_steps import filled_boxes
+from yahtzee_sim._kernels.lanes import row_first
 from yahtzee_sim._kernels.scoring import saved_state_index
-from yahtzee_sim._kernels.widget import buffer_rows, filled_boxes, new_work, row_first, widget
+from yahtzee_sim._kernels.widget import widget
+from yahtzee_sim._kernels.work_buffers import buffer_rows, new_work
 
 #: Work buffers are allocated once per chunk of states, not per state.
 MAX_CHUNKS = 64
@@ -23,7 +26,7 @@ MAX_CHUNKS = 64
 def solve_level(kr, lanes, out, out_shift, masks, u_start, n_upper):
     """Fill, for every state whose used-mask is in ``masks`` (one level), its value
     ``out[index - out_shift]`` (``index`` in the layout ``lanes`` read: the product
-    layout, or the compact one of :func:`.widget.compact_upper_lanes`; ``out`` may be
+    layout, or the compact one of :func:`.lanes.compact_upper_lanes`; ``out`` may be
     ``lanes.values`` itself, ``out_shift`` 0).
 
     Upper totals ``u_start[i] .. u_start[i] + n_upper[i] - 1`` are solved for

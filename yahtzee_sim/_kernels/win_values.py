@@ -26,8 +26,9 @@ import numpy as np
 from numba import njit, prange
 
 from yahtzee_sim._kernels.batched import CHUNKS, TILE, solve_tile
+from yahtzee_sim._kernels.box_step import mask_used_boxes
 from yahtzee_sim._kernels.scoring import flag_after_roll, scored_state
-from yahtzee_sim._kernels.widget import buffer_rows, mask_used_boxes, new_work
+from yahtzee_sim._kernels.work_buffers import buffer_rows, new_work
 
 #: Node weights below this join the next node (a law's tail, the last node).
 NODE_WEIGHT = 1e-9

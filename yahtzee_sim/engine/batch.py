@@ -42,8 +42,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from yahtzee_sim._kernels.batch_play import apply_boxes, roll_dice
 from yahtzee_sim._kernels.rng import keys_from_seed
-from yahtzee_sim._kernels.scoring import apply_boxes, kernel_rules, roll_dice
+from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.observation import action_masks, observe
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.game.rules import RuleSet

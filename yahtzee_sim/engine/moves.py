@@ -2,7 +2,7 @@
 
 A strategy answers a :class:`~yahtzee_sim.engine.view.TurnView` with face counts to keep
 (``keep``) or box indices (``box``). The engine (:mod:`yahtzee_sim.engine.lockstep`) and the
-exact evaluator (:mod:`yahtzee_sim.exact.laws`) both pass every answer through
+exact evaluator (:mod:`yahtzee_sim.exact.decision_tables`) both pass every answer through
 :func:`keep_array` / :func:`box_array`, and describe an illegal move with
 :func:`illegal_move`, so a strategy gets the same error wherever it plays.
 """

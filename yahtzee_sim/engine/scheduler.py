@@ -21,6 +21,8 @@ Four ways to play the blocks, the first that applies:
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 import threading
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, wait
@@ -41,27 +43,60 @@ SHARED_CHUNK = 1024
 #: joblib backends that count as "none chosen": the defaults joblib picks by itself.
 DEFAULT_BACKENDS = ("LokyBackend", "SequentialBackend", "ThreadingBackend")
 
-# strategies prepared in this process, reused across blocks (caches survive)
-_PREPARED: dict[tuple, object] = {}
+#: Most prepared strategies :func:`prepared_strategy` keeps (then it starts afresh).
+PREPARED_LIMIT = 32
+
+
+class PreparedStrategies:
+    """Strategies prepared in this process, reused across blocks and runs (their caches
+    survive), one per :meth:`key`; threads asking for one strategy prepare it once."""
+
+    def __init__(self) -> None:
+        self._strategies: dict[tuple, object] = {}
+        self._lock = threading.RLock()
+
+    @staticmethod
+    def key(strategy, rules: RuleSet) -> tuple:
+        """What makes two strategies the same: class, parameters (a digest of
+        ``get_params()``), label and rules. A strategy whose parameters cannot be compared
+        (no ``get_params``, or values that do not pickle) is only itself: it is keyed by
+        its identity, kept alive while it is held here."""
+        cls = type(strategy)
+        try:
+            params = pickle.dumps(sorted(strategy.get_params().items()), protocol=5)
+            what = hashlib.sha256(params).hexdigest()
+        except (AttributeError, TypeError, pickle.PicklingError):
+            what = f"object-{id(strategy)}"
+        label = getattr(strategy, "given_label", None)
+        return (cls.__module__, cls.__qualname__, what, label, rules.fingerprint())
+
+    def get(self, strategy, rules: RuleSet):
+        """The strategy of this key prepared for ``rules``: ``strategy`` itself after
+        ``prepare(rules)`` the first time."""
+        key = self.key(strategy, rules)
+        with self._lock:
+            cached = self._strategies.get(key)
+            if cached is None:
+                if len(self._strategies) >= PREPARED_LIMIT:
+                    self._strategies.clear()
+                prepare(strategy, rules)
+                cached = self._strategies[key] = strategy
+            return cached
+
+    def clear(self) -> None:
+        """Forget every prepared strategy."""
+        with self._lock:
+            self._strategies.clear()
+
+
+_PREPARED = PreparedStrategies()
 
 
 def prepared_strategy(strategy, rules: RuleSet):
-    """The strategy after ``prepare(rules)``, memoised per (class, parameters, rules) in
-    this process, so that repeated simulations reuse its tables."""
-    key = (
-        type(strategy).__module__,
-        type(strategy).__qualname__,
-        repr(strategy),
-        getattr(strategy, "given_label", None),
-        rules.fingerprint(),
-    )
-    cached = _PREPARED.get(key)
-    if cached is None:
-        if len(_PREPARED) > 32:
-            _PREPARED.clear()
-        prepare(strategy, rules)
-        cached = _PREPARED[key] = strategy
-    return cached
+    """The strategy after ``prepare(rules)``, memoised per (class, parameters, label,
+    rules) in this process (:class:`PreparedStrategies`), so that repeated simulations
+    reuse its tables."""
+    return _PREPARED.get(strategy, rules)
 
 
 def forget_prepared_strategies() -> None:

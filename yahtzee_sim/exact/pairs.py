@@ -29,7 +29,8 @@ from yahtzee_sim.engine.strategy import DECISION_KEYS, capabilities_of
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.engine.view import MatchInfo, TurnView
 from yahtzee_sim.errors import YahtzeeSimError
-from yahtzee_sim.exact.laws import box_indices, decision_tables, keep_indices, level_outcomes
+from yahtzee_sim.exact.decision_tables import box_indices, decision_tables, keep_indices
+from yahtzee_sim.exact.forward import level_outcomes
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import decode_state, known_box_scores, n_states
 from yahtzee_sim.solving.target import max_score
@@ -62,7 +63,7 @@ class PairValue:
 
 class _Fixed:
     """A decision-table provider replaying precomputed tables, in order (lets
-    :func:`~yahtzee_sim.exact.laws.level_outcomes` take decisions made elsewhere)."""
+    :func:`~yahtzee_sim.exact.forward.level_outcomes` take decisions made elsewhere)."""
 
     def __init__(self, keep: np.ndarray, cat: np.ndarray) -> None:
         self.keep, self.cat, self.at = keep, cat, 0
@@ -93,8 +94,8 @@ class _Asker:
         self.next_game = 0
 
     def tables(self, sm, scm, sw, scw):
-        """``(keep, cat)`` decision tables (as :func:`~yahtzee_sim.exact.laws.decision_tables`)
-        of the mover at each position."""
+        """``(keep, cat)`` decision tables of the mover at each position (as
+        :func:`~yahtzee_sim.exact.decision_tables.decision_tables`)."""
         rules = self.rules
         fast = getattr(self.strategy, "decision_table", None)
         if fast is not None and not capabilities_of(self.strategy).uses_total:

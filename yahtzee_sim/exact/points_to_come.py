@@ -6,7 +6,7 @@ there:
 
 * :func:`future_moments` — the mean and SD of the points to come from **every**
   encoded state (one backward pass over levels with optimal play's turn outcomes,
-  :func:`yahtzee_sim.exact.laws.level_outcomes`; the mean is the optimal value table,
+  :func:`yahtzee_sim.exact.forward.level_outcomes`; the mean is the optimal value table,
   which the tests check); cached on disk like the value table;
 * :func:`future_law` — the exact law of the points to come from one state, or from
   a position inside a turn (dice and rerolls left), by the exact evaluator's forward
@@ -28,7 +28,9 @@ from yahtzee_sim._kernels.exact import outcome_effects, reach_layer, roll_outcom
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.win_values import NODE_WEIGHT
 from yahtzee_sim.errors import YahtzeeSimError
-from yahtzee_sim.exact.laws import backward_law, exact_rules, level_outcomes, unique_states
+from yahtzee_sim.exact.backward import backward_law
+from yahtzee_sim.exact.forward import level_outcomes, unique_states
+from yahtzee_sim.exact.laws import exact_rules
 from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import decode_state, encode_state, flag_size, n_states
@@ -107,7 +109,7 @@ def _solve_moments(rules: RuleSet, progress: bool = False) -> FutureMoments:
 
 
 #: Moments by rules fingerprint, on disk as ``future-mean-*`` and ``future-sd-*``.
-TABLES = cache.TableCache("future", parts=("mean", "sd"), max_entries=8)
+TABLES = cache.table_cache("future", parts=("mean", "sd"), max_entries=8)
 
 
 def future_moments(rules: str | RuleSet = "yahtzee", use_cache: bool = True) -> FutureMoments:

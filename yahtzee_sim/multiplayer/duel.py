@@ -217,7 +217,7 @@ def _block_ranges(stage: Stage, n_jobs: int) -> list[tuple[int, int]]:
 def _outcomes(rules, stage: Stage, nxt: Stage):
     """A fixed policy's turn outcomes from the mover states: CSR ``(ptr, next state
     number in the next stage's waiters, points, probability)``."""
-    from yahtzee_sim.exact.laws import level_outcomes
+    from yahtzee_sim.exact.forward import level_outcomes
 
     strategy = get_strategy(stage.policy)
     strategy.prepare(rules)

@@ -1,6 +1,7 @@
 """The cache of solved tables: memory, then disk, then solve.
 
-:class:`TableCache` serves every solved table of the package (the optimal values of
+:class:`TableCache` serves every solved table of the package, one cache per kind in one
+registry (:func:`table_cache`, :class:`TableCaches`) (the optimal values of
 :mod:`yahtzee_sim.solving.solver`, the target-score tables of :mod:`yahtzee_sim.solving.target`, the
 utility tables of :mod:`yahtzee_sim.solving.utility`, the future moments of
 :mod:`yahtzee_sim.exact.points_to_come`, the exponential-utility tables of
@@ -67,45 +68,59 @@ def cache_dir() -> Path:
         If the folder cannot be written (nor made): tables already there are read, tables
         solved now are not kept.
     """
+    found = _configured_folder()
+    if found is None:  # no home folder: the temporary folder, warned
+        return Path(tempfile.gettempdir()) / f"yahtzee_sim-{getattr(os, 'getuid', str)()}"
+    _check_folder(*found)
+    return found[2]
+
+
+def _unusable(variable: str, value: str, why: str):
+    """The :class:`~yahtzee_sim.errors.EnvironmentVariableError` of a cache folder that
+    cannot be used."""
     from yahtzee_sim.errors import EnvironmentVariableError
 
-    def unusable(variable: str, value: str, why: str) -> EnvironmentVariableError:
-        return EnvironmentVariableError(
-            f"{variable}={value!r}: {why}; set YAHTZEE_SIM_CACHE to a folder (made if "
-            "missing) for the cache of solved tables",
-            variable=variable,
-            value=value,
-        )
+    return EnvironmentVariableError(
+        f"{variable}={value!r}: {why}; set YAHTZEE_SIM_CACHE to a folder (made if "
+        "missing) for the cache of solved tables",
+        variable=variable,
+        value=value,
+    )
 
+
+def _configured_folder() -> tuple[str, str, Path] | None:
+    """``(variable, value, folder)``: the cache folder and the variable it comes from
+    (:func:`cache_dir`'s order); ``None``, warned, when there is no home folder."""
     env = os.environ.get("YAHTZEE_SIM_CACHE", "")
     xdg = os.environ.get("XDG_CACHE_HOME", "")
     if env:
-        variable, value = "YAHTZEE_SIM_CACHE", env
         try:
-            folder = Path(env).expanduser()
+            return "YAHTZEE_SIM_CACHE", env, Path(env).expanduser()
         except RuntimeError:  # "~..." without a home folder
-            raise unusable(variable, env, "there is no home folder to expand ~ to") from None
-    elif xdg and Path(xdg).is_absolute():
-        variable, value, folder = "XDG_CACHE_HOME", xdg, Path(xdg) / "yahtzee_sim"
-    else:
-        if xdg:
-            warnings.warn(
-                f"XDG_CACHE_HOME={xdg!r} is not an absolute path: ignored",
-                CacheWarning,
-                stacklevel=3,
-            )
-        variable, value = "HOME", os.environ.get("HOME", "")
-        try:
-            folder = Path.home() / ".cache" / "yahtzee_sim"
-        except (RuntimeError, KeyError, OSError):  # no HOME, and no entry in the user database
-            folder = Path(tempfile.gettempdir()) / f"yahtzee_sim-{getattr(os, 'getuid', str)()}"
-            warnings.warn(
-                f"no home folder (HOME is unset and the user has none): solved tables are "
-                f"cached in {folder}; set YAHTZEE_SIM_CACHE to keep them elsewhere",
-                CacheWarning,
-                stacklevel=3,
-            )
-            return folder
+            why = "there is no home folder to expand ~ to"
+            raise _unusable("YAHTZEE_SIM_CACHE", env, why) from None
+    if xdg and Path(xdg).is_absolute():
+        return "XDG_CACHE_HOME", xdg, Path(xdg) / "yahtzee_sim"
+    if xdg:
+        warnings.warn(
+            f"XDG_CACHE_HOME={xdg!r} is not an absolute path: ignored", CacheWarning, stacklevel=4
+        )
+    try:
+        return "HOME", os.environ.get("HOME", ""), Path.home() / ".cache" / "yahtzee_sim"
+    except (RuntimeError, KeyError, OSError):  # no HOME, and no entry in the user database
+        folder = Path(tempfile.gettempdir()) / f"yahtzee_sim-{getattr(os, 'getuid', str)()}"
+        warnings.warn(
+            f"no home folder (HOME is unset and the user has none): solved tables are "
+            f"cached in {folder}; set YAHTZEE_SIM_CACHE to keep them elsewhere",
+            CacheWarning,
+            stacklevel=4,
+        )
+        return None
+
+
+def _check_folder(variable: str, value: str, folder: Path) -> None:
+    """Raise if ``folder`` (or the nearest of its parents that exists) is a file; warn if
+    it cannot be written (nor made) or searched."""
     nearest = folder
     try:
         while not nearest.exists() and nearest != nearest.parent:
@@ -116,21 +131,20 @@ def cache_dir() -> Path:
             f"{variable}={value!r}: cannot use the cache folder {folder}: {exc.strerror or exc}; "
             "solved tables are not kept",
             CacheWarning,
-            stacklevel=3,
+            stacklevel=4,
         )
-        return folder
+        return
     if not is_folder:
         why = f"the cache folder {folder} cannot be made: {nearest} is a file"
-        raise unusable(variable, value, f"{folder} is a file" if nearest == folder else why)
+        raise _unusable(variable, value, f"{folder} is a file" if nearest == folder else why)
     if not os.access(nearest, os.W_OK | os.X_OK):
         what = "is not writable" if nearest == folder else f"cannot be made in {nearest}"
         warnings.warn(
             f"{variable}={value!r}: the cache folder {folder} {what}: tables already "
             "there are read, tables solved now are not kept",
             CacheWarning,
-            stacklevel=3,
+            stacklevel=4,
         )
-    return folder
 
 
 def cache_path(kind: str, fingerprint: str) -> Path:
@@ -365,3 +379,56 @@ class TableCache:
     def _save(self, key: str, arrays: Sequence[np.ndarray]) -> bool:
         meta = {"kind": self.kind, "key": key}
         return all([save_array(p, a, meta) for p, a in zip(self.paths(key), arrays, strict=True)])
+
+
+class TableCaches:
+    """The registry of the package's table caches: one :class:`TableCache` per kind of
+    table, made on first use, behind one lock (threads asking for a kind get the same
+    cache).
+
+    Examples
+    --------
+    >>> caches = TableCaches()
+    >>> caches.get("squares-doc", disk=False) is caches.get("squares-doc", disk=False)
+    True
+    """
+
+    def __init__(self) -> None:
+        self._caches: dict[str, TableCache] = {}
+        self._lock = threading.Lock()
+
+    def get(
+        self, kind: str, parts: tuple[str, ...] = ("",), max_entries: int = 8, disk: bool = True
+    ) -> TableCache:
+        """The cache of ``kind`` (made with these options the first time; asking again
+        with other options is a ``ValueError``: one kind, one cache)."""
+        with self._lock:
+            found = self._caches.get(kind)
+            if found is None:
+                found = self._caches[kind] = TableCache(kind, parts, max_entries, disk)
+            elif (found.parts, found.max_entries, found.disk) != (parts, max_entries, disk):
+                raise ValueError(f"the table cache {kind!r} exists with other options")
+            return found
+
+    def kinds(self) -> list[str]:
+        """The kinds registered so far."""
+        with self._lock:
+            return sorted(self._caches)
+
+    def forget_all(self) -> None:
+        """Drop every table of every kind from memory (disk files stay)."""
+        with self._lock:
+            caches = list(self._caches.values())
+        for found in caches:
+            found.forget()
+
+
+#: The package's table caches (:func:`table_cache`).
+REGISTRY = TableCaches()
+
+
+def table_cache(
+    kind: str, parts: tuple[str, ...] = ("",), max_entries: int = 8, disk: bool = True
+) -> TableCache:
+    """The one :class:`TableCache` of ``kind`` in :data:`REGISTRY` (options as there)."""
+    return REGISTRY.get(kind, parts, max_entries, disk)

@@ -39,9 +39,9 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
+from yahtzee_sim._kernels.lanes import compact_upper_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.solve import solve_level
-from yahtzee_sim._kernels.widget import compact_upper_lanes
 from yahtzee_sim.engine.atomic import write_atomic
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import RuleSet

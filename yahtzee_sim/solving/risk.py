@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from yahtzee_sim._kernels.lanes import exponential_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
-from yahtzee_sim._kernels.widget import exponential_lanes
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.rules import RuleSet, get_rules
@@ -112,7 +112,7 @@ def solve_risk(rules: str | RuleSet, theta: float) -> RiskTable:
 
 
 #: Tables by rules fingerprint and θ, kept in memory only (each solves in about a second).
-TABLES = cache.TableCache("risk", max_entries=16, disk=False)
+TABLES = cache.table_cache("risk", max_entries=16, disk=False)
 
 
 def risk_table(rules: str | RuleSet, theta: float) -> RiskTable:

@@ -15,9 +15,9 @@ import numpy as np
 
 from yahtzee_sim._kernels.batched import upper_lane_decisions
 from yahtzee_sim._kernels.decisions import fill_lanes
+from yahtzee_sim._kernels.lanes import LANES_UPPER, Lanes, compact_upper_lanes, upper_total_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.solve import solve_level
-from yahtzee_sim._kernels.widget import LANES_UPPER, Lanes, compact_upper_lanes, upper_total_lanes
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import (
     compact_states,
@@ -67,7 +67,8 @@ class ValueTable:
     def decision_table(self, rules: RuleSet, states: np.ndarray):
         """Max-EV play's decisions at every roll of ``states`` (a game without saved
         rolls): :func:`max_ev_decisions` against this table, the protocol by which the
-        exact evaluator (:func:`yahtzee_sim.exact.laws.decision_tables`) asks for them."""
+        exact evaluator asks for them
+        (:func:`yahtzee_sim.exact.decision_tables.decision_tables`)."""
         values = np.ascontiguousarray(self.values, dtype=np.float64)
         return max_ev_decisions(rules, upper_total_lanes(values), states)
 
@@ -135,7 +136,7 @@ def fill_decisions(rules: RuleSet, lanes: Lanes, used, upper, flag, rows, keep, 
 def max_ev_decisions(rules: RuleSet, lanes: Lanes, states: np.ndarray):
     """``(keep, cat)``: the decisions that play max-EV against ``lanes`` at every roll of
     the turn-start states ``states`` of a game without saved rolls, as the exact evaluator
-    takes them (:func:`yahtzee_sim.exact.laws.decision_tables`): ``keep[i, j - 1, r]``
+    takes them (:func:`yahtzee_sim.exact.decision_tables.decision_tables`): ``keep[i, j - 1, r]``
     with ``j`` rerolls left, ``cat[i, r]`` the box of final roll ``r``."""
     states = np.asarray(states, dtype=np.int64)
     rows = np.arange(len(states), dtype=np.int64)
@@ -157,7 +158,7 @@ def backward(rules: RuleSet, lanes) -> None:
 
 
 #: Optimal value tables by rule fingerprint (:class:`~yahtzee_sim.solving.cache.TableCache`).
-TABLES = cache.TableCache("values", max_entries=16)
+TABLES = cache.table_cache("values", max_entries=16)
 #: The tables in memory (tests and benchmarks drop entries to force a reload).
 _MEMORY = TABLES.memory
 

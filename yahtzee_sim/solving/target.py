@@ -24,9 +24,9 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from yahtzee_sim._kernels.decisions import fill_states
+from yahtzee_sim._kernels.lanes import points_needed_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.solve import solve_need_level
-from yahtzee_sim._kernels.widget import points_needed_lanes
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.rules import RuleSet, get_rules
@@ -237,7 +237,7 @@ def solve_target(
 
 
 #: Tables by rules fingerprint and β cap (``all`` for the largest score); each may be GBs.
-TABLES = cache.TableCache("target", max_entries=2)
+TABLES = cache.table_cache("target", max_entries=2)
 
 
 def target_table(

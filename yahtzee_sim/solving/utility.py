@@ -3,7 +3,7 @@
 For a terminal utility ``u`` (an array over final scores), one backward pass over
 (turn-start state, points so far) gives the largest expected utility from every
 position and the decisions that reach it. It runs the one widget
-(:mod:`yahtzee_sim._kernels.widget`) in need lanes, lane ``t`` = ``M - points so far``,
+(:mod:`yahtzee_sim._kernels.lanes`) in need lanes, lane ``t`` = ``M - points so far``,
 where ``M`` is the largest score at which ``u`` still changes: from ``M`` points on,
 ``u`` is constant and every lane collapses to the value ``u[M]`` (*top*); below the
 smallest score where ``u`` changes, a state that cannot get there any more has the
@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from tqdm.auto import tqdm
 
+from yahtzee_sim._kernels.lanes import points_needed_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.solve import solve_need_level
-from yahtzee_sim._kernels.widget import points_needed_lanes
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.rules import RuleSet, get_rules
@@ -86,7 +86,7 @@ class UtilityTable:
     top_score : int
         ``M``: ``u`` is constant from ``M`` points on.
     values, offset, first, length : ndarray
-        Rows in need lanes (:mod:`yahtzee_sim._kernels.widget`): lane ``t`` of state
+        Rows in need lanes (:mod:`yahtzee_sim._kernels.lanes`): lane ``t`` of state
         ``s`` (``M - t`` points so far) is ``values[offset[s] + t - first[s]]`` for
         ``first[s] <= t < first[s] + length[s]``; ``u[M]`` before the row, ``u[0]``
         past it.
@@ -189,13 +189,8 @@ def solve_utility(rules: str | RuleSet, utility, progress: bool = False) -> Util
     return table
 
 
-def _key(rules: RuleSet, u: np.ndarray) -> str:
-    digest = hashlib.sha256(u.tobytes()).hexdigest()[:16]
-    return f"{rules.fingerprint()}-{digest}"
-
-
 #: Tables by rules fingerprint and utility digest (a few at most: each may be GBs).
-TABLES = cache.TableCache("utility", max_entries=2)
+TABLES = cache.table_cache("utility", max_entries=2)
 
 
 def utility_table(

@@ -1,5 +1,9 @@
-"""Kernel of the exact law of score-dependent (need-lane) strategies: one level of the
-forward pass over score-augmented states (turn-start state, points so far)."""
+"""The exact law of score-dependent strategies: one level of the forward pass over positions.
+
+A position is a score-augmented state (turn-start state, points so far); the strategies
+are those played from need lanes (target, win, utility), :mod:`yahtzee_sim.exact.score_dependent`.
+Flat in ``_kernels/``: the kernel cache keys each kernel on this folder's files (see ``__init__``).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,9 @@ import numpy as np
 from numba import njit
 
 from yahtzee_sim._kernels.exact import final_roll_law, outcome_effects, roll_outcomes, tally_outcome
-from yahtzee_sim._kernels.widget import lane_live, new_work, widget
+from yahtzee_sim._kernels.lanes import lane_live
+from yahtzee_sim._kernels.widget import widget
+from yahtzee_sim._kernels.work_buffers import new_work
 
 
 @njit(cache=True, nogil=True)
@@ -50,7 +56,7 @@ def augmented_level(
 
     ``items[i] = (used, upper, flag, state)`` with mass ``mass[off[state] + x]`` at ``x``
     points so far (``x < off[state + 1] - off[state]``). Live lanes
-    (:func:`~.widget.lane_live`, lane ``anchor - x``) are played by the widget's
+    (:func:`~.lanes.lane_live`, lane ``anchor - x``) are played by the widget's
     recorded decisions, ``tile`` lanes per run; the others by the fallback decisions
     ``opt_keep[i], opt_cat[i]`` (max-EV). Returns the first item with an illegal
     fallback box (-1 if none).

@@ -1,0 +1,236 @@
+"""The forward pass of the exact evaluator: turn outcomes level by level, reach and moments.
+
+Level by level (number of filled boxes), for every state the strategy can reach, its
+decisions at every roll (:mod:`yahtzee_sim.exact.decision_tables`) become the law of the
+turn's outcome (box, points, Yahtzee bonus) through the shared keep→roll table
+(:class:`LevelOutcomes`); reach probabilities and the partial moments ``E[score so far;
+at s]``, ``E[score so far²; at s]`` are pushed along the outcomes, giving the exact mean
+and SD, the per-box means, zero rates and average fill turn, P(upper bonus) and the
+expected number of Yahtzee bonuses (:class:`ForwardStats`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from yahtzee_sim._kernels.exact import (
+    compact_outcomes,
+    forward_level,
+    level_effects,
+    new_moments,
+    turn_outcomes,
+)
+from yahtzee_sim._kernels.scoring import kernel_rules
+from yahtzee_sim.engine.moves import box_label, position_text
+from yahtzee_sim.engine.summary import strategy_label
+from yahtzee_sim.errors import IllegalMoveError
+from yahtzee_sim.exact.decision_tables import ROWS_PER_CHUNK, decision_tables
+from yahtzee_sim.exact.result import ExactEvaluationError
+from yahtzee_sim.game.dice import DiceTables
+from yahtzee_sim.game.rules import RuleSet
+from yahtzee_sim.game.state import decode_state, n_states
+
+_STATES_PER_TABLE = 1 << 15  # states per call of a strategy's decision_table()
+#: States of one level whose outcomes the moments pass holds at a time.
+STREAM_STATES = 1 << 17
+
+
+@dataclass
+class LevelOutcomes:
+    """Turn outcomes of the reached states of one level, CSR by state."""
+
+    states: np.ndarray  # (n,) state indices
+    ptr: np.ndarray  # (n + 1,)
+    cat: np.ndarray  # box filled
+    raw: np.ndarray  # points written in it
+    yb: np.ndarray  # 1 if a Yahtzee bonus is earned
+    prob: np.ndarray  # P(outcome | state)
+    nxt: np.ndarray  # next state
+    pts: np.ndarray  # points scored, bonuses included
+    ub: np.ndarray  # 1 if the upper bonus is paid
+
+
+@dataclass
+class ForwardStats:
+    """The statistics of a forward pass (or of a score-augmented law): what an
+    :class:`~yahtzee_sim.exact.result.ExactResult` is made of besides the pmf."""
+
+    mean: float  # E[final score]
+    second: float  # E[final score²]
+    total: float  # probability of the full score sheets (1 up to rounding)
+    cat_sum: np.ndarray  # expected points per box
+    cat_zero: np.ndarray  # P(box ends with 0 points)
+    cat_turn: np.ndarray  # expected turn (1-based) each box is filled
+    stats: np.ndarray  # (P(upper bonus), expected Yahtzee bonuses)
+    n_states: int  # turn-start states reached
+    final_states: np.ndarray | None = None  # the reached full score sheets
+    reach: np.ndarray | None = None  # probability of reaching each encoded state
+
+
+def level_outcomes(
+    strategy, rules: RuleSet, states: np.ndarray, turn: int, rng=None, on_decisions=None
+):
+    """The :class:`LevelOutcomes` of ``states`` (all with ``turn`` boxes filled).
+
+    ``on_decisions(turn, states_chunk, keep, cat)``, when given, sees every chunk's
+    decision tables (analyses that need them, such as regret, avoid a second pass).
+    """
+    t = rules.tables
+    kr = kernel_rules(rules)
+    n_rolls = t.n_rolls
+    parts = []
+    per_chunk = max(1, ROWS_PER_CHUNK // n_rolls)
+    if getattr(strategy, "decision_table", None) is not None:
+        per_chunk = _STATES_PER_TABLE
+    for lo in range(0, len(states), per_chunk):
+        chunk = states[lo : lo + per_chunk]
+        keep, cat = decision_tables(strategy, rules, chunk, turn, rng if lo == 0 else None)
+        if on_decisions is not None:
+            on_decisions(turn, chunk, keep, cat)
+        used, upper, flag = decode_state(rules, chunk)
+        m = len(chunk)
+        out_cat = np.empty((m, n_rolls), dtype=np.int8)
+        out_raw = np.empty((m, n_rolls), dtype=np.int16)
+        out_yb = np.empty((m, n_rolls), dtype=np.int8)
+        out_prob = np.empty((m, n_rolls))
+        out_n = np.empty(m, dtype=np.int64)
+        bad = np.empty(m, dtype=np.int64)
+        turn_outcomes(
+            kr, used, upper, flag, keep, cat, out_cat, out_raw, out_yb, out_prob, out_n, bad
+        )
+        if (bad >= 0).any():
+            i = int(np.flatnonzero(bad >= 0)[0])
+            c = int(cat[i, bad[i]])
+            raise _illegal_box(strategy, rules, int(chunk[i]), int(bad[i]), c)
+        k = int(out_n.sum())
+        part = (np.empty(k, np.int8), np.empty(k, np.int16), np.empty(k, np.int8), np.empty(k))
+        compact_outcomes(out_n, out_cat, out_raw, out_yb, out_prob, *part, 0)
+        parts.append((out_n, *part))
+    counts = np.concatenate([p[0] for p in parts])
+    ptr = np.zeros(len(states) + 1, dtype=np.int64)
+    np.cumsum(counts, out=ptr[1:])
+    if len(parts) == 1:
+        cat, raw, yb, prob = parts[0][1:]
+    else:
+        cat, raw, yb, prob = (np.concatenate([p[k] for p in parts]) for k in range(1, 5))
+    used, upper, flag = decode_state(rules, states)
+    nxt = np.empty(len(cat), dtype=np.int64)
+    pts = np.empty(len(cat), dtype=np.int64)
+    ub = np.empty(len(cat), dtype=np.int8)
+    level_effects(kr, used, upper, flag, ptr, cat, raw, yb, nxt, pts, ub)
+    return LevelOutcomes(states, ptr, cat, raw, yb, prob, nxt, pts, ub)
+
+
+def _illegal_box(strategy, rules, state, roll, c) -> IllegalMoveError:
+    name = strategy_label(strategy)
+    used, upper, _ = decode_state(rules, state)
+    dice = DiceTables.faces_from_counts(rules.tables.roll_counts[roll])
+    turn = bin(int(used)).count("1") + 1
+    label = box_label(rules, c, int(used))
+    return IllegalMoveError(
+        f"strategy {name!r} made an illegal box choice with "
+        f"{position_text(rules, int(used), int(upper))}: dice {list(dice)}, action {label}",
+        strategy=name,
+        turn=turn,
+        dice=dice,
+        action=label,
+    )
+
+
+def forward_pass(
+    strategy, rules: RuleSet, progress: bool = False, on_decisions=None, turns: int | None = None
+):
+    """The forward pass alone, for analyses built on it (regret).
+
+    Returns ``(levels, stats)``: the :class:`LevelOutcomes` of every level (turn
+    ``t`` = ``levels[t]``) and their :class:`ForwardStats` (with ``reach``, the
+    probability of reaching each encoded state).
+    ``strategy`` must come from :func:`~yahtzee_sim.exact.laws.prepared`.
+    ``on_decisions(turn, states, keep, cat, reach)`` is called with every chunk's
+    decision tables; the reach probabilities of those states are final by then.
+    ``turns`` stops after that many levels (the statistics then describe the partial
+    game).
+    """
+    if hasattr(strategy, "lane_play"):
+        raise ExactEvaluationError(
+            f"strategy {strategy_label(strategy)!r} uses the running score: its exact law comes "
+            "from evaluate() (score-augmented states); analyses built on the position-only "
+            "forward pass (regret) do not cover it"
+        )
+    return forward_levels(strategy, rules, progress, on_decisions, turns)
+
+
+def forward_levels(
+    strategy, rules: RuleSet, progress: bool, on_decisions=None, turns=None, keep_levels=True
+) -> tuple[list[LevelOutcomes], ForwardStats]:
+    """``(levels, stats)``: the level outcomes (fullest level last; none with
+    ``keep_levels`` False) and the forward statistics.
+
+    ``keep_levels`` False streams each level's outcomes, :data:`STREAM_STATES` states at a
+    time, and keeps none (the moments only): the same additions in the same order, so
+    the same statistics bit for bit, in the memory of the moments arrays."""
+    C = rules.n_boxes
+    size = n_states(rules)
+    acc = new_moments(size, C)
+    rng = np.random.default_rng(20061)  # fixed: the position-only check is reproducible
+    states = np.zeros(1, dtype=np.int64)
+    levels = []
+    n_reached = 0
+    bar = tqdm(total=C, unit="level", desc="exact", disable=not progress, leave=False)
+    hook = None
+    if on_decisions is not None:
+
+        def hook(turn, chunk, keep, cat):
+            on_decisions(turn, chunk, keep, cat, acc.A)
+
+    for turn in range(C if turns is None else min(turns, C)):
+        n_reached += len(states)
+        if not keep_levels:
+            states = _stream_level(strategy, rules, states, turn, rng, hook, acc)
+            bar.update(1)
+            continue
+        lv = level_outcomes(strategy, rules, states, turn, rng, hook)
+        forward_level(
+            states, lv.ptr, lv.cat, lv.raw, lv.yb, lv.nxt, lv.pts, lv.ub, lv.prob, turn, acc
+        )
+        levels.append(lv)
+        states = unique_states(lv.nxt, size)
+        bar.update(1)
+    bar.close()
+    stats = ForwardStats(
+        mean=float(acc.B[states].sum()),
+        second=float(acc.S2[states].sum()),
+        total=float(acc.A[states].sum()),
+        cat_sum=acc.cat_sum,
+        cat_zero=acc.cat_zero,
+        cat_turn=acc.cat_turn,
+        stats=acc.stats,
+        n_states=n_reached,
+        final_states=states,
+        reach=acc.A,
+    )
+    return levels, stats
+
+
+def _stream_level(strategy, rules: RuleSet, states, turn: int, rng, hook, acc) -> np.ndarray:
+    """Push one level forward a block of states at a time; returns the next level's
+    reached states (increasing)."""
+    seen = np.zeros(len(acc.A), dtype=np.bool_)
+    for lo in range(0, len(states), STREAM_STATES):
+        block = states[lo : lo + STREAM_STATES]
+        lv = level_outcomes(strategy, rules, block, turn, rng if lo == 0 else None, hook)
+        forward_level(
+            block, lv.ptr, lv.cat, lv.raw, lv.yb, lv.nxt, lv.pts, lv.ub, lv.prob, turn, acc
+        )
+        seen[lv.nxt] = True
+    return np.flatnonzero(seen)
+
+
+def unique_states(nxt: np.ndarray, size: int) -> np.ndarray:
+    """The distinct state indices of ``nxt`` (all below ``size``), in increasing order."""
+    seen = np.zeros(size, dtype=np.bool_)
+    seen[nxt] = True
+    return np.flatnonzero(seen)
