@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 
 from yahtzee_sim.cli import options as opt
@@ -216,6 +217,9 @@ def format_exact(r, seconds: float) -> str:
             f"min / max    {d['min']} / {d['max']}",
             "percentiles  " + "  ".join(f"{k} {v}" for k, v in d["percentiles"].items()),
         ]
+    if math.isnan(r.bonus_rate):  # saved rolls: the mean and SD only
+        lines.append("box and bonus statistics: not computed on games with saved rolls")
+        return "\n".join(lines)
     lines += [
         f"upper bonus  {100 * r.bonus_rate:.2f}% of games",
         f"Yahtzee bonuses {r.yahtzee_bonuses_mean:.4f} per game",
