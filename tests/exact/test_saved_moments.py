@@ -17,6 +17,7 @@ from yahtzee_sim.engine.decide import decide, prepare
 from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.exact.laws import ExactEvaluationError, evaluate
+from yahtzee_sim.exact.saved_moments import saved_moments
 from yahtzee_sim.game.state import upper_reach
 from yahtzee_sim.solving.solver import solve
 from yahtzee_sim.strategies import get_strategy
@@ -176,3 +177,42 @@ def test_cli_moments_only_on_saved_rolls(capsys):
     code = main(["exact", "--strategy", "greedy", "--rules", "maxi-yatzy+forced+cap2"])
     assert code == 2
     assert "the exact score law is not available" in capsys.readouterr().err
+
+
+def test_a_pass_in_a_file_stopped_after_a_level_resumes_to_the_same_moments(tmp_path):
+    rules = small_saved_game(5)
+    strategy = get_strategy("greedy")
+    prepare(strategy, rules)
+    in_memory = saved_moments(strategy, rules)
+    path = tmp_path / "moments.bin"
+
+    def stop(k):
+        if k == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        saved_moments(strategy, rules, path=path, on_level=stop)
+    assert path.exists()
+    seen = []
+    again = saved_moments(strategy, rules, path=path, on_level=seen.append)
+    assert seen == [2, 1, 0]  # the levels above were recorded: not computed again
+    assert again == in_memory  # bit for bit
+    assert [p.name for p in tmp_path.iterdir() if not p.name.startswith(".")] == []
+
+
+def test_a_file_of_another_strategy_is_not_resumed(tmp_path):
+    rules = small_saved_game(5)
+    greedy, optimal = get_strategy("greedy"), get_strategy("optimal")
+    for s in (greedy, optimal):
+        prepare(s, rules)
+    path = tmp_path / "moments.bin"
+
+    def stop(k):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        saved_moments(greedy, rules, path=path, on_level=stop)
+    seen = []
+    got = saved_moments(optimal, rules, path=path, on_level=seen.append)
+    assert seen == list(range(rules.n_boxes - 1, -1, -1))
+    assert got == saved_moments(optimal, rules)

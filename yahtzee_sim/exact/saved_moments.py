@@ -14,13 +14,15 @@ serves every saved-roll count; keeping every die stops the rolling and saves the
 left (at most the cap), as in the engine. The moments of a position with every saved-roll
 count come out of one kernel run (:mod:`yahtzee_sim._kernels.saved_moments`).
 
-The moments of two levels at a time are what the pass reads and writes; this module holds
-the whole table of moments in memory (two float64 per state).
+A level's moments are computed from those of the levels above it only: small games keep
+every state's moments in memory, larger ones in a memory-mapped file in the cache folder,
+level by level, resumed after a kill (:mod:`yahtzee_sim.exact.moments_file`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -31,11 +33,16 @@ from yahtzee_sim.engine.decide import decide
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.exact.decision_tables import ROWS_PER_CHUNK, box_indices, keep_indices
+from yahtzee_sim.exact.moments_file import MomentsFile, moments_path
 from yahtzee_sim.exact.result import ExactEvaluationError
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import filled_counts, known_box_scores, state_layout
+from yahtzee_sim.solving import cache
 from yahtzee_sim.solving.levels import levels
 
+#: Most states whose moments a pass holds in memory (two float64 each: 512 MiB); larger
+#: games keep them in a file (:mod:`yahtzee_sim.exact.moments_file`).
+IN_MEMORY_STATES = 1 << 25
 #: Rows per decision point asked again, once per level, by the position-only check.
 CHECK_ROWS = 256
 
@@ -149,17 +156,17 @@ def _noise(rules: RuleSet, used: np.ndarray, scores: np.ndarray, rng):
     return rng.integers(0, 400, size=len(used)), out, ids, key
 
 
-def _level_pass(strategy, rules, masks, m1, m2) -> int:
-    """The moments of the states of one level (``masks``), in place; returns the number of
-    positions valued."""
+def level_pass(strategy, rules: RuleSet, masks: np.ndarray, above, out) -> None:
+    """The moments ``out = (E[R], E[R²])`` of the states of one level (used-masks
+    ``masks``; entry ``i`` is the level's ``i``-th state) from those of the levels above
+    it, ``above`` (entry ``i`` is the state just past the level plus ``i``)."""
     layout = state_layout(rules)
     kr = kernel_rules(rules)
     k = int(filled_counts(rules.n_boxes)[masks[0]])
     n_saved = int(layout.saved_count[k])
     n_layers = rules.rolls_per_turn - 1 + n_saved - 1
     start, stop = int(layout.level_start[k]), int(layout.level_start[k + 1])
-    above1, above2 = m1[stop:], m2[stop:]
-    out1, out2 = m1[start:stop], m2[start:stop]
+    above1, above2 = (np.asarray(a) for a in above)
     pos = level_positions(rules, masks)
     per_chunk = max(1, ROWS_PER_CHUNK // rules.tables.n_rolls)
     for lo in range(0, len(pos), per_chunk):
@@ -168,14 +175,43 @@ def _level_pass(strategy, rules, masks, m1, m2) -> int:
         keep, cat = position_decisions(strategy, rules, chunk, k, n_layers, rng)
         saved_moments_level(
             kr, layout.block_offset, layout.upper_count, chunk, n_saved, keep, cat,
-            above1, above2, stop, out1, out2, start,
+            above1, above2, stop, out[0], out[1], start,
         )  # fmt: skip
-    return len(pos) * n_saved
 
 
-def saved_moments(strategy, rules: RuleSet, progress: bool = False) -> SavedMoments:
+class MemoryMoments:
+    """The moments of every state in memory, with the interface of
+    :class:`~yahtzee_sim.exact.moments_file.MomentsFile` (nothing is resumed or kept)."""
+
+    def __init__(self, layout) -> None:
+        self.start = layout.level_start
+        n = int(layout.level_start[-1])
+        self.m1, self.m2 = np.zeros(n), np.zeros(n)
+
+    def done(self, k: int) -> bool:
+        """Never: nothing is resumed from memory."""
+        return False
+
+    def record(self, k: int, out1: np.ndarray, out2: np.ndarray) -> None:
+        """Keep level ``k``'s moments."""
+        lo, hi = int(self.start[k]), int(self.start[k + 1])
+        self.m1[lo:hi], self.m2[lo:hi] = out1, out2
+
+    def remove(self) -> None:
+        """Nothing to delete."""
+
+
+def saved_moments(
+    strategy, rules: RuleSet, progress: bool = False, path=None, on_level=None
+) -> SavedMoments:
     """The exact mean and second moment of the final score of ``strategy`` (prepared,
     deterministic, position-only) on ``rules`` (a game with saved rolls).
+
+    The moments of every state are held in memory up to :data:`IN_MEMORY_STATES` states;
+    larger games, or any game given ``path``, keep them in a file, level by level
+    (:class:`~yahtzee_sim.exact.moments_file.MomentsFile`: in the cache folder by
+    default; a killed pass resumes from its last recorded level; the file is deleted at
+    the end). ``on_level(k)`` is called once level ``k`` is recorded (tests).
 
     Raises
     ------
@@ -184,13 +220,34 @@ def saved_moments(strategy, rules: RuleSet, progress: bool = False) -> SavedMome
     IllegalMoveError
         If it keeps dice the roll does not hold.
     """
-    n = int(state_layout(rules).level_start[-1])
-    m1, m2 = np.zeros(n), np.zeros(n)
-    valued = 0
+    layout = state_layout(rules)
+    n = int(layout.level_start[-1])
+    label = strategy_label(strategy)
+    if path is None and n <= IN_MEMORY_STATES:
+        return _pass(strategy, rules, MemoryMoments(layout), progress, on_level)
+    path = moments_path(rules, label) if path is None else Path(path)
+    with cache.file_lock(path):
+        return _pass(strategy, rules, MomentsFile(rules, label, path), progress, on_level)
+
+
+def _pass(strategy, rules: RuleSet, store, progress: bool, on_level) -> SavedMoments:
+    """The levels not recorded in ``store``, fullest first; then the start state's moments."""
+    layout = state_layout(rules)
     todo = levels(rules.n_boxes, rules.forced_order)
+    valued = 0
     for masks in tqdm(todo, unit="level", desc="moments", disable=not progress, leave=False):
-        valued += _level_pass(strategy, rules, masks, m1, m2)
-    mean, second = float(m1[0]), float(m2[0])
+        k = int(filled_counts(rules.n_boxes)[masks[0]])
+        start, stop = int(layout.level_start[k]), int(layout.level_start[k + 1])
+        valued += len(level_positions(rules, masks)) * int(layout.saved_count[k])
+        if store.done(k):
+            continue
+        out = (np.zeros(stop - start), np.zeros(stop - start))
+        level_pass(strategy, rules, masks, (store.m1[stop:], store.m2[stop:]), out)
+        store.record(k, *out)
+        if on_level is not None:
+            on_level(k)
+    mean, second = float(store.m1[0]), float(store.m2[0])
+    store.remove()
     if not (np.isfinite(mean) and np.isfinite(second)):
         raise ExactEvaluationError(
             f"strategy {strategy_label(strategy)!r} chooses a box the rules do not allow "
