@@ -168,6 +168,7 @@ def test_an_illegal_box_in_a_reached_position_is_refused():
         evaluate(_FirstBox(), small_saved_game(2), distribution=False)
 
 
+@pytest.mark.slow
 def test_cli_moments_only_on_saved_rolls(capsys):
     assert main(["exact", "--strategy", "greedy", "--rules", "maxi-yatzy+forced+cap2",
                  "--moments-only", "--json"]) == 0  # fmt: skip

@@ -206,10 +206,11 @@ def add_exact_arguments(p: argparse.ArgumentParser) -> None:
 def format_exact(r, seconds: float) -> str:
     """The text report of an exact law (:class:`yahtzee_sim.exact.laws.ExactResult`)."""
     d = r.to_dict()
+    which = "valued" if math.isnan(r.bonus_rate) else "reachable"  # saved rolls: all valued
     lines = [
         f"strategy     {d['strategy']}",
         f"rules        {d['rules']}",
-        f"exact        {r.n_states:,} reachable states, {seconds:.2f} s",
+        f"exact        {r.n_states:,} {which} states, {seconds:.2f} s",
         f"mean ± sd    {r.mean:.6f} ± {r.sd:.6f}",
     ]
     if r.pmf is not None:

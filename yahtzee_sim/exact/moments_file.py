@@ -62,7 +62,7 @@ class MomentsFile:
         self.values = np.memmap(self.path, np.float64, "r+", offset=HEADER_BYTES, shape=(2, self.n))
         self.m1, self.m2 = self.values[0], self.values[1]
 
-    def _resumed(self) -> dict[str, str] | None:
+    def _resumed(self) -> dict[str, tuple] | None:
         """The recorded levels whose bytes still match, or ``None`` (start afresh)."""
         try:
             progress = json.loads(self.progress_path.read_text())
@@ -73,7 +73,11 @@ class MomentsFile:
         if not same:
             return None
         values = np.memmap(self.path, np.float64, "r", offset=HEADER_BYTES, shape=(2, self.n))
-        return {k: s for k, s in progress["levels"].items() if self._sha(values, int(k)) == s}
+        return {
+            k: (lo, hi, sha)
+            for k, (lo, hi, sha) in progress["levels"].items()
+            if self._sha(values, lo, hi) == sha
+        }
 
     def _create(self) -> None:
         """A fresh file of zeros (sparse), the full score sheets' level recorded."""
@@ -85,13 +89,13 @@ class MomentsFile:
             fh.flush()
             os.fsync(fh.fileno())
         values = np.memmap(self.path, np.float64, "r", offset=HEADER_BYTES, shape=(2, self.n))
-        full = self.rules.n_boxes
-        self.levels = {str(full): self._sha(values, full)}
+        lo, hi = (int(x) for x in state_layout(self.rules).level_start[-2:])
+        self.levels = {str(self.rules.n_boxes): (lo, hi, self._sha(values, lo, hi))}
         self._save_progress()
 
-    def _sha(self, values: np.ndarray, k: int) -> str:
-        """SHA-256 of both moments of level ``k``."""
-        lo, hi = (int(x) for x in state_layout(self.rules).level_start[k : k + 2])
+    @staticmethod
+    def _sha(values: np.ndarray, lo: int, hi: int) -> str:
+        """SHA-256 of both moments of the states ``lo .. hi - 1``."""
         digest = hashlib.sha256(np.ascontiguousarray(values[0, lo:hi]).tobytes())
         digest.update(np.ascontiguousarray(values[1, lo:hi]).tobytes())
         return digest.hexdigest()
@@ -103,13 +107,14 @@ class MomentsFile:
         """Whether level ``k`` (boxes filled) is recorded."""
         return str(k) in self.levels
 
-    def record(self, k: int, out1: np.ndarray, out2: np.ndarray) -> None:
-        """Write level ``k``'s moments ``out1``, ``out2`` durably, then record it."""
-        lo, hi = (int(x) for x in state_layout(self.rules).level_start[k : k + 2])
+    def record(self, k: int, lo: int, out1: np.ndarray, out2: np.ndarray) -> None:
+        """Write level ``k``'s moments ``out1``, ``out2`` (states ``lo`` on) durably, then
+        record them."""
+        hi = lo + len(out1)
         self.values[0, lo:hi] = out1
         self.values[1, lo:hi] = out2
         self.values.flush()
-        self.levels[str(k)] = self._sha(self.values, k)
+        self.levels[str(k)] = (lo, hi, self._sha(self.values, lo, hi))
         self._save_progress()
 
     def remove(self) -> None:

@@ -156,16 +156,26 @@ def _noise(rules: RuleSet, used: np.ndarray, scores: np.ndarray, rng):
     return rng.integers(0, 400, size=len(used)), out, ids, key
 
 
-def level_pass(strategy, rules: RuleSet, masks: np.ndarray, above, out) -> None:
+def position_span(rules: RuleSet, pos: np.ndarray, n_saved: int) -> tuple[int, int]:
+    """The state indices ``lo .. hi - 1`` spanned by the states of positions ``pos`` with
+    ``0 .. n_saved - 1`` saved rolls (a whole level, or under forced order its one
+    used-mask's block)."""
+    layout = state_layout(rules)
+    base = layout.block_offset[pos[:, 0] * rules.flag_size + pos[:, 2]] + pos[:, 1]
+    top = base + (n_saved - 1) * layout.upper_count[pos[:, 0]]
+    return int(base.min()), int(top.max()) + 1
+
+
+def level_pass(strategy, rules: RuleSet, masks: np.ndarray, above, out, first: int) -> None:
     """The moments ``out = (E[R], E[R²])`` of the states of one level (used-masks
-    ``masks``; entry ``i`` is the level's ``i``-th state) from those of the levels above
-    it, ``above`` (entry ``i`` is the state just past the level plus ``i``)."""
+    ``masks``; entry ``i`` is state ``first + i``) from those of the levels above it,
+    ``above`` (entry ``i`` is the state just past the level plus ``i``)."""
     layout = state_layout(rules)
     kr = kernel_rules(rules)
     k = int(filled_counts(rules.n_boxes)[masks[0]])
     n_saved = int(layout.saved_count[k])
     n_layers = rules.rolls_per_turn - 1 + n_saved - 1
-    start, stop = int(layout.level_start[k]), int(layout.level_start[k + 1])
+    stop = int(layout.level_start[k + 1])
     above1, above2 = (np.asarray(a) for a in above)
     pos = level_positions(rules, masks)
     per_chunk = max(1, ROWS_PER_CHUNK // rules.tables.n_rolls)
@@ -175,7 +185,7 @@ def level_pass(strategy, rules: RuleSet, masks: np.ndarray, above, out) -> None:
         keep, cat = position_decisions(strategy, rules, chunk, k, n_layers, rng)
         saved_moments_level(
             kr, layout.block_offset, layout.upper_count, chunk, n_saved, keep, cat,
-            above1, above2, stop, out[0], out[1], start,
+            above1, above2, stop, out[0], out[1], first,
         )  # fmt: skip
 
 
@@ -184,7 +194,6 @@ class MemoryMoments:
     :class:`~yahtzee_sim.exact.moments_file.MomentsFile` (nothing is resumed or kept)."""
 
     def __init__(self, layout) -> None:
-        self.start = layout.level_start
         n = int(layout.level_start[-1])
         self.m1, self.m2 = np.zeros(n), np.zeros(n)
 
@@ -192,10 +201,9 @@ class MemoryMoments:
         """Never: nothing is resumed from memory."""
         return False
 
-    def record(self, k: int, out1: np.ndarray, out2: np.ndarray) -> None:
-        """Keep level ``k``'s moments."""
-        lo, hi = int(self.start[k]), int(self.start[k + 1])
-        self.m1[lo:hi], self.m2[lo:hi] = out1, out2
+    def record(self, k: int, lo: int, out1: np.ndarray, out2: np.ndarray) -> None:
+        """Keep level ``k``'s moments (states ``lo`` on)."""
+        self.m1[lo : lo + len(out1)], self.m2[lo : lo + len(out2)] = out1, out2
 
     def remove(self) -> None:
         """Nothing to delete."""
@@ -237,13 +245,15 @@ def _pass(strategy, rules: RuleSet, store, progress: bool, on_level) -> SavedMom
     valued = 0
     for masks in tqdm(todo, unit="level", desc="moments", disable=not progress, leave=False):
         k = int(filled_counts(rules.n_boxes)[masks[0]])
-        start, stop = int(layout.level_start[k]), int(layout.level_start[k + 1])
-        valued += len(level_positions(rules, masks)) * int(layout.saved_count[k])
+        pos = level_positions(rules, masks)
+        valued += len(pos) * int(layout.saved_count[k])
         if store.done(k):
             continue
-        out = (np.zeros(stop - start), np.zeros(stop - start))
-        level_pass(strategy, rules, masks, (store.m1[stop:], store.m2[stop:]), out)
-        store.record(k, *out)
+        lo, hi = position_span(rules, pos, int(layout.saved_count[k]))
+        stop = int(layout.level_start[k + 1])
+        out = (np.zeros(hi - lo), np.zeros(hi - lo))
+        level_pass(strategy, rules, masks, (store.m1[stop:], store.m2[stop:]), out, lo)
+        store.record(k, lo, *out)
         if on_level is not None:
             on_level(k)
     mean, second = float(store.m1[0]), float(store.m2[0])
