@@ -17,8 +17,9 @@ from yahtzee_sim.engine.decide import decide, prepare
 from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.exact.laws import ExactEvaluationError, evaluate
+from yahtzee_sim.exact.moments_file import HEADER_BYTES
 from yahtzee_sim.exact.saved_moments import saved_moments
-from yahtzee_sim.game.state import upper_reach
+from yahtzee_sim.game.state import state_layout, upper_reach
 from yahtzee_sim.solving.solver import solve
 from yahtzee_sim.strategies import get_strategy
 
@@ -217,3 +218,26 @@ def test_a_file_of_another_strategy_is_not_resumed(tmp_path):
     got = saved_moments(optimal, rules, path=path, on_level=seen.append)
     assert seen == list(range(rules.n_boxes - 1, -1, -1))
     assert got == saved_moments(optimal, rules)
+
+
+def test_a_damaged_recorded_level_is_computed_again(tmp_path):
+    rules = small_saved_game(5)
+    strategy = get_strategy("greedy")
+    prepare(strategy, rules)
+    path = tmp_path / "moments.bin"
+
+    def stop(k):
+        if k == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        saved_moments(strategy, rules, path=path, on_level=stop)
+    lo = int(state_layout(rules).level_start[4])
+    with open(path, "r+b") as fh:  # one moment of level 4, changed after it was recorded
+        fh.seek(HEADER_BYTES + 8 * lo)
+        fh.write(np.float64(-1.0).tobytes())
+    seen = []
+    got = saved_moments(strategy, rules, path=path, on_level=seen.append)
+    # level 4 computed again; level 3, recorded from level 4's sound bytes, kept
+    assert seen == [4, 2, 1, 0]
+    assert got == saved_moments(strategy, rules)
