@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import itertools
 import json
+import signal
+import subprocess
+import sys
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -241,3 +245,33 @@ def test_a_damaged_recorded_level_is_computed_again(tmp_path):
     # level 4 computed again; level 3, recorded from level 4's sound bytes, kept
     assert seen == [4, 2, 1, 0]
     assert got == saved_moments(strategy, rules)
+
+
+_CHILD = """
+import os, signal, sys
+sys.path[:0] = [{tests!r}, os.path.dirname({tests!r})]
+from helpers import small_saved_game
+from yahtzee_sim.engine.decide import prepare
+from yahtzee_sim.exact.saved_moments import saved_moments
+from yahtzee_sim.strategies import get_strategy
+
+rules, strategy = small_saved_game(5), get_strategy("greedy")
+prepare(strategy, rules)
+die = lambda k: k == 3 and os.kill(os.getpid(), signal.SIGKILL)
+saved_moments(strategy, rules, path=sys.argv[1], on_level=die)
+"""
+
+
+@pytest.mark.slow
+def test_a_killed_pass_resumes_from_its_last_recorded_level(tmp_path):
+    path = tmp_path / "moments.bin"
+    script = tmp_path / "child.py"
+    script.write_text(_CHILD.format(tests=str(Path(__file__).resolve().parents[1])))
+    child = subprocess.run([sys.executable, str(script), str(path)], check=False)
+    assert child.returncode == -signal.SIGKILL and path.exists()
+    rules, strategy = small_saved_game(5), get_strategy("greedy")
+    prepare(strategy, rules)
+    seen = []
+    got = saved_moments(strategy, rules, path=path, on_level=seen.append)
+    assert seen == [2, 1, 0]
+    assert got == saved_moments(strategy, rules) and not path.exists()
