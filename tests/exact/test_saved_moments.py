@@ -173,6 +173,20 @@ def test_an_illegal_box_in_a_reached_position_is_refused():
         evaluate(_FirstBox(), small_saved_game(2), distribution=False)
 
 
+class _Sneaky(_FirstBox):
+    """Greedy, but the last legal box once the running score passes 100."""
+
+    def box(self, view):
+        out = np.asarray(self.inner.box(view)).copy()
+        last = view.legal_boxes.shape[1] - 1 - np.argmax(view.legal_boxes[:, ::-1], axis=1)
+        return np.where(view.score > 100, last, out)
+
+
+def test_a_strategy_that_reads_the_score_is_refused():
+    with pytest.raises(ExactEvaluationError, match="position only"):
+        evaluate(_Sneaky(), small_saved_game(2), distribution=False)
+
+
 @pytest.mark.slow
 def test_cli_moments_only_on_saved_rolls(capsys):
     assert main(["exact", "--strategy", "greedy", "--rules", "maxi-yatzy+forced+cap2",
