@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 
 from yahtzee_sim.cli import options as opt
@@ -229,10 +230,11 @@ def add_exact_arguments(p: argparse.ArgumentParser) -> None:
 def format_exact(r, seconds: float) -> str:
     """The text report of an exact law (:class:`yahtzee_sim.exact.laws.ExactResult`)."""
     d = r.to_dict()
+    which = "valued" if math.isnan(r.bonus_rate) else "reachable"  # saved rolls: all valued
     lines = [
         f"strategy     {d['strategy']}",
         f"rules        {d['rules']}",
-        f"exact        {r.n_states:,} reachable states, {seconds:.2f} s",
+        f"exact        {r.n_states:,} {which} states, {seconds:.2f} s",
         f"mean ± sd    {r.mean:.6f} ± {r.sd:.6f}",
     ]
     if r.pmf is not None:
@@ -240,6 +242,9 @@ def format_exact(r, seconds: float) -> str:
             f"min / max    {d['min']} / {d['max']}",
             "percentiles  " + "  ".join(f"{k} {v}" for k, v in d["percentiles"].items()),
         ]
+    if math.isnan(r.bonus_rate):  # saved rolls: the mean and SD only
+        lines.append("box and bonus statistics: not computed on games with saved rolls")
+        return "\n".join(lines)
     lines += [
         f"upper bonus  {100 * r.bonus_rate:.2f}% of games",
         f"Yahtzee bonuses {r.yahtzee_bonuses_mean:.4f} per game",

@@ -41,7 +41,7 @@ from yahtzee_sim.exact.forward import ForwardStats, forward_levels, forward_pass
 from yahtzee_sim.exact.result import ExactEvaluationError, ExactResult
 from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.rules import RuleSet, get_rules
-from yahtzee_sim.game.state import n_states
+from yahtzee_sim.game.state import compact_states, n_states
 
 #: The public names of exact evaluation here (:func:`forward_pass`, :class:`ExactResult`
 #: and :class:`ExactEvaluationError` live in the modules of their steps).
@@ -63,7 +63,7 @@ __all__ = [
 EXACT_STATE_LIMIT = 1 << 23
 
 
-#: Exact evaluation takes games without saved rolls.
+#: The exact score law takes games without saved rolls (the moments take every game).
 EXACT_EVALUATION = Feature("exact evaluation", FIXED_ROLLS)
 
 
@@ -116,6 +116,8 @@ def evaluate(
     """
     t0 = time.perf_counter()
     strategy, rules = prepared(strategy, rules, moments_only=not distribution)
+    if compact_states(rules):  # saved rolls: the moments by a backward pass
+        return _saved_result(strategy, rules, progress, t0)
     if hasattr(strategy, "lane_play"):  # score-dependent: score-augmented states
         return _lane_result(strategy, rules, progress, t0)
     if not distribution:  # the moments: each level's outcomes streamed, none kept
@@ -175,11 +177,50 @@ def _lane_result(strategy, rules: RuleSet, progress: bool, t0: float) -> ExactRe
     return _result(strategy, rules, stats, pmf, t0, meta)
 
 
+def _saved_result(strategy, rules: RuleSet, progress: bool, t0: float) -> ExactResult:
+    """The moments-only :class:`ExactResult` of a game with saved rolls
+    (:mod:`yahtzee_sim.exact.saved_moments`): mean and SD; the per-box and bonus
+    statistics are NaN."""
+    from yahtzee_sim.exact.saved_moments import saved_moments
+
+    if hasattr(strategy, "lane_play"):
+        raise ExactEvaluationError(
+            f"score-dependent play is not evaluated exactly on games with saved rolls "
+            f"({rules.name!r}); use simulate() instead"
+        )
+    got = saved_moments(strategy, rules, progress)
+    nan = np.full(rules.n_boxes, np.nan)
+    return ExactResult(
+        strategy=strategy_label(strategy),
+        rules=rules,
+        mean=got.mean,
+        sd=float(np.sqrt(max(got.second - got.mean * got.mean, 0.0))),
+        pmf=None,
+        box_means=nan,
+        box_zero_rate=nan.copy(),
+        box_fill_turn=nan.copy(),
+        bonus_rate=float("nan"),
+        yahtzee_bonuses_mean=float("nan"),
+        n_states=got.n_states,
+        seconds=time.perf_counter() - t0,
+        meta={"saved_rolls": True},
+    )
+
+
 def exact_rules(rules: str | RuleSet, moments_only: bool = False) -> RuleSet:
     """``rules`` resolved and checked for exact evaluation: fixed rolls
-    (:data:`EXACT_EVALUATION`) and a size within reach (``moments_only``: for the streamed
-    moments pass, which takes larger games)."""
+    (:data:`EXACT_EVALUATION`) unless ``moments_only`` (games with saved rolls take the
+    mean and SD only) and a size within reach (``moments_only``: for the streamed moments
+    pass, which takes larger games)."""
     rules = get_rules(rules)
+    if compact_states(rules):
+        if moments_only:
+            return rules
+        raise ExactEvaluationError(
+            f"the exact score law is not available for games with saved rolls "
+            f"({rules.name!r}); their exact mean and SD are (distribution=False, "
+            "--moments-only)"
+        )
     EXACT_EVALUATION.check(rules, ExactEvaluationError)
     size = n_states(rules)
     if size > EXACT_STATE_LIMIT and not moments_only:

@@ -37,7 +37,8 @@ class ExactResult:
     box_fill_turn : ndarray (n_boxes,)
         Expected turn (1-based) in which each box is filled.
     bonus_rate : float
-        Probability of earning the upper-section bonus.
+        Probability of earning the upper-section bonus. On games with saved rolls the
+        per-box and bonus statistics are NaN (not computed; ``None`` in :meth:`to_dict`).
     yahtzee_bonuses_mean : float
         Expected number of Yahtzee bonuses.
     n_states : int
@@ -155,4 +156,14 @@ class ExactResult:
             out.update(
                 min=self.min, max=self.max, percentiles=self.percentiles(), pmf=self.pmf.tolist()
             )
-        return out
+        return _nan_to_none(out)
+
+
+def _nan_to_none(data):
+    """``data`` with every NaN float (statistics not computed) replaced by ``None``: JSON
+    has no NaN."""
+    if isinstance(data, dict):
+        return {k: _nan_to_none(v) for k, v in data.items()}
+    if isinstance(data, float) and data != data:
+        return None
+    return data
