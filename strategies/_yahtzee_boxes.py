@@ -75,3 +75,37 @@ def keep_every_die(out, i, c):
     assignment compiles its shape error's message, seconds per process)."""
     for f in range(c.shape[0]):
         out[i, f] = c[f]
+
+
+@njit(cache=True, nogil=True)
+def read_open_boxes(used_bits, op):
+    """``op[b] = True`` for every box ``b`` whose bit in ``used_bits`` is clear."""
+    for b in range(N_BOXES):
+        op[b] = (used_bits >> b) & 1 == 0
+
+
+@njit(cache=True, nogil=True)
+def face_scan(c, op, exact_pair):
+    """What Table V reads from counts ``c`` and open boxes ``op``.
+
+    Returns the largest count, the highest face with three or more dice (-1: none), the
+    highest face with a pair (exactly two dice when ``exact_pair``, else two or more; -1:
+    none), the highest such pair whose upper box is open (-1: none) and the number of
+    open upper boxes.
+    """
+    big = 0
+    f3 = -1
+    pair_hi = -1
+    pair_open_hi = -1
+    n_open_upper = 0
+    for f in range(N_FACES):
+        big = max(big, c[f])
+        if c[f] >= 3:
+            f3 = f
+        if c[f] == 2 or (c[f] > 2 and not exact_pair):
+            pair_hi = f
+            if op[f]:
+                pair_open_hi = f
+        if op[f]:
+            n_open_upper += 1
+    return big, f3, pair_hi, pair_open_hi, n_open_upper

@@ -49,7 +49,9 @@ from yahtzee_sim.strategies._yahtzee_boxes import (
     YAHTZEE,
     YAHTZEE_BOXES,
     YahtzeeBoxes,
+    face_scan,
     keep_every_die,
+    read_open_boxes,
     run_start,
 )
 
@@ -225,25 +227,10 @@ def glenn_keep(counts, used, flag, joker, out):
         c = counts[i]
         u = used[i]
         op = np.empty(N_BOXES, dtype=np.bool_)
-        for b in range(N_BOXES):
-            op[b] = (u >> b) & 1 == 0
+        read_open_boxes(u, op)
         for f in range(N_FACES):
             out[i, f] = 0
-        big = 0
-        f3 = -1
-        pair_hi = -1
-        pair_open_hi = -1
-        n_open_upper = 0
-        for f in range(N_FACES):
-            big = max(big, c[f])
-            if c[f] >= 3:
-                f3 = f
-            if c[f] == 2:
-                pair_hi = f
-                if op[f]:
-                    pair_open_hi = f
-            if op[f]:
-                n_open_upper += 1
+        big, f3, pair_hi, pair_open_hi, n_open_upper = face_scan(c, op, True)
         if big == 5 and (op[YAHTZEE] or joker):
             keep_every_die(out, i, c)
             continue
@@ -351,16 +338,20 @@ def glenn_box(counts, pts, upper_total, first_round, no_4k_first, throw_away, ou
                     choice = f
                     break
         if choice < 0:
-            for j in range(throw_away.shape[0]):
-                b = throw_away[j]
-                if b == FOUR_OF_A_KIND and skip4k:
-                    continue
-                if p[b] >= 0:
-                    choice = b
-                    break
-        if choice < 0:
-            choice = FOUR_OF_A_KIND  # only Four of a kind left in round 1: no choice
+            choice = _throw_away_box(p, throw_away, skip4k)
         out[i] = choice
+
+
+@njit(cache=True, nogil=True)
+def _throw_away_box(p, throw_away, skip4k):
+    """The first legal box of ``throw_away`` (Four of a kind skipped when ``skip4k``)."""
+    for j in range(throw_away.shape[0]):
+        b = throw_away[j]
+        if b == FOUR_OF_A_KIND and skip4k:
+            continue
+        if p[b] >= 0:
+            return b
+    return FOUR_OF_A_KIND  # only Four of a kind left in round 1: no choice
 
 
 @njit(cache=True, nogil=True)

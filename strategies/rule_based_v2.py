@@ -53,7 +53,9 @@ from yahtzee_sim.strategies._yahtzee_boxes import (
     YAHTZEE,
     YAHTZEE_BOXES,
     YahtzeeBoxes,
+    face_scan,
     keep_every_die,
+    read_open_boxes,
     run_start,
 )
 
@@ -250,25 +252,12 @@ def program_keep(counts, used, counts_five, bonus_open, out):
     for i in range(counts.shape[0]):
         c = counts[i]
         u = used[i]
-        for b in range(N_BOXES):
-            op[b] = (u >> b) & 1 == 0
+        read_open_boxes(u, op)
         for f in range(N_FACES):
             out[i, f] = 0
-        big = 0
-        f3 = -1  # the face with three or more dice
-        pair_hi = -1  # the highest face with two or more
-        pair_open_hi = -1  # ... whose upper box is open
-        n_open_upper = 0
-        for f in range(N_FACES):
-            big = max(big, c[f])
-            if c[f] >= 3:
-                f3 = f
-            if c[f] >= 2:
-                pair_hi = f
-                if op[f]:
-                    pair_open_hi = f
-            if op[f]:
-                n_open_upper += 1
+        # f3: the face with three or more dice; pair_hi: the highest face with two or
+        # more; pair_open_hi: ... whose upper box is open
+        big, f3, pair_hi, pair_open_hi, n_open_upper = face_scan(c, op, False)
         three_k, four_k, chance = op[THREE_OF_A_KIND], op[FOUR_OF_A_KIND], op[CHANCE]
         straights = op[SMALL_STRAIGHT] or (op[LARGE_STRAIGHT] and chance)
         if big == 5 and counts_five[i]:  # 1

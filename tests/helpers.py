@@ -210,3 +210,38 @@ def headless_chromium():
         opts.add_argument(flag)
     service = webdriver.ChromeService(executable_path=driver)
     return webdriver.Chrome(options=opts, service=service)
+
+
+def scripted_answers(answers):
+    """An ``ask`` callable for the terminal game that returns ``answers`` one by one and
+    then raises ``EndOfInput`` (as Ctrl-D would)."""
+    from yahtzee_sim.apps.terminal import EndOfInput
+
+    it = iter(answers)
+
+    def ask(prompt):
+        try:
+            return next(it)
+        except StopIteration:
+            raise EndOfInput("end") from None
+
+    return ask
+
+
+@contextlib.contextmanager
+def running_server():
+    """The coach's web app served on a free local port in a thread; yields its URL."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from yahtzee_sim.apps.server import create_app
+
+    srv = make_server("127.0.0.1", 0, create_app(), threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{srv.port}"
+    finally:
+        srv.shutdown()
+        thread.join(10)

@@ -10,21 +10,7 @@ from yahtzee_sim.apps.terminal import play
 from yahtzee_sim.engine.records import check_record
 from yahtzee_sim.game.plan_odds import plan_odds
 
-from helpers import headless_chromium, small_saved_game
-
-
-def _lines(answers):
-    it = iter(answers)
-
-    def ask(prompt):
-        try:
-            return next(it)
-        except StopIteration:
-            from yahtzee_sim.apps.terminal import EndOfInput
-
-            raise EndOfInput("end") from None
-
-    return ask
+from helpers import headless_chromium, running_server, scripted_answers, small_saved_game
 
 
 def test_undo_takes_back_the_last_move_and_the_same_dice_come_again():
@@ -91,7 +77,7 @@ def test_the_terminal_undoes_and_shows_plan_odds():
     said = []
     rec = play(
         "yahtzee",
-        ask=_lines(["odds 3", "-", "undo", "undo", "all", "ch"]),
+        ask=scripted_answers(["odds 3", "-", "undo", "undo", "all", "ch"]),
         say=said.append,
         seed=1,
     )
@@ -104,7 +90,7 @@ def test_the_terminal_undoes_and_shows_plan_odds():
 def test_a_saved_roll_game_shows_its_bank_and_says_stop_in_words():
     rules = small_saved_game(cap=2)
     said = []
-    play(rules, ask=_lines(["all", "all"]), say=said.append, seed=2)
+    play(rules, ask=scripted_answers(["all", "all"]), say=said.append, seed=2)
     text = "\n".join(said)
     assert "bank: 0 saved rolls brought to this turn" in text
     assert "'all' to score now and save the rolls left" not in text  # (a prompt, not said)
@@ -159,18 +145,8 @@ def test_plan_odds_in_the_advise_api(client):
 
 @pytest.fixture(scope="module")
 def server():
-    import threading
-
-    from werkzeug.serving import make_server
-
-    from yahtzee_sim.apps.server import create_app
-
-    srv = make_server("127.0.0.1", 0, create_app(), threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.port}"
-    srv.shutdown()
-    thread.join(10)
+    with running_server() as url:
+        yield url
 
 
 def test_the_page_undoes_and_shows_plan_odds(server):

@@ -10,24 +10,14 @@ import pytest
 from yahtzee_sim import simulate
 from yahtzee_sim.apps.game import Game, MoveError, keep_reason
 from yahtzee_sim.apps.score_sheet import upper_outlook
-from yahtzee_sim.apps.terminal import HELP, EndOfInput, play, sheet_lines
+from yahtzee_sim.apps.terminal import HELP, play, sheet_lines
 from yahtzee_sim.engine.observation import observe
 from yahtzee_sim.engine.records import check_record
 from yahtzee_sim.game.boxnames import BoxNameError, match_box, normalize
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.strategies import as_policy
 
-
-def _scripted(lines):
-    it = iter(lines)
-
-    def ask(prompt):
-        try:
-            return next(it)
-        except StopIteration:
-            raise EndOfInput("end") from None
-
-    return ask
+from helpers import scripted_answers
 
 
 def test_a_whole_game_played_as_greedy_matches_the_engine():
@@ -57,7 +47,9 @@ def test_a_whole_game_played_as_greedy_matches_the_engine():
 
 def test_bad_answers_are_asked_again_and_the_input_may_end():
     said = []
-    rec = play("yahtzee", ask=_scripted(["7 7", "9", "-", "all", "zzz", "ch"]), say=said.append)
+    rec = play(
+        "yahtzee", ask=scripted_answers(["7 7", "9", "-", "all", "zzz", "ch"]), say=said.append
+    )
     text = "\n".join(said)
     assert "hold some of" in text and "'zzz' names no open box; open: Ones, Twos" in text
     assert rec["turns"][0]["box"] == "chance" and rec["turns"][0]["keeps"] == [[]]
@@ -67,7 +59,7 @@ def test_bad_answers_are_asked_again_and_the_input_may_end():
 def test_manual_dice_must_hold_the_kept_dice():
     said = []
     answers = ["1 2 3 4 5", "1 2 3 4", "5 5 5 5 5", "1 2 3 4 6", "all", "large"]
-    rec = play("yahtzee", ask=_scripted(answers), say=said.append, manual=True)
+    rec = play("yahtzee", ask=scripted_answers(answers), say=said.append, manual=True)
     assert rec["turns"][0]["rolls"] == [[1, 2, 3, 4, 5], [1, 2, 3, 4, 6]]
     assert any("lost the kept" in s for s in said)
     assert "seed" not in rec  # a real game's dice: no seed
@@ -109,7 +101,7 @@ def test_cli_play_over_a_pipe(tmp_path):
 @pytest.mark.parametrize("rules", ["yatzy"])
 def test_plays_other_rules(rules):
     said = []
-    rec = play(rules, ask=_scripted(["all", "chance"]), say=said.append, seed=2)
+    rec = play(rules, ask=scripted_answers(["all", "chance"]), say=said.append, seed=2)
     assert rec["rules"] == rules and rec["turns"][0]["box"] == "chance"
     assert any(s.startswith("  boxes:") and "One pair" in s for s in said)
 
@@ -179,7 +171,7 @@ def test_box_name_errors_list_candidates_in_score_sheet_order():
 def test_abbreviations_play_and_the_sheet_and_help_commands():
     said = []
     answers = ["help", "sheet", "all", "CH", "card", "quit", "never read"]  # card: alias
-    rec = play("yahtzee", ask=_scripted(answers), say=said.append, seed=3)
+    rec = play("yahtzee", ask=scripted_answers(answers), say=said.append, seed=3)
     assert rec["turns"][0]["box"] == "chance"
     text = "\n".join(said)
     assert HELP in said and "(the game stops here)" in said

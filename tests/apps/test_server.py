@@ -3,8 +3,6 @@ browser (Debian's Chromium and ChromeDriver, installed by .ci/run)."""
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 import pytest
 
@@ -18,7 +16,7 @@ from yahtzee_sim.solving.advisor import advise
 from yahtzee_sim.solving.strategy_move import strategy_move
 from yahtzee_sim.strategies import Strategy
 
-from helpers import headless_chromium
+from helpers import headless_chromium, running_server
 
 
 @pytest.fixture(scope="module")
@@ -277,13 +275,8 @@ def test_a_solitaire_game_has_no_opponent_fields(client):
 # --------------------------------------------------------------- the browser
 @pytest.fixture(scope="module")
 def server():
-    from werkzeug.serving import make_server
-
-    srv = make_server("127.0.0.1", 0, create_app(), threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.port}"
-    srv.shutdown()
+    with running_server() as url:
+        yield url
 
 
 @pytest.fixture

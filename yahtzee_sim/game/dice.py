@@ -216,40 +216,10 @@ class DiceTables:
         code_to_keep = np.full((n + 1) ** F, -1, dtype=np.int32)
         code_to_keep[keep_code] = np.arange(len(keeps), dtype=np.int32)
 
-        # keep -> roll with multinomial probabilities, keep by keep (rolls ascending);
-        # each probability m!/F^m divided by the factorial of each face's count, in face
-        # order (arrays over every pair: Python loops took most of a small game's solve)
-        diff = roll_counts[None, :, :] - keep_counts[:, None, :]
-        reach = (diff >= 0).all(axis=2)
-        k_of, r_of = np.nonzero(reach)
-        left = n - keep_counts.sum(axis=1, dtype=np.int64)
-        base = np.array([factorial(m) / F**m for m in range(n + 1)], dtype=np.float64)
-        fact = np.array([float(factorial(i)) for i in range(n + 1)], dtype=np.float64)
-        kr_prob = base[left[k_of]]
-        for f in range(F):
-            kr_prob = kr_prob / fact[diff[k_of, r_of, f]]
-        kr_ptr = np.concatenate(([0], np.cumsum(reach.sum(axis=1))))
-        kr_roll = r_of
-
-        # roll -> keeps (sub-multisets)
-        subs = (keep_counts[None, :, :] <= roll_counts[:, None, :]).all(axis=2)
-        rk_keep = np.nonzero(subs)[1]
-        rk_ptr = np.concatenate(([0], np.cumsum(subs.sum(axis=1))))
-
-        cats = rules.boxes
-        allow = rules.two_pairs_allows_one_pair
-        score = np.stack([c.scores(roll_counts, allow) for c in cats], axis=1).astype(np.int16)
-        yface = np.array([r.index(n) if max(r) == n else -1 for r in rolls], dtype=np.int8)
-        joker = np.array(
-            [[c.joker_score(r) for c in cats] if max(r) == n else [0] * len(cats) for r in rolls],
-            dtype=np.int16,
-        )
-        # a keep with one die more of each face / one fewer: codes differ by the face's weight
-        size = keep_counts.sum(axis=1, dtype=np.int64)[:, None]
-        more = np.where(size < n, keep_code[:, None] + weights[None, :], 0)
-        keep_add = np.where(size < n, code_to_keep[more], -1).astype(np.int32)
-        fewer = np.where(keep_counts > 0, keep_code[:, None] - weights[None, :], 0)
-        keep_remove = np.where(keep_counts > 0, code_to_keep[fewer], -1).astype(np.int32)
+        kr_ptr, kr_roll, kr_prob = _keep_to_roll(roll_counts, keep_counts, n, F)
+        rk_ptr, rk_keep = _roll_to_keeps(roll_counts, keep_counts)
+        score, joker, yface = _box_tables(rules, rolls, roll_counts)
+        keep_add, keep_remove = _neighbour_keeps(keep_counts, keep_code, code_to_keep, weights, n)
         tables = cls(
             n_dice=n,
             n_faces=F,
@@ -276,3 +246,70 @@ class DiceTables:
             if isinstance(value, np.ndarray):
                 value.flags.writeable = False
         return tables
+
+
+def _keep_to_roll(
+    roll_counts: np.ndarray, keep_counts: np.ndarray, n: int, F: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Keep -> roll links in CSR form (pointers, rolls, multinomial probabilities).
+
+    Keep by keep, rolls ascending; each probability is ``m!/F^m`` divided by the factorial
+    of each face's count, in face order (arrays over every pair: Python loops took most of
+    a small game's solve).
+    """
+    diff = roll_counts[None, :, :] - keep_counts[:, None, :]
+    reach = (diff >= 0).all(axis=2)
+    k_of, r_of = np.nonzero(reach)
+    left = n - keep_counts.sum(axis=1, dtype=np.int64)
+    base = np.array([factorial(m) / F**m for m in range(n + 1)], dtype=np.float64)
+    fact = np.array([float(factorial(i)) for i in range(n + 1)], dtype=np.float64)
+    kr_prob = base[left[k_of]]
+    for f in range(F):
+        kr_prob = kr_prob / fact[diff[k_of, r_of, f]]
+    kr_ptr = np.concatenate(([0], np.cumsum(reach.sum(axis=1))))
+    return kr_ptr, r_of, kr_prob
+
+
+def _roll_to_keeps(
+    roll_counts: np.ndarray, keep_counts: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Roll -> keeps (its sub-multisets) in CSR form (pointers, keeps)."""
+    subs = (keep_counts[None, :, :] <= roll_counts[:, None, :]).all(axis=2)
+    rk_keep = np.nonzero(subs)[1]
+    rk_ptr = np.concatenate(([0], np.cumsum(subs.sum(axis=1))))
+    return rk_ptr, rk_keep
+
+
+def _box_tables(
+    rules: DiceRules, rolls: list, roll_counts: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Points of every roll in every box, joker points, and each roll's n-of-a-kind face."""
+    n = rules.n_dice
+    cats = rules.boxes
+    allow = rules.two_pairs_allows_one_pair
+    score = np.stack([c.scores(roll_counts, allow) for c in cats], axis=1).astype(np.int16)
+    yface = np.array([r.index(n) if max(r) == n else -1 for r in rolls], dtype=np.int8)
+    joker = np.array(
+        [[c.joker_score(r) for c in cats] if max(r) == n else [0] * len(cats) for r in rolls],
+        dtype=np.int16,
+    )
+    return score, joker, yface
+
+
+def _neighbour_keeps(
+    keep_counts: np.ndarray,
+    keep_code: np.ndarray,
+    code_to_keep: np.ndarray,
+    weights: np.ndarray,
+    n: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The keep with one die more of each face / one fewer (-1: none).
+
+    Their codes differ by the face's weight.
+    """
+    size = keep_counts.sum(axis=1, dtype=np.int64)[:, None]
+    more = np.where(size < n, keep_code[:, None] + weights[None, :], 0)
+    keep_add = np.where(size < n, code_to_keep[more], -1).astype(np.int32)
+    fewer = np.where(keep_counts > 0, keep_code[:, None] - weights[None, :], 0)
+    keep_remove = np.where(keep_counts > 0, code_to_keep[fewer], -1).astype(np.int32)
+    return keep_add, keep_remove
