@@ -324,7 +324,7 @@ class _Client:
             ("bad-json", "POST", "/api/games", b'{"seed": 1', 400, "JSON object"),
             ("wrong-type", "POST", "/api/advise", self.advice | {"score": 10**30}, 400, "'score'"),
             ("unknown-path", "GET", "/api/nothing", None, 404, ""),
-            ("unknown-path", "POST", f"/api/games/{gid}/undo", b"{}", 404, ""),
+            ("unknown-path", "POST", f"/api/games/{gid}/redo", b"{}", 404, ""),
         ]
         faces = st["dice"]
         if st["rolls_left"] > 0:

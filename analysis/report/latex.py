@@ -63,9 +63,9 @@ def number(value, decimals: int = 2) -> str:
         return str(value)
     if isinstance(value, (bool, np.bool_)):
         return "yes" if value else "no"
-    if isinstance(value, (int, np.integer)):
+    if np.issubdtype(type(value), np.integer):
         text = f"{int(value):,}".replace(",", "{,}")
-    elif isinstance(value, (float, np.floating)):
+    elif np.issubdtype(type(value), np.floating):
         if not np.isfinite(value):
             return ""
         text = f"{float(value):.{decimals}f}"
