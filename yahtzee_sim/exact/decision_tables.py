@@ -27,6 +27,19 @@ _CHECK_ROWS = 512  # rows re-asked per level by the position-only check
 
 
 def check_evaluable(strategy) -> None:
+    """Refuse a strategy the exact evaluator cannot follow.
+
+    Parameters
+    ----------
+    strategy : Strategy
+        The strategy about to be evaluated exactly.
+
+    Raises
+    ------
+    ExactEvaluationError
+        If the strategy is random, or reads the running score without being a
+        score-dependent table strategy (one with ``lane_play``).
+    """
     name = strategy_label(strategy)
     caps = capabilities_of(strategy)
     if not caps.deterministic:
