@@ -324,11 +324,14 @@ def analyze(
 
 def plot_value_path(analysis: GameAnalysis, game=None, ax=None):
     """A game's expected final score, decision by decision: rolls move it (luck), mistakes
-    drop it (red). ``game``: the record's number (default: the first game)."""
-    import matplotlib.pyplot as plt
+    drop it (thick vermilion strokes). ``game``: the record's number (default: the first
+    game). Draws on ``ax`` (default: a new full-width figure) and returns it."""
+    from yahtzee_sim.analysis.style import FULL_WIDTH, HIGHLIGHT_COLORS, REFERENCE_COLOR
 
     if ax is None:
-        _, ax = plt.subplots(figsize=(9, 4))
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(FULL_WIDTH, 3.0), layout="constrained")
     g = analysis.games
     game = g["game"].iloc[0] if game is None else game
     d = analysis.decisions[analysis.decisions["game"] == game]
@@ -337,12 +340,12 @@ def plot_value_path(analysis: GameAnalysis, game=None, ax=None):
     x = np.arange(len(d) + 1)
     path = np.r_[analysis.start_value, d["expected_after"].to_numpy()]
     before = d["expected_before"].to_numpy()
-    ax.step(x, path, where="post", color="#4C72B0", label="expected final score")
+    ax.step(x, path, where="post", color=HIGHLIGHT_COLORS[0], label="expected final score")
     bad = np.flatnonzero(d["loss"].to_numpy() > 0.05)
     for i in bad:
-        ax.plot([x[i + 1], x[i + 1]], [before[i], path[i + 1]], color="#C44E52", lw=2.5)
+        ax.plot([x[i + 1], x[i + 1]], [before[i], path[i + 1]], color=HIGHLIGHT_COLORS[1], lw=3)
     if len(bad):
-        ax.plot([], [], color="#C44E52", lw=2.5, label="points lost by a move")
+        ax.plot([], [], color=HIGHLIGHT_COLORS[1], lw=3, label="points lost by a move")
     turns = d["turn"].to_numpy()
     starts = np.flatnonzero(np.r_[True, turns[1:] != turns[:-1]])
     ax.set_xticks(starts + 1, [str(t) for t in turns[starts]])
@@ -353,6 +356,8 @@ def plot_value_path(analysis: GameAnalysis, game=None, ax=None):
         f"game {game}: {row['score']} points; luck {row['luck']:+.1f}, "
         f"regret {row['regret']:.1f} (start {analysis.start_value:.1f})"
     )
-    ax.axhline(analysis.start_value, color="grey", ls=":", lw=1)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+    ax.axhline(
+        analysis.start_value, color=REFERENCE_COLOR, ls=":", lw=0.8, label="value at the start"
+    )
+    ax.legend(loc="best")
     return ax

@@ -132,30 +132,40 @@ class DistillResult:
         }
 
     def plot(self, path=None, ax=None):
-        """The curve number of rules → exact mean, with optimal play as a line."""
-        import matplotlib
+        """The curve number of rules → exact mean, with optimal play as a black line.
 
-        if ax is None:
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
+        Draws on ``ax`` (default: a new one-column figure in the paper style) and returns
+        it; with ``path`` (``.png``, ``.pdf`` or ``.svg``) the figure is also saved there,
+        byte-identical run to run."""
+        from yahtzee_sim.analysis.style import (
+            COLUMN_WIDTH,
+            HIGHLIGHT_COLORS,
+            REFERENCE_COLOR,
+            figure_style,
+            save_figure,
+        )
 
-            fig, ax = plt.subplots(figsize=(6, 4))
-        else:
-            fig = ax.figure
-        n = [p["n_rules"] for p in self.curve]
-        m = [p["mean"] for p in self.curve]
-        ax.plot(n, m, "o-", label="rule card (exact mean)")
-        ax.axhline(self.optimal, color="k", ls="--", lw=1, label=f"optimal {self.optimal:.2f}")
-        ax.set_xlabel("rules on the card")
-        ax.set_ylabel("expected final score")
-        ax.set_title(f"Distilled rule cards, {self.rules.name}")
-        ax.grid(alpha=0.3)
-        ax.legend(loc="lower right")
-        if path is not None:
-            fig.tight_layout()
-            with atomic_path(path) as tmp:
-                fig.savefig(tmp, dpi=120)
-        return fig
+        with figure_style():
+            if ax is None:
+                import matplotlib.pyplot as plt
+
+                _, ax = plt.subplots(figsize=(COLUMN_WIDTH, 2.6), layout="constrained")
+            n = [p["n_rules"] for p in self.curve]
+            m = [p["mean"] for p in self.curve]
+            ax.plot(n, m, "o-", color=HIGHLIGHT_COLORS[0], label="rule card (exact mean)")
+            ax.axhline(
+                self.optimal, color=REFERENCE_COLOR, ls="--", lw=1,
+                label=f"optimal play {self.optimal:.2f}",
+            )  # fmt: skip
+            ax.set_xlabel("rules on the card")
+            ax.set_ylabel("expected final score")
+            ax.set_title(f"Distilled rule cards, {self.rules.name}")
+            ax.grid(alpha=0.3, lw=0.5)
+            ax.legend(loc="lower right")
+            if path is not None:
+                with atomic_path(path) as tmp:
+                    save_figure(ax.figure, tmp)
+        return ax
 
 
 def prefix_card(card: Card, rules: list[Rule]) -> Card:

@@ -104,3 +104,28 @@ def test_cli_bad_input_is_one_line_and_status_2(tmp_path, capsys):
         main(_argv("--max-rules", "-2"))
     assert exc.value.code == 2
     assert main(_argv("--plot", str(tmp_path / "x.txt"))) == 2
+
+
+def test_curve_plot_in_the_paper_style_and_byte_identical(tmp_path):
+    """The card's curve in the first strong colour, optimal play black; one column wide;
+    the same file twice."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from yahtzee_sim.analysis.decisions.distill import DistillResult
+    from yahtzee_sim.analysis.style import COLUMN_WIDTH, HIGHLIGHT_COLORS, REFERENCE_COLOR
+    from yahtzee_sim.game.rules import get_rules
+
+    curve = [{"n_rules": k, "mean": 100.0 + 20 * k, "sd": 1.0, "regret": 1.0} for k in range(4)]
+    res = DistillResult(get_rules("2-yatzy"), None, [], curve, [], 180.0, None, [], 0, 10)
+    files = []
+    for name in ("a.svg", "b.svg"):
+        ax = res.plot(tmp_path / name)
+        files.append((tmp_path / name).read_bytes())
+        colors = [matplotlib.colors.to_hex(line.get_color()) for line in ax.get_lines()]
+        assert colors == [HIGHLIGHT_COLORS[0], REFERENCE_COLOR]
+        assert ax.figure.get_size_inches()[0] == COLUMN_WIDTH
+        plt.close(ax.figure)
+    assert files[0] == files[1]

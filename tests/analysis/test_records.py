@@ -155,3 +155,25 @@ def test_analyze_api_reads_files(tmp_path):
     path = write_records(tmp_path / "g.jsonl", record_games("greedy", 5, seed=0))
     res = analyze(path)
     assert len(res.games) == 5 and res.mistakes(3).shape[0] == 3
+
+
+def test_value_path_plot_in_the_paper_style(tmp_path):
+    """The path is the first strong colour, a mistake a thick vermilion stroke, the start
+    value a black reference line; the axes are returned and the figure is full width."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from yahtzee_sim.analysis.decisions.coach import plot_value_path
+    from yahtzee_sim.analysis.style import FULL_WIDTH, HIGHLIGHT_COLORS, REFERENCE_COLOR
+
+    rec = tmp_path / "g.jsonl"
+    write_records(rec, record_games("greedy", 3, seed=1, rules="yahtzee"))
+    res = analyze(rec)
+    ax = plot_value_path(res)
+    colors = {matplotlib.colors.to_hex(line.get_color()) for line in ax.get_lines()}
+    assert {HIGHLIGHT_COLORS[0], HIGHLIGHT_COLORS[1], REFERENCE_COLOR} <= colors
+    assert ax.figure.get_size_inches()[0] == FULL_WIDTH
+    assert (res.decisions[res.decisions["game"] == 0]["loss"] > 0.05).any()  # greedy errs
+    plt.close(ax.figure)

@@ -65,7 +65,9 @@ def run_distill(args: argparse.Namespace) -> int:
     if args.out is not None:
         res.card.save(Path(args.out))
     if args.plot is not None:
-        res.plot(Path(args.plot))
+        from yahtzee_sim.analysis.style import COLUMN_WIDTH
+
+        files.save_plot(args.plot, lambda ax: res.plot(ax=ax), (COLUMN_WIDTH, 2.6))
     print(json.dumps(res.to_dict(), indent=2) if args.json else format_distill(res))
     return 0
 
