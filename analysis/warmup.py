@@ -204,14 +204,40 @@ def steps_for(commands: Iterable[str] = ()) -> list[str]:
 
 
 def run_step(name: str, rules) -> dict:
-    """Run step ``name`` for ``rules`` in this process: ``{"cpu": seconds}``, or
-    ``{"skipped": reason}`` when the rules refuse it (a feature they do not have)."""
+    """Run step ``name`` for ``rules`` in this process: ``{"cpu": seconds, "kernels":
+    {kernel: compile seconds}}`` (the kernels numba compiled at top level, by
+    ``module.name``), or ``{"skipped": reason}`` when the rules refuse the step."""
+    from numba.core import event
+
+    compiled = _compiles()
     t0 = time.process_time()
     try:
-        STEPS[name].run(rules)
+        with event.install_listener("numba:compile", compiled):
+            STEPS[name].run(rules)
     except ValueError as exc:  # YahtzeeSimError: e.g. a game type a feature does not take
         return {"skipped": " ".join(str(exc).splitlines())}
-    return {"cpu": round(time.process_time() - t0, 2)}
+    kernels = {k: round(v, 2) for k, v in sorted(compiled.seconds.items())}
+    return {"cpu": round(time.process_time() - t0, 2), "kernels": kernels}
+
+
+def _compiles():
+    """A numba event listener that adds up each top-level compilation's seconds."""
+    from numba.core import event
+
+    class Compiles(event.Listener):
+        def __init__(self):
+            self.seconds, self.stack = {}, []
+
+        def on_start(self, ev):
+            func = ev.data["dispatcher"].py_func
+            self.stack.append((time.perf_counter(), f"{func.__module__}.{func.__qualname__}"))
+
+        def on_end(self, ev):
+            t0, kernel = self.stack.pop()
+            if not self.stack:
+                self.seconds[kernel] = self.seconds.get(kernel, 0.0) + time.perf_counter() - t0
+
+    return Compiles()
 
 
 def run_steps(

@@ -3,6 +3,7 @@
 Prints one JSON object. Usage::
 
     python benchmarks/bench_first_run.py [--only report,simulate,exact,advise] [--skip-warm]
+    python benchmarks/bench_first_run.py --warmup   # the warm-up steps and their kernels
 
 Each command runs as the CLI in a fresh process, first with empty numba and table caches
 (temporary ``NUMBA_CACHE_DIR`` and ``YAHTZEE_SIM_CACHE``: a fresh install), then again with
@@ -13,6 +14,13 @@ progress bar's first estimate (both read from the command's stderr, when it prin
 them), and, for the cold run, each top-level numba compilation the main process made:
 the kernel's ``module.name`` and its compile seconds (kernels compiled by a warm-up
 process appear in that process, not here).
+
+``--warmup`` measures the steps of ``yahtzee-sim warmup`` instead
+(:data:`yahtzee_sim.analysis.warmup.STEPS`): each step alone in a fresh process with an
+empty numba cache of its own (the value table solved once beforehand), its CPU seconds
+(the figure ``STEPS`` weighs the warm-up's progress by) and the kernels it compiles with
+their compile seconds; then each kernel with the commands that need it
+(:data:`~yahtzee_sim.analysis.warmup.PLAN`).
 """
 
 from __future__ import annotations
@@ -27,6 +35,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from page_format import Row
 
 USER_STRATEGY = '''
 import numpy as np
@@ -136,10 +146,40 @@ def first_answer(name: str, skip_warm: bool) -> dict:
     return out
 
 
+def warmup_steps() -> dict:
+    """Each warm-up step cold and alone: its CPU seconds and kernels; each kernel's compile
+    seconds (the most any step took) and the commands whose steps compile it."""
+    from yahtzee_sim.analysis.warmup import PLAN, STEPS
+
+    steps, kernels = {}, {}
+    with tempfile.TemporaryDirectory() as tables:
+        env = {**os.environ, "YAHTZEE_SIM_CACHE": tables}
+        for name in STEPS:
+            with tempfile.TemporaryDirectory() as numba_cache:
+                done = subprocess.run(
+                    [sys.executable, "-m", "yahtzee_sim.analysis.warmup", name, "yahtzee"],
+                    env={**env, "NUMBA_CACHE_DIR": numba_cache},
+                    capture_output=True,
+                    text=True,
+                )
+            if done.returncode != 0:
+                raise SystemExit(f"warm-up step {name} failed:\n{done.stderr[-2000:]}")
+            steps[name] = json.loads(done.stdout.strip().splitlines()[-1])
+            print(f"{name}: {json.dumps(steps[name])}", file=sys.stderr, flush=True)
+            commands = [c for c, needs in PLAN.items() if name in needs]
+            for kernel, seconds in steps[name].get("kernels", {}).items():
+                entry = kernels.setdefault(kernel, {"seconds": 0.0, "commands": []})
+                entry["seconds"] = max(entry["seconds"], seconds)
+                entry["commands"] = sorted({*entry["commands"], *commands})
+    ranked = dict(sorted(kernels.items(), key=lambda item: -item[1]["seconds"]))
+    return {"steps": steps, "kernels": ranked}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default=",".join(COMMANDS), help="comma-separated commands")
     parser.add_argument("--skip-warm", action="store_true", help="cold runs only")
+    parser.add_argument("--warmup", action="store_true", help="the warm-up steps, each alone")
     opts = parser.parse_args()
     names = [n for n in opts.only.split(",") if n]
     unknown = sorted(set(names) - set(COMMANDS))
@@ -152,11 +192,42 @@ def main() -> int:
         "cpus": os.cpu_count(),
         "runs": {},
     }
+    if opts.warmup:
+        print(json.dumps(result | {"warmup": warmup_steps()}, indent=2))
+        return 0
     for name in names:  # each figure on stderr as soon as it is measured
         result["runs"][name] = first_answer(name, opts.skip_warm)
         print(f"{name}: {json.dumps(result['runs'][name])}", file=sys.stderr, flush=True)
     print(json.dumps(result, indent=2))
     return 0
+
+
+def rows(r: dict) -> list[Row]:
+    """The page's rows: each first answer cold and warm; with ``--warmup``'s result, each
+    warm-up step's CPU seconds and the ten costliest kernels with their commands."""
+    out: list[Row] = []
+    for run in r.get("runs", {}).values():
+        warm = f", {run['warm']['seconds']:.1f} s warm" if "warm" in run else ""
+        cold = run["cold"]
+        out.append((
+            f"`{run['command']}`, the first answer (empty caches)",
+            f"{cold['seconds']:.1f} s wall clock ({cold['compile_seconds']:.1f} s compiling){warm}",
+        ))  # fmt: skip
+    warmup = r.get("warmup", {})
+    for step, outcome in warmup.get("steps", {}).items():
+        cpu = f"{outcome['cpu']:.1f} s CPU" if "cpu" in outcome else "skipped"
+        out.append((f"warm-up step `{step}` alone, empty numba cache", cpu))
+    for kernel, entry in list(warmup.get("kernels", {}).items())[:10]:
+        needs = ", ".join(entry["commands"]) or "no command"
+        out.append((f"compiling `{kernel}` (needed by {needs})", f"{entry['seconds']:.1f} s"))
+    return out
+
+
+# its entry on the Performance page (perf_page.py)
+AREA = "The report"
+TITLE = "The first answer of each command and the kernels it compiles"
+COMMAND = "python benchmarks/bench_first_run.py --warmup"
+SMOKE = None
 
 
 if __name__ == "__main__":

@@ -58,6 +58,7 @@ NAMES = (
     "web",
     "report",
     "compile",
+    "first_run",
     "target",
     "win",
     "distill",
