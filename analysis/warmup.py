@@ -141,16 +141,31 @@ def _regret(rules) -> None:
 
 
 def _report(rules) -> None:
-    """The report's own warm-up (the decision fill, the exact stage, the regret)."""
+    """The report's own warm-up (the decision fill, the exact stage, the regret), then
+    100 games and the first turn's exact law of every built-in strategy it simulates."""
+    from yahtzee_sim.analysis.ranking.paired_games import simulate_scores
+    from yahtzee_sim.analysis.report.build import is_deterministic
     from yahtzee_sim.analysis.report.compile_ahead import warm
+    from yahtzee_sim.exact.laws import forward_pass, prepared
+    from yahtzee_sim.strategies import default_strategy_ids, get_strategy
 
     warm(getattr(rules, "name", rules))
+    for sid in default_strategy_ids():
+        try:
+            simulate_scores(get_strategy(sid), 100, 0, rules, 1)
+            if is_deterministic(sid):
+                forward_pass(*prepared(sid, rules), turns=1)
+        except ValueError:  # a strategy that refuses these rules: the report skips it too
+            continue
 
 
-#: Every step, by name. ``seconds``: the numba compile seconds of the same first calls in
-#: ``benchmarks/bench_compile.py`` (2-core AMD EPYC; ``benchmarks/results/compile.json``),
-#: where a step there matches; ``python benchmarks/bench_first_run.py --warmup`` prints
-#: each step's CPU seconds from an empty cache to re-measure them.
+#: Every step, by name. ``seconds`` weighs the progress bar only: the numba compile
+#: seconds of the same first calls in ``benchmarks/bench_compile.py`` (2-core AMD EPYC,
+#: ``benchmarks/results/compile.json``: solver, table fill, advisor, regret); the
+#: ``simulation``, ``exact`` and ``report`` figures are estimates from the report's
+#: kernels (``compile_ahead.REPORT_KERNELS``) until measured.
+#: ``python benchmarks/bench_first_run.py --warmup`` prints each step's CPU seconds from
+#: an empty cache: copy them here.
 STEPS: dict[str, Step] = {
     "solver": Step("value table", 26.4, (), _solver),
     "simulation": Step("simulation", 10.0, (), _simulation),
