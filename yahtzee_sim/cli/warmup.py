@@ -34,16 +34,16 @@ def run(args: argparse.Namespace) -> int:
     rules = opt.rules_from(args)
     jobs = (os.cpu_count() or 1) if args.jobs == -1 else args.jobs
     bar = tqdm(
-        total=round(sum(STEPS[n].seconds for n in names)),
+        total=sum(STEPS[n].seconds for n in names),  # each step weighs its expected seconds
         desc="warmup",
-        unit="s",
-        disable=not opt.progress(args),
+        bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]",
+        disable=not (opt.progress(args) and names),
         file=sys.stderr,
     )
 
     def advance(name: str, outcome: dict) -> None:
         bar.set_postfix_str(STEPS[name].label)
-        bar.update(round(STEPS[name].seconds))
+        bar.update(STEPS[name].seconds)
 
     with bar:
         outcomes = run_steps(names, rules.name, jobs=jobs, on_done=advance)
@@ -52,8 +52,11 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"rules": rules.name, "steps": outcomes, "kernel_cache": cache}))
         return 0
     cpu = sum(o.get("cpu", 0.0) for o in outcomes.values())
-    print(f"compiled the kernels of {len(names)} steps ({cpu:.0f} CPU seconds): "
-          f"{', '.join(names) or 'none needed'}")  # fmt: skip
+    if names:
+        print(f"compiled the kernels of {len(names)} steps ({cpu:.0f} CPU seconds): "
+              f"{', '.join(names)}")  # fmt: skip
+    else:
+        print("no kernel to compile for these commands")
     for name, outcome in outcomes.items():
         if "skipped" in outcome:
             print(f"  {name} skipped: {outcome['skipped']}")
