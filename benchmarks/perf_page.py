@@ -58,6 +58,7 @@ NAMES = (
     "web",
     "report",
     "compile",
+    "first_run",
     "target",
     "win",
     "distill",
@@ -204,7 +205,9 @@ INTRO = [
     "",
     "What the figures depend on: numba compiles the kernels on first use and caches "
     "them next to the source, so the first run after installation spends half a minute "
-    "or more compiling (a first report: about 40 s on two cores); solved tables are "
+    "or more compiling (a first report: about 40 s on two cores), unless "
+    "`yahtzee-sim warmup` compiled them after installation (every command's kernels, or "
+    "those of the commands named, two steps at a time); solved tables are "
     "cached on disk (`$YAHTZEE_SIM_CACHE`). `greedy` "
     "and `optimal` decide once per turn-start state, for all 252 rolls at once, and "
     "share the decisions between blocks (a million games visit about 34,000 states "

@@ -49,6 +49,7 @@ COMMAND_PAGES = {
     "serve": "guide/play-coach-analyze.md",
     "strategies": "guide/strategies.md",
     "rules": "rules.md",
+    "warmup": "getting-started.md",
 }
 
 

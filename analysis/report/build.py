@@ -17,12 +17,11 @@ from dataclasses import dataclass, field, replace
 import numba
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
 from yahtzee_sim.analysis.ranking.kim_nelson import KNResult, SelectionError
 from yahtzee_sim.analysis.ranking.paired_games import simulate_scores
 from yahtzee_sim.analysis.ranking.pairwise import RankingResult, rank_scores
-from yahtzee_sim.analysis.report import compile_ahead, exact_cache, tables
+from yahtzee_sim.analysis.report import compile_ahead, exact_cache, step_costs, tables
 from yahtzee_sim.analysis.report.tables import REFERENCE
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import StrategyError
@@ -258,9 +257,10 @@ def _build(rules, games, seed, resolved, n_jobs, regret_top, progress, quick, wa
 
     ids = list(resolved)
     deterministic = [s for s in ids if is_deterministic(resolved[s])]
-    bar = tqdm(
-        total=len(ids) + len(deterministic) + 4, desc="report", unit="step", disable=not progress
-    )
+    bar = step_costs.report_bar(
+        len(ids), [resolved[s] for s in deterministic], rules, regret_top, games, quick,
+        desc="report", disable=not progress,
+    )  # fmt: skip
     timings: dict[str, float] = {}
     clock = _Clock(timings, bar)
 
@@ -275,12 +275,12 @@ def _build(rules, games, seed, resolved, n_jobs, regret_top, progress, quick, wa
         )
     ids = [s for s in ids if s in runs]
     todo = [s for s in deterministic if s in runs]
-    with clock("exact", f"exact ({len(todo)} strategies)"):
+    with clock("exact", f"exact ({len(todo)} strategies)", "exact_stage"):
         compile_ahead.finish(warming)
         exact, regrets = _exact_stage(
             todo, resolved, rules, regret_top, n_jobs, quick, skipped, bar
         )
-    bar.update(len(deterministic) - len(todo))
+    bar.step("exact", len(deterministic) - len(todo))  # strategies whose simulation failed
     with clock("ranking", "full ranking"):
         ranking = rank_scores(
             {s: runs[s].scores for s in ids if s not in exact},
@@ -348,7 +348,7 @@ def _simulations(ids, resolved, games, seed, rules, n_jobs, skipped, bar) -> dic
             runs[sid] = simulate_scores(resolved[sid], games, seed, rules, n_jobs)
         except StrategyError as exc:
             skipped[sid] = str(exc)
-        bar.update(1)
+        bar.step("simulation")
     return runs
 
 
@@ -375,7 +375,7 @@ class _Clock:
     def __init__(self, timings: dict, bar):
         self.timings, self.bar = timings, bar
 
-    def __call__(self, step: str, label: str | None = None):
+    def __call__(self, step: str, label: str | None = None, kind: str | None = None):
         from contextlib import contextmanager
 
         @contextmanager
@@ -386,7 +386,7 @@ class _Clock:
             yield
             self.timings[step] = time.perf_counter() - t
             if label is not None:
-                self.bar.update(1)
+                self.bar.step(kind or step)
 
         return timed()
 
@@ -425,7 +425,7 @@ def _exact_stage(todo, resolved, rules: RuleSet, top: int, n_jobs: int, quick: b
             if quick and sid != REFERENCE:  # what a quick evaluation gives, whatever the cache
                 ex = replace(ex, pmf=None)
             results[sid] = (ex, reg, None)
-            bar.update(1)
+            bar.step("exact_cached")
     left = [s for s in todo if s not in results]
     workers = max(1, min(n_jobs if n_jobs > 0 else len(left), len(left)))
     threads = max(1, numba.get_num_threads() // workers)
@@ -439,7 +439,7 @@ def _exact_stage(todo, resolved, rules: RuleSet, top: int, n_jobs: int, quick: b
             results[sid] = result
             if result[2] is None and keys[sid] is not None and (not quick or sid == REFERENCE):
                 exact_cache.save(keys[sid], result[0], result[1])
-            bar.update(1)
+            bar.step("exact")
     from yahtzee_sim.exact.laws import EXACT_STATE_LIMIT
 
     if todo and n_states(rules) > EXACT_STATE_LIMIT:

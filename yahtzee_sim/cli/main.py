@@ -20,6 +20,7 @@ from yahtzee_sim.cli import (
     simulate,
     solve,
     tournament,
+    warmup,
 )
 from yahtzee_sim.cli.missing_extras import missing_extra_message, missing_optional
 from yahtzee_sim.cli.options import EXIT_USAGE, Command, Parser
@@ -50,6 +51,7 @@ COMMANDS: tuple[Command, ...] = (
     play.SERVE,
     catalog.STRATEGIES,
     catalog.RULES,
+    warmup.WARMUP,
 )
 
 

@@ -1,0 +1,336 @@
+"""The kernels each command compiles, compiled ahead of time: the plan of ``yahtzee-sim warmup``.
+
+A numba kernel compiles on its first call in an environment whose kernel cache does not
+hold it yet, and later processes load it from the cache. :data:`STEPS` are tiny
+workloads that call the commands' own code paths with the same argument types as the
+real work (so that they compile exactly the specializations the commands use) and
+:data:`PLAN` says which steps each command needs. :func:`run_steps` runs them, up to
+``jobs`` at a time, each in a process of its own.
+
+The plan lives here, in the analysis layer, because the report's step calls the
+report; every other step calls a layer below.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from yahtzee_sim.errors import YahtzeeSimError
+
+__all__ = [
+    "PLAN",
+    "STEPS",
+    "Step",
+    "WarmupError",
+    "kernel_cache",
+    "run_step",
+    "run_steps",
+    "steps_for",
+]
+
+
+class WarmupError(YahtzeeSimError):
+    """A command name the warm-up does not know."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One warm-up step.
+
+    Attributes
+    ----------
+    label : str
+        What it compiles, as the progress bar shows it.
+    seconds : float
+        Its expected CPU seconds with an empty kernel cache (the weight of its progress).
+    after : tuple of str
+        Steps that must finish first: their kernels (or solved table) it reuses.
+    run : callable
+        ``run(rules)`` does the tiny workload for a rule set.
+    """
+
+    label: str
+    seconds: float
+    after: tuple[str, ...]
+    run: Callable[[object], None]
+
+
+def _solver(rules) -> None:
+    """Solve (or load) the value table: the solver's kernels; the table is cached too."""
+    from yahtzee_sim.solving.solver import value_table
+
+    value_table(rules)
+
+
+def _simulation(rules) -> None:
+    """A block of games of ``greedy`` (the default strategy) as ``simulate`` plays it."""
+    from yahtzee_sim.engine.simulate import simulate, simulate_aggregate
+
+    simulate_aggregate("greedy", 64, rules=rules, n_jobs=1, progress=False)
+    simulate("greedy", 64, rules=rules, n_jobs=1, progress=False)
+
+
+def _optimal_play(rules) -> None:
+    """A block of games of ``optimal``: the decision fill of the table strategies."""
+    from yahtzee_sim.engine.simulate import simulate_aggregate
+
+    simulate_aggregate("optimal", 64, rules=rules, n_jobs=1, progress=False)
+
+
+def _advisor(rules) -> None:
+    """One advisor answer at each number of rolls left."""
+    from yahtzee_sim.solving.advisor import advise
+
+    for rolls_left in (2, 1, 0):
+        advise([1, 2, 3, 4, 6], rolls_left, rules=rules)
+
+
+class _MostCommon:
+    """A user's Python strategy (no kernel of its own): keeps the most frequent face,
+    writes the roll in the box worth most now."""
+
+    def keep(self, view):
+        counts = np.asarray(view.dice)
+        face = counts.argmax(axis=1)
+        rows = np.arange(len(counts))
+        keep = np.zeros_like(counts)
+        keep[rows, face] = counts[rows, face]
+        return keep
+
+    def box(self, view):
+        return view.box_points.argmax(axis=1)
+
+
+def _python_strategy():
+    """An instance of :class:`_MostCommon` as a :class:`Strategy` (made here: the
+    strategies package is imported only when the step runs)."""
+    from yahtzee_sim.strategies import Strategy
+
+    return type("MostCommon", (_MostCommon, Strategy), {})()
+
+
+def _exact(rules) -> None:
+    """The exact law (forward and backward pass) over the first turn, of a user's Python
+    strategy and of ``greedy`` (a built-in that fills its decisions in a kernel)."""
+    from yahtzee_sim.exact.laws import exact_result, forward_pass, prepared
+
+    for strategy in (_python_strategy(), "greedy"):
+        strategy, prepared_rules = prepared(strategy, rules)
+        levels, stats = forward_pass(strategy, prepared_rules, turns=1)
+        exact_result(strategy, prepared_rules, levels, stats)
+
+
+def _regret(rules) -> None:
+    """The regret of ``greedy`` over the first turn, charged against the value table."""
+    from yahtzee_sim.analysis.decisions.regret import RegretAccumulator
+    from yahtzee_sim.exact.laws import forward_pass, prepared
+    from yahtzee_sim.solving.solver import value_table
+
+    strategy, prepared_rules = prepared("greedy", rules)
+    values = value_table(prepared_rules).values
+    accumulator = RegretAccumulator(prepared_rules, 1, values=values)
+    forward_pass(strategy, prepared_rules, on_decisions=accumulator, turns=1)
+
+
+def _report(rules) -> None:
+    """The report's own warm-up (the decision fill, the exact stage, the regret), then
+    100 games and the first turn's exact law of every built-in strategy it simulates."""
+    from yahtzee_sim.analysis.ranking.paired_games import simulate_scores
+    from yahtzee_sim.analysis.report.build import is_deterministic
+    from yahtzee_sim.analysis.report.compile_ahead import warm
+    from yahtzee_sim.exact.laws import forward_pass, prepared
+    from yahtzee_sim.strategies import default_strategy_ids, get_strategy
+
+    warm(getattr(rules, "name", rules))
+    for sid in default_strategy_ids():
+        try:
+            simulate_scores(get_strategy(sid), 100, 0, rules, 1)
+            if is_deterministic(sid):
+                forward_pass(*prepared(sid, rules), turns=1)
+        except ValueError:  # a strategy that refuses these rules: the report skips it too
+            continue
+
+
+#: Every step, by name. ``seconds`` weighs the progress bar only: the numba compile
+#: seconds of the same first calls in ``benchmarks/bench_compile.py`` (2-core AMD EPYC,
+#: ``benchmarks/results/compile.json``: solver, table fill, advisor, regret); the
+#: ``simulation``, ``exact`` and ``report`` figures are estimates from the report's
+#: kernels (``compile_ahead.REPORT_KERNELS``) until measured.
+#: ``python benchmarks/bench_first_run.py --warmup`` prints each step's CPU seconds from
+#: an empty cache: copy them here.
+STEPS: dict[str, Step] = {
+    "solver": Step("value table", 26.4, (), _solver),
+    "simulation": Step("simulation", 10.0, (), _simulation),
+    "optimal_play": Step("optimal play", 19.9, ("solver",), _optimal_play),
+    "advisor": Step("advisor", 3.7, ("solver",), _advisor),
+    "exact": Step("exact law", 12.0, (), _exact),
+    "regret": Step("regret", 21.1, ("solver",), _regret),
+    "report": Step("report", 40.0, ("solver",), _report),
+}
+
+_PLAY = ("solver", "simulation", "optimal_play")
+_ADVISE = ("solver", "advisor")
+#: The steps each command needs (a command with none compiles no kernel of its own or
+#: compiles per strategy: every step covers the defaults and ``optimal``).
+PLAN: dict[str, tuple[str, ...]] = {
+    "simulate": _PLAY,
+    "solve": ("solver",),
+    "advise": _ADVISE,
+    "select": _PLAY,
+    "rank": _PLAY,
+    "exact": ("exact",),
+    "regret": ("solver", "regret"),
+    "check": ("simulation", "exact"),
+    "report": (*_PLAY, "exact", "regret", "report"),
+    "reproduce": (*_PLAY, "exact", "regret", "report"),
+    "target": (),
+    "win": (),
+    "risk": (),
+    "tournament": _PLAY,
+    "winprob": ("exact",),
+    "duel": (),
+    "distill": _PLAY,
+    "dataset": _PLAY,
+    "analyze": _ADVISE,
+    "play": _ADVISE,
+    "serve": _ADVISE,
+    "strategies": (),
+    "rules": (),
+}
+
+
+def steps_for(commands: Iterable[str] = ()) -> list[str]:
+    """The steps the ``commands`` need (all commands when none is named), in the order of
+    :data:`STEPS`; :class:`WarmupError` for a name not in :data:`PLAN`."""
+    commands = list(commands) or list(PLAN)
+    unknown = [c for c in commands if c not in PLAN]
+    if unknown:
+        raise WarmupError(f"unknown command {unknown[0]!r}; choose from {', '.join(PLAN)}")
+    wanted = {step for c in commands for step in PLAN[c]}
+    return [step for step in STEPS if step in wanted]
+
+
+def run_step(name: str, rules) -> dict:
+    """Run step ``name`` for ``rules`` in this process: ``{"cpu": seconds, "kernels":
+    {kernel: compile seconds}}`` (the kernels numba compiled at top level, by
+    ``module.name``), or ``{"skipped": reason}`` when the rules refuse the step."""
+    from numba.core import event
+
+    compiled = _compiles()
+    t0 = time.process_time()
+    try:
+        with event.install_listener("numba:compile", compiled):
+            STEPS[name].run(rules)
+    except ValueError as exc:  # YahtzeeSimError: e.g. a game type a feature does not take
+        return {"skipped": " ".join(str(exc).splitlines())}
+    kernels = {k: round(v, 2) for k, v in sorted(compiled.seconds.items())}
+    return {"cpu": round(time.process_time() - t0, 2), "kernels": kernels}
+
+
+def _compiles():
+    """A numba event listener that adds up each top-level compilation's seconds."""
+    from numba.core import event
+
+    class Compiles(event.Listener):
+        def __init__(self):
+            self.seconds, self.stack = {}, []
+
+        def on_start(self, ev):
+            func = ev.data["dispatcher"].py_func
+            self.stack.append((time.perf_counter(), f"{func.__module__}.{func.__qualname__}"))
+
+        def on_end(self, ev):
+            t0, kernel = self.stack.pop()
+            if not self.stack:
+                self.seconds[kernel] = self.seconds.get(kernel, 0.0) + time.perf_counter() - t0
+
+    return Compiles()
+
+
+def run_steps(
+    names: list[str], rules: str, jobs: int = 2, on_done: Callable[[str, dict], None] | None = None
+) -> dict[str, dict]:
+    """Run the steps ``names`` for the rules named ``rules``, up to ``jobs`` at a time,
+    each in a fresh process (``python -m yahtzee_sim.analysis.warmup STEP RULES``), a step
+    only once the steps it comes ``after`` (among ``names``) are done.
+    ``on_done(name, outcome)`` is called as each step ends; returns the outcome of each
+    (:func:`run_step`). A step whose process fails raises :class:`RuntimeError`."""
+    done: dict[str, dict] = {}
+    running: dict[str, subprocess.Popen] = {}
+    todo = list(names)
+    try:
+        while todo or running:
+            for name in [n for n in todo if _ready(n, names, done)][: max(1, jobs) - len(running)]:
+                todo.remove(name)
+                running[name] = _start(name, rules)
+            time.sleep(0.05)
+            for name, proc in list(running.items()):
+                if proc.poll() is not None:
+                    done[name] = _outcome(name, running.pop(name))
+                    if on_done is not None:
+                        on_done(name, done[name])
+    finally:  # interrupted: stop the steps still running
+        for proc in running.values():
+            proc.kill()
+            proc.wait()
+    return done
+
+
+def _start(name: str, rules: str) -> subprocess.Popen:
+    """The process of one step."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "yahtzee_sim.analysis.warmup", name, rules],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _outcome(name: str, proc: subprocess.Popen) -> dict:
+    """The outcome a finished step's process printed."""
+    out, err = proc.communicate()
+    if proc.returncode != 0 or not out.strip():
+        last = (err.strip().splitlines() or ["no output"])[-1]
+        raise RuntimeError(f"warm-up step {name!r} failed: {last}")
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def _ready(name: str, names: list[str], done: dict) -> bool:
+    """Whether every step ``name`` comes after (among ``names``) is done."""
+    return all(before in done or before not in names for before in STEPS[name].after)
+
+
+def kernel_cache() -> dict[str, str]:
+    """Where the compiled kernels are stored: ``folder`` (of the solver's kernels; every
+    kernel module of the package has one beside it, or a subfolder of
+    ``NUMBA_CACHE_DIR``) and ``where`` (``NUMBA_CACHE_DIR``, ``beside the sources``,
+    or ``per-user folder``: numba's fallback when the sources' folder is not writable)."""
+    from yahtzee_sim._kernels import solve
+
+    cache = solve.solve_level._cache
+    locator = type(cache._impl.locator).__name__
+    if "UserProvided" in locator or "UserDir" in locator:
+        where = "NUMBA_CACHE_DIR"
+    elif "InTree" in locator or "Source" in locator:
+        where = "beside the sources"
+    else:
+        where = "per-user folder"
+    return {"folder": str(cache._cache_path), "where": where}
+
+
+def default_jobs() -> int:
+    """Both cores of a two-core machine, fewer when the machine has fewer."""
+    return min(2, os.cpu_count() or 1)
+
+
+if __name__ == "__main__":  # one step in a process of its own: python -m ... STEP RULES
+    print(json.dumps(run_step(sys.argv[1], sys.argv[2])))

@@ -1,0 +1,234 @@
+"""First-run benchmark: each first answer of a new user, cold and warm, and the kernels it compiles.
+
+Prints one JSON object. Usage::
+
+    python benchmarks/bench_first_run.py [--only report,simulate,exact,advise] [--skip-warm]
+    python benchmarks/bench_first_run.py --warmup   # the warm-up steps and their kernels
+
+Each command runs as the CLI in a fresh process, first with empty numba and table caches
+(temporary ``NUMBA_CACHE_DIR`` and ``YAHTZEE_SIM_CACHE``: a fresh install), then again with
+the caches the first run left (``warm``). Every command gets caches of its own, so each
+figure is that command's first answer, not one prepared by an earlier command. For each
+run the JSON gives the wall time, the compile notice's announced extra seconds and the
+progress bar's first estimate (both read from the command's stderr, when it printed
+them), and, for the cold run, each top-level numba compilation the main process made:
+the kernel's ``module.name`` and its compile seconds (kernels compiled by a warm-up
+process appear in that process, not here).
+
+``--warmup`` measures the steps of ``yahtzee-sim warmup`` instead
+(:data:`yahtzee_sim.analysis.warmup.STEPS`): each step alone in a fresh process with an
+empty numba cache of its own (the value table solved once beforehand), its CPU seconds
+(the figure ``STEPS`` weighs the warm-up's progress by) and the kernels it compiles with
+their compile seconds; then each kernel with the commands that need it
+(:data:`~yahtzee_sim.analysis.warmup.PLAN`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from page_format import Row
+
+USER_STRATEGY = '''
+import numpy as np
+
+from yahtzee_sim.strategies import Strategy
+
+
+class MostCommon(Strategy):
+    """Keep the most frequent face; write the roll in the box worth most now."""
+
+    def keep(self, view):
+        counts = np.asarray(view.dice)
+        face = counts.argmax(axis=1)
+        rows = np.arange(len(counts))
+        keep = np.zeros_like(counts)
+        keep[rows, face] = counts[rows, face]
+        return keep
+
+    def box(self, view):
+        return view.box_points.argmax(axis=1)
+'''
+
+#: The first answers a newcomer asks for: the main job, optimal games, the exact law of
+#: their own strategy, the advisor.
+COMMANDS = {
+    "report": ["report", "--out", "{tmp}/report"],
+    "simulate": ["simulate", "--strategy", "optimal", "--games", "10000"],
+    "exact": ["exact", "--strategy", "{tmp}/my_strategy.py:MostCommon"],
+    "advise": ["advise", "--dice", "1,2,3,4,6", "--rolls-left", "2"],
+}
+
+RUNNER = r"""
+import json, os, sys, time
+from numba.core import event
+
+stack, compiled = [], {}
+
+
+class Compiles(event.Listener):
+    def on_start(self, ev):
+        func = ev.data["dispatcher"].py_func
+        stack.append((time.perf_counter(), f"{func.__module__}.{func.__qualname__}"))
+
+    def on_end(self, ev):
+        t0, name = stack.pop()
+        if not stack:
+            compiled[name] = compiled.get(name, 0.0) + time.perf_counter() - t0
+
+
+event.register("numba:compile", Compiles())
+from yahtzee_sim.cli import main
+
+sys.argv = ["yahtzee-sim", *json.loads(os.environ["FIRST_RUN_ARGS"])]
+try:
+    code = main()
+finally:
+    with open(os.environ["FIRST_RUN_KERNELS"], "w") as out:
+        json.dump({k: round(v, 2) for k, v in sorted(compiled.items())}, out)
+sys.exit(code)
+"""
+
+NOTICE = re.compile(r"about (\d+) s more than later runs")
+ESTIMATE = re.compile(r"<(\d+):(\d\d)(?::(\d\d))?[,\]]")
+
+
+def first_estimate(stderr: str) -> float | None:
+    """The first remaining-time estimate a tqdm bar printed, in seconds."""
+    for match in ESTIMATE.finditer(stderr):
+        a, b, c = match.groups()
+        return float(int(a) * 3600 + int(b) * 60 + int(c)) if c else float(int(a) * 60 + int(b))
+    return None
+
+
+def run(args: list[str], env: dict[str, str], kernels: Path) -> dict:
+    """One CLI run in a fresh process: wall time, exit code, notice and first estimate."""
+    env = {**env, "FIRST_RUN_ARGS": json.dumps(args), "FIRST_RUN_KERNELS": str(kernels)}
+    t0 = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", RUNNER], env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - t0
+    if done.returncode != 0:
+        raise SystemExit(f"yahtzee-sim {' '.join(args)} failed:\n{done.stderr[-2000:]}")
+    notice = NOTICE.search(done.stderr)
+    return {
+        "seconds": round(seconds, 1),
+        "notice_seconds": float(notice.group(1)) if notice else None,
+        "first_estimate_seconds": first_estimate(done.stderr),
+    }
+
+
+def first_answer(name: str, skip_warm: bool) -> dict:
+    """A command cold (empty caches of its own) and then warm (the caches it left)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "my_strategy.py").write_text(USER_STRATEGY)
+        args = [a.format(tmp=tmp) for a in COMMANDS[name]]
+        env = {
+            **os.environ,
+            "NUMBA_CACHE_DIR": f"{tmp}/numba",
+            "YAHTZEE_SIM_CACHE": f"{tmp}/tables",
+        }
+        kernels = Path(tmp) / "kernels.json"
+        command = "yahtzee-sim " + " ".join(COMMANDS[name])
+        out = {"command": command, "cold": run(args, env, kernels)}
+        out["cold"]["kernels"] = json.loads(kernels.read_text())
+        out["cold"]["compile_seconds"] = round(sum(out["cold"]["kernels"].values()), 1)
+        if not skip_warm:
+            out["warm"] = run(args, env, kernels)
+    return out
+
+
+def warmup_steps() -> dict:
+    """Each warm-up step cold and alone: its CPU seconds and kernels; each kernel's compile
+    seconds (the most any step took) and the commands whose steps compile it."""
+    from yahtzee_sim.analysis.warmup import PLAN, STEPS
+
+    steps, kernels = {}, {}
+    with tempfile.TemporaryDirectory() as tables:
+        env = {**os.environ, "YAHTZEE_SIM_CACHE": tables}
+        for name in STEPS:
+            with tempfile.TemporaryDirectory() as numba_cache:
+                done = subprocess.run(
+                    [sys.executable, "-m", "yahtzee_sim.analysis.warmup", name, "yahtzee"],
+                    env={**env, "NUMBA_CACHE_DIR": numba_cache},
+                    capture_output=True,
+                    text=True,
+                )
+            if done.returncode != 0:
+                raise SystemExit(f"warm-up step {name} failed:\n{done.stderr[-2000:]}")
+            steps[name] = json.loads(done.stdout.strip().splitlines()[-1])
+            print(f"{name}: {json.dumps(steps[name])}", file=sys.stderr, flush=True)
+            commands = [c for c, needs in PLAN.items() if name in needs]
+            for kernel, seconds in steps[name].get("kernels", {}).items():
+                entry = kernels.setdefault(kernel, {"seconds": 0.0, "commands": []})
+                entry["seconds"] = max(entry["seconds"], seconds)
+                entry["commands"] = sorted({*entry["commands"], *commands})
+    ranked = dict(sorted(kernels.items(), key=lambda item: -item[1]["seconds"]))
+    return {"steps": steps, "kernels": ranked}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default=",".join(COMMANDS), help="comma-separated commands")
+    parser.add_argument("--skip-warm", action="store_true", help="cold runs only")
+    parser.add_argument("--warmup", action="store_true", help="the warm-up steps, each alone")
+    opts = parser.parse_args()
+    names = [n for n in opts.only.split(",") if n]
+    unknown = sorted(set(names) - set(COMMANDS))
+    if unknown:
+        parser.error(f"unknown command {unknown[0]!r}; choose from {', '.join(COMMANDS)}")
+    result = {
+        "benchmark": "first_run",
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "runs": {},
+    }
+    if opts.warmup:
+        print(json.dumps(result | {"warmup": warmup_steps()}, indent=2))
+        return 0
+    for name in names:  # each figure on stderr as soon as it is measured
+        result["runs"][name] = first_answer(name, opts.skip_warm)
+        print(f"{name}: {json.dumps(result['runs'][name])}", file=sys.stderr, flush=True)
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+def rows(r: dict) -> list[Row]:
+    """The page's rows: each first answer cold and warm; with ``--warmup``'s result, each
+    warm-up step's CPU seconds and the ten costliest kernels with their commands."""
+    out: list[Row] = []
+    for run in r.get("runs", {}).values():
+        warm = f", {run['warm']['seconds']:.1f} s warm" if "warm" in run else ""
+        cold = run["cold"]
+        out.append((
+            f"`{run['command']}`, the first answer (empty caches)",
+            f"{cold['seconds']:.1f} s wall clock ({cold['compile_seconds']:.1f} s compiling){warm}",
+        ))  # fmt: skip
+    warmup = r.get("warmup", {})
+    for step, outcome in warmup.get("steps", {}).items():
+        cpu = f"{outcome['cpu']:.1f} s CPU" if "cpu" in outcome else "skipped"
+        out.append((f"warm-up step `{step}` alone, empty numba cache", cpu))
+    for kernel, entry in list(warmup.get("kernels", {}).items())[:10]:
+        needs = ", ".join(entry["commands"]) or "no command"
+        out.append((f"compiling `{kernel}` (needed by {needs})", f"{entry['seconds']:.1f} s"))
+    return out
+
+
+# its entry on the Performance page (perf_page.py)
+AREA = "The report"
+TITLE = "The first answer of each command and the kernels it compiles"
+COMMAND = "python benchmarks/bench_first_run.py --warmup"
+SMOKE = None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""``yahtzee-sim warmup``: the plan covers every command, bad names are one line and exit 2,
+and after the warm-up the real commands compile nothing (the slow test)."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from yahtzee_sim.analysis.warmup import PLAN, STEPS, WarmupError, kernel_cache, steps_for
+from yahtzee_sim.cli import COMMANDS, main
+
+
+def test_the_plan_names_every_command_and_only_known_steps():
+    assert set(PLAN) == {c.name for c in COMMANDS} - {"warmup"}
+    assert {step for steps in PLAN.values() for step in steps} <= set(STEPS)
+    for step in STEPS.values():
+        assert set(step.after) <= set(STEPS) and step.seconds > 0
+
+
+def test_steps_for_commands_in_plan_order_once_each():
+    assert steps_for(["advise", "simulate"]) == ["solver", "simulation", "optimal_play", "advisor"]
+    assert steps_for(["rules"]) == []
+    assert steps_for([]) == list(STEPS)  # no name: every command
+    with pytest.raises(WarmupError, match="unknown command 'nope'"):
+        steps_for(["simulate", "nope"])
+
+
+def test_steps_come_after_the_steps_they_reuse():
+    order = list(STEPS)
+    for name, step in STEPS.items():
+        assert all(order.index(before) < order.index(name) for before in step.after)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["warmup", "nope"], ["warmup", "simulate", "--rules", "nope"], ["warmup", "--jobs", "0"]],
+)
+def test_bad_arguments_are_one_line_and_exit_2(capsys, argv):
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's own refusals
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_command_without_kernels_needs_no_step(capsys):
+    assert main(["warmup", "rules", "strategies", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["steps"] == {} and out["kernel_cache"] == kernel_cache()
+
+
+#: Runs a CLI command and prints the kernels numba compiled at top level in this process.
+COUNTER = r"""
+import json, sys
+from numba.core import event
+
+compiled = []
+
+
+class Compiles(event.Listener):
+    depth = 0
+
+    def on_start(self, ev):
+        if not Compiles.depth:
+            func = ev.data["dispatcher"].py_func
+            compiled.append(f"{func.__module__}.{func.__qualname__}")
+        Compiles.depth += 1
+
+    def on_end(self, ev):
+        Compiles.depth -= 1
+
+
+event.register("numba:compile", Compiles())
+from yahtzee_sim.cli import main
+
+code = main(sys.argv[1:])
+print(json.dumps(compiled))
+sys.exit(code)
+"""
+
+#: The first answers a newcomer asks for, after ``warmup`` of the same commands.
+FIRST_ANSWERS = [
+    ["simulate", "--strategy", "optimal", "--games", "1000", "--quiet"],
+    ["advise", "--dice", "1,2,3,4,6", "--rolls-left", "2"],
+    ["exact", "--strategy", "greedy", "--quiet"],
+]
+
+
+@pytest.mark.slow
+def test_after_warmup_the_commands_compile_nothing(tmp_path):
+    env = {
+        **os.environ,
+        "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
+        "YAHTZEE_SIM_CACHE": str(tmp_path / "tables"),
+    }
+    names = [argv[0] for argv in FIRST_ANSWERS]
+    warm = [sys.executable, "-m", "yahtzee_sim", "warmup", *names, "--quiet", "--json"]
+    done = subprocess.run(warm, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert set(out["steps"]) == set(steps_for(names))
+    assert out["kernel_cache"]["where"] == "NUMBA_CACHE_DIR"
+    assert out["kernel_cache"]["folder"].startswith(env["NUMBA_CACHE_DIR"])
+    for argv in FIRST_ANSWERS:
+        run = subprocess.run(
+            [sys.executable, "-c", COUNTER, *argv], env=env, capture_output=True, text=True
+        )
+        assert run.returncode == 0, run.stderr
+        assert json.loads(run.stdout.strip().splitlines()[-1]) == [], argv
