@@ -26,6 +26,7 @@ import numpy as np
 from yahtzee_sim.errors import YahtzeeSimError
 
 __all__ = [
+    "AHEAD_KERNELS",
     "PLAN",
     "STEPS",
     "Step",
@@ -33,6 +34,7 @@ __all__ = [
     "kernel_cache",
     "run_step",
     "run_steps",
+    "solve_while_compiling",
     "steps_for",
 ]
 
@@ -83,6 +85,42 @@ def _optimal_play(rules) -> None:
     from yahtzee_sim.engine.simulate import simulate_aggregate
 
     simulate_aggregate("optimal", 64, rules=rules, n_jobs=1, progress=False)
+
+
+def _zero_table(rules):
+    """A value table of zeros for ``rules``: the kernels' argument types without a solve."""
+    from yahtzee_sim.game.rules import get_rules
+    from yahtzee_sim.game.state import n_states
+    from yahtzee_sim.solving.solver import ValueTable
+
+    rules = get_rules(rules)
+    return ValueTable(rules, np.zeros(n_states(rules)))
+
+
+def _table_fill(rules) -> None:
+    """The decision fill of a table strategy (``optimal``) against a table of zeros and a
+    block of ``greedy`` games: the kernels a first ``simulate`` of optimal play compiles
+    besides the solver's, without solving."""
+    from yahtzee_sim.strategies.optimal import TableStrategy
+
+    table = _zero_table(rules)
+
+    class Zeros(TableStrategy):
+        def state_values(self, rules) -> np.ndarray:
+            return table.values
+
+    Zeros().decision_table(table.rules, np.zeros(1, dtype=np.int64))
+    _simulation(rules)
+
+
+def _advisor_kernels(rules) -> None:
+    """One advisor answer at each number of rolls left against a table of zeros: the
+    advisor's kernels without the solver's."""
+    from yahtzee_sim.solving.advisor import advise
+
+    table = _zero_table(rules)
+    for rolls_left in (2, 1, 0):
+        advise([1, 2, 3, 4, 6], rolls_left, rules=table.rules, table=table)
 
 
 def _advisor(rules) -> None:
@@ -174,6 +212,16 @@ STEPS: dict[str, Step] = {
     "exact": Step("exact law", 12.0, (), _exact),
     "regret": Step("regret", 21.1, ("solver",), _regret),
     "report": Step("report", 40.0, ("solver",), _report),
+    # run beside a first solve by solve_while_compiling (no solve of their own)
+    "table_fill": Step("optimal play's kernels", 29.9, (), _table_fill),
+    "advisor_kernels": Step("advisor's kernels", 3.7, (), _advisor_kernels),
+}
+
+#: A kernel of each step :func:`solve_while_compiling` runs beside a solve: when it is in
+#: the kernel cache, the step has nothing to do.
+AHEAD_KERNELS = {
+    "table_fill": ("yahtzee_sim._kernels.batched", "upper_lane_decisions"),
+    "advisor_kernels": ("yahtzee_sim._kernels.decisions", "position_values"),
 }
 
 _PLAY = ("solver", "simulation", "optimal_play")
@@ -325,6 +373,41 @@ def kernel_cache() -> dict[str, str]:
     else:
         where = "per-user folder"
     return {"folder": str(cache._cache_path), "where": where}
+
+
+def solve_while_compiling(step: str, rules) -> None:
+    """Solve (or load) the value table of ``rules`` while step ``step`` of
+    :data:`AHEAD_KERNELS` compiles the kernels the command needs next in a second process
+    (both cores at work on a first run), then wait for that process, so that the command
+    loads those kernels from the cache instead of compiling them after the solve.
+
+    Nothing runs ahead when the step's kernels are cached already or the solver's are
+    (no compiling to overlap); a step that fails costs nothing but its time: a kernel it
+    did not compile is compiled when first used.
+    """
+    from yahtzee_sim.analysis.report import compile_ahead
+    from yahtzee_sim.solving.solver import value_table
+
+    proc = None
+    if compile_ahead.kernel_missing(*AHEAD_KERNELS[step]) and compile_ahead.kernel_missing(
+        "yahtzee_sim._kernels.solve", "solve_level"
+    ):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "yahtzee_sim.analysis.warmup", step, _rules_name(rules)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=dict(os.environ, NUMBA_NUM_THREADS="1"),
+        )
+    try:
+        value_table(rules)
+    finally:
+        compile_ahead.finish(proc, compile_ahead.TIMEOUT_SECONDS)
+
+
+def _rules_name(rules) -> str:
+    """The name a step process gets the rules by (a preset and its house rules)."""
+    return str(getattr(rules, "name", rules))
 
 
 def default_jobs() -> int:

@@ -8,7 +8,14 @@ import sys
 
 import pytest
 
-from yahtzee_sim.analysis.warmup import PLAN, STEPS, WarmupError, kernel_cache, steps_for
+from yahtzee_sim.analysis.warmup import (
+    AHEAD_KERNELS,
+    PLAN,
+    STEPS,
+    WarmupError,
+    kernel_cache,
+    steps_for,
+)
 from yahtzee_sim.cli import COMMANDS, main
 
 
@@ -22,7 +29,8 @@ def test_the_plan_names_every_command_and_only_known_steps():
 def test_steps_for_commands_in_plan_order_once_each():
     assert steps_for(["advise", "simulate"]) == ["solver", "simulation", "optimal_play", "advisor"]
     assert steps_for(["rules"]) == []
-    assert steps_for([]) == list(STEPS)  # no name: every command
+    # no name: every command (the steps run beside a solve are the commands' own)
+    assert steps_for([]) == [step for step in STEPS if step not in AHEAD_KERNELS]
     with pytest.raises(WarmupError, match="unknown command 'nope'"):
         steps_for(["simulate", "nope"])
 
@@ -110,3 +118,62 @@ def test_after_warmup_the_commands_compile_nothing(tmp_path):
         )
         assert run.returncode == 0, run.stderr
         assert json.loads(run.stdout.strip().splitlines()[-1]) == [], argv
+
+
+AHEAD = r"""
+import json, sys
+from numba.core import event
+from yahtzee_sim.analysis.report import compile_ahead
+from yahtzee_sim.analysis.warmup import run_step, solve_while_compiling
+
+compile_ahead.TIMEOUT_SECONDS = 3600.0  # the test waits for the second process, however slow
+step, kernel = sys.argv[1], sys.argv[2]
+compiled = []
+
+
+class Compiles(event.Listener):
+    def on_start(self, ev):
+        func = ev.data["dispatcher"].py_func
+        compiled.append(f"{func.__module__}.{func.__qualname__}")
+
+    def on_end(self, ev):
+        pass
+
+
+with event.install_listener("numba:compile", Compiles()):
+    solve_while_compiling(step, "2-yatzy")
+    ahead = compile_ahead.kernel_missing(*kernel.rsplit(".", 1))
+    if step == "table_fill":
+        from yahtzee_sim import simulate
+
+        simulate("optimal", 100, rules="2-yatzy", n_jobs=1)
+    else:
+        from yahtzee_sim.solving.advisor import advise
+
+        advise([1, 2, 3, 4, 6], 2, rules="2-yatzy")
+print(json.dumps({"compiled": compiled, "missing_after_solve": ahead}))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("step", sorted(AHEAD_KERNELS))
+def test_a_first_solve_compiles_the_next_kernels_in_a_second_process(tmp_path, step):
+    """From empty caches: while this process compiles the solver and solves, the second
+    process compiles the kernels the command uses next; this process then loads them."""
+    kernel = ".".join(AHEAD_KERNELS[step])
+    env = {
+        **os.environ,
+        "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
+        "YAHTZEE_SIM_CACHE": str(tmp_path / "tables"),
+    }
+    run = subprocess.run(
+        [sys.executable, "-c", AHEAD, step, kernel],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert out["missing_after_solve"] is False
+    assert "yahtzee_sim._kernels.solve.solve_level" in out["compiled"]  # this process solved
+    assert kernel not in out["compiled"]  # ... and loaded the other's kernel

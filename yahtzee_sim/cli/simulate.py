@@ -7,10 +7,12 @@ import json
 import time
 from pathlib import Path
 
+from yahtzee_sim.analysis.warmup import solve_while_compiling
 from yahtzee_sim.cli import options as opt
 from yahtzee_sim.cli.files import check_file, check_frame_file, write_frame
 from yahtzee_sim.engine.records import check_records_fit, record_games, write_records
 from yahtzee_sim.engine.simulate import DEFAULT_CHUNK, simulate, simulate_aggregate
+from yahtzee_sim.strategies.optimal import TableStrategy
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -67,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
     if args.record is not None:  # refused before the games are played, not after
         check_records_fit(args.games)
     t0 = time.perf_counter()
+    if isinstance(strategy, TableStrategy):  # a first run: both cores compile
+        solve_while_compiling("table_fill", rules)
     play = simulate_aggregate if args.out is None else simulate  # a summary alone streams
     res = play(
         strategy,

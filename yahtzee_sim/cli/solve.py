@@ -7,6 +7,7 @@ import json
 import math
 import time
 
+from yahtzee_sim.analysis.warmup import solve_while_compiling
 from yahtzee_sim.cli import options as opt
 from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, print_result, save_plot
 from yahtzee_sim.cli.missing_extras import require
@@ -187,6 +188,7 @@ def run_advise(args: argparse.Namespace) -> int:
     """Value every option at one decision (:func:`yahtzee_sim.advise`) and print them."""
     rules = opt.rules_from(args)
     position = (opt.dice(args.dice), args.rolls_left, opt.id_list(args.used), args.upper)
+    solve_while_compiling("advisor_kernels", rules)  # a first run: both cores compile
     options = advise(*position, flag=args.flag, rules=rules, saved_rolls=args.saved_rolls)
     boxes = odds_boxes(rules, args.odds, position[2])
     if boxes is not None:
