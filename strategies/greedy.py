@@ -166,6 +166,22 @@ class Greedy(Strategy):
         self._fill_into(rules, used, upper, flag, np.arange(n, dtype=np.int64), keep, cat)
         return np.repeat(keep[:, None, :], layers, axis=1), cat
 
+    def saved_decision_table(self, rules, positions: np.ndarray, n_layers: int, n_banks: int):
+        """Decisions at every roll of positions ``(used, upper, flag)`` of a game with saved
+        rolls, for its exact moments (the protocol of
+        :func:`yahtzee_sim.exact.saved_moments.position_decisions`): ``keep[i, j - 1, r]``
+        for ``j = 1 .. n_layers`` rerolls left and ``cat[i, b, r]`` for ``b = 0 ..
+        n_banks - 1`` rolls saved. Greedy reads neither: one fill serves every layer."""
+        self.prepare(rules)
+        pos = np.asarray(positions, dtype=np.int64)
+        n, n_rolls = len(pos), rules.tables.n_rolls
+        keep = np.empty((n, n_rolls), dtype=np.int16)
+        cat = np.empty((n, n_rolls), dtype=np.int8)
+        used, upper, flag = (np.ascontiguousarray(pos[:, c]) for c in range(3))
+        self._fill_into(rules, used, upper, flag, np.arange(n, dtype=np.int64), keep, cat)
+        keeps = np.repeat(keep[:, None, :], n_layers, axis=1)
+        return keeps, np.repeat(cat[:, None, :], n_banks, axis=1)
+
     def _lookup(self, view: TurnView, table: str) -> np.ndarray:
         self.prepare(view.rules)
         c = self._cache

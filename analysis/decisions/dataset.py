@@ -26,6 +26,7 @@ from yahtzee_sim._kernels.lanes import upper_total_lanes
 from yahtzee_sim._kernels.regret import decision_options
 from yahtzee_sim._kernels.scoring import box_options, kernel_rules
 from yahtzee_sim.analysis.decisions.regret import decision_layer_name
+from yahtzee_sim.analysis.decisions.saved_options import grade_saved_decisions
 from yahtzee_sim.engine.atomic import atomic_path
 from yahtzee_sim.engine.budget import check_memory, decisions_bytes
 from yahtzee_sim.engine.observation import action_names, n_actions, roll_names
@@ -193,7 +194,12 @@ def _options(rules: RuleSet, rec: dict, lanes) -> tuple:
     Returns ``(order, n_options, option_ptr, out)``: the kernel visits the decisions in
     ``order`` (by state, then rerolls left) and ``out = (option_actions, option_values,
     value, best_action, best_value)``; the options are in ``rec``'s row order (row ``i``'s
-    at ``option_ptr[i] .. option_ptr[i + 1] - 1``), the last three in ``order``'s."""
+    at ``option_ptr[i] .. option_ptr[i + 1] - 1``), the last three in ``order``'s.
+    Games without saved rolls only (the kernel values a stop with no roll saved)."""
+    if rules.saved_roll_cap:
+        raise DatasetError(
+            f"{rules.name!r} saves rolls: its decisions are graded by grade_saved_decisions"
+        )
     kr = kernel_rules(rules)
     state = encode_state(rules, rec["used"], rec["upper_total"], rec["flag"])
     order = np.lexsort((rec["rolls_left"], state))  # by state, then rerolls left
@@ -240,7 +246,19 @@ def grade_decisions(rules: RuleSet, rec: dict, lanes=None) -> dict:
     """Every legal option of decisions ``rec`` (arrays ``turn, rolls_left, roll, used,
     upper_total, flag, action``) valued under optimal play, aligned with ``rec``'s rows:
     ``value`` (of the action taken), ``optimal_action``, ``optimal_value``, ``n_options``
-    and the options in CSR form (``option_ptr``, ``option_actions``, ``option_values``)."""
+    and the options in CSR form (``option_ptr``, ``option_actions``, ``option_values``).
+
+    In a game with saved rolls ``rec`` also holds ``saved`` (at a box decision, the rolls
+    the turn leaves saved) and the options are valued as the advisor values them, a stop
+    with the rolls it saves (:func:`~yahtzee_sim.analysis.decisions.saved_options.
+    grade_saved_decisions`; ``lanes`` is not used)."""
+    if rules.saved_roll_cap:
+        if "saved" not in rec:
+            raise DatasetError(
+                f"decisions of {rules.name!r} (a game with saved rolls) need the rolls each "
+                "box decision saves (a 'saved' column)"
+            )
+        return grade_saved_decisions(rules, rec, value_table(rules))
     if lanes is None:
         lanes = upper_total_lanes(value_table(rules).values)
     order, n_opts, opt_ptr, (oa, ov, value, best_a, best_v) = _options(rules, rec, lanes)
@@ -316,7 +334,8 @@ def decision_dataset(
 def _graded_blocks(strategy, n_games, seed, rules, chunk_size, bar):
     """``(columns, option pointers, option actions, option values)`` of each block of
     recorded games, every decision graded against optimal (``bar`` advanced, then closed)."""
-    lanes = upper_total_lanes(value_table(rules).values)
+    # saved-roll games are valued through the table itself (grade_decisions)
+    lanes = None if rules.saved_roll_cap else upper_total_lanes(value_table(rules).values)
     faces, names = roll_names(rules), action_names(rules)
     cols, ptrs, acts, vals = [], [], [], []
     offset = 0
@@ -324,7 +343,7 @@ def _graded_blocks(strategy, n_games, seed, rules, chunk_size, bar):
         play = np.lexsort((np.arange(len(rec["game"])), rec["game"]))  # game by game
         rec = {k: v[play] for k, v in rec.items()}
         g = grade_decisions(rules, rec, lanes)
-        cols.append(_block_columns(rec, g, faces, names))
+        cols.append(_block_columns(rec, g, faces, names, bool(rules.saved_roll_cap)))
         acts.append(g["option_actions"].astype(np.int16))
         vals.append(g["option_values"])
         ptrs.append(g["option_ptr"][1:] + offset)
@@ -334,9 +353,11 @@ def _graded_blocks(strategy, n_games, seed, rules, chunk_size, bar):
     return cols, ptrs, acts, vals
 
 
-def _block_columns(rec: dict, g: dict, faces, names) -> dict:
+def _block_columns(rec: dict, g: dict, faces, names, saving: bool = False) -> dict:
     """The dataset's columns of one block of decisions (``rec``, graded: ``g``) in compact
-    dtypes; ``faces`` and ``names`` name the rolls and the actions."""
+    dtypes; ``faces`` and ``names`` name the rolls and the actions. ``saving`` (a game with
+    saved rolls) adds ``saved``: at a box decision, the rolls the turn leaves saved."""
+    saved = {"saved": rec["saved"].astype(np.int8)} if saving else {}
     return {
         "game": rec["game"],
         "turn": (rec["turn"] + 1).astype(np.int8),
@@ -355,4 +376,4 @@ def _block_columns(rec: dict, g: dict, faces, names) -> dict:
         "optimal_value": g["optimal_value"],
         "regret": np.maximum(g["optimal_value"] - g["value"], 0.0),
         "n_options": g["n_options"].astype(np.int16),
-    }
+    } | saved

@@ -5,7 +5,10 @@ pass) and the optimal value of every option (the solved table). Every decision
 point the strategy reaches is charged ``P(reach) × (optimal value of the point −
 optimal value after the strategy's action)``; these charges sum to the optimal
 expected score minus the strategy's (the performance-difference identity), which
-the tests check.
+the tests check. Without the score law the forward pass is streamed a block of states
+at a time (games whose law does not fit in memory, such as ``maxi-yatzy-3``). Games with
+fixed rolls only: on games with saved rolls a stop saves rolls the turn's widget does not
+value, and regret is refused in one line.
 """
 
 from __future__ import annotations
@@ -23,11 +26,17 @@ from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.exact.forward import ForwardStats, forward_pass
 from yahtzee_sim.exact.laws import exact_result, prepared
+from yahtzee_sim.exact.result import ExactEvaluationError
+from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.dice import DiceTables
-from yahtzee_sim.game.rules import RuleSet
+from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import decode_state, state_runs
 from yahtzee_sim.solving.solver import value_table
 from yahtzee_sim.validation import Integer, validate_params
+
+#: Regret values every decision point by the widget of its turn, which on games with saved
+#: rolls does not hold the rolls a stop saves: games with fixed rolls only.
+REGRET_ANALYSIS = Feature("regret", FIXED_ROLLS)
 
 
 @dataclass(eq=False)
@@ -112,7 +121,8 @@ def regret(
     Raises
     ------
     ExactEvaluationError
-        For random or score-dependent strategies (as :func:`~yahtzee_sim.exact.laws.evaluate`).
+        For random or score-dependent strategies (as :func:`~yahtzee_sim.exact.laws.evaluate`),
+        and on games with saved rolls (one line).
     ValueError
         If ``top`` is not a non-negative integer.
     """
@@ -130,12 +140,17 @@ def evaluate_with_regret(
     """:func:`~yahtzee_sim.exact.laws.evaluate` and :func:`regret` from one forward pass.
 
     Returns ``(ExactResult, RegretResult)`` (the first is ``None`` when
-    ``distribution`` is ``None``; ``False`` gives the moments only).
+    ``distribution`` is ``None``; ``False`` gives the moments only). Without the law
+    (``distribution`` ``None`` or ``False``) the pass streams each level a block of
+    states at a time and keeps no level's outcomes: the memory of three numbers per state,
+    so games too large for the exact law (``maxi-yatzy-3``) take it too.
     """
     t0 = time.perf_counter()
-    strategy, rules = prepared(strategy, rules)
+    REGRET_ANALYSIS.check(get_rules(rules), ExactEvaluationError)
+    law = distribution is True
+    strategy, rules = prepared(strategy, rules, moments_only=not law)
     acc = RegretAccumulator(rules, top)
-    levels, fw = forward_pass(strategy, rules, progress, acc)
+    levels, fw = forward_pass(strategy, rules, progress, acc, keep_levels=law)
     t1 = time.perf_counter()
     res = acc.result(strategy_label(strategy), fw, t1 - t0)
     ex = None

@@ -79,11 +79,14 @@ def _keep_option_values(rules, table, rec, rows, keep_rows, stop_value) -> np.nd
     upper = np.minimum(rec["upper_total"], rules.upper_cap)
     state = np.stack([rec["used"][rows], upper[rows], rec["flag"][rows]], axis=1)
     groups, which = np.unique(state, axis=0, return_inverse=True)
-    which = which.ravel()
+    group_of = which.ravel()[owner]  # the turn-start state of each option
+    by_group = np.argsort(group_of, kind="stable")
+    cut = np.searchsorted(group_of[by_group], np.arange(len(groups) + 1))
+    rolls_left = rec["rolls_left"][rows]
     for g, (u, up, f) in enumerate(groups.tolist()):  # one widget run per turn-start state
         keep_vals, _, _ = position_values(kr, lanes, u, up, f)
-        mine = np.flatnonzero(which[owner] == g)
-        out[mine] = keep_vals[rec["rolls_left"][rows][owner[mine]], keep_rows[mine]]
+        mine = by_group[cut[g] : cut[g + 1]]
+        out[mine] = keep_vals[rolls_left[owner[mine]], keep_rows[mine]]
     full = t.keep_size[keep_rows] == rules.n_dice
     out[full] = stop_value[owner[full]]
     return out

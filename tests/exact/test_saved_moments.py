@@ -22,7 +22,8 @@ from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.exact.laws import ExactEvaluationError, evaluate
 from yahtzee_sim.exact.moments_file import HEADER_BYTES
-from yahtzee_sim.exact.saved_moments import saved_moments
+from yahtzee_sim.exact.saved_moments import level_positions, position_decisions, saved_moments
+from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.game.state import state_layout, upper_reach
 from yahtzee_sim.solving.solver import solve
 from yahtzee_sim.strategies import get_strategy
@@ -171,6 +172,40 @@ class _FirstBox(Strategy):
 def test_an_illegal_box_in_a_reached_position_is_refused():
     with pytest.raises(ExactEvaluationError, match="chooses a box the rules do not allow"):
         evaluate(_FirstBox(), small_saved_game(2), distribution=False)
+
+
+class _Asked(_FirstBox):
+    """Greedy asked through its batched keep and box only (no compiled decision fill)."""
+
+    def box(self, view):
+        return self.inner.box(view)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [small_saved_game(1), small_saved_game(5), small_saved_game(3, True, n_dice=4),
+     pytest.param("maxi-yatzy+forced+cap2", marks=pytest.mark.slow),
+     pytest.param("maxi-yatzy+forced", marks=pytest.mark.slow)],
+    ids=["cap1", "cap5", "forced-cap3", "maxi-forced-cap2", "maxi-forced"],
+)  # fmt: skip
+def test_a_compiled_decision_fill_gives_the_moments_of_the_batched_answers(rules):
+    rules = get_rules(rules)
+    greedy = get_strategy("greedy")
+    greedy.prepare(rules)
+    asked = _Asked()
+    asked.prepare(rules)
+    masks = np.array([3] if rules.forced_order else [3, 5, 6], dtype=np.int64)  # two filled
+    pos = level_positions(rules, masks)
+    k = 2
+    n_layers = rules.rolls_per_turn - 1 + int(state_layout(rules).saved_count[k]) - 1
+    fast = position_decisions(greedy, rules, pos, k, n_layers)
+    slow = position_decisions(asked, rules, pos, k, n_layers, np.random.default_rng(0))
+    for a, b in zip(fast, slow, strict=True):
+        assert a.dtype == b.dtype and a.shape == b.shape
+        np.testing.assert_array_equal(a, b)
+    got = evaluate(greedy, rules, distribution=False)
+    want = evaluate(asked, rules, distribution=False)
+    assert (got.mean, got.sd, got.n_states) == (want.mean, want.sd, want.n_states)
 
 
 class _Sneaky(_FirstBox):

@@ -110,7 +110,8 @@ def level_regret(kr, lanes, used, upper, flag, group_ptr, keep_dec, cat_dec, out
     ``loss[i, j]``, the expected loss (given the state is reached) of layer ``j``;
     ``by_cat[i, c]``, box losses by the box the strategy chose; ``top_*[i, j]``, the
     costliest roll of each layer (roll, probability within the turn, loss, optimal
-    action: box index or keep index). The groups are shared out in ``n_chunks`` chunks."""
+    action: box index or keep index). The groups are shared out in ``n_chunks`` chunks.
+    Games without saved rolls only (regret refuses the others)."""
     n_groups = group_ptr.shape[0] - 1
     n_rolls = kr.roll_keep_index.shape[0]
     n_keeps = kr.keep_add.shape[0]
@@ -209,22 +210,6 @@ def _levels_options(kr, lanes, u, up, f, a, b, roll, rolls_left, opt_start, out,
         i += 1
 
 
-@njit(cache=True, nogil=True)
-def _widget_options(kr, lanes, u, up, f, a, b, roll, rolls_left, opt_start, out, work, points):
-    """Options of decisions ``a .. b - 1`` of one turn-start state from a recording
-    widget run (games with saved rolls)."""
-    opt_action, opt_value = out[0], out[1]
-    one = np.int64(1)  # not a literal: the same compiled widget as the other lane runs
-    _, _, _, keep_vals, roll_vals = widget(kr, lanes, u, up, f, up, one, work, np.int64(2))
-    for i in range(a, b):
-        r, j = roll[i], rolls_left[i]
-        if j > 0:
-            first = roll_vals[0, :, 0]
-            _keep_options(kr, r, keep_vals[j], first, opt_start[i], opt_action, opt_value)
-        else:
-            _box_options(kr, lanes, u, up, f, r, points, opt_start[i], opt_action, opt_value)
-
-
 @njit(cache=True, parallel=True, nogil=True)
 def decision_options(
     kr, lanes, used, upper, flag, group_ptr, roll, rolls_left, chosen, opt_start, opt_stop, out
@@ -242,27 +227,23 @@ def decision_options(
     (keeping every die ends the rolling: the roll's best box), a box's its points, the
     bonuses it earns and the next state's value (the advisor's values). Only the levels
     a group's decisions need are computed (:func:`_levels_options`).
+
+    Games without saved rolls only: a stop is valued with no roll saved and the next
+    states are read in the product layout. Games with saved rolls are graded by
+    :func:`yahtzee_sim.analysis.decisions.saved_options.grade_saved_decisions`.
     """
     opt_action, opt_value, value, best_action, best_value = out
     n = used.shape[0]
     n_chunks = min(n, MAX_CHUNKS)
-    saving = kr.saved_size > 1
     for chunk in prange(n_chunks):
-        work = new_work(kr, np.int64(1), np.int64(2) if saving else np.int64(0))
-        points = np.empty(kr.n_boxes, dtype=np.int64)
+        work = new_work(kr, np.int64(1), np.int64(0))
         first_roll = np.empty(kr.roll_keep_index.shape[0])
         for g in range(chunk, n, n_chunks):
             a, b = group_ptr[g], group_ptr[g + 1]
-            if saving:
-                _widget_options(
-                    kr, lanes, used[g], upper[g], flag[g], a, b, roll, rolls_left, opt_start,
-                    out, work, points,
-                )  # fmt: skip
-            else:
-                _levels_options(
-                    kr, lanes, used[g], upper[g], flag[g], a, b, roll, rolls_left, opt_start,
-                    out, work, first_roll,
-                )  # fmt: skip
+            _levels_options(
+                kr, lanes, used[g], upper[g], flag[g], a, b, roll, rolls_left, opt_start,
+                out, work, first_roll,
+            )  # fmt: skip
             for i in range(a, b):
                 best_value[i] = NEG
                 value[i] = np.nan

@@ -378,7 +378,9 @@ def write_records(path: str | os.PathLike, records: list[dict]) -> Path:
 class DecisionRecorder:
     """Plays ``strategy`` (the engine asks it, this records): every decision of the
     games that have it to make, as arrays ``game, turn, rolls_left, roll, used,
-    upper_total, flag, score, action`` (:mod:`yahtzee_sim.engine.observation` encoding)."""
+    upper_total, flag, score, action`` (:mod:`yahtzee_sim.engine.observation` encoding)
+    and ``saved``: at a box decision the rolls the turn leaves saved for the next (games
+    with saved rolls; 0 elsewhere)."""
 
     def __init__(self, strategy) -> None:
         self.strategy = strategy
@@ -398,6 +400,7 @@ class DecisionRecorder:
                 "flag": view.flag[rows].copy(),
                 "score": view.score[rows].copy(),
                 "action": actions[rows],
+                "saved": view.saved_rolls[rows].astype(np.int64),
             }
         )
 

@@ -70,6 +70,14 @@ class ForwardStats:
     reach: np.ndarray | None = None  # probability of reaching each encoded state
 
 
+def _chunk_states(strategy, rules: RuleSet) -> int:
+    """States per chunk of :func:`level_outcomes`: per call of the strategy's
+    ``decision_table``, or as many as fill one batched call."""
+    if getattr(strategy, "decision_table", None) is not None:
+        return _STATES_PER_TABLE
+    return max(1, ROWS_PER_CHUNK // rules.tables.n_rolls)
+
+
 def level_outcomes(
     strategy, rules: RuleSet, states: np.ndarray, turn: int, rng=None, on_decisions=None
 ):
@@ -82,9 +90,7 @@ def level_outcomes(
     kr = kernel_rules(rules)
     n_rolls = t.n_rolls
     parts = []
-    per_chunk = max(1, ROWS_PER_CHUNK // n_rolls)
-    if getattr(strategy, "decision_table", None) is not None:
-        per_chunk = _STATES_PER_TABLE
+    per_chunk = _chunk_states(strategy, rules)
     for lo in range(0, len(states), per_chunk):
         chunk = states[lo : lo + per_chunk]
         keep, cat = decision_tables(strategy, rules, chunk, turn, rng if lo == 0 else None)
@@ -141,13 +147,20 @@ def _illegal_box(strategy, rules, state, roll, c) -> IllegalMoveError:
 
 
 def forward_pass(
-    strategy, rules: RuleSet, progress: bool = False, on_decisions=None, turns: int | None = None
+    strategy,
+    rules: RuleSet,
+    progress: bool = False,
+    on_decisions=None,
+    turns: int | None = None,
+    keep_levels: bool = True,
 ):
     """The forward pass alone, for analyses built on it (regret).
 
     Returns ``(levels, stats)``: the :class:`LevelOutcomes` of every level (turn
-    ``t`` = ``levels[t]``) and their :class:`ForwardStats` (with ``reach``, the
-    probability of reaching each encoded state).
+    ``t`` = ``levels[t]``; none with ``keep_levels`` False, which streams each level as
+    :func:`forward_levels` does, for games whose outcomes do not fit in memory) and
+    their :class:`ForwardStats` (with ``reach``, the probability of reaching each
+    encoded state).
     ``strategy`` must come from :func:`~yahtzee_sim.exact.laws.prepared`.
     ``on_decisions(turn, states, keep, cat, reach)`` is called with every chunk's
     decision tables; the reach probabilities of those states are final by then.
@@ -160,7 +173,7 @@ def forward_pass(
             "from evaluate() (score-augmented states); analyses built on the position-only "
             "forward pass (regret) do not cover it"
         )
-    return forward_levels(strategy, rules, progress, on_decisions, turns)
+    return forward_levels(strategy, rules, progress, on_decisions, turns, keep_levels)
 
 
 def forward_levels(
@@ -219,8 +232,11 @@ def _stream_level(strategy, rules: RuleSet, states, turn: int, rng, hook, acc) -
     """Push one level forward a block of states at a time; returns the next level's
     reached states (increasing)."""
     seen = np.zeros(len(acc.A), dtype=np.bool_)
-    for lo in range(0, len(states), STREAM_STATES):
-        block = states[lo : lo + STREAM_STATES]
+    # whole chunks of level_outcomes per block: a hook sees the chunks it sees unstreamed
+    chunk = _chunk_states(strategy, rules)
+    step = max(1, STREAM_STATES // chunk) * chunk
+    for lo in range(0, len(states), step):
+        block = states[lo : lo + step]
         lv = level_outcomes(strategy, rules, block, turn, rng if lo == 0 else None, hook)
         forward_level(
             block, lv.ptr, lv.cat, lv.raw, lv.yb, lv.nxt, lv.pts, lv.ub, lv.prob, turn, acc

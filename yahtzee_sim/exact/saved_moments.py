@@ -8,7 +8,9 @@ strategy's decisions; the empty sheet's moments give the mean and SD of the fina
 
 The strategy is asked in batches — every roll of a chunk of positions ``(used, upper,
 flag)`` in one :class:`~yahtzee_sim.engine.view.TurnView` per number of rerolls left, and
-one per number of rolls the turn leaves saved at its box choice. A view shows the rerolls
+one per number of rolls the turn leaves saved at its box choice — or, when it has a
+compiled decision fill (``saved_decision_table``: ``greedy``), fills the chunk's decisions
+in one call. A view shows the rerolls
 left, not the saved rolls a turn started with, so one keep decision per rerolls left
 serves every saved-roll count; keeping every die stops the rolling and saves the rolls
 left (at most the cap), as in the engine. The moments of a position with every saved-roll
@@ -94,6 +96,10 @@ def position_decisions(
     box of final roll ``r`` when the turn leaves ``b = 0 .. min(n_layers, cap)`` rolls
     saved. With ``rng`` a sample of rows is asked again with other scores, box contents,
     game numbers and strategy key; a changed decision is an error.
+
+    A strategy with a compiled decision fill gives both arrays itself through
+    ``saved_decision_table(rules, pos, n_layers, n_banks)`` (the same arrays as its
+    batched ``keep``/``box`` would give, in one call; ``None`` to be asked instead).
     """
     t = rules.tables
     n_rolls = t.n_rolls
@@ -130,10 +136,15 @@ def position_decisions(
                 )
         return got.reshape(len(pos), n_rolls)
 
+    n_banks = min(n_layers, rules.saved_roll_cap) + 1
+    fast = getattr(strategy, "saved_decision_table", None)
+    if fast is not None:  # a compiled fill: the decisions of the whole chunk at once
+        got = fast(rules, pos, n_layers, n_banks)
+        if got is not None:
+            return got
     keep = np.empty((len(pos), n_layers, n_rolls), dtype=np.int16)
     for j in range(1, n_layers + 1):
         keep[:, j - 1] = ask(j)
-    n_banks = min(n_layers, rules.saved_roll_cap) + 1
     cat = np.empty((len(pos), n_banks, n_rolls), dtype=np.int8)
     for b in range(n_banks):
         cat[:, b] = ask(0, b)
