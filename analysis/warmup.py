@@ -87,6 +87,14 @@ def _optimal_play(rules) -> None:
     simulate_aggregate("optimal", 64, rules=rules, n_jobs=1, progress=False)
 
 
+def _some_dice(rules) -> list[int]:
+    """A roll of ``rules``' dice (any number of dice and faces): 1, 2, 3, ..."""
+    from yahtzee_sim.game.rules import get_rules
+
+    rules = get_rules(rules)
+    return [i % rules.n_faces + 1 for i in range(rules.n_dice)]
+
+
 def _zero_table(rules):
     """A value table of zeros for ``rules``: the kernels' argument types without a solve."""
     from yahtzee_sim.game.rules import get_rules
@@ -120,7 +128,7 @@ def _advisor_kernels(rules) -> None:
 
     table = _zero_table(rules)
     for rolls_left in (2, 1, 0):
-        advise([1, 2, 3, 4, 6], rolls_left, rules=table.rules, table=table)
+        advise(_some_dice(table.rules), rolls_left, rules=table.rules, table=table)
 
 
 def _advisor(rules) -> None:
@@ -128,7 +136,7 @@ def _advisor(rules) -> None:
     from yahtzee_sim.solving.advisor import advise
 
     for rolls_left in (2, 1, 0):
-        advise([1, 2, 3, 4, 6], rolls_left, rules=rules)
+        advise(_some_dice(rules), rolls_left, rules=rules)
 
 
 class _MostCommon:
