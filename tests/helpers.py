@@ -5,6 +5,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import fcntl
+import itertools
+from fractions import Fraction
+from functools import cache
 
 import numpy as np
 
@@ -136,6 +139,44 @@ LATE_B = (
     "ones=2,twos=6,threes=12,fours=16,fives=20,sixes=24,three_of_a_kind=25,"
     "four_of_a_kind=22,full_house=25,small_straight=30,yahtzee=0"
 )
+
+
+def brute_upper_game(n_dice: int, n_faces: int, rolls: int, utility) -> Fraction:
+    """max E[``utility(final score)``] of an upper-section-only game (one box per face, box
+    ``f`` scores ``f`` × the number of ``f``'s, no bonus; 2-Yatzy with two two-sided dice),
+    in fractions, by plain recursion over dice multisets and every keep."""
+    faces = range(1, n_faces + 1)
+
+    def law(k):
+        out: dict[tuple, Fraction] = {}
+        for seq in itertools.product(faces, repeat=k):
+            key = tuple(sorted(seq))
+            out[key] = out.get(key, 0) + Fraction(1, n_faces**k)
+        return out
+
+    laws = [law(k) for k in range(n_dice + 1)]
+
+    @cache
+    def game(used: frozenset, score: int) -> Fraction:
+        if len(used) == n_faces:
+            return utility(score)
+        return sum(p * value(dice, rolls - 1, used, score) for dice, p in laws[n_dice].items())
+
+    @cache
+    def value(dice: tuple, left: int, used: frozenset, score: int) -> Fraction:
+        best = max(game(used | {f}, score + f * dice.count(f)) for f in faces if f not in used)
+        if left == 0:
+            return best
+        for r in range(len(dice)):
+            for keep in set(itertools.combinations(dice, r)):
+                v = sum(
+                    p * value(tuple(sorted(keep + more)), left - 1, used, score)
+                    for more, p in laws[n_dice - r].items()
+                )
+                best = max(best, v)
+        return best
+
+    return game(frozenset(), 0)
 
 
 def bonus_limit_game(limit: int, bonus: int = 20) -> RuleSet:
