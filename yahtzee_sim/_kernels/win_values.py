@@ -23,12 +23,18 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
-from yahtzee_sim._kernels.batched import CHUNKS, TILE, solve_tile
+from yahtzee_sim._kernels.batched import (
+    solve_tile,
+    tile_box_values,
+    tile_plan,
+    tile_rows_at,
+    tile_scratch,
+)
 from yahtzee_sim._kernels.box_step import mask_used_boxes
 from yahtzee_sim._kernels.scoring import flag_after_roll, scored_state
-from yahtzee_sim._kernels.work_buffers import buffer_rows, new_work
 
 #: Node weights below this join the next node (a law's tail, the last node).
 NODE_WEIGHT = 1e-9
@@ -37,6 +43,10 @@ NODE_WEIGHT = 1e-9
 #: ranked by max-EV (a decided game is still played well); 1e-9 per point, so below 2e-6.
 EV_TIE_BREAK = 1e-9
 _SQRT2 = math.sqrt(2.0)
+
+#: The kinds of :func:`fill_tile`: win-aware (:func:`fill_win_tile`) and win-target
+#: (:func:`fill_reach_tile`) box values.
+WIN_AWARE, WIN_TARGET = 0, 1
 
 
 _CDF_STEP = 1.0 / 128
@@ -106,12 +116,13 @@ def win_value(base, mu, sd, fin_best, fin_ties, um, usd, n_unf, gh_x, gh_w):
 
 
 @njit(cache=True, nogil=True)
-def fill_win_values(
-    kr, used, upper, flag, score, mean, sd, fb, ft, um, usd, n_unf, gh_x, gh_w, t, val, val_bonus
-):
-    """Lane ``t`` (one game): ``val[s, t]`` = P(win) after writing the points of slot ``s``
-    in its box; ``val_bonus[s, t]`` the same when the roll also earns the Yahtzee bonus
-    (filled when the state's rolls can earn it; the flag moves under a bonus limit)."""
+def fill_lane_values(kind, kr, sheet, lane, mean, t, val, val_bonus):
+    """Lane ``t`` (one game, ``sheet = (used, upper, flag, score)``): ``val[s, t]`` = P(win)
+    after writing the points of slot ``s`` in its box (:func:`win_chance` of ``kind`` from
+    the state reached, ``lane``: the game's inputs there) plus the max-EV tie-break;
+    ``val_bonus[s, t]`` the same when the roll also earns the Yahtzee bonus (filled when
+    the state's rolls can earn it; the flag moves under a bonus limit)."""
+    used, upper, flag, score = sheet
     bonus_flag = flag_after_roll(kr, flag, 1)
     earns = kr.yahtzee_bonus > 0 and flag >= 1
     for c in range(kr.n_boxes):
@@ -121,16 +132,94 @@ def fill_win_values(
             p = kr.slot_points[s]
             s2, bonus = scored_state(kr, used, upper, flag, c, p)
             base = float(score + p + bonus)
-            val[s, t] = win_value(base, mean[s2], sd[s2], fb, ft, um, usd, n_unf, gh_x, gh_w)
-            val[s, t] += EV_TIE_BREAK * (base + mean[s2])
+            val[s, t] = win_chance(kind, base, s2, lane) + EV_TIE_BREAK * (base + mean[s2])
             if earns:
                 s2, bonus = scored_state(kr, used, upper, bonus_flag, c, p)
                 base = float(score + p + bonus + kr.yahtzee_bonus)
-                v = win_value(base, mean[s2], sd[s2], fb, ft, um, usd, n_unf, gh_x, gh_w)
+                v = win_chance(kind, base, s2, lane)
                 val_bonus[s, t] = v + EV_TIE_BREAK * (base + mean[s2])
 
 
+def win_chance(kind, base, s2, lane):
+    """P(win) with ``base`` points now and the turn-start state ``s2`` next:
+    :func:`win_value` (:data:`WIN_AWARE`; ``lane = (mean, sd, fin_best, fin_ties, um,
+    usd, n_unf, gh_x, gh_w)`` as there, the moments indexed by ``s2``) or
+    :func:`beat_probability` (:data:`WIN_TARGET`; ``lane = ((probs, offset, length),
+    rival)``, the target table's row of ``s2``). Chosen when the kernel compiles, from the
+    literal ``kind``: numba cannot cache a kernel that takes a function as an argument."""
+
+
+@overload(win_chance, inline="always")
+def _win_chance(kind, base, s2, lane):
+    if not isinstance(kind, types.IntegerLiteral):
+        return None
+    if kind.literal_value == WIN_AWARE:
+
+        def aware(kind, base, s2, lane):
+            mean, sd, fb, ft, um, usd, n_unf, gh_x, gh_w = lane
+            return win_value(base, mean[s2], sd[s2], fb, ft, um, usd, n_unf, gh_x, gh_w)
+
+        return aware
+
+    def reach(kind, base, s2, lane):
+        (probs, offset, length), rival = lane
+        return beat_probability(probs, offset[s2], length[s2], rival, base)
+
+    return reach
+
+
 @njit(cache=True, parallel=True, nogil=True)
+def valued_tiles(kind, kr, order, used, flag, inputs, keep_out, cat_out):
+    """The tile loop of the win-seeking kernels: games ``i = order[p]`` run ``TILE`` at a
+    time in ``order`` (:func:`.batched.lane_order`) as the lanes of
+    :func:`.widget.widget_mixed`, tiles in parallel; each tile's box values filled from
+    ``inputs`` by the fill of ``kind`` (:func:`fill_tile`), its decisions written in rows
+    ``p`` of :func:`.batched.decision_buffers`. ``kind`` must be a constant of the calling
+    kernel (:data:`WIN_AWARE`, :data:`WIN_TARGET`)."""
+    n_tiles, n_chunks = tile_plan(order.shape[0])
+    for chunk in prange(n_chunks):
+        work, tu, tf = tile_scratch(kr)
+        for k in range(chunk, n_tiles, n_chunks):
+            rows = tile_rows_at(order, k)
+            val, vb = tile_box_values(kr, work, rows.shape[0])
+            fill_tile(kind, kr, rows, inputs, val, vb)
+            solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)
+
+
+def fill_tile(kind, kr, rows, inputs, val, val_bonus):
+    """The box values of a tile's games ``rows`` by the fill of ``kind``:
+    :func:`fill_win_tile` (:data:`WIN_AWARE`) or :func:`fill_reach_tile`
+    (:data:`WIN_TARGET`). Chosen when the kernel compiles, from the literal ``kind``:
+    numba cannot cache a kernel that takes a function as an argument."""
+
+
+@overload(fill_tile)
+def _fill_tile(kind, kr, rows, inputs, val, val_bonus):
+    if not isinstance(kind, types.IntegerLiteral):
+        return None
+    fill = (fill_win_tile, fill_reach_tile)[kind.literal_value]
+
+    def fill_of_kind(kind, kr, rows, inputs, val, val_bonus):
+        fill(kr, rows, inputs, val, val_bonus)
+
+    return fill_of_kind
+
+
+@njit(cache=True, nogil=True)
+def fill_win_tile(kr, rows, inputs, val, val_bonus):
+    """The win-aware box values of a tile's games ``rows`` (lane ``t``: game ``rows[t]``,
+    :func:`fill_lane_values`), filled boxes ``NEG``; ``inputs`` as the arguments of
+    :func:`win_aware_decisions` from ``used`` to ``gh_w``."""
+    used, upper, flag, score, mean, sd, fin_best, fin_ties, um, usd, n_unf, gh_x, gh_w = inputs
+    for t in range(rows.shape[0]):
+        i = rows[t]
+        sheet = (used[i], upper[i], flag[i], score[i])
+        lane = (mean, sd, fin_best[i], fin_ties[i], um[i], usd[i], n_unf[i], gh_x, gh_w)
+        fill_lane_values(WIN_AWARE, kr, sheet, lane, mean, t, val, val_bonus)
+        mask_used_boxes(kr, used[i], t, val)
+
+
+@njit(cache=True, nogil=True)
 def win_aware_decisions(
     kr,
     order,
@@ -152,45 +241,9 @@ def win_aware_decisions(
 ):
     """Win-aware decisions of games ``i = order[p]`` at every roll of their turn, in row
     ``p`` of :func:`.batched.decision_buffers`; opponents as in
-    :func:`win_share` (rows ``um[i, :n_unf[i]]``). Games run ``TILE`` at a time in ``order``
-    (:func:`.batched.lane_order`) as the lanes of :func:`.widget.widget_mixed`, tiles in
-    parallel."""
-    n = order.shape[0]
-    n_tiles = (n + TILE - 1) // TILE
-    n_slots = kr.slot_points.shape[0]
-    n_chunks = min(n_tiles, CHUNKS)
-    for chunk in prange(n_chunks):
-        work = new_work(kr, TILE, 1)
-        tu = np.empty(TILE, dtype=np.int64)
-        tf = np.empty(TILE, dtype=np.int64)
-        for k in range(chunk, n_tiles, n_chunks):
-            rows = order[k * TILE : min(n, (k + 1) * TILE)]
-            nu = rows.shape[0]
-            val = buffer_rows(work.val, n_slots, nu)
-            vb = buffer_rows(work.val_bonus, n_slots, nu)
-            for t in range(nu):
-                i = rows[t]
-                fill_win_values(
-                    kr,
-                    used[i],
-                    upper[i],
-                    flag[i],
-                    score[i],
-                    mean,
-                    sd,
-                    fin_best[i],
-                    fin_ties[i],
-                    um[i],
-                    usd[i],
-                    n_unf[i],
-                    gh_x,
-                    gh_w,
-                    t,
-                    val,
-                    vb,
-                )
-                mask_used_boxes(kr, used[i], t, val)
-            solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)
+    :func:`win_share` (rows ``um[i, :n_unf[i]]``); tiles as in :func:`valued_tiles`."""
+    inputs = (used, upper, flag, score, mean, sd, fin_best, fin_ties, um, usd, n_unf, gh_x, gh_w)
+    valued_tiles(WIN_AWARE, kr, order, used, flag, inputs, keep_out, cat_out)
 
 
 # --- win-target: own future by the target-score table, opponents by their best final
@@ -397,65 +450,34 @@ def beat_probability(probs, o, n, rival, base):
 
 
 @njit(cache=True, nogil=True)
-def fill_reach_values(kr, sheet, target, mean, rival, t, val, val_bonus):
-    """Lane ``t`` (one game, ``sheet = (used, upper, flag, score)``): ``val[s, t]`` = P(win)
-    after writing the points of slot ``s`` — :func:`beat_probability` from the state
-    reached (target table ``target = (probs, offset, length)``) against the opponents'
-    best final (``rival`` as there) — plus the max-EV tie-break; ``val_bonus`` as in
-    :func:`fill_win_values`."""
-    used, upper, flag, score = sheet
-    probs, offset, length = target
-    bonus_flag = flag_after_roll(kr, flag, 1)
-    earns = kr.yahtzee_bonus > 0 and flag >= 1
-    for c in range(kr.n_boxes):
-        if (used >> c) & 1:
-            continue
-        for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
-            p = kr.slot_points[s]
-            for b in range(2 if earns else 1):
-                f = bonus_flag if b else flag
-                s2, bonus = scored_state(kr, used, upper, f, c, p)
-                base = float(score + p + bonus + b * kr.yahtzee_bonus)
-                v = beat_probability(probs, offset[s2], length[s2], rival, base)
-                v += EV_TIE_BREAK * (base + mean[s2])
-                if b:
-                    val_bonus[s, t] = v
-                else:
-                    val[s, t] = v
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def win_reach_decisions(kr, order, mine, finished, target, mean, nodes, keep_out, cat_out):
-    """Decisions of win-target for games ``i = order[p]`` (row ``p`` of
-    :func:`.batched.decision_buffers`): ``mine = (used, upper, flag, score)`` per game;
-    boxes valued by :func:`fill_reach_values` from the target table ``target = (probs,
-    offset, length)`` against the nodes ``nodes = (ptr, x, w, below, count)`` of
-    :func:`best_final_nodes`, a tie with ``fin_ties[i]`` finished opponents at their
-    total ``fin_best[i]`` (``finished = (fin_best, fin_ties)``) sharing the win evenly;
-    tiles as in :func:`win_aware_decisions`."""
+def fill_reach_tile(kr, rows, inputs, val, val_bonus):
+    """The win-target box values of a tile's games ``rows`` (lane ``t``: game ``rows[t]``,
+    :func:`fill_lane_values`: :func:`beat_probability` against the opponents' best final),
+    filled boxes ``NEG``; ``inputs = (mine, finished,
+    target, mean, nodes)`` as in :func:`win_reach_decisions`."""
+    mine, finished, target, mean, nodes = inputs
     used, upper, flag, score = mine
     fin_best, fin_ties = finished
     ptr, x, w, below, count = nodes
-    n = order.shape[0]
-    n_tiles = (n + TILE - 1) // TILE
-    n_slots = kr.slot_points.shape[0]
-    n_chunks = min(n_tiles, CHUNKS)
-    for chunk in prange(n_chunks):
-        work = new_work(kr, TILE, 1)
-        tu = np.empty(TILE, dtype=np.int64)
-        tf = np.empty(TILE, dtype=np.int64)
-        for k in range(chunk, n_tiles, n_chunks):
-            rows = order[k * TILE : min(n, (k + 1) * TILE)]
-            nu = rows.shape[0]
-            val = buffer_rows(work.val, n_slots, nu)
-            vb = buffer_rows(work.val_bonus, n_slots, nu)
-            for t in range(nu):
-                i = rows[t]
-                lo, hi = ptr[i], ptr[i] + count[i]
-                sheet = (used[i], upper[i], flag[i], score[i])
-                ft = fin_ties[i]
-                tie_at = float(fin_best[i]) if ft > 1 else -np.inf
-                rival = (x[lo:hi], w[lo:hi], below[lo:hi], tie_at, 1.0 / (ft + 1))
-                fill_reach_values(kr, sheet, target, mean, rival, t, val, vb)
-                mask_used_boxes(kr, used[i], t, val)
-            solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)
+    for t in range(rows.shape[0]):
+        i = rows[t]
+        lo, hi = ptr[i], ptr[i] + count[i]
+        sheet = (used[i], upper[i], flag[i], score[i])
+        ft = fin_ties[i]
+        tie_at = float(fin_best[i]) if ft > 1 else -np.inf
+        rival = (x[lo:hi], w[lo:hi], below[lo:hi], tie_at, 1.0 / (ft + 1))
+        fill_lane_values(WIN_TARGET, kr, sheet, (target, rival), mean, t, val, val_bonus)
+        mask_used_boxes(kr, used[i], t, val)
+
+
+@njit(cache=True, nogil=True)
+def win_reach_decisions(kr, order, mine, finished, target, mean, nodes, keep_out, cat_out):
+    """Decisions of win-target for games ``i = order[p]`` (row ``p`` of
+    :func:`.batched.decision_buffers`): ``mine = (used, upper, flag, score)`` per game;
+    boxes valued by :func:`beat_probability` from the target table ``target = (probs,
+    offset, length)`` against the nodes ``nodes = (ptr, x, w, below, count)`` of
+    :func:`best_final_nodes`, a tie with ``fin_ties[i]`` finished opponents at their
+    total ``fin_best[i]`` (``finished = (fin_best, fin_ties)``) sharing the win evenly;
+    tiles as in :func:`valued_tiles`."""
+    inputs = (mine, finished, target, mean, nodes)
+    valued_tiles(WIN_TARGET, kr, order, mine[0], mine[2], inputs, keep_out, cat_out)
