@@ -33,6 +33,7 @@ from yahtzee_sim.strategies._yahtzee_boxes import (
     LARGE_STRAIGHT,
     N_FACES,
     SMALL_STRAIGHT,
+    UPPER_BOXES,
     YahtzeeBoxes,
     keep_every_die,
     run_start,
@@ -42,12 +43,7 @@ from yahtzee_sim.strategies.optimal import Optimal, TableStrategy
 #: Boxes from easiest to hardest: on equal points the harder box is filled first.
 DIFFICULTY = (
     "chance",
-    "ones",
-    "twos",
-    "threes",
-    "fours",
-    "fives",
-    "sixes",
+    *UPPER_BOXES,
     "three_of_a_kind",
     "small_straight",
     "full_house",

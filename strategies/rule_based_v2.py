@@ -50,6 +50,7 @@ from yahtzee_sim.strategies._yahtzee_boxes import (
     SIXES,
     SMALL_STRAIGHT,
     THREE_OF_A_KIND,
+    UPPER_BOXES,
     YAHTZEE,
     YAHTZEE_BOXES,
     YahtzeeBoxes,
@@ -68,12 +69,7 @@ PROGRAM_TIE_ORDER = (
     "four_of_a_kind",
     "three_of_a_kind",
     "full_house",
-    "ones",
-    "twos",
-    "threes",
-    "fours",
-    "fives",
-    "sixes",
+    *UPPER_BOXES,
     "chance",
 )
 _SOURCE = '"Simulating Yahtzee", Table 2'
