@@ -116,13 +116,12 @@ def win_value(base, mu, sd, fin_best, fin_ties, um, usd, n_unf, gh_x, gh_w):
 
 
 @njit(cache=True, nogil=True)
-def fill_lane_values(kind, kr, sheet, lane, mean, t, val, val_bonus):
-    """Lane ``t`` (one game, ``sheet = (used, upper, flag, score)``): ``val[s, t]`` = P(win)
-    after writing the points of slot ``s`` in its box (:func:`win_chance` of ``kind`` from
-    the state reached, ``lane``: the game's inputs there) plus the max-EV tie-break;
-    ``val_bonus[s, t]`` the same when the roll also earns the Yahtzee bonus (filled when
-    the state's rolls can earn it; the flag moves under a bonus limit)."""
-    used, upper, flag, score = sheet
+def fill_win_values(
+    kr, used, upper, flag, score, mean, sd, fb, ft, um, usd, n_unf, gh_x, gh_w, t, val, val_bonus
+):
+    """Lane ``t`` (one game): ``val[s, t]`` = P(win) after writing the points of slot ``s``
+    in its box; ``val_bonus[s, t]`` the same when the roll also earns the Yahtzee bonus
+    (filled when the state's rolls can earn it; the flag moves under a bonus limit)."""
     bonus_flag = flag_after_roll(kr, flag, 1)
     earns = kr.yahtzee_bonus > 0 and flag >= 1
     for c in range(kr.n_boxes):
@@ -132,40 +131,13 @@ def fill_lane_values(kind, kr, sheet, lane, mean, t, val, val_bonus):
             p = kr.slot_points[s]
             s2, bonus = scored_state(kr, used, upper, flag, c, p)
             base = float(score + p + bonus)
-            val[s, t] = win_chance(kind, base, s2, lane) + EV_TIE_BREAK * (base + mean[s2])
+            val[s, t] = win_value(base, mean[s2], sd[s2], fb, ft, um, usd, n_unf, gh_x, gh_w)
+            val[s, t] += EV_TIE_BREAK * (base + mean[s2])
             if earns:
                 s2, bonus = scored_state(kr, used, upper, bonus_flag, c, p)
                 base = float(score + p + bonus + kr.yahtzee_bonus)
-                v = win_chance(kind, base, s2, lane)
+                v = win_value(base, mean[s2], sd[s2], fb, ft, um, usd, n_unf, gh_x, gh_w)
                 val_bonus[s, t] = v + EV_TIE_BREAK * (base + mean[s2])
-
-
-def win_chance(kind, base, s2, lane):
-    """P(win) with ``base`` points now and the turn-start state ``s2`` next:
-    :func:`win_value` (:data:`WIN_AWARE`; ``lane = (mean, sd, fin_best, fin_ties, um,
-    usd, n_unf, gh_x, gh_w)`` as there, the moments indexed by ``s2``) or
-    :func:`beat_probability` (:data:`WIN_TARGET`; ``lane = ((probs, offset, length),
-    rival)``, the target table's row of ``s2``). Chosen when the kernel compiles, from the
-    literal ``kind``: numba cannot cache a kernel that takes a function as an argument."""
-
-
-@overload(win_chance, inline="always")
-def _win_chance(kind, base, s2, lane):
-    if not isinstance(kind, types.IntegerLiteral):
-        return None
-    if kind.literal_value == WIN_AWARE:
-
-        def aware(kind, base, s2, lane):
-            mean, sd, fb, ft, um, usd, n_unf, gh_x, gh_w = lane
-            return win_value(base, mean[s2], sd[s2], fb, ft, um, usd, n_unf, gh_x, gh_w)
-
-        return aware
-
-    def reach(kind, base, s2, lane):
-        (probs, offset, length), rival = lane
-        return beat_probability(probs, offset[s2], length[s2], rival, base)
-
-    return reach
 
 
 @njit(cache=True, parallel=True, nogil=True)
@@ -175,7 +147,8 @@ def valued_tiles(kind, kr, order, used, flag, inputs, keep_out, cat_out):
     :func:`.widget.widget_mixed`, tiles in parallel; each tile's box values filled from
     ``inputs`` by the fill of ``kind`` (:func:`fill_tile`), its decisions written in rows
     ``p`` of :func:`.batched.decision_buffers`. ``kind`` must be a constant of the calling
-    kernel (:data:`WIN_AWARE`, :data:`WIN_TARGET`)."""
+    kernel (:data:`WIN_AWARE`, :data:`WIN_TARGET`); ``inputs`` a flat tuple (numba refuses
+    a tuple of same-typed arrays in a parallel loop's body, nested or not)."""
     n_tiles, n_chunks = tile_plan(order.shape[0])
     for chunk in prange(n_chunks):
         work, tu, tf = tile_scratch(kr)
@@ -208,14 +181,30 @@ def _fill_tile(kind, kr, rows, inputs, val, val_bonus):
 @njit(cache=True, nogil=True)
 def fill_win_tile(kr, rows, inputs, val, val_bonus):
     """The win-aware box values of a tile's games ``rows`` (lane ``t``: game ``rows[t]``,
-    :func:`fill_lane_values`), filled boxes ``NEG``; ``inputs`` as the arguments of
+    :func:`fill_win_values`), filled boxes ``NEG``; ``inputs`` as the arguments of
     :func:`win_aware_decisions` from ``used`` to ``gh_w``."""
     used, upper, flag, score, mean, sd, fin_best, fin_ties, um, usd, n_unf, gh_x, gh_w = inputs
     for t in range(rows.shape[0]):
         i = rows[t]
-        sheet = (used[i], upper[i], flag[i], score[i])
-        lane = (mean, sd, fin_best[i], fin_ties[i], um[i], usd[i], n_unf[i], gh_x, gh_w)
-        fill_lane_values(WIN_AWARE, kr, sheet, lane, mean, t, val, val_bonus)
+        fill_win_values(
+            kr,
+            used[i],
+            upper[i],
+            flag[i],
+            score[i],
+            mean,
+            sd,
+            fin_best[i],
+            fin_ties[i],
+            um[i],
+            usd[i],
+            n_unf[i],
+            gh_x,
+            gh_w,
+            t,
+            val,
+            val_bonus,
+        )
         mask_used_boxes(kr, used[i], t, val)
 
 
@@ -450,15 +439,41 @@ def beat_probability(probs, o, n, rival, base):
 
 
 @njit(cache=True, nogil=True)
+def fill_reach_values(kr, sheet, target, mean, rival, t, val, val_bonus):
+    """Lane ``t`` (one game, ``sheet = (used, upper, flag, score)``): ``val[s, t]`` = P(win)
+    after writing the points of slot ``s`` — :func:`beat_probability` from the state
+    reached (target table ``target = (probs, offset, length)``) against the opponents'
+    best final (``rival`` as there) — plus the max-EV tie-break; ``val_bonus`` as in
+    :func:`fill_win_values`."""
+    used, upper, flag, score = sheet
+    probs, offset, length = target
+    bonus_flag = flag_after_roll(kr, flag, 1)
+    earns = kr.yahtzee_bonus > 0 and flag >= 1
+    for c in range(kr.n_boxes):
+        if (used >> c) & 1:
+            continue
+        for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
+            p = kr.slot_points[s]
+            for b in range(2 if earns else 1):
+                f = bonus_flag if b else flag
+                s2, bonus = scored_state(kr, used, upper, f, c, p)
+                base = float(score + p + bonus + b * kr.yahtzee_bonus)
+                v = beat_probability(probs, offset[s2], length[s2], rival, base)
+                v += EV_TIE_BREAK * (base + mean[s2])
+                if b:
+                    val_bonus[s, t] = v
+                else:
+                    val[s, t] = v
+
+
+@njit(cache=True, nogil=True)
 def fill_reach_tile(kr, rows, inputs, val, val_bonus):
     """The win-target box values of a tile's games ``rows`` (lane ``t``: game ``rows[t]``,
-    :func:`fill_lane_values`: :func:`beat_probability` against the opponents' best final),
-    filled boxes ``NEG``; ``inputs = (mine, finished,
-    target, mean, nodes)`` as in :func:`win_reach_decisions`."""
-    mine, finished, target, mean, nodes = inputs
-    used, upper, flag, score = mine
-    fin_best, fin_ties = finished
-    ptr, x, w, below, count = nodes
+    :func:`fill_reach_values`), filled boxes ``NEG``; ``inputs = (mine, finished,
+    target, mean, nodes)`` of :func:`win_reach_decisions`, flattened."""
+    used, upper, flag, score, fin_best, fin_ties, probs, offset, length, mean = inputs[:10]
+    ptr, x, w, below, count = inputs[10:]
+    target = (probs, offset, length)
     for t in range(rows.shape[0]):
         i = rows[t]
         lo, hi = ptr[i], ptr[i] + count[i]
@@ -466,7 +481,7 @@ def fill_reach_tile(kr, rows, inputs, val, val_bonus):
         ft = fin_ties[i]
         tie_at = float(fin_best[i]) if ft > 1 else -np.inf
         rival = (x[lo:hi], w[lo:hi], below[lo:hi], tie_at, 1.0 / (ft + 1))
-        fill_lane_values(WIN_TARGET, kr, sheet, (target, rival), mean, t, val, val_bonus)
+        fill_reach_values(kr, sheet, target, mean, rival, t, val, val_bonus)
         mask_used_boxes(kr, used[i], t, val)
 
 
@@ -474,10 +489,10 @@ def fill_reach_tile(kr, rows, inputs, val, val_bonus):
 def win_reach_decisions(kr, order, mine, finished, target, mean, nodes, keep_out, cat_out):
     """Decisions of win-target for games ``i = order[p]`` (row ``p`` of
     :func:`.batched.decision_buffers`): ``mine = (used, upper, flag, score)`` per game;
-    boxes valued by :func:`beat_probability` from the target table ``target = (probs,
+    boxes valued by :func:`fill_reach_values` from the target table ``target = (probs,
     offset, length)`` against the nodes ``nodes = (ptr, x, w, below, count)`` of
     :func:`best_final_nodes`, a tie with ``fin_ties[i]`` finished opponents at their
     total ``fin_best[i]`` (``finished = (fin_best, fin_ties)``) sharing the win evenly;
     tiles as in :func:`valued_tiles`."""
-    inputs = (mine, finished, target, mean, nodes)
+    inputs = mine + finished + target + (mean,) + nodes  # flat: see valued_tiles
     valued_tiles(WIN_TARGET, kr, order, mine[0], mine[2], inputs, keep_out, cat_out)
