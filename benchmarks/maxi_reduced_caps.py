@@ -6,27 +6,22 @@ rolls, so from that cap on the optimum no longer changes.
     python benchmarks/maxi_reduced_caps.py > benchmarks/results/maxi/reduced_caps.jsonl
 """
 
+import dataclasses
 import json
 
 from yahtzee_sim import get_rules
-from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.solving.solver import solve
 
 base = get_rules("maxi-yatzy-3")
 keep = ("fives", "sixes", "three_pairs", "full_straight", "villa", "tower", "chance", "maxi_yatzy")
 boxes = tuple(b for b in base.boxes if b.name in keep)
+# the preset's dice and rolls, eight boxes, no upper bonus
+reduced = dataclasses.replace(
+    base, name="maxi-8box", boxes=boxes, upper_bonus_threshold=0, upper_bonus=0
+)
 prev = None
 for cap in [*range(13), 16, 20, 24, 30]:
-    r = RuleSet(
-        name="maxi-8box",
-        n_dice=6,
-        n_faces=6,
-        rolls_per_turn=3,
-        boxes=boxes,
-        upper_bonus_threshold=0,
-        upper_bonus=0,
-        saved_roll_cap=cap,
-    )
+    r = dataclasses.replace(reduced, saved_roll_cap=cap)
     t = solve(r)
     ev = t.expected_value()
     print(

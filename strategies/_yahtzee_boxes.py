@@ -28,6 +28,8 @@ YAHTZEE_BOXES = (
     "yahtzee",
     "chance",
 )
+#: The upper boxes, Ones to Sixes.
+UPPER_BOXES = YAHTZEE_BOXES[:6]
 ONES, TWOS, THREES, FOURS, FIVES, SIXES = range(6)
 THREE_OF_A_KIND = 6
 FOUR_OF_A_KIND = 7

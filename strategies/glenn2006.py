@@ -33,6 +33,7 @@ from yahtzee_sim.strategies._yahtzee_boxes import (
     LARGE_STRAIGHT,
     N_FACES,
     SMALL_STRAIGHT,
+    UPPER_BOXES,
     YahtzeeBoxes,
     keep_every_die,
     run_start,
@@ -42,12 +43,7 @@ from yahtzee_sim.strategies.optimal import Optimal, TableStrategy
 #: Boxes from easiest to hardest: on equal points the harder box is filled first.
 DIFFICULTY = (
     "chance",
-    "ones",
-    "twos",
-    "threes",
-    "fours",
-    "fives",
-    "sixes",
+    *UPPER_BOXES,
     "three_of_a_kind",
     "small_straight",
     "full_house",
@@ -106,6 +102,25 @@ def upper_bonus_estimate(rules, used, upper, means, variances) -> np.ndarray:
     return rules.upper_bonus * p
 
 
+#: The note of the v1 chasers' references.
+V1_NOTE = "v1 scores ties to the first box"
+
+
+def glenn_table_3(mean: float, sd: float, note: str, gaps: tuple[Gap, ...]) -> Reference:
+    """A row of Glenn 2006, Table 3 (Yahtzee with the free-choice joker): its mean and SD,
+    which ours meet within the paper's precision (:data:`AGREEMENT_POINTS`) or by the
+    documented ``gaps``."""
+    return Reference(
+        "Glenn 2006, Table 3",
+        "yahtzee-free-joker",
+        mean=mean,
+        sd=sd,
+        tolerance=AGREEMENT_POINTS,
+        note=note,
+        gaps=gaps,
+    )
+
+
 class GlennGreedy(YahtzeeBoxes, TableStrategy):
     """Glenn 2006 greedy: E'(S) = 0, ties to the harder box (Table 3: 218.05 ± 46.87)."""
 
@@ -135,13 +150,11 @@ class GlennHeuristic(YahtzeeBoxes, TableStrategy):
 
     capabilities = replace(YahtzeeBoxes.capabilities, solved_table=True)  # optimal play's
     references = (
-        Reference(
-            "Glenn 2006, Table 3",
-            "yahtzee-free-joker",
-            mean=240.67,
-            sd=60.9,
-            tolerance=AGREEMENT_POINTS,
-            gaps=(
+        glenn_table_3(
+            240.67,
+            60.9,
+            "",
+            (
                 Gap(
                     "mean",
                     242.1730,
@@ -185,13 +198,11 @@ class GlennBetterHeuristic(YahtzeeBoxes, TableStrategy):
 
     capabilities = replace(YahtzeeBoxes.capabilities, solved_table=True)  # optimal play's
     references = (
-        Reference(
-            "Glenn 2006, Table 3",
-            "yahtzee-free-joker",
-            mean=244.87,
-            sd=57.39,
-            tolerance=AGREEMENT_POINTS,
-            gaps=(
+        glenn_table_3(
+            244.87,
+            57.39,
+            "",
+            (
                 Gap(
                     "mean",
                     248.9184,
@@ -259,14 +270,11 @@ class YahtzeesOnly(_YahtzeeChaser):
 
     keep_rule = KEEP_MOST_FREQUENT
     references = (
-        Reference(
-            "Glenn 2006, Table 3",
-            "yahtzee-free-joker",
-            mean=171.52,
-            sd=68.17,
-            tolerance=AGREEMENT_POINTS,
-            note="v1 scores ties to the first box",
-            gaps=(
+        glenn_table_3(
+            171.52,
+            68.17,
+            V1_NOTE,
+            (
                 Gap(
                     "mean",
                     165.8344,
@@ -283,14 +291,11 @@ class YahtzeesAndStraights(_YahtzeeChaser):
 
     keep_rule = KEEP_STRAIGHTS_TOO
     references = (
-        Reference(
-            "Glenn 2006, Table 3",
-            "yahtzee-free-joker",
-            mean=202.51,
-            sd=65.9,
-            tolerance=AGREEMENT_POINTS,
-            note="v1 scores ties to the first box",
-            gaps=(Gap("sd", 67.8963, "ties go to the first box (v2 follows the paper)"),),
+        glenn_table_3(
+            202.51,
+            65.9,
+            V1_NOTE,
+            (Gap("sd", 67.8963, "ties go to the first box (v2 follows the paper)"),),
         ),
     )
 
@@ -300,14 +305,11 @@ class RationalYahtzees(_YahtzeeChaser):
 
     keep_rule = KEEP_RATIONALLY
     references = (
-        Reference(
-            "Glenn 2006, Table 3",
-            "yahtzee-free-joker",
-            mean=219.86,
-            sd=65.99,
-            tolerance=AGREEMENT_POINTS,
-            note="v1 scores ties to the first box",
-            gaps=(
+        glenn_table_3(
+            219.86,
+            65.99,
+            V1_NOTE,
+            (
                 Gap(
                     "mean",
                     201.9217,
@@ -326,13 +328,11 @@ class YahtzeesOnlyV2(YahtzeesOnly):
 
     ties_to_harder = True
     references = (
-        Reference(
-            "Glenn 2006, Table 3",
-            "yahtzee-free-joker",
-            mean=171.52,
-            sd=68.17,
-            tolerance=AGREEMENT_POINTS,
-            gaps=(
+        glenn_table_3(
+            171.52,
+            68.17,
+            "",
+            (
                 Gap(
                     "mean",
                     168.4460,
@@ -351,14 +351,7 @@ class YahtzeesAndStraightsV2(YahtzeesAndStraights):
 
     ties_to_harder = True
     references = (
-        Reference(
-            "Glenn 2006, Table 3",
-            "yahtzee-free-joker",
-            mean=202.51,
-            sd=65.9,
-            tolerance=AGREEMENT_POINTS,
-            gaps=(Gap("sd", 64.2690, "unexplained: the mean agrees"),),
-        ),
+        glenn_table_3(202.51, 65.9, "", (Gap("sd", 64.2690, "unexplained: the mean agrees"),)),
     )
 
 
@@ -368,13 +361,11 @@ class RationalYahtzeesV2(RationalYahtzees):
 
     ties_to_harder = True
     references = (
-        Reference(
-            "Glenn 2006, Table 3",
-            "yahtzee-free-joker",
-            mean=219.86,
-            sd=65.99,
-            tolerance=AGREEMENT_POINTS,
-            gaps=(
+        glenn_table_3(
+            219.86,
+            65.99,
+            "",
+            (
                 Gap(
                     "mean",
                     203.2383,

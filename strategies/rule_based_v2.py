@@ -50,6 +50,7 @@ from yahtzee_sim.strategies._yahtzee_boxes import (
     SIXES,
     SMALL_STRAIGHT,
     THREE_OF_A_KIND,
+    UPPER_BOXES,
     YAHTZEE,
     YAHTZEE_BOXES,
     YahtzeeBoxes,
@@ -68,12 +69,7 @@ PROGRAM_TIE_ORDER = (
     "four_of_a_kind",
     "three_of_a_kind",
     "full_house",
-    "ones",
-    "twos",
-    "threes",
-    "fours",
-    "fives",
-    "sixes",
+    *UPPER_BOXES,
     "chance",
 )
 _SOURCE = '"Simulating Yahtzee", Table 2'
@@ -124,6 +120,23 @@ SIMULATING_YAHTZEE_TABLES = {
 }
 
 
+def program_table_2(mean: float, sd: float, stats: dict, note: str, **more) -> Reference:
+    """A row of "Simulating Yahtzee" Table 2 that its program's readings give (100,000 games
+    on its engine's rules, :data:`_RULES`), within the paper's precision; ``more``: other
+    fields of the :class:`~yahtzee_sim.engine.strategy.Reference` (its ``tables``)."""
+    return Reference(
+        _SOURCE,
+        _RULES,
+        mean=mean,
+        sd=sd,
+        n_games=100_000,
+        stats=stats,
+        tolerance=AGREEMENT_POINTS,
+        note=note,
+        **more,
+    )
+
+
 class Glenn2007Program(YahtzeeBoxes, Strategy):
     """Glenn's 2007 rules as "Simulating Yahtzee"'s program plays them (Tables V-VI, with
     Kelly and Liese's no-Four-of-a-kind-in-round-1 rule). v1 is the reading of the
@@ -141,15 +154,11 @@ class Glenn2007Program(YahtzeeBoxes, Strategy):
     upper_first = False
     chase_yahtzees = False
     references = (
-        Reference(
-            _SOURCE,
-            _RULES,
-            mean=212.18,
-            sd=59.38,
-            n_games=100_000,
-            stats={"bonus_rate": 0.236, "yahtzee_bonuses_mean": 0.0982},
-            tolerance=AGREEMENT_POINTS,
-            note=_NOTE,
+        program_table_2(
+            212.18,
+            59.38,
+            {"bonus_rate": 0.236, "yahtzee_bonuses_mean": 0.0982},
+            _NOTE,
             tables=SIMULATING_YAHTZEE_TABLES,
         ),
     )
@@ -208,15 +217,11 @@ class PrioritizeUpperProgram(Glenn2007Program):
 
     upper_first = True
     references = (
-        Reference(
-            _SOURCE,
-            _RULES,
-            mean=192.92,
-            sd=53.82,
-            n_games=100_000,
-            stats={"bonus_rate": 0.144},
-            tolerance=AGREEMENT_POINTS,
-            note=_NOTE + "; the upper-bonus rate (15.7% against 14.4%) agrees only within "
+        program_table_2(
+            192.92,
+            53.82,
+            {"bonus_rate": 0.144},
+            _NOTE + "; the upper-bonus rate (15.7% against 14.4%) agrees only within "
             "a point and the paper's sampling error",
         ),
     )
@@ -228,18 +233,7 @@ class PrioritizeYahtzeeProgram(Glenn2007Program):
     then the lower face); score by the rules. v1 is the reading of the paper's text."""
 
     chase_yahtzees = True
-    references = (
-        Reference(
-            _SOURCE,
-            _RULES,
-            mean=163.26,
-            sd=64.47,
-            n_games=100_000,
-            stats={"bonus_rate": 0.162},
-            tolerance=AGREEMENT_POINTS,
-            note=_NOTE,
-        ),
-    )
+    references = (program_table_2(163.26, 64.47, {"bonus_rate": 0.162}, _NOTE),)
 
 
 # ------------------------------------------------------------------ kernels

@@ -5,6 +5,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import fcntl
+import itertools
+from fractions import Fraction
+from functools import cache
 
 import numpy as np
 
@@ -138,6 +141,63 @@ LATE_B = (
 )
 
 
+def brute_upper_game(n_dice: int, n_faces: int, rolls: int, utility) -> Fraction:
+    """max E[``utility(final score)``] of an upper-section-only game (one box per face, box
+    ``f`` scores ``f`` × the number of ``f``'s, no bonus; 2-Yatzy with two two-sided dice),
+    in fractions, by plain recursion over dice multisets and every keep."""
+    faces = range(1, n_faces + 1)
+
+    def law(k):
+        out: dict[tuple, Fraction] = {}
+        for seq in itertools.product(faces, repeat=k):
+            key = tuple(sorted(seq))
+            out[key] = out.get(key, 0) + Fraction(1, n_faces**k)
+        return out
+
+    laws = [law(k) for k in range(n_dice + 1)]
+
+    @cache
+    def game(used: frozenset, score: int) -> Fraction:
+        if len(used) == n_faces:
+            return utility(score)
+        return sum(p * value(dice, rolls - 1, used, score) for dice, p in laws[n_dice].items())
+
+    @cache
+    def value(dice: tuple, left: int, used: frozenset, score: int) -> Fraction:
+        best = max(game(used | {f}, score + f * dice.count(f)) for f in faces if f not in used)
+        if left == 0:
+            return best
+        for r in range(len(dice)):
+            for keep in set(itertools.combinations(dice, r)):
+                v = sum(
+                    p * value(tuple(sorted(keep + more)), left - 1, used, score)
+                    for more, p in laws[n_dice - r].items()
+                )
+                best = max(best, v)
+        return best
+
+    return game(frozenset(), 0)
+
+
+def two_roll_game(
+    name: str, n_dice: int, n_faces: int, boxes: tuple, upper_bonus: tuple[int, int], **rules
+) -> RuleSet:
+    """A small game for exact checks: ``n_dice`` ``n_faces``-sided dice, two rolls a turn,
+    ``boxes``, an upper bonus ``upper_bonus = (threshold, points)``; ``rules``: the other
+    fields of the :class:`~yahtzee_sim.game.rules.RuleSet`."""
+    threshold, points = upper_bonus
+    return RuleSet(
+        name=name,
+        n_dice=n_dice,
+        n_faces=n_faces,
+        rolls_per_turn=2,
+        boxes=boxes,
+        upper_bonus_threshold=threshold,
+        upper_bonus=points,
+        **rules,
+    )
+
+
 def bonus_limit_game(limit: int, bonus: int = 20) -> RuleSet:
     """2 three-sided dice, 2 rolls: Ones, Twos, Threes, Yahtzee (10), Chance; upper bonus 3
     at 6; a Yahtzee bonus of ``bonus`` at most ``limit`` times (0: no limit)."""
@@ -148,16 +208,8 @@ def bonus_limit_game(limit: int, bonus: int = 20) -> RuleSet:
         Box("yahtzee", "yahtzee", points=10),
         Box("chance", "chance"),
     )
-    return RuleSet(
-        name=f"small-limit-{limit}",
-        n_dice=2,
-        n_faces=3,
-        rolls_per_turn=2,
-        boxes=cats,
-        upper_bonus_threshold=6,
-        upper_bonus=3,
-        yahtzee_bonus=bonus,
-        yahtzee_bonus_limit=limit,
+    return two_roll_game(
+        f"small-limit-{limit}", 2, 3, cats, (6, 3), yahtzee_bonus=bonus, yahtzee_bonus_limit=limit
     )
 
 
@@ -173,16 +225,8 @@ def small_saved_game(cap: int = 0, forced: bool = False, n_dice: int = 3) -> Rul
         Box("run", "straight", points=7, faces=(1, 2, 3)),
         Box("all", "yahtzee", points=12),
     )
-    return RuleSet(
-        name="small-saved",
-        n_dice=n_dice,
-        n_faces=3,
-        rolls_per_turn=2,
-        boxes=boxes,
-        upper_bonus_threshold=8,
-        upper_bonus=5,
-        forced_order=forced,
-        saved_roll_cap=cap,
+    return two_roll_game(
+        "small-saved", n_dice, 3, boxes, (8, 5), forced_order=forced, saved_roll_cap=cap
     )
 
 

@@ -5,6 +5,7 @@ decides at a position (:func:`explain_position`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,6 +18,9 @@ from yahtzee_sim.strategies.cards.format import Card, load_card, parse_card
 from yahtzee_sim.strategies.cards.keep_moves import KEEP_FALLBACK
 from yahtzee_sim.strategies.cards.language import BOX_FALLBACK
 from yahtzee_sim.strategies.cards.shipped import SIZES, shipped_card_games, shipped_card_path
+
+if TYPE_CHECKING:  # (imported when called: the advisor is not needed to play a card)
+    from yahtzee_sim.solving.advisor import AdvisorPosition
 
 #: What a card strategy needs of the rules, in words.
 CARD_BOXES = "a card made for these boxes (shipped cards: official Yahtzee and Yatzy boxes)"
@@ -130,8 +134,9 @@ class CardStrategy(Strategy):
 
         Examples
         --------
+        >>> from yahtzee_sim.solving.advisor import AdvisorPosition
         >>> from yahtzee_sim.strategies.cards import Card10, explain_position
-        >>> explain_position(Card10(), [2, 3, 3, 3, 6], 0, used=["chance"]).line()
+        >>> explain_position(Card10(), AdvisorPosition([2, 3, 3, 3, 6], 0, used=["chance"])).line()
         'rule 4: if 3 of a kind: score in the upper box of the most common face'
         """
         self.prepare(view.rules)
@@ -178,22 +183,13 @@ class CardDecision:
         return {"section": self.section, "number": self.number, "text": self.text}
 
 
-def explain_position(
-    strategy: CardStrategy,
-    dice,
-    rolls_left: int,
-    used=(),
-    upper: int = 0,
-    flag: bool = False,
-    rules="yahtzee",
-    bonuses_paid: int = 0,
-) -> CardDecision:
-    """The line of a card (a :class:`CardStrategy`) that decides at one position (the
-    position as :func:`yahtzee_sim.advise` takes it). See also
+def explain_position(strategy: CardStrategy, position: AdvisorPosition) -> CardDecision:
+    """The line of a card (a :class:`CardStrategy`) that decides at ``position`` (an
+    :class:`~yahtzee_sim.solving.advisor.AdvisorPosition`). See also
     :func:`yahtzee_sim.solving.strategy_move.strategy_move`, which adds the move and its loss."""
-    from yahtzee_sim.solving.advisor import AdvisorPosition, check_position
+    from yahtzee_sim.solving.advisor import check_position
 
-    pos = check_position(AdvisorPosition(dice, rolls_left, used, upper, flag, rules, bonuses_paid))
+    pos = check_position(position)
     strategy.check_rules(pos.rules)
     return strategy.explain(pos.view())[0]
 

@@ -12,7 +12,7 @@ from yahtzee_sim.apps.game import Game
 from yahtzee_sim.apps.server import create_app
 from yahtzee_sim.engine.records import check_record, record_games
 from yahtzee_sim.multiplayer.matches import seat_seed
-from yahtzee_sim.solving.advisor import advise
+from yahtzee_sim.solving.advisor import AdvisorPosition, advise
 from yahtzee_sim.solving.strategy_move import strategy_move
 from yahtzee_sim.strategies import Strategy
 
@@ -131,7 +131,7 @@ def test_advise_with_a_strategy_says_its_move_and_rule(client):
     assert res.status_code == 200
     got = res.get_json()
     says = got["strategy"]
-    want = strategy_move("card-10", [2, 3, 3, 3, 6], 0, used=["chance"])
+    want = strategy_move("card-10", AdvisorPosition([2, 3, 3, 3, 6], 0, used=["chance"]))
     assert says == {"id": "card-10"} | want.to_dict()
     assert says["rule"] == {"section": "box", "number": 4, "text": want.reason.text}
     assert got["options"][says["rank"] - 1]["box"] == says["option"]["box"]
@@ -363,7 +363,7 @@ def test_the_page_compares_a_card_and_plays_an_opponent(page):
     browser.find_element(By.CSS_SELECTOR, "#adv-used input[value='chance']").click()
     browser.find_element(By.ID, "adv-go").click()
     wait.until(lambda b: b.find_element(By.ID, "adv-says").text)
-    want = strategy_move("card-10", [2, 3, 3, 3, 6], 0, used=["chance"])
+    want = strategy_move("card-10", AdvisorPosition([2, 3, 3, 3, 6], 0, used=["chance"]))
     assert browser.find_element(By.ID, "adv-says").text == want.line()
     theirs = browser.find_elements(By.CSS_SELECTOR, "#adv-table tr.theirs td")
     assert theirs[0].text == str(want.rank) and "card-10" in theirs[1].text

@@ -234,11 +234,9 @@ def test_cli_moments_only_on_saved_rolls(capsys):
     assert "the exact score law is not available" in capsys.readouterr().err
 
 
-def test_a_pass_in_a_file_stopped_after_a_level_resumes_to_the_same_moments(tmp_path):
-    rules = small_saved_game(5)
-    strategy = get_strategy("greedy")
-    prepare(strategy, rules)
-    in_memory = saved_moments(strategy, rules)
+def stopped_after_level_3(strategy, rules, tmp_path):
+    """The moments file of a pass in a file stopped (Ctrl-C) once level 3 is recorded (levels
+    ``n_boxes - 1`` down to 3 in the file)."""
     path = tmp_path / "moments.bin"
 
     def stop(k):
@@ -247,6 +245,15 @@ def test_a_pass_in_a_file_stopped_after_a_level_resumes_to_the_same_moments(tmp_
 
     with pytest.raises(KeyboardInterrupt):
         saved_moments(strategy, rules, path=path, on_level=stop)
+    return path
+
+
+def test_a_pass_in_a_file_stopped_after_a_level_resumes_to_the_same_moments(tmp_path):
+    rules = small_saved_game(5)
+    strategy = get_strategy("greedy")
+    prepare(strategy, rules)
+    in_memory = saved_moments(strategy, rules)
+    path = stopped_after_level_3(strategy, rules, tmp_path)
     assert path.exists()
     seen = []
     again = saved_moments(strategy, rules, path=path, on_level=seen.append)
@@ -277,14 +284,7 @@ def test_a_damaged_recorded_level_is_computed_again(tmp_path):
     rules = small_saved_game(5)
     strategy = get_strategy("greedy")
     prepare(strategy, rules)
-    path = tmp_path / "moments.bin"
-
-    def stop(k):
-        if k == 3:
-            raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        saved_moments(strategy, rules, path=path, on_level=stop)
+    path = stopped_after_level_3(strategy, rules, tmp_path)
     lo = int(state_layout(rules).level_start[4])
     with open(path, "r+b") as fh:  # one moment of level 4, changed after it was recorded
         fh.seek(HEADER_BYTES + 8 * lo)

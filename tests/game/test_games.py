@@ -22,7 +22,7 @@ from yahtzee_sim.solving.advisor import advise
 from yahtzee_sim.solving.solver import solve, value_table
 from yahtzee_sim.solving.target import target_table
 
-from helpers import options, small_saved_game
+from helpers import options, small_saved_game, two_roll_game
 
 #: Published optima (yatzy-solver 1.0.0's rules page; Yacht: an open-source exact solver).
 PUBLISHED = {
@@ -179,16 +179,7 @@ def _six_dice(cap: int) -> RuleSet:
         Box("tower", "groups", groups=(4, 2)),
         Box("all", "yahtzee", points=20),
     )
-    return RuleSet(
-        name="six-dice",
-        n_dice=6,
-        n_faces=2,
-        rolls_per_turn=2,
-        boxes=boxes,
-        upper_bonus_threshold=12,
-        upper_bonus=4,
-        saved_roll_cap=cap,
-    )
+    return two_roll_game("six-dice", 6, 2, boxes, (12, 4), saved_roll_cap=cap)
 
 
 @pytest.mark.parametrize("cap", [0, 2])

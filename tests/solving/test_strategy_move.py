@@ -63,7 +63,7 @@ def test_the_rule_that_decides_is_the_first_that_holds_and_plays_the_move(size, 
     card = get_strategy(f"card-{size}")
     card.prepare(YAHTZEE)
     pos = check_position(AdvisorPosition(dice, rolls_left, used, upper, rules=YAHTZEE))
-    said = explain_position(card, dice, rolls_left, used, upper)
+    said = explain_position(card, AdvisorPosition(dice, rolls_left, used, upper))
     vocab = vocabulary(YAHTZEE)
     view = pos.view()
     section = card._compiled.card.keeps if rolls_left else card._compiled.card.boxes
@@ -101,7 +101,7 @@ def test_the_rule_that_decides_is_the_first_that_holds_and_plays_the_move(size, 
 def test_the_move_is_the_strategys_and_valued_by_the_advisor(position, sid):
     dice, rolls_left, used, upper = position
     options = advise(dice, rolls_left, used, upper)
-    says = strategy_move(sid, dice, rolls_left, used, upper)
+    says = strategy_move(sid, AdvisorPosition(dice, rolls_left, used, upper))
     strategy = get_strategy(sid)
     strategy.prepare(YAHTZEE)
     view = check_position(AdvisorPosition(dice, rolls_left, used, upper)).view()
@@ -121,31 +121,31 @@ def test_the_move_is_the_strategys_and_valued_by_the_advisor(position, sid):
 
 
 def test_a_card_says_its_rule_in_one_line():
-    says = strategy_move("card-10", [2, 3, 3, 3, 6], 0, used=["chance"])
+    says = strategy_move("card-10", AdvisorPosition([2, 3, 3, 3, 6], 0, used=["chance"]))
     assert says.move == "Threes" and says.reason.number == 4
     assert says.line() == (
         "card-10 says: Threes (rule 4: if 3 of a kind: score in the upper box of the most "
         "common face): the best move"
     )
-    says = strategy_move("card-10", [1, 3, 4, 5, 5], 2)
+    says = strategy_move("card-10", AdvisorPosition([1, 3, 4, 5, 5], 2))
     assert says.loss > 0 and says.rank > 1
     assert says.line().endswith(f"-{says.loss:.2f} points against optimal (option {says.rank})")
-    other = strategy_move("card-10", [1, 2, 4, 5, 6], 0, used=["chance"])
+    other = strategy_move("card-10", AdvisorPosition([1, 2, 4, 5, 6], 0, used=["chance"]))
     assert other.reason.number is None and other.reason.line() == f"otherwise: {BOX_FALLBACK}"
 
 
 def test_yatzy_cards_and_bad_strategies():
-    says = strategy_move("card-30", [1, 1, 2, 2, 6], 1, rules="yatzy")
+    says = strategy_move("card-30", AdvisorPosition([1, 1, 2, 2, 6], 1, rules="yatzy"))
     assert says.reason is not None and says.option in advise([1, 1, 2, 2, 6], 1, rules="yatzy")
     with pytest.raises(StrategyError, match="unknown strategy 'nope'"):
-        strategy_move("nope", [1, 2, 3, 4, 5], 1)
+        strategy_move("nope", AdvisorPosition([1, 2, 3, 4, 5], 1))
     with pytest.raises(StrategyError, match="at random"):
-        strategy_move("random", [1, 2, 3, 4, 5], 1)
+        strategy_move("random", AdvisorPosition([1, 2, 3, 4, 5], 1))
     with pytest.raises(StrategyError, match="needs the 13 Yahtzee boxes"):
-        strategy_move("defensive", [1, 2, 3, 4, 5], 1, rules="yatzy")
+        strategy_move("defensive", AdvisorPosition([1, 2, 3, 4, 5], 1, rules="yatzy"))
     with pytest.raises(StrategyError, match="score so far"):
-        strategy_move("chase", [1, 2, 3, 4, 5], 1)
-    assert strategy_move("chase", [1, 2, 3, 4, 5], 1, score=100).loss >= 0
+        strategy_move("chase", AdvisorPosition([1, 2, 3, 4, 5], 1))
+    assert strategy_move("chase", AdvisorPosition([1, 2, 3, 4, 5], 1), score=100).loss >= 0
 
 
 class _Cheat(Strategy):
@@ -162,9 +162,9 @@ class _Cheat(Strategy):
 
 def test_an_illegal_move_is_named():
     with pytest.raises(IllegalMoveError, match=r"illegal keep at rolls left 2.*keep \[6\]"):
-        strategy_move(_Cheat(), [1, 2, 3, 4, 5], 2)
+        strategy_move(_Cheat(), AdvisorPosition([1, 2, 3, 4, 5], 2))
     with pytest.raises(IllegalMoveError, match=r"chance \(already filled\)"):
-        strategy_move(_Cheat(), [1, 2, 3, 4, 5], 0, used=["chance"])
+        strategy_move(_Cheat(), AdvisorPosition([1, 2, 3, 4, 5], 0, used=["chance"]))
 
 
 def test_cli_advise_with_a_strategy(capsys):
@@ -173,10 +173,8 @@ def test_cli_advise_with_a_strategy(capsys):
     args = ["advise", "--dice", "2,3,3,3,6", "--rolls-left", "0", "--used", "chance"]
     assert main([*args, "--strategy", "card-10", "--top", "2"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert (
-        len(lines) == 3
-        and lines[-1] == strategy_move("card-10", [2, 3, 3, 3, 6], 0, used=["chance"]).line()
-    )
+    says = strategy_move("card-10", AdvisorPosition([2, 3, 3, 3, 6], 0, used=["chance"]))
+    assert len(lines) == 3 and lines[-1] == says.line()
     assert main([*args, "--strategy", "greedy", "--json"]) == 0
     got = json.loads(capsys.readouterr().out)["strategy"]
     assert got["id"] == "greedy" and got["rule"] is None and got["move"] == "Three of a kind"

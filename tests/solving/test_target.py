@@ -7,10 +7,8 @@ The Yatzy checks against Tillius Table 13 need the full table (about 10 minutes 
 
 from __future__ import annotations
 
-import itertools
 import json
 from fractions import Fraction
-from functools import cache
 
 import numpy as np
 import pytest
@@ -23,45 +21,17 @@ from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.solving.target import TargetError, solve_target, target_table
 from yahtzee_sim.strategies import get_strategy
 
+from helpers import brute_upper_game
+
 
 def _brute_curve(n_dice: int, n_faces: int, rolls: int) -> list[Fraction]:
-    """max P(total >= β) for an upper-section-only game (one box per face, box f scores
-    f × the number of f's), by plain recursion over dice multisets."""
-    faces = range(1, n_faces + 1)
-
-    def law(k):
-        out: dict[tuple, Fraction] = {}
-        for seq in itertools.product(faces, repeat=k):
-            key = tuple(sorted(seq))
-            out[key] = out.get(key, 0) + Fraction(1, n_faces**k)
-        return out
-
-    laws = [law(k) for k in range(n_dice + 1)]
-
-    @cache
-    def game(used: frozenset, need: int) -> Fraction:
-        if need <= 0:
-            return Fraction(1)
-        if len(used) == n_faces:
-            return Fraction(0)
-        return sum(p * value(dice, rolls - 1, used, need) for dice, p in laws[n_dice].items())
-
-    @cache
-    def value(dice: tuple, left: int, used: frozenset, need: int) -> Fraction:
-        best = max(game(used | {f}, need - f * dice.count(f)) for f in faces if f not in used)
-        if left == 0:
-            return best
-        for r in range(len(dice)):
-            for keep in set(itertools.combinations(dice, r)):
-                v = sum(
-                    p * value(tuple(sorted(keep + more)), left - 1, used, need)
-                    for more, p in laws[n_dice - r].items()
-                )
-                best = max(best, v)
-        return best
-
-    top = n_dice * sum(faces)
-    return [game(frozenset(), beta) for beta in range(top + 1)]
+    """max P(total >= β) for an upper-section-only game, β = 0 .. the top score
+    (:func:`helpers.brute_upper_game` of the indicator of reaching β)."""
+    top = n_dice * n_faces * (n_faces + 1) // 2
+    return [
+        brute_upper_game(n_dice, n_faces, rolls, lambda s, b=beta: Fraction(int(s >= b)))
+        for beta in range(top + 1)
+    ]
 
 
 def test_two_yatzy_matches_tillius():

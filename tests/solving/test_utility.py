@@ -6,7 +6,6 @@ utilities = the target table, exponential utilities = the risk solver)."""
 
 import itertools
 from fractions import Fraction
-from functools import cache
 
 import numpy as np
 import pytest
@@ -30,44 +29,13 @@ from yahtzee_sim.strategies import get_strategy
 from yahtzee_sim.strategies.utility import UtilityPlay, lexicographic
 from yahtzee_sim.strategies.win_seeking_blind import BlindWinSeeking
 
-from helpers import bonus_limit_game
+from helpers import bonus_limit_game, brute_upper_game
 
 
 def _brute_expected_utility(rolls: int, u: list[Fraction]) -> Fraction:
     """max E[u(final)] on 2-Yatzy with ``rolls`` rolls per turn (two two-sided dice,
-    boxes Ones and Twos), by plain recursion over dice multisets and every keep."""
-    faces = (1, 2)
-
-    def law(k):
-        out: dict[tuple, Fraction] = {}
-        for seq in itertools.product(faces, repeat=k):
-            key = tuple(sorted(seq))
-            out[key] = out.get(key, 0) + Fraction(1, 2**k)
-        return out
-
-    laws = [law(k) for k in range(3)]
-
-    @cache
-    def game(used: frozenset, score: int) -> Fraction:
-        if len(used) == 2:
-            return u[min(score, len(u) - 1)]
-        return sum(p * value(d, rolls - 1, used, score) for d, p in laws[2].items())
-
-    @cache
-    def value(dice: tuple, left: int, used: frozenset, score: int) -> Fraction:
-        best = max(game(used | {f}, score + f * dice.count(f)) for f in faces if f not in used)
-        if left == 0:
-            return best
-        for r in range(len(dice)):
-            for keep in set(itertools.combinations(dice, r)):
-                v = sum(
-                    p * value(tuple(sorted(keep + more)), left - 1, used, score)
-                    for more, p in laws[2 - r].items()
-                )
-                best = max(best, v)
-        return best
-
-    return game(frozenset(), 0)
+    boxes Ones and Twos; :func:`helpers.brute_upper_game`)."""
+    return brute_upper_game(2, 2, rolls, lambda score: u[min(score, len(u) - 1)])
 
 
 @pytest.mark.parametrize("rolls", [1, 2, 3])

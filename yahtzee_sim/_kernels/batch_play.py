@@ -13,9 +13,8 @@ from numba import njit
 
 from yahtzee_sim._kernels.rng import dice_counter, face_from_word, game_key, word
 from yahtzee_sim._kernels.scoring import (
-    box_legal_points,
     flag_after_roll,
-    joker_case,
+    roll_box_points,
     sets_flag,
     upper_after,
     yahtzee_bonus_points,
@@ -99,7 +98,7 @@ def apply_boxes(
         if c < 0 or c >= kr.n_boxes:
             return i
         roll = roll_idx[i]
-        points[i] = box_legal_points(kr, joker_case(kr, roll, used[i], flag[i]), roll, used[i], c)
+        points[i] = roll_box_points(kr, roll, used[i], flag[i], c)
         if points[i] < 0:
             return i
     for i in range(n):

@@ -19,9 +19,8 @@ import numpy as np
 from numba import njit, prange
 
 from yahtzee_sim._kernels.scoring import (
-    box_legal_points,
     flag_after_roll,
-    joker_case,
+    roll_box_points,
     sets_flag,
     upper_after,
     yahtzee_bonus_points,
@@ -43,7 +42,7 @@ def turn_end_moments(kr, offset, count, pos, cat_row, bank, m1, m2, shift, t1, t
         c = cat_row[r]
         raw = -1
         if 0 <= c < kr.n_boxes:
-            raw = box_legal_points(kr, joker_case(kr, r, used, flag), r, used, c)
+            raw = roll_box_points(kr, r, used, flag, c)
         if raw < 0:
             t1[r] = np.nan
             t2[r] = np.nan

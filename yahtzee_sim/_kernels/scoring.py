@@ -264,6 +264,13 @@ def box_legal_points(kr, case, roll, used, c):
     return kr.score_table[roll, c]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def roll_box_points(kr, roll, used, flag, c):
+    """Points of box ``c`` for ``roll`` at filled boxes ``used`` and flag ``flag``, the
+    joker rules applied (:func:`joker_case`), or -1 if ``c`` is illegal."""
+    return box_legal_points(kr, joker_case(kr, roll, used, flag), roll, used, c)
+
+
 @njit(cache=True, nogil=True)
 def state_index(kr, used, upper, flag):
     """:func:`saved_state_index` with no saved roll."""

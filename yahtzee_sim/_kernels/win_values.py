@@ -23,12 +23,18 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
-from yahtzee_sim._kernels.batched import CHUNKS, TILE, solve_tile
+from yahtzee_sim._kernels.batched import (
+    solve_tile,
+    tile_box_values,
+    tile_plan,
+    tile_rows_at,
+    tile_scratch,
+)
 from yahtzee_sim._kernels.box_step import mask_used_boxes
 from yahtzee_sim._kernels.scoring import flag_after_roll, scored_state
-from yahtzee_sim._kernels.work_buffers import buffer_rows, new_work
 
 #: Node weights below this join the next node (a law's tail, the last node).
 NODE_WEIGHT = 1e-9
@@ -37,6 +43,10 @@ NODE_WEIGHT = 1e-9
 #: ranked by max-EV (a decided game is still played well); 1e-9 per point, so below 2e-6.
 EV_TIE_BREAK = 1e-9
 _SQRT2 = math.sqrt(2.0)
+
+#: The kinds of :func:`fill_tile`: win-aware (:func:`fill_win_tile`) and win-target
+#: (:func:`fill_reach_tile`) box values.
+WIN_AWARE, WIN_TARGET = 0, 1
 
 
 _CDF_STEP = 1.0 / 128
@@ -131,6 +141,74 @@ def fill_win_values(
 
 
 @njit(cache=True, parallel=True, nogil=True)
+def valued_tiles(kind, kr, order, used, flag, inputs, keep_out, cat_out):
+    """The tile loop of the win-seeking kernels: games ``i = order[p]`` run ``TILE`` at a
+    time in ``order`` (:func:`.batched.lane_order`) as the lanes of
+    :func:`.widget.widget_mixed`, tiles in parallel; each tile's box values filled from
+    ``inputs`` by the fill of ``kind`` (:func:`fill_tile`), its decisions written in rows
+    ``p`` of :func:`.batched.decision_buffers`. ``kind`` must be a constant of the calling
+    kernel (:data:`WIN_AWARE`, :data:`WIN_TARGET`); ``inputs`` a flat tuple (numba refuses
+    a tuple of same-typed arrays in a parallel loop's body, nested or not)."""
+    n_tiles, n_chunks = tile_plan(order.shape[0])
+    for chunk in prange(n_chunks):
+        work, tu, tf = tile_scratch(kr)
+        for k in range(chunk, n_tiles, n_chunks):
+            rows = tile_rows_at(order, k)
+            val, vb = tile_box_values(kr, work, rows.shape[0])
+            fill_tile(kind, kr, rows, inputs, val, vb)
+            solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)
+
+
+def fill_tile(kind, kr, rows, inputs, val, val_bonus):
+    """The box values of a tile's games ``rows`` by the fill of ``kind``:
+    :func:`fill_win_tile` (:data:`WIN_AWARE`) or :func:`fill_reach_tile`
+    (:data:`WIN_TARGET`). Chosen when the kernel compiles, from the literal ``kind``:
+    numba cannot cache a kernel that takes a function as an argument."""
+
+
+@overload(fill_tile)
+def _fill_tile(kind, kr, rows, inputs, val, val_bonus):
+    if not isinstance(kind, types.IntegerLiteral):
+        return None
+    fill = (fill_win_tile, fill_reach_tile)[kind.literal_value]
+
+    def fill_of_kind(kind, kr, rows, inputs, val, val_bonus):
+        fill(kr, rows, inputs, val, val_bonus)
+
+    return fill_of_kind
+
+
+@njit(cache=True, nogil=True)
+def fill_win_tile(kr, rows, inputs, val, val_bonus):
+    """The win-aware box values of a tile's games ``rows`` (lane ``t``: game ``rows[t]``,
+    :func:`fill_win_values`), filled boxes ``NEG``; ``inputs`` as the arguments of
+    :func:`win_aware_decisions` from ``used`` to ``gh_w``."""
+    used, upper, flag, score, mean, sd, fin_best, fin_ties, um, usd, n_unf, gh_x, gh_w = inputs
+    for t in range(rows.shape[0]):
+        i = rows[t]
+        fill_win_values(
+            kr,
+            used[i],
+            upper[i],
+            flag[i],
+            score[i],
+            mean,
+            sd,
+            fin_best[i],
+            fin_ties[i],
+            um[i],
+            usd[i],
+            n_unf[i],
+            gh_x,
+            gh_w,
+            t,
+            val,
+            val_bonus,
+        )
+        mask_used_boxes(kr, used[i], t, val)
+
+
+@njit(cache=True, nogil=True)
 def win_aware_decisions(
     kr,
     order,
@@ -152,45 +230,9 @@ def win_aware_decisions(
 ):
     """Win-aware decisions of games ``i = order[p]`` at every roll of their turn, in row
     ``p`` of :func:`.batched.decision_buffers`; opponents as in
-    :func:`win_share` (rows ``um[i, :n_unf[i]]``). Games run ``TILE`` at a time in ``order``
-    (:func:`.batched.lane_order`) as the lanes of :func:`.widget.widget_mixed`, tiles in
-    parallel."""
-    n = order.shape[0]
-    n_tiles = (n + TILE - 1) // TILE
-    n_slots = kr.slot_points.shape[0]
-    n_chunks = min(n_tiles, CHUNKS)
-    for chunk in prange(n_chunks):
-        work = new_work(kr, TILE, 1)
-        tu = np.empty(TILE, dtype=np.int64)
-        tf = np.empty(TILE, dtype=np.int64)
-        for k in range(chunk, n_tiles, n_chunks):
-            rows = order[k * TILE : min(n, (k + 1) * TILE)]
-            nu = rows.shape[0]
-            val = buffer_rows(work.val, n_slots, nu)
-            vb = buffer_rows(work.val_bonus, n_slots, nu)
-            for t in range(nu):
-                i = rows[t]
-                fill_win_values(
-                    kr,
-                    used[i],
-                    upper[i],
-                    flag[i],
-                    score[i],
-                    mean,
-                    sd,
-                    fin_best[i],
-                    fin_ties[i],
-                    um[i],
-                    usd[i],
-                    n_unf[i],
-                    gh_x,
-                    gh_w,
-                    t,
-                    val,
-                    vb,
-                )
-                mask_used_boxes(kr, used[i], t, val)
-            solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)
+    :func:`win_share` (rows ``um[i, :n_unf[i]]``); tiles as in :func:`valued_tiles`."""
+    inputs = (used, upper, flag, score, mean, sd, fin_best, fin_ties, um, usd, n_unf, gh_x, gh_w)
+    valued_tiles(WIN_AWARE, kr, order, used, flag, inputs, keep_out, cat_out)
 
 
 # --- win-target: own future by the target-score table, opponents by their best final
@@ -424,7 +466,26 @@ def fill_reach_values(kr, sheet, target, mean, rival, t, val, val_bonus):
                     val[s, t] = v
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@njit(cache=True, nogil=True)
+def fill_reach_tile(kr, rows, inputs, val, val_bonus):
+    """The win-target box values of a tile's games ``rows`` (lane ``t``: game ``rows[t]``,
+    :func:`fill_reach_values`), filled boxes ``NEG``; ``inputs = (mine, finished,
+    target, mean, nodes)`` of :func:`win_reach_decisions`, flattened."""
+    used, upper, flag, score, fin_best, fin_ties, probs, offset, length, mean = inputs[:10]
+    ptr, x, w, below, count = inputs[10:]
+    target = (probs, offset, length)
+    for t in range(rows.shape[0]):
+        i = rows[t]
+        lo, hi = ptr[i], ptr[i] + count[i]
+        sheet = (used[i], upper[i], flag[i], score[i])
+        ft = fin_ties[i]
+        tie_at = float(fin_best[i]) if ft > 1 else -np.inf
+        rival = (x[lo:hi], w[lo:hi], below[lo:hi], tie_at, 1.0 / (ft + 1))
+        fill_reach_values(kr, sheet, target, mean, rival, t, val, val_bonus)
+        mask_used_boxes(kr, used[i], t, val)
+
+
+@njit(cache=True, nogil=True)
 def win_reach_decisions(kr, order, mine, finished, target, mean, nodes, keep_out, cat_out):
     """Decisions of win-target for games ``i = order[p]`` (row ``p`` of
     :func:`.batched.decision_buffers`): ``mine = (used, upper, flag, score)`` per game;
@@ -432,30 +493,6 @@ def win_reach_decisions(kr, order, mine, finished, target, mean, nodes, keep_out
     offset, length)`` against the nodes ``nodes = (ptr, x, w, below, count)`` of
     :func:`best_final_nodes`, a tie with ``fin_ties[i]`` finished opponents at their
     total ``fin_best[i]`` (``finished = (fin_best, fin_ties)``) sharing the win evenly;
-    tiles as in :func:`win_aware_decisions`."""
-    used, upper, flag, score = mine
-    fin_best, fin_ties = finished
-    ptr, x, w, below, count = nodes
-    n = order.shape[0]
-    n_tiles = (n + TILE - 1) // TILE
-    n_slots = kr.slot_points.shape[0]
-    n_chunks = min(n_tiles, CHUNKS)
-    for chunk in prange(n_chunks):
-        work = new_work(kr, TILE, 1)
-        tu = np.empty(TILE, dtype=np.int64)
-        tf = np.empty(TILE, dtype=np.int64)
-        for k in range(chunk, n_tiles, n_chunks):
-            rows = order[k * TILE : min(n, (k + 1) * TILE)]
-            nu = rows.shape[0]
-            val = buffer_rows(work.val, n_slots, nu)
-            vb = buffer_rows(work.val_bonus, n_slots, nu)
-            for t in range(nu):
-                i = rows[t]
-                lo, hi = ptr[i], ptr[i] + count[i]
-                sheet = (used[i], upper[i], flag[i], score[i])
-                ft = fin_ties[i]
-                tie_at = float(fin_best[i]) if ft > 1 else -np.inf
-                rival = (x[lo:hi], w[lo:hi], below[lo:hi], tie_at, 1.0 / (ft + 1))
-                fill_reach_values(kr, sheet, target, mean, rival, t, val, vb)
-                mask_used_boxes(kr, used[i], t, val)
-            solve_tile(kr, used, flag, rows, k, work, tu, tf, keep_out, cat_out)
+    tiles as in :func:`valued_tiles`."""
+    inputs = mine + finished + target + (mean,) + nodes  # flat: see valued_tiles
+    valued_tiles(WIN_TARGET, kr, order, mine[0], mine[2], inputs, keep_out, cat_out)

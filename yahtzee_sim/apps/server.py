@@ -74,7 +74,7 @@ except ImportError as exc:  # pragma: no cover - exercised without the extra
 from yahtzee_sim.apps.game import Coach, Game
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import PRESETS, RuleSet, get_rules
-from yahtzee_sim.solving.advisor import advise, with_plan_odds
+from yahtzee_sim.solving.advisor import AdvisorPosition, position_options, with_plan_odds
 from yahtzee_sim.solving.solver import value_table
 from yahtzee_sim.solving.strategy_move import advising_strategy, strategy_move
 from yahtzee_sim.strategies import get_strategy, strategy_class, strategy_ids
@@ -292,7 +292,7 @@ def advise_position() -> Response:
     state = server_state()
     data = _body()
     rules = get_rules(_field(data, "rules", str, state.default_rules))
-    options = advise(
+    position = AdvisorPosition(
         _int_list(data, "dice"),
         _field(data, "rolls_left", int, required=True),
         _field(data, "used", list, []),
@@ -302,6 +302,7 @@ def advise_position() -> Response:
         bonuses_paid=_field(data, "bonuses_paid", int, 0),
         saved_rolls=_field(data, "saved_rolls", int, 0),
     )
+    options = position_options(position)
     odds = data.get("odds", False)
     if not isinstance(odds, (bool, list)):
         raise RequestError(f"'odds' must be true, false or a list of boxes, got {odds!r}")
@@ -320,18 +321,7 @@ def advise_position() -> Response:
             raise RequestError(f"'score' (the points so far) must be 0..{2**31 - 1}, got {score}")
         strategy = advising_strategy(state.prepared(sid, rules), rules, score is not None)
         with state.lock:  # (prepared above: the lock is held for one decision only)
-            says = strategy_move(
-                strategy,
-                data["dice"],
-                data["rolls_left"],
-                data.get("used", []),
-                data.get("upper", 0),
-                data.get("flag", False),
-                rules,
-                data.get("bonuses_paid", 0),
-                score=score,
-                options=options,
-            )
+            says = strategy_move(strategy, position, score=score, options=options)
         out["strategy"] = {"id": sid} | says.to_dict()
     return jsonify(out)
 

@@ -57,7 +57,7 @@ def write_frame(frame, path: Path) -> None:
             frame.to_csv(tmp, index=False)
 
 
-def print_result(as_json: bool, data: dict, text: str, plot: Path | None) -> int:
+def print_result(as_json: bool, data: dict, text: str, plot: Path | None = None) -> int:
     """Print ``data`` as one JSON object (``--json``: no wall time, so the same command
     prints the same bytes), else ``text`` and where the plot was written; return 0."""
     import json

@@ -7,7 +7,7 @@ import json
 import time
 
 from yahtzee_sim.cli import options as opt
-from yahtzee_sim.cli.files import check_frame_file
+from yahtzee_sim.cli.files import check_frame_file, print_result
 
 
 # ------------------------------------------------------------------ select
@@ -109,11 +109,8 @@ def run_select(args: argparse.Namespace) -> int:
     intervals = mcb(
         res.data[:, :common], list(res.observations), alpha=args.alpha, maximize=not args.minimize
     )
-    if args.json:
-        print(json.dumps(select_summary(res, intervals)))
-    else:
-        print(format_selection(args, res, intervals, seconds))
-    return 0
+    text = format_selection(args, res, intervals, seconds)
+    return print_result(args.json, select_summary(res, intervals), text)
 
 
 SELECT = opt.Command(

@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from yahtzee_sim.cli import options as opt
-from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, save_plot
+from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, print_result, save_plot
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.solving.risk import check_theta
@@ -290,11 +290,8 @@ def run_risk(args: argparse.Namespace) -> int:
             (7, 3.0),
             ncols=2,
         )
-    if args.json:
-        print(json.dumps({"rules": rules.name, "rows": rows, "optimal": base}))
-    else:
-        print(format_risk(rules.name, [*rows, base]))
-    return 0
+    data = {"rules": rules.name, "rows": rows, "optimal": base}
+    return print_result(args.json, data, format_risk(rules.name, [*rows, base]))
 
 
 RISK = opt.Command(

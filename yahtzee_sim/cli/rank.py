@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from yahtzee_sim.cli import options as opt
+from yahtzee_sim.cli.files import print_result
 
 #: Games per strategy of ``rank`` by default.
 RANK_GAMES = 10_000
@@ -65,11 +65,7 @@ def run_rank(args: argparse.Namespace) -> int:
         n_jobs=args.jobs,
         progress=opt.progress(args),
     )
-    if args.json:
-        print(json.dumps(res.to_dict()))
-    else:
-        print(format_ranking(res, rules.name, args.seed))
-    return 0
+    return print_result(args.json, res.to_dict(), format_ranking(res, rules.name, args.seed))
 
 
 RANK = opt.Command(

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from yahtzee_sim.cli import options as opt
+from yahtzee_sim.cli.files import print_result
 
 MIN_GAMES = 100
 
@@ -110,11 +111,8 @@ def run_report(args: argparse.Namespace) -> int:
     )
     files = write_report(rep, out, formats)
     seconds = time.perf_counter() - t0
-    if args.json:
-        print(json.dumps({"out": str(out), "files": files, **rep.to_dict()}))
-    else:
-        print(format_report(rep, out, files, seconds))
-    return 0
+    data = {"out": str(out), "files": files, **rep.to_dict()}
+    return print_result(args.json, data, format_report(rep, out, files, seconds))
 
 
 REPORT = opt.Command(

@@ -13,7 +13,12 @@ from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, print_result, save_
 from yahtzee_sim.cli.missing_extras import require
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.game.state import compact_states, n_states
-from yahtzee_sim.solving.advisor import Option, advise, with_plan_odds
+from yahtzee_sim.solving.advisor import (
+    AdvisorPosition,
+    Option,
+    position_options,
+    with_plan_odds,
+)
 from yahtzee_sim.solving.levels import partial_paths
 from yahtzee_sim.solving.solver import TABLES, solve, value_table
 from yahtzee_sim.solving.strategy_move import strategy_move
@@ -175,7 +180,7 @@ def format_options(options: list[Option], rules=None) -> str:
     return "\n".join(lines)
 
 
-def odds_boxes(rules, text: str | None, used: list[str]) -> list[str] | None:
+def odds_boxes(rules, text: str | None, used: tuple[str, ...]) -> list[str] | None:
     """The boxes ``--odds`` names (``"open"``: every box not in ``used``)."""
     if text is None:
         return None
@@ -187,17 +192,23 @@ def odds_boxes(rules, text: str | None, used: list[str]) -> list[str] | None:
 def run_advise(args: argparse.Namespace) -> int:
     """Value every option at one decision (:func:`yahtzee_sim.advise`) and print them."""
     rules = opt.rules_from(args)
-    position = (opt.dice(args.dice), args.rolls_left, opt.id_list(args.used), args.upper)
+    position = AdvisorPosition(
+        opt.dice(args.dice),
+        args.rolls_left,
+        opt.id_list(args.used),
+        args.upper,
+        args.flag,
+        rules,
+        saved_rolls=args.saved_rolls,
+    )
     solve_while_compiling("advisor_kernels", rules)  # a first run: both cores compile
-    options = advise(*position, flag=args.flag, rules=rules, saved_rolls=args.saved_rolls)
-    boxes = odds_boxes(rules, args.odds, position[2])
+    options = position_options(position)
+    boxes = odds_boxes(rules, args.odds, position.used)
     if boxes is not None:
         options = with_plan_odds(options, args.rolls_left, rules, boxes)
     says = None
     if args.strategy is not None:
-        says = strategy_move(
-            args.strategy, *position, args.flag, rules, score=args.score, options=options
-        )
+        says = strategy_move(args.strategy, position, score=args.score, options=options)
     if args.top:
         options = options[: args.top]
     if args.json:

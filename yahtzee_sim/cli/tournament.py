@@ -7,7 +7,7 @@ import json
 import time
 
 from yahtzee_sim.cli import options as opt
-from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, save_plot
+from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, print_result, save_plot
 
 
 # ------------------------------------------------------------------ tournament
@@ -88,17 +88,13 @@ def run_tournament(args: argparse.Namespace) -> int:
         progress=opt.progress(args),
         visible=args.visible,
     )
-    if args.plot is not None:
+    if args.plot is not None:  # (only with --round-robin)
         save_plot(args.plot, lambda ax: res.plot(ax=ax), (7, 5.5))
-    if args.json:
-        print(json.dumps(res.to_dict()))
-    elif args.round_robin:
-        print(format_round_robin(res, args.visible))
-        if args.plot is not None:
-            print(f"plot written to {args.plot}")
+    if args.round_robin:
+        text = format_round_robin(res, args.visible)
     else:
-        print(format_tournament(res, args.visible, args.seed))
-    return 0
+        text = format_tournament(res, args.visible, args.seed)
+    return print_result(args.json, res.to_dict(), text, args.plot)
 
 
 TOURNAMENT = opt.Command(

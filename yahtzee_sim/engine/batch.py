@@ -45,7 +45,7 @@ import numpy as np
 from yahtzee_sim._kernels.batch_play import apply_boxes, roll_dice
 from yahtzee_sim._kernels.rng import keys_from_seed
 from yahtzee_sim._kernels.scoring import kernel_rules
-from yahtzee_sim.engine.observation import action_masks, observe
+from yahtzee_sim.engine.observation import action_masks, observe_view
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.game.rules import RuleSet
 
@@ -283,16 +283,7 @@ class GameBatch:
 
     def observation(self) -> np.ndarray:
         """``(n, size)`` int16 observations (:func:`yahtzee_sim.engine.observation.observe`)."""
-        return observe(
-            self.rules,
-            self.dice,
-            self.rolls_left,
-            self.used,
-            self.upper_total,
-            self.flag,
-            self.score,
-            self.saved_rolls,
-        )
+        return observe_view(self)
 
     def action_mask(self) -> np.ndarray:
         """``(n, n_actions)`` int8: 1 for the legal actions of each row now."""

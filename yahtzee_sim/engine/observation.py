@@ -121,7 +121,8 @@ def used_masks(rules: RuleSet, obs: np.ndarray) -> np.ndarray:
 
 
 def observe_view(view) -> np.ndarray:
-    """:func:`observe` of every game of a :class:`~yahtzee_sim.engine.view.TurnView`."""
+    """:func:`observe` of every game of a :class:`~yahtzee_sim.engine.view.TurnView` or a
+    :class:`~yahtzee_sim.engine.batch.GameBatch` (their fields of the same names)."""
     return observe(
         view.rules,
         view.dice,

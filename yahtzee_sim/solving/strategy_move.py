@@ -15,15 +15,15 @@ game (:mod:`yahtzee_sim.apps.server`) show this.
 
 Examples
 --------
+>>> from yahtzee_sim.solving.advisor import AdvisorPosition
 >>> from yahtzee_sim.solving.strategy_move import strategy_move
->>> says = strategy_move("card-10", [2, 3, 3, 3, 6], 0, used=["chance"])
+>>> says = strategy_move("card-10", AdvisorPosition([2, 3, 3, 3, 6], 0, used=["chance"]))
 >>> says.move, says.reason.line()
 ('Threes', 'rule 4: if 3 of a kind: score in the upper box of the most common face')
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from yahtzee_sim.engine.decide import decide, prepare
@@ -162,13 +162,7 @@ def move_at(strategy, view: TurnView, options: list[Option], in_game: bool = Tru
 
 def strategy_move(
     strategy,
-    dice: Iterable[int],
-    rolls_left: int,
-    used: Iterable[str] = (),
-    upper: int = 0,
-    flag: bool = False,
-    rules: str | RuleSet = "yahtzee",
-    bonuses_paid: int = 0,
+    position: AdvisorPosition,
     score: int | None = None,
     options: list[Option] | None = None,
 ) -> StrategyMove:
@@ -178,13 +172,15 @@ def strategy_move(
     ----------
     strategy : str or Strategy
         A deterministic strategy: an id (``"card-30"``, ``"greedy"``) or an instance.
-    dice, rolls_left, used, upper, flag, rules, bonuses_paid
-        The decision, as :func:`~yahtzee_sim.advise` takes it.
+    position : AdvisorPosition
+        The decision (dice, rolls left, filled boxes, upper total, Yahtzee flag, rules,
+        bonuses paid, saved rolls), as :func:`~yahtzee_sim.advise` takes it.
     score : int, optional
         Points so far; needed by strategies whose moves depend on the running score
         (``uses_total``, e.g. ``target:300``).
     options : list of Option, optional
-        ``advise(...)`` of the same decision, if already at hand.
+        :func:`~yahtzee_sim.solving.advisor.position_options` of the same position, if
+        already at hand.
 
     Returns
     -------
@@ -198,7 +194,6 @@ def strategy_move(
         An unknown strategy, one that does not support the rules, a random one, or one
         that needs the ``score``.
     """
-    position = AdvisorPosition(dice, rolls_left, used, upper, flag, rules, bonuses_paid)
     pos = check_position(position)
     player = advising_strategy(strategy, pos.rules, score is not None)
     if options is None:
