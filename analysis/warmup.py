@@ -127,7 +127,7 @@ def _advisor_kernels(rules) -> None:
     from yahtzee_sim.solving.advisor import advise
 
     table = _zero_table(rules)
-    for rolls_left in (2, 1, 0):
+    for rolls_left in range(table.rules.rolls_per_turn - 1, -1, -1):
         advise(_some_dice(table.rules), rolls_left, rules=table.rules, table=table)
 
 
@@ -135,7 +135,9 @@ def _advisor(rules) -> None:
     """One advisor answer at each number of rolls left."""
     from yahtzee_sim.solving.advisor import advise
 
-    for rolls_left in (2, 1, 0):
+    from yahtzee_sim.game.rules import get_rules
+
+    for rolls_left in range(get_rules(rules).rolls_per_turn - 1, -1, -1):
         advise(_some_dice(rules), rolls_left, rules=rules)
 
 

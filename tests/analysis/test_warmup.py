@@ -150,7 +150,7 @@ with event.install_listener("numba:compile", Compiles()):
     else:
         from yahtzee_sim.solving.advisor import advise
 
-        advise([1, 6], 2, rules="2-yatzy")
+        advise([1, 2], 1, rules="2-yatzy")
 print(json.dumps({"compiled": compiled, "missing_after_solve": ahead}))
 """
 
