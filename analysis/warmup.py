@@ -133,9 +133,8 @@ def _advisor_kernels(rules) -> None:
 
 def _advisor(rules) -> None:
     """One advisor answer at each number of rolls left."""
-    from yahtzee_sim.solving.advisor import advise
-
     from yahtzee_sim.game.rules import get_rules
+    from yahtzee_sim.solving.advisor import advise
 
     for rolls_left in range(get_rules(rules).rolls_per_turn - 1, -1, -1):
         advise(_some_dice(rules), rolls_left, rules=rules)
