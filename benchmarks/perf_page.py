@@ -204,8 +204,9 @@ INTRO = [
     "command that measures it.",
     "",
     "What the figures depend on: numba compiles the kernels on first use and caches "
-    "them next to the source, so the first run after installation spends half a minute "
-    "or more compiling (a first report: about 40 s on two cores), unless "
+    "them next to the source, so the first run after installation spends a minute or "
+    "more compiling (a first report: about two minutes of its four on the development "
+    "machine's two cores), unless "
     "`yahtzee-sim warmup` compiled them after installation (every command's kernels, or "
     "those of the commands named, two steps at a time); solved tables are "
     "cached on disk (`$YAHTZEE_SIM_CACHE`). `greedy` "
