@@ -10,7 +10,7 @@ import sys
 from yahtzee_sim.cli import options as opt
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
+def add_warmup_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``warmup``."""
     p.add_argument(
         "commands",
@@ -23,7 +23,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     opt.add_output(p)
 
 
-def run(args: argparse.Namespace) -> int:
+def run_warmup(args: argparse.Namespace) -> int:
     """Run the warm-up steps the commands need
     (:func:`yahtzee_sim.analysis.warmup.run_steps`), then say where the kernels are."""
     from tqdm.auto import tqdm
@@ -72,6 +72,6 @@ def run(args: argparse.Namespace) -> int:
 WARMUP = opt.Command(
     "warmup",
     "compile the numba kernels of every command (or of those named) once, ahead of use",
-    add_arguments,
-    run,
+    add_warmup_arguments,
+    run_warmup,
 )
