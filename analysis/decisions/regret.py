@@ -6,7 +6,9 @@ point the strategy reaches is charged ``P(reach) × (optimal value of the point 
 optimal value after the strategy's action)``; these charges sum to the optimal
 expected score minus the strategy's (the performance-difference identity), which
 the tests check. Without the score law the forward pass is streamed a block of states
-at a time (games whose law does not fit in memory, such as ``maxi-yatzy-3``). Games with
+at a time (games whose law does not fit in memory, such as ``maxi-yatzy-3``), and a large
+game keeps its arrays in a file a killed run resumes from
+(:mod:`yahtzee_sim.exact.forward_file`). Games with
 fixed rolls only: on games with saved rolls a stop saves rolls the turn's widget does not
 value, and regret is refused in one line.
 """
@@ -171,6 +173,27 @@ class RegretAccumulator:
         self.by_layer, self.by_turn, self.by_cat = np.zeros(R), np.zeros(C), np.zeros(C)
         self.cands: list = []
         self.seconds = 0.0  # time spent charging, for the report's timings
+
+    @property
+    def checkpoint_key(self) -> str:
+        """What a resumable forward pass records this analysis under (its kind and size)."""
+        return f"regret-top{self.top}"
+
+    def checkpoint_state(self) -> dict:
+        """The charges so far, JSON-ready, for a resumable forward pass."""
+        return {
+            "by_layer": self.by_layer.tolist(),
+            "by_turn": self.by_turn.tolist(),
+            "by_cat": self.by_cat.tolist(),
+            "cands": [list(c) for c in self.cands],
+        }
+
+    def restore_checkpoint(self, state: dict) -> None:
+        """Go on from the charges :meth:`checkpoint_state` recorded."""
+        self.by_layer = np.array(state["by_layer"], dtype=np.float64)
+        self.by_turn = np.array(state["by_turn"], dtype=np.float64)
+        self.by_cat = np.array(state["by_cat"], dtype=np.float64)
+        self.cands = [tuple(c) for c in state["cands"]]
 
     def __call__(self, turn, s, keep, cat, reach) -> None:
         t0 = time.perf_counter()

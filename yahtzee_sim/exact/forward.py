@@ -12,6 +12,7 @@ expected number of Yahtzee bonuses (:class:`ForwardStats`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -28,10 +29,13 @@ from yahtzee_sim.engine.moves import box_label, position_text
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import IllegalMoveError
 from yahtzee_sim.exact.decision_tables import ROWS_PER_CHUNK, decision_tables
+from yahtzee_sim.exact.forward_file import ForwardFile, forward_path
 from yahtzee_sim.exact.result import ExactEvaluationError
+from yahtzee_sim.exact.saved_moments import IN_MEMORY_STATES
 from yahtzee_sim.game.dice import DiceTables
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import decode_state, n_states
+from yahtzee_sim.solving import cache
 
 _STATES_PER_TABLE = 1 << 15  # states per call of a strategy's decision_table()
 #: States of one level whose outcomes the moments pass holds at a time.
@@ -177,32 +181,79 @@ def forward_pass(
 
 
 def forward_levels(
-    strategy, rules: RuleSet, progress: bool, on_decisions=None, turns=None, keep_levels=True
+    strategy,
+    rules: RuleSet,
+    progress: bool,
+    on_decisions=None,
+    turns=None,
+    keep_levels=True,
+    path=None,
 ) -> tuple[list[LevelOutcomes], ForwardStats]:
     """``(levels, stats)``: the level outcomes (fullest level last; none with
     ``keep_levels`` False) and the forward statistics.
 
     ``keep_levels`` False streams each level's outcomes, :data:`STREAM_STATES` states at a
     time, and keeps none (the moments only): the same additions in the same order, so
-    the same statistics bit for bit, in the memory of the moments arrays."""
+    the same statistics bit for bit, in the memory of the moments arrays. A streamed
+    whole pass of a game above :data:`~yahtzee_sim.exact.saved_moments.IN_MEMORY_STATES`
+    states, or any streamed whole pass given ``path``, keeps those arrays in a file and
+    resumes from its last recorded level after a kill
+    (:class:`~yahtzee_sim.exact.forward_file.ForwardFile`; ``on_decisions`` is then
+    resumed too if it offers ``checkpoint_key``, ``checkpoint_state()`` and
+    ``restore_checkpoint(state)``, and the pass stays in memory if it does not)."""
+    where = _forward_file_place(strategy, rules, on_decisions, turns, keep_levels, path)
+    if where is None:
+        return _run_levels(strategy, rules, progress, on_decisions, turns, keep_levels, None)
+    with cache.file_lock(where[2]):
+        store = ForwardFile(rules, *where)
+        out = _run_levels(strategy, rules, progress, on_decisions, turns, keep_levels, store)
+        store.remove()
+    return out
+
+
+def _forward_file_place(strategy, rules, on_decisions, turns, keep_levels, path):
+    """``(strategy label, analysis, path)`` of the file of a streamed whole pass that
+    needs one (see :func:`forward_levels`), else ``None``."""
+    if keep_levels or turns is not None:
+        return None
+    if path is None and n_states(rules) <= IN_MEMORY_STATES:
+        return None
+    analysis = "moments" if on_decisions is None else getattr(on_decisions, "checkpoint_key", None)
+    if analysis is None:
+        return None
+    label = strategy_label(strategy)
+    return label, analysis, forward_path(rules, label, analysis) if path is None else Path(path)
+
+
+def _run_levels(strategy, rules, progress, on_decisions, turns, keep_levels, store):
+    """The pass of :func:`forward_levels`, from ``store``'s last recorded level if any."""
     C = rules.n_boxes
     size = n_states(rules)
-    acc = new_moments(size, C)
     rng = np.random.default_rng(20061)  # fixed: the position-only check is reproducible
-    states = np.zeros(1, dtype=np.int64)
+    if store is None:
+        acc, first, states, n_reached = new_moments(size, C), 0, np.zeros(1, np.int64), 0
+    else:
+        acc, first, states, n_reached = store.moments(C)
+        if store.record is not None:
+            rng.bit_generator.state = store.record["rng"]
+            if on_decisions is not None:
+                on_decisions.restore_checkpoint(store.record["analysis_state"])
     levels = []
-    n_reached = 0
-    bar = tqdm(total=C, unit="level", desc="exact", disable=not progress, leave=False)
+    bar = tqdm(
+        total=C, initial=first, unit="level", desc="exact", disable=not progress, leave=False
+    )
     hook = None
     if on_decisions is not None:
 
         def hook(turn, chunk, keep, cat):
             on_decisions(turn, chunk, keep, cat, acc.A)
 
-    for turn in range(C if turns is None else min(turns, C)):
+    for turn in range(first, C if turns is None else min(turns, C)):
         n_reached += len(states)
         if not keep_levels:
             states = _stream_level(strategy, rules, states, turn, rng, hook, acc)
+            if store is not None:
+                store.save(turn + 1, acc, states, n_reached, _resume_state(rng, on_decisions))
             bar.update(1)
             continue
         lv = level_outcomes(strategy, rules, states, turn, rng, hook)
@@ -213,7 +264,18 @@ def forward_levels(
         states = unique_states(lv.nxt, size)
         bar.update(1)
     bar.close()
-    stats = ForwardStats(
+    return levels, _stats(acc, states, n_reached)
+
+
+def _resume_state(rng, on_decisions) -> dict:
+    """What a resumed pass needs besides the arrays (JSON-ready)."""
+    analysis = None if on_decisions is None else on_decisions.checkpoint_state()
+    return {"rng": rng.bit_generator.state, "analysis_state": analysis}
+
+
+def _stats(acc, states: np.ndarray, n_reached: int) -> ForwardStats:
+    """The :class:`ForwardStats` of a pass that ended on ``states``."""
+    return ForwardStats(
         mean=float(acc.B[states].sum()),
         second=float(acc.S2[states].sum()),
         total=float(acc.A[states].sum()),
@@ -225,7 +287,6 @@ def forward_levels(
         final_states=states,
         reach=acc.A,
     )
-    return levels, stats
 
 
 def _stream_level(strategy, rules: RuleSet, states, turn: int, rng, hook, acc) -> np.ndarray:

@@ -1,0 +1,171 @@
+"""The streamed forward pass of a large game in one file, level by level, resumable.
+
+Without the score law, the forward pass (:func:`~yahtzee_sim.exact.forward.forward_levels`
+with ``keep_levels`` False: exact moments, regret) holds three numbers per state: the
+reach probability ``A`` and the partial moments ``B``, ``S2``. Above
+:data:`~yahtzee_sim.exact.saved_moments.IN_MEMORY_STATES` states, or whenever a path is
+given, they live in a memory-mapped file in the cache folder, and after every level the
+pass records in a progress file beside it what a resumed pass needs: the levels done,
+the reached states of the next level (a ``.npy`` file, checked by its SHA-256), the
+per-box statistics, the random generator's state and the state of the analysis that
+watches the decisions (regret's charges). A pass killed in the middle of a level resumes
+from its last recorded level: the entries the unfinished level had begun to write (the
+states two levels on) are zeroed first, so the resumed pass adds the same numbers in the
+same order and gives the same figures bit for bit. The files are deleted at the end.
+
+Games with fixed rolls (the product state layout, whose states are grouped by used-mask).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from yahtzee_sim._kernels.exact import Moments
+from yahtzee_sim.engine.atomic import write_atomic
+from yahtzee_sim.game.rules import RuleSet
+from yahtzee_sim.game.state import compact_states, n_states
+from yahtzee_sim.solving import cache
+
+#: Bytes before the arrays (a page: the values map page-aligned).
+HEADER_BYTES = 4096
+
+
+def forward_path(rules: RuleSet, strategy: str, analysis: str) -> Path:
+    """Where the cache folder keeps the forward pass of ``strategy`` (its label) on
+    ``rules`` for ``analysis`` (``"moments"``, or the watching analysis's key) while it runs."""
+    key = hashlib.sha256(f"{strategy}\n{analysis}".encode()).hexdigest()[:16]
+    return cache.cache_dir() / f"forward-{key}-{rules.fingerprint()}.bin"
+
+
+class ForwardFile:
+    """The state arrays of one streamed forward pass and its last recorded level.
+
+    Parameters
+    ----------
+    rules : RuleSet
+        A game with fixed rolls.
+    strategy : str
+        The strategy's label (a file of another strategy is not resumed).
+    analysis : str
+        ``"moments"``, or the key of the analysis that watches the decisions (a file of
+        another analysis is not resumed).
+    path : Path
+        The array file; the progress record is ``path`` + ``.progress`` and the next
+        level's states ``path`` + ``.states.npy``.
+
+    Attributes
+    ----------
+    A, B, S2 : numpy.memmap
+        Reach probability and partial moments of every state.
+    record : dict or None
+        The last recorded level's progress record (``None``: a fresh pass).
+    """
+
+    def __init__(self, rules: RuleSet, strategy: str, analysis: str, path: Path) -> None:
+        if compact_states(rules):
+            raise ValueError("the forward file holds games with fixed rolls only")
+        self.rules, self.path = rules, Path(path)
+        self.progress_path = self.path.with_name(self.path.name + ".progress")
+        self.states_path = self.path.with_name(self.path.name + ".states.npy")
+        self.n = n_states(rules)
+        self.meta = {
+            "n": self.n,
+            "fingerprint": rules.fingerprint(),
+            "strategy": strategy,
+            "analysis": analysis,
+        }
+        self.record = self._resumed()
+        if self.record is None:
+            self._create()
+        values = np.memmap(self.path, np.float64, "r+", offset=HEADER_BYTES, shape=(3, self.n))
+        self.values = values
+        self.A, self.B, self.S2 = values[0], values[1], values[2]
+
+    def _resumed(self) -> dict | None:
+        """The progress record of a pass to resume, or ``None`` (start afresh)."""
+        try:
+            record = json.loads(self.progress_path.read_text())
+            same = all(record.get(k) == v for k, v in self.meta.items())
+            same = same and self.path.stat().st_size == HEADER_BYTES + 24 * self.n
+            raw = self.states_path.read_bytes()
+        except (OSError, ValueError):
+            return None
+        if not same or hashlib.sha256(raw).hexdigest() != record["states_sha256"]:
+            return None
+        record["states"] = np.load(io.BytesIO(raw))
+        return record
+
+    def _create(self) -> None:
+        """A fresh file of zeros (sparse)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.progress_path.unlink(missing_ok=True)
+        head = json.dumps(self.meta).encode()
+        with open(self.path, "wb") as fh:
+            fh.write(head + b" " * (HEADER_BYTES - len(head) - 1) + b"\n")
+            fh.truncate(HEADER_BYTES + 24 * self.n)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    def moments(self, n_boxes: int) -> tuple[Moments, int, np.ndarray, int]:
+        """``(acc, turn, states, n_reached)`` to go on from: the accumulators over the
+        file's arrays, the next level, its reached states and the states reached before it.
+
+        A resumed pass gets its per-box statistics back and the entries of the levels
+        after the next zeroed; a fresh one starts from the empty sheet."""
+        record = self.record
+        if record is None:
+            small = (np.zeros(n_boxes) for _ in range(3))
+            self.A[0] = 1.0
+            acc = Moments(self.A, self.B, self.S2, *small, np.zeros(2))
+            return acc, 0, np.zeros(1, np.int64), 0
+        turn = int(record["turn"])
+        self._zero_levels_from(turn + 1, n_boxes)
+        small = (np.array(record[k], dtype=np.float64) for k in ("cat_sum", "cat_zero", "cat_turn"))
+        acc = Moments(self.A, self.B, self.S2, *small, np.array(record["stats"]))
+        return acc, turn, record["states"], int(record["n_reached"])
+
+    def _zero_levels_from(self, filled: int, n_boxes: int) -> None:
+        """Zero the entries of every state with at least ``filled`` boxes filled."""
+        masks = np.arange(1 << n_boxes, dtype=np.int64)
+        counts = np.zeros(len(masks), dtype=np.int64)
+        for b in range(n_boxes):
+            counts += (masks >> b) & 1
+        rows = self.values.reshape(3, 1 << n_boxes, -1)
+        rows[:, counts >= filled] = 0.0
+
+    def save(
+        self, turn: int, acc: Moments, states: np.ndarray, n_reached: int, extra: dict
+    ) -> None:
+        """Record that the levels before ``turn`` are done: the arrays flushed to the disk,
+        then the next level's ``states``, then the progress record (``extra``: the random
+        generator's state and the watching analysis's, JSON-ready)."""
+        self.values.flush()
+        buffer = io.BytesIO()
+        np.save(buffer, states)
+        raw = buffer.getvalue()
+        write_atomic(self.states_path, raw)
+        record = {
+            **self.meta,
+            "turn": turn,
+            "n_reached": n_reached,
+            "cat_sum": acc.cat_sum.tolist(),
+            "cat_zero": acc.cat_zero.tolist(),
+            "cat_turn": acc.cat_turn.tolist(),
+            "stats": acc.stats.tolist(),
+            "states_sha256": hashlib.sha256(raw).hexdigest(),
+            **extra,
+        }
+        write_atomic(self.progress_path, json.dumps(record))
+        self.record = record
+
+    def remove(self) -> None:
+        """Delete the files (the pass is over; the arrays stay readable while mapped)."""
+        self.progress_path.unlink(missing_ok=True)
+        self.states_path.unlink(missing_ok=True)
+        self.path.unlink(missing_ok=True)
