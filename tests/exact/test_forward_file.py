@@ -102,14 +102,13 @@ def test_regret_killed_mid_level_resumes_bit_for_bit(small_blocks, monkeypatch, 
     resumed = RegretAccumulator(rules, 5)
     stats = streamed(path, resumed)
     assert resumed.checkpoint_state() == whole.checkpoint_state()
-    assert resumed.result("greedy", stats, 0).to_dict() == whole.result(
-        "greedy", streamed(), 0
-    ).to_dict()
+    assert (
+        resumed.result("greedy", stats, 0).to_dict()
+        == whole.result("greedy", streamed(), 0).to_dict()
+    )
 
 
-def test_another_analysis_or_strategy_does_not_resume_the_file(
-    small_blocks, monkeypatch, tmp_path
-):
+def test_another_analysis_or_strategy_does_not_resume_the_file(small_blocks, monkeypatch, tmp_path):
     path = tmp_path / "forward.bin"
     with monkeypatch.context() as patch:
         kill_after(patch, 7)
