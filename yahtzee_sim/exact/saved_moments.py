@@ -48,6 +48,9 @@ from yahtzee_sim.solving.levels import levels, upper_lanes
 IN_MEMORY_STATES = 1 << 25
 #: Rows per decision point asked again, once per level, by the position-only check.
 CHECK_ROWS = 256
+#: Positions per chunk of a strategy with a compiled decision fill (its decisions take
+#: about 1 kB a position; fewer, larger chunks spend less time between them).
+FILL_CHUNK = 1 << 14
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,12 @@ def position_decisions(
     n_banks``): the last row then serves those past it, as in the moments kernel
     (:mod:`yahtzee_sim._kernels.saved_moments`).
     """
+    n_banks = min(n_layers, rules.saved_roll_cap) + 1
+    fast = getattr(strategy, "saved_decision_table", None)
+    if fast is not None:  # a compiled fill: the decisions of the whole chunk at once
+        got = fast(rules, pos, n_layers, n_banks)
+        if got is not None:
+            return got
     t = rules.tables
     n_rolls = t.n_rolls
     rolls = np.tile(np.arange(n_rolls, dtype=np.int32), len(pos))
@@ -140,12 +149,6 @@ def position_decisions(
                 )
         return got.reshape(len(pos), n_rolls)
 
-    n_banks = min(n_layers, rules.saved_roll_cap) + 1
-    fast = getattr(strategy, "saved_decision_table", None)
-    if fast is not None:  # a compiled fill: the decisions of the whole chunk at once
-        got = fast(rules, pos, n_layers, n_banks)
-        if got is not None:
-            return got
     keep = np.empty((len(pos), n_layers, n_rolls), dtype=np.int16)
     for j in range(1, n_layers + 1):
         keep[:, j - 1] = ask(j)
@@ -203,6 +206,8 @@ def level_pass(
     stop = int(layout.level_start[k + 1])
     above1, above2 = (np.asarray(a) for a in above)
     per_chunk = max(1, ROWS_PER_CHUNK // rules.tables.n_rolls)
+    if hasattr(strategy, "saved_decision_table"):
+        per_chunk = FILL_CHUNK
     cum = np.cumsum(layout.upper_count[masks])
     ends = np.searchsorted(cum, np.arange(per_chunk, cum[-1], per_chunk)) + 1
     edges = np.unique(np.concatenate(([0], np.minimum(ends, len(masks)), [len(masks)])))
