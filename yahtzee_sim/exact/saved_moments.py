@@ -294,11 +294,12 @@ def saved_moments(
 def _pass(strategy, rules: RuleSet, store, progress: bool, on_level) -> SavedMoments:
     """The levels not recorded in ``store``, fullest first; then the start state's moments.
 
-    The progress bar counts positions times the rolls a level's turns can have (the
-    work of a position grows with them), resumed levels counted as done."""
+    The progress bar counts positions (on ``maxi-yatzy`` a position costs about the same
+    at every level: the levels with more rerolls have more hopeless lanes copied),
+    resumed levels counted as done."""
     layout = state_layout(rules)
     todo = levels(rules.n_boxes, rules.forced_order)
-    work = [level_size(rules, m) * level_rolls(rules, m) for m in todo]
+    work = [level_size(rules, m) for m in todo]
     valued = 0
     above_masks = np.array([(1 << rules.n_boxes) - 1], dtype=np.int64)  # the full sheet
     with _bar(sum(work), progress) as bar:
@@ -333,8 +334,7 @@ def _level(strategy, rules: RuleSet, store, masks, above_masks, bar) -> None:
     above = (store.m1[stop:], store.m2[stop:])
     shared = hopeless_shared(rules, above_masks, above)
     out = (np.zeros(hi - lo), np.zeros(hi - lo))
-    rolls = level_rolls(rules, masks)
-    level_pass(strategy, rules, masks, above, out, lo, shared, lambda m: bar.update(m * rolls))
+    level_pass(strategy, rules, masks, above, out, lo, shared, bar.update)
     store.record(k, lo, *out)
 
 
@@ -347,15 +347,8 @@ def level_size(rules: RuleSet, masks: np.ndarray) -> int:
     return int((count * flags).sum())
 
 
-def level_rolls(rules: RuleSet, masks: np.ndarray) -> int:
-    """The most rolls a turn can have at a level (used-masks ``masks``): its position's
-    work grows with them."""
-    k = int(filled_counts(rules.n_boxes)[masks[0]])
-    return rules.rolls_per_turn + int(state_layout(rules).saved_count[k]) - 1
-
-
 def _bar(total: int, progress: bool):
-    """A progress bar over ``total`` units of work (positions times rolls)."""
+    """A progress bar over ``total`` positions."""
     return tqdm(
         total=total, disable=not progress, desc="moments", unit="pos", unit_scale=True,
         bar_format="{l_bar}{bar}| {percentage:3.0f}% [{elapsed}<{remaining}]",
