@@ -5,12 +5,14 @@ decision fill (``saved_decision_table``, ``fill``) and greedy asked through its 
 ``keep``/``box`` (a wrapper without the fill, ``asked``: what every strategy without one
 costs). CPU time is process time (every thread).
 
-``--whole RULES ...`` times whole passes (small games). ``--sample RULES ...`` times one
-chunk of positions of every level (the first used-masks of the level, at least
-``--positions`` positions; the levels above read as zeros: the work does not depend on
-the values) and gives each level's CPU per position; the whole pass is estimated as the sum
-over levels of the level's positions times that cost (an estimate: it leaves out reading
-and writing the moments file). One JSON object per line.
+``--whole RULES ...`` times whole passes (small games). ``--sample RULES ...`` times a
+sample of positions of every level (used-masks evenly spread over the level, at least
+``--positions`` positions; the levels above read as zeros, whose hopeless lanes are equal
+as a strategy's are when its decisions there are: the work does not depend on the values)
+and gives each level's CPU per position; the whole pass is estimated as the sum over
+levels of the level's positions times that cost (an estimate: it leaves out reading and
+writing the moments file, and reading zeros never misses the processor's cache). One JSON
+object per line.
 
     python benchmarks/saved_moments_fill.py --whole maxi-yatzy+forced+cap2 maxi-yatzy+forced
     python benchmarks/saved_moments_fill.py --sample maxi-yatzy+forced maxi-yatzy
@@ -28,7 +30,12 @@ import numpy as np
 
 from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.exact.laws import prepared
-from yahtzee_sim.exact.saved_moments import level_pass, level_positions, saved_moments
+from yahtzee_sim.exact.saved_moments import (
+    level_pass,
+    level_positions,
+    level_size,
+    saved_moments,
+)
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.game.state import filled_counts, state_layout
 from yahtzee_sim.solving.levels import levels
@@ -74,16 +81,16 @@ def sampled(rules, path: str, min_positions: int) -> dict:
     total, per_level = 0.0, {}
     for masks in levels(rules.n_boxes, rules.forced_order):
         k = int(filled_counts(rules.n_boxes)[masks[0]])
-        n_pos = len(level_positions(rules, masks))
-        count = np.cumsum(layout.upper_count[masks])
-        sample = masks[: int(np.searchsorted(count, min_positions)) + 1]
+        n_pos = level_size(rules, masks)
+        n_masks = int(np.ceil(min_positions / layout.upper_count[masks].mean()))
+        sample = masks[np.unique(np.linspace(0, len(masks) - 1, n_masks).astype(np.int64))]
         pos = level_positions(rules, sample)
         stop = int(layout.level_start[k + 1])
         above = (np.zeros(n - stop), np.zeros(n - stop))  # untouched pages: no memory
         lo = int(layout.level_start[k])
         out = (np.zeros(stop - lo), np.zeros(stop - lo))
         t0 = time.process_time()
-        level_pass(strategy, rules, sample, above, out, lo)
+        level_pass(strategy, rules, sample, above, out, lo, shared=True)
         us = 1e6 * (time.process_time() - t0) / len(pos)
         per_level[k] = round(us, 1)
         total += us * n_pos / 1e6

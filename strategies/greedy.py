@@ -171,16 +171,17 @@ class Greedy(Strategy):
         rolls, for its exact moments (the protocol of
         :func:`yahtzee_sim.exact.saved_moments.position_decisions`): ``keep[i, j - 1, r]``
         for ``j = 1 .. n_layers`` rerolls left and ``cat[i, b, r]`` for ``b = 0 ..
-        n_banks - 1`` rolls saved. Greedy reads neither: one fill serves every layer."""
+        n_banks - 1`` rolls saved. Greedy reads neither: one row serves every layer and
+        every bank (arrays ``(n, 1, n_rolls)``)."""
         self.prepare(rules)
-        pos = np.asarray(positions, dtype=np.int64)
+        pos = np.ascontiguousarray(positions, dtype=np.int64)
         n, n_rolls = len(pos), rules.tables.n_rolls
-        keep = np.empty((n, n_rolls), dtype=np.int16)
-        cat = np.empty((n, n_rolls), dtype=np.int8)
-        used, upper, flag = (np.ascontiguousarray(pos[:, c]) for c in range(3))
-        self._fill_into(rules, used, upper, flag, np.arange(n, dtype=np.int64), keep, cat)
-        keeps = np.repeat(keep[:, None, :], n_layers, axis=1)
-        return keeps, np.repeat(cat[:, None, :], n_banks, axis=1)
+        keep = np.empty((n, 1, n_rolls), dtype=np.int16)
+        cat = np.empty((n, 1, n_rolls), dtype=np.int8)
+        greedy_fill_positions(
+            kernel_rules(rules), self._order, self.yahtzee_bonus_in_value, pos, keep, cat
+        )
+        return keep, cat
 
     def _lookup(self, view: TurnView, table: str) -> np.ndarray:
         self.prepare(view.rules)
@@ -204,8 +205,15 @@ def _fill_state(kr, order, with_ybonus, used, upper, flag, keep_row, cat_row):
     A roll's greedy value is its best immediate gain over the legal boxes (points +
     upper bonus if the box reaches the threshold [+ Yahtzee bonus]); a keep's value is
     the expected greedy value of the next roll; a roll keeps its best sub-keep."""
+    roll_value = np.empty(kr.score_table.shape[0])
+    _roll_values(kr, order, with_ybonus, used, upper, flag, roll_value, cat_row)
+    _best_keeps(kr, roll_value, keep_row)
+
+
+@njit(cache=True, nogil=True)
+def _roll_values(kr, order, with_ybonus, used, upper, flag, roll_value, cat_row):
+    """Each roll's greedy value (its best immediate gain) and box, of one state."""
     n_rolls = kr.score_table.shape[0]
-    roll_value = np.empty(n_rolls)
     for r in range(n_rolls):
         case = joker_case(kr, r, used, flag)
         best = -1.0
@@ -223,6 +231,13 @@ def _fill_state(kr, order, with_ybonus, used, upper, flag, keep_row, cat_row):
         if with_ybonus:
             roll_value[r] += yahtzee_bonus_points(kr, r, used, flag)
         cat_row[r] = best_c
+
+
+@njit(cache=True, nogil=True)
+def _best_keeps(kr, roll_value, keep_row):
+    """Each roll's greedy keep, from the rolls' greedy values: the sub-keep whose next
+    roll has the best expected value (ties within 1e-9: more dice kept)."""
+    n_rolls = kr.score_table.shape[0]
     n_keeps = kr.keep_roll_ptr.shape[0] - 1
     keep_value = np.zeros(n_keeps)
     for k in range(n_keeps):
@@ -261,3 +276,98 @@ def greedy_fill_states(kr, order, with_ybonus, used, upper, flag, slots, keep_ca
             keep_cache[slots[i]],
             cat_cache[slots[i]],
         )
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def greedy_fill_positions(kr, order, with_ybonus, pos, keep, cat):
+    """Greedy keep and box at every roll of positions ``pos[i] = (used, upper, flag)``
+    into ``keep[i, 0]``, ``cat[i, 0]``, in parallel over runs of one used-mask and flag.
+
+    A run's legal points are found once (:func:`_roll_points`). Upper totals from which
+    no box can pay the upper bonus this turn have the same rolls' values and boxes: the
+    first is filled, the others copied. A position whose rolls have the values and boxes
+    of the one filled before it has its keeps too (they depend on those values only)."""
+    n = pos.shape[0]
+    starts = np.zeros(n + 1, dtype=np.int64)
+    n_runs = 0
+    for i in range(n):
+        if i == 0 or pos[i, 0] != pos[i - 1, 0] or pos[i, 2] != pos[i - 1, 2]:
+            starts[n_runs] = i
+            n_runs += 1
+    starts[n_runs] = n
+    n_rolls = kr.score_table.shape[0]
+    for a in prange(n_runs):
+        used, flag = pos[starts[a], 0], pos[starts[a], 2]
+        points = np.empty((n_rolls, kr.n_boxes), dtype=np.int64)
+        _roll_points(kr, used, flag, points)
+        reach = _upper_reach_now(kr, used)
+        value, before = np.empty(n_rolls), np.empty(n_rolls)
+        plain, last = -1, -1  # a filled position with no bonus in reach; the last filled
+        for i in range(starts[a], starts[a + 1]):
+            upper = pos[i, 1]
+            no_bonus = upper >= kr.upper_cap or upper + reach < kr.upper_cap
+            if no_bonus and plain >= 0:
+                keep[i, 0, :] = keep[plain, 0, :]
+                cat[i, 0, :] = cat[plain, 0, :]
+                continue
+            _lane_values(kr, order, with_ybonus, used, upper, flag, points, value, cat[i, 0])
+            if last >= 0 and _same_rolls(value, before, cat[i, 0], cat[last, 0]):
+                keep[i, 0, :] = keep[last, 0, :]
+            else:
+                _best_keeps(kr, value, keep[i, 0])
+            before[:] = value
+            last = i
+            if no_bonus:
+                plain = i
+
+
+@njit(cache=True, nogil=True)
+def _roll_points(kr, used, flag, points):
+    """``points[r, c]``: the legal points of box ``c`` for roll ``r`` (-1: illegal)."""
+    for r in range(points.shape[0]):
+        case = joker_case(kr, r, used, flag)
+        for c in range(kr.n_boxes):
+            points[r, c] = box_legal_points(kr, case, r, used, c)
+
+
+@njit(cache=True, nogil=True)
+def _upper_reach_now(kr, used):
+    """The most points one open upper box can take (the upper bonus is out of reach this
+    turn from totals more than that below the cap); past the cap when no bonus is paid."""
+    if kr.upper_bonus == 0 or kr.upper_cap == 0:
+        return -kr.upper_cap - 1  # no total reaches it
+    reach = -kr.upper_cap - 1
+    for c in range(kr.n_boxes):
+        if kr.is_upper[c] and (used >> c) & 1 == 0:
+            reach = max(reach, kr.box_max[c])
+    return reach
+
+
+@njit(cache=True, nogil=True)
+def _lane_values(kr, order, with_ybonus, used, upper, flag, points, roll_value, cat_row):
+    """:func:`_roll_values` from the legal points ``points`` (:func:`_roll_points`)."""
+    for r in range(points.shape[0]):
+        best = -1.0
+        best_c = -1
+        for j in range(order.shape[0]):
+            c = order[j]
+            p = points[r, c]
+            if p < 0:
+                continue
+            v = float(p + upper_after(kr, upper, c, p)[1])
+            if v > best:
+                best = v
+                best_c = c
+        roll_value[r] = best
+        if with_ybonus:
+            roll_value[r] += yahtzee_bonus_points(kr, r, used, flag)
+        cat_row[r] = best_c
+
+
+@njit(cache=True, nogil=True)
+def _same_rolls(value, before, cat_row, cat_before):
+    """Whether two positions' rolls have the same greedy values and boxes."""
+    for r in range(value.shape[0]):
+        if value[r] != before[r] or cat_row[r] != cat_before[r]:
+            return False
+    return True

@@ -22,9 +22,16 @@ from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.exact.laws import ExactEvaluationError, evaluate
 from yahtzee_sim.exact.moments_file import HEADER_BYTES
-from yahtzee_sim.exact.saved_moments import level_positions, position_decisions, saved_moments
+from yahtzee_sim.exact.saved_moments import (
+    hopeless_shared,
+    level_pass,
+    level_positions,
+    position_decisions,
+    saved_moments,
+)
 from yahtzee_sim.game.rules import get_rules
-from yahtzee_sim.game.state import state_layout, upper_reach
+from yahtzee_sim.game.state import filled_counts, state_layout, upper_reach
+from yahtzee_sim.solving.levels import levels, upper_lanes
 from yahtzee_sim.solving.solver import solve
 from yahtzee_sim.strategies import get_strategy
 
@@ -200,9 +207,9 @@ def test_a_compiled_decision_fill_gives_the_moments_of_the_batched_answers(rules
     n_layers = rules.rolls_per_turn - 1 + int(state_layout(rules).saved_count[k]) - 1
     fast = position_decisions(greedy, rules, pos, k, n_layers)
     slow = position_decisions(asked, rules, pos, k, n_layers, np.random.default_rng(0))
-    for a, b in zip(fast, slow, strict=True):
-        assert a.dtype == b.dtype and a.shape == b.shape
-        np.testing.assert_array_equal(a, b)
+    for a, b in zip(fast, slow, strict=True):  # the fill's one row serves every layer/bank
+        assert a.dtype == b.dtype and a.shape[::2] == b.shape[::2] and a.shape[1] == 1
+        np.testing.assert_array_equal(np.broadcast_to(a, b.shape), b)
     got = evaluate(greedy, rules, distribution=False)
     want = evaluate(asked, rules, distribution=False)
     assert (got.mean, got.sd, got.n_states) == (want.mean, want.sd, want.n_states)
@@ -324,3 +331,64 @@ def test_a_killed_pass_resumes_from_its_last_recorded_level(tmp_path):
     got = saved_moments(strategy, rules, path=path, on_level=seen.append)
     assert seen == [2, 1, 0]
     assert got == saved_moments(strategy, rules) and not path.exists()
+
+
+class _UpperParity(_FirstBox):
+    """Greedy, but with three boxes or more filled and an odd upper total, the last legal
+    box: decisions that differ between hopeless lanes below a level whose lanes agree."""
+
+    def box(self, view):
+        out = np.asarray(self.inner.box(view)).copy()
+        last = view.legal_boxes.shape[1] - 1 - np.argmax(view.legal_boxes[:, ::-1], axis=1)
+        filled = np.array([bin(int(u)).count("1") for u in view.used])
+        return np.where((filled >= 3) & (view.upper % 2 == 1), last, out)
+
+
+@pytest.mark.parametrize("cap", [1, 5])
+def test_hopeless_lanes_share_moments_only_when_the_level_above_does(cap):
+    rules = small_saved_game(cap)
+    strategy = _UpperParity()
+    got = evaluate(strategy, rules, distribution=False)
+    mean, second = brute_moments(rules, *decision_book(strategy, rules))
+    assert got.mean == pytest.approx(mean, abs=1e-9)
+    assert got.sd**2 + got.mean**2 == pytest.approx(second, abs=1e-7)
+
+
+@pytest.mark.parametrize("name", ["greedy", "optimal"])
+def test_copied_hopeless_lanes_are_the_bits_of_their_own_run(name):
+    rules = small_saved_game(5)
+    strategy = get_strategy(name)
+    prepare(strategy, rules)
+    layout = state_layout(rules)
+    n = int(layout.level_start[-1])
+    store = (np.zeros(n), np.zeros(n))
+    copied = 0
+    for masks in levels(rules.n_boxes):
+        k = int(filled_counts(rules.n_boxes)[masks[0]])
+        lo, stop = int(layout.level_start[k]), int(layout.level_start[k + 1])
+        above = (store[0][stop:], store[1][stop:])
+        runs = []
+        for shared in (True, False):
+            out = (np.zeros(stop - lo), np.zeros(stop - lo))
+            runs.append((level_pass(strategy, rules, masks, above, out, lo, shared), out))
+        (computed, out), (every, alone) = runs
+        assert every == len(level_positions(rules, masks))
+        np.testing.assert_array_equal(out[0], alone[0])
+        np.testing.assert_array_equal(out[1], alone[1])
+        assert hopeless_shared(rules, masks, (out[0], out[1]))
+        copied += every - computed
+        store[0][lo:stop], store[1][lo:stop] = out
+    assert copied > 0
+
+
+def test_unequal_hopeless_lanes_are_seen():
+    rules = small_saved_game(5)
+    layout = state_layout(rules)
+    masks = np.array([0b000110], dtype=np.int64)  # twos and threes filled: 0 .. 4 hopeless
+    assert upper_lanes(rules, masks)[0][0] >= 1
+    k = 2
+    lo, stop = int(layout.level_start[k]), int(layout.level_start[k + 1])
+    m1, m2 = np.zeros(stop - lo), np.zeros(stop - lo)
+    assert hopeless_shared(rules, masks, (m1, m2))
+    m2[int(layout.block_offset[masks[0] * rules.flag_size]) - lo + 1] = 1.0  # lane 1, none saved
+    assert not hopeless_shared(rules, masks, (m1, m2))

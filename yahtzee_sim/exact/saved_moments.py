@@ -24,12 +24,13 @@ level by level, resumed after a kill (:mod:`yahtzee_sim.exact.moments_file`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
 from tqdm.auto import tqdm
 
-from yahtzee_sim._kernels.saved_moments import saved_moments_level
+from yahtzee_sim._kernels.saved_moments import hopeless_lanes_equal, saved_moments_level
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.decide import decide
 from yahtzee_sim.engine.summary import strategy_label
@@ -40,13 +41,16 @@ from yahtzee_sim.exact.result import ExactEvaluationError
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import filled_counts, known_box_scores, state_layout
 from yahtzee_sim.solving import cache
-from yahtzee_sim.solving.levels import levels
+from yahtzee_sim.solving.levels import levels, upper_lanes
 
 #: Most states whose moments a pass holds in memory (two float64 each: 512 MiB); larger
 #: games keep them in a file (:mod:`yahtzee_sim.exact.moments_file`).
 IN_MEMORY_STATES = 1 << 25
 #: Rows per decision point asked again, once per level, by the position-only check.
 CHECK_ROWS = 256
+#: Positions per chunk of a strategy with a compiled decision fill (its decisions take
+#: about 1 kB a position; fewer, larger chunks spend less time between them).
+FILL_CHUNK = 1 << 14
 
 
 @dataclass(frozen=True)
@@ -98,9 +102,18 @@ def position_decisions(
     game numbers and strategy key; a changed decision is an error.
 
     A strategy with a compiled decision fill gives both arrays itself through
-    ``saved_decision_table(rules, pos, n_layers, n_banks)`` (the same arrays as its
-    batched ``keep``/``box`` would give, in one call; ``None`` to be asked instead).
+    ``saved_decision_table(rules, pos, n_layers, n_banks)`` (the same decisions as its
+    batched ``keep``/``box`` would give, in one call; ``None`` to be asked instead). Its
+    arrays may hold fewer layers or banks (``keep.shape[1] < n_layers``, ``cat.shape[1] <
+    n_banks``): the last row then serves those past it, as in the moments kernel
+    (:mod:`yahtzee_sim._kernels.saved_moments`).
     """
+    n_banks = min(n_layers, rules.saved_roll_cap) + 1
+    fast = getattr(strategy, "saved_decision_table", None)
+    if fast is not None:  # a compiled fill: the decisions of the whole chunk at once
+        got = fast(rules, pos, n_layers, n_banks)
+        if got is not None:
+            return got
     t = rules.tables
     n_rolls = t.n_rolls
     rolls = np.tile(np.arange(n_rolls, dtype=np.int32), len(pos))
@@ -136,12 +149,6 @@ def position_decisions(
                 )
         return got.reshape(len(pos), n_rolls)
 
-    n_banks = min(n_layers, rules.saved_roll_cap) + 1
-    fast = getattr(strategy, "saved_decision_table", None)
-    if fast is not None:  # a compiled fill: the decisions of the whole chunk at once
-        got = fast(rules, pos, n_layers, n_banks)
-        if got is not None:
-            return got
     keep = np.empty((len(pos), n_layers, n_rolls), dtype=np.int16)
     for j in range(1, n_layers + 1):
         keep[:, j - 1] = ask(j)
@@ -177,10 +184,20 @@ def position_span(rules: RuleSet, pos: np.ndarray, n_saved: int) -> tuple[int, i
     return int(base.min()), int(top.max()) + 1
 
 
-def level_pass(strategy, rules: RuleSet, masks: np.ndarray, above, out, first: int) -> None:
+def level_pass(
+    strategy, rules: RuleSet, masks: np.ndarray, above, out, first: int, shared=False,
+    on_chunk=None,
+) -> int:  # fmt: skip
     """The moments ``out = (E[R], E[R²])`` of the states of one level (used-masks
     ``masks``; entry ``i`` is state ``first + i``) from those of the levels above it,
-    ``above`` (entry ``i`` is the state just past the level plus ``i``)."""
+    ``above`` (entry ``i`` is the state just past the level plus ``i``), in chunks of
+    whole used-masks.
+
+    ``shared``: the level above holds equal moments in every mask's hopeless lanes
+    (:func:`hopeless_lanes_equal`), so a hopeless lane with its mask's lane-0 decisions
+    takes lane 0's moments (the same bits). ``on_chunk(n)`` is called once the ``n``
+    positions of a chunk are valued. Returns the positions computed (the rest copied).
+    """
     layout = state_layout(rules)
     kr = kernel_rules(rules)
     k = int(filled_counts(rules.n_boxes)[masks[0]])
@@ -188,16 +205,41 @@ def level_pass(strategy, rules: RuleSet, masks: np.ndarray, above, out, first: i
     n_layers = rules.rolls_per_turn - 1 + n_saved - 1
     stop = int(layout.level_start[k + 1])
     above1, above2 = (np.asarray(a) for a in above)
-    pos = level_positions(rules, masks)
     per_chunk = max(1, ROWS_PER_CHUNK // rules.tables.n_rolls)
-    for lo in range(0, len(pos), per_chunk):
-        chunk = pos[lo : lo + per_chunk]
-        rng = np.random.default_rng(k) if lo == 0 else None  # re-ask a sample per level
+    if hasattr(strategy, "saved_decision_table"):
+        per_chunk = FILL_CHUNK
+    cum = np.cumsum(layout.upper_count[masks])
+    ends = np.searchsorted(cum, np.arange(per_chunk, cum[-1], per_chunk)) + 1
+    edges = np.unique(np.concatenate(([0], np.minimum(ends, len(masks)), [len(masks)])))
+    computed = 0
+    for a, b in pairwise(edges.tolist()):
+        chunk = level_positions(rules, masks[a:b])
+        rng = np.random.default_rng(k) if a == 0 else None  # re-ask a sample per level
         keep, cat = position_decisions(strategy, rules, chunk, k, n_layers, rng)
-        saved_moments_level(
-            kr, layout.block_offset, layout.upper_count, chunk, n_saved, keep, cat,
+        share = upper_lanes(rules, chunk[:, 0])[0] if shared else np.full(len(chunk), -1)
+        computed += saved_moments_level(
+            kr, layout.block_offset, layout.upper_count, chunk, n_saved, keep, cat, share,
             above1, above2, stop, out[0], out[1], first,
         )  # fmt: skip
+        if on_chunk is not None:
+            on_chunk(len(chunk))
+    return computed
+
+
+def hopeless_shared(rules: RuleSet, masks: np.ndarray, values) -> bool:
+    """Whether the states of used-masks ``masks`` (one level; ``values = (m1, m2)`` from
+    the level's first state on) hold equal moments in every block's hopeless lanes
+    (upper totals ``0 .. u_start``, :func:`yahtzee_sim.solving.levels.upper_lanes`)."""
+    layout = state_layout(rules)
+    k = int(filled_counts(rules.n_boxes)[masks[0]])
+    flags = np.ones(len(masks), dtype=np.int64)
+    if rules.flag_size > 1:
+        flags = np.where((masks >> rules.yahtzee_index) & 1, rules.flag_size, 1)
+    return hopeless_lanes_equal(
+        *(np.asarray(v) for v in values), layout.block_offset, layout.upper_count,
+        rules.flag_size, masks, upper_lanes(rules, masks)[0], flags,
+        int(layout.saved_count[k]), int(layout.level_start[k]),
+    )  # fmt: skip
 
 
 class MemoryMoments:
@@ -250,23 +292,27 @@ def saved_moments(
 
 
 def _pass(strategy, rules: RuleSet, store, progress: bool, on_level) -> SavedMoments:
-    """The levels not recorded in ``store``, fullest first; then the start state's moments."""
+    """The levels not recorded in ``store``, fullest first; then the start state's moments.
+
+    The progress bar counts positions (on ``maxi-yatzy`` a position costs about the same
+    at every level: the levels with more rerolls have more hopeless lanes copied),
+    resumed levels counted as done."""
     layout = state_layout(rules)
     todo = levels(rules.n_boxes, rules.forced_order)
+    work = [level_size(rules, m) for m in todo]
     valued = 0
-    for masks in tqdm(todo, unit="level", desc="moments", disable=not progress, leave=False):
-        k = int(filled_counts(rules.n_boxes)[masks[0]])
-        pos = level_positions(rules, masks)
-        valued += len(pos) * int(layout.saved_count[k])
-        if store.done(k):
-            continue
-        lo, hi = position_span(rules, pos, int(layout.saved_count[k]))
-        stop = int(layout.level_start[k + 1])
-        out = (np.zeros(hi - lo), np.zeros(hi - lo))
-        level_pass(strategy, rules, masks, (store.m1[stop:], store.m2[stop:]), out, lo)
-        store.record(k, lo, *out)
-        if on_level is not None:
-            on_level(k)
+    above_masks = np.array([(1 << rules.n_boxes) - 1], dtype=np.int64)  # the full sheet
+    with _bar(sum(work), progress) as bar:
+        for masks, cost in zip(todo, work, strict=True):
+            k = int(filled_counts(rules.n_boxes)[masks[0]])
+            valued += level_size(rules, masks) * int(layout.saved_count[k])
+            if store.done(k):
+                bar.update(cost)
+            else:
+                _level(strategy, rules, store, masks, above_masks, bar)
+                if on_level is not None:
+                    on_level(k)
+            above_masks = masks
     mean, second = float(store.m1[0]), float(store.m2[0])
     store.remove()
     if not (np.isfinite(mean) and np.isfinite(second)):
@@ -275,3 +321,35 @@ def _pass(strategy, rules: RuleSet, store, progress: bool, on_level) -> SavedMom
             f"in a position it reaches under {rules.name!r}"
         )
     return SavedMoments(mean, second, valued)
+
+
+def _level(strategy, rules: RuleSet, store, masks, above_masks, bar) -> None:
+    """One level's moments (used-masks ``masks``; the level above has ``above_masks``),
+    recorded in ``store``; ``bar`` advanced chunk by chunk."""
+    layout = state_layout(rules)
+    k = int(filled_counts(rules.n_boxes)[masks[0]])
+    pos = level_positions(rules, masks)
+    lo, hi = position_span(rules, pos, int(layout.saved_count[k]))
+    stop = int(layout.level_start[k + 1])
+    above = (store.m1[stop:], store.m2[stop:])
+    shared = hopeless_shared(rules, above_masks, above)
+    out = (np.zeros(hi - lo), np.zeros(hi - lo))
+    level_pass(strategy, rules, masks, above, out, lo, shared, bar.update)
+    store.record(k, lo, *out)
+
+
+def level_size(rules: RuleSet, masks: np.ndarray) -> int:
+    """The number of positions of used-masks ``masks`` (:func:`level_positions`)."""
+    count = state_layout(rules).upper_count[masks]
+    flags = np.ones(len(masks), dtype=np.int64)
+    if rules.flag_size > 1:
+        flags = np.where((masks >> rules.yahtzee_index) & 1, rules.flag_size, 1)
+    return int((count * flags).sum())
+
+
+def _bar(total: int, progress: bool):
+    """A progress bar over ``total`` positions."""
+    return tqdm(
+        total=total, disable=not progress, desc="moments", unit="pos", unit_scale=True,
+        bar_format="{l_bar}{bar}| {percentage:3.0f}% [{elapsed}<{remaining}]",
+    )  # fmt: skip
