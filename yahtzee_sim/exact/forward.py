@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from yahtzee_sim._kernels.exact import (
     compact_outcomes,
@@ -28,6 +27,7 @@ from yahtzee_sim.engine.moves import box_label, position_text
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import IllegalMoveError
 from yahtzee_sim.exact.decision_tables import ROWS_PER_CHUNK, decision_tables
+from yahtzee_sim.exact.exact_costs import exact_bar
 from yahtzee_sim.exact.result import ExactEvaluationError
 from yahtzee_sim.game.dice import DiceTables
 from yahtzee_sim.game.rules import RuleSet
@@ -153,6 +153,7 @@ def forward_pass(
     on_decisions=None,
     turns: int | None = None,
     keep_levels: bool = True,
+    bar=None,
 ):
     """The forward pass alone, for analyses built on it (regret).
 
@@ -165,7 +166,8 @@ def forward_pass(
     ``on_decisions(turn, states, keep, cat, reach)`` is called with every chunk's
     decision tables; the reach probabilities of those states are final by then.
     ``turns`` stops after that many levels (the statistics then describe the partial
-    game).
+    game). ``bar``, a :func:`~yahtzee_sim.exact.exact_costs.exact_bar` the caller made
+    (and closes), takes the place of the pass's own.
     """
     if hasattr(strategy, "lane_play"):
         raise ExactEvaluationError(
@@ -173,14 +175,22 @@ def forward_pass(
             "from evaluate() (score-augmented states); analyses built on the position-only "
             "forward pass (regret) do not cover it"
         )
-    return forward_levels(strategy, rules, progress, on_decisions, turns, keep_levels)
+    return forward_levels(strategy, rules, progress, on_decisions, turns, keep_levels, bar)
 
 
 def forward_levels(
-    strategy, rules: RuleSet, progress: bool, on_decisions=None, turns=None, keep_levels=True
+    strategy,
+    rules: RuleSet,
+    progress: bool,
+    on_decisions=None,
+    turns=None,
+    keep_levels=True,
+    bar=None,
 ) -> tuple[list[LevelOutcomes], ForwardStats]:
     """``(levels, stats)``: the level outcomes (fullest level last; none with
-    ``keep_levels`` False) and the forward statistics.
+    ``keep_levels`` False) and the forward statistics. The progress bar (``bar``, or one
+    of its own with ``progress``) advances by each level's expected seconds
+    (:func:`~yahtzee_sim.exact.exact_costs.exact_bar`).
 
     ``keep_levels`` False streams each level's outcomes, :data:`STREAM_STATES` states at a
     time, and keeps none (the moments only): the same additions in the same order, so
@@ -192,7 +202,9 @@ def forward_levels(
     states = np.zeros(1, dtype=np.int64)
     levels = []
     n_reached = 0
-    bar = tqdm(total=C, unit="level", desc="exact", disable=not progress, leave=False)
+    own_bar = bar is None
+    if own_bar:
+        bar = exact_bar(strategy, rules, progress, leave=False)
     hook = None
     if on_decisions is not None:
 
@@ -203,7 +215,7 @@ def forward_levels(
         n_reached += len(states)
         if not keep_levels:
             states = _stream_level(strategy, rules, states, turn, rng, hook, acc)
-            bar.update(1)
+            _level_done(bar, turn)
             continue
         lv = level_outcomes(strategy, rules, states, turn, rng, hook)
         forward_level(
@@ -211,8 +223,9 @@ def forward_levels(
         )
         levels.append(lv)
         states = unique_states(lv.nxt, size)
-        bar.update(1)
-    bar.close()
+        _level_done(bar, turn)
+    if own_bar:
+        bar.close()
     stats = ForwardStats(
         mean=float(acc.B[states].sum()),
         second=float(acc.S2[states].sum()),
@@ -226,6 +239,13 @@ def forward_levels(
         reach=acc.A,
     )
     return levels, stats
+
+
+def _level_done(bar, turn: int) -> None:
+    """Level ``turn`` of the forward pass done (the first one also compiled or loaded the
+    kernels)."""
+    bar.step_once("setup")
+    bar.step(f"forward {turn}")
 
 
 def _stream_level(strategy, rules: RuleSet, states, turn: int, rng, hook, acc) -> np.ndarray:
