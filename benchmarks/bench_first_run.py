@@ -124,6 +124,14 @@ def first_estimate(stderr: str) -> tuple[float, float] | None:
     return None
 
 
+def last_elapsed(stderr: str) -> float | None:
+    """The time elapsed a tqdm bar showed last (its length, when it ends at 100%)."""
+    found = None
+    for match in ESTIMATE.finditer(stderr):
+        found = _seconds(*match.groups()[:3])
+    return found
+
+
 def run(args: list[str], env: dict[str, str], kernels: Path) -> dict:
     """One CLI run in a fresh process: wall time, exit code, notice and first estimate."""
     env = {**env, "FIRST_RUN_ARGS": json.dumps(args), "FIRST_RUN_KERNELS": str(kernels)}
@@ -139,6 +147,7 @@ def run(args: list[str], env: dict[str, str], kernels: Path) -> dict:
         "notice_seconds": float(notice.group(1)) if notice else None,
         "first_estimate_seconds": estimate[1] if estimate else None,
         "first_estimate_elapsed": estimate[0] if estimate else None,
+        "bar_seconds": last_elapsed(done.stderr),
     }
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from yahtzee_sim.analysis.decisions import regret as regret_module
 from yahtzee_sim.engine import compile_cache
-from yahtzee_sim.exact.exact_costs import FORWARD_STATE_SECONDS, level_states
+from yahtzee_sim.exact.exact_costs import FORWARD_STATE_SECONDS, level_sizes
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.solving import solve_costs, solver
 
@@ -27,8 +27,8 @@ def test_the_bar_weighs_the_table_and_the_regret_kernel(monkeypatch):
     assert cold.weights["setup"] - warm.weights["setup"] > regret_kernel - 1
     per = regret_module.REGRET_STATE_SECONDS
     forward = FORWARD_STATE_SECONDS["batched"] + per  # the decisions, then their losses
-    assert cold.weights["forward 2"] == pytest.approx(forward * level_states(rules)[2])
-    assert warm.weights["forward 2"] == cold.weights["forward 2"]
+    assert cold.weights["forward 1"] == pytest.approx(forward * level_sizes(rules)[1])
+    assert warm.weights["forward 1"] == cold.weights["forward 1"]
     assert not any(kind.startswith("pmf") for kind in cold.weights)
     solver.value_table(rules)
     assert regret_module.regret_bar(strategy, rules, True, False).weights["table"] == 0.0

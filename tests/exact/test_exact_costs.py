@@ -16,7 +16,7 @@ from yahtzee_sim.exact.exact_costs import (
     FORWARD_KERNELS,
     FORWARD_STATE_SECONDS,
     exact_bar,
-    level_states,
+    level_sizes,
 )
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.game.state import n_states
@@ -29,9 +29,9 @@ class Batched:
 @pytest.mark.parametrize("name", ["yahtzee", "yatzy", "2-yatzy"])
 def test_the_levels_hold_every_encoded_state(name):
     rules = get_rules(name)
-    states = level_states(rules)
+    states = level_sizes(rules)
     assert len(states) == rules.n_boxes
-    full = level_states(rules)[0]  # one used-mask: the empty sheet's upper totals and flags
+    full = level_sizes(rules)[0]  # one used-mask: the empty sheet's upper totals and flags
     assert sum(states) + full == n_states(rules)  # and the full score sheets
 
 
@@ -39,7 +39,7 @@ def test_each_level_weighs_its_states_by_the_pass_s_seconds(monkeypatch):
     monkeypatch.setattr(compile_cache, "kernel_missing", lambda module, name: False)
     rules = get_rules("yahtzee")
     bar = exact_bar(Batched(), rules, False, law=True, before={"table": 3.0})
-    states = level_states(rules)
+    states = level_sizes(rules)
     per = FORWARD_STATE_SECONDS["batched"]
     assert list(bar.weights)[:2] == ["table", "setup"]  # the caller's steps come first
     for k, n in enumerate(states):

@@ -5,7 +5,7 @@ weigh each level by them (in the unit of
 The forward pass asks the strategy's decisions at every roll of each level's reached
 states and turns them into outcomes; the backward pass folds the laws of the points to
 come, fullest level first. A level's expected seconds are its encoded states
-(:func:`level_states`: the states with that many boxes filled, reached or not) times the
+(:func:`level_sizes`: the states with that many boxes filled, reached or not) times the
 seconds per encoded state of the pass: :data:`FORWARD_STATE_SECONDS` by how the strategy
 gives its decisions (``"table"``: filled by the strategy, in a kernel; ``"batched"``:
 asked of its ``keep`` and ``box`` a batch of views at a time), :data:`BACKWARD_STATE_SECONDS`
@@ -32,7 +32,7 @@ __all__ = [
     "decisions_kind",
     "exact_bar",
     "forward_setup_seconds",
-    "level_states",
+    "level_sizes",
 ]
 
 _EXACT = "yahtzee_sim._kernels.exact"
@@ -79,7 +79,7 @@ def decisions_kind(strategy) -> str:
     return "table" if getattr(strategy, "decision_table", None) is not None else "batched"
 
 
-def level_states(rules: RuleSet) -> list[int]:
+def level_sizes(rules: RuleSet) -> list[int]:
     """The encoded states of each level of ``rules`` (boxes filled: 0, 1, ...): the
     used-masks of that many boxes times the upper totals and Yahtzee flags."""
     per_mask = (rules.upper_cap + 1) * rules.flag_size
@@ -116,7 +116,7 @@ def exact_bar(
     backward pass). ``per_state`` adds reference seconds per encoded state to each
     forward level (work done on the decisions, such as charging regret); ``options`` go
     to tqdm."""
-    states = level_states(rules)
+    states = level_sizes(rules)
     weights = dict(before or {})
     if forward:
         kind = decisions_kind(strategy)
