@@ -11,8 +11,10 @@ expected number of Yahtzee bonuses (:class:`ForwardStats`).
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from yahtzee_sim._kernels.exact import (
@@ -36,6 +38,8 @@ from yahtzee_sim.game.state import decode_state, n_states
 _STATES_PER_TABLE = 1 << 15  # states per call of a strategy's decision_table()
 #: States of one level whose outcomes the moments pass holds at a time.
 STREAM_STATES = 1 << 17
+#: Fewest states a thread of :func:`outcomes_in_threads` takes (fewer: one thread).
+MIN_STATES_PER_THREAD = 64
 
 
 @dataclass
@@ -104,7 +108,7 @@ def level_outcomes(
         out_prob = np.empty((m, n_rolls))
         out_n = np.empty(m, dtype=np.int64)
         bad = np.empty(m, dtype=np.int64)
-        turn_outcomes(
+        outcomes_in_threads(
             kr, used, upper, flag, keep, cat, out_cat, out_raw, out_yb, out_prob, out_n, bad
         )
         if (bad >= 0).any():
@@ -128,6 +132,25 @@ def level_outcomes(
     ub = np.empty(len(cat), dtype=np.int8)
     level_effects(kr, used, upper, flag, ptr, cat, raw, yb, nxt, pts, ub)
     return LevelOutcomes(states, ptr, cat, raw, yb, prob, nxt, pts, ub)
+
+
+def outcomes_in_threads(kr, *arrays) -> None:
+    """:func:`~yahtzee_sim._kernels.exact.turn_outcomes` of every state, the states in one
+    contiguous slice per numba thread (:func:`numba.get_num_threads`), each slice in a
+    thread of its own. Every array of ``arrays`` has one row per state; each state's
+    outcomes do not depend on the slices, so the result is the same bit for bit."""
+    n = len(arrays[0])
+    threads = max(1, min(numba.get_num_threads(), n // MIN_STATES_PER_THREAD))
+    bounds = np.linspace(0, n, threads + 1).astype(np.int64)
+
+    def run(lo: int, hi: int) -> None:
+        turn_outcomes(kr, *(a[lo:hi] for a in arrays))
+
+    if threads == 1:
+        run(0, n)
+        return
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(run, bounds[:-1], bounds[1:]))
 
 
 def _illegal_box(strategy, rules, state, roll, c) -> IllegalMoveError:
