@@ -395,10 +395,11 @@ def solve_while_compiling(step: str, rules) -> None:
     did not compile is compiled when first used.
     """
     from yahtzee_sim.analysis.report import compile_ahead
+    from yahtzee_sim.engine.compile_cache import kernel_missing
     from yahtzee_sim.solving.solver import value_table
 
     proc = None
-    if compile_ahead.kernel_missing(*AHEAD_KERNELS[step]) and compile_ahead.kernel_missing(
+    if kernel_missing(*AHEAD_KERNELS[step]) and kernel_missing(
         "yahtzee_sim._kernels.solve", "solve_level"
     ):
         proc = subprocess.Popen(

@@ -3,6 +3,7 @@
 Prints one JSON object. Usage::
 
     python benchmarks/bench_first_run.py [--only report,simulate,exact,advise] [--skip-warm]
+    python benchmarks/bench_first_run.py --only exact_greedy,solve,regret  # the bars
     python benchmarks/bench_first_run.py --warmup   # the warm-up steps and their kernels
 
 Each command runs as the CLI in a fresh process, first with empty numba and table caches
@@ -10,10 +11,10 @@ Each command runs as the CLI in a fresh process, first with empty numba and tabl
 the caches the first run left (``warm``). Every command gets caches of its own, so each
 figure is that command's first answer, not one prepared by an earlier command. For each
 run the JSON gives the wall time, the compile notice's announced extra seconds and the
-progress bar's first estimate (both read from the command's stderr, when it printed
-them), and, for the cold run, each top-level numba compilation the main process made:
-the kernel's ``module.name`` and its compile seconds (kernels compiled by a warm-up
-process appear in that process, not here).
+progress bar's first estimate (the time it showed elapsed and left, both read from the
+command's stderr, when it printed them), and, for the cold run, each top-level numba
+compilation the main process made: the kernel's ``module.name`` and its compile seconds
+(kernels compiled by a warm-up process appear in that process, not here).
 
 ``--warmup`` measures the steps of ``yahtzee-sim warmup`` instead
 (:data:`yahtzee_sim.analysis.warmup.STEPS`): each step alone in a fresh process with an
@@ -66,7 +67,14 @@ COMMANDS = {
     "simulate": ["simulate", "--strategy", "optimal", "--games", "10000"],
     "exact": ["exact", "--strategy", "{tmp}/my_strategy.py:MostCommon"],
     "advise": ["advise", "--dice", "1,2,3,4,6", "--rolls-left", "2"],
+    # the progress bars of the exact law, a solve (``--force``: warm, it solves again
+    # with its kernels cached) and the regret
+    "exact_greedy": ["exact", "--strategy", "greedy"],
+    "solve": ["solve", "--rules", "yatzy", "--force"],
+    "regret": ["regret", "--strategy", "greedy"],
 }
+#: The commands measured unless ``--only`` names others.
+DEFAULT = ("report", "simulate", "exact", "advise")
 
 RUNNER = r"""
 import json, os, sys, time
@@ -99,15 +107,29 @@ sys.exit(code)
 """
 
 NOTICE = re.compile(r"about (\d+) s more than later runs")
-ESTIMATE = re.compile(r"<(\d+):(\d\d)(?::(\d\d))?[,\]]")
+CLOCK = r"(\d+):(\d\d)(?::(\d\d))?"
+ESTIMATE = re.compile(rf"\[{CLOCK}<{CLOCK}[,\]]")
 
 
-def first_estimate(stderr: str) -> float | None:
-    """The first remaining-time estimate a tqdm bar printed, in seconds."""
+def _seconds(a: str, b: str, c: str | None) -> float:
+    return float(int(a) * 3600 + int(b) * 60 + int(c)) if c else float(int(a) * 60 + int(b))
+
+
+def first_estimate(stderr: str) -> tuple[float, float] | None:
+    """The time elapsed and the time left a tqdm bar showed at its first estimate, in
+    seconds."""
     for match in ESTIMATE.finditer(stderr):
-        a, b, c = match.groups()
-        return float(int(a) * 3600 + int(b) * 60 + int(c)) if c else float(int(a) * 60 + int(b))
+        groups = match.groups()
+        return _seconds(*groups[:3]), _seconds(*groups[3:])
     return None
+
+
+def last_elapsed(stderr: str) -> float | None:
+    """The time elapsed a tqdm bar showed last (its length, when it ends at 100%)."""
+    found = None
+    for match in ESTIMATE.finditer(stderr):
+        found = _seconds(*match.groups()[:3])
+    return found
 
 
 def run(args: list[str], env: dict[str, str], kernels: Path) -> dict:
@@ -119,10 +141,13 @@ def run(args: list[str], env: dict[str, str], kernels: Path) -> dict:
     if done.returncode != 0:
         raise SystemExit(f"yahtzee-sim {' '.join(args)} failed:\n{done.stderr[-2000:]}")
     notice = NOTICE.search(done.stderr)
+    estimate = first_estimate(done.stderr)
     return {
         "seconds": round(seconds, 1),
         "notice_seconds": float(notice.group(1)) if notice else None,
-        "first_estimate_seconds": first_estimate(done.stderr),
+        "first_estimate_seconds": estimate[1] if estimate else None,
+        "first_estimate_elapsed": estimate[0] if estimate else None,
+        "bar_seconds": last_elapsed(done.stderr),
     }
 
 
@@ -177,7 +202,9 @@ def warmup_steps() -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default=",".join(COMMANDS), help="comma-separated commands")
+    parser.add_argument(
+        "--only", default=",".join(DEFAULT), help=f"comma-separated, of {', '.join(COMMANDS)}"
+    )
     parser.add_argument("--skip-warm", action="store_true", help="cold runs only")
     parser.add_argument("--warmup", action="store_true", help="the warm-up steps, each alone")
     opts = parser.parse_args()

@@ -25,7 +25,10 @@ import pandas as pd
 from yahtzee_sim._kernels.lanes import upper_total_lanes
 from yahtzee_sim._kernels.regret import level_regret
 from yahtzee_sim._kernels.scoring import kernel_rules
+from yahtzee_sim.engine.compile_cache import COMPILE_SECONDS
 from yahtzee_sim.engine.summary import strategy_label
+from yahtzee_sim.engine.weighted_bar import WeightedBar
+from yahtzee_sim.exact.exact_costs import exact_bar
 from yahtzee_sim.exact.forward import ForwardStats, forward_pass
 from yahtzee_sim.exact.laws import exact_result, prepared
 from yahtzee_sim.exact.result import ExactEvaluationError
@@ -33,7 +36,7 @@ from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.dice import DiceTables
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import decode_state, state_runs
-from yahtzee_sim.solving.solver import value_table
+from yahtzee_sim.solving.solver import table_seconds, value_table
 from yahtzee_sim.validation import Integer, validate_params
 
 #: Regret values every decision point by the widget of its turn, which on games with saved
@@ -151,14 +154,38 @@ def evaluate_with_regret(
     REGRET_ANALYSIS.check(get_rules(rules), ExactEvaluationError)
     law = distribution is True
     strategy, rules = prepared(strategy, rules, moments_only=not law)
-    acc = RegretAccumulator(rules, top)
-    levels, fw = forward_pass(strategy, rules, progress, acc, keep_levels=law)
-    t1 = time.perf_counter()
-    res = acc.result(strategy_label(strategy), fw, t1 - t0)
-    ex = None
-    if distribution is not None:
-        ex = exact_result(strategy, rules, levels, fw, distribution, progress, t0)
+    with regret_bar(strategy, rules, law, progress) as bar:
+        value_table(rules)  # solved or read: the first step of the bar
+        bar.step("table")
+        acc = RegretAccumulator(rules, top)
+        levels, fw = forward_pass(strategy, rules, progress, acc, keep_levels=law, bar=bar)
+        t1 = time.perf_counter()
+        res = acc.result(strategy_label(strategy), fw, t1 - t0)
+        ex = None
+        if distribution is not None:
+            ex = exact_result(strategy, rules, levels, fw, distribution, progress, t0, bar)
     return ex, res
+
+
+#: The regret's own kernel and its compile seconds (:data:`COMPILE_SECONDS`).
+REGRET_KERNELS = {
+    kernel: COMPILE_SECONDS[kernel] for kernel in (("yahtzee_sim._kernels.regret", "level_regret"),)
+}
+#: Seconds of charging the losses per encoded state of a level (in the unit of
+#: :data:`~yahtzee_sim.engine.compile_cache.COMPILE_SECONDS`: ``greedy``'s regret on
+#: Yahtzee charges for 4.6 s).
+REGRET_STATE_SECONDS = 4.4e-6
+
+
+def regret_bar(strategy, rules: RuleSet, law: bool, progress: bool) -> WeightedBar:
+    """The progress bar of :func:`evaluate_with_regret`: the value table (solved or read,
+    :func:`~yahtzee_sim.solving.solver.table_seconds`), then the forward pass with the
+    losses charged (and the law with ``law``), each step weighed by its expected seconds
+    (:func:`~yahtzee_sim.exact.exact_costs.exact_bar`)."""
+    return exact_bar(
+        strategy, rules, progress, law=law, before={"table": table_seconds(rules)},
+        per_state=REGRET_STATE_SECONDS, kernels=REGRET_KERNELS, desc="regret", leave=False,
+    )  # fmt: skip
 
 
 class RegretAccumulator:

@@ -17,9 +17,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 
 import numpy as np
+
+from yahtzee_sim.engine import compile_cache
 
 #: Longest wait for the warm-up before the exact stage starts without it.
 TIMEOUT_SECONDS = 300.0
@@ -44,29 +45,19 @@ REPORT_KERNELS = {
 #: ``python benchmarks/bench_first_run.py --only report``: 237.4 s with empty caches,
 #: 106.5 s again, so 130.9 s more, split between compiling the kernels and evaluating
 #: the built-in strategies in the proportions ``benchmarks/bench_report.py`` measures,
-#: 45 : 55), and the time :func:`calibration_seconds` takes there.
+#: 45 : 55), and the time
+#: :func:`~yahtzee_sim.engine.compile_cache.calibration_seconds` takes there.
 REFERENCE_SECONDS = {"compile": 58.9, "evaluate": 72.0, "calibration": 0.20}
 
 #: Deterministic strategies of the default report (the reference's evaluations).
 REFERENCE_EVALUATIONS = 12
 
 
-def kernel_missing(module: str, name: str) -> bool | None:
-    """Whether kernel ``module.name`` is missing from the numba cache (``None``: unknown)."""
-    import importlib
-
-    try:
-        kernel = getattr(importlib.import_module(module), name)
-        return not os.path.exists(kernel._cache._cache_file._index_path)
-    except (AttributeError, ImportError):  # numba internals changed
-        return None
-
-
 def needed() -> bool:
     """Whether the warm-up's kernels (the decision fill, the exact stage's) are missing
     from the numba cache."""
     return any(
-        kernel_missing(*kernel)
+        compile_cache.kernel_missing(*kernel)
         for kernel in (
             ("yahtzee_sim._kernels.regret", "level_regret"),
             ("yahtzee_sim._kernels.batched", "upper_lane_decisions"),
@@ -78,26 +69,12 @@ def compile_share() -> float:
     """The share of a first report's compiling still ahead: the weight of the
     :data:`REPORT_KERNELS` missing from the numba cache (an unknown one counts as
     missing), from 0 (all cached) to 1."""
-    missing = sum(s for kernel, s in REPORT_KERNELS.items() if kernel_missing(*kernel) is not False)
+    missing = sum(
+        s
+        for kernel, s in REPORT_KERNELS.items()
+        if compile_cache.kernel_missing(*kernel) is not False
+    )
     return missing / sum(REPORT_KERNELS.values())
-
-
-def calibration_seconds(repeat: int = 7) -> float:
-    """The time of a small fixed workload on this machine (the fastest of ``repeat``
-    runs): Python dictionary and sorting work, as compiling is, and a NumPy sort, as the
-    kernels' memory traffic is. About 0.06 s on the reference machine (the median of ten
-    processes: a single one varies by a fifth either way)."""
-    data = np.random.default_rng(0).random(1 << 20)
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        table = {}
-        for i in range(100_000):
-            table[(i * 7919) % 100_003] = str(i)
-        sorted(table.items())
-        np.sort(data)
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def first_run_estimate(
@@ -110,14 +87,15 @@ def first_run_estimate(
     extra time (:data:`REFERENCE_SECONDS`) for the share ``compiling`` of the compiling
     still ahead (:func:`compile_share`) and the ``evaluations`` strategies not in the
     table cache, scaled by this machine's
-    speed (:func:`calibration_seconds` against the reference's; measured when not
-    given) and by its cores (the reference has two; the report uses two)."""
+    speed (:func:`~yahtzee_sim.engine.compile_cache.calibration_seconds` against the
+    reference's; measured when not given) and by its cores (the reference has two; the
+    report uses two)."""
     work = REFERENCE_SECONDS["compile"] * compiling
     work += REFERENCE_SECONDS["evaluate"] * evaluations / REFERENCE_EVALUATIONS
     if work <= 0:
         return 0.0
     if calibration is None:
-        calibration = calibration_seconds()
+        calibration = compile_cache.calibration_seconds()
     speed = calibration / REFERENCE_SECONDS["calibration"]
     return work * speed * 2 / min(2, cores or os.cpu_count() or 1)
 

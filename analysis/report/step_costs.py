@@ -11,9 +11,9 @@ ratios of the weights matter: a slower machine slows every step alike.
 
 from __future__ import annotations
 
-from tqdm.auto import tqdm
-
-from yahtzee_sim.analysis.report import compile_ahead, exact_cache
+from yahtzee_sim.analysis.report import exact_cache
+from yahtzee_sim.engine import compile_cache
+from yahtzee_sim.engine.weighted_bar import WeightedBar
 
 #: Wall seconds of each step of a default report (100,000 games, 14 strategies simulated,
 #: 12 evaluated exactly) on the reference machine (2-core AMD EPYC, quiet), from the split
@@ -50,9 +50,9 @@ def report_weights(games: int, quick: bool) -> dict[str, float]:
     """Expected seconds of each kind of report step on the reference machine: ``tables``,
     ``simulation`` (one strategy's ``games`` games), ``exact`` and ``exact_cached`` (one
     strategy), ``exact_stage`` (the stage's own bookkeeping), ``ranking``, ``kim_nelson``;
-    compiling included where :func:`compile_ahead.kernel_missing` finds a kernel missing
-    (an unknown one counts as missing)."""
-    compiling = {s: compile_ahead.kernel_missing(*k) is not False for s, k in STEP_KERNELS.items()}
+    compiling included where :func:`~yahtzee_sim.engine.compile_cache.kernel_missing`
+    finds a kernel missing (an unknown one counts as missing)."""
+    compiling = {s: compile_cache.kernel_missing(*k) is not False for s, k in STEP_KERNELS.items()}
     simulation = STEP_SECONDS["simulations"] * games / REFERENCE_GAMES
     if compiling["simulations"]:  # each strategy's kernels, compiled once whatever the games
         simulation += STEP_SECONDS["simulations_compile"]
@@ -91,36 +91,3 @@ def report_bar(
         "kim_nelson": 1,
     }
     return WeightedBar(report_weights(games, quick), counts, **options)
-
-
-class WeightedBar:
-    """A tqdm bar over steps of several kinds, each advancing it by its weight.
-
-    Parameters
-    ----------
-    weights : dict
-        Expected seconds of one step of each kind.
-    counts : dict
-        How many steps of each kind the run has (the bar's total: their weighted sum).
-    **options
-        Passed to :class:`tqdm.tqdm` (``desc``, ``disable``).
-    """
-
-    def __init__(self, weights: dict[str, float], counts: dict[str, int], **options):
-        self.weights = weights
-        total = sum(weights[kind] * n for kind, n in counts.items())
-        fmt = "{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]"
-        self.bar = tqdm(total=total, bar_format=fmt, **options)
-
-    def step(self, kind: str, n: int = 1) -> None:
-        """Advance by ``n`` steps of ``kind``."""
-        if n:
-            self.bar.update(self.weights[kind] * n)
-
-    def set_postfix_str(self, text: str) -> None:
-        """Name the step under way."""
-        self.bar.set_postfix_str(text)
-
-    def close(self) -> None:
-        """Close the bar."""
-        self.bar.close()

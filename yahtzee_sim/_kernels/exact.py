@@ -69,15 +69,17 @@ def final_roll_law(kr, keep_dec, p, w, fin):
         fin[r] += p[r]
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@njit(cache=True, nogil=True)
 def turn_outcomes(
     kr, used, upper, flag, keep_dec, cat_dec, out_cat, out_raw, out_yb, out_prob, out_n, bad_roll
 ):
-    """Outcome law of one turn for each state ``i`` (in parallel over states).
+    """Outcome law of one turn for each state ``i``, in chunks of states.
 
     Outcomes of state ``i`` go to ``out_*[i, :out_n[i]]``. ``bad_roll[i]`` is the first
     reachable final roll whose chosen box is illegal (-1 if none); such a state has
-    no outcomes.
+    no outcomes. Serial: a caller runs slices of the states in threads (the kernel
+    releases the GIL; a parallel kernel takes twice as long to compile), and each
+    state's outcomes are the same whatever the slice it is in.
     """
     n = used.shape[0]
     n_rolls = cat_dec.shape[1]

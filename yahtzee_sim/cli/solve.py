@@ -49,7 +49,7 @@ def solve_info(rules, force: bool, progress: bool = False, scheduler: str | None
         )
     t0 = time.perf_counter()
     if force and not compact_states(rules):
-        table = solve(rules)
+        table = solve(rules, progress)
     else:
         if force:  # the finished table and any stopped solve's files
             TABLES.forget(TABLES.key(rules))

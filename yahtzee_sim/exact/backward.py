@@ -8,26 +8,30 @@ the pmf of the final score.
 from __future__ import annotations
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from yahtzee_sim._kernels.exact import pmf_level, support_top
 from yahtzee_sim._kernels.memory import large_empty
+from yahtzee_sim.exact.exact_costs import exact_bar
 from yahtzee_sim.exact.forward import LevelOutcomes, unique_states
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import n_states
 
 
 def backward_law(
-    rules: RuleSet, levels: list[LevelOutcomes], progress: bool, all_rows: bool = False
+    rules: RuleSet, levels: list[LevelOutcomes], progress: bool, all_rows: bool = False, bar=None
 ) -> np.ndarray:
     """The law of the points to come from the first level's first state (``all_rows``:
-    from each of its states, one row per state), fullest level first."""
+    from each of its states, one row per state), fullest level first. The progress bar
+    (``bar``, an :func:`~yahtzee_sim.exact.exact_costs.exact_bar` the caller closes, or
+    one of its own with ``progress``) advances by each level's expected seconds."""
     row_of = np.full(n_states(rules), -1, dtype=np.int64)
     final = unique_states(levels[-1].nxt, len(row_of))
     row_of[final] = np.arange(len(final))
     V_next = np.ones((len(final), 1))
     top_next = np.zeros(len(final), dtype=np.int64)
-    bar = tqdm(total=len(levels), unit="level", desc="pmf", disable=not progress, leave=False)
+    own_bar = bar is None
+    if own_bar:
+        bar = exact_bar(None, rules, progress, forward=False, law=True, desc="pmf", leave=False)
     rows, tops = [], []  # each level's next rows and highest points to come, first
     for lv in reversed(levels):
         rows.append(row_of[lv.nxt])
@@ -41,6 +45,8 @@ def backward_law(
         V = buffers[i % 2][: sizes[i]].reshape(len(lv.states), -1)
         pmf_level(lv.ptr, rows[i], lv.pts, lv.prob, V_next, top_next, V)
         V_next, top_next = V, tops[i]
-        bar.update(1)
-    bar.close()
+        bar.step_once("pmf setup")
+        bar.step(f"pmf {len(levels) - 1 - i}")
+    if own_bar:
+        bar.close()
     return V_next.copy() if all_rows else V_next[0].copy()

@@ -11,11 +11,12 @@ expected number of Yahtzee bonuses (:class:`ForwardStats`).
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+import numba
 import numpy as np
-from tqdm.auto import tqdm
 
 from yahtzee_sim._kernels.exact import (
     compact_outcomes,
@@ -29,6 +30,7 @@ from yahtzee_sim.engine.moves import box_label, position_text
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import IllegalMoveError
 from yahtzee_sim.exact.decision_tables import ROWS_PER_CHUNK, decision_tables
+from yahtzee_sim.exact.exact_costs import exact_bar
 from yahtzee_sim.exact.forward_file import ForwardFile, forward_path
 from yahtzee_sim.exact.result import ExactEvaluationError
 from yahtzee_sim.exact.saved_moments import IN_MEMORY_STATES
@@ -40,6 +42,8 @@ from yahtzee_sim.solving import cache
 _STATES_PER_TABLE = 1 << 15  # states per call of a strategy's decision_table()
 #: States of one level whose outcomes the moments pass holds at a time.
 STREAM_STATES = 1 << 17
+#: Fewest states a thread of :func:`outcomes_in_threads` takes (fewer: one thread).
+MIN_STATES_PER_THREAD = 64
 
 
 @dataclass
@@ -108,7 +112,7 @@ def level_outcomes(
         out_prob = np.empty((m, n_rolls))
         out_n = np.empty(m, dtype=np.int64)
         bad = np.empty(m, dtype=np.int64)
-        turn_outcomes(
+        outcomes_in_threads(
             kr, used, upper, flag, keep, cat, out_cat, out_raw, out_yb, out_prob, out_n, bad
         )
         if (bad >= 0).any():
@@ -134,6 +138,25 @@ def level_outcomes(
     return LevelOutcomes(states, ptr, cat, raw, yb, prob, nxt, pts, ub)
 
 
+def outcomes_in_threads(kr, *arrays) -> None:
+    """:func:`~yahtzee_sim._kernels.exact.turn_outcomes` of every state, the states in one
+    contiguous slice per numba thread (:func:`numba.get_num_threads`), each slice in a
+    thread of its own. Every array of ``arrays`` has one row per state; each state's
+    outcomes do not depend on the slices, so the result is the same bit for bit."""
+    n = len(arrays[0])
+    threads = max(1, min(numba.get_num_threads(), n // MIN_STATES_PER_THREAD))
+    bounds = np.linspace(0, n, threads + 1).astype(np.int64)
+
+    def run(lo: int, hi: int) -> None:
+        turn_outcomes(kr, *(a[lo:hi] for a in arrays))
+
+    if threads == 1:
+        run(0, n)
+        return
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(run, bounds[:-1], bounds[1:]))
+
+
 def _illegal_box(strategy, rules, state, roll, c) -> IllegalMoveError:
     name = strategy_label(strategy)
     used, upper, _ = decode_state(rules, state)
@@ -157,6 +180,7 @@ def forward_pass(
     on_decisions=None,
     turns: int | None = None,
     keep_levels: bool = True,
+    bar=None,
 ):
     """The forward pass alone, for analyses built on it (regret).
 
@@ -169,7 +193,8 @@ def forward_pass(
     ``on_decisions(turn, states, keep, cat, reach)`` is called with every chunk's
     decision tables; the reach probabilities of those states are final by then.
     ``turns`` stops after that many levels (the statistics then describe the partial
-    game).
+    game). ``bar``, a :func:`~yahtzee_sim.exact.exact_costs.exact_bar` the caller made
+    (and closes), takes the place of the pass's own.
     """
     if hasattr(strategy, "lane_play"):
         raise ExactEvaluationError(
@@ -177,7 +202,7 @@ def forward_pass(
             "from evaluate() (score-augmented states); analyses built on the position-only "
             "forward pass (regret) do not cover it"
         )
-    return forward_levels(strategy, rules, progress, on_decisions, turns, keep_levels)
+    return forward_levels(strategy, rules, progress, on_decisions, turns, keep_levels, bar)
 
 
 def forward_levels(
@@ -187,10 +212,13 @@ def forward_levels(
     on_decisions=None,
     turns=None,
     keep_levels=True,
+    bar=None,
     path=None,
 ) -> tuple[list[LevelOutcomes], ForwardStats]:
     """``(levels, stats)``: the level outcomes (fullest level last; none with
-    ``keep_levels`` False) and the forward statistics.
+    ``keep_levels`` False) and the forward statistics. The progress bar (``bar``, or one
+    of its own with ``progress``) advances by each level's expected seconds
+    (:func:`~yahtzee_sim.exact.exact_costs.exact_bar`).
 
     ``keep_levels`` False streams each level's outcomes, :data:`STREAM_STATES` states at a
     time, and keeps none (the moments only): the same additions in the same order, so
@@ -203,10 +231,10 @@ def forward_levels(
     ``restore_checkpoint(state)``, and the pass stays in memory if it does not)."""
     where = _forward_file_place(strategy, rules, on_decisions, turns, keep_levels, path)
     if where is None:
-        return _run_levels(strategy, rules, progress, on_decisions, turns, keep_levels, None)
+        return _run_levels(strategy, rules, progress, on_decisions, turns, keep_levels, bar, None)
     with cache.file_lock(where[2]):
         store = ForwardFile(rules, *where)
-        out = _run_levels(strategy, rules, progress, on_decisions, turns, keep_levels, store)
+        out = _run_levels(strategy, rules, progress, on_decisions, turns, keep_levels, bar, store)
         store.remove()
     return out
 
@@ -225,7 +253,7 @@ def _forward_file_place(strategy, rules, on_decisions, turns, keep_levels, path)
     return label, analysis, forward_path(rules, label, analysis) if path is None else Path(path)
 
 
-def _run_levels(strategy, rules, progress, on_decisions, turns, keep_levels, store):
+def _run_levels(strategy, rules, progress, on_decisions, turns, keep_levels, bar, store):
     """The pass of :func:`forward_levels`, from ``store``'s last recorded level if any."""
     C = rules.n_boxes
     size = n_states(rules)
@@ -239,9 +267,11 @@ def _run_levels(strategy, rules, progress, on_decisions, turns, keep_levels, sto
             if on_decisions is not None:
                 on_decisions.restore_checkpoint(store.record["analysis_state"])
     levels = []
-    bar = tqdm(
-        total=C, initial=first, unit="level", desc="exact", disable=not progress, leave=False
-    )
+    own_bar = bar is None
+    if own_bar:
+        bar = exact_bar(strategy, rules, progress, leave=False)
+    for turn in range(first):  # resumed: the recorded levels are not ahead
+        bar.drop(f"forward {turn}")
     hook = None
     if on_decisions is not None:
 
@@ -254,7 +284,7 @@ def _run_levels(strategy, rules, progress, on_decisions, turns, keep_levels, sto
             states = _stream_level(strategy, rules, states, turn, rng, hook, acc)
             if store is not None:
                 store.save(turn + 1, acc, states, n_reached, _resume_state(rng, on_decisions))
-            bar.update(1)
+            _level_done(bar, turn)
             continue
         lv = level_outcomes(strategy, rules, states, turn, rng, hook)
         forward_level(
@@ -262,8 +292,9 @@ def _run_levels(strategy, rules, progress, on_decisions, turns, keep_levels, sto
         )
         levels.append(lv)
         states = unique_states(lv.nxt, size)
-        bar.update(1)
-    bar.close()
+        _level_done(bar, turn)
+    if own_bar:
+        bar.close()
     return levels, _stats(acc, states, n_reached)
 
 
@@ -287,6 +318,13 @@ def _stats(acc, states: np.ndarray, n_reached: int) -> ForwardStats:
         final_states=states,
         reach=acc.A,
     )
+
+
+def _level_done(bar, turn: int) -> None:
+    """Level ``turn`` of the forward pass done (the first one also compiled or loaded the
+    kernels)."""
+    bar.step_once("setup")
+    bar.step(f"forward {turn}")
 
 
 def _stream_level(strategy, rules: RuleSet, states, turn: int, rng, hook, acc) -> np.ndarray:

@@ -37,6 +37,7 @@ from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.exact.backward import backward_law
 from yahtzee_sim.exact.decision_tables import check_evaluable
+from yahtzee_sim.exact.exact_costs import exact_bar
 from yahtzee_sim.exact.forward import ForwardStats, forward_levels, forward_pass
 from yahtzee_sim.exact.result import ExactEvaluationError, ExactResult
 from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
@@ -120,11 +121,13 @@ def evaluate(
         return _saved_result(strategy, rules, progress, t0)
     if hasattr(strategy, "lane_play"):  # score-dependent: score-augmented states
         return _lane_result(strategy, rules, progress, t0)
-    if not distribution:  # the moments: each level's outcomes streamed, none kept
-        _, stats = forward_levels(strategy, rules, progress, keep_levels=False)
-        return _result(strategy, rules, stats, None, t0, {"total_probability": stats.total})
-    levels, stats = forward_pass(strategy, rules, progress)
-    return exact_result(strategy, rules, levels, stats, distribution, progress, t0)
+    # one bar over both passes, each level weighed by its expected seconds
+    with exact_bar(strategy, rules, progress, law=distribution, leave=False) as bar:
+        if not distribution:  # the moments: each level's outcomes streamed, none kept
+            _, stats = forward_levels(strategy, rules, progress, keep_levels=False, bar=bar)
+            return _result(strategy, rules, stats, None, t0, {"total_probability": stats.total})
+        levels, stats = forward_pass(strategy, rules, progress, bar=bar)
+        return exact_result(strategy, rules, levels, stats, distribution, progress, t0, bar)
 
 
 def exact_result(
@@ -135,11 +138,13 @@ def exact_result(
     distribution: bool = True,
     progress: bool = False,
     t0: float | None = None,
+    bar=None,
 ) -> ExactResult:
     """The :class:`ExactResult` of a :func:`forward_pass` (``distribution``: add the
-    backward pass for the pmf)."""
+    backward pass for the pmf; ``bar``: the caller's progress bar, with its ``pmf``
+    steps, :func:`~yahtzee_sim.exact.exact_costs.exact_bar`)."""
     t0 = time.perf_counter() if t0 is None else t0
-    pmf = backward_law(rules, levels, progress) if distribution else None
+    pmf = backward_law(rules, levels, progress, bar=bar) if distribution else None
     return _result(strategy, rules, stats, pmf, t0, {"total_probability": stats.total})
 
 

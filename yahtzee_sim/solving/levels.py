@@ -37,12 +37,13 @@ from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from yahtzee_sim._kernels.lanes import compact_upper_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.solve import solve_level
+from yahtzee_sim.engine import compile_cache
 from yahtzee_sim.engine.atomic import write_atomic
+from yahtzee_sim.engine.weighted_bar import WeightedBar
 from yahtzee_sim.errors import YahtzeeSimError
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import state_layout
@@ -52,6 +53,14 @@ HEADER_BYTES = 4096
 _MAGIC = b"YSIMLV1\n"
 #: Chunks per level (progress steps; units of work shipped to cluster workers).
 CHUNKS_PER_LEVEL = 32
+#: The solver's kernels and their compile seconds (the widget compiles with them).
+SOLVER_KERNELS = {
+    kernel: compile_cache.COMPILE_SECONDS[kernel]
+    for kernel in (("yahtzee_sim._kernels.solve", "solve_level"),)
+}
+#: Seconds of one unit of a chunk's ``cost`` (a widget lane times the rolls a turn can
+#: hold), in the unit of the compile seconds, to weigh the compiling against the work.
+UNIT_SECONDS = 1.5e-6
 
 
 class TableFileError(YahtzeeSimError):
@@ -165,7 +174,7 @@ def solve_in_memory(rules: RuleSet, progress: bool = False) -> np.ndarray:
             for (a, b), cost in zip(level.chunks, level.cost, strict=True):
                 lo, hi = level.chunk_range(rules, a, b)
                 values[lo:hi] = solve_chunk(rules, above, level, a, b)
-                bar.update(int(cost))
+                _advance(bar, cost)
     return values
 
 
@@ -335,7 +344,7 @@ def solve_to_file(
     todo = [lv for lv in levels if str(lv.filled) not in state["levels"]]
     resumed = len(levels) - len(todo)
     with _bar(levels, progress) as bar:
-        bar.update(int(sum(int(lv.cost.sum()) for lv in levels if lv not in todo)))
+        bar.step("work", int(sum(int(lv.cost.sum()) for lv in levels if lv not in todo)))
         bar.set_postfix_str(f"{resumed} levels resumed" if resumed else "")
         for level in todo:
             values = np.empty(level.stop - level.start)
@@ -346,7 +355,7 @@ def solve_to_file(
                     values[lo - level.start : hi - level.start] = solve_chunk(
                         rules, above, level, a, b
                     )
-                    bar.update(int(cost))
+                    _advance(bar, cost)
                 del above
             else:
                 _solve_level_on_cluster(client, rules, partial, level, values, bar)
@@ -378,16 +387,22 @@ def _solve_level_on_cluster(client, rules, partial: Path, level: Level, values, 
         a, b, cost = futures[future]
         lo, hi = level.chunk_range(rules, a, b)
         values[lo - level.start : hi - level.start] = future.result()
-        bar.update(int(cost))
+        _advance(bar, cost)
 
 
-def _bar(levels: list[Level], progress: bool):
-    """A progress bar over the work of ``levels`` (widget lanes times rolls)."""
+def _advance(bar: WeightedBar, cost) -> None:
+    """A chunk of ``cost`` done (the first one also did the setup)."""
+    bar.step_once("setup")
+    bar.step("work", int(cost))
+
+
+def _bar(levels: list[Level], progress: bool) -> WeightedBar:
+    """A progress bar over the work of ``levels`` (widget lanes times rolls), the
+    solver's compiling first when its kernels are missing from the numba cache: step
+    ``"setup"`` once, then ``"work"`` by each chunk's cost."""
     total = int(sum(int(lv.cost.sum()) for lv in levels))
-    return tqdm(
-        total=total, disable=not progress, desc="solve", unit="lane", unit_scale=True,
-        bar_format="{l_bar}{bar}| {percentage:3.0f}% [{elapsed}<{remaining}]",
-    )  # fmt: skip
+    weights = {"setup": compile_cache.setup_seconds(SOLVER_KERNELS), "work": UNIT_SECONDS}
+    return WeightedBar(weights, {"setup": 1, "work": total}, desc="solve", disable=not progress)
 
 
 __all__ = [

@@ -27,7 +27,7 @@ from yahtzee_sim.game.state import (
     state_layout,
     upper_total_lanes_of,
 )
-from yahtzee_sim.solving import cache
+from yahtzee_sim.solving import cache, solve_costs
 from yahtzee_sim.solving import levels as level_files
 from yahtzee_sim.solving.levels import levels, upper_lanes
 
@@ -82,15 +82,17 @@ class ValueTable:
         return decode_state(self.rules, index)
 
 
-def solve(rules: str | RuleSet = "yahtzee") -> ValueTable:
-    """Solve ``rules`` by backward induction (no cache; see :func:`value_table`)."""
+def solve(rules: str | RuleSet = "yahtzee", progress: bool = False) -> ValueTable:
+    """Solve ``rules`` by backward induction (no cache; see :func:`value_table`);
+    ``progress`` shows a bar weighted by each level's expected seconds
+    (:mod:`yahtzee_sim.solving.solve_costs`)."""
     rules = get_rules(rules)
     t0 = time.perf_counter()
     if compact_states(rules):
-        V = level_files.solve_in_memory(rules)
+        V = level_files.solve_in_memory(rules, progress)
     else:
         V = np.zeros(n_states(rules))
-        backward(rules, upper_total_lanes(V))
+        backward(rules, upper_total_lanes(V), progress)
     return ValueTable(rules, V, seconds=time.perf_counter() - t0)
 
 
@@ -149,12 +151,16 @@ def max_ev_decisions(rules: RuleSet, lanes: Lanes, states: np.ndarray):
     return keep, cat[:, 0]
 
 
-def backward(rules: RuleSet, lanes) -> None:
+def backward(rules: RuleSet, lanes, progress: bool = False) -> None:
     """Fill ``lanes.values`` (lanes over upper totals: max-EV or exponential utility)
-    level by level from the full score sheets, whose entries must be set."""
+    level by level from the full score sheets, whose entries must be set; ``progress``
+    shows a bar weighted by each level's expected seconds."""
     kr = kernel_rules(rules)
-    for masks in levels(rules.n_boxes, rules.forced_order):
-        solve_level(kr, lanes, lanes.values, 0, masks, *upper_lanes(rules, masks))
+    with solve_costs.solve_bar(rules, progress) as bar:
+        for k, masks in enumerate(levels(rules.n_boxes, rules.forced_order)):
+            solve_level(kr, lanes, lanes.values, 0, masks, *upper_lanes(rules, masks))
+            bar.step_once("setup")
+            bar.step(f"level {k}")
 
 
 #: Optimal value tables by rule fingerprint (:class:`~yahtzee_sim.solving.cache.TableCache`).
@@ -190,11 +196,29 @@ def value_table(
 
     return TABLES.get(
         TABLES.key(rules),
-        solve=lambda: solve(rules),
+        solve=lambda: solve(rules, progress),
         arrays=lambda table: [table.values],
         restore=restore,
         use_cache=use_cache,
     )
+
+
+#: Reference seconds to read a stored value table of a million states.
+LOAD_SECONDS_PER_MILLION = 0.05
+
+
+def table_seconds(rules: str | RuleSet = "yahtzee") -> float:
+    """Expected seconds of :func:`value_table` of ``rules`` on the reference machine: a
+    read when the table is in memory or on disk, else a solve (compiling included when
+    the solver's kernels are missing from the numba cache,
+    :func:`~yahtzee_sim.solving.solve_costs.solve_seconds`)."""
+    rules = get_rules(rules)
+    key = TABLES.key(rules)
+    if key in TABLES.memory:
+        return 0.0
+    if all(path.exists() for path in TABLES.paths(key)):
+        return LOAD_SECONDS_PER_MILLION * n_states(rules) / 1e6
+    return solve_costs.solve_seconds(rules)
 
 
 def _level_table(rules: RuleSet, use_cache: bool, progress: bool, client) -> ValueTable:

@@ -1,0 +1,97 @@
+"""What the numba kernel cache holds, and the seconds a run spends before its first result.
+
+A numba kernel compiles on its first call in an environment whose kernel cache does not
+hold it yet (tens of seconds for the largest), and later processes load it from the
+cache (a fraction of a second). :func:`kernel_missing` says which of the two a kernel
+faces; :func:`setup_seconds` adds up the expected seconds of a set of kernels, each
+compiled or loaded, on the reference machine (2-core AMD EPYC), so that a progress bar
+can weigh the step that first calls them. :func:`calibration_seconds` times a small fixed
+workload, to scale the reference's seconds to this machine.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import time
+from collections.abc import Mapping
+
+import numpy as np
+
+__all__ = [
+    "COMPILE_SECONDS",
+    "LOAD_SECONDS",
+    "LOAD_SHARE",
+    "calibration_seconds",
+    "kernel_missing",
+    "setup_seconds",
+]
+
+#: Compile seconds of the kernels of ``solve``, ``exact`` and ``regret`` with an empty
+#: kernel cache, by ``(module, name)``: the CPU seconds of each top-level ``numba:compile``
+#: event (the kernel with the functions it inlines) on the development machine (2-core AMD
+#: EPYC), the mean of two first runs (``yahtzee-sim exact`` of ``greedy`` and of a Python
+#: strategy; a solve; a regret). The unit of every expected time of a progress bar
+#: (:mod:`yahtzee_sim.engine.weighted_bar`): only their ratios matter.
+COMPILE_SECONDS: dict[tuple[str, str], float] = {
+    ("yahtzee_sim._kernels.solve", "solve_level"): 98.0,
+    ("yahtzee_sim._kernels.regret", "level_regret"): 44.7,
+    ("yahtzee_sim._kernels.exact", "turn_outcomes"): 15.4,
+    ("yahtzee_sim._kernels.exact", "level_effects"): 8.6,
+    ("yahtzee_sim._kernels.exact", "compact_outcomes"): 0.4,
+    ("yahtzee_sim._kernels.exact", "forward_level"): 0.8,
+    ("yahtzee_sim._kernels.exact", "support_top"): 1.0,
+    ("yahtzee_sim._kernels.exact", "pmf_level"): 2.0,
+    ("yahtzee_sim._kernels.decisions", "keep_codes"): 1.5,
+    ("yahtzee_sim._kernels.scoring", "box_options"): 5.3,
+}
+
+#: Seconds to load a kernel from the cache (its index read, its machine code linked, a
+#: parallel kernel's threads started) as a share of its compile seconds: the first level
+#: of a solve loads ``solve_level`` in about 1 % of its compile seconds, the first level of
+#: an exact law its kernels in 1.5 to 2.5 %.
+LOAD_SHARE = 0.02
+#: Seconds to load the kernels whose loading was timed on its own (CPU seconds of the
+#: first call in a process, the kernel in the cache).
+LOAD_SECONDS = {("yahtzee_sim._kernels.solve", "solve_level"): 1.0}
+
+
+def kernel_missing(module: str, name: str) -> bool | None:
+    """Whether kernel ``module.name`` is missing from the numba cache (``None``: unknown,
+    when the module or the kernel cannot be found or numba's internals changed)."""
+    try:
+        kernel = getattr(importlib.import_module(module), name)
+        return not os.path.exists(kernel._cache._cache_file._index_path)
+    except (AttributeError, ImportError):
+        return None
+
+
+def setup_seconds(kernels: Mapping[tuple[str, str], float]) -> float:
+    """Expected seconds of the first calls of ``kernels`` (``(module, name)`` → compile
+    seconds) on the reference machine: each one's compile seconds when it is missing from
+    the cache (an unknown one counts as missing), and when it is there its
+    :data:`LOAD_SECONDS`, or the :data:`LOAD_SHARE` of its compile seconds."""
+    return sum(
+        seconds
+        if kernel_missing(*kernel) is not False
+        else LOAD_SECONDS.get(kernel, LOAD_SHARE * seconds)
+        for kernel, seconds in kernels.items()
+    )
+
+
+def calibration_seconds(repeat: int = 7) -> float:
+    """The time of a small fixed workload on this machine (the fastest of ``repeat``
+    runs): Python dictionary and sorting work, as compiling is, and a NumPy sort, as the
+    kernels' memory traffic is. About 0.06 s on the reference machine (the median of ten
+    processes: a single one varies by a fifth either way)."""
+    data = np.random.default_rng(0).random(1 << 20)
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        table = {}
+        for i in range(100_000):
+            table[(i * 7919) % 100_003] = str(i)
+        sorted(table.items())
+        np.sort(data)
+        best = min(best, time.perf_counter() - t0)
+    return best
