@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import FigureFormatError
 
 #: One column of a two-column paper, inches.
 COLUMN_WIDTH = 3.5
@@ -85,10 +85,6 @@ BUILT_IN_ORDER = (
     "win-aware",
     "win-target",
 )
-
-
-class FigureFormatError(YahtzeeSimError):
-    """A figure format that is not one of :data:`FIGURE_FORMATS`."""
 
 
 @dataclass(frozen=True)

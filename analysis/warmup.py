@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from yahtzee_sim.engine.strategy import Strategy
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import WarmupError
 
 __all__ = [
     "AHEAD_KERNELS",
@@ -39,10 +39,6 @@ __all__ = [
     "solve_while_compiling",
     "steps_for",
 ]
-
-
-class WarmupError(YahtzeeSimError):
-    """A command name the warm-up does not know."""
 
 
 @dataclass(frozen=True)

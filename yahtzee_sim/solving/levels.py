@@ -43,7 +43,7 @@ from yahtzee_sim._kernels.lanes import compact_upper_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.solve import solve_level
 from yahtzee_sim.engine.atomic import write_atomic
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import TableFileError
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import state_layout
 
@@ -52,10 +52,6 @@ HEADER_BYTES = 4096
 _MAGIC = b"YSIMLV1\n"
 #: Chunks per level (progress steps; units of work shipped to cluster workers).
 CHUNKS_PER_LEVEL = 32
-
-
-class TableFileError(YahtzeeSimError):
-    """A table file that cannot be used (wrong size, header or checksum)."""
 
 
 @dataclass(frozen=True, eq=False)
