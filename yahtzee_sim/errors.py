@@ -28,6 +28,8 @@ yahtzee_sim.solving.target import TargetError`` names the class defined here).
 
 from __future__ import annotations
 
+from typing import Any
+
 
 def quoted(value: object, limit: int = 60) -> str:
     """``repr(value)`` cut to ``limit`` characters: how an error quotes what it refuses."""
@@ -68,12 +70,37 @@ class StrategyError(YahtzeeSimError):
     """An unknown strategy id, or a strategy that cannot be loaded or built."""
 
 
-class IllegalMoveError(YahtzeeSimError):
+class _AtADecision:
+    """What an error about one of a strategy's decisions records of it: the strategy's
+    label, the ``file:line`` of its code, the game, the 1-based turn (``-1`` when
+    unknown) and the dice; a base of :class:`IllegalMoveError` and
+    :class:`StrategyRuntimeError`."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        strategy: str = "",
+        where: str = "",
+        game: int = -1,
+        turn: int = -1,
+        dice: tuple[int, ...] = (),
+    ) -> None:
+        super().__init__(message)
+        self.strategy = strategy
+        self.where = where
+        self.game = game
+        self.turn = turn
+        self.dice = dice
+
+
+class IllegalMoveError(_AtADecision, YahtzeeSimError):
     """A strategy returned a decision the rules do not allow.
 
     The message names the strategy, the ``file:line`` of the code that returned the
     decision, the game index, the turn, the dice and the action as the strategy returned
-    it (before any conversion).
+    it (before any conversion). Keyword arguments: ``action`` and the attributes of the
+    decision (``strategy``, ``where``, ``game``, ``turn``, ``dice``).
 
     Attributes
     ----------
@@ -89,34 +116,21 @@ class IllegalMoveError(YahtzeeSimError):
         ``file:line`` of the function or method that returned it (``""`` if unknown).
     """
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        strategy: str = "",
-        game: int = -1,
-        turn: int = -1,
-        dice: tuple[int, ...] = (),
-        action: object = None,
-        where: str = "",
-    ) -> None:
-        super().__init__(message)
-        self.strategy = strategy
-        self.game = game
-        self.turn = turn
-        self.dice = dice
+    def __init__(self, message: str, *, action: object = None, **decision: Any) -> None:
+        super().__init__(message, **decision)
         self.action = action
-        self.where = where
 
 
-class StrategyRuntimeError(StrategyError):
+class StrategyRuntimeError(_AtADecision, StrategyError):
     """A strategy's own code raised an exception while preparing or deciding.
 
     The message is one line: the strategy's label, what raised (``keep()``,
     ``box()``, ``prepare()``) and the original exception, the file and line of the
     strategy's code, and the game, turn, rerolls left and dice. The original exception
     is chained as ``__cause__`` (in the process where it was raised; the message alone
-    crosses to the parent of a worker process).
+    crosses to the parent of a worker process). Keyword arguments: ``rolls_left`` and
+    the attributes of the decision (``strategy``, ``where``, ``game``, ``turn``,
+    ``dice``).
 
     Attributes
     ----------
@@ -130,24 +144,9 @@ class StrategyRuntimeError(StrategyError):
         The dice at that decision.
     """
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        strategy: str = "",
-        where: str = "",
-        game: int = -1,
-        turn: int = -1,
-        rolls_left: int = -1,
-        dice: tuple[int, ...] = (),
-    ) -> None:
-        super().__init__(message)
-        self.strategy = strategy
-        self.where = where
-        self.game = game
-        self.turn = turn
+    def __init__(self, message: str, *, rolls_left: int = -1, **decision: Any) -> None:
+        super().__init__(message, **decision)
         self.rolls_left = rolls_left
-        self.dice = dice
 
 
 class StrategyCheckError(YahtzeeSimError):
