@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import FigureFormatError
 
 #: One column of a two-column paper, inches.
 COLUMN_WIDTH = 3.5
@@ -85,10 +85,6 @@ BUILT_IN_ORDER = (
     "win-aware",
     "win-target",
 )
-
-
-class FigureFormatError(YahtzeeSimError):
-    """A figure format that is not one of :data:`FIGURE_FORMATS`."""
 
 
 @dataclass(frozen=True)
@@ -182,37 +178,27 @@ def strategy_styles(
     for sid in ids:
         if sid == reference:
             styles[sid] = StrategyStyle(REFERENCE_COLOR, "-", "o", 1.5, 4.0, "reference")
-        elif sid in strong:
-            styles[sid] = _highlight_style(strong.index(sid))
-        else:
-            styles[sid] = _muted_style(BUILT_IN_ORDER.index(base_id(sid)))
+        elif sid in strong:  # Okabe-Ito colours, then again dashed
+            styles[sid] = _cycled_style(HIGHLIGHT_COLORS, strong.index(sid), 1.5, 3.0, "highlight")
+        else:  # Tol's muted colours
+            i = BUILT_IN_ORDER.index(base_id(sid))
+            styles[sid] = _cycled_style(MUTED_COLORS, i, 1.0, 2.0, "other")
     return styles
 
 
-def _highlight_style(i: int) -> StrategyStyle:
-    """The ``i``-th strong style: Okabe–Ito colours, then again dashed."""
-    n = len(HIGHLIGHT_COLORS)
+def _cycled_style(
+    colors: tuple[str, ...], i: int, linewidth: float, zorder: float, role: str
+) -> StrategyStyle:
+    """The ``i``-th style of the palette ``colors``: its colours in turn, then again with
+    the next line style; the markers cycle on their own (each combination distinct)."""
+    n = len(colors)
     return StrategyStyle(
-        HIGHLIGHT_COLORS[i % n],
+        colors[i % n],
         LINE_STYLES[(i // n) % len(LINE_STYLES)],
         MARKERS[i % len(MARKERS)],
-        1.5,
-        3.0,
-        "highlight",
-    )
-
-
-def _muted_style(i: int) -> StrategyStyle:
-    """The ``i``-th muted style: a Tol colour, a line style and a marker (each
-    combination distinct)."""
-    n = len(MUTED_COLORS)
-    return StrategyStyle(
-        MUTED_COLORS[i % n],
-        LINE_STYLES[(i // n) % len(LINE_STYLES)],
-        MARKERS[i % len(MARKERS)],
-        1.0,
-        2.0,
-        "other",
+        linewidth,
+        zorder,
+        role,
     )
 
 

@@ -23,12 +23,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.engine.strategy import Strategy
+from yahtzee_sim.errors import WarmupError
 
 __all__ = [
     "AHEAD_KERNELS",
     "PLAN",
     "STEPS",
+    "MostCommon",
     "Step",
     "WarmupError",
     "kernel_cache",
@@ -37,10 +39,6 @@ __all__ = [
     "solve_while_compiling",
     "steps_for",
 ]
-
-
-class WarmupError(YahtzeeSimError):
-    """A command name the warm-up does not know."""
 
 
 @dataclass(frozen=True)
@@ -140,9 +138,10 @@ def _advisor(rules) -> None:
         advise(_some_dice(rules), rolls_left, rules=rules)
 
 
-class _MostCommon:
+class MostCommon(Strategy):
     """A user's Python strategy (no kernel of its own): keeps the most frequent face,
-    writes the roll in the box worth most now."""
+    writes the roll in the box worth most now. The ``exact`` step compiles what the exact
+    law of such a strategy needs."""
 
     def keep(self, view):
         counts = np.asarray(view.dice)
@@ -156,20 +155,12 @@ class _MostCommon:
         return view.box_points.argmax(axis=1)
 
 
-def _python_strategy():
-    """An instance of :class:`_MostCommon` as a :class:`Strategy` (made here: the
-    strategies package is imported only when the step runs)."""
-    from yahtzee_sim.strategies import Strategy
-
-    return type("MostCommon", (_MostCommon, Strategy), {})()
-
-
 def _exact(rules) -> None:
     """The exact law (forward and backward pass) over the first turn, of a user's Python
     strategy and of ``greedy`` (a built-in that fills its decisions in a kernel)."""
     from yahtzee_sim.exact.laws import exact_result, forward_pass, prepared
 
-    for strategy in (_python_strategy(), "greedy"):
+    for strategy in (MostCommon(), "greedy"):
         strategy, prepared_rules = prepared(strategy, rules)
         levels, stats = forward_pass(strategy, prepared_rules, turns=1)
         exact_result(strategy, prepared_rules, levels, stats)

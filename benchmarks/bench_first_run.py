@@ -39,26 +39,8 @@ from pathlib import Path
 
 from page_format import Row
 
-USER_STRATEGY = '''
-import numpy as np
-
-from yahtzee_sim.strategies import Strategy
-
-
-class MostCommon(Strategy):
-    """Keep the most frequent face; write the roll in the box worth most now."""
-
-    def keep(self, view):
-        counts = np.asarray(view.dice)
-        face = counts.argmax(axis=1)
-        rows = np.arange(len(counts))
-        keep = np.zeros_like(counts)
-        keep[rows, face] = counts[rows, face]
-        return keep
-
-    def box(self, view):
-        return view.box_points.argmax(axis=1)
-'''
+#: A newcomer's own strategy file: the warm-up's user strategy, loaded from a file.
+USER_STRATEGY = "from yahtzee_sim.analysis.warmup import MostCommon  # noqa: F401\n"
 
 #: The first answers a newcomer asks for: the main job, optimal games, the exact law of
 #: their own strategy, the advisor.

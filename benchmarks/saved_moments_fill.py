@@ -2,7 +2,7 @@
 
 Two paths of the moments pass of ``greedy`` on a game with saved rolls: its compiled
 decision fill (``saved_decision_table``, ``fill``) and greedy asked through its batched
-``keep``/``box`` (a wrapper without the fill, ``asked``: what every strategy without one
+``keep``/``box`` (a subclass without the fill, ``asked``: what every strategy without one
 costs). CPU time is process time (every thread).
 
 ``--whole RULES ...`` times whole passes (small games). ``--sample RULES ...`` times a
@@ -28,7 +28,6 @@ from pathlib import Path
 
 import numpy as np
 
-from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.exact.laws import prepared
 from yahtzee_sim.exact.saved_moments import (
     level_pass,
@@ -39,23 +38,15 @@ from yahtzee_sim.exact.saved_moments import (
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.game.state import filled_counts, state_layout
 from yahtzee_sim.solving.levels import levels
-from yahtzee_sim.strategies import get_strategy
+from yahtzee_sim.strategies.greedy import Greedy
 
 
-class Asked(Strategy):
-    """Greedy through its batched keep and box only (no compiled decision fill)."""
+class Asked(Greedy):
+    """Greedy without its compiled decision fills: the exact passes ask its batched keep
+    and box, as they ask every strategy without one."""
 
-    def __init__(self):
-        self.inner = get_strategy("greedy")
-
-    def prepare(self, rules):
-        self.inner.prepare(rules)
-
-    def keep(self, view):
-        return self.inner.keep(view)
-
-    def box(self, view):
-        return self.inner.box(view)
+    decision_table = None
+    saved_decision_table = None
 
 
 def _strategy(path: str, rules):

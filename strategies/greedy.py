@@ -32,6 +32,7 @@ from yahtzee_sim._kernels.scoring import (
 )
 from yahtzee_sim.engine.decision_cache import StateCache
 from yahtzee_sim.engine.strategy import AGREEMENT_POINTS, Reference, Strategy
+from yahtzee_sim.engine.summary import box_statistics
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.game.state import decode_state
@@ -44,29 +45,14 @@ DEFAULT_TIE_BREAK = ("four_of_a_kind",)
 #: "Simulating Yahtzee" Tables 8-10, greedy column (its Yahtzee row includes the bonus;
 #: its Large straight zero row repeats the Small straight one).
 SIMULATING_YAHTZEE_TABLES = {
-    "box_means": dict(
-        zip(
-            YAHTZEE_BOXES,
-            (1.66, 4.24, 6.66, 8.81, 11.05, 12.57, 22.85, 17.46, 23.69, 29.98, 36.23, 16.30, 21.74),
-            strict=True,
-        )
+    **box_statistics(  # means, zero rates, fill turns
+        YAHTZEE_BOXES,
+        (1.66, 4.24, 6.66, 8.81, 11.05, 12.57, 22.85, 17.46, 23.69, 29.98, 36.23, 16.30, 21.74),
+        (0.217, 0.031, 0.007, 0.002, 0.0, 0.0, 0.001, 0.158, 0.052, 0.001, 0.001, 0.718, 0.0),
+        (11.41, 10.28, 8.97, 7.75, 6.84, 5.88, 3.83, 7.42, 6.12, 2.89, 5.64, 11.56, 2.42),
     ),
     "upper_bonus_points": 1.14,
     "yahtzee_bonus_points": 2.20,
-    "box_zero_rate": dict(
-        zip(
-            YAHTZEE_BOXES,
-            (0.217, 0.031, 0.007, 0.002, 0.0, 0.0, 0.001, 0.158, 0.052, 0.001, 0.001, 0.718, 0.0),
-            strict=True,
-        )
-    ),
-    "box_fill_turn": dict(
-        zip(
-            YAHTZEE_BOXES,
-            (11.41, 10.28, 8.97, 7.75, 6.84, 5.88, 3.83, 7.42, 6.12, 2.89, 5.64, 11.56, 2.42),
-            strict=True,
-        )
-    ),
 }
 
 

@@ -37,6 +37,7 @@ import numpy as np
 from numba import njit
 
 from yahtzee_sim.engine.strategy import AGREEMENT_POINTS, Reference, Strategy
+from yahtzee_sim.engine.summary import box_statistics
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.strategies._yahtzee_boxes import (
@@ -80,43 +81,14 @@ _NOTE = "the program's own readings on its engine's rules (one Yahtzee bonus, no
 #: 30.23 = 50 × P(50 in the box) + 9.82; its Large straight zero row repeats the Small
 #: straight one, a copying slip: 1 − 24.50 / 40 = 38.75% zeros).
 SIMULATING_YAHTZEE_TABLES = {
-    "box_means": dict(
-        zip(
-            YAHTZEE_BOXES,
-            (2.38, 4.78, 7.25, 9.70, 14.39, 17.58, 17.40, 14.51, 13.80, 27.57, 24.50, 30.23, 19.85),
-            strict=True,
-        )
+    **box_statistics(  # means, zero rates, fill turns
+        YAHTZEE_BOXES,
+        (2.38, 4.78, 7.25, 9.70, 14.39, 17.58, 17.40, 14.51, 13.80, 27.57, 24.50, 30.23, 19.85),
+        (0.067, 0.062, 0.060, 0.061, 0.028, 0.023, 0.011, 0.095, 0.448, 0.081, 0.081, 0.592, 0.0),
+        (6.99, 6.95, 7.00, 7.12, 5.52, 5.06, 6.21, 6.24, 8.73, 5.68, 7.92, 10.18, 7.40),
     ),
     "upper_bonus_points": 8.25,
     "yahtzee_bonus_points": 9.82,
-    "box_zero_rate": dict(
-        zip(
-            YAHTZEE_BOXES,
-            (
-                0.067,
-                0.062,
-                0.060,
-                0.061,
-                0.028,
-                0.023,
-                0.011,
-                0.095,
-                0.448,
-                0.081,
-                0.081,
-                0.592,
-                0.0,
-            ),
-            strict=True,
-        )
-    ),
-    "box_fill_turn": dict(
-        zip(
-            YAHTZEE_BOXES,
-            (6.99, 6.95, 7.00, 7.12, 5.52, 5.06, 6.21, 6.24, 8.73, 5.68, 7.92, 10.18, 7.40),
-            strict=True,
-        )
-    ),
 }
 
 

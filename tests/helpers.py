@@ -12,6 +12,7 @@ from functools import cache
 import numpy as np
 
 from yahtzee_sim import get_rules
+from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.game.rules import Box, RuleSet
 
@@ -289,3 +290,29 @@ def running_server():
     finally:
         srv.shutdown()
         thread.join(10)
+
+
+class BatchedOnly(Strategy):
+    """A strategy asked through its batched ``keep`` and ``box`` only: its compiled
+    decision fills (``decision_table``, ``saved_decision_table``) are hidden, so the exact
+    passes take the path of every strategy without one.
+
+    Parameters
+    ----------
+    inner : str or Strategy
+        The strategy asked (a registry id is built with :func:`get_strategy`).
+    """
+
+    def __init__(self, inner="greedy"):
+        from yahtzee_sim.strategies import get_strategy
+
+        self.inner = get_strategy(inner) if isinstance(inner, str) else inner
+
+    def prepare(self, rules):
+        self.inner.prepare(rules)
+
+    def keep(self, view):
+        return self.inner.keep(view)
+
+    def box(self, view):
+        return self.inner.box(view)

@@ -34,7 +34,7 @@ from yahtzee_sim.analysis.decisions.saved_options import grade_saved_decisions
 from yahtzee_sim.analysis.ranking.stats import mean_ci
 from yahtzee_sim.engine.observation import action_names, roll_names
 from yahtzee_sim.engine.records import Decision, GameRecord, read_records
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import AnalysisError, TableMissingError
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import compact_states, encode_state, n_states
 from yahtzee_sim.solving.levels import TableFileError, open_table_file
@@ -60,15 +60,6 @@ DECISION_COLUMNS = (
     "expected_before",
     "expected_after",
 )
-
-
-class AnalysisError(YahtzeeSimError):
-    """Records that cannot be analyzed together (mixed rules, no decisions)."""
-
-
-class TableMissingError(AnalysisError):
-    """The optimal table of a large game is not solved yet (analysis does not start an
-    hour-long solve on its own)."""
 
 
 #: Games with more turn-start states than this are not solved on demand by the analysis:

@@ -33,7 +33,7 @@ from yahtzee_sim.engine.observation import action_names, n_actions, roll_names
 from yahtzee_sim.engine.records import recorded_blocks
 from yahtzee_sim.engine.simulate import DEFAULT_CHUNK
 from yahtzee_sim.engine.summary import strategy_label
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import DatasetError
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import encode_state
 from yahtzee_sim.solving.solver import value_table
@@ -66,10 +66,6 @@ MOVE_COLUMNS = (
 #: List columns: every legal option's action and value.
 OPTION_COLUMNS = ("option_actions", "option_values")
 FORMATS = (".parquet", ".csv")
-
-
-class DatasetError(YahtzeeSimError):
-    """Bad arguments for a decision dataset (output path, format, sizes)."""
 
 
 @dataclass(eq=False)

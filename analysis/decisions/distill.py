@@ -48,7 +48,7 @@ from yahtzee_sim.analysis.decisions.card_search import (
     sample_play,
 )
 from yahtzee_sim.engine.atomic import atomic_path
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import DistillError
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.solving.solver import value_table
@@ -58,10 +58,6 @@ from yahtzee_sim.validation import Integer, validate_params
 #: Card sizes evaluated exactly by default (those up to ``max_rules``, and ``max_rules``).
 DEFAULT_CURVE = (0, 1, 2, 3, 5, 10, 15, 20, 30, 40, 50, 75, 100)
 _MAX_PRUNED = 10  # rules pruned at most (each removal re-samples the card's games)
-
-
-class DistillError(YahtzeeSimError):
-    """Bad arguments for :func:`distill` (sizes, games, seeds)."""
 
 
 @dataclass(eq=False)

@@ -26,11 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from yahtzee_sim.errors import YahtzeeSimError
-
-
-class SelectionError(YahtzeeSimError):
-    """Bad parameters for a selection procedure."""
+from yahtzee_sim.errors import SelectionError
 
 
 def kn_constants(alpha: float, k: int, n0: int, c: float = 1.0) -> tuple[float, float]:

@@ -18,14 +18,10 @@ from scipy import stats
 from yahtzee_sim.analysis.ranking.stats import mean_ci
 from yahtzee_sim.engine.budget import check_memory, results_bytes
 from yahtzee_sim.engine.summary import strategy_label
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import TournamentError
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.multiplayer.matches import play_matches, seat_seed, win_shares_of
 from yahtzee_sim.validation import Integer, check, validate_params
-
-
-class TournamentError(YahtzeeSimError):
-    """Bad tournament input (seats, players, games)."""
 
 
 @dataclass(eq=False)

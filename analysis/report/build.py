@@ -24,7 +24,7 @@ from yahtzee_sim.analysis.ranking.pairwise import RankingResult, rank_scores
 from yahtzee_sim.analysis.report import compile_ahead, exact_cache, step_costs, tables
 from yahtzee_sim.analysis.report.tables import REFERENCE
 from yahtzee_sim.engine.summary import strategy_label
-from yahtzee_sim.errors import StrategyError
+from yahtzee_sim.errors import ReportError, StrategyError
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import n_states
 from yahtzee_sim.validation import Boolean, Integer, validate_params
@@ -37,10 +37,6 @@ ALPHA = 0.05
 DELTA = 1.0
 
 __all__ = ["ALPHA", "DEFAULT_GAMES", "DELTA", "QUICK_GAMES", "REFERENCE", "Report", "build_report"]
-
-
-class ReportError(StrategyError):
-    """Bad arguments for a report (strategies, games, output folder)."""
 
 
 # ------------------------------------------------------------------ the report

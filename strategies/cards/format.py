@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from yahtzee_sim.engine.atomic import write_atomic
-from yahtzee_sim.errors import StrategyError
+from yahtzee_sim.errors import CardError
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.strategies.cards.keep_moves import KEEP_FALLBACK
 from yahtzee_sim.strategies.cards.language import BOX_FALLBACK, CardLanguage, vocabulary
@@ -21,10 +21,6 @@ _HEADERS = {"keep": "## Keeps", "box": "## Boxes"}
 _RULE = re.compile(r"^(\d+)\.\s+(?:if\s+(?P<cond>.+?)|(?P<always>always)):\s+(?P<move>.+?)\s*$")
 _OTHERWISE = re.compile(r"^-\s+otherwise:\s+(?P<move>.+?)\s*$")
 _RULES_LINE = re.compile(r"^rules:\s*(?P<name>\S+)\s*$")
-
-
-class CardError(StrategyError):
-    """A malformed rule card: the message names the line, the rule and what is wrong."""
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 
 from yahtzee_sim.analysis.decisions.regret import evaluate_with_regret, regret
-from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.exact import forward
 from yahtzee_sim.exact.laws import ExactEvaluationError
 from yahtzee_sim.game.rules import RuleSet, get_rules
-from yahtzee_sim.strategies import get_strategy
+
+from helpers import BatchedOnly
 
 
 def six_dice_game() -> RuleSet:
@@ -33,24 +33,8 @@ def six_dice_game() -> RuleSet:
 SIX = six_dice_game()
 
 
-class _Asked(Strategy):
-    """Greedy asked through its batched keep and box only (no decision table)."""
-
-    def __init__(self):
-        self.inner = get_strategy("greedy")
-
-    def prepare(self, rules):
-        self.inner.prepare(rules)
-
-    def keep(self, view):
-        return self.inner.keep(view)
-
-    def box(self, view):
-        return self.inner.box(view)
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("strategy", ["greedy", _Asked], ids=["table", "asked"])
+@pytest.mark.parametrize("strategy", ["greedy", BatchedOnly], ids=["table", "asked"])
 def test_streamed_regret_is_the_regret_of_the_whole_pass(strategy, monkeypatch):
     # small blocks and chunks: every level of the small game is streamed in several blocks
     monkeypatch.setattr(forward, "STREAM_STATES", 40)

@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from yahtzee_sim import get_rules, simulate_aggregate
 from yahtzee_sim.cli import main
-from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.engine.summary import SUMMARY_KEYS
 from yahtzee_sim.errors import IllegalMoveError
 from yahtzee_sim.exact.decision_tables import decision_tables
@@ -23,7 +22,7 @@ from yahtzee_sim.game.state import decode_state, n_states
 from yahtzee_sim.strategies import get_strategy, strategy_class, strategy_ids
 from yahtzee_sim.strategies.optimal import GLENN_BOX_MEANS
 
-from helpers import exact_law, view_for
+from helpers import BatchedOnly, exact_law, view_for
 
 # "Simulating Yahtzee", Table 11, optimal column (yahtzee with free-choice joker), as the
 # optimal strategy's module declares it.
@@ -149,22 +148,6 @@ def test_pmf_equals_game_tree_enumeration(strategy, rules):
 
 
 # ------------------------------------------------- fast path = generic protocol
-class _Generic(Strategy):
-    """Wraps a strategy and hides its ``decision_table`` fast path."""
-
-    def __init__(self, inner):
-        self.inner = inner
-
-    def prepare(self, rules):
-        self.inner.prepare(rules)
-
-    def keep(self, view):
-        return self.inner.keep(view)
-
-    def box(self, view):
-        return self.inner.box(view)
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("strategy", "rules"),
@@ -181,7 +164,7 @@ def test_decision_table_fast_path_equals_batched_views(strategy, rules):
     used, _, _ = decode_state(rules, states)
     states = states[used != (1 << rules.n_boxes) - 1]  # someplace to write
     k_fast, c_fast = s.decision_table(rules, states[::-1].copy())
-    k_gen, c_gen = decision_tables(_Generic(s), rules, states[::-1].copy(), turn=0)
+    k_gen, c_gen = decision_tables(BatchedOnly(s), rules, states[::-1].copy(), turn=0)
     np.testing.assert_array_equal(k_fast, k_gen)
     np.testing.assert_array_equal(c_fast, c_gen)
 
@@ -189,7 +172,7 @@ def test_decision_table_fast_path_equals_batched_views(strategy, rules):
 @pytest.mark.slow
 def test_generic_path_gives_the_same_law_as_the_fast_path():
     fast = evaluate("optimal", "yahtzee-no-bonus", distribution=False)
-    slow = evaluate(_Generic(get_strategy("optimal")), "yahtzee-no-bonus", distribution=False)
+    slow = evaluate(BatchedOnly(get_strategy("optimal")), "yahtzee-no-bonus", distribution=False)
     assert slow.mean == pytest.approx(fast.mean, abs=1e-9)
     assert slow.sd == pytest.approx(fast.sd, abs=1e-9)
     np.testing.assert_allclose(slow.box_means, fast.box_means, atol=1e-9)
@@ -274,11 +257,11 @@ def test_random_strategies_are_refused():
         evaluate("random", "yahtzee")
 
 
-class _UsesTotal(_Generic):
+class _UsesTotal(BatchedOnly):
     uses_total = True
 
 
-class _Sneaky(_Generic):
+class _Sneaky(BatchedOnly):
     """Says it is position-only but looks at the running score."""
 
     def box(self, view):
@@ -296,7 +279,7 @@ def test_strategies_using_the_score_are_refused():
         evaluate(_Sneaky(get_strategy("greedy")), "yahtzee", distribution=False)
 
 
-class _Illegal(_Generic):
+class _Illegal(BatchedOnly):
     def box(self, view):
         return np.zeros(len(view), dtype=np.int64)  # always "ones", even when filled
 

@@ -18,7 +18,6 @@ import pytest
 from yahtzee_sim import simulate_aggregate
 from yahtzee_sim.cli import main
 from yahtzee_sim.engine.decide import decide, prepare
-from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.exact.laws import ExactEvaluationError, evaluate
 from yahtzee_sim.exact.moments_file import HEADER_BYTES
@@ -35,7 +34,7 @@ from yahtzee_sim.solving.levels import levels, upper_lanes
 from yahtzee_sim.solving.solver import solve
 from yahtzee_sim.strategies import get_strategy
 
-from helpers import small_saved_game
+from helpers import BatchedOnly, small_saved_game
 
 
 def decision_book(strategy, rules):
@@ -160,17 +159,8 @@ def test_the_score_law_is_refused_in_one_line():
         evaluate("greedy", small_saved_game(2), distribution=True)
 
 
-class _FirstBox(Strategy):
+class _FirstBox(BatchedOnly):
     """Greedy's keeps, and always the first box: illegal from the second turn on."""
-
-    def __init__(self):
-        self.inner = get_strategy("greedy")
-
-    def prepare(self, rules):
-        self.inner.prepare(rules)
-
-    def keep(self, view):
-        return self.inner.keep(view)
 
     def box(self, view):
         return np.zeros(len(view), dtype=np.int64)
@@ -179,13 +169,6 @@ class _FirstBox(Strategy):
 def test_an_illegal_box_in_a_reached_position_is_refused():
     with pytest.raises(ExactEvaluationError, match="chooses a box the rules do not allow"):
         evaluate(_FirstBox(), small_saved_game(2), distribution=False)
-
-
-class _Asked(_FirstBox):
-    """Greedy asked through its batched keep and box only (no compiled decision fill)."""
-
-    def box(self, view):
-        return self.inner.box(view)
 
 
 @pytest.mark.parametrize(
@@ -199,7 +182,7 @@ def test_a_compiled_decision_fill_gives_the_moments_of_the_batched_answers(rules
     rules = get_rules(rules)
     greedy = get_strategy("greedy")
     greedy.prepare(rules)
-    asked = _Asked()
+    asked = BatchedOnly()
     asked.prepare(rules)
     masks = np.array([3] if rules.forced_order else [3, 5, 6], dtype=np.int64)  # two filled
     pos = level_positions(rules, masks)

@@ -312,6 +312,22 @@ def flag_after_roll(kr, flag, yb):
 
 
 @njit(cache=True, nogil=True)
+def bonus_roll(kr, flag):
+    """``(flag after a bonus Yahtzee, whether a roll can earn the bonus)`` at flag
+    ``flag``: what a lane valuing the boxes of a state needs for a Yahtzee rolled there."""
+    return flag_after_roll(kr, flag, 1), kr.yahtzee_bonus > 0 and flag >= 1
+
+
+@njit(cache=True, nogil=True)
+def open_slot_range(slot_ptr, used, c):
+    """Box ``c``'s slots ``lo .. hi - 1`` (``slot_ptr`` is ``kr.slot_ptr``), an empty range
+    when used-mask ``used`` has the box filled."""
+    if (used >> c) & 1:
+        return slot_ptr[c], slot_ptr[c]
+    return slot_ptr[c], slot_ptr[c + 1]
+
+
+@njit(cache=True, nogil=True)
 def upper_after(kr, upper, c, p):
     """``(upper total, upper bonus paid)`` after ``p`` points in box ``c`` from the capped
     total ``upper``: an upper box moves it to ``min(upper + p, cap)`` and pays the bonus

@@ -34,7 +34,7 @@ from yahtzee_sim._kernels.batched import (
     tile_scratch,
 )
 from yahtzee_sim._kernels.box_step import mask_used_boxes
-from yahtzee_sim._kernels.scoring import flag_after_roll, scored_state
+from yahtzee_sim._kernels.scoring import bonus_roll, open_slot_range, scored_state
 
 #: Node weights below this join the next node (a law's tail, the last node).
 NODE_WEIGHT = 1e-9
@@ -122,12 +122,10 @@ def fill_win_values(
     """Lane ``t`` (one game): ``val[s, t]`` = P(win) after writing the points of slot ``s``
     in its box; ``val_bonus[s, t]`` the same when the roll also earns the Yahtzee bonus
     (filled when the state's rolls can earn it; the flag moves under a bonus limit)."""
-    bonus_flag = flag_after_roll(kr, flag, 1)
-    earns = kr.yahtzee_bonus > 0 and flag >= 1
+    bonus_flag, earns = bonus_roll(kr, flag)
     for c in range(kr.n_boxes):
-        if (used >> c) & 1:
-            continue
-        for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
+        lo, hi = open_slot_range(kr.slot_ptr, used, c)
+        for s in range(lo, hi):
             p = kr.slot_points[s]
             s2, bonus = scored_state(kr, used, upper, flag, c, p)
             base = float(score + p + bonus)
@@ -447,12 +445,10 @@ def fill_reach_values(kr, sheet, target, mean, rival, t, val, val_bonus):
     :func:`fill_win_values`."""
     used, upper, flag, score = sheet
     probs, offset, length = target
-    bonus_flag = flag_after_roll(kr, flag, 1)
-    earns = kr.yahtzee_bonus > 0 and flag >= 1
+    bonus_flag, earns = bonus_roll(kr, flag)
     for c in range(kr.n_boxes):
-        if (used >> c) & 1:
-            continue
-        for s in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
+        lo, hi = open_slot_range(kr.slot_ptr, used, c)
+        for s in range(lo, hi):
             p = kr.slot_points[s]
             for b in range(2 if earns else 1):
                 f = bonus_flag if b else flag

@@ -21,7 +21,7 @@ from yahtzee_sim.apps.score_sheet import sheet_state, upper_outlook
 from yahtzee_sim.engine.batch import GameBatch
 from yahtzee_sim.engine.records import FORMAT, check_record
 from yahtzee_sim.engine.view import TurnView
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import MoveError, YahtzeeSimError
 from yahtzee_sim.game.boxnames import match_box
 from yahtzee_sim.game.plan_odds import plan_odds
 from yahtzee_sim.game.rules import RuleSet, get_rules
@@ -95,10 +95,6 @@ def _box_means(rules: RuleSet) -> np.ndarray:
         t = rules.tables
         got = rules.__dict__["_box_means"] = t.dense_keep_roll() @ t.score_table
     return got
-
-
-class MoveError(YahtzeeSimError):
-    """A move the position does not allow (dice not held, a box not open, the game over)."""
 
 
 @dataclass(frozen=True)

@@ -72,7 +72,7 @@ except ImportError as exc:  # pragma: no cover - exercised without the extra
     ) from exc
 
 from yahtzee_sim.apps.game import Coach, Game
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import RequestError, YahtzeeSimError
 from yahtzee_sim.game.rules import PRESETS, RuleSet, get_rules
 from yahtzee_sim.solving.advisor import AdvisorPosition, position_options, with_plan_odds
 from yahtzee_sim.solving.solver import value_table
@@ -84,10 +84,6 @@ if TYPE_CHECKING:
     from yahtzee_sim.strategies import Strategy
 
 MAX_GAMES = 1000
-
-
-class RequestError(YahtzeeSimError):
-    """A request whose body is not what the endpoint takes."""
 
 
 def _body(empty: dict | None = None) -> dict:

@@ -25,15 +25,11 @@ from typing import TYPE_CHECKING
 
 from yahtzee_sim.apps.game import Game, MoveError, holds
 from yahtzee_sim.engine.records import write_records
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import EndOfInput, YahtzeeSimError
 from yahtzee_sim.game.rules import RuleSet
 
 if TYPE_CHECKING:
     from yahtzee_sim.strategies import Strategy
-
-
-class EndOfInput(YahtzeeSimError):
-    """The input ended before the game did."""
 
 
 def _parse_faces(text: str, rules: RuleSet) -> list[int] | None:

@@ -53,12 +53,13 @@ from yahtzee_sim.engine.decide import decide, take_rows
 from yahtzee_sim.engine.simulate import simulate
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.engine.view import TurnView
-from yahtzee_sim.errors import StrategyError, StrategyRuntimeError, YahtzeeSimError
+from yahtzee_sim.errors import (
+    StrategyCheckError,
+    StrategyError,
+    StrategyRuntimeError,
+    YahtzeeSimError,
+)
 from yahtzee_sim.game.rules import PRESETS, RuleSet, get_rules
-
-
-class StrategyCheckError(YahtzeeSimError):
-    """A strategy failed a conformance check (the message says which and where)."""
 
 
 def _fail(check: str, strategy, what: str) -> StrategyCheckError:

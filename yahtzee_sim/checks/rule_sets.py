@@ -35,7 +35,7 @@ import numpy as np
 
 from yahtzee_sim.engine.results import Results
 from yahtzee_sim.engine.simulate import simulate
-from yahtzee_sim.errors import RulesError
+from yahtzee_sim.errors import RuleCheckError, RulesError
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import decode_state, encode_state, n_states, saved_rolls_of
 from yahtzee_sim.solving.solver import value_table
@@ -49,11 +49,6 @@ PLAYERS: tuple[str, ...] = ("random", "greedy")
 STATE_SAMPLE = 4096
 #: Standard errors a simulated mean may stray from what it is compared with.
 NOISE_SE = 4.0
-
-
-class RuleCheckError(RulesError):
-    """A rule set that fails a check of :func:`check_rules`; the message names the rule
-    set, the check and a counterexample."""
 
 
 def _fail(rules: RuleSet, check: str, what: str) -> RuleCheckError:

@@ -7,8 +7,8 @@ install it).
 Layout
 ------
 - :mod:`.main` -- the top-level parser, :func:`main` (the console script
-  ``yahtzee_sim.cli:main``) and :data:`~.main.COMMANDS`, the commands in the order
-  ``--help`` lists them.
+  ``yahtzee_sim.cli:main``) and :data:`~.main.COMMANDS`, every command declared once:
+  its name, its ``--help`` line and its two functions, in the order ``--help`` lists them.
 - :mod:`.options` -- :class:`Command`, the argument types and every option that
   several commands share (``--rules``, ``--games``, ``--seed``, ``--jobs``,
   ``--json``, ``--quiet`` ...), declared once.
@@ -40,10 +40,9 @@ Write one module, e.g. ``yahtzee_sim/cli/regret.py``::
         ...  # call the API, print json.dumps(result) or a format_* text
         return 0
 
-    REGRET = opt.Command("regret", "one line for --help", add_arguments, run)
-
-and register it with one line in :data:`.main.COMMANDS` (``regret.REGRET,``, with
-``regret`` added to the ``from . import ...`` line). Heavy modules (numba kernels
+and declare it with one entry in :data:`.main.COMMANDS`, ``Command("regret", "one line
+for --help", regret.add_arguments, regret.run)``, with ``regret`` added to the
+``from . import ...`` line. Heavy modules (numba kernels
 beyond the core, pandas, matplotlib, every strategy) are imported inside ``run``:
 ``yahtzee-sim --help`` builds every command's parser and must stay fast.
 """

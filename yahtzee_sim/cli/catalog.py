@@ -67,11 +67,6 @@ def run_strategies(args: argparse.Namespace) -> int:
     return 0
 
 
-STRATEGIES = opt.Command(
-    "strategies", "list the registered strategies", add_strategies_arguments, run_strategies
-)
-
-
 # ------------------------------------------------------------------ rules
 def add_rules_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``rules``."""
@@ -110,8 +105,3 @@ def run_rules(args: argparse.Namespace) -> int:
     info = {"name": rules.name, "fingerprint": rules.fingerprint(), **rules.describe()}
     print(json.dumps(info) if args.json else format_rules(rules))
     return 0
-
-
-RULES = opt.Command(
-    "rules", "list the rule presets, or describe one", add_rules_arguments, run_rules
-)

@@ -70,11 +70,3 @@ def run_distill(args: argparse.Namespace) -> int:
         files.save_plot(args.plot, lambda ax: res.plot(ax=ax), (COLUMN_WIDTH, 2.6))
     print(json.dumps(res.to_dict(), indent=2) if args.json else format_distill(res))
     return 0
-
-
-DISTILL = opt.Command(
-    "distill",
-    "learn a short rule card a person can play; exact mean per number of rules",
-    add_distill_arguments,
-    run_distill,
-)

@@ -57,11 +57,3 @@ def run_duel(args: argparse.Namespace) -> int:
         print(f"best box: {res.box}")
     print(f"P(you win), both playing optimally, ties split: {mine:.6f}  ({res.seconds:.2f} s)")
     return 0
-
-
-DUEL = opt.Command(
-    "duel",
-    "exact optimal two-player move and P(win) at an endgame position",
-    add_duel_arguments,
-    run_duel,
-)

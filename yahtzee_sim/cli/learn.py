@@ -113,11 +113,6 @@ def run_select(args: argparse.Namespace) -> int:
     return print_result(args.json, select_summary(res, intervals), text)
 
 
-SELECT = opt.Command(
-    "select", "Kim-Nelson selection of the best strategy (CRN)", add_select_arguments, run_select
-)
-
-
 # ------------------------------------------------------------------ dataset
 def add_dataset_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``dataset``."""
@@ -157,11 +152,3 @@ def run_dataset(args: argparse.Namespace) -> int:
     out = ds.summary() | {"out": str(args.out), "seconds": round(ds.seconds, 2)}
     print(json.dumps(out) if args.json else format_dataset(out))
     return 0
-
-
-DATASET = opt.Command(
-    "dataset",
-    "one row per decision of a strategy, every option valued (optimal)",
-    add_dataset_arguments,
-    run_dataset,
-)

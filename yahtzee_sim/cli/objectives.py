@@ -143,14 +143,6 @@ def run_target(args: argparse.Namespace) -> int:
     return 0
 
 
-TARGET = opt.Command(
-    "target",
-    "max P(final score >= beta): target-score optimal play",
-    add_target_arguments,
-    run_target,
-)
-
-
 # ------------------------------------------------------------------ win
 def add_win_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``win``."""
@@ -217,11 +209,6 @@ def run_win(args: argparse.Namespace) -> int:
     out = win_summary(args, opt.rules_from(args))
     print(json.dumps(out) if args.json else format_win(out))
     return 0
-
-
-WIN = opt.Command(
-    "win", "play to win: the best response to known opponents", add_win_arguments, run_win
-)
 
 
 # ------------------------------------------------------------------ risk
@@ -292,8 +279,3 @@ def run_risk(args: argparse.Namespace) -> int:
         )
     data = {"rules": rules.name, "rows": rows, "optimal": base}
     return print_result(args.json, data, format_risk(rules.name, [*rows, base]))
-
-
-RISK = opt.Command(
-    "risk", "risk-sensitive play: exponential utility, frontier", add_risk_arguments, run_risk
-)

@@ -12,17 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import CliError
 from yahtzee_sim.game.rules import MODIFIERS, PRESETS, RuleSet, get_rules
 
 EXIT_USAGE = 2
 
 #: The largest whole number an option takes (numpy's int64).
 MAX_WHOLE = 2**63 - 1
-
-
-class CliError(YahtzeeSimError):
-    """A bad command-line argument."""
 
 
 @dataclass(frozen=True)

@@ -73,11 +73,6 @@ def run_play(args: argparse.Namespace) -> int:
     return 0
 
 
-PLAY = opt.Command(
-    "play", "play a game in the terminal, with a coach", add_play_arguments, run_play
-)
-
-
 # ------------------------------------------------------------------ serve
 def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``serve``."""
@@ -95,11 +90,6 @@ def run_serve(args: argparse.Namespace) -> int:
 
     serve(args.host, args.port, args.rules)
     return 0
-
-
-SERVE = opt.Command(
-    "serve", "a local web page: advisor, coach and a playable game", add_serve_arguments, run_serve
-)
 
 
 # ------------------------------------------------------------------ analyze
@@ -245,11 +235,3 @@ def run_analyze(args: argparse.Namespace) -> int:
     if args.plot is not None:
         print(f"value path written to {args.plot}")
     return 0
-
-
-ANALYZE = opt.Command(
-    "analyze",
-    "grade recorded games against optimal play: mistakes, luck and skill",
-    add_analyze_arguments,
-    run_analyze,
-)

@@ -66,11 +66,3 @@ def run_rank(args: argparse.Namespace) -> int:
         progress=opt.progress(args),
     )
     return print_result(args.json, res.to_dict(), format_ranking(res, rules.name, args.seed))
-
-
-RANK = opt.Command(
-    "rank",
-    "full ranking: every pair with simultaneous intervals, tiers (CRN, exact means)",
-    add_rank_arguments,
-    run_rank,
-)

@@ -82,14 +82,6 @@ def run_regret(args: argparse.Namespace) -> int:
     return print_result(args.json, res.to_dict(), format_regret(res, seconds), args.plot)
 
 
-REGRET = opt.Command(
-    "regret",
-    "exact points lost against optimal play, by decision, turn and box",
-    add_regret_arguments,
-    run_regret,
-)
-
-
 # ------------------------------------------------------------------ check
 def add_check_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``check``."""
@@ -114,11 +106,3 @@ def run_check(args: argparse.Namespace) -> int:
         lines = [f"ok  {line}" for line in passed]
         print("\n".join([*lines, f"{label} passed every check on rules {rules.name}"]))
     return 0
-
-
-CHECK = opt.Command(
-    "check",
-    "check that a strategy plays legal, reproducible, batch-independent games",
-    add_check_arguments,
-    run_check,
-)

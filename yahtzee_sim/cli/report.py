@@ -115,14 +115,6 @@ def run_report(args: argparse.Namespace) -> int:
     return print_result(args.json, data, format_report(rep, out, files, seconds))
 
 
-REPORT = opt.Command(
-    "report",
-    "the benchmark report: every strategy simulated, exact, ranked, plotted",
-    add_report_arguments,
-    run_report,
-)
-
-
 # ------------------------------------------------------------------ reproduce
 def add_reproduce_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``reproduce``."""
@@ -182,11 +174,3 @@ def run_reproduce(args: argparse.Namespace) -> int:
     rep = reproduce(sections=sections, quick=args.quick, **_run_options(args))
     print(json.dumps(rep.to_dict()) if args.json else format_reproduction(rep))
     return 0
-
-
-REPRODUCE = opt.Command(
-    "reproduce",
-    "every published table the project can compute: paper | ours",
-    add_reproduce_arguments,
-    run_reproduce,
-)

@@ -94,8 +94,3 @@ def run(args: argparse.Namespace) -> int:
     lines = [format_summary(summary, seconds), *written("per-game results", args.out)]
     print("\n".join([*lines, *written("game records", args.record)]))
     return 0
-
-
-SIMULATE = opt.Command(
-    "simulate", "simulate games of one strategy and summarize them", add_arguments, run
-)

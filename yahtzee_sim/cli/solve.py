@@ -105,14 +105,6 @@ def run_solve(args: argparse.Namespace) -> int:
     return 0
 
 
-SOLVE = opt.Command(
-    "solve",
-    "solve a rule set: optimal expected score of every state",
-    add_solve_arguments,
-    run_solve,
-)
-
-
 # ------------------------------------------------------------------ advise
 def add_advise_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``advise``."""
@@ -223,11 +215,6 @@ def run_advise(args: argparse.Namespace) -> int:
     return 0
 
 
-ADVISE = opt.Command(
-    "advise", "value every option at one decision (optimal play)", add_advise_arguments, run_advise
-)
-
-
 # ------------------------------------------------------------------ exact
 def add_exact_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the options of ``exact``."""
@@ -284,8 +271,3 @@ def run_exact(args: argparse.Namespace) -> int:
 
         save_plot(args.plot, lambda ax: plot_pmf(res, ax=ax, label=res.strategy), (7, 3.2))
     return print_result(args.json, res.to_dict(), format_exact(res, seconds), args.plot)
-
-
-EXACT = opt.Command(
-    "exact", "exact score distribution of a deterministic strategy", add_exact_arguments, run_exact
-)

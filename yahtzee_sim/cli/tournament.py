@@ -97,14 +97,6 @@ def run_tournament(args: argparse.Namespace) -> int:
     return print_result(args.json, res.to_dict(), text, args.plot)
 
 
-TOURNAMENT = opt.Command(
-    "tournament",
-    "multiplayer games (blind or visible): win rates, round robins",
-    add_tournament_arguments,
-    run_tournament,
-)
-
-
 # ------------------------------------------------------------------ winprob
 #: The most play-outs ``winprob --playouts`` holds in memory.
 MAX_PLAYOUTS = 1_000_000
@@ -208,8 +200,3 @@ def run_winprob(args: argparse.Namespace) -> int:
     print(format_winprob(res, sheets, args.seat, rules.name))
     print(f"({time.perf_counter() - t0:.1f} s)")
     return 0
-
-
-WINPROB = opt.Command(
-    "winprob", "live win probability of mid-game score sheets", add_winprob_arguments, run_winprob
-)

@@ -67,11 +67,3 @@ def run_warmup(args: argparse.Namespace) -> int:
             "set NUMBA_CACHE_DIR to choose one, and the same value when running the commands)"
         )
     return 0
-
-
-WARMUP = opt.Command(
-    "warmup",
-    "compile the numba kernels of every command (or of those named) once, ahead of use",
-    add_warmup_arguments,
-    run_warmup,
-)

@@ -14,7 +14,7 @@ import os
 import re
 from pathlib import Path
 
-from yahtzee_sim.errors import EnvironmentVariableError, YahtzeeSimError
+from yahtzee_sim.errors import EnvironmentVariableError, MemoryBudgetError
 from yahtzee_sim.game.rules import RuleSet
 
 #: Environment variable: the memory a run may use, instead of what the machine says is
@@ -30,10 +30,6 @@ MEMORY_UNITS = {
     **{f"{p}ib": 1024**n for n, p in enumerate("kmgtp", 1)},
 }
 _MEMORY = re.compile(r"^\s*(\d+(?:\.\d*)?(?:e[+-]?\d+)?|\.\d+(?:e[+-]?\d+)?)\s*([a-z]*)\s*$", re.I)
-
-
-class MemoryBudgetError(YahtzeeSimError):
-    """A run would need more memory than is available (raised before allocating)."""
 
 
 def _meminfo_available() -> int | None:

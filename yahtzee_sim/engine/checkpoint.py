@@ -21,15 +21,11 @@ import numpy as np
 
 from yahtzee_sim.engine.aggregate import Aggregate
 from yahtzee_sim.engine.atomic import atomic_path
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import CheckpointError
 
 FORMAT = 2  # 2: the run says ``output`` (results or aggregate)
 _AGG_ARRAYS = ("histogram", "box_sums", "box_zeros", "box_turn_sums")
 _AGG_COUNTS = ("bonus_games", "yahtzees", "yahtzee_bonuses")
-
-
-class CheckpointError(YahtzeeSimError):
-    """A checkpoint that is corrupted or belongs to another run."""
 
 
 def _digest(arrays: dict[str, np.ndarray]) -> str:

@@ -48,7 +48,7 @@ from yahtzee_sim.engine.budget import check_memory, records_bytes, size_text
 from yahtzee_sim.engine.lockstep import play_block
 from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.engine.view import TurnView
-from yahtzee_sim.errors import RulesError, YahtzeeSimError, quoted
+from yahtzee_sim.errors import RecordError, RulesError, quoted
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.validation import Integer, check
 
@@ -63,10 +63,6 @@ MAX_LINE_BYTES = 1_000_000
 #: Peak bytes of memory per byte of a record file: its text, the JSON objects and the
 #: checked decisions (about 10 kB per game of 1.5 kB: measured on greedy Yahtzee).
 RECORD_MEMORY_PER_BYTE = 12
-
-
-class RecordError(YahtzeeSimError):
-    """A game record that is malformed or that the rules cannot produce."""
 
 
 class Decision(NamedTuple):

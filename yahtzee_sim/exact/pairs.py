@@ -28,7 +28,7 @@ from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.engine.strategy import DECISION_KEYS, capabilities_of
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.engine.view import MatchInfo, TurnView
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import PairError
 from yahtzee_sim.exact.decision_tables import box_indices, decision_tables, keep_indices
 from yahtzee_sim.exact.forward import level_outcomes
 from yahtzee_sim.game.rules import RuleSet, get_rules
@@ -38,10 +38,6 @@ from yahtzee_sim.solving.target import max_score
 #: The decision keys a seat may be given.
 MODES = DECISION_KEYS
 _KEYS_PER_CALL = 1 << 14
-
-
-class PairError(YahtzeeSimError):
-    """Bad input to :func:`evaluate_pair`."""
 
 
 @dataclass

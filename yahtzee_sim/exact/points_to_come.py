@@ -27,7 +27,7 @@ from numba import njit, prange
 from yahtzee_sim._kernels.exact import outcome_effects, reach_layer, roll_outcomes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.win_values import NODE_WEIGHT
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import FutureError
 from yahtzee_sim.exact.backward import backward_law
 from yahtzee_sim.exact.forward import level_outcomes, unique_states
 from yahtzee_sim.exact.laws import exact_rules
@@ -205,10 +205,6 @@ def _outcomes_law(play, rules, kr, used, upper, flag, cat_row, fin):
         pts.append(q)
         prob.append(acc[s])
     return _law_from_outcomes(play, rules, np.array(nxt), np.array(pts), np.array(prob))
-
-
-class FutureError(YahtzeeSimError):
-    """Bad input to :func:`future_laws`."""
 
 
 class FutureLaws(NamedTuple):

@@ -7,13 +7,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from yahtzee_sim.engine.summary import PERCENTILES, box_statistics, percentile_key
-from yahtzee_sim.errors import StrategyError
+from yahtzee_sim.errors import ExactEvaluationError
 from yahtzee_sim.game.rules import RuleSet
-
-
-class ExactEvaluationError(StrategyError):
-    """The strategy cannot be evaluated exactly (random, or uses more than the position),
-    or the game is out of the evaluator's reach (saved rolls, too many states)."""
 
 
 @dataclass(eq=False)

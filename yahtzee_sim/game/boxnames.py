@@ -29,14 +29,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import BoxNameError
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.scoring import Box
-
-
-class BoxNameError(YahtzeeSimError):
-    """Text that names no open box, or more than one."""
-
 
 _NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 

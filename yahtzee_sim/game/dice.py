@@ -22,7 +22,7 @@ from typing import Protocol
 
 import numpy as np
 
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import DiceError
 from yahtzee_sim.validation import Integer
 
 
@@ -43,10 +43,6 @@ class DiceRules(Protocol):
     n_faces: int
     boxes: tuple[_Scorer, ...]
     two_pairs_allows_one_pair: bool
-
-
-class DiceError(YahtzeeSimError):
-    """Dice that do not fit the rule set (wrong number of dice, face out of range)."""
 
 
 def _multisets(n_faces: int, size: int) -> list[tuple[int, ...]]:

@@ -23,13 +23,9 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import PlanOddsError
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.validation import Integer, check
-
-
-class PlanOddsError(YahtzeeSimError):
-    """Plan odds asked of a keep or a number of rerolls the rules do not allow."""
 
 
 def made_boxes(rules: RuleSet) -> np.ndarray:

@@ -32,6 +32,12 @@ def _upper(names: Sequence[str], n_faces: int) -> list[Box]:
     return [Box(names[f], "upper", param=f + 1) for f in range(n_faces)]
 
 
+def _five_dice(name: str, boxes: Sequence[Box], **rules: Any) -> Fields:
+    """The fields of a game of five six-sided dice rolled up to three times a turn (the
+    dice of Yahtzee, Yatzy and Yacht), its boxes and its other ``rules``."""
+    return dict(name=name, n_dice=5, n_faces=6, rolls_per_turn=3, boxes=tuple(boxes), **rules)
+
+
 def _yahtzee_boxes() -> list[Box]:
     return [
         *_upper(UPPER_NAMES, 6),
@@ -46,12 +52,9 @@ def _yahtzee_boxes() -> list[Box]:
 
 
 def _yahtzee(name: str, yahtzee_bonus: int, joker: str, bonus_limit: int = 0) -> Fields:
-    return dict(
-        name=name,
-        n_dice=5,
-        n_faces=6,
-        rolls_per_turn=3,
-        boxes=tuple(_yahtzee_boxes()),
+    return _five_dice(
+        name,
+        _yahtzee_boxes(),
         upper_bonus_threshold=63,
         upper_bonus=35,
         yahtzee_bonus=yahtzee_bonus,
@@ -73,12 +76,9 @@ def _yatzy(name: str, upper_bonus: int = 50, allow_one_pair: bool = False) -> Fi
         Box("chance", "chance"),
         Box("yatzy", "yahtzee", points=50),
     ]
-    return dict(
-        name=name,
-        n_dice=5,
-        n_faces=6,
-        rolls_per_turn=3,
-        boxes=tuple(boxes),
+    return _five_dice(
+        name,
+        boxes,
         upper_bonus_threshold=63,
         upper_bonus=upper_bonus,
         yahtzee_bonus=0,
@@ -117,12 +117,9 @@ def _six_box() -> Fields:
     """Six boxes of official Yahtzee (five dice, three rolls, no bonuses): small enough
     for exact two-player solving."""
     keep = ("sixes", "three_of_a_kind", "full_house", "small_straight", "yahtzee", "chance")
-    return dict(
-        name="yahtzee-6box",
-        n_dice=5,
-        n_faces=6,
-        rolls_per_turn=3,
-        boxes=tuple(c for c in _yahtzee_boxes() if c.name in keep),
+    return _five_dice(
+        "yahtzee-6box",
+        [c for c in _yahtzee_boxes() if c.name in keep],
         upper_bonus_threshold=0,
         upper_bonus=0,
     )
@@ -139,7 +136,7 @@ def _yacht() -> Fields:
         Box("large_straight", "straight", param=5, points=30),
         Box("yacht", "yahtzee", points=50),
     ]
-    return dict(name="yacht", n_dice=5, n_faces=6, rolls_per_turn=3, boxes=tuple(boxes))
+    return _five_dice("yacht", boxes)
 
 
 def _maxi_yatzy(name: str, saved_roll_cap: int) -> Fields:

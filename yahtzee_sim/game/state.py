@@ -55,12 +55,8 @@ from typing import NamedTuple
 import numpy as np
 
 from yahtzee_sim._kernels.scoring import kernel_rules
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import StateError
 from yahtzee_sim.game.rules import RuleSet
-
-
-class StateError(YahtzeeSimError):
-    """A turn-start state that the rules cannot produce (out of the state index)."""
 
 
 class StateLayout(NamedTuple):

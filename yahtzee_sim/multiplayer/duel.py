@@ -38,10 +38,11 @@ from joblib import Parallel, delayed, effective_n_jobs
 from yahtzee_sim._kernels.duel import mover_turn, policy_stage, solve_stage, successors
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.registry import get_strategy
+from yahtzee_sim.errors import DuelError, EndgameTooLarge
 from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import decode_state, max_points_to_come
-from yahtzee_sim.multiplayer.win_probability import ScoreSheet, ScoreSheetError, to_move
+from yahtzee_sim.multiplayer.win_probability import ScoreSheet, to_move
 from yahtzee_sim.solving.target import max_score
 from yahtzee_sim.validation import renamed_arguments
 
@@ -56,14 +57,6 @@ ENDGAME_BOXES = 3
 
 #: Joint-position rows per joblib block.
 _BLOCK_ROWS = 1 << 20
-
-
-class DuelError(ScoreSheetError):
-    """Bad input to the two-player solver."""
-
-
-class EndgameTooLarge(DuelError):
-    """A position with more open boxes than the endgame solver takes."""
 
 
 @dataclass

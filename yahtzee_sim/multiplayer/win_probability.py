@@ -28,15 +28,11 @@ from scipy import stats
 from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.engine.summary import strategy_label
-from yahtzee_sim.errors import YahtzeeSimError, quoted
+from yahtzee_sim.errors import ScoreSheetError, quoted
 from yahtzee_sim.exact.points_to_come import future_law
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import encode_state
 from yahtzee_sim.validation import Integer, check, renamed_arguments
-
-
-class ScoreSheetError(YahtzeeSimError):
-    """A score sheet the rules cannot produce, or score sheets that cannot occur in one match."""
 
 
 @dataclass(frozen=True)

@@ -15,15 +15,11 @@ import numpy as np
 from yahtzee_sim._kernels.decisions import position_values
 from yahtzee_sim._kernels.scoring import flag_after_roll, kernel_rules, saved_scored_state
 from yahtzee_sim.engine.view import TurnView
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import PositionError
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import from_product_index, saved_bound
 from yahtzee_sim.solving.solver import ValueTable, value_table
 from yahtzee_sim.validation import Integer, check
-
-
-class PositionError(YahtzeeSimError):
-    """A position that the rules cannot produce, or bad advisor input."""
 
 
 @dataclass(frozen=True)

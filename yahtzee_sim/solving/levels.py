@@ -44,7 +44,7 @@ from yahtzee_sim._kernels.solve import solve_level
 from yahtzee_sim.engine import compile_cache
 from yahtzee_sim.engine.atomic import write_atomic
 from yahtzee_sim.engine.weighted_bar import WeightedBar
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import TableFileError
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import state_layout
 
@@ -61,10 +61,6 @@ SOLVER_KERNELS = {
 #: Seconds of one unit of a chunk's ``cost`` (a widget lane times the rolls a turn can
 #: hold), in the unit of the compile seconds, to weigh the compiling against the work.
 UNIT_SECONDS = 1.5e-6
-
-
-class TableFileError(YahtzeeSimError):
-    """A table file that cannot be used (wrong size, header or checksum)."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -23,7 +23,7 @@ import numpy as np
 
 from yahtzee_sim._kernels.lanes import exponential_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import RiskError
 from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import encode_state, flag_size, n_states
@@ -37,10 +37,6 @@ RISK_PLAY = Feature("risk-sensitive play", FIXED_ROLLS)
 
 #: The largest ``|θ| × max score``: beyond it ``exp`` leaves float64's range.
 MAX_EXPONENT = 600.0
-
-
-class RiskError(YahtzeeSimError):
-    """Bad input to the risk-sensitive solver (a θ that is 0, not a number or too large)."""
 
 
 def check_theta(theta, rules: RuleSet) -> float:

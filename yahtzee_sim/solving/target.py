@@ -27,7 +27,7 @@ from yahtzee_sim._kernels.decisions import fill_states
 from yahtzee_sim._kernels.lanes import points_needed_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.solve import solve_need_level
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import TargetError
 from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import encode_state, flag_size, max_points_to_come, n_states
@@ -43,10 +43,6 @@ TARGET_PLAY = Feature("target-score play", FIXED_ROLLS)
 #: took 92 / 78 s on official Yahtzee — wider tiles amortize each widget step over more
 #: lanes until the work array (keeps x lanes) outgrows the cache.
 TILE = 128
-
-
-class TargetError(YahtzeeSimError):
-    """Bad input to the target-score solver (a β or a cap out of range)."""
 
 
 @dataclass(eq=False)

@@ -34,7 +34,7 @@ from tqdm.auto import tqdm
 from yahtzee_sim._kernels.lanes import points_needed_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.solve import solve_need_level
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import UtilityError
 from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import encode_state, max_points_so_far, max_points_to_come
@@ -44,11 +44,6 @@ from yahtzee_sim.validation import Integer, validate_params
 
 #: Utility play takes games without saved rolls.
 UTILITY_PLAY = Feature("utility play", FIXED_ROLLS)
-
-
-class UtilityError(YahtzeeSimError):
-    """Bad input to the utility solver (a utility that is not a finite score array,
-    a bad number of players or opponent law)."""
 
 
 def _check_utility(utility, rules: RuleSet) -> np.ndarray:

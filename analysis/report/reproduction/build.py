@@ -32,7 +32,7 @@ from yahtzee_sim.analysis.report.reproduction import tables
 from yahtzee_sim.analysis.report.reproduction.papers import DEFAULT_GAMES, TILLIUS_SLOW_TABLE
 from yahtzee_sim.analysis.report.reproduction.rows import Reproduction, Row
 from yahtzee_sim.analysis.report.reproduction.write import write_reproduction
-from yahtzee_sim.errors import YahtzeeSimError
+from yahtzee_sim.errors import ReproduceError
 from yahtzee_sim.validation import Integer, check
 
 SECTIONS = (
@@ -43,10 +43,6 @@ SECTIONS = (
     "defensive",
     "tillius",
 )
-
-
-class ReproduceError(YahtzeeSimError):
-    """Bad arguments for ``reproduce`` (sections, games, output folder)."""
 
 
 def reproduce(
