@@ -199,24 +199,9 @@ def _fill_state(kr, order, with_ybonus, used, upper, flag, keep_row, cat_row):
 @njit(cache=True, nogil=True)
 def _roll_values(kr, order, with_ybonus, used, upper, flag, roll_value, cat_row):
     """Each roll's greedy value (its best immediate gain) and box, of one state."""
-    n_rolls = kr.score_table.shape[0]
-    for r in range(n_rolls):
-        case = joker_case(kr, r, used, flag)
-        best = -1.0
-        best_c = -1
-        for j in range(order.shape[0]):
-            c = order[j]
-            p = box_legal_points(kr, case, r, used, c)
-            if p < 0:
-                continue
-            v = float(p + upper_after(kr, upper, c, p)[1])
-            if v > best:
-                best = v
-                best_c = c
-        roll_value[r] = best
-        if with_ybonus:
-            roll_value[r] += yahtzee_bonus_points(kr, r, used, flag)
-        cat_row[r] = best_c
+    points = np.empty((kr.score_table.shape[0], kr.n_boxes), dtype=np.int64)
+    _roll_points(kr, used, flag, points)
+    _lane_values(kr, order, with_ybonus, used, upper, flag, points, roll_value, cat_row)
 
 
 @njit(cache=True, nogil=True)
@@ -331,7 +316,8 @@ def _upper_reach_now(kr, used):
 
 @njit(cache=True, nogil=True)
 def _lane_values(kr, order, with_ybonus, used, upper, flag, points, roll_value, cat_row):
-    """:func:`_roll_values` from the legal points ``points`` (:func:`_roll_points`)."""
+    """Each roll's greedy value (its best immediate gain) and box, from the legal points
+    ``points`` of one state (:func:`_roll_points`)."""
     for r in range(points.shape[0]):
         best = -1.0
         best_c = -1

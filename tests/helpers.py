@@ -316,3 +316,16 @@ class BatchedOnly(Strategy):
 
     def box(self, view):
         return self.inner.box(view)
+
+
+def bars_made(monkeypatch, module, name: str) -> list:
+    """Patch ``module.name`` (a function that makes a progress bar) so that every bar it
+    makes is also appended to the returned list."""
+    made, original = [], getattr(module, name)
+
+    def kept(*args, **options):
+        made.append(original(*args, **options))
+        return made[-1]
+
+    monkeypatch.setattr(module, name, kept)
+    return made

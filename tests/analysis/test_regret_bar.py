@@ -11,6 +11,8 @@ from yahtzee_sim.exact.exact_costs import FORWARD_STATE_SECONDS, level_sizes
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.solving import solve_costs, solver
 
+from helpers import bars_made
+
 
 def test_the_bar_weighs_the_table_and_the_regret_kernel(monkeypatch):
     rules = get_rules("2-yatzy")
@@ -35,13 +37,7 @@ def test_the_bar_weighs_the_table_and_the_regret_kernel(monkeypatch):
 
 
 def test_a_regret_takes_every_step_of_its_bar_once(monkeypatch):
-    made, original = [], regret_module.regret_bar
-
-    def kept(*args, **options):
-        made.append(original(*args, **options))
-        return made[-1]
-
-    monkeypatch.setattr(regret_module, "regret_bar", kept)
+    made = bars_made(monkeypatch, regret_module, "regret_bar")
     regret_module.regret("greedy", "2-yatzy")
     (bar,) = made
     assert bar.taken == dict.fromkeys(bar.weights, 1)

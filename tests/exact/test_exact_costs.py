@@ -21,6 +21,8 @@ from yahtzee_sim.exact.exact_costs import (
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.game.state import n_states
 
+from helpers import bars_made
+
 
 class Batched:
     """Stands for a strategy asked through views (no ``decision_table``)."""
@@ -93,13 +95,7 @@ def test_a_strategy_that_fills_its_tables_weighs_less_than_one_asked_by_views():
 
 
 def test_an_evaluation_takes_every_step_of_its_one_bar(monkeypatch):
-    made, original = [], laws.exact_bar
-
-    def kept(*args, **options):
-        made.append(original(*args, **options))
-        return made[-1]
-
-    monkeypatch.setattr(laws, "exact_bar", kept)
+    made = bars_made(monkeypatch, laws, "exact_bar")
     laws.evaluate("greedy", "2-yatzy")
     (bar,) = made
     assert bar.taken == dict.fromkeys(bar.weights, 1)

@@ -11,6 +11,8 @@ from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.solving import solve_costs, solver
 from yahtzee_sim.solving.levels import SOLVER_KERNELS, levels, upper_lanes
 
+from helpers import bars_made
+
 
 @pytest.mark.parametrize("name", ["yahtzee", "yatzy", "2-yatzy"])
 def test_each_level_weighs_its_widget_lanes(name):
@@ -49,13 +51,7 @@ def test_a_cached_solver_adds_no_compiling(monkeypatch):
 
 
 def test_a_solve_takes_every_step_of_its_bar_once(monkeypatch):
-    made, original = [], solve_costs.solve_bar
-
-    def kept(*args, **options):
-        made.append(original(*args, **options))
-        return made[-1]
-
-    monkeypatch.setattr(solve_costs, "solve_bar", kept)
+    made = bars_made(monkeypatch, solve_costs, "solve_bar")
     table = solver.solve("2-yatzy", progress=False)
     (bar,) = made
     assert set(bar.taken.values()) == {1}

@@ -21,19 +21,16 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
 from pathlib import Path
 
 import numpy as np
 
 from yahtzee_sim._kernels.exact import Moments
 from yahtzee_sim.engine.atomic import write_atomic
+from yahtzee_sim.exact.moments_file import HEADER_BYTES, create_mapped_file
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import compact_states, n_states
 from yahtzee_sim.solving import cache
-
-#: Bytes before the arrays (a page: the values map page-aligned).
-HEADER_BYTES = 4096
 
 
 def forward_path(rules: RuleSet, strategy: str, analysis: str) -> Path:
@@ -103,14 +100,8 @@ class ForwardFile:
 
     def _create(self) -> None:
         """A fresh file of zeros (sparse)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.progress_path.unlink(missing_ok=True)
-        head = json.dumps(self.meta).encode()
-        with open(self.path, "wb") as fh:
-            fh.write(head + b" " * (HEADER_BYTES - len(head) - 1) + b"\n")
-            fh.truncate(HEADER_BYTES + 24 * self.n)
-            fh.flush()
-            os.fsync(fh.fileno())
+        create_mapped_file(self.path, self.meta, 24 * self.n)
 
     def moments(self, n_boxes: int) -> tuple[Moments, int, np.ndarray, int]:
         """``(acc, turn, states, n_reached)`` to go on from: the accumulators over the

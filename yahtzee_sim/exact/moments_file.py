@@ -30,6 +30,18 @@ from yahtzee_sim.solving import cache
 HEADER_BYTES = 4096
 
 
+def create_mapped_file(path: Path, meta: dict, n_bytes: int) -> None:
+    """A fresh file at ``path``: a :data:`HEADER_BYTES` header (``meta`` as one JSON line),
+    then ``n_bytes`` of zeros (sparse), flushed to the disk."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    head = json.dumps(meta).encode()
+    with open(path, "wb") as fh:
+        fh.write(head + b" " * (HEADER_BYTES - len(head) - 1) + b"\n")
+        fh.truncate(HEADER_BYTES + n_bytes)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
 def moments_path(rules: RuleSet, strategy: str) -> Path:
     """Where the cache folder keeps the moments of ``strategy`` (its label) on ``rules``
     while a pass runs."""
@@ -81,13 +93,7 @@ class MomentsFile:
 
     def _create(self) -> None:
         """A fresh file of zeros (sparse), the full score sheets' level recorded."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        head = json.dumps(self.meta).encode()
-        with open(self.path, "wb") as fh:
-            fh.write(head + b" " * (HEADER_BYTES - len(head) - 1) + b"\n")
-            fh.truncate(HEADER_BYTES + 16 * self.n)
-            fh.flush()
-            os.fsync(fh.fileno())
+        create_mapped_file(self.path, self.meta, 16 * self.n)
         values = np.memmap(self.path, np.float64, "r", offset=HEADER_BYTES, shape=(2, self.n))
         lo, hi = (int(x) for x in state_layout(self.rules).level_start[-2:])
         self.levels = {str(self.rules.n_boxes): (lo, hi, self._sha(values, lo, hi))}
