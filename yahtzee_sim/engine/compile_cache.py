@@ -31,7 +31,8 @@ __all__ = [
 #: kernel cache, by ``(module, name)``: the CPU seconds of each top-level ``numba:compile``
 #: event (the kernel with the functions it inlines) on the development machine (2-core AMD
 #: EPYC), the mean of two first runs (``yahtzee-sim exact`` of ``greedy`` and of a Python
-#: strategy; a solve; a regret). The unit of every expected time of a progress bar
+#: strategy; a solve; a regret; the decision fill of table strategies from the report's
+#: compile-ahead warm-up). The unit of every expected time of a progress bar
 #: (:mod:`yahtzee_sim.engine.weighted_bar`): only their ratios matter.
 COMPILE_SECONDS: dict[tuple[str, str], float] = {
     ("yahtzee_sim._kernels.solve", "solve_level"): 98.0,
@@ -44,6 +45,7 @@ COMPILE_SECONDS: dict[tuple[str, str], float] = {
     ("yahtzee_sim._kernels.exact", "pmf_level"): 2.0,
     ("yahtzee_sim._kernels.decisions", "keep_codes"): 1.5,
     ("yahtzee_sim._kernels.scoring", "box_options"): 5.3,
+    ("yahtzee_sim._kernels.batched", "upper_lane_decisions"): 93.2,
 }
 
 #: Seconds to load a kernel from the cache (its index read, its machine code linked, a
