@@ -10,6 +10,7 @@ from fractions import Fraction
 from functools import cache
 
 import numpy as np
+import pytest
 
 from yahtzee_sim import get_rules
 from yahtzee_sim.engine.strategy import Strategy
@@ -329,3 +330,9 @@ def bars_made(monkeypatch, module, name: str) -> list:
 
     monkeypatch.setattr(module, name, kept)
     return made
+
+
+def assert_each_step_taken_once(bar) -> None:
+    """A finished weighted progress bar took every step of its run once and came to its end."""
+    assert bar.taken == dict.fromkeys(bar.weights, 1)
+    assert bar.done == pytest.approx(bar.total)

@@ -11,7 +11,7 @@ from yahtzee_sim.exact.exact_costs import FORWARD_STATE_SECONDS, level_sizes
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.solving import solve_costs, solver
 
-from helpers import bars_made
+from helpers import assert_each_step_taken_once, bars_made
 
 
 def test_the_bar_weighs_the_table_and_the_regret_kernel(monkeypatch):
@@ -40,5 +40,4 @@ def test_a_regret_takes_every_step_of_its_bar_once(monkeypatch):
     made = bars_made(monkeypatch, regret_module, "regret_bar")
     regret_module.regret("greedy", "2-yatzy")
     (bar,) = made
-    assert bar.taken == dict.fromkeys(bar.weights, 1)
-    assert bar.done == pytest.approx(bar.total)
+    assert_each_step_taken_once(bar)

@@ -21,7 +21,7 @@ from yahtzee_sim.exact.exact_costs import (
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.game.state import n_states
 
-from helpers import bars_made
+from helpers import assert_each_step_taken_once, bars_made
 
 
 class Batched:
@@ -98,8 +98,7 @@ def test_an_evaluation_takes_every_step_of_its_one_bar(monkeypatch):
     made = bars_made(monkeypatch, laws, "exact_bar")
     laws.evaluate("greedy", "2-yatzy")
     (bar,) = made
-    assert bar.taken == dict.fromkeys(bar.weights, 1)
-    assert bar.done == pytest.approx(bar.total)
+    assert_each_step_taken_once(bar)
     laws.evaluate("greedy", "2-yatzy", distribution=False)
     assert made[1].taken == dict.fromkeys(made[1].weights, 1)
     assert not any(kind.startswith("pmf") for kind in made[1].weights)
