@@ -5,8 +5,8 @@ Usage::
     python benchmarks/bench_peers.py [--repeat 3] [--situations 200000] [--games 200000]
                                      [--presets yahtzee yatzy ...]
 
-For each shared preset (ours / the peer's variant, :data:`PAIRS`) and each repeat, two
-fresh processes, one per solver, alternating which goes first, each measure:
+For each shared preset (ours / the peer's variant, :data:`YATZY_SOLVER_VARIANTS`) and each
+repeat, two fresh processes, one per solver, alternating which goes first, each measure:
 
 * ``solve``: solving every turn-start state (ours: ``solve``, after loading the compiled
   kernels on a two-box game; theirs: ``Solver.build``, f64);
@@ -38,14 +38,7 @@ import numpy as np
 from _situations import ours_options, situations
 from page_format import num
 
-#: Our preset -> the peer's variant with the same rules.
-PAIRS = {
-    "yahtzee": "american+forced-joker",
-    "yahtzee-free-joker": "american",
-    "yahtzee-no-joker": "american+no-joker",
-    "yahtzee-no-bonus": "american+no-bonus",
-    "yatzy": "yatzy-scandinavian",
-}
+from yahtzee_sim.game.presets import YATZY_SOLVER_VARIANTS
 
 
 def theirs_options(solver, sit: dict):
@@ -88,7 +81,7 @@ def worker(side: str, preset: str, n_situations: int, n_games: int) -> dict:
         import yatzy_solver as ys
 
         t0 = time.perf_counter()
-        solver = ys.Solver.build(ys.Variant(PAIRS[preset]))
+        solver = ys.Solver.build(ys.Variant(YATZY_SOLVER_VARIANTS[preset]))
         out["solve"] = time.perf_counter() - t0
         t0 = time.perf_counter()
         theirs_options(solver, sit)
@@ -113,7 +106,7 @@ def compare(preset: str, n_situations: int) -> dict:
 
     rules = get_rules(preset)
     ours = value_table(rules).values
-    solver = ys.Solver.build(ys.Variant(PAIRS[preset]))
+    solver = ys.Solver.build(ys.Variant(YATZY_SOLVER_VARIANTS[preset]))
     states = solved_states(rules)
     used, upper, flag = decode_state(rules, states)
     theirs = solver.state_values(used.astype(np.uint32), upper.astype(np.uint16), flag > 0)
@@ -166,7 +159,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--situations", type=int, default=200_000)
     ap.add_argument("--games", type=int, default=200_000)
-    ap.add_argument("--presets", nargs="+", default=list(PAIRS), choices=list(PAIRS))
+    ap.add_argument(
+        "--presets",
+        nargs="+",
+        default=list(YATZY_SOLVER_VARIANTS),
+        choices=list(YATZY_SOLVER_VARIANTS),
+    )
     ap.add_argument("--worker", choices=["ours", "theirs", "compare"], help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     preset = args.presets[0]
@@ -193,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
             for side in order:
                 runs[side].append(fresh(["--worker", side, "--presets", preset, *sizes]))
                 print(f"{preset} {side} {runs[side][-1]}", file=sys.stderr)
-        row: dict = {"preset": preset, "peer_variant": PAIRS[preset]}
+        row: dict = {"preset": preset, "peer_variant": YATZY_SOLVER_VARIANTS[preset]}
         for what, unit in (("solve", None), ("options", "situations"), ("play", "games")):
             size = args.situations if unit == "situations" else args.games
             row[what] = _side_by_side(runs, what, unit, size)

@@ -18,27 +18,20 @@ ys = pytest.importorskip(
 )
 
 from yahtzee_sim.analysis.decisions.dataset import grade_decisions  # noqa: E402
+from yahtzee_sim.game.presets import YATZY_SOLVER_VARIANTS  # noqa: E402
 from yahtzee_sim.game.rules import get_rules  # noqa: E402
 from yahtzee_sim.game.state import decode_state, solved_states  # noqa: E402
 from yahtzee_sim.solving.solver import value_table  # noqa: E402
 
-#: Our preset -> the peer's variant with the same rules.
-PAIRS = {
-    "yahtzee": "american+forced-joker",
-    "yahtzee-free-joker": "american",
-    "yahtzee-no-joker": "american+no-joker",
-    "yahtzee-no-bonus": "american+no-bonus",
-    "yatzy": "yatzy-scandinavian",
-}
 #: Expected number of compared states (the issue's counts).
 N_STATES = {"yahtzee": 591_232, "yahtzee-no-bonus": 394_176, "yatzy": 1_576_896}
 TOL = 1e-9
 
 
-@pytest.fixture(scope="module", params=list(PAIRS))
+@pytest.fixture(scope="module", params=list(YATZY_SOLVER_VARIANTS))
 def pair(request):
     rules = get_rules(request.param)
-    variant = ys.Variant(PAIRS[request.param])
+    variant = ys.Variant(YATZY_SOLVER_VARIANTS[request.param])
     assert list(variant.categories) == [
         "five_of_a_kind" if b == "yahtzee" else b for b in rules.box_names
     ], "the peer's categories are in our box order"

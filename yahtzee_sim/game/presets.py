@@ -192,6 +192,16 @@ PRESET_FIELDS: dict[str, Callable[[], Fields]] = {
 #: Names accepted by :func:`~yahtzee_sim.game.rules.get_rules`.
 PRESETS: tuple[str, ...] = tuple(PRESET_FIELDS)
 
+#: The presets ``yatzy-solver`` (Python package, 2026) plays too, and its variant with the
+#: same rules: every state's value equals ours (``tests/contracts/test_peer_oracle.py``).
+YATZY_SOLVER_VARIANTS: dict[str, str] = {
+    "yahtzee": "american+forced-joker",
+    "yahtzee-free-joker": "american",
+    "yahtzee-no-joker": "american+no-joker",
+    "yahtzee-no-bonus": "american+no-bonus",
+    "yatzy": "yatzy-scandinavian",
+}
+
 #: House-rule switches: ``NAME+fh5+tp4``, ``NAME+forced``, ``NAME+bonusN``, ``NAME+capN``.
 MODIFIERS: tuple[str, ...] = ("fh5", "tp4", "forced", "bonusN", "capN")
 
