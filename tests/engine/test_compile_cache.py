@@ -3,6 +3,10 @@ kernels (compiled when missing, loaded when cached)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from yahtzee_sim.engine import compile_cache
@@ -46,3 +50,32 @@ def test_only_the_missing_kernels_add_their_compiling(monkeypatch):
 
 def test_the_calibration_is_a_fraction_of_a_second():
     assert 0.0 < compile_cache.calibration_seconds(repeat=1) < 5.0
+
+
+STALE_SCRIPT = """
+import pickle
+from yahtzee_sim.engine.compile_cache import kernel_missing
+from yahtzee_sim._kernels.rng import mix64
+
+kernel = ("yahtzee_sim._kernels.rng", "mix64")
+seen = [kernel_missing(*kernel)]
+mix64(7)
+seen.append(kernel_missing(*kernel))
+index = mix64._cache._cache_file._index_path
+with open(index, "rb") as f:
+    version = pickle.load(f)
+    stamp, overloads = pickle.loads(f.read())
+with open(index, "wb") as f:  # as after an edit of a kernel file: another source stamp
+    pickle.dump(version, f)
+    f.write(pickle.dumps(((0.0, 0), overloads)))
+seen.append(kernel_missing(*kernel))
+print(seen)
+"""
+
+
+def test_a_kernel_is_missing_until_compiled_and_again_when_its_cache_is_stale(tmp_path):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-c", STALE_SCRIPT], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["[True,", "False,", "True]"]

@@ -12,7 +12,6 @@ workload, to scale the reference's seconds to this machine.
 from __future__ import annotations
 
 import importlib
-import os
 import time
 from collections.abc import Mapping
 
@@ -60,11 +59,18 @@ LOAD_SECONDS = {("yahtzee_sim._kernels.solve", "solve_level"): 1.0}
 
 def kernel_missing(module: str, name: str) -> bool | None:
     """Whether kernel ``module.name`` is missing from the numba cache (``None``: unknown,
-    when the module or the kernel cannot be found or numba's internals changed)."""
+    when the module or the kernel cannot be found or numba's internals changed).
+
+    Cached means an entry numba would load: an index whose source stamp is fresh (no
+    edit of the kernel's sources since it was written) holding a compiled version of
+    this bytecode for this processor. A stale index counts as missing, as numba then
+    compiles again."""
     try:
         kernel = getattr(importlib.import_module(module), name)
-        return not os.path.exists(kernel._cache._cache_file._index_path)
-    except (AttributeError, ImportError):
+        cache = kernel._cache
+        wanted = cache._index_key(None, kernel.targetctx.codegen())[1:]
+        return not any(key[1:] == wanted for key in cache._cache_file._load_index())
+    except (AttributeError, ImportError, TypeError, ValueError):
         return None
 
 
