@@ -97,10 +97,22 @@ def test_strategy_kernels_are_found_in_an_installed_layout(tmp_path):
         check=True,
     ).stdout.split()
     assert out == [
-        str(kernels_dir.resolve()),
+        str((site / "yahtzee_sim").resolve()),
         str(strategies_dir.resolve()),
         str((strategies_dir / "_yahtzee_boxes.py").resolve()),
     ]
+
+
+def test_kernels_outside_the_kernel_folder_carry_the_shared_stamp():
+    """A kernel of any project module (here the engine's and the coach's) may inline the
+    shared kernels: its cache must go stale with them, so it gets the shared locator."""
+    from yahtzee_sim.analysis.decisions import saved_options
+    from yahtzee_sim.engine import observation
+
+    for module in (observation, saved_options):
+        assert kernels.in_project(module.__file__)
+        assert SharedSourceLocator.from_function(lambda: 0, module.__file__) is not None
+    assert not kernels.in_project(Path(kernels.__file__).parents[2] / "elsewhere.py")
 
 
 def test_strategy_kernels_are_found_in_this_checkout():

@@ -4,15 +4,16 @@
 own source file only, so a kernel that inlines a shared one (the scoring step of
 ``scoring.py``, the widget) would load a stale machine-code cache after the shared file
 changes. :class:`SharedSourceLocator` is put first among numba's cache locators: for
-every kernel of this project (this folder and the strategy modules) the cache is
-keyed on the kernel's own file *and* every shared kernel file, so editing any of them
-recompiles exactly what may depend on it — no cache deletion by hand. Cache file names
-carry :func:`names_tag`, so renaming a shared file never leaves an unreadable index.
+every kernel of this project (any module of the package, the strategies or the analysis,
+:func:`in_project`) the cache is keyed on the kernel's own file *and* every shared kernel
+file, so editing any of them recompiles exactly what may depend on it — no cache
+deletion by hand. Cache file names carry :func:`names_tag`, so renaming a shared file
+never leaves an unreadable index.
 
-**Why the kernel files stay flat.** A kernel is "this project's" when its file sits
-directly in this folder or in the strategies' folder; a subfolder would be another
-folder, outside the shared stamp. The kernel modules therefore stay one flat folder,
-named for what each computes.
+**Why the kernel files stay flat.** The shared files are this folder's modules (and the
+strategies' card module): a kernel in a subfolder would be inlined by others without
+being part of their stamp. The shared kernels therefore stay one flat folder, named for
+what each computes; a kernel only its own module calls may live beside that module.
 
 **The one step at import.** Numba picks a kernel's cache locator when its decorator
 runs, that is when the kernel's module is imported; so the two locators must be in
@@ -35,27 +36,38 @@ from numba.core import caching, config
 KERNEL_DIR = Path(__file__).resolve().parent
 
 
-def strategy_dirs() -> tuple[Path, ...]:
-    """The folder(s) holding the strategies' modules, found by the package's file layout
-    (no module name, no import): ``strategies/`` beside the package in a source checkout
-    (an editable install), ``yahtzee_sim/strategies/`` in an installed package."""
-    candidates = (KERNEL_DIR.parent / "strategies", KERNEL_DIR.parents[1] / "strategies")
+def subpackage_dirs(name: str) -> tuple[Path, ...]:
+    """The folder(s) of the sub-package ``name`` (``"strategies"``, ``"analysis"``), found
+    by the package's file layout (no module name, no import): ``NAME/`` beside the package
+    in a source checkout (an editable install), ``yahtzee_sim/NAME/`` once installed."""
+    candidates = (KERNEL_DIR.parent / name, KERNEL_DIR.parents[1] / name)
     found = [d.resolve() for d in candidates if (d / "__init__.py").is_file()]
     return tuple(dict.fromkeys(found))
 
 
+def strategy_dirs() -> tuple[Path, ...]:
+    """The folder(s) holding the strategies' modules (:func:`subpackage_dirs`)."""
+    return subpackage_dirs("strategies")
+
+
 @functools.cache
 def project_dirs() -> tuple[Path, ...]:
-    """Folders whose modules define kernels (this one and the strategies'), found once."""
-    return (KERNEL_DIR, *strategy_dirs())
+    """Folders whose modules, at any depth, may define kernels: the package and the
+    strategies' and analysis folders (beside it in a source checkout), found once."""
+    found = (KERNEL_DIR.parent.resolve(), *strategy_dirs(), *subpackage_dirs("analysis"))
+    return tuple(dict.fromkeys(found))
+
+
+def in_project(py_file: str | Path) -> bool:
+    """Whether ``py_file`` is a module of this project (below a :func:`project_dirs` folder)."""
+    path = Path(py_file).resolve()
+    return any(d in path.parents for d in project_dirs())
 
 
 def shared_sources() -> list[Path]:
     """Files every kernel may inline: the kernel folder and the strategies' card module."""
     files = sorted(KERNEL_DIR.glob("*.py"))
-    cards = [
-        d / "_yahtzee_boxes.py" for d in project_dirs()[1:] if (d / "_yahtzee_boxes.py").exists()
-    ]
+    cards = [d / "_yahtzee_boxes.py" for d in strategy_dirs() if (d / "_yahtzee_boxes.py").exists()]
     return [*files, *cards[:1]]
 
 
@@ -97,8 +109,7 @@ class _SharedStamp:
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        path = Path(py_file).resolve()
-        if not any(path.parent == d for d in project_dirs()):
+        if not in_project(py_file):
             return None
         return super().from_function(py_func, py_file)
 
@@ -133,8 +144,7 @@ class SharedUserDirLocator(_SharedStamp, caching.UserProvidedCacheLocator):
     @classmethod
     def from_function(cls, py_func, py_file):
         located = super().from_function(py_func, py_file)
-        path = Path(py_file).resolve()
-        if located is None and config.CACHE_DIR and any(path.parent == d for d in project_dirs()):
+        if located is None and config.CACHE_DIR and in_project(py_file):
             try:
                 cls(py_func, py_file).ensure_cache_path()
             except OSError as exc:
