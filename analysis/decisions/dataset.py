@@ -28,7 +28,7 @@ from yahtzee_sim._kernels.scoring import box_options, kernel_rules
 from yahtzee_sim.analysis.decisions.regret import decision_layer_name
 from yahtzee_sim.analysis.decisions.saved_options import grade_saved_decisions
 from yahtzee_sim.engine.atomic import atomic_path
-from yahtzee_sim.engine.budget import check_memory, decisions_bytes
+from yahtzee_sim.engine.memory_budget import check_memory, decisions_bytes
 from yahtzee_sim.engine.observation import action_names, n_actions, roll_names
 from yahtzee_sim.engine.records import recorded_blocks
 from yahtzee_sim.engine.simulate import DEFAULT_CHUNK

@@ -16,7 +16,7 @@ import pandas as pd
 from scipy import stats
 
 from yahtzee_sim.analysis.ranking.stats import mean_ci
-from yahtzee_sim.engine.budget import check_memory, results_bytes
+from yahtzee_sim.engine.memory_budget import check_memory, results_bytes
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import TournamentError
 from yahtzee_sim.game.rules import get_rules

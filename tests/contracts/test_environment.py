@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from yahtzee_sim.engine.budget import (
+from yahtzee_sim.engine.memory_budget import (
     BUDGET_ENV,
     available_memory,
     memory_from_environment,

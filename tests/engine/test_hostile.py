@@ -22,7 +22,7 @@ import pytest
 
 from yahtzee_sim import simulate
 from yahtzee_sim.cli.main import main
-from yahtzee_sim.engine.budget import MemoryBudgetError
+from yahtzee_sim.engine.memory_budget import MemoryBudgetError
 from yahtzee_sim.engine.records import MAX_LINE_BYTES, RecordError, read_records, record_games
 from yahtzee_sim.errors import IllegalMoveError, StrategyRuntimeError
 from yahtzee_sim.strategies import get_strategy

@@ -13,14 +13,14 @@ Layout
   several commands share (``--rules``, ``--games``, ``--seed``, ``--jobs``,
   ``--json``, ``--quiet`` ...), declared once.
 - :mod:`.files` -- output-file checks (before any work), atomic table writes, figures.
-- :mod:`.extras` -- optional extras: which extra a missing package belongs to and the
+- :mod:`.missing_extras` -- optional extras: which extra a missing package belongs to and the
   install hint (``pip install -e ".[web]"`` in a source checkout, else
   ``pip install 'yahtzee-sim[web]'``).
 - one module per command group: :mod:`.simulate`; :mod:`.solve` (solve, advise,
   exact); :mod:`.objectives` (target, win, risk); :mod:`.tournament` (tournament,
   winprob); :mod:`.report` (report, reproduce); :mod:`.play` (play, serve, analyze);
   :mod:`.learn` (select, dataset); :mod:`.rank`; :mod:`.regret` (regret, check);
-  :mod:`.catalog` (strategies, rules).
+  :mod:`.distill`; :mod:`.duel`; :mod:`.warmup`; :mod:`.catalog` (strategies, rules).
 
 Each command is ``add_arguments(parser)``, a ``run(args) -> int`` that calls one
 documented API function, and ``format_*`` functions that turn its result into text
@@ -42,7 +42,9 @@ Write one module, e.g. ``yahtzee_sim/cli/regret.py``::
 
 and declare it with one entry in :data:`.main.COMMANDS`, ``Command("regret", "one line
 for --help", regret.add_arguments, regret.run)``, with ``regret`` added to the
-``from . import ...`` line. Heavy modules (numba kernels
+``from . import ...`` line; then its kernels in ``PLAN`` (:mod:`yahtzee_sim.analysis.warmup`:
+what ``warmup`` compiles for it), its handbook page in ``COMMAND_PAGES``
+(``tools/doc_tables.py``) and ``python tools/doc_tables.py``. Heavy modules (numba kernels
 beyond the core, pandas, matplotlib, every strategy) are imported inside ``run``:
 ``yahtzee-sim --help`` builds every command's parser and must stay fast.
 """

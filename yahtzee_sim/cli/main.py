@@ -24,7 +24,7 @@ from yahtzee_sim.cli import (
 )
 from yahtzee_sim.cli.missing_extras import missing_extra_message, missing_optional
 from yahtzee_sim.cli.options import EXIT_USAGE, Command, Parser
-from yahtzee_sim.engine.budget import memory_from_environment
+from yahtzee_sim.engine.memory_budget import memory_from_environment
 
 #: Every subcommand, in the order ``yahtzee-sim --help`` lists them.
 COMMANDS: tuple[Command, ...] = (

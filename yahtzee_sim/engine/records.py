@@ -44,8 +44,8 @@ import numpy as np
 from yahtzee_sim._kernels.rng import keys_from_seed
 from yahtzee_sim.engine.atomic import atomic_path
 from yahtzee_sim.engine.batch import GameBatch
-from yahtzee_sim.engine.budget import check_memory, records_bytes, size_text
 from yahtzee_sim.engine.lockstep import play_block
+from yahtzee_sim.engine.memory_budget import check_memory, records_bytes, size_text
 from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import RecordError, RulesError, quoted
@@ -432,7 +432,7 @@ def recorded_blocks(strategy, n_games: int, seed: int, rules: RuleSet, chunk_siz
 
 
 def check_records_fit(n_games: int) -> None:
-    """Raise :class:`~yahtzee_sim.engine.budget.MemoryBudgetError` if the records of
+    """Raise :class:`~yahtzee_sim.engine.memory_budget.MemoryBudgetError` if the records of
     ``n_games`` games would not fit in the available memory."""
     check_memory(records_bytes(n_games), f"records of {n_games:,} games", "record fewer games")
 

@@ -18,8 +18,8 @@ from tqdm.auto import tqdm
 
 from yahtzee_sim._kernels.rng import keys_from_seed
 from yahtzee_sim.engine.aggregate import Aggregate
-from yahtzee_sim.engine.budget import check_memory, results_bytes
 from yahtzee_sim.engine.checkpoint import load_checkpoint, save_checkpoint
+from yahtzee_sim.engine.memory_budget import check_memory, results_bytes
 from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.engine.results import Results
 from yahtzee_sim.engine.scheduler import BlockJob, Blocks, plan_blocks, play_blocks

@@ -23,9 +23,9 @@ from tqdm.auto import tqdm
 
 from yahtzee_sim._kernels.rng import keys_from_seed
 from yahtzee_sim.engine.batch import GameBatch
-from yahtzee_sim.engine.budget import check_memory
 from yahtzee_sim.engine.decide import prepare
 from yahtzee_sim.engine.lockstep import play_turn
+from yahtzee_sim.engine.memory_budget import check_memory
 from yahtzee_sim.engine.view import MatchInfo
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.validation import Integer, validate_params

@@ -11,7 +11,7 @@ from yahtzee_sim import simulate, simulate_aggregate
 from yahtzee_sim.analysis.decisions.dataset import decision_dataset
 from yahtzee_sim.analysis.ranking.tournament import tournament
 from yahtzee_sim.cli import main
-from yahtzee_sim.engine.budget import (
+from yahtzee_sim.engine.memory_budget import (
     BUDGET_ENV,
     MemoryBudgetError,
     available_memory,
