@@ -1,5 +1,8 @@
 """The points still to come under max-EV play: moments of every state, exact laws.
 
+Its names say *future* for "the points still to come" (``future_moments``,
+``future_law``, :class:`FutureMoments`, ``FutureError``).
+
 Win-aware play and the live win probability need, for a player at any turn-start
 state, what the rest of the game will bring if they play max-EV (optimal) from
 there:
