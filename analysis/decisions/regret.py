@@ -8,9 +8,9 @@ expected score minus the strategy's (the performance-difference identity), which
 the tests check. Without the score law the forward pass is streamed a block of states
 at a time (games whose law does not fit in memory, such as ``maxi-yatzy-3``), and a large
 game keeps its arrays in a file a killed run resumes from
-(:mod:`yahtzee_sim.exact.forward_file`). Games with
-fixed rolls only: on games with saved rolls a stop saves rolls the turn's widget does not
-value, and regret is refused in one line.
+(:mod:`yahtzee_sim.exact.forward_file`). Games with saved rolls have a forward pass of
+their own, which also charges the choice to stop and save rolls
+(:mod:`~yahtzee_sim.analysis.decisions.saved_regret`).
 """
 
 from __future__ import annotations
@@ -31,17 +31,11 @@ from yahtzee_sim.engine.weighted_bar import WeightedBar
 from yahtzee_sim.exact.exact_costs import exact_bar
 from yahtzee_sim.exact.forward import ForwardStats, forward_pass
 from yahtzee_sim.exact.laws import exact_result, prepared
-from yahtzee_sim.exact.result import ExactEvaluationError
-from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.dice import DiceTables
 from yahtzee_sim.game.rules import RuleSet, get_rules
-from yahtzee_sim.game.state import decode_state, state_runs
+from yahtzee_sim.game.state import compact_states, decode_state, state_runs
 from yahtzee_sim.solving.solver import table_seconds, value_table
 from yahtzee_sim.validation import Integer, validate_params
-
-#: Regret values every decision point by the widget of its turn, which on games with saved
-#: rolls does not hold the rolls a stop saves: games with fixed rolls only.
-REGRET_ANALYSIS = Feature("regret", FIXED_ROLLS)
 
 
 @dataclass(eq=False)
@@ -126,8 +120,7 @@ def regret(
     Raises
     ------
     ExactEvaluationError
-        For random or score-dependent strategies (as :func:`~yahtzee_sim.exact.laws.evaluate`),
-        and on games with saved rolls (one line).
+        For random or score-dependent strategies (as :func:`~yahtzee_sim.exact.laws.evaluate`).
     ValueError
         If ``top`` is not a non-negative integer.
     """
@@ -150,8 +143,11 @@ def evaluate_with_regret(
     states at a time and keeps no level's outcomes: the memory of three numbers per state,
     so games too large for the exact law (``maxi-yatzy-3``) take it too.
     """
+    if compact_states(get_rules(rules)):  # saved rolls: a forward pass of its own
+        from yahtzee_sim.analysis.decisions.saved_regret import saved_regret
+
+        return saved_regret(strategy, get_rules(rules), top, distribution, progress)
     t0 = time.perf_counter()
-    REGRET_ANALYSIS.check(get_rules(rules), ExactEvaluationError)
     law = distribution is True
     strategy, rules = prepared(strategy, rules, moments_only=not law)
     with regret_bar(strategy, rules, law, progress) as bar:
@@ -200,6 +196,7 @@ class RegretAccumulator:
         self.by_layer, self.by_turn, self.by_cat = np.zeros(R), np.zeros(C), np.zeros(C)
         self.cands: list = []
         self.seconds = 0.0  # time spent charging, for the report's timings
+        self.move = move_text
 
     @property
     def checkpoint_key(self) -> str:
@@ -249,10 +246,7 @@ class RegretAccumulator:
         if not self.top:
             return
         contrib = (a[:, None] * top_p * top_loss).ravel()
-        flat = np.flatnonzero(contrib > 0)
-        if len(flat) > self.top:
-            flat = flat[np.argpartition(contrib[flat], -self.top)[-self.top :]]
-        for f in flat:
+        for f in costliest(contrib, self.top):
             i, j = divmod(int(f), R)
             r = int(top_roll[i, j])
             chosen = int(cat[i, r]) if j == 0 else int(keep[i, j - 1, r])
@@ -270,20 +264,28 @@ class RegretAccumulator:
                 )
             )
 
+    def optimal_value(self) -> float:
+        """The optimal expected score (the empty sheet's value)."""
+        return float(self.lanes.values[0])
+
+    def decisions(self) -> dict:
+        """The loss by decision type, in the order a turn meets them."""
+        R = self.rules.rolls_per_turn
+        return {decision_layer_name(j): self.by_layer[j] for j in range(R - 1, -1, -1)}
+
     def result(self, label: str, fw: ForwardStats, seconds: float) -> RegretResult:
+        """The :class:`RegretResult` of the charges (``fw``: the pass's statistics, its
+        ``mean`` the strategy's exact mean)."""
         rules = self.rules
-        R, C = rules.rolls_per_turn, rules.n_boxes
+        C = rules.n_boxes
         self.cands.sort(key=lambda c: -c[0])
         return RegretResult(
             strategy=label,
             rules=rules,
-            optimal_value=float(self.lanes.values[0]),
+            optimal_value=self.optimal_value(),
             strategy_value=fw.mean,
             total=float(self.by_layer.sum()),
-            by_decision=pd.Series(
-                {decision_layer_name(j): self.by_layer[j] for j in range(R - 1, -1, -1)},
-                name="expected_loss",
-            ),
+            by_decision=pd.Series(self.decisions(), name="expected_loss"),
             by_turn=pd.Series(
                 self.by_turn,
                 index=pd.Index(np.arange(1, C + 1), name="turn"),
@@ -294,20 +296,34 @@ class RegretAccumulator:
                 index=pd.Index(rules.box_names, name="box"),
                 name="expected_loss",
             ),
-            situations=_describe(rules, self.cands[: self.top]),
+            situations=describe_situations(rules, self.cands[: self.top], self.move),
             seconds=seconds,
             meta={"charge_seconds": self.seconds},
         )
 
 
-def _move(rules: RuleSet, j: int, action: int) -> str:
+def costliest(contrib: np.ndarray, top: int) -> np.ndarray:
+    """Indices of the (at most) ``top`` largest positive entries of ``contrib``, in no
+    particular order."""
+    flat = np.flatnonzero(contrib > 0)
+    if len(flat) > top:
+        flat = flat[np.argpartition(contrib[flat], -top)[-top:]]
+    return flat
+
+
+def move_text(rules: RuleSet, j: int, action: int) -> str:
+    """Action ``action`` of a decision with ``j`` rerolls left in words: a box (``j``
+    0) or a keep (its index)."""
     if j == 0:
         return rules.box_names[action] if 0 <= action < rules.n_boxes else "?"
     faces = DiceTables.faces_from_counts(rules.tables.keep_counts[action])
     return "keep " + (" ".join(map(str, faces)) if faces else "nothing (reroll all)")
 
 
-def _describe(rules: RuleSet, cands: list) -> pd.DataFrame:
+def describe_situations(rules: RuleSet, cands: list, move=move_text) -> pd.DataFrame:
+    """The situations table of :class:`RegretResult` from candidates ``(expected loss,
+    state, rerolls left, roll, reach, probability within the turn, loss, optimal action,
+    strategy's action)``, the actions in words by ``move(rules, rerolls_left, action)``."""
     rows = []
     for contrib, state, j, r, a, p, loss, best, chosen in cands:
         used, upper, flag = decode_state(rules, state)
@@ -322,8 +338,8 @@ def _describe(rules: RuleSet, cands: list) -> pd.DataFrame:
                     map(str, DiceTables.faces_from_counts(rules.tables.roll_counts[r]))
                 ),
                 "rolls_left": j,
-                "strategy_move": _move(rules, j, chosen),
-                "optimal_move": _move(rules, j, best),
+                "strategy_move": move(rules, j, chosen),
+                "optimal_move": move(rules, j, best),
                 "probability": a * p,
                 "loss": loss,
                 "expected_loss": contrib,
