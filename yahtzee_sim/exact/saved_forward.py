@@ -57,6 +57,7 @@ class LevelCharges:
 
     turn: int  # boxes filled
     positions: np.ndarray  # (m, 3) used, upper, flag
+    reach: np.ndarray  # (m, saved-roll counts) P(reach) of each position with s rolls saved
     loss: np.ndarray  # (m, levels + 1) expected loss by kind
     top_f: np.ndarray  # (m, levels + 1, 2) costliest decision: mass, loss
     top_i: np.ndarray  # (m, levels + 1, 4) roll, optimal action, chosen action, rerolls left
@@ -188,7 +189,7 @@ def _chunk(rules: RuleSet, lanes, k: int, pos, reach_in, keep, cat, width: int):
     layout = state_layout(rules)
     m, kinds = len(pos), kr.levels + 1
     charges = LevelCharges(
-        k, pos, np.zeros((m, kinds)), np.zeros((m, kinds, 2)),
+        k, pos, reach_in, np.zeros((m, kinds)), np.zeros((m, kinds, 2)),
         np.full((m, kinds, 4), -1, dtype=np.int64), np.zeros((m, rules.n_boxes)), np.zeros(m),
     )  # fmt: skip
     nxt = (np.empty((m, width), dtype=np.int64), np.empty((m, width)), np.empty(m, np.int64))
