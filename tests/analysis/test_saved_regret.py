@@ -102,3 +102,13 @@ def test_cli_regret_on_saved_rolls(monkeypatch, capsys):
     assert main(["regret", "--strategy", "greedy"]) == 0
     text = capsys.readouterr().out
     assert "  stop " in text and "regret " in text
+
+
+@pytest.mark.slow
+def test_cli_regret_on_six_dice(capsys):
+    rules = "maxi-yatzy+forced+cap2"
+    assert main(["regret", "--strategy", "greedy", "--rules", rules, "--top", "3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    mean = evaluate("greedy", rules, distribution=False).mean
+    assert abs(out["total"] - (out["optimal_value"] - mean)) < 1e-9
+    assert out["by_decision"]["stop"] > 0 and len(out["situations"]) == 3

@@ -154,8 +154,7 @@ def _level(strategy, rules: RuleSet, on_chunk, reach, k: int, masks, lanes) -> t
     layout = state_layout(rules)
     n_saved = int(layout.saved_count[k])
     n_layers = rules.rolls_per_turn - 2 + n_saved
-    banks = min(n_layers, rules.saved_roll_cap) + 1
-    width = (rules.n_boxes - k) * (rules.n_dice + 1) * banks * rules.flag_size
+    width = outcome_width(rules, k)
     per_chunk = min(chunk_positions(strategy, rules), max(1, OUTCOME_BYTES // (16 * width)))
     points, reached, asked = 0.0, 0, False
     for a, b in mask_chunks(rules, masks, per_chunk):
@@ -170,7 +169,7 @@ def _level(strategy, rules: RuleSet, on_chunk, reach, k: int, masks, lanes) -> t
         rng = None if asked else np.random.default_rng(k)  # re-ask a sample per level
         keep, cat = position_decisions(strategy, rules, pos, k, n_layers, rng)
         asked = True
-        charges, nxt = _chunk(rules, lanes, k, pos, reach_in, keep, cat, width)
+        charges, nxt = chunk_charges(rules, lanes, k, pos, reach_in, keep, cat)
         if not np.isfinite(charges.points).all():
             raise ExactEvaluationError(
                 f"strategy {strategy_label(strategy)!r} chooses a box the rules do not allow "
@@ -183,9 +182,20 @@ def _level(strategy, rules: RuleSet, on_chunk, reach, k: int, masks, lanes) -> t
     return points, reached
 
 
-def _chunk(rules: RuleSet, lanes, k: int, pos, reach_in, keep, cat, width: int):
-    """The kernel on one chunk of reached positions: ``(LevelCharges, next states)``."""
+def outcome_width(rules: RuleSet, k: int) -> int:
+    """Most next states a position with ``k`` boxes filled reaches: an open box, its
+    upper total after (one per count of the box's face), the rolls saved and the flag."""
+    n_layers = rules.rolls_per_turn - 2 + int(state_layout(rules).saved_count[k])
+    banks = min(n_layers, rules.saved_roll_cap) + 1
+    return (rules.n_boxes - k) * (rules.n_dice + 1) * banks * rules.flag_size
+
+
+def chunk_charges(rules: RuleSet, lanes, k: int, pos, reach_in, keep, cat):
+    """The kernel on one chunk of reached positions ``pos`` of level ``k`` (reach
+    ``reach_in``, decisions ``keep``, ``cat``; ``lanes`` the optimal table's):
+    ``(LevelCharges, next states)``."""
     kr = kernel_rules(rules)
+    width = outcome_width(rules, k)
     layout = state_layout(rules)
     m, kinds = len(pos), kr.levels + 1
     charges = LevelCharges(
