@@ -34,6 +34,9 @@ from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import compact_states, n_states, state_layout
 from yahtzee_sim.solving import cache
 
+#: States zeroed at a time when a resumed pass clears a level of a game with saved rolls.
+ZERO_BLOCK = 1 << 24
+
 
 def forward_path(rules: RuleSet, strategy: str, analysis: str) -> Path:
     """Where the cache folder keeps the forward pass of ``strategy`` (its label) on
@@ -164,7 +167,9 @@ class ForwardFile:
             return 0
         turn = int(self.record["turn"])
         start = state_layout(self.rules).level_start
-        self.A[start[turn + 1] : start[turn + 2]] = 0.0
+        for lo in range(int(start[turn + 1]), int(start[turn + 2]), ZERO_BLOCK):
+            block = self.A[lo : min(lo + ZERO_BLOCK, int(start[turn + 2]))]
+            block[block != 0.0] = 0.0  # the written entries only: the rest stays sparse
         return turn
 
     def save_level(self, turn: int, extra: dict) -> None:
