@@ -23,8 +23,8 @@ import time
 import numpy as np
 
 from yahtzee_sim._kernels.scoring import kernel_rules
-from yahtzee_sim.analysis.decisions.regret import (
-    RegretAccumulator,
+from yahtzee_sim.analysis.decisions.regret_tables import (
+    RegretTables,
     costliest,
     decision_layer_name,
     move_text,
@@ -54,7 +54,7 @@ def saved_move_text(rules: RuleSet, j: int, action: int) -> str:
     return f"stop: {box}, save {saved} roll{'s' if saved > 1 else ''}"
 
 
-class SavedRegretAccumulator(RegretAccumulator):
+class SavedRegretAccumulator(RegretTables):
     """Adds up the charges of a forward pass on a game with saved rolls
     (:class:`~yahtzee_sim.exact.saved_forward.LevelCharges`). ``by_layer[kind]``: the box
     (0), the keep with ``j`` rerolls left (``j``), the stop (the last)."""

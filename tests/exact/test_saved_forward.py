@@ -102,7 +102,7 @@ def run(path=None, acc=None, on_level=None):
 
 
 @pytest.mark.parametrize("level", [0, 2, 4])
-def test_a_pass_killed_mid_level_resumes_bit_for_bit(monkeypatch, tmp_path, level):
+def test_a_saved_roll_pass_killed_mid_level_resumes_bit_for_bit(monkeypatch, tmp_path, level):
     monkeypatch.setattr(forward, "OUTCOME_BYTES", 1)  # a chunk per used-mask: several a level
     path = tmp_path / "reach.bin"
     whole, _ = run()

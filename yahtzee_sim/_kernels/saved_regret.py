@@ -142,6 +142,18 @@ def merge_outcomes(lane, o_idx, o_mass, o_n, i):
 
 
 @njit(cache=True, nogil=True)
+def lane_tops(kr, reach_in, a, b):
+    """The most rerolls left with mass in the turns of positions ``a .. b - 1``: the first
+    roll of the most saved rolls reached (-1: none reached)."""
+    top = np.full(b - a, -1, dtype=np.int64)
+    for i in range(a, b):
+        for s in range(reach_in.shape[1]):
+            if reach_in[i, s] > 0.0:
+                top[i - a] = kr.rolls - 1 + s
+    return top
+
+
+@njit(cache=True, nogil=True)
 def group_lanes(pos, a, b):
     """``(lo, nu)``: the span of upper totals of positions ``a .. b - 1`` (one used-mask and
     flag, upper totals increasing)."""
@@ -166,23 +178,26 @@ def group_regret(kr, lanes, layout, pos, a, b, reach_in, keep, cat, work, scratc
     p, q, nxt, step, w, fin, idx, mass = scratch
     n_saved = reach_in.shape[1]
     bank = -1
+    top, lane_bank = lane_tops(kr, reach_in, a, b), np.full(b - a, -1, dtype=np.int64)
     for i in range(a, b):
         p[i - a, :] = 0.0
     cnt = np.zeros(b - a, dtype=np.int64)
     ends = (q, nxt, step, w, fin)
-    for j in range(kr.rolls - 2 + n_saved, -1, -1):
+    for j in range(top.max(), -1, -1):  # no mass above a lane's first roll: skipped
         bj = min(j, kr.saved_roll_cap)
         if bj != bank:
             box_step(kr, lanes, used, lo, flag, lo, nu, B, val, val_bonus, work.slots,
                      False, work.cat[: n_rolls * nu].reshape((n_rolls, nu)), bj)  # fmt: skip
-            for i in range(a, b):
-                cb = cat[i, min(bj, cat.shape[1] - 1)]
-                turn_end_entries(kr, offset, count, used, pos[i, 1], flag, cb, 0,
-                                 pos[i, 1] - lo, q, nxt, step)  # fmt: skip
             bank = bj
         s = j - (kr.rolls - 1)
         for i in range(a, b):
             t, u = pos[i, 1] - lo, i - a
+            if j > top[u]:
+                continue
+            if lane_bank[u] != bj:  # the lane's turn ends with bj rolls saved
+                cb = cat[i, min(bj, cat.shape[1] - 1)]
+                turn_end_entries(kr, offset, count, used, pos[i, 1], flag, cb, 0, t, q, nxt, step)
+                lane_bank[u] = bj
             if 0 <= s < n_saved and reach_in[i, s] > 0.0:
                 for r in range(n_rolls):
                     p[u, r] += reach_in[i, s] * kr.first_roll_prob[r]
