@@ -26,7 +26,9 @@ class RegretResult:
     Attributes
     ----------
     strategy : str
+        The strategy's label.
     rules : RuleSet
+        The game it played.
     optimal_value, strategy_value : float
         Expected final scores of optimal play and of the strategy (exact).
     total : float
@@ -54,7 +56,7 @@ class RegretResult:
     by_box: pd.Series
     situations: pd.DataFrame
     seconds: float = 0.0
-    meta: dict = field(default_factory=dict)
+    meta: dict[str, object] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         """JSON-ready summary (no wall time: the same run gives the same dict)."""
