@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import itertools
 import json
+import signal
+import subprocess
+import sys
+import textwrap
 from collections import defaultdict
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -131,3 +136,37 @@ def test_a_saved_roll_pass_killed_mid_level_resumes_bit_for_bit(monkeypatch, tmp
     assert run(path)[0] == whole
     left = [p.name for p in tmp_path.iterdir() if not p.name.startswith(".")]
     assert left == []  # the files go when the pass is over
+
+
+CHILD = textwrap.dedent(
+    """
+    import os, signal, sys
+    sys.path.insert(0, sys.argv[3])
+    from yahtzee_sim.exact import saved_forward as forward
+    from yahtzee_sim.analysis.decisions.saved_regret import SavedRegretAccumulator
+    from yahtzee_sim.exact.laws import prepared
+    from helpers import small_saved_game
+    forward.OUTCOME_BYTES = 1
+    real, seen = forward.scatter_reach, []
+    def dying(*args):
+        real(*args)
+        seen.append(1)
+        if len(seen) == int(sys.argv[2]):
+            os.kill(os.getpid(), signal.SIGKILL)
+    forward.scatter_reach = dying
+    strategy, rules = prepared("greedy", small_saved_game(2, n_dice=4), moments_only=True)
+    forward.saved_forward(strategy, rules, SavedRegretAccumulator(rules, 6), path=sys.argv[1])
+    """
+)
+
+
+@pytest.mark.slow
+def test_a_pass_killed_with_sigkill_resumes_bit_for_bit(monkeypatch, tmp_path):
+    monkeypatch.setattr(forward, "OUTCOME_BYTES", 1)
+    path = tmp_path / "reach.bin"
+    tests = str(Path(__file__).resolve().parents[1])
+    child = subprocess.run([sys.executable, "-c", CHILD, str(path), "40", tests], check=False)
+    assert child.returncode == -signal.SIGKILL
+    # 40 chunks of one used-mask: levels 0 to 2 have 22, level 3 the next 20
+    assert json.loads(path.with_name("reach.bin.progress").read_text())["turn"] == 3
+    assert run(path)[0] == run()[0]
