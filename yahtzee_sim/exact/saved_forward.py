@@ -14,7 +14,9 @@ The reach of every state is held in memory up to
 pass given ``path``, keep it in a memory-mapped file in the cache folder, one number per
 state, recorded level by level with the watching analysis's state, and resumed after a
 kill with the same figures bit for bit
-(:class:`~yahtzee_sim.exact.forward_file.ForwardFile`).
+(:class:`~yahtzee_sim.exact.forward_file.ForwardFile`). The progress bar counts the
+states of the levels (positions times saved-roll counts), chunk by chunk, the levels a
+resumed pass finds done counted at once.
 """
 
 from __future__ import annotations
@@ -134,23 +136,24 @@ def _levels(strategy, rules, on_chunk, reach, first, done, progress, on_level, s
               unit_scale=True, leave=False) as bar:  # fmt: skip
         bar.update(sum(cost[:first]))
         for k in range(first, rules.n_boxes):
-            got = _level(strategy, rules, on_chunk, reach, k, by_level[k], lanes)
+            got = _level(strategy, rules, on_chunk, reach, k, by_level[k], (lanes, bar.update))
             mean, n_positions = mean + got[0], n_positions + got[1]
             if store is not None:
                 state = getattr(on_chunk, "checkpoint_state", dict)()
                 extra = {"mean": mean, "n_positions": n_positions, "analysis_state": state}
                 store.save_level(k + 1, extra)
-            bar.update(cost[k])
             if on_level is not None:
                 on_level(k)
     full = layout.level_start[rules.n_boxes]
     return SavedForward(mean, float(np.sum(reach[full:])), n_positions)
 
 
-def _level(strategy, rules: RuleSet, on_chunk, reach, k: int, masks, lanes) -> tuple[float, int]:
+def _level(strategy, rules: RuleSet, on_chunk, reach, k: int, masks, run) -> tuple[float, int]:
     """Level ``k``'s reach pushed into level ``k + 1`` and its charges given to
-    ``on_chunk`` (``lanes``: the optimal table's widget lanes); returns the expected points
-    its turns score and the positions reached."""
+    ``on_chunk``; ``run = (lanes, advance)``: the optimal table's widget lanes, and the
+    progress bar's advance by the states of each chunk. Returns the expected points its
+    turns score and the positions reached."""
+    lanes, advance = run
     layout = state_layout(rules)
     n_saved = int(layout.saved_count[k])
     n_layers = rules.rolls_per_turn - 2 + n_saved
@@ -159,11 +162,13 @@ def _level(strategy, rules: RuleSet, on_chunk, reach, k: int, masks, lanes) -> t
     points, reached, asked = 0.0, 0, False
     for a, b in mask_chunks(rules, masks, per_chunk):
         pos = level_positions(rules, masks[a:b])
+        states = len(pos) * n_saved
         base = layout.block_offset[pos[:, 0] * rules.flag_size + pos[:, 2]] + pos[:, 1]
         step = layout.upper_count[pos[:, 0]]
         reach_in = np.asarray(reach[base[:, None] + np.arange(n_saved) * step[:, None]])
         live = reach_in.any(axis=1)
         if not live.any():
+            advance(states)
             continue
         pos, reach_in = pos[live], np.ascontiguousarray(reach_in[live])
         rng = None if asked else np.random.default_rng(k)  # re-ask a sample per level
@@ -179,6 +184,7 @@ def _level(strategy, rules: RuleSet, on_chunk, reach, k: int, masks, lanes) -> t
         on_chunk(charges)
         points += float(charges.points.sum())
         reached += len(pos)
+        advance(states)
     return points, reached
 
 
