@@ -336,3 +336,42 @@ def assert_each_step_taken_once(bar) -> None:
     """A finished weighted progress bar took every step of its run once and came to its end."""
     assert bar.taken == dict.fromkeys(bar.weights, 1)
     assert bar.done == pytest.approx(bar.total)
+
+
+def decision_book(strategy, rules):
+    """Every decision of ``strategy`` on ``rules`` (no Yahtzee flag), asked once per
+    rerolls left and per rolls saved over every (used-mask, upper total, roll):
+    ``keep[(used, upper, roll, left)]`` face counts kept, ``box[(used, upper, roll,
+    bank)]`` the box."""
+    from yahtzee_sim.engine.decide import decide, prepare
+    from yahtzee_sim.game.state import upper_reach
+
+    t = rules.tables
+    masks, uppers, rolls = np.meshgrid(
+        np.arange((1 << rules.n_boxes) - 1), np.arange(rules.upper_cap + 1),
+        np.arange(t.n_rolls), indexing="ij",
+    )  # fmt: skip
+    used, upper, roll = (a.ravel().astype(np.int64) for a in (masks, uppers, rolls))
+    ok = upper <= upper_reach(rules, used)  # the totals the filled boxes can make
+    used, upper, roll = used[ok], upper[ok], roll[ok]
+    m = len(used)
+    most_left = rules.rolls_per_turn - 1 + rules.saved_roll_cap
+
+    def view(left, bank):
+        return TurnView(
+            rules, np.arange(m, dtype=np.int64), t.roll_counts[roll], roll.astype(np.int32),
+            left, rules.n_boxes - 1, used, upper, np.zeros(m, dtype=np.int64),
+            np.zeros(m, dtype=np.int64), np.zeros((m, rules.n_boxes), dtype=np.int16),
+            saved_rolls=np.full(m, bank, dtype=np.int64),
+        )  # fmt: skip
+
+    prepare(strategy, rules)
+    keys = list(zip(used.tolist(), upper.tolist(), roll.tolist(), strict=True))
+    keep, box = {}, {}
+    for left in range(1, most_left + 1):
+        got = np.asarray(decide(strategy, view(left, 0)))
+        keep.update({(*k, left): tuple(got[i]) for i, k in enumerate(keys)})
+    for bank in range(rules.saved_roll_cap + 1):
+        got = np.asarray(decide(strategy, view(0, bank)))
+        box.update({(*k, bank): int(got[i]) for i, k in enumerate(keys)})
+    return keep, box

@@ -8,100 +8,38 @@ expected score minus the strategy's (the performance-difference identity), which
 the tests check. Without the score law the forward pass is streamed a block of states
 at a time (games whose law does not fit in memory, such as ``maxi-yatzy-3``), and a large
 game keeps its arrays in a file a killed run resumes from
-(:mod:`yahtzee_sim.exact.forward_file`). Games with
-fixed rolls only: on games with saved rolls a stop saves rolls the turn's widget does not
-value, and regret is refused in one line.
+(:mod:`yahtzee_sim.exact.forward_file`). Games with saved rolls have a forward pass of
+their own, which also charges the choice to stop and save rolls
+(:mod:`~yahtzee_sim.analysis.decisions.saved_regret`).
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 
 import numba
 import numpy as np
-import pandas as pd
 
 from yahtzee_sim._kernels.lanes import upper_total_lanes
 from yahtzee_sim._kernels.regret import level_regret
 from yahtzee_sim._kernels.scoring import kernel_rules
+from yahtzee_sim.analysis.decisions.regret_tables import (
+    RegretResult,
+    RegretTables,
+    costliest,
+    decision_layer_name,
+    move_text,
+)
 from yahtzee_sim.engine.compile_cache import COMPILE_SECONDS
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.engine.weighted_bar import WeightedBar
 from yahtzee_sim.exact.exact_costs import exact_bar
-from yahtzee_sim.exact.forward import ForwardStats, forward_pass
+from yahtzee_sim.exact.forward import forward_pass
 from yahtzee_sim.exact.laws import exact_result, prepared
-from yahtzee_sim.exact.result import ExactEvaluationError
-from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
-from yahtzee_sim.game.dice import DiceTables
 from yahtzee_sim.game.rules import RuleSet, get_rules
-from yahtzee_sim.game.state import decode_state, state_runs
+from yahtzee_sim.game.state import compact_states, decode_state, state_runs
 from yahtzee_sim.solving.solver import table_seconds, value_table
 from yahtzee_sim.validation import Integer, validate_params
-
-#: Regret values every decision point by the widget of its turn, which on games with saved
-#: rolls does not hold the rolls a stop saves: games with fixed rolls only.
-REGRET_ANALYSIS = Feature("regret", FIXED_ROLLS)
-
-
-@dataclass(eq=False)
-class RegretResult:
-    """Where a strategy loses expected points against optimal play.
-
-    Attributes
-    ----------
-    strategy : str
-    rules : RuleSet
-    optimal_value, strategy_value : float
-        Expected final scores of optimal play and of the strategy (exact).
-    total : float
-        Sum of all charged losses (= ``optimal_value − strategy_value`` up to rounding).
-    by_decision : pandas.Series
-        Loss by decision type: ``"keep, 2 rerolls left"``, ..., ``"box"``.
-    by_turn : pandas.Series
-        Loss by turn (1-based).
-    by_box : pandas.Series
-        Loss of the box decisions, by the box the strategy chose.
-    situations : pandas.DataFrame
-        The costliest situations, most expensive first: turn, filled boxes, upper
-        total, dice, rolls left, the strategy's move, the optimal move, probability
-        of reaching, loss when reached and their product (``expected_loss``). At
-        most one situation per (state, decision type) is listed.
-    """
-
-    strategy: str
-    rules: RuleSet
-    optimal_value: float
-    strategy_value: float
-    total: float
-    by_decision: pd.Series
-    by_turn: pd.Series
-    by_box: pd.Series
-    situations: pd.DataFrame
-    seconds: float = 0.0
-    meta: dict = field(default_factory=dict)
-
-    def to_dict(self) -> dict:
-        """JSON-ready summary (no wall time: the same run gives the same dict)."""
-        return {
-            "strategy": self.strategy,
-            "rules": self.rules.name,
-            "optimal_value": self.optimal_value,
-            "strategy_value": self.strategy_value,
-            "total": self.total,
-            "by_decision": self.by_decision.to_dict(),
-            "by_turn": {int(k): v for k, v in self.by_turn.items()},
-            "by_box": self.by_box.to_dict(),
-            "situations": self.situations.to_dict(orient="records"),
-        }
-
-
-def decision_layer_name(j: int) -> str:
-    """The name of decision layer ``j``: the box choice (0) or a keep with ``j`` rerolls
-    left."""
-    if j == 0:
-        return "box"
-    return f"keep, {j} reroll{'s' if j > 1 else ''} left"
 
 
 def regret(
@@ -126,8 +64,7 @@ def regret(
     Raises
     ------
     ExactEvaluationError
-        For random or score-dependent strategies (as :func:`~yahtzee_sim.exact.laws.evaluate`),
-        and on games with saved rolls (one line).
+        For random or score-dependent strategies (as :func:`~yahtzee_sim.exact.laws.evaluate`).
     ValueError
         If ``top`` is not a non-negative integer.
     """
@@ -150,8 +87,11 @@ def evaluate_with_regret(
     states at a time and keeps no level's outcomes: the memory of three numbers per state,
     so games too large for the exact law (``maxi-yatzy-3``) take it too.
     """
+    if compact_states(get_rules(rules)):  # saved rolls: a forward pass of its own
+        from yahtzee_sim.analysis.decisions.saved_regret import saved_regret
+
+        return saved_regret(strategy, get_rules(rules), top, distribution, progress)
     t0 = time.perf_counter()
-    REGRET_ANALYSIS.check(get_rules(rules), ExactEvaluationError)
     law = distribution is True
     strategy, rules = prepared(strategy, rules, moments_only=not law)
     with regret_bar(strategy, rules, law, progress) as bar:
@@ -188,7 +128,7 @@ def regret_bar(strategy, rules: RuleSet, law: bool, progress: bool) -> WeightedB
     )  # fmt: skip
 
 
-class RegretAccumulator:
+class RegretAccumulator(RegretTables):
     """Charges the losses of each chunk of decisions as the forward pass goes."""
 
     def __init__(self, rules: RuleSet, top: int, values: np.ndarray | None = None):
@@ -200,27 +140,12 @@ class RegretAccumulator:
         self.by_layer, self.by_turn, self.by_cat = np.zeros(R), np.zeros(C), np.zeros(C)
         self.cands: list = []
         self.seconds = 0.0  # time spent charging, for the report's timings
+        self.move = move_text
 
     @property
     def checkpoint_key(self) -> str:
         """What a resumable forward pass records this analysis under (its kind and size)."""
         return f"regret-top{self.top}"
-
-    def checkpoint_state(self) -> dict:
-        """The charges so far, JSON-ready, for a resumable forward pass."""
-        return {
-            "by_layer": self.by_layer.tolist(),
-            "by_turn": self.by_turn.tolist(),
-            "by_cat": self.by_cat.tolist(),
-            "cands": [list(c) for c in self.cands],
-        }
-
-    def restore_checkpoint(self, state: dict) -> None:
-        """Go on from the charges :meth:`checkpoint_state` recorded."""
-        self.by_layer = np.array(state["by_layer"], dtype=np.float64)
-        self.by_turn = np.array(state["by_turn"], dtype=np.float64)
-        self.by_cat = np.array(state["by_cat"], dtype=np.float64)
-        self.cands = [tuple(c) for c in state["cands"]]
 
     def __call__(self, turn, s, keep, cat, reach) -> None:
         t0 = time.perf_counter()
@@ -249,10 +174,7 @@ class RegretAccumulator:
         if not self.top:
             return
         contrib = (a[:, None] * top_p * top_loss).ravel()
-        flat = np.flatnonzero(contrib > 0)
-        if len(flat) > self.top:
-            flat = flat[np.argpartition(contrib[flat], -self.top)[-self.top :]]
-        for f in flat:
+        for f in costliest(contrib, self.top):
             i, j = divmod(int(f), R)
             r = int(top_roll[i, j])
             chosen = int(cat[i, r]) if j == 0 else int(keep[i, j - 1, r])
@@ -270,76 +192,11 @@ class RegretAccumulator:
                 )
             )
 
-    def result(self, label: str, fw: ForwardStats, seconds: float) -> RegretResult:
-        rules = self.rules
-        R, C = rules.rolls_per_turn, rules.n_boxes
-        self.cands.sort(key=lambda c: -c[0])
-        return RegretResult(
-            strategy=label,
-            rules=rules,
-            optimal_value=float(self.lanes.values[0]),
-            strategy_value=fw.mean,
-            total=float(self.by_layer.sum()),
-            by_decision=pd.Series(
-                {decision_layer_name(j): self.by_layer[j] for j in range(R - 1, -1, -1)},
-                name="expected_loss",
-            ),
-            by_turn=pd.Series(
-                self.by_turn,
-                index=pd.Index(np.arange(1, C + 1), name="turn"),
-                name="expected_loss",
-            ),
-            by_box=pd.Series(
-                self.by_cat,
-                index=pd.Index(rules.box_names, name="box"),
-                name="expected_loss",
-            ),
-            situations=_describe(rules, self.cands[: self.top]),
-            seconds=seconds,
-            meta={"charge_seconds": self.seconds},
-        )
+    def optimal_value(self) -> float:
+        """The optimal expected score (the empty sheet's value)."""
+        return float(self.lanes.values[0])
 
-
-def _move(rules: RuleSet, j: int, action: int) -> str:
-    if j == 0:
-        return rules.box_names[action] if 0 <= action < rules.n_boxes else "?"
-    faces = DiceTables.faces_from_counts(rules.tables.keep_counts[action])
-    return "keep " + (" ".join(map(str, faces)) if faces else "nothing (reroll all)")
-
-
-def _describe(rules: RuleSet, cands: list) -> pd.DataFrame:
-    rows = []
-    for contrib, state, j, r, a, p, loss, best, chosen in cands:
-        used, upper, flag = decode_state(rules, state)
-        filled = [n for k, n in enumerate(rules.box_names) if (int(used) >> k) & 1]
-        rows.append(
-            {
-                "turn": len(filled) + 1,
-                "filled": ", ".join(filled) or "-",
-                "upper_total": int(upper),
-                "yahtzee_scored": bool(flag),
-                "dice": " ".join(
-                    map(str, DiceTables.faces_from_counts(rules.tables.roll_counts[r]))
-                ),
-                "rolls_left": j,
-                "strategy_move": _move(rules, j, chosen),
-                "optimal_move": _move(rules, j, best),
-                "probability": a * p,
-                "loss": loss,
-                "expected_loss": contrib,
-            }
-        )
-    cols = [
-        "turn",
-        "filled",
-        "upper_total",
-        "yahtzee_scored",
-        "dice",
-        "rolls_left",
-        "strategy_move",
-        "optimal_move",
-        "probability",
-        "loss",
-        "expected_loss",
-    ]
-    return pd.DataFrame(rows, columns=cols)
+    def decisions(self) -> dict:
+        """The loss by decision type, in the order a turn meets them."""
+        R = self.rules.rolls_per_turn
+        return {decision_layer_name(j): self.by_layer[j] for j in range(R - 1, -1, -1)}

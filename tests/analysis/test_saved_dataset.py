@@ -1,5 +1,5 @@
-"""Decision datasets and regret on games with saved rolls: every option valued as the
-advisor values it (a stop scores now and saves the rolls left), regret refused in one line."""
+"""Decision datasets on games with saved rolls: every option valued as the advisor values
+it (a stop scores now and saves the rolls left)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,6 @@ import numpy as np
 import pytest
 
 from yahtzee_sim.analysis.decisions.dataset import decision_dataset
-from yahtzee_sim.analysis.decisions.regret import regret
-from yahtzee_sim.cli import main
-from yahtzee_sim.exact.laws import ExactEvaluationError
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.solving.advisor import advise
 from yahtzee_sim.solving.solver import value_table
@@ -63,12 +60,3 @@ def test_dataset_values_every_option_as_the_advisor_does(rules):
     saves = min(j, rules.saved_roll_cap)
     stop = next(o for o in _advised(rules, table, c, i) if o.stop_box is not None)
     assert stop.saves == saves and stop_value == pytest.approx(stop.value, abs=1e-9)
-
-
-def test_regret_is_refused_on_saved_rolls_in_one_line(capsys):
-    with pytest.raises(ExactEvaluationError, match=r"^regret is not available for games with"):
-        regret("greedy", MAXI)
-    assert main(["regret", "--strategy", "greedy", "--rules", MAXI]) == 2
-    err = capsys.readouterr().err.strip()
-    assert "regret is not available for games with saved rolls" in err
-    assert "\n" not in err

@@ -17,8 +17,7 @@ import pytest
 
 from yahtzee_sim import simulate_aggregate
 from yahtzee_sim.cli import main
-from yahtzee_sim.engine.decide import decide, prepare
-from yahtzee_sim.engine.view import TurnView
+from yahtzee_sim.engine.decide import prepare
 from yahtzee_sim.exact.laws import ExactEvaluationError, evaluate
 from yahtzee_sim.exact.moments_file import HEADER_BYTES
 from yahtzee_sim.exact.saved_moments import (
@@ -29,48 +28,12 @@ from yahtzee_sim.exact.saved_moments import (
     saved_moments,
 )
 from yahtzee_sim.game.rules import get_rules
-from yahtzee_sim.game.state import filled_counts, state_layout, upper_reach
+from yahtzee_sim.game.state import filled_counts, state_layout
 from yahtzee_sim.solving.levels import levels, upper_lanes
 from yahtzee_sim.solving.solver import solve
 from yahtzee_sim.strategies import get_strategy
 
-from helpers import BatchedOnly, small_saved_game
-
-
-def decision_book(strategy, rules):
-    """Every decision of ``strategy`` on ``rules`` (no Yahtzee flag), asked once per
-    rerolls left and per rolls saved over every (used-mask, upper total, roll):
-    ``keep[(used, upper, roll, left)]`` face counts kept, ``box[(used, upper, roll,
-    bank)]`` the box."""
-    t = rules.tables
-    masks, uppers, rolls = np.meshgrid(
-        np.arange((1 << rules.n_boxes) - 1), np.arange(rules.upper_cap + 1),
-        np.arange(t.n_rolls), indexing="ij",
-    )  # fmt: skip
-    used, upper, roll = (a.ravel().astype(np.int64) for a in (masks, uppers, rolls))
-    ok = upper <= upper_reach(rules, used)  # the totals the filled boxes can make
-    used, upper, roll = used[ok], upper[ok], roll[ok]
-    m = len(used)
-    most_left = rules.rolls_per_turn - 1 + rules.saved_roll_cap
-
-    def view(left, bank):
-        return TurnView(
-            rules, np.arange(m, dtype=np.int64), t.roll_counts[roll], roll.astype(np.int32),
-            left, rules.n_boxes - 1, used, upper, np.zeros(m, dtype=np.int64),
-            np.zeros(m, dtype=np.int64), np.zeros((m, rules.n_boxes), dtype=np.int16),
-            saved_rolls=np.full(m, bank, dtype=np.int64),
-        )  # fmt: skip
-
-    prepare(strategy, rules)
-    keys = list(zip(used.tolist(), upper.tolist(), roll.tolist(), strict=True))
-    keep, box = {}, {}
-    for left in range(1, most_left + 1):
-        got = np.asarray(decide(strategy, view(left, 0)))
-        keep.update({(*k, left): tuple(got[i]) for i, k in enumerate(keys)})
-    for bank in range(rules.saved_roll_cap + 1):
-        got = np.asarray(decide(strategy, view(0, bank)))
-        box.update({(*k, bank): int(got[i]) for i, k in enumerate(keys)})
-    return keep, box
+from helpers import BatchedOnly, decision_book, small_saved_game
 
 
 def brute_moments(rules, keep, box) -> tuple[float, float]:

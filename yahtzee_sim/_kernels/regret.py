@@ -43,6 +43,11 @@ def _box_loss(kr, used, flag, val, points, r, t, chosen_box, best_value):
     return best - chosen
 
 
+#: The loss of a box decision, for the regret kernel of games with saved rolls
+#: (:mod:`.saved_regret`), which values boxes with the rolls a stop saves.
+box_loss = _box_loss
+
+
 @njit(cache=True, nogil=True)
 def _charge(layer, pr, d, r, best, out):
     """Add a decision's expected loss ``pr * d`` to ``layer`` of the per-state outputs

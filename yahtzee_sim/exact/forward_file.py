@@ -13,7 +13,9 @@ from its last recorded level: the entries the unfinished level had begun to writ
 states two levels on) are zeroed first, so the resumed pass adds the same numbers in the
 same order and gives the same figures bit for bit. The files are deleted at the end.
 
-Games with fixed rolls (the product state layout, whose states are grouped by used-mask).
+Games with saved rolls (the compact layout, :class:`~yahtzee_sim.game.state.StateLayout`)
+keep the reach only, one number per state (:mod:`yahtzee_sim.exact.saved_forward`): a
+level's pass writes the next level's stretch only, so a resumed pass zeroes that stretch.
 """
 
 from __future__ import annotations
@@ -29,8 +31,11 @@ from yahtzee_sim._kernels.exact import Moments
 from yahtzee_sim.engine.atomic import write_atomic
 from yahtzee_sim.exact.moments_file import HEADER_BYTES, create_mapped_file
 from yahtzee_sim.game.rules import RuleSet
-from yahtzee_sim.game.state import compact_states, n_states
+from yahtzee_sim.game.state import compact_states, n_states, state_layout
 from yahtzee_sim.solving import cache
+
+#: States zeroed at a time when a resumed pass clears a level of a game with saved rolls.
+ZERO_BLOCK = 1 << 24
 
 
 def forward_path(rules: RuleSet, strategy: str, analysis: str) -> Path:
@@ -46,7 +51,7 @@ class ForwardFile:
     Parameters
     ----------
     rules : RuleSet
-        A game with fixed rolls.
+        A game with fixed rolls (three arrays) or saved rolls (the reach only).
     strategy : str
         The strategy's label (a file of another strategy is not resumed).
     analysis : str
@@ -59,14 +64,14 @@ class ForwardFile:
     Attributes
     ----------
     A, B, S2 : numpy.memmap
-        Reach probability and partial moments of every state.
+        Reach probability and partial moments of every state (``B`` and ``S2`` ``None``
+        in a game with saved rolls).
     record : dict or None
         The last recorded level's progress record (``None``: a fresh pass).
     """
 
     def __init__(self, rules: RuleSet, strategy: str, analysis: str, path: Path) -> None:
-        if compact_states(rules):
-            raise ValueError("the forward file holds games with fixed rolls only")
+        self.rows = 1 if compact_states(rules) else 3
         self.rules, self.path = rules, Path(path)
         self.progress_path = self.path.with_name(self.path.name + ".progress")
         self.states_path = self.path.with_name(self.path.name + ".states.npy")
@@ -80,16 +85,18 @@ class ForwardFile:
         self.record = self._resumed()
         if self.record is None:
             self._create()
-        values = np.memmap(self.path, np.float64, "r+", offset=HEADER_BYTES, shape=(3, self.n))
-        self.values = values
-        self.A, self.B, self.S2 = values[0], values[1], values[2]
+        shape = (self.rows, self.n)
+        self.values = np.memmap(self.path, np.float64, "r+", offset=HEADER_BYTES, shape=shape)
+        self.A, self.B, self.S2 = self.values[0], None, None
+        if self.rows == 3:
+            self.B, self.S2 = self.values[1], self.values[2]
 
     def _resumed(self) -> dict | None:
         """The progress record of a pass to resume, or ``None`` (start afresh)."""
         try:
             record = json.loads(self.progress_path.read_text())
             same = all(record.get(k) == v for k, v in self.meta.items())
-            same = same and self.path.stat().st_size == HEADER_BYTES + 24 * self.n
+            same = same and self.path.stat().st_size == HEADER_BYTES + 8 * self.rows * self.n
             raw = self.states_path.read_bytes()
         except (OSError, ValueError):
             return None
@@ -101,7 +108,7 @@ class ForwardFile:
     def _create(self) -> None:
         """A fresh file of zeros (sparse)."""
         self.progress_path.unlink(missing_ok=True)
-        create_mapped_file(self.path, self.meta, 24 * self.n)
+        create_mapped_file(self.path, self.meta, 8 * self.rows * self.n)
 
     def moments(self, n_boxes: int) -> tuple[Moments, int, np.ndarray, int]:
         """``(acc, turn, states, n_reached)`` to go on from: the accumulators over the
@@ -136,24 +143,40 @@ class ForwardFile:
         """Record that the levels before ``turn`` are done: the arrays flushed to the disk,
         then the next level's ``states``, then the progress record (``extra``: the random
         generator's state and the watching analysis's, JSON-ready)."""
+        small = {k: getattr(acc, k).tolist() for k in ("cat_sum", "cat_zero", "cat_turn", "stats")}
+        self._write({"turn": turn, "n_reached": n_reached, **small, **extra}, states)
+
+    def _write(self, fields: dict, states: np.ndarray) -> None:
+        """The arrays flushed, then ``states`` (checked by their SHA-256), then the
+        progress record (the file's identity and ``fields``)."""
         self.values.flush()
         buffer = io.BytesIO()
         np.save(buffer, states)
         raw = buffer.getvalue()
         write_atomic(self.states_path, raw)
-        record = {
-            **self.meta,
-            "turn": turn,
-            "n_reached": n_reached,
-            "cat_sum": acc.cat_sum.tolist(),
-            "cat_zero": acc.cat_zero.tolist(),
-            "cat_turn": acc.cat_turn.tolist(),
-            "stats": acc.stats.tolist(),
-            "states_sha256": hashlib.sha256(raw).hexdigest(),
-            **extra,
-        }
+        record = {**self.meta, **fields, "states_sha256": hashlib.sha256(raw).hexdigest()}
         write_atomic(self.progress_path, json.dumps(record))
         self.record = record
+
+    def reach_level(self) -> int:
+        """A game with saved rolls: the level to go on from, its reach in :attr:`A`. A
+        resumed pass gets the next level's stretch zeroed; a fresh one starts from the
+        empty sheet."""
+        if self.record is None:
+            self.A[0] = 1.0
+            return 0
+        turn = int(self.record["turn"])
+        start = state_layout(self.rules).level_start
+        for lo in range(int(start[turn + 1]), int(start[turn + 2]), ZERO_BLOCK):
+            block = self.A[lo : min(lo + ZERO_BLOCK, int(start[turn + 2]))]
+            block[block != 0.0] = 0.0  # the written entries only: the rest stays sparse
+        return turn
+
+    def save_level(self, turn: int, extra: dict) -> None:
+        """A game with saved rolls: record that the levels before ``turn`` are done (their
+        reach pushed into level ``turn``; ``extra``: what else a resumed pass needs,
+        JSON-ready)."""
+        self._write({"turn": turn, **extra}, np.zeros(0, dtype=np.int64))
 
     def remove(self) -> None:
         """Delete the files (the pass is over; the arrays stay readable while mapped)."""

@@ -205,14 +205,8 @@ def level_pass(
     n_layers = rules.rolls_per_turn - 1 + n_saved - 1
     stop = int(layout.level_start[k + 1])
     above1, above2 = (np.asarray(a) for a in above)
-    per_chunk = max(1, ROWS_PER_CHUNK // rules.tables.n_rolls)
-    if hasattr(strategy, "saved_decision_table"):
-        per_chunk = FILL_CHUNK
-    cum = np.cumsum(layout.upper_count[masks])
-    ends = np.searchsorted(cum, np.arange(per_chunk, cum[-1], per_chunk)) + 1
-    edges = np.unique(np.concatenate(([0], np.minimum(ends, len(masks)), [len(masks)])))
     computed = 0
-    for a, b in pairwise(edges.tolist()):
+    for a, b in mask_chunks(rules, masks, chunk_positions(strategy, rules)):
         chunk = level_positions(rules, masks[a:b])
         rng = np.random.default_rng(k) if a == 0 else None  # re-ask a sample per level
         keep, cat = position_decisions(strategy, rules, chunk, k, n_layers, rng)
@@ -224,6 +218,23 @@ def level_pass(
         if on_chunk is not None:
             on_chunk(len(chunk))
     return computed
+
+
+def chunk_positions(strategy, rules: RuleSet) -> int:
+    """Positions per chunk of a level pass: as many as fill one batched call of the
+    strategy, or :data:`FILL_CHUNK` with a compiled decision fill."""
+    if hasattr(strategy, "saved_decision_table"):
+        return FILL_CHUNK
+    return max(1, ROWS_PER_CHUNK // rules.tables.n_rolls)
+
+
+def mask_chunks(rules: RuleSet, masks: np.ndarray, per_chunk: int) -> list[tuple[int, int]]:
+    """``(a, b)`` pairs cutting ``masks`` (one level) into chunks of whole used-masks of
+    about ``per_chunk`` positions each (flags aside)."""
+    cum = np.cumsum(state_layout(rules).upper_count[masks])
+    ends = np.searchsorted(cum, np.arange(per_chunk, cum[-1], per_chunk)) + 1
+    edges = np.unique(np.concatenate(([0], np.minimum(ends, len(masks)), [len(masks)])))
+    return list(pairwise(edges.tolist()))
 
 
 def hopeless_shared(rules: RuleSet, masks: np.ndarray, values) -> bool:

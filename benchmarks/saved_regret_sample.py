@@ -1,0 +1,80 @@
+"""Regret with saved rolls: an estimate of a whole pass from a sample of every level.
+
+For every level of a game with saved rolls, a sample of its positions (used-masks evenly
+spread over the level, at least ``--positions`` positions) is charged as the forward pass
+of :mod:`yahtzee_sim.exact.saved_forward` charges it — the strategy's decisions, then the
+kernel — with every saved-roll count reached and the optimal values read as zeros (the
+work does not depend on them; untouched pages take no memory, so the 10 GiB table of
+``maxi-yatzy`` is not needed). The CPU seconds per position of each level times the
+level's positions, summed, estimate the pass when the strategy reaches every position (an
+upper bound: a strategy reaches fewer, and the pass skips the rest); ``--saved all`` reaches
+every saved-roll count of a position, ``--saved none`` only turns with no roll saved (a
+strategy that never stops early: the layers above a turn's first roll are skipped). It
+leaves out reading the reach file and the table from the disk. CPU time is process time
+(every thread). One JSON object per line.
+
+    python benchmarks/saved_regret_sample.py maxi-yatzy+forced+cap2 maxi-yatzy
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+from yahtzee_sim._kernels.lanes import compact_upper_lanes
+from yahtzee_sim.exact.laws import prepared
+from yahtzee_sim.exact.saved_forward import chunk_charges
+from yahtzee_sim.exact.saved_moments import level_positions, level_size, position_decisions
+from yahtzee_sim.game.rules import get_rules
+from yahtzee_sim.game.state import state_layout
+from yahtzee_sim.solving.levels import levels
+
+
+def level_cost(strategy, rules, lanes, k: int, masks, min_positions: int, saved: str) -> float:
+    """CPU seconds per position of level ``k`` (used-masks ``masks``) on a sample."""
+    layout = state_layout(rules)
+    n_saved = int(layout.saved_count[k])
+    n_masks = int(np.ceil(min_positions / layout.upper_count[masks].mean()))
+    sample = masks[np.unique(np.linspace(0, len(masks) - 1, n_masks).astype(np.int64))]
+    pos = level_positions(rules, sample)
+    reach = np.full((len(pos), n_saved), 1.0 / (len(pos) * n_saved))
+    if saved == "none":
+        reach[:, 1:] = 0.0
+    t0 = time.process_time()
+    keep, cat = position_decisions(strategy, rules, pos, k, rules.rolls_per_turn - 2 + n_saved)
+    chunk_charges(rules, lanes, k, pos, reach, keep, cat)
+    return (time.process_time() - t0) / len(pos)
+
+
+def estimate(name: str, strategy_id: str, min_positions: int, saved: str) -> dict:
+    """The per-level costs (microseconds per position) and the estimated CPU seconds."""
+    strategy, rules = prepared(strategy_id, get_rules(name), moments_only=True)
+    layout = state_layout(rules)
+    lanes = compact_upper_lanes(np.zeros(int(layout.level_start[-1])), layout)
+    by_level = levels(rules.n_boxes, rules.forced_order)[::-1]
+    level_cost(strategy, rules, lanes, 1, by_level[1], 1, saved)  # compile or load the kernels
+    per_level, total = {}, 0.0
+    for k, masks in enumerate(by_level):
+        seconds = level_cost(strategy, rules, lanes, k, masks, min_positions, saved)
+        per_level[k] = round(1e6 * seconds, 1)
+        total += seconds * level_size(rules, masks)
+    return {"rules": name, "strategy": strategy_id, "saved": saved, "us_per_position": per_level,
+            "estimated_cpu_s": round(total, 1)}  # fmt: skip
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("rules", nargs="+")
+    p.add_argument("--strategy", default="greedy")
+    p.add_argument("--positions", type=int, default=300, help="positions sampled per level")
+    p.add_argument("--saved", choices=["all", "none"], default="all", help="saved counts reached")
+    args = p.parse_args()
+    for name in args.rules:
+        print(json.dumps(estimate(name, args.strategy, args.positions, args.saved)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
