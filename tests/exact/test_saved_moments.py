@@ -19,7 +19,7 @@ from yahtzee_sim import simulate_aggregate
 from yahtzee_sim.cli import main
 from yahtzee_sim.engine.decide import prepare
 from yahtzee_sim.exact.laws import ExactEvaluationError, evaluate
-from yahtzee_sim.exact.moments_file import HEADER_BYTES
+from yahtzee_sim.exact.level_file import HEADER_BYTES
 from yahtzee_sim.exact.saved_moments import (
     hopeless_shared,
     level_pass,

@@ -32,8 +32,8 @@ from yahtzee_sim.errors import IllegalMoveError
 from yahtzee_sim.exact.decision_tables import ROWS_PER_CHUNK, decision_tables
 from yahtzee_sim.exact.exact_costs import exact_bar
 from yahtzee_sim.exact.forward_file import ForwardFile, forward_path
+from yahtzee_sim.exact.level_file import IN_MEMORY_STATES
 from yahtzee_sim.exact.result import ExactEvaluationError
-from yahtzee_sim.exact.saved_moments import IN_MEMORY_STATES
 from yahtzee_sim.game.dice import DiceTables
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import decode_state, n_states
@@ -223,7 +223,7 @@ def forward_levels(
     ``keep_levels`` False streams each level's outcomes, :data:`STREAM_STATES` states at a
     time, and keeps none (the moments only): the same additions in the same order, so
     the same statistics bit for bit, in the memory of the moments arrays. A streamed
-    whole pass of a game above :data:`~yahtzee_sim.exact.saved_moments.IN_MEMORY_STATES`
+    whole pass of a game above :data:`~yahtzee_sim.exact.level_file.IN_MEMORY_STATES`
     states, or any streamed whole pass given ``path``, keeps those arrays in a file and
     resumes from its last recorded level after a kill
     (:class:`~yahtzee_sim.exact.forward_file.ForwardFile`; ``on_decisions`` is then

@@ -3,7 +3,7 @@
 Without the score law, the forward pass (:func:`~yahtzee_sim.exact.forward.forward_levels`
 with ``keep_levels`` False: exact moments, regret) holds three numbers per state: the
 reach probability ``A`` and the partial moments ``B``, ``S2``. Above
-:data:`~yahtzee_sim.exact.saved_moments.IN_MEMORY_STATES` states, or whenever a path is
+:data:`~yahtzee_sim.exact.level_file.IN_MEMORY_STATES` states, or whenever a path is
 given, they live in a memory-mapped file in the cache folder, and after every level the
 pass records in a progress file beside it what a resumed pass needs: the levels done,
 the reached states of the next level (a ``.npy`` file, checked by its SHA-256), the
@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
 from pathlib import Path
 
 import numpy as np
 
 from yahtzee_sim._kernels.exact import Moments
 from yahtzee_sim.engine.atomic import write_atomic
-from yahtzee_sim.exact.moments_file import HEADER_BYTES, create_mapped_file
+from yahtzee_sim.exact.level_file import LevelFile
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import compact_states, n_states, state_layout
 from yahtzee_sim.solving import cache
@@ -45,21 +44,19 @@ def forward_path(rules: RuleSet, strategy: str, analysis: str) -> Path:
     return cache.cache_dir() / f"forward-{key}-{rules.fingerprint()}.bin"
 
 
-class ForwardFile:
+class ForwardFile(LevelFile):
     """The state arrays of one streamed forward pass and its last recorded level.
 
     Parameters
     ----------
     rules : RuleSet
         A game with fixed rolls (three arrays) or saved rolls (the reach only).
-    strategy : str
-        The strategy's label (a file of another strategy is not resumed).
-    analysis : str
-        ``"moments"``, or the key of the analysis that watches the decisions (a file of
-        another analysis is not resumed).
+    strategy, analysis : str
+        The strategy's label, and ``"moments"`` or the key of the analysis that watches
+        the decisions: the file of another strategy's or analysis's pass is not resumed.
     path : Path
-        The array file; the progress record is ``path`` + ``.progress`` and the next
-        level's states ``path`` + ``.states.npy``.
+        The array file (:class:`~yahtzee_sim.exact.level_file.LevelFile`); the next
+        level's states are kept in ``path`` + ``.states.npy``.
 
     Attributes
     ----------
@@ -71,44 +68,34 @@ class ForwardFile:
     """
 
     def __init__(self, rules: RuleSet, strategy: str, analysis: str, path: Path) -> None:
-        self.rows = 1 if compact_states(rules) else 3
-        self.rules, self.path = rules, Path(path)
-        self.progress_path = self.path.with_name(self.path.name + ".progress")
-        self.states_path = self.path.with_name(self.path.name + ".states.npy")
-        self.n = n_states(rules)
-        self.meta = {
-            "n": self.n,
+        meta = {
+            "n": n_states(rules),
             "fingerprint": rules.fingerprint(),
             "strategy": strategy,
             "analysis": analysis,
         }
+        super().__init__(path, meta, 1 if compact_states(rules) else 3)
+        self.rules = rules
+        self.states_path = self.path.with_name(self.path.name + ".states.npy")
         self.record = self._resumed()
         if self.record is None:
-            self._create()
-        shape = (self.rows, self.n)
-        self.values = np.memmap(self.path, np.float64, "r+", offset=HEADER_BYTES, shape=shape)
+            self.create()
+        self.values = self.mapped()
         self.A, self.B, self.S2 = self.values[0], None, None
         if self.rows == 3:
             self.B, self.S2 = self.values[1], self.values[2]
 
     def _resumed(self) -> dict | None:
         """The progress record of a pass to resume, or ``None`` (start afresh)."""
+        record = self.read_progress()
         try:
-            record = json.loads(self.progress_path.read_text())
-            same = all(record.get(k) == v for k, v in self.meta.items())
-            same = same and self.path.stat().st_size == HEADER_BYTES + 8 * self.rows * self.n
             raw = self.states_path.read_bytes()
-        except (OSError, ValueError):
+        except OSError:
             return None
-        if not same or hashlib.sha256(raw).hexdigest() != record["states_sha256"]:
+        if record is None or hashlib.sha256(raw).hexdigest() != record.get("states_sha256"):
             return None
         record["states"] = np.load(io.BytesIO(raw))
         return record
-
-    def _create(self) -> None:
-        """A fresh file of zeros (sparse)."""
-        self.progress_path.unlink(missing_ok=True)
-        create_mapped_file(self.path, self.meta, 8 * self.rows * self.n)
 
     def moments(self, n_boxes: int) -> tuple[Moments, int, np.ndarray, int]:
         """``(acc, turn, states, n_reached)`` to go on from: the accumulators over the
@@ -154,9 +141,9 @@ class ForwardFile:
         np.save(buffer, states)
         raw = buffer.getvalue()
         write_atomic(self.states_path, raw)
-        record = {**self.meta, **fields, "states_sha256": hashlib.sha256(raw).hexdigest()}
-        write_atomic(self.progress_path, json.dumps(record))
-        self.record = record
+        self.record = self.write_progress(
+            {**fields, "states_sha256": hashlib.sha256(raw).hexdigest()}
+        )
 
     def reach_level(self) -> int:
         """A game with saved rolls: the level to go on from, its reach in :attr:`A`. A
@@ -180,6 +167,5 @@ class ForwardFile:
 
     def remove(self) -> None:
         """Delete the files (the pass is over; the arrays stay readable while mapped)."""
-        self.progress_path.unlink(missing_ok=True)
         self.states_path.unlink(missing_ok=True)
-        self.path.unlink(missing_ok=True)
+        super().remove()

@@ -10,7 +10,7 @@ the moments pass asks (:func:`~yahtzee_sim.exact.saved_moments.position_decision
 the positions the level reaches only.
 
 The reach of every state is held in memory up to
-:data:`~yahtzee_sim.exact.saved_moments.IN_MEMORY_STATES` states; larger games, or any
+:data:`~yahtzee_sim.exact.level_file.IN_MEMORY_STATES` states; larger games, or any
 pass given ``path``, keep it in a memory-mapped file in the cache folder, one number per
 state, recorded level by level with the watching analysis's state, and resumed after a
 kill with the same figures bit for bit
@@ -32,9 +32,9 @@ from yahtzee_sim._kernels.saved_regret import saved_level_regret, scatter_reach
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.exact.forward_file import ForwardFile, forward_path
+from yahtzee_sim.exact.level_file import IN_MEMORY_STATES
 from yahtzee_sim.exact.result import ExactEvaluationError
 from yahtzee_sim.exact.saved_moments import (
-    IN_MEMORY_STATES,
     chunk_positions,
     level_positions,
     level_size,
@@ -95,7 +95,7 @@ def saved_forward(
 
     ``on_chunk`` may offer ``checkpoint_key``, ``checkpoint_state()`` and
     ``restore_checkpoint(state)``: a pass in a file (above
-    :data:`~yahtzee_sim.exact.saved_moments.IN_MEMORY_STATES` states, or given ``path``)
+    :data:`~yahtzee_sim.exact.level_file.IN_MEMORY_STATES` states, or given ``path``)
     then records its state after every level and restores it when resumed.
     ``on_level(k)`` is called once level ``k``'s reach is pushed on (tests).
 

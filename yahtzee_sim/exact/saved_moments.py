@@ -36,6 +36,7 @@ from yahtzee_sim.engine.decide import decide
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.exact.decision_tables import ROWS_PER_CHUNK, box_indices, keep_indices
+from yahtzee_sim.exact.level_file import IN_MEMORY_STATES
 from yahtzee_sim.exact.moments_file import MomentsFile, moments_path
 from yahtzee_sim.exact.result import ExactEvaluationError
 from yahtzee_sim.game.rules import RuleSet
@@ -43,9 +44,6 @@ from yahtzee_sim.game.state import filled_counts, known_box_scores, state_layout
 from yahtzee_sim.solving import cache
 from yahtzee_sim.solving.levels import levels, upper_lanes
 
-#: Most states whose moments a pass holds in memory (two float64 each: 512 MiB); larger
-#: games keep them in a file (:mod:`yahtzee_sim.exact.moments_file`).
-IN_MEMORY_STATES = 1 << 25
 #: Rows per decision point asked again, once per level, by the position-only check.
 CHECK_ROWS = 256
 #: Positions per chunk of a strategy with a compiled decision fill (its decisions take
@@ -279,7 +277,8 @@ def saved_moments(
     """The exact mean and second moment of the final score of ``strategy`` (prepared,
     deterministic, position-only) on ``rules`` (a game with saved rolls).
 
-    The moments of every state are held in memory up to :data:`IN_MEMORY_STATES` states;
+    The moments of every state are held in memory up to
+    :data:`~yahtzee_sim.exact.level_file.IN_MEMORY_STATES` states;
     larger games, or any game given ``path``, keep them in a file, level by level
     (:class:`~yahtzee_sim.exact.moments_file.MomentsFile`: in the cache folder by
     default; a killed pass resumes from its last recorded level; the file is deleted at
