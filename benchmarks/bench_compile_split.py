@@ -35,6 +35,10 @@ from page_format import Row
 #: The steps that compile the four costliest kernels (solve_level; upper_lane_decisions;
 #: level_effects with turn_outcomes; level_regret).
 DEFAULT = ("solver", "table_fill", "exact", "regret")
+#: Its entry for the Performance page (``perf_page.py``: not yet on the page's list).
+AREA, SMOKE = "The report", None
+TITLE = "Where the compile seconds go: numba's front end and LLVM"
+COMMAND = "python benchmarks/bench_compile_split.py"
 
 RUNNER = r"""
 import json, sys, time
@@ -167,13 +171,6 @@ def rows(r: dict) -> list[Row]:
                     f"{k['cpu']:.1f} s, {share:.0%} of it in LLVM",
                 ))  # fmt: skip
     return out
-
-
-# its entry on the Performance page (perf_page.py)
-AREA = "The report"
-TITLE = "Where the compile seconds go: numba's front end and LLVM"
-COMMAND = "python benchmarks/bench_compile_split.py"
-SMOKE = None
 
 
 if __name__ == "__main__":
