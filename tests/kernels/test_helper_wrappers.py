@@ -24,6 +24,8 @@ def wrapperless_helpers() -> dict[str, Path]:
     """Every kernel of ``_kernels/`` declared without a Python entry point, by name."""
     found = {}
     for path in sorted(kernels.KERNEL_DIR.glob("*.py")):
+        if path.stem == "__init__":  # imported again under that name, it would install again
+            continue
         module = importlib.import_module(f"yahtzee_sim._kernels.{path.stem}")
         for name, value in vars(module).items():
             if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module.__name__:
