@@ -63,7 +63,7 @@ def tile_rows(order: np.ndarray) -> np.ndarray:
     return row
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def tile_lanes(used, flag, rows, tile_used, tile_flag):
     """The filled boxes and flag of the tile's games ``rows``, lane by lane."""
     for t in range(rows.shape[0]):
@@ -71,7 +71,7 @@ def tile_lanes(used, flag, rows, tile_used, tile_flag):
         tile_flag[t] = flag[rows[t]]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def tile_plan(n):
     """``(n_tiles, n_chunks)`` of a batched kernel over ``n`` rows: ``TILE`` rows a tile,
     tile ``k`` run by parallel chunk ``k % n_chunks`` (at most :data:`CHUNKS` chunks, each
@@ -80,20 +80,20 @@ def tile_plan(n):
     return n_tiles, min(n_tiles, CHUNKS)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def tile_scratch(kr):
     """``(work, tile_used, tile_flag)``: one chunk's widget buffers for ``TILE`` lanes
     (decisions recorded) and room for its tile's filled boxes and flags (:func:`tile_lanes`)."""
     return new_work(kr, TILE, 1), np.empty(TILE, dtype=np.int64), np.empty(TILE, dtype=np.int64)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def tile_rows_at(order, k):
     """The rows of tile ``k``: ``order[k * TILE : (k + 1) * TILE]`` (the last tile shorter)."""
     return order[k * TILE : min(order.shape[0], (k + 1) * TILE)]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def tile_box_values(kr, work, nu):
     """``(val, val_bonus)``: the box values of a tile's ``nu`` lanes, views of ``work``
     (one row per slot) that the caller fills before :func:`solve_tile`."""
@@ -140,7 +140,7 @@ def _gather(table, rows, layer, roll):
     return out
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def solve_tile(kr, used, flag, rows, k, work, tile_used, tile_flag, keep_out, cat_out, top=True):
     """Tile ``k`` (games ``rows``, box values already in ``work.val``/``work.val_bonus``):
     one :func:`.widget.widget_mixed` call, its decisions copied into the outputs
@@ -154,7 +154,7 @@ def solve_tile(kr, used, flag, rows, k, work, tile_used, tile_flag, keep_out, ca
     return W
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def copy_decisions(kr, cat, keep, k, nu, cat_out, keep_out, layers):
     """The recorded decisions of a widget run over tile ``k``'s ``nu`` lanes into the
     tile's block of the outputs (:func:`decision_buffers`): the boxes and the keeps with
@@ -167,7 +167,7 @@ def copy_decisions(kr, cat, keep, k, nu, cat_out, keep_out, layers):
                 keep_out[k, j - 1, r, t] = keep[j, r, t]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def first_roll_keeps(kr, W, k, nu, first_ptr, first_roll, out, best, arg):
     """The best keeps at the first rolls of tile ``k``'s rows: row ``p``'s rolls are
     ``first_roll[first_ptr[p] : first_ptr[p + 1]]``, their keeps go to the same entries
@@ -183,7 +183,7 @@ def first_roll_keeps(kr, W, k, nu, first_ptr, first_roll, out, best, arg):
 SPAN = 32  # widest run of lanes of one state whose box values one box_values call fills
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def copy_box_values(slot_ptr, used, src, col, dst, t):
     """``dst[:, t]`` = column ``col`` of box values ``src`` for the open boxes, ``NEG``
     for the filled ones (:func:`.box_step.mask_used_boxes`); box ``c``'s slots are
@@ -199,7 +199,7 @@ def copy_box_values(slot_ptr, used, src, col, dst, t):
                 dst[s, t] = v
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def n_of_a_kind_slots(kr):
     """``mask[s]``: whether slot ``s`` can score an n-of-a-kind roll (its points, or its
     joker points, in some box) — the only slots whose values a roll's Yahtzee bonus
@@ -215,7 +215,7 @@ def n_of_a_kind_slots(kr):
     return mask
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def run_lanes(lane, rows, t0, t1):
     """``(lo, hi, per_pair)``: the lowest and highest lane of pairs ``rows[t0:t1]`` (one
     state), and whether they span ``SPAN`` lanes or more — their box values are then
@@ -226,7 +226,7 @@ def run_lanes(lane, rows, t0, t1):
     return lo, hi, hi - lo >= SPAN
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def fill_need_run(
     kr, lanes, used, upper, flag, lane, rows, t0, t1, val, val_bonus, buf, bonus_slots
 ):
@@ -258,7 +258,7 @@ def fill_need_run(
             copy_box_values(slot_ptr, used, tmp, col, dst, t)  # (unfilled slots: unread)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def fill_need_tile(kr, lanes, used, upper, flag, lane, rows, val, val_bonus, buf, bonus_slots):
     """Every lane of a tile (:func:`fill_need_run` per run of pairs of one state)."""
     t0 = 0
@@ -282,7 +282,7 @@ def fill_need_tile(kr, lanes, used, upper, flag, lane, rows, val, val_bonus, buf
         t0 = t1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def state_run_end(used, upper, flag, rows, t0):
     """The end of the run of pairs ``rows[t0:]`` of one state (as :func:`lane_order`
     sorts them): the first ``t > t0`` whose state differs, or ``len(rows)``."""
@@ -294,7 +294,7 @@ def state_run_end(used, upper, flag, rows, t0):
     return t
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def prefetch_need_tile(kr, lanes, used, upper, flag, lane, rows):
     """Start loading the table entries :func:`fill_need_tile` will read for a tile
     (:func:`.box_step.prefetch_box_rows` per run of pairs of one state): issued one tile
@@ -363,7 +363,7 @@ def upper_run_column(kr, lanes, used, flag, upper, lo, per_state, tmp, only):
     return upper - lo
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def fill_upper_run(kr, lanes, used, flag, upper, t0, t1, val, val_bonus, buf, bonus_slots):
     """Lanes ``t0 .. t1 - 1`` of a tile, states ``(used, upper[t], flag)`` of one used-mask
     and flag (``upper`` ascending): their max-EV box values (lanes over upper totals)

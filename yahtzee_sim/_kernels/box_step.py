@@ -39,7 +39,7 @@ NEG = -1.0e300
 _NO_MASK = np.zeros(0, dtype=np.bool_)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def box_pad(kr, lanes, flag):
     """Extra lanes of box values below ``lo``: the Yahtzee bonus in target lanes of a
     state whose n-of-a-kind rolls earn it (the flag is set), else 0."""
@@ -124,7 +124,7 @@ def box_values(kr, lanes, used, upper, flag, lo, nu, val, only=_NO_MASK, saved=0
             need_row_lanes(val, s, V, o2, f2, n2, lo - q, nu, top, bottom)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def prefetch_box_rows(kr, lanes, used, upper, flag, lo, hi):
     """Start loading (:func:`.memory.prefetch`) the entries :func:`box_values` of need
     lanes ``lanes`` reads for lanes ``lo .. hi`` of state ``(used, upper, flag)``:
@@ -151,7 +151,7 @@ def prefetch_box_rows(kr, lanes, used, upper, flag, lo, hi):
             prefetch_row_lanes(V, offset[s2], f2, length[s2], lo - q, hi - q)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def bonus_moves_flag(kr, used, flag):
     """Whether a Yahtzee rolled from this state earns a bonus that moves the flag (rules
     with a bonus limit): its boxes then lead to states with the next flag."""
@@ -235,7 +235,7 @@ def box_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots, rec
         best_boxes_at(W, rki[r], cat, r, record, V, rows, boxes, n, src, mul, add, nu)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def best_open_boxes(kr, W, val, open_boxes, src, mul):
     """One lane, every roll as if scored normally: ``W[k, 0]`` of each roll's keep ``k``
     = the best of ``val[slot, src] * mul + 0.0`` over the open boxes, box by box over
@@ -296,7 +296,7 @@ def best_boxes(Wk, ck, record, V, rows, boxes, n, src, mul, add, nu):
     )  # fmt: skip
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def best_boxes_at(W, k, cat, r, record, V, rows, boxes, n, src, mul, add, nu):
     """``W[k, t]`` = the best of ``V[rows[i], src + t] * mul + add`` over ``i < n``
     (``NEG`` if ``n`` is 0) and, with ``record``, ``cat[r, t]`` = its box ``boxes[i]``
@@ -355,7 +355,7 @@ def mask_used_boxes(kr, used, t, val):
                 val[s, t] = NEG
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def mixed_box_step(kr, used, flag, nu, W, val, val_bonus, slots, cat):
     """The box step of caller-valued lanes whose turn-start states differ: lane
     ``t`` is a game at filled boxes ``used[t]`` and flag ``flag[t]``, its filled boxes

@@ -57,7 +57,7 @@ def successors(kr, states):
     return np.array(out, dtype=np.int64)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _fill_next_rows(next_off, n_y, iy, d, mr_y, x2_states, x2_mr, off, first, length):
     """Point the single-state row arrays ``off, first, length`` (indexed by the mover's
     next state X') at the rows of the joint positions (mover Y = waiter ``iy``, waiter

@@ -53,7 +53,7 @@ def reach_layer(kr, keep_row, p, w, fin):
         p[r] = w[kr.roll_keep_index[r]]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def final_roll_law(kr, keep_dec, p, w, fin):
     """Probability of each roll the turn ends with, into ``fin``.
 

@@ -113,7 +113,7 @@ def best_subkeeps(kr, W, A, nu, record):
                     W[k, t] = max(W[k, t], W[a, t])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _best_subkeeps_recorded(kr, W, A, nu):
     """:func:`best_subkeeps` with its record ``A``: one read-modify-write of keep ``k``'s
     row and record per removed die, every load unconditional (the loop then vectorizes;
@@ -137,7 +137,7 @@ def _best_subkeeps_recorded(kr, W, A, nu):
                 W[k, t] = v if better else w
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def first_roll_mean(kr, W, out, nu):
     """``out[t]`` = the mean over first rolls of their rows of ``W``: the state's value
     (only the empty keep is needed, so this is one dot product, not a full keep pass).
@@ -232,7 +232,7 @@ def saved_roll_steps(kr, lanes, used, upper, flag, lo, nu, W, A, val, val_bonus,
         W[0, t] = tops[0, t]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def filled_boxes(used):
     """Number of filled boxes of the used-mask ``used`` (its set bits)."""
     n = 0
@@ -270,7 +270,7 @@ def reroll_steps(kr, W, A, nu, work, record, top=True):
     first_roll_mean(kr, W, W[0], nu)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def best_keep_at(kr, W, t, r, best, arg):
     """The best keep at roll ``r`` in lane ``t``, from the keep values ``W`` (as
     :func:`reroll_steps` with ``top`` False leaves them), with the ties of

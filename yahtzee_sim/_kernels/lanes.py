@@ -81,7 +81,7 @@ def exponential_lanes(values: np.ndarray, scale: np.ndarray) -> Lanes:
     return Lanes(LANES_EXP, values, _NO_ROWS, _NO_ROWS, _NO_ROWS, 0.0, 0.0, scale)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def row_first(lanes, s):
     """First lane of state ``s``'s row (need lanes)."""
     return lanes.first[s] if lanes.first.shape[0] else 0

@@ -164,7 +164,7 @@ def _box_options(kr, lanes, u, up, f, r, points, o, opt_action, opt_value):
     return o
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _keep_options(kr, r, W, first_roll, o, opt_action, opt_value):
     """The options of a keep decision at roll ``r``: each keep's value (``W[k, 0]``, at
     the decision's rerolls left; keeping every die ends the rolling, ``first_roll[r]``:
@@ -177,7 +177,7 @@ def _keep_options(kr, r, W, first_roll, o, opt_action, opt_value):
     return o
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _levels_options(kr, lanes, u, up, f, a, b, roll, rolls_left, opt_start, out, work, first_roll):
     """Options of decisions ``a .. b - 1`` of one turn-start state, ordered by rerolls
     left, computing only the levels they need: box decisions need no widget; keep

@@ -49,7 +49,7 @@ def word(gkey, key1, counter):
     return mix64(gkey ^ (key1 + np.uint64(counter) * GAMMA))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def dice_counter(turn, roll, pair, rolls_stride):
     """Counter of the word holding dice slots ``2*pair`` and ``2*pair + 1`` of roll
     ``roll`` of turn ``turn`` (``rolls_stride``: 16, or more when a turn can have more
@@ -57,7 +57,7 @@ def dice_counter(turn, roll, pair, rolls_stride):
     return (turn * rolls_stride + roll) * 64 + pair + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def face_from_word(w, slot, n_faces):
     """Face index (0-based) of die ``slot`` from its word (high half = even slot)."""
     half = (w >> _S32) if slot % 2 == 0 else (w & _LO32)

@@ -50,7 +50,7 @@ from yahtzee_sim._kernels.scoring import (
 TILE = 32
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def turn_end_entries(kr, offset, count, used, upper, flag, cat_row, shift, t, q, nxt, step):
     """Lane ``t`` of the turn ends of every roll ``r`` scored in box ``cat_row[r]`` from
     ``(used, upper, flag)``: the points with bonuses ``q[r, t]``, the next state's index
@@ -83,7 +83,7 @@ def put_turn_end(W, k, t, nu, q, i, m1, m2):
     W[k, nu + t] = q * q + 2.0 * q * a1 + m2[i]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def layer_keeps(kr, keep, lanes, layer, kt, stop_r, stop_t):
     """The keeps of layer ``layer`` of the lanes' positions: ``kt[r, t]`` (the row each roll
     reads), and the ``(roll, lane)`` pairs that stop the turn (keep every die), returned
@@ -99,7 +99,7 @@ def layer_keeps(kr, keep, lanes, layer, kt, stop_r, stop_t):
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def tile_moments(kr, offset, count, pos, lanes, n_saved, keep, cat, m1, m2, shift, scratch, top):
     """The moments of the positions ``pos[lanes[t]]`` (one used-mask and flag; ``nu``
     lanes) with ``0 .. n_saved - 1`` saved rolls into ``top[s, t]`` (first moment) and
@@ -148,7 +148,7 @@ def tile_moments(kr, offset, count, pos, lanes, n_saved, keep, cat, m1, m2, shif
             first_roll_mean(kr, W, top[s], 2 * nu)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def tile_scratch(kr, n_saved):
     """Scratch of :func:`tile_moments` for up to :data:`TILE` lanes, and its ``top``."""
     n_keeps = kr.keep_add.shape[0]
@@ -165,7 +165,7 @@ def tile_scratch(kr, n_saved):
     return scratch, np.empty((n_saved, 2 * TILE))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def same_decisions(keep, cat, i, a):
     """Whether positions ``i`` and ``a`` have the same decisions in every row."""
     for j in range(keep.shape[1]):
@@ -179,7 +179,7 @@ def same_decisions(keep, cat, i, a):
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def level_tiles(pos, share, keep, cat):
     """Which positions are computed, and in which tiles: ``(copy_of, order, tile_ptr)``.
 

@@ -16,7 +16,7 @@ from yahtzee_sim._kernels.widget import widget
 from yahtzee_sim._kernels.work_buffers import new_work
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _push(kr, used, upper, flag, x, mass, acc, touched, n_touched, width, sink):
     """Move ``mass`` at ``x`` points along the outcomes ``acc[touched[:n_touched]]``
     into ``sink = (next_off, next_mass, turn, stats, cat_sum, cat_zero, cat_turn)``

@@ -227,7 +227,7 @@ def joker_case(kr, roll, used, flag):
     return 4
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def box_open(kr, used, c):
     """Whether box ``c`` may be filled at used-mask ``used``: open, and under forced
     order the first open box of the score sheet."""
@@ -284,7 +284,7 @@ def saved_state_index(kr, used, upper, flag, saved):
     return ((used * kr.flag_size + flag) * kr.saved_size + saved) * (kr.upper_cap + 1) + upper
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def sets_flag(kr, c, p):
     """Whether ``p`` points in box ``c`` set the Yahtzee-bonus flag (a full-points Yahtzee).
 
@@ -293,7 +293,7 @@ def sets_flag(kr, c, p):
     return (kr.flag_size >= 2) & (c == kr.yahtzee_index) & (p == kr.yahtzee_points) & (p > 0)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def next_state_depends_on_points(kr, c):
     """Whether the state after scoring box ``c`` depends on the points written there
     (:func:`scored_state`): an upper box moves the upper total, a full-points Yahtzee
@@ -311,14 +311,14 @@ def flag_after_roll(kr, flag, yb):
     return flag
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def bonus_roll(kr, flag):
     """``(flag after a bonus Yahtzee, whether a roll can earn the bonus)`` at flag
     ``flag``: what a lane valuing the boxes of a state needs for a Yahtzee rolled there."""
     return flag_after_roll(kr, flag, 1), kr.yahtzee_bonus > 0 and flag >= 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def open_slot_range(slot_ptr, used, c):
     """Box ``c``'s slots ``lo .. hi - 1`` (``slot_ptr`` is ``kr.slot_ptr``), an empty range
     when used-mask ``used`` has the box filled."""
@@ -341,7 +341,7 @@ def upper_after(kr, upper, c, p):
     return cap, kr.upper_bonus if upper < cap else 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def upper_after_lanes(kr, lo, nu, c, p):
     """:func:`upper_after` over the upper totals ``lo .. lo + nu - 1`` at once:
     ``(a, b, shift)`` with lanes ``t < a`` moving to ``lo + t + shift`` with no bonus,
@@ -393,7 +393,7 @@ def roll_options(kr, roll, used, flag, points):
     return yahtzee_bonus_points(kr, roll, used, flag)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def kinds_score_normally(kr, used):
     """Whether every n-of-a-kind roll scores as any other roll at used-mask ``used``: no
     joker rule applies and no Yahtzee bonus is paid (no Yahtzee box, the Yahtzee box

@@ -56,7 +56,7 @@ _CDF_PHI = np.array([0.5 * math.erfc(-z / _SQRT2) for z in _CDF_Z])
 _CDF_PDF = _CDF_STEP * np.exp(-_CDF_Z * _CDF_Z / 2) / math.sqrt(2 * math.pi)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def normal_cdf(x):
     """Standard normal CDF: cubic Hermite interpolation of a table (step 1/128, error
     below 1e-11; four times faster than ``erfc``, which it replaced in the fill)."""
@@ -100,7 +100,7 @@ def win_share(x, fin_best, fin_ties, um, usd, n_unf):
     return g
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def win_value(base, mu, sd, fin_best, fin_ties, um, usd, n_unf, gh_x, gh_w):
     """P(win) when this player's final score is ``base`` + a normal (``mu``, ``sd``):
     exact for ``sd = 0``, closed form against one opponent still playing, else
@@ -115,7 +115,7 @@ def win_value(base, mu, sd, fin_best, fin_ties, um, usd, n_unf, gh_x, gh_w):
     return acc
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def fill_win_values(
     kr, used, upper, flag, score, mean, sd, fb, ft, um, usd, n_unf, gh_x, gh_w, t, val, val_bonus
 ):
@@ -236,7 +236,7 @@ def win_aware_decisions(
 # --- win-target: own future by the target-score table, opponents by their best final
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _max_normal_quantile(q, mu, sd, n_unf):
     """The ``q``-quantile of the best of independent normal finals (``mu[k]``,
     ``sd[k]``), by bisection."""
@@ -260,7 +260,7 @@ def _max_normal_quantile(q, mu, sd, n_unf):
     return 0.5 * (lo + hi)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _exact_span(fin_best, fin_ties, ost, osc, n_unf, law_len):
     """``(lo, hi)`` of the opponents' best final when every unfinished opponent's law is
     in the table, else ``(1, 0)``."""
@@ -334,7 +334,7 @@ def best_final_nodes(opponents, laws, normal, nodes):
             acc += w[j]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _normal_nodes(fb, ft, ost, osc, normal, out):
     """Nodes of the best of normal finals (and ``fb`` if ``ft``), filling ``out``."""
     mean, sd, z, zw = normal
@@ -357,7 +357,7 @@ def _normal_nodes(fb, ft, ost, osc, normal, out):
     return x.shape[0]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _law_nodes(state, points, laws, out):
     """Nodes of one opponent's exact final (state's law shifted by their ``points``)."""
     pool, offset, length = laws[0], laws[1], laws[2]
@@ -375,7 +375,7 @@ def _law_nodes(state, points, laws, out):
     return c
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _best_law_nodes(ost, osc, laws, lo, hi, out):
     """Nodes of the best of several exact finals on ``lo..hi`` (``lo`` is at least a
     finished opponents' best total): the product of the opponents' CDFs."""
@@ -436,7 +436,7 @@ def beat_probability(probs, o, n, rival, base):
     return v
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def fill_reach_values(kr, sheet, target, mean, rival, t, val, val_bonus):
     """Lane ``t`` (one game, ``sheet = (used, upper, flag, score)``): ``val[s, t]`` = P(win)
     after writing the points of slot ``s`` — :func:`beat_probability` from the state

@@ -61,7 +61,7 @@ def buffer_rows(buf, n, nu):
     return buf[: n * nu].reshape((n, nu))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def buffer_layers(buf, m, n, nu):
     """The first ``m * n * nu`` entries of ``buf`` as ``(m, n, nu)`` (``(0, n, nu)`` if too
     short)."""
@@ -70,7 +70,7 @@ def buffer_layers(buf, m, n, nu):
     return buf[: m * n * nu].reshape((m, n, nu))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def copy_rows(rows, out, n, nu):
     """``out[k, t] = rows[k, t]`` for the first ``n`` rows."""
     for k in range(n):
@@ -78,7 +78,7 @@ def copy_rows(rows, out, n, nu):
             out[k, t] = rows[k, t]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def record_rows(rki, rows, out, nu):
     """``out[r, t] = rows[rki[r], t]``: the rows of the rolls (a level's record)."""
     for r in range(rki.shape[0]):
@@ -86,7 +86,7 @@ def record_rows(rki, rows, out, nu):
             out[r, t] = rows[rki[r], t]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def level_records(kr, work, nu):
     """``(keep, keep_vals, roll_vals)``: the per-level records of ``work`` for ``nu`` lanes,
     each ``(levels, rows, nu)`` — the best keep per roll, the value of every keep, the value
