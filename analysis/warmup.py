@@ -386,7 +386,7 @@ def solve_while_compiling(step: str, rules) -> None:
     did not compile is compiled when first used.
     """
     from yahtzee_sim.analysis.report import compile_ahead
-    from yahtzee_sim.engine.compile_cache import kernel_missing
+    from yahtzee_sim.engine.compile_costs import kernel_missing
     from yahtzee_sim.solving.solver import value_table
 
     proc = None

@@ -30,7 +30,7 @@ from yahtzee_sim.analysis.decisions.regret_tables import (
     decision_layer_name,
     move_text,
 )
-from yahtzee_sim.engine.compile_cache import COMPILE_SECONDS
+from yahtzee_sim.engine.compile_costs import COMPILE_SECONDS
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.engine.weighted_bar import WeightedBar
 from yahtzee_sim.exact.exact_costs import exact_bar
@@ -112,7 +112,7 @@ REGRET_KERNELS = {
     kernel: COMPILE_SECONDS[kernel] for kernel in (("yahtzee_sim._kernels.regret", "level_regret"),)
 }
 #: Seconds of charging the losses per encoded state of a level (in the unit of
-#: :data:`~yahtzee_sim.engine.compile_cache.COMPILE_SECONDS`: ``greedy``'s regret on
+#: :data:`~yahtzee_sim.engine.compile_costs.COMPILE_SECONDS`: ``greedy``'s regret on
 #: Yahtzee charges for 4.6 s).
 REGRET_STATE_SECONDS = 4.4e-6
 

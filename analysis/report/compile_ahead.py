@@ -20,7 +20,7 @@ import sys
 
 import numpy as np
 
-from yahtzee_sim.engine import compile_cache
+from yahtzee_sim.engine import compile_costs
 
 #: Longest wait for the warm-up before the exact stage starts without it.
 TIMEOUT_SECONDS = 300.0
@@ -28,17 +28,17 @@ TIMEOUT_SECONDS = 300.0
 
 #: The built-in strategies' decision kernels a first report compiles, with their compile
 #: seconds (CPU seconds of ``numba:compile``, measured as
-#: :data:`~yahtzee_sim.engine.compile_cache.COMPILE_SECONDS` is).
+#: :data:`~yahtzee_sim.engine.compile_costs.COMPILE_SECONDS` is).
 STRATEGY_KERNELS = {
     ("yahtzee_sim.strategies.greedy", "greedy_fill_states"): 19.5,
     ("yahtzee_sim.strategies.rule_based_v2", "program_box"): 8.8,
     ("yahtzee_sim.strategies.defensive", "defensive_keep"): 1.4,
 }
 #: The kernels a first report compiles, each weighted by its compile seconds (the core's
-#: from :data:`~yahtzee_sim.engine.compile_cache.COMPILE_SECONDS`): the share of the
+#: from :data:`~yahtzee_sim.engine.compile_costs.COMPILE_SECONDS`): the share of the
 #: compiling still ahead is the weight of those missing from the numba cache.
 REPORT_KERNELS = {
-    kernel: compile_cache.COMPILE_SECONDS[kernel]
+    kernel: compile_costs.COMPILE_SECONDS[kernel]
     for kernel in (
         ("yahtzee_sim._kernels.solve", "solve_level"),
         ("yahtzee_sim._kernels.regret", "level_regret"),
@@ -53,7 +53,7 @@ REPORT_KERNELS = {
 #: 106.5 s again, so 130.9 s more, split between compiling the kernels and evaluating
 #: the built-in strategies in the proportions ``benchmarks/bench_report.py`` measures,
 #: 45 : 55), and the time
-#: :func:`~yahtzee_sim.engine.compile_cache.calibration_seconds` takes there.
+#: :func:`~yahtzee_sim.engine.compile_costs.calibration_seconds` takes there.
 REFERENCE_SECONDS = {"compile": 58.9, "evaluate": 72.0, "calibration": 0.20}
 
 #: Deterministic strategies of the default report (the reference's evaluations).
@@ -64,7 +64,7 @@ def needed() -> bool:
     """Whether the warm-up's kernels (the decision fill, the exact stage's) are missing
     from the numba cache."""
     return any(
-        compile_cache.kernel_missing(*kernel)
+        compile_costs.kernel_missing(*kernel)
         for kernel in (
             ("yahtzee_sim._kernels.regret", "level_regret"),
             ("yahtzee_sim._kernels.batched", "upper_lane_decisions"),
@@ -79,7 +79,7 @@ def compile_share() -> float:
     missing = sum(
         s
         for kernel, s in REPORT_KERNELS.items()
-        if compile_cache.kernel_missing(*kernel) is not False
+        if compile_costs.kernel_missing(*kernel) is not False
     )
     return missing / sum(REPORT_KERNELS.values())
 
@@ -94,7 +94,7 @@ def first_run_estimate(
     extra time (:data:`REFERENCE_SECONDS`) for the share ``compiling`` of the compiling
     still ahead (:func:`compile_share`) and the ``evaluations`` strategies not in the
     table cache, scaled by this machine's
-    speed (:func:`~yahtzee_sim.engine.compile_cache.calibration_seconds` against the
+    speed (:func:`~yahtzee_sim.engine.compile_costs.calibration_seconds` against the
     reference's; measured when not given) and by its cores (the reference has two; the
     report uses two)."""
     work = REFERENCE_SECONDS["compile"] * compiling
@@ -102,7 +102,7 @@ def first_run_estimate(
     if work <= 0:
         return 0.0
     if calibration is None:
-        calibration = compile_cache.calibration_seconds()
+        calibration = compile_costs.calibration_seconds()
     speed = calibration / REFERENCE_SECONDS["calibration"]
     return work * speed * 2 / min(2, cores or os.cpu_count() or 1)
 

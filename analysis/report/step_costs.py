@@ -12,7 +12,7 @@ ratios of the weights matter: a slower machine slows every step alike.
 from __future__ import annotations
 
 from yahtzee_sim.analysis.report import exact_cache
-from yahtzee_sim.engine import compile_cache
+from yahtzee_sim.engine import compile_costs
 from yahtzee_sim.engine.weighted_bar import WeightedBar
 
 #: Wall seconds of each step of a default report (100,000 games, 14 strategies simulated,
@@ -50,9 +50,9 @@ def report_weights(games: int, quick: bool) -> dict[str, float]:
     """Expected seconds of each kind of report step on the reference machine: ``tables``,
     ``simulation`` (one strategy's ``games`` games), ``exact`` and ``exact_cached`` (one
     strategy), ``exact_stage`` (the stage's own bookkeeping), ``ranking``, ``kim_nelson``;
-    compiling included where :func:`~yahtzee_sim.engine.compile_cache.kernel_missing`
+    compiling included where :func:`~yahtzee_sim.engine.compile_costs.kernel_missing`
     finds a kernel missing (an unknown one counts as missing)."""
-    compiling = {s: compile_cache.kernel_missing(*k) is not False for s, k in STEP_KERNELS.items()}
+    compiling = {s: compile_costs.kernel_missing(*k) is not False for s, k in STEP_KERNELS.items()}
     simulation = STEP_SECONDS["simulations"] * games / REFERENCE_GAMES
     if compiling["simulations"]:  # each strategy's kernels, compiled once whatever the games
         simulation += STEP_SECONDS["simulations_compile"]

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from yahtzee_sim.analysis.report import compile_ahead
-from yahtzee_sim.engine import compile_cache
+from yahtzee_sim.engine import compile_costs
 from yahtzee_sim.exact.laws import forward_pass, prepared
 
 
@@ -18,16 +18,16 @@ def test_warm_compiles_the_exact_stage_kernels_and_start_then_has_nothing_to_do(
 
 
 def test_the_compile_share_weighs_the_kernels_not_cached(monkeypatch):
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda module, name: True)
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: True)
     assert compile_ahead.compile_share() == 1.0
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda module, name: None)
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: None)
     assert compile_ahead.compile_share() == 1.0  # unknown counts as missing
     only = ("yahtzee_sim._kernels.solve", "solve_level")
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda *kernel: kernel == only)
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda *kernel: kernel == only)
     weights = compile_ahead.REPORT_KERNELS
     assert compile_ahead.compile_share() == weights[only] / sum(weights.values())
     assert compile_ahead.needed() is False
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda module, name: False)
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: False)
     assert compile_ahead.compile_share() == 0.0 and not compile_ahead.needed()
 
 
@@ -55,13 +55,13 @@ def test_the_first_run_estimate_scales_the_reference_by_this_machine_s_speed():
 def test_a_first_report_announces_its_extra_time(monkeypatch, capsys):
     from yahtzee_sim.analysis.report import build
 
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda module, name: True)
-    monkeypatch.setattr(compile_cache, "calibration_seconds", lambda: 0.070)
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: True)
+    monkeypatch.setattr(compile_costs, "calibration_seconds", lambda: 0.070)
     build._first_run_notice(build.get_rules("yahtzee"), {"zeros": "greedy"}, 10)
     err = capsys.readouterr().err
     assert "first run on this machine (compiling kernels" in err
     assert "s more than later runs" in err
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda module, name: False)
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: False)
     monkeypatch.setattr(build.exact_cache, "stored", lambda key: True)
     build._first_run_notice(build.get_rules("yahtzee"), {"zeros": "greedy"}, 10)
     assert capsys.readouterr().err == ""  # everything cached: no notice
@@ -69,7 +69,7 @@ def test_a_first_report_announces_its_extra_time(monkeypatch, capsys):
 
 def test_every_report_kernel_is_found():
     for module, name in compile_ahead.REPORT_KERNELS:
-        assert compile_cache.kernel_missing(module, name) is not None, f"{module}.{name}"
+        assert compile_costs.kernel_missing(module, name) is not None, f"{module}.{name}"
 
 
 def test_forward_pass_stops_after_the_turns_asked():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from yahtzee_sim.analysis.decisions import regret as regret_module
-from yahtzee_sim.engine import compile_cache
+from yahtzee_sim.engine import compile_costs
 from yahtzee_sim.exact.exact_costs import FORWARD_STATE_SECONDS, level_sizes
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.solving import solve_costs, solver
@@ -20,11 +20,11 @@ def test_the_bar_weighs_the_table_and_the_regret_kernel(monkeypatch):
     solver.TABLES.forget(solver.TABLES.key(rules))
     for path in solver.TABLES.paths(solver.TABLES.key(rules)):
         path.unlink(missing_ok=True)
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda module, name: True)
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: True)
     cold = regret_module.regret_bar(strategy, rules, False, False)
     assert cold.weights["table"] == pytest.approx(solve_costs.solve_seconds(rules))
     regret_kernel = sum(regret_module.REGRET_KERNELS.values())
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda module, name: False)
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: False)
     warm = regret_module.regret_bar(strategy, rules, False, False)
     assert cold.weights["setup"] - warm.weights["setup"] > regret_kernel - 1
     per = regret_module.REGRET_STATE_SECONDS

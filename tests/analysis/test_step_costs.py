@@ -8,16 +8,16 @@ import io
 import pytest
 
 from yahtzee_sim.analysis.report import step_costs
-from yahtzee_sim.engine import compile_cache
+from yahtzee_sim.engine import compile_costs
 from yahtzee_sim.game.rules import get_rules
 
 
 def test_a_missing_kernel_adds_its_compiling(monkeypatch):
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda module, name: True)
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: True)
     cold = step_costs.report_weights(100_000, quick=False)
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda module, name: None)
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: None)
     assert step_costs.report_weights(100_000, quick=False) == cold  # unknown counts as missing
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda module, name: False)
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: False)
     warm = step_costs.report_weights(100_000, quick=False)
     seconds = step_costs.STEP_SECONDS
     assert cold["tables"] == seconds["tables_compile"] and warm["tables"] == seconds["tables"]
@@ -33,7 +33,7 @@ def test_the_first_estimate_of_the_measured_cold_report_is_within_a_factor_1_5(m
     """The cold report the weights come from: after its first step (the value table,
     26.6 s) the bar's estimate of the rest (its weight over the rate so far) against the
     measured rest (simulations 18.9 s, exact 37.2 s, Kim–Nelson 0.4 s, figures 2.6 s)."""
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda module, name: True)
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: True)
     weights = step_costs.report_weights(100_000, quick=False)
     counts = {"tables": 1, "simulation": 14, "exact": 12, "ranking": 1, "kim_nelson": 1}
     total = sum(weights[k] * n for k, n in counts.items())

@@ -125,7 +125,7 @@ import json, sys
 from numba.core import event
 from yahtzee_sim.analysis.report import compile_ahead
 from yahtzee_sim.analysis.warmup import run_step, solve_while_compiling
-from yahtzee_sim.engine.compile_cache import kernel_missing
+from yahtzee_sim.engine.compile_costs import kernel_missing
 
 compile_ahead.TIMEOUT_SECONDS = 3600.0  # the test waits for the second process, however slow
 step, kernel = sys.argv[1], sys.argv[2]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from yahtzee_sim.engine import compile_cache
+from yahtzee_sim.engine import compile_costs
 from yahtzee_sim.exact import exact_costs, laws
 from yahtzee_sim.exact.exact_costs import (
     BACKWARD_KERNELS,
@@ -38,7 +38,7 @@ def test_the_levels_hold_every_encoded_state(name):
 
 
 def test_each_level_weighs_its_states_by_the_pass_s_seconds(monkeypatch):
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda module, name: False)
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: False)
     rules = get_rules("yahtzee")
     bar = exact_bar(Batched(), rules, False, law=True, before={"table": 3.0})
     states = level_sizes(rules)
@@ -48,7 +48,7 @@ def test_each_level_weighs_its_states_by_the_pass_s_seconds(monkeypatch):
         assert bar.weights[f"forward {k}"] == pytest.approx(per * n)
         assert bar.weights[f"pmf {k}"] == pytest.approx(BACKWARD_STATE_SECONDS * n)
     kernels = (FORWARD_KERNELS, BATCHED_KERNELS, BACKWARD_KERNELS)
-    loads = compile_cache.LOAD_SHARE * sum(sum(k.values()) for k in kernels)
+    loads = compile_costs.LOAD_SHARE * sum(sum(k.values()) for k in kernels)
     expected = 3.0 + loads + (per + BACKWARD_STATE_SECONDS) * sum(states)
     assert bar.total == pytest.approx(expected)
     moments = exact_bar(Batched(), rules, False, per_state=1e-6)
@@ -60,13 +60,13 @@ def test_a_missing_kernel_adds_its_compiling_to_its_pass_s_first_step(monkeypatc
     rules = get_rules("yahtzee")
     extra = {("yahtzee_sim._kernels.regret", "level_regret"): 27.0}
     forward = sum(FORWARD_KERNELS.values()) + sum(BATCHED_KERNELS.values()) + 27.0
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda module, name: True)
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: True)
     cold = exact_bar(Batched(), rules, False, law=True, kernels=extra)
     assert cold.weights["setup"] == pytest.approx(forward)
     assert cold.weights["pmf setup"] == pytest.approx(sum(BACKWARD_KERNELS.values()))
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda module, name: False)
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: False)
     warm = exact_bar(Batched(), rules, False, law=True, kernels=extra)
-    assert warm.weights["setup"] == pytest.approx(forward * compile_cache.LOAD_SHARE)
+    assert warm.weights["setup"] == pytest.approx(forward * compile_costs.LOAD_SHARE)
     # the levels weigh the same cold and warm: only the setup steps differ
     assert {k: v for k, v in cold.weights.items() if "setup" not in k} == {
         k: v for k, v in warm.weights.items() if "setup" not in k
@@ -77,12 +77,12 @@ def test_a_strategy_s_own_fill_compiles_on_a_first_run_only(monkeypatch):
     rules = get_rules("yahtzee")
     table = type("Table", (), {"decision_table": lambda self, rules, states: None})()
     forward = sum(FORWARD_KERNELS.values())
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda module, name: True)
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: True)
     cold = exact_bar(table, rules, False).weights["setup"]
     assert cold == pytest.approx(forward + FILL_COMPILE_SECONDS)  # no batched views' kernels
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda module, name: False)
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: False)
     warm = exact_bar(table, rules, False).weights["setup"]
-    assert warm == pytest.approx((forward + FILL_COMPILE_SECONDS) * compile_cache.LOAD_SHARE)
+    assert warm == pytest.approx((forward + FILL_COMPILE_SECONDS) * compile_costs.LOAD_SHARE)
 
 
 def test_a_strategy_that_fills_its_tables_weighs_less_than_one_asked_by_views():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from yahtzee_sim.engine import compile_cache
+from yahtzee_sim.engine import compile_costs
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.solving import solve_costs, solver
 from yahtzee_sim.solving.levels import SOLVER_KERNELS, levels, upper_lanes
@@ -36,13 +36,13 @@ def cold_setup(rules) -> float:
 def test_a_cached_solver_adds_no_compiling(monkeypatch):
     rules = get_rules("yatzy")
     work = sum(solve_costs.level_seconds(rules))
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda module, name: False)
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: False)
     warm = solve_costs.solve_bar(rules, False)
-    loading = sum(compile_cache.LOAD_SECONDS[kernel] for kernel in SOLVER_KERNELS)
+    loading = sum(compile_costs.LOAD_SECONDS[kernel] for kernel in SOLVER_KERNELS)
     assert warm.weights["setup"] == pytest.approx(loading)
     assert 0 < loading < cold_setup(rules) / 20
     assert warm.total == pytest.approx(work + warm.weights["setup"])
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda module, name: True)
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: True)
     cold = solve_costs.solve_bar(rules, False)
     assert cold.weights["setup"] == cold_setup(rules)
     assert cold.weights["setup"] == sum(SOLVER_KERNELS.values())

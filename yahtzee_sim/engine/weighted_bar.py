@@ -6,7 +6,7 @@ step of a first run also compiles the kernels (tens of seconds), and the levels 
 solve or an exact evaluation differ in size by orders of magnitude, so a counting bar's
 first estimate can be ten times the truth. :class:`WeightedBar` advances by each step's
 expected seconds on a reference machine (compiling included where a kernel is missing,
-:mod:`yahtzee_sim.engine.compile_cache`): the time tqdm shows left is then the expected
+:mod:`yahtzee_sim.engine.compile_costs`): the time tqdm shows left is then the expected
 seconds still ahead at the pace measured so far. Only the ratios of the weights matter: a
 slower machine slows every step alike.
 """

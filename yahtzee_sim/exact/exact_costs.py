@@ -1,6 +1,6 @@
 """Expected seconds of an exact evaluation, level by level, so that its progress bar can
 weigh each level by them (in the unit of
-:data:`~yahtzee_sim.engine.compile_cache.COMPILE_SECONDS`).
+:data:`~yahtzee_sim.engine.compile_costs.COMPILE_SECONDS`).
 
 The forward pass asks the strategy's decisions at every roll of each level's reached
 states and turns them into outcomes; the backward pass folds the laws of the points to
@@ -10,7 +10,7 @@ seconds per encoded state of the pass: :data:`FORWARD_STATE_SECONDS` by how the 
 gives its decisions (``"table"``: filled by the strategy, in a kernel; ``"batched"``:
 asked of its ``keep`` and ``box`` a batch of views at a time), :data:`BACKWARD_STATE_SECONDS`
 for the law. The first level of each pass also compiles its kernels when the numba cache
-does not hold them (:func:`yahtzee_sim.engine.compile_cache.setup_seconds`).
+does not hold them (:func:`yahtzee_sim.engine.compile_costs.setup_seconds`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from math import comb
 
-from yahtzee_sim.engine import compile_cache
+from yahtzee_sim.engine import compile_costs
 from yahtzee_sim.engine.weighted_bar import WeightedBar
 from yahtzee_sim.game.rules import RuleSet
 
@@ -36,7 +36,7 @@ __all__ = [
 ]
 
 _EXACT = "yahtzee_sim._kernels.exact"
-_COMPILE = compile_cache.COMPILE_SECONDS
+_COMPILE = compile_costs.COMPILE_SECONDS
 #: The forward pass's kernels and their compile seconds.
 FORWARD_KERNELS = {
     kernel: _COMPILE[kernel]
@@ -65,7 +65,7 @@ BACKWARD_KERNELS = {
     kernel: _COMPILE[kernel] for kernel in ((_EXACT, "support_top"), (_EXACT, "pmf_level"))
 }
 #: Seconds of the forward pass per encoded state, by :func:`decisions_kind` (in the unit
-#: of :data:`~yahtzee_sim.engine.compile_cache.COMPILE_SECONDS`: the development machine's
+#: of :data:`~yahtzee_sim.engine.compile_costs.COMPILE_SECONDS`: the development machine's
 #: CPU seconds; ``exact`` of ``greedy``, 4.5 s over Yahtzee's million states, and of a
 #: Python strategy, 6.7 s).
 FORWARD_STATE_SECONDS = {"table": 4.3e-6, "batched": 6.4e-6}
@@ -90,11 +90,11 @@ def forward_setup_seconds(kind: str, kernels: Mapping[tuple[str, str], float]) -
     """Expected seconds of the forward pass's first calls: its kernels, ``kernels``, and
     by :func:`decisions_kind` the batched views' kernels or the strategy's own fill
     (compiled on a first run, loaded later)."""
-    seconds = compile_cache.setup_seconds({**FORWARD_KERNELS, **kernels})
+    seconds = compile_costs.setup_seconds({**FORWARD_KERNELS, **kernels})
     if kind == "batched":
-        return seconds + compile_cache.setup_seconds(BATCHED_KERNELS)
-    first_run = compile_cache.kernel_missing(*next(iter(FORWARD_KERNELS))) is not False
-    return seconds + FILL_COMPILE_SECONDS * (1.0 if first_run else compile_cache.LOAD_SHARE)
+        return seconds + compile_costs.setup_seconds(BATCHED_KERNELS)
+    first_run = compile_costs.kernel_missing(*next(iter(FORWARD_KERNELS))) is not False
+    return seconds + FILL_COMPILE_SECONDS * (1.0 if first_run else compile_costs.LOAD_SHARE)
 
 
 def exact_bar(
@@ -124,7 +124,7 @@ def exact_bar(
         weights["setup"] = forward_setup_seconds(kind, kernels or {})
         weights |= {f"forward {k}": per * n for k, n in enumerate(states)}
     if law:
-        weights["pmf setup"] = compile_cache.setup_seconds(BACKWARD_KERNELS)
+        weights["pmf setup"] = compile_costs.setup_seconds(BACKWARD_KERNELS)
         weights |= {f"pmf {k}": BACKWARD_STATE_SECONDS * n for k, n in enumerate(states)}
     options.setdefault("desc", "exact")
     return WeightedBar(weights, dict.fromkeys(weights, 1), disable=not progress, **options)

@@ -41,7 +41,7 @@ import numpy as np
 from yahtzee_sim._kernels.lanes import compact_upper_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.solve import solve_level
-from yahtzee_sim.engine import compile_cache
+from yahtzee_sim.engine import compile_costs
 from yahtzee_sim.engine.atomic import write_atomic
 from yahtzee_sim.engine.weighted_bar import WeightedBar
 from yahtzee_sim.errors import TableFileError
@@ -55,7 +55,7 @@ _MAGIC = b"YSIMLV1\n"
 CHUNKS_PER_LEVEL = 32
 #: The solver's kernels and their compile seconds (the widget compiles with them).
 SOLVER_KERNELS = {
-    kernel: compile_cache.COMPILE_SECONDS[kernel]
+    kernel: compile_costs.COMPILE_SECONDS[kernel]
     for kernel in (("yahtzee_sim._kernels.solve", "solve_level"),)
 }
 #: Seconds of one unit of a chunk's ``cost`` (a widget lane times the rolls a turn can
@@ -397,7 +397,7 @@ def _bar(levels: list[Level], progress: bool) -> WeightedBar:
     solver's compiling first when its kernels are missing from the numba cache: step
     ``"setup"`` once, then ``"work"`` by each chunk's cost."""
     total = int(sum(int(lv.cost.sum()) for lv in levels))
-    weights = {"setup": compile_cache.setup_seconds(SOLVER_KERNELS), "work": UNIT_SECONDS}
+    weights = {"setup": compile_costs.setup_seconds(SOLVER_KERNELS), "work": UNIT_SECONDS}
     return WeightedBar(weights, {"setup": 1, "work": total}, desc="solve", disable=not progress)
 
 

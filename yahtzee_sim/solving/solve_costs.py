@@ -1,6 +1,6 @@
 """Expected seconds of a solve: each level's work and the solver's compiling, so that a
 progress bar can weigh its steps by them (in the unit of
-:data:`~yahtzee_sim.engine.compile_cache.COMPILE_SECONDS`).
+:data:`~yahtzee_sim.engine.compile_costs.COMPILE_SECONDS`).
 
 A level's work is its widget runs (one per used-mask and Yahtzee flag, over the upper
 totals worth solving, :func:`~yahtzee_sim.solving.levels.upper_lanes`): seconds
@@ -8,14 +8,14 @@ totals worth solving, :func:`~yahtzee_sim.solving.levels.upper_lanes`): seconds
 the rolls a turn can save, on games with saved rolls).
 The first level also compiles the solver's kernels
 (:data:`~yahtzee_sim.solving.levels.SOLVER_KERNELS`) when the numba cache does not hold
-them (:func:`yahtzee_sim.engine.compile_cache.setup_seconds`).
+them (:func:`yahtzee_sim.engine.compile_costs.setup_seconds`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from yahtzee_sim.engine import compile_cache
+from yahtzee_sim.engine import compile_costs
 from yahtzee_sim.engine.weighted_bar import WeightedBar
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.solving.levels import SOLVER_KERNELS, levels, upper_lanes
@@ -50,7 +50,7 @@ def level_seconds(rules: RuleSet) -> list[float]:
 def solve_seconds(rules: RuleSet) -> float:
     """Expected seconds of a whole solve of ``rules``, compiling included where the
     solver's kernels are missing from the numba cache."""
-    return compile_cache.setup_seconds(SOLVER_KERNELS) + sum(level_seconds(rules))
+    return compile_costs.setup_seconds(SOLVER_KERNELS) + sum(level_seconds(rules))
 
 
 def solve_bar(rules: RuleSet, progress: bool, **options) -> WeightedBar:
@@ -58,7 +58,7 @@ def solve_bar(rules: RuleSet, progress: bool, **options) -> WeightedBar:
     loading), then ``"level k"`` for each level ``k`` (fullest first), each weighed by
     its expected seconds; ``options`` go to tqdm."""
     seconds = level_seconds(rules)
-    weights = {"setup": compile_cache.setup_seconds(SOLVER_KERNELS)}
+    weights = {"setup": compile_costs.setup_seconds(SOLVER_KERNELS)}
     weights |= {f"level {k}": s for k, s in enumerate(seconds)}
     options.setdefault("desc", "solve")
     return WeightedBar(weights, dict.fromkeys(weights, 1), disable=not progress, **options)

@@ -9,52 +9,52 @@ import sys
 
 import pytest
 
-from yahtzee_sim.engine import compile_cache
+from yahtzee_sim.engine import compile_costs
 
 SOLVER = ("yahtzee_sim._kernels.solve", "solve_level")
 OTHER = ("yahtzee_sim._kernels.exact", "turn_outcomes")
 
 
 def test_an_unknown_kernel_is_neither_missing_nor_cached():
-    assert compile_cache.kernel_missing("yahtzee_sim._kernels.solve", "no_such_kernel") is None
-    assert compile_cache.kernel_missing("yahtzee_sim.no_such_module", "solve_level") is None
-    assert compile_cache.kernel_missing(*SOLVER) in (True, False)
+    assert compile_costs.kernel_missing("yahtzee_sim._kernels.solve", "no_such_kernel") is None
+    assert compile_costs.kernel_missing("yahtzee_sim.no_such_module", "solve_level") is None
+    assert compile_costs.kernel_missing(*SOLVER) in (True, False)
 
 
 def test_every_kernel_with_a_compile_time_is_found():
-    for kernel in compile_cache.COMPILE_SECONDS:
-        assert compile_cache.kernel_missing(*kernel) is not None, kernel
+    for kernel in compile_costs.COMPILE_SECONDS:
+        assert compile_costs.kernel_missing(*kernel) is not None, kernel
 
 
 @pytest.mark.parametrize(
     ("state", "expected"),
-    [(True, 30.0), (None, 30.0), (False, 30.0 * compile_cache.LOAD_SHARE)],
+    [(True, 30.0), (None, 30.0), (False, 30.0 * compile_costs.LOAD_SHARE)],
 )
 def test_a_missing_kernel_weighs_its_compiling_a_cached_one_its_load(monkeypatch, state, expected):
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda module, name: state)
-    assert compile_cache.setup_seconds({OTHER: 30.0}) == pytest.approx(expected)
-    assert compile_cache.setup_seconds({}) == 0.0
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: state)
+    assert compile_costs.setup_seconds({OTHER: 30.0}) == pytest.approx(expected)
+    assert compile_costs.setup_seconds({}) == 0.0
 
 
 def test_a_kernel_whose_loading_was_timed_weighs_that(monkeypatch):
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda module, name: False)
-    got = compile_cache.setup_seconds({SOLVER: 30.0})
-    assert got == compile_cache.LOAD_SECONDS[SOLVER] != 30.0 * compile_cache.LOAD_SHARE
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: False)
+    got = compile_costs.setup_seconds({SOLVER: 30.0})
+    assert got == compile_costs.LOAD_SECONDS[SOLVER] != 30.0 * compile_costs.LOAD_SHARE
 
 
 def test_only_the_missing_kernels_add_their_compiling(monkeypatch):
-    monkeypatch.setattr(compile_cache, "kernel_missing", lambda *kernel: kernel == SOLVER)
-    got = compile_cache.setup_seconds({SOLVER: 30.0, OTHER: 5.0})
-    assert got == pytest.approx(30.0 + 5.0 * compile_cache.LOAD_SHARE)
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda *kernel: kernel == SOLVER)
+    got = compile_costs.setup_seconds({SOLVER: 30.0, OTHER: 5.0})
+    assert got == pytest.approx(30.0 + 5.0 * compile_costs.LOAD_SHARE)
 
 
 def test_the_calibration_is_a_fraction_of_a_second():
-    assert 0.0 < compile_cache.calibration_seconds(repeat=1) < 5.0
+    assert 0.0 < compile_costs.calibration_seconds(repeat=1) < 5.0
 
 
 STALE_SCRIPT = """
 import pickle
-from yahtzee_sim.engine.compile_cache import kernel_missing
+from yahtzee_sim.engine.compile_costs import kernel_missing
 from yahtzee_sim._kernels.rng import mix64
 
 kernel = ("yahtzee_sim._kernels.rng", "mix64")

@@ -1,4 +1,5 @@
-"""What the numba kernel cache holds, and the seconds a run spends before its first result.
+"""The seconds a run spends compiling or loading numba kernels before its first result, and
+which kernels the cache holds.
 
 A numba kernel compiles on its first call in an environment whose kernel cache does not
 hold it yet (tens of seconds for the largest), and later processes load it from the
