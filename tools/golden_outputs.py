@@ -62,26 +62,8 @@ def cases() -> list[tuple[str, str]]:
     return [*out, ("target:5", "2-yatzy")]
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "tests/golden"))
-    out = Path(ap.parse_args().out)
-    out.mkdir(parents=True, exist_ok=True)
-    golden: dict = {
-        "settings": {
-            "simulate_games": SIM_GAMES,
-            "simulate_seed": SIM_SEED,
-            "target_cap": TARGET_CAP,
-        },
-        "simulate": {},
-        "exact": {},
-        "solver": {},
-        "target": {},
-        "regret": {},
-        "advisor": [],
-    }
-    arrays: dict[str, np.ndarray] = {}
-    t0 = time.perf_counter()
+def record_games(golden: dict, arrays: dict, t0: float) -> None:
+    """The simulated games of every case, and the exact law of the deterministic ones."""
     for sid, rules in cases():
         res = simulate(sid, SIM_GAMES, seed=SIM_SEED, rules=rules, progress=False)
         golden["simulate"][f"{sid}|{rules}"] = {
@@ -105,6 +87,11 @@ def main() -> None:
             arrays[f"box_means|{key}"] = ex.box_means
             arrays[f"box_fill_turn|{key}"] = ex.box_fill_turn
         print(f"{sid} {rules} {time.perf_counter() - t0:.1f}s", flush=True)
+
+
+def record_tables(golden: dict, arrays: dict) -> None:
+    """Every preset's value table (its start value, sum and a sample of states) and the
+    target tables."""
     rng = np.random.default_rng(0)
     for name in PRESETS:
         v = value_table(get_rules(name), use_cache=False).values
@@ -116,6 +103,10 @@ def main() -> None:
         table = solve_target(name, cap)
         arrays[f"target_curve|{name}"] = table.curve()
         golden["target"][name] = {"sum": float(table.probs.sum()), "size": len(table.probs)}
+
+
+def record_decisions(golden: dict) -> None:
+    """Two strategies' regret and the advisor's options at fixed positions."""
     for sid in ("glenn-2007-rules", "greedy"):
         r = regret(sid, "yahtzee")
         golden["regret"][sid] = {
@@ -132,6 +123,21 @@ def main() -> None:
                 "options": [o.to_dict() for o in opts],
             }
         )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "tests/golden"))
+    out = Path(ap.parse_args().out)
+    out.mkdir(parents=True, exist_ok=True)
+    settings = {"simulate_games": SIM_GAMES, "simulate_seed": SIM_SEED, "target_cap": TARGET_CAP}
+    golden: dict = {"settings": settings, "advisor": []}
+    golden.update({k: {} for k in ("simulate", "exact", "solver", "target", "regret")})
+    arrays: dict[str, np.ndarray] = {}
+    t0 = time.perf_counter()
+    record_games(golden, arrays, t0)
+    record_tables(golden, arrays)
+    record_decisions(golden)
     (out / "golden.json").write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
     np.savez_compressed(out / "arrays.npz", **arrays)
     print(f"recorded in {time.perf_counter() - t0:.0f} s")

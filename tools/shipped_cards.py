@@ -54,7 +54,8 @@ def notes(fig: dict, optimal: float, args, which: str) -> str:
     )
 
 
-def main() -> None:
+def parse_args() -> argparse.Namespace:
+    """The command line."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rules", default="yahtzee")
     ap.add_argument("--max-rules", type=int, default=50)
@@ -79,25 +80,13 @@ def main() -> None:
         default="0,1,2,5",
         help="card sizes evaluated for the curve besides the shipped ones (comma-separated)",
     )
-    args = ap.parse_args()
+    return ap.parse_args()
 
-    from yahtzee_sim.analysis.decisions.distill import distill
-    from yahtzee_sim.game.rules import get_rules
 
-    rules = get_rules(args.rules)
-    curve_at = [int(k) for k in args.curve_at.split(",") if k]
-    res = distill(
-        rules,
-        args.max_rules,
-        seed=args.seed,
-        n_games=args.games,
-        curve_at=curve_at,
-        validate=args.validate,
-        max_rejected=args.max_rejected,
-        progress=True,
-        prune_to=args.prune_to,
-    )
-    out = {"rules": rules.name, "optimal": res.optimal, "steps": res.steps, "cards": {}}
+def write_cards(res, rules, args) -> tuple[dict, dict]:
+    """Write the shipped cards of ``res`` (a distill result); returns the figures of each
+    card and the points of the curve, by size."""
+    cards: dict = {}
     curve = {p["n_rules"]: p for p in res.curve}
     limit = args.max_rules if args.prune_to is None else args.prune_to
     sizes = [int(k) for k in args.sizes.split(",") if k]
@@ -115,7 +104,31 @@ def main() -> None:
         card.notes = notes(fig, res.optimal, args, which)
         title = f"Rule card: {rules.name}, {card.n_rules} rules"
         (CARDS / f"{rules.name}-{size}.md").write_text(card.format(title), encoding="utf-8")
-        out["cards"][size] = fig
+        cards[size] = fig
+    return cards, curve
+
+
+def main() -> None:
+    args = parse_args()
+
+    from yahtzee_sim.analysis.decisions.distill import distill
+    from yahtzee_sim.game.rules import get_rules
+
+    rules = get_rules(args.rules)
+    curve_at = [int(k) for k in args.curve_at.split(",") if k]
+    res = distill(
+        rules,
+        args.max_rules,
+        seed=args.seed,
+        n_games=args.games,
+        curve_at=curve_at,
+        validate=args.validate,
+        max_rejected=args.max_rejected,
+        progress=True,
+        prune_to=args.prune_to,
+    )
+    cards, curve = write_cards(res, rules, args)
+    out = {"rules": rules.name, "optimal": res.optimal, "steps": res.steps, "cards": cards}
     out["curve"] = [curve[k] for k in sorted(curve)]
     out["card"] = res.card.format()
     text = json.dumps(out, indent=2)
