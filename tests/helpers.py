@@ -375,3 +375,21 @@ def decision_book(strategy, rules):
         got = np.asarray(decide(strategy, view(0, bank)))
         box.update({(*k, bank): int(got[i]) for i, k in enumerate(keys)})
     return keep, box
+
+
+def kill_after_calls(module, name: str, calls: int) -> None:
+    """Make ``module.name`` kill this process with SIGKILL right after its ``calls``-th
+    call returns: a child process dies mid-run as ``kill -9`` would kill it."""
+    import os
+    import signal
+
+    real, seen = getattr(module, name), []
+
+    def dying(*args, **kwargs):
+        out = real(*args, **kwargs)
+        seen.append(1)
+        if len(seen) == calls:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return out
+
+    setattr(module, name, dying)

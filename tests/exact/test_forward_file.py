@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -121,18 +122,14 @@ def test_another_analysis_or_strategy_does_not_resume_the_file(small_blocks, mon
 
 CHILD = textwrap.dedent(
     """
-    import os, signal, sys
+    import sys
+    sys.path.insert(0, sys.argv[3])
     from yahtzee_sim.exact import forward
     from yahtzee_sim.exact.laws import prepared
+    from helpers import kill_after_calls
     forward.STREAM_STATES = 2
     forward._STATES_PER_TABLE = 2
-    real, seen = forward.forward_level, []
-    def dying(*args):
-        real(*args)
-        seen.append(1)
-        if len(seen) == int(sys.argv[2]):
-            os.kill(os.getpid(), signal.SIGKILL)
-    forward.forward_level = dying
+    kill_after_calls(forward, "forward_level", int(sys.argv[2]))
     strategy, rules = prepared("greedy", "yahtzee-6box", moments_only=True)
     forward.forward_levels(strategy, rules, False, keep_levels=False, path=sys.argv[1])
     """
@@ -142,8 +139,9 @@ CHILD = textwrap.dedent(
 @pytest.mark.slow
 def test_a_pass_killed_with_sigkill_resumes_bit_for_bit(small_blocks, tmp_path):
     path = tmp_path / "forward.bin"
+    tests = str(Path(__file__).resolve().parents[1])
     child = subprocess.run(
-        [sys.executable, "-c", CHILD, str(path), "24"], env=os.environ, capture_output=True
+        [sys.executable, "-c", CHILD, str(path), "24", tests], env=os.environ, capture_output=True
     )
     assert child.returncode == -signal.SIGKILL, child.stderr.decode()
     assert json.loads(path.with_name("forward.bin.progress").read_text())["turn"] > 0

@@ -140,20 +140,14 @@ def test_a_saved_roll_pass_killed_mid_level_resumes_bit_for_bit(monkeypatch, tmp
 
 CHILD = textwrap.dedent(
     """
-    import os, signal, sys
+    import sys
     sys.path.insert(0, sys.argv[3])
     from yahtzee_sim.exact import saved_forward as forward
     from yahtzee_sim.analysis.decisions.saved_regret import SavedRegretAccumulator
     from yahtzee_sim.exact.laws import prepared
-    from helpers import small_saved_game
+    from helpers import kill_after_calls, small_saved_game
     forward.OUTCOME_BYTES = 1
-    real, seen = forward.scatter_reach, []
-    def dying(*args):
-        real(*args)
-        seen.append(1)
-        if len(seen) == int(sys.argv[2]):
-            os.kill(os.getpid(), signal.SIGKILL)
-    forward.scatter_reach = dying
+    kill_after_calls(forward, "scatter_reach", int(sys.argv[2]))
     strategy, rules = prepared("greedy", small_saved_game(2, n_dice=4), moments_only=True)
     forward.saved_forward(strategy, rules, SavedRegretAccumulator(rules, 6), path=sys.argv[1])
     """
