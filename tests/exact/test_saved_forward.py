@@ -155,7 +155,7 @@ CHILD = textwrap.dedent(
 
 
 @pytest.mark.slow
-def test_a_pass_killed_with_sigkill_resumes_bit_for_bit(monkeypatch, tmp_path):
+def test_a_saved_roll_pass_killed_with_sigkill_resumes_bit_for_bit(monkeypatch, tmp_path):
     monkeypatch.setattr(forward, "OUTCOME_BYTES", 1)
     path = tmp_path / "reach.bin"
     tests = str(Path(__file__).resolve().parents[1])
