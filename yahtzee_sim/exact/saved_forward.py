@@ -35,11 +35,13 @@ from yahtzee_sim.exact.forward_file import ForwardFile, forward_path
 from yahtzee_sim.exact.level_file import IN_MEMORY_STATES
 from yahtzee_sim.exact.result import ExactEvaluationError
 from yahtzee_sim.exact.saved_moments import (
+    bank_count,
     chunk_positions,
     level_positions,
     level_size,
     mask_chunks,
     position_decisions,
+    reroll_layers,
 )
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import n_states, state_layout, state_runs
@@ -156,7 +158,7 @@ def _level(strategy, rules: RuleSet, on_chunk, reach, k: int, masks, run) -> tup
     lanes, advance = run
     layout = state_layout(rules)
     n_saved = int(layout.saved_count[k])
-    n_layers = rules.rolls_per_turn - 2 + n_saved
+    n_layers = reroll_layers(rules, k)
     width = outcome_width(rules, k)
     per_chunk = min(chunk_positions(strategy, rules), max(1, OUTCOME_BYTES // (16 * width)))
     points, reached, asked = 0.0, 0, False
@@ -191,8 +193,7 @@ def _level(strategy, rules: RuleSet, on_chunk, reach, k: int, masks, run) -> tup
 def outcome_width(rules: RuleSet, k: int) -> int:
     """Most next states a position with ``k`` boxes filled reaches: an open box, its
     upper total after (one per count of the box's face), the rolls saved and the flag."""
-    n_layers = rules.rolls_per_turn - 2 + int(state_layout(rules).saved_count[k])
-    banks = min(n_layers, rules.saved_roll_cap) + 1
+    banks = bank_count(rules, reroll_layers(rules, k))
     return (rules.n_boxes - k) * (rules.n_dice + 1) * banks * rules.flag_size
 
 

@@ -88,6 +88,18 @@ def level_positions(rules: RuleSet, masks: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(np.concatenate(parts), dtype=np.int64)
 
 
+def reroll_layers(rules: RuleSet, k: int) -> int:
+    """Most rerolls a turn with ``k`` boxes filled can have: the turn's own rerolls and the
+    most rolls it can start with saved (the decision layers of its keeps)."""
+    return rules.rolls_per_turn - 1 + int(state_layout(rules).saved_count[k]) - 1
+
+
+def bank_count(rules: RuleSet, n_layers: int) -> int:
+    """Saved-roll counts a turn with ``n_layers`` rerolls can leave: a stop with ``j``
+    rerolls left saves ``min(j, cap)``."""
+    return min(n_layers, rules.saved_roll_cap) + 1
+
+
 def position_decisions(
     strategy, rules: RuleSet, pos: np.ndarray, turn: int, n_layers: int, rng=None
 ):
@@ -106,7 +118,7 @@ def position_decisions(
     n_banks``): the last row then serves those past it, as in the moments kernel
     (:mod:`yahtzee_sim._kernels.saved_moments`).
     """
-    n_banks = min(n_layers, rules.saved_roll_cap) + 1
+    n_banks = bank_count(rules, n_layers)
     fast = getattr(strategy, "saved_decision_table", None)
     if fast is not None:  # a compiled fill: the decisions of the whole chunk at once
         got = fast(rules, pos, n_layers, n_banks)
@@ -200,7 +212,7 @@ def level_pass(
     kr = kernel_rules(rules)
     k = int(filled_counts(rules.n_boxes)[masks[0]])
     n_saved = int(layout.saved_count[k])
-    n_layers = rules.rolls_per_turn - 1 + n_saved - 1
+    n_layers = reroll_layers(rules, k)
     stop = int(layout.level_start[k + 1])
     above1, above2 = (np.asarray(a) for a in above)
     computed = 0
