@@ -32,6 +32,7 @@ from yahtzee_sim._kernels.saved_regret import saved_level_regret, scatter_reach
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.exact.forward_file import ForwardFile, forward_path
+from yahtzee_sim.exact.hopeless_pool import PoolingBroken, hopeless_rows, pool_hopeless
 from yahtzee_sim.exact.level_file import IN_MEMORY_STATES
 from yahtzee_sim.exact.result import ExactEvaluationError
 from yahtzee_sim.exact.saved_moments import (
@@ -46,11 +47,14 @@ from yahtzee_sim.exact.saved_moments import (
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import n_states, state_layout, state_runs
 from yahtzee_sim.solving import cache
-from yahtzee_sim.solving.levels import levels
+from yahtzee_sim.solving.levels import levels, upper_lanes
 from yahtzee_sim.solving.solver import value_table
 
 #: Bytes of next-state records a chunk of positions may hold (its size is cut to fit).
 OUTCOME_BYTES = 1 << 28
+#: Whether a pass whose analysis can be restarted pools the hopeless upper totals
+#: (:mod:`~yahtzee_sim.exact.hopeless_pool`).
+POOL_HOPELESS = True
 
 
 @dataclass
@@ -80,7 +84,9 @@ class SavedForward:
     total : float
         Probability of the full score sheets (1 up to rounding).
     n_positions : int
-        Turn-start positions ``(used, upper, flag)`` reached.
+        Turn-start positions ``(used, upper, flag)`` run: those reached, the hopeless
+        upper totals of a used-mask and flag counted once where they are pooled
+        (:mod:`~yahtzee_sim.exact.hopeless_pool`).
     """
 
     mean: float
@@ -106,29 +112,57 @@ def saved_forward(
     ExactEvaluationError
         If the strategy chooses a box the rules do not allow in a position it reaches.
     """
+    run = (strategy, rules, on_chunk, progress, on_level)
+    pool = POOL_HOPELESS and hasattr(on_chunk, "restore_checkpoint")
+    fresh = on_chunk.checkpoint_state() if pool else None
     n = n_states(rules)
     if path is None and n <= IN_MEMORY_STATES:
-        reach = np.zeros(n)
-        reach[0] = 1.0
-        return _levels(strategy, rules, on_chunk, reach, 0, (0.0, 0), progress, on_level, None)
+        try:
+            return _levels(run, _fresh_reach(n), 0, (0.0, 0), None, pool)
+        except PoolingBroken:
+            on_chunk.restore_checkpoint(fresh)
+            return _levels(run, _fresh_reach(n), 0, (0.0, 0), None, False)
     key = getattr(on_chunk, "checkpoint_key", "reach")
     label = strategy_label(strategy)
     path = forward_path(rules, label, key) if path is None else Path(path)
     with cache.file_lock(path):
         store = ForwardFile(rules, label, key, path)
-        first, done = store.reach_level(), (0.0, 0)
-        if store.record is not None:
-            done = (store.record["mean"], store.record["n_positions"])
-            if hasattr(on_chunk, "restore_checkpoint"):
-                on_chunk.restore_checkpoint(store.record["analysis_state"])
-        out = _levels(strategy, rules, on_chunk, store.A, first, done, progress, on_level, store)
+        try:
+            out = _stored_levels(run, store, pool)
+        except PoolingBroken:
+            store.remove()
+            on_chunk.restore_checkpoint(fresh)
+            store = ForwardFile(rules, label, key, path)
+            out = _stored_levels(run, store, False)
         store.remove()
     return out
 
 
-def _levels(strategy, rules, on_chunk, reach, first, done, progress, on_level, store):
-    """Levels ``first`` on of :func:`saved_forward` (``done``: the mean and positions of
-    the levels before), each recorded in ``store`` (a file, or ``None``)."""
+def _fresh_reach(n: int) -> np.ndarray:
+    """The reach of a pass not yet started: the empty sheet, every other state 0."""
+    reach = np.zeros(n)
+    reach[0] = 1.0
+    return reach
+
+
+def _stored_levels(run, store: ForwardFile, pool: bool) -> SavedForward:
+    """:func:`_levels` in ``store``, from its last recorded level (``pool``: pool the
+    hopeless totals, unless the record says the pass does not)."""
+    on_chunk = run[2]
+    first, done = store.reach_level(), (0.0, 0)
+    if store.record is not None:
+        done = (store.record["mean"], store.record["n_positions"])
+        pool = pool and store.record.get("pooled", False)
+        if hasattr(on_chunk, "restore_checkpoint"):
+            on_chunk.restore_checkpoint(store.record["analysis_state"])
+    return _levels(run, store.A, first, done, store, pool)
+
+
+def _levels(run, reach, first, done, store, pool: bool) -> SavedForward:
+    """Levels ``first`` on of :func:`saved_forward` (``run``: its arguments; ``done``: the
+    mean and positions of the levels before), each recorded in ``store`` (a file, or
+    ``None``); ``pool``: pool the hopeless upper totals."""
+    _, rules, on_chunk, progress, on_level = run
     layout = state_layout(rules)
     by_level = levels(rules.n_boxes, rules.forced_order)[::-1]  # level k: k boxes filled
     cost = [level_size(rules, m) * int(layout.saved_count[k]) for k, m in enumerate(by_level)]
@@ -137,57 +171,82 @@ def _levels(strategy, rules, on_chunk, reach, first, done, progress, on_level, s
     with tqdm(total=sum(cost), disable=not progress, desc="regret", unit="state",
               unit_scale=True, leave=False) as bar:  # fmt: skip
         bar.update(sum(cost[:first]))
+        pooling = {"on": pool, "moved": pool and first > 0}
         for k in range(first, rules.n_boxes):
-            got = _level(strategy, rules, on_chunk, reach, k, by_level[k], (lanes, bar.update))
+            got = _level(run, reach, k, by_level[k], (lanes, bar.update), pooling)
             mean, n_positions = mean + got[0], n_positions + got[1]
             if store is not None:
                 state = getattr(on_chunk, "checkpoint_state", dict)()
                 extra = {"mean": mean, "n_positions": n_positions, "analysis_state": state}
-                store.save_level(k + 1, extra)
+                store.save_level(k + 1, {**extra, "pooled": pool})
             if on_level is not None:
                 on_level(k)
     full = layout.level_start[rules.n_boxes]
     return SavedForward(mean, float(np.sum(reach[full:])), n_positions)
 
 
-def _level(strategy, rules: RuleSet, on_chunk, reach, k: int, masks, run) -> tuple[float, int]:
+def _level(run, reach, k: int, masks, level_run, pooling: dict) -> tuple[float, int]:
     """Level ``k``'s reach pushed into level ``k + 1`` and its charges given to
-    ``on_chunk``; ``run = (lanes, advance)``: the optimal table's widget lanes, and the
-    progress bar's advance by the states of each chunk. Returns the expected points its
-    turns score and the positions reached."""
-    lanes, advance = run
-    layout = state_layout(rules)
-    n_saved = int(layout.saved_count[k])
-    n_layers = reroll_layers(rules, k)
+    ``on_chunk``; ``level_run = (lanes, advance)``: the optimal table's widget lanes, and
+    the progress bar's advance by the states of each chunk; ``pooling``: whether the
+    hopeless totals are pooled (``on``) and some reach has been (``moved``). Returns the
+    expected points its turns score and the positions reached."""
+    strategy, rules, on_chunk = run[:3]
+    lanes, advance = level_run
+    n_saved = int(state_layout(rules).saved_count[k])
     width = outcome_width(rules, k)
     per_chunk = min(chunk_positions(strategy, rules), max(1, OUTCOME_BYTES // (16 * width)))
     points, reached, asked = 0.0, 0, False
     for a, b in mask_chunks(rules, masks, per_chunk):
-        pos = level_positions(rules, masks[a:b])
-        states = len(pos) * n_saved
-        base = layout.block_offset[pos[:, 0] * rules.flag_size + pos[:, 2]] + pos[:, 1]
-        step = layout.upper_count[pos[:, 0]]
-        reach_in = np.asarray(reach[base[:, None] + np.arange(n_saved) * step[:, None]])
+        pos, reach_in = chunk_reach(rules, reach, k, masks[a:b])
         live = reach_in.any(axis=1)
-        if not live.any():
-            advance(states)
-            continue
-        pos, reach_in = pos[live], np.ascontiguousarray(reach_in[live])
-        rng = None if asked else np.random.default_rng(k)  # re-ask a sample per level
-        keep, cat = position_decisions(strategy, rules, pos, k, n_layers, rng)
-        asked = True
-        charges, nxt = chunk_charges(rules, lanes, k, pos, reach_in, keep, cat)
-        if not np.isfinite(charges.points).all():
-            raise ExactEvaluationError(
-                f"strategy {strategy_label(strategy)!r} chooses a box the rules do not allow "
-                f"in a position it reaches under {rules.name!r}"
-            )
-        scatter_reach(*nxt, reach, 0)
-        on_chunk(charges)
-        points += float(charges.points.sum())
-        reached += len(pos)
-        advance(states)
+        if live.any():
+            rng = None if asked else np.random.default_rng(k)  # re-ask a sample per level
+            pos, reach_in, keep, cat = chunk_decisions(strategy, rules, k, (pos, reach_in, live),
+                                                       rng, pooling)  # fmt: skip
+            asked = True
+            charges, nxt = chunk_charges(rules, lanes, k, pos, reach_in, keep, cat)
+            if not np.isfinite(charges.points).all():
+                raise ExactEvaluationError(
+                    f"strategy {strategy_label(strategy)!r} chooses a box the rules do not "
+                    f"allow in a position it reaches under {rules.name!r}"
+                )
+            scatter_reach(*nxt, reach, 0)
+            on_chunk(charges)
+            points += float(charges.points.sum())
+            reached += len(pos)
+        advance(len(live) * n_saved)
     return points, reached
+
+
+def chunk_reach(rules: RuleSet, reach, k: int, masks) -> tuple[np.ndarray, np.ndarray]:
+    """``(pos, reach_in)``: every position of the used-masks ``masks`` of level ``k`` and
+    its reach with each saved-roll count, read from the pass's ``reach``."""
+    layout = state_layout(rules)
+    n_saved = int(layout.saved_count[k])
+    pos = level_positions(rules, masks)
+    base = layout.block_offset[pos[:, 0] * rules.flag_size + pos[:, 2]] + pos[:, 1]
+    step = layout.upper_count[pos[:, 0]]
+    return pos, np.asarray(reach[base[:, None] + np.arange(n_saved) * step[:, None]])
+
+
+def chunk_decisions(strategy, rules: RuleSet, k: int, chunk, rng, pooling: dict):
+    """The positions of a chunk the kernel runs, their reach and the strategy's decisions
+    ``(pos, reach_in, keep, cat)``, from ``chunk = (pos, reach_in, live)``: the reached
+    positions, their hopeless totals pooled when ``pooling["on"]``
+    (:func:`~yahtzee_sim.exact.hopeless_pool.pool_hopeless`)."""
+    pos, reach_in, live = chunk
+    ask = live
+    if pooling["on"]:
+        hopeless, ask = hopeless_rows(rules, pos, live)
+    pos, reach_in = pos[ask], np.array(reach_in[ask])
+    keep, cat = position_decisions(strategy, rules, pos, k, reroll_layers(rules, k), rng)
+    if pooling["on"]:
+        moved = pool_hopeless(pos, reach_in, keep, cat, hopeless[ask], pooling["moved"])
+        pooling["moved"] = pooling["moved"] or moved
+    keep_rows = reach_in.any(axis=1)
+    pos, reach_in = pos[keep_rows], np.ascontiguousarray(reach_in[keep_rows])
+    return pos, reach_in, keep[keep_rows], cat[keep_rows]
 
 
 def outcome_width(rules: RuleSet, k: int) -> int:
@@ -212,8 +271,9 @@ def chunk_charges(rules: RuleSet, lanes, k: int, pos, reach_in, keep, cat):
     nxt = (np.empty((m, width), dtype=np.int64), np.empty((m, width)), np.empty(m, np.int64))
     out = (charges.loss, charges.top_f, charges.top_i, charges.by_cat, charges.points, *nxt)
     groups = state_runs(pos[:, 0], pos[:, 2])
+    hopeless = upper_lanes(rules, pos[:, 0])[0]
     saved_level_regret(
-        kr, lanes, (layout.block_offset, layout.upper_count), pos,
+        kr, lanes, (layout.block_offset, layout.upper_count), pos, hopeless,
         groups, reach_in, keep, cat, out, 4 * numba.get_num_threads(),
     )  # fmt: skip
     if (nxt[2] < 0).any():  # the bound on next states is the rules' own: never passed
