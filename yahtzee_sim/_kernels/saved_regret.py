@@ -27,6 +27,11 @@ the game to the optimal value minus the strategy's mean.
 
 Kinds of loss (columns of ``loss``): 0 the box, ``j = 1 .. levels - 1`` the keep with ``j``
 rerolls left, ``levels`` the stop.
+
+The functions called per roll are inlined into :func:`group_regret`: a call numba does not
+inline moves and reference-counts every array of the bundles it is passed (``kr`` alone
+holds dozens), which cost more than the roll's work (about a fifth of the pass on
+``maxi-yatzy``).
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from yahtzee_sim._kernels.widget import widget
 from yahtzee_sim._kernels.work_buffers import buffer_layers, buffer_rows, new_work
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def charge(out, i, kind, mass, d, r, j, best, chosen):
     """Add ``mass × d`` to loss ``kind`` of position ``i``, keeping its costliest decision
     (``out[1]``: ``top_f[i, kind] = (mass, loss)``, ``top_i[i, kind] = (roll, optimal
@@ -56,7 +61,7 @@ def charge(out, i, kind, mass, d, r, j, best, chosen):
         top_i[i, kind, 2], top_i[i, kind, 3] = chosen, j
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def best_reroll(kr, keep_vals, j, r, t):
     """``(value, keep)`` of the best keep of roll ``r`` that rolls on, ``j`` rerolls left,
     lane ``t``."""
@@ -68,7 +73,7 @@ def best_reroll(kr, keep_vals, j, r, t):
     return best, arg
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def turn_end(kr, vals, pos_i, t, tw, r, j, bank, c, mass, ends, out, i, lane):
     """Roll ``r`` scored in box ``c`` with ``bank`` rolls saved (``j`` rerolls left): the
     box loss, the points and the next state's mass, added to the lane's next states
@@ -106,7 +111,7 @@ def add_outcome(lane, state, mass):
     sums[h] += mass
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def layer_charges(kr, vals, pos_i, t, tw, j, bank, p, keep_row, cat_row, ends, out, i, lane):
     """The decisions of position ``pos_i`` (row ``i`` of ``out``, column ``t`` of the turn
     ends, lane ``tw`` of the widget) at ``j`` rerolls left (``j >= 1``): losses charged,
