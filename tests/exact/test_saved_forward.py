@@ -164,3 +164,11 @@ def test_a_saved_roll_pass_killed_with_sigkill_resumes_bit_for_bit(monkeypatch, 
     # 40 chunks of one used-mask: levels 0 to 2 have 22, level 3 the next 20
     assert json.loads(path.with_name("reach.bin.progress").read_text())["turn"] == 3
     assert run(path)[0] == run()[0]
+
+
+def test_more_next_states_than_the_bound_is_an_error_not_a_wrong_reach(monkeypatch):
+    # the next-state table of a position holds its bound's worth and counts the rest
+    monkeypatch.setattr(forward, "outcome_width", lambda rules, k: 1)
+    strategy, rules = prepared("greedy", small_saved_game(1), moments_only=True)
+    with pytest.raises(AssertionError, match="more next states"):
+        forward.saved_forward(strategy, rules, lambda charges: None)

@@ -103,6 +103,9 @@ def add_outcome(lane, state, mass):
     h = (state * np.int64(0x9E3779B1)) & size
     while keys[h] != state:
         if keys[h] < 0:
+            if count[0] >= size:  # full (past any bound the rules give): counted, not kept
+                count[0] = size + 1
+                return
             keys[h], sums[h] = state, mass
             order[count[0]] = h
             count[0] += 1
@@ -155,7 +158,7 @@ def merge_outcomes(lane, o_idx, o_mass, o_n, i):
         n = 0
     else:
         o_n[i] = n
-    for e in range(count[0]):
+    for e in range(min(count[0], keys.shape[0] - 1)):
         h = order[e]
         if e < n:
             o_idx[i, e], o_mass[i, e] = keys[h], sums[h]
