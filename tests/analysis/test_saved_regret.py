@@ -7,12 +7,14 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from yahtzee_sim.analysis.decisions.dataset import decision_dataset
 from yahtzee_sim.analysis.decisions.regret import evaluate_with_regret, regret
 from yahtzee_sim.cli import main
 from yahtzee_sim.cli import options as opt
+from yahtzee_sim.cli.regret import decision_lines, keep_rerolls
 from yahtzee_sim.exact.laws import ExactEvaluationError, evaluate
 
 from helpers import BatchedOnly, small_saved_game
@@ -102,6 +104,17 @@ def test_cli_regret_on_saved_rolls(monkeypatch, capsys):
     assert main(["regret", "--strategy", "greedy"]) == 0
     text = capsys.readouterr().out
     assert "  stop " in text and "regret " in text
+    for name, loss in out["by_decision"].items():  # keeps past 2 rerolls: where they cost
+        assert (f"  {name} " in text) == (loss > 0 or keep_rerolls(name) <= 2)
+
+
+def test_the_text_report_counts_the_keep_types_that_lose_nothing():
+    series = pd.Series({"keep, 4 rerolls left": 0.0, "keep, 3 rerolls left": 0.5,
+                        "keep, 2 rerolls left": 0.0, "stop": 1.0, "box": 0.0})  # fmt: skip
+    lines = decision_lines(series)
+    assert [line.split("  ")[1].strip() for line in lines[:-1]] == [
+        "keep, 3 rerolls left", "keep, 2 rerolls left", "stop", "box"]  # fmt: skip
+    assert lines[-1] == "  (1 keep type with 3 or more rerolls left loses nothing)"
 
 
 @pytest.mark.slow

@@ -27,6 +27,28 @@ def _table(series, width: int = 26) -> list[str]:
     return [f"  {k!s:<{width}}{v:9.4f}" for k, v in series.items()]
 
 
+def decision_lines(series) -> list[str]:
+    """The lines of ``by decision``: every decision type, except the keeps with more than
+    two rerolls left (turns that start with saved rolls) that lose nothing, which one line
+    counts (``--json`` lists them all)."""
+    quiet = [k for k, v in series.items() if v == 0 and keep_rerolls(str(k)) > 2]
+    lines = _table(series.drop(quiet))
+    if quiet:
+        n = len(quiet)
+        kinds = "keep type with 3 or more rerolls left loses" if n == 1 else (
+            "keep types with 3 or more rerolls left lose")  # fmt: skip
+        lines.append(f"  ({n} {kinds} nothing)")
+    return lines
+
+
+def keep_rerolls(decision: str) -> int:
+    """The rerolls left of a keep's decision type (``"keep, 3 rerolls left"``: 3), else 0."""
+    parts = decision.split()
+    if decision.startswith("keep, ") and len(parts) >= 2 and parts[1].isdigit():
+        return int(parts[1])
+    return 0
+
+
 def format_regret(r, seconds: float) -> str:
     """The text report of a :class:`~yahtzee_sim.analysis.RegretResult`."""
     lines = [
@@ -36,7 +58,7 @@ def format_regret(r, seconds: float) -> str:
         f"strategy     {r.strategy_value:.4f}   (exact, {seconds:.1f} s)",
         f"regret       {r.total:.4f} points per game",
         "by decision:",
-        *_table(r.by_decision),
+        *decision_lines(r.by_decision),
         "by turn:",
         *_table(r.by_turn),
         "by box chosen:",
