@@ -14,7 +14,7 @@ pass pools the hopeless upper totals of a strategy that decides alike at them
 (:mod:`yahtzee_sim.exact.hopeless_pool`), so the sample and the count leave out those it
 pools (``--unpooled``: every position). It leaves out reading the reach file and the table
 from the disk. CPU time is process time
-(every thread). One JSON object per line.
+(every thread; ``NUMBA_NUM_THREADS=1`` for one). One JSON object per line.
 
     python benchmarks/saved_regret_sample.py maxi-yatzy+forced+cap2 maxi-yatzy
 """
@@ -25,6 +25,7 @@ import argparse
 import json
 import time
 
+import numba
 import numpy as np
 
 from yahtzee_sim._kernels.lanes import compact_upper_lanes
@@ -82,8 +83,8 @@ def estimate(name: str, strategy_id: str, min_positions: int, run: tuple) -> dic
         total += seconds * size
         positions += size
     return {"rules": name, "strategy": strategy_id, "saved": run[0], "pooled": run[1],
-            "positions": positions, "us_per_position": per_level,
-            "estimated_cpu_s": round(total, 1)}  # fmt: skip
+            "threads": numba.get_num_threads(), "positions": positions,
+            "us_per_position": per_level, "estimated_cpu_s": round(total, 1)}  # fmt: skip
 
 
 def main() -> None:

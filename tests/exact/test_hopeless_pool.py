@@ -11,10 +11,11 @@ from yahtzee_sim.analysis.decisions.saved_regret import SavedRegretAccumulator
 from yahtzee_sim.exact import hopeless_pool
 from yahtzee_sim.exact import saved_forward as forward
 from yahtzee_sim.exact.laws import evaluate, prepared
+from yahtzee_sim.solving.levels import upper_lanes
 
 from helpers import BatchedOnly, small_saved_game
 
-REAL_POOL, REAL_LEVELS = forward.pool_hopeless, forward._levels
+REAL_POOL = forward.pool_hopeless
 
 
 class OddTotals(BatchedOnly):
@@ -32,35 +33,32 @@ class OddTotals(BatchedOnly):
         return out
 
 
-def pass_of(strategy, rules, pooled: bool, monkeypatch, path=None):
-    """The regret tables and the calls of :func:`~yahtzee_sim.exact.hopeless_pool.
-    pool_hopeless` that moved reach, and how many passes were started."""
+def pass_of(strategy, rules, pooled: bool, monkeypatch, path=None, top=0):
+    """The regret tables and forward-pass figures of ``strategy``, whether a call of
+    :func:`~yahtzee_sim.exact.hopeless_pool.pool_hopeless` moved reach, and how many
+    times the pass started (level 0 run)."""
     monkeypatch.setattr(forward, "POOL_HOPELESS", pooled)
-    moved, passes = [], []
+    moved, starts = [], []
 
     def spy_pool(*args):
         moved.append(REAL_POOL(*args))
         return moved[-1]
 
-    def spy_levels(*args):
-        passes.append(args[-1])
-        return REAL_LEVELS(*args)
-
     monkeypatch.setattr(forward, "pool_hopeless", spy_pool)
-    monkeypatch.setattr(forward, "_levels", spy_levels)
     strategy, rules = prepared(strategy, rules, moments_only=True)
-    acc = SavedRegretAccumulator(rules, 0)
-    fw = forward.saved_forward(strategy, rules, acc, path=path)
-    return acc.result("s", fw, 0.0), fw, any(moved), passes
+    acc = SavedRegretAccumulator(rules, top)
+    fw = forward.saved_forward(strategy, rules, acc, path=path, on_level=starts.append)
+    return acc.result("s", fw, 0.0), fw, any(moved), starts.count(0)
 
 
 @pytest.mark.parametrize(("cap", "forced", "n_dice"), [(1, False, 3), (2, False, 4)])
 def test_pooled_hopeless_totals_charge_what_the_unpooled_pass_does(monkeypatch, cap, forced,
                                                                      n_dice):  # fmt: skip
     rules = small_saved_game(cap, forced, n_dice)
-    pooled, fw, moved, passes = pass_of("greedy", rules, True, monkeypatch)
+    pooled, fw, moved, starts = pass_of("greedy", rules, True, monkeypatch)
     plain, fw_plain, moved_plain, _ = pass_of("greedy", rules, False, monkeypatch)
-    assert moved and not moved_plain and passes == [True]
+    assert moved and not moved_plain and starts == 1
+    assert fw.pooled and not fw_plain.pooled
     assert pooled.total == pytest.approx(plain.total, abs=1e-12)
     assert np.allclose(pooled.by_decision, plain.by_decision, atol=1e-12, rtol=0)
     assert np.allclose(pooled.by_turn, plain.by_turn, atol=1e-12, rtol=0)
@@ -74,8 +72,8 @@ def test_a_strategy_deciding_by_the_hopeless_total_is_charged_unpooled(monkeypat
                                                                        in_file):  # fmt: skip
     rules = small_saved_game(1, False, 3)
     path = tmp_path / "reach.bin" if in_file else None
-    res, fw, moved, passes = pass_of(OddTotals(), rules, True, monkeypatch, path)
-    assert moved and passes == [True, False]  # pooled, broke, went round again without
+    res, fw, moved, starts = pass_of(OddTotals(), rules, True, monkeypatch, path)
+    assert moved and starts == 2 and not fw.pooled  # pooled, broke, went round again without
     plain, _, _, _ = pass_of(OddTotals(), rules, False, monkeypatch)
     assert res.total == plain.total and list(res.by_decision) == list(plain.by_decision)
     mean = evaluate(OddTotals(), rules, distribution=False).mean  # the backward pass
@@ -99,3 +97,81 @@ def test_pooling_moves_reach_only_where_every_hopeless_total_decides_alike():
         hopeless_pool.pool_hopeless(pos, reach.copy(), split, cat, hopeless, True)
     assert hopeless_pool.pool_hopeless(pos, r, keep, cat, hopeless, True)
     assert np.array_equal(r, [[0.1 + 0.2, 0.1 + 0.3], [0, 0], [0, 0], [0.4, 0.0]])
+
+
+def test_a_costliest_situation_on_a_hopeless_sheet_stands_at_upper_total_0(monkeypatch):
+    rules = small_saved_game(2, False, 4)
+    every = 10**6  # every candidate situation: one per position and decision type
+    res, _, moved, _ = pass_of("greedy", rules, True, monkeypatch, top=every)
+    plain, _, _, _ = pass_of("greedy", rules, False, monkeypatch, top=every)
+    names = [b.name for b in rules.boxes]
+
+    def bound(filled: str) -> int:
+        used = sum(1 << names.index(n) for n in filled.split(", ") if n in names)
+        return int(upper_lanes(rules, np.array([used]))[0][0])
+
+    def hopeless(table):
+        bounds = table.filled.map(bound)
+        return table[(bounds > 0) & (table.upper_total <= bounds)]
+
+    pooled, unpooled = hopeless(res.situations), hopeless(plain.situations)
+    assert moved and (pooled.upper_total == 0).all() and (unpooled.upper_total > 0).any()
+
+
+class SheetLosses:
+    """Collects, per sheet (turn, used-mask, flag), the losses charged at its hopeless
+    upper totals; restartable, so the pass pools."""
+
+    def __init__(self, rules):
+        self.rules, self.by_sheet = rules, {}
+
+    def __call__(self, charges):
+        bound = upper_lanes(self.rules, charges.positions[:, 0])[0]
+        for (used, upper, flag), b, loss in zip(charges.positions, bound, charges.loss,
+                                                 strict=True):  # fmt: skip
+            if 0 < b and upper <= b:
+                key = (charges.turn, int(used), int(flag))
+                self.by_sheet[key] = self.by_sheet.get(key, 0.0) + loss
+
+    def checkpoint_state(self):
+        return {}
+
+    def restore_checkpoint(self, state):
+        self.by_sheet = {}
+
+
+def test_pooled_losses_of_a_sheet_are_those_of_its_hopeless_totals(monkeypatch):
+    strategy, rules = prepared("greedy", small_saved_game(2, False, 4), moments_only=True)
+    got = {}
+    for pooled in (True, False):
+        monkeypatch.setattr(forward, "POOL_HOPELESS", pooled)
+        sheets = SheetLosses(rules)
+        assert forward.saved_forward(strategy, rules, sheets).pooled == pooled
+        got[pooled] = sheets.by_sheet
+    assert set(got[True]) == set(got[False]) and len(got[True]) > 5
+    for key, loss in got[False].items():
+        assert np.allclose(got[True][key], loss, atol=1e-13, rtol=0), key
+
+
+class Killed(Exception):
+    """Stands for the process dying between two levels."""
+
+
+def test_a_resumed_pass_whose_pooling_breaks_starts_again_from_a_fresh_analysis(
+    monkeypatch, tmp_path
+):
+    rules = small_saved_game(1, False, 3)
+    path = tmp_path / "reach.bin"
+    strategy, prepared_rules = prepared(OddTotals(), rules, moments_only=True)
+
+    def die_after_level_3(k):  # recorded pooled, with reach moved; level 4 splits
+        if k == 3:
+            raise Killed
+
+    acc = SavedRegretAccumulator(prepared_rules, 0)
+    with pytest.raises(Killed):
+        forward.saved_forward(strategy, prepared_rules, acc, path=path, on_level=die_after_level_3)
+    res, fw, _, starts = pass_of(OddTotals(), rules, True, monkeypatch, path)
+    assert starts == 1 and not fw.pooled  # resumed at level 4, broke, went round afresh
+    plain, _, _, _ = pass_of(OddTotals(), rules, False, monkeypatch)
+    assert res.total == plain.total and list(res.by_turn) == list(plain.by_turn)

@@ -56,12 +56,14 @@ def pool_hopeless(pos, reach_in, keep, cat, hopeless, pooled_before: bool) -> bo
     ------
     PoolingBroken
         If a group with reach at a hopeless position decides differently at two of them
-        while ``pooled_before`` (reach pooled at an earlier level may stand at either).
+        while ``pooled_before`` (reach pooled at an earlier level may stand at either; a
+        level's own pooling moves reach to the next level only).
     """
     runs = state_runs(pos[:, 0], pos[:, 2])
     sizes = np.diff(runs)
     group = np.repeat(np.arange(len(sizes)), sizes)
     first = np.repeat(runs[:-1], sizes)
+    assert (pos[first[hopeless], 1] == 0).all()  # a group with hopeless rows: from total 0
     same = (keep == keep[first]).all(axis=(1, 2)) & (cat == cat[first]).all(axis=(1, 2))
     split = np.bincount(group[hopeless & ~same], minlength=len(sizes)) > 0
     reached = np.bincount(group[hopeless & reach_in.any(axis=1)], minlength=len(sizes)) > 0

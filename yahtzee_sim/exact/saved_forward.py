@@ -85,13 +85,31 @@ class SavedForward:
         Probability of the full score sheets (1 up to rounding).
     n_positions : int
         Turn-start positions ``(used, upper, flag)`` run: those reached, the hopeless
-        upper totals of a used-mask and flag counted once where they are pooled
+        upper totals of a used-mask and flag counted once where they are pooled.
+    pooled : bool
+        Whether the pass pooled the hopeless upper totals
         (:mod:`~yahtzee_sim.exact.hopeless_pool`).
     """
 
     mean: float
     total: float
     n_positions: int
+    pooled: bool = False
+
+
+@dataclass
+class Pooling:
+    """Whether a pass pools the hopeless upper totals (``on``), whether it has moved
+    reach at a level before the current one (``moved``) and at the current one
+    (``moved_now``): reach pooled at a level stands at the hopeless totals of the next."""
+
+    on: bool
+    moved: bool = False
+    moved_now: bool = False
+
+    def next_level(self) -> None:
+        """The current level is done: its moves count as earlier ones."""
+        self.moved, self.moved_now = self.moved or self.moved_now, False
 
 
 def saved_forward(
@@ -104,8 +122,11 @@ def saved_forward(
     ``on_chunk`` may offer ``checkpoint_key``, ``checkpoint_state()`` and
     ``restore_checkpoint(state)``: a pass in a file (above
     :data:`~yahtzee_sim.exact.level_file.IN_MEMORY_STATES` states, or given ``path``)
-    then records its state after every level and restores it when resumed.
-    ``on_level(k)`` is called once level ``k``'s reach is pushed on (tests).
+    then records its state after every level and restores it when resumed, and the pass
+    pools the hopeless upper totals (:data:`POOL_HOPELESS`; a pass that finds pooling
+    broken starts again unpooled with ``on_chunk`` restored to its first state).
+    ``on_level(k)`` is called once level ``k``'s reach is pushed on (tests; from level 0
+    again when the pass starts again).
 
     Raises
     ------
@@ -113,27 +134,29 @@ def saved_forward(
         If the strategy chooses a box the rules do not allow in a position it reaches.
     """
     run = (strategy, rules, on_chunk, progress, on_level)
-    pool = POOL_HOPELESS and hasattr(on_chunk, "restore_checkpoint")
-    fresh = on_chunk.checkpoint_state() if pool else None
+    restarts = hasattr(on_chunk, "restore_checkpoint") and hasattr(on_chunk, "checkpoint_state")
+    fresh = on_chunk.checkpoint_state() if restarts else None
+    pool = POOL_HOPELESS and restarts
     n = n_states(rules)
     if path is None and n <= IN_MEMORY_STATES:
         try:
-            return _levels(run, _fresh_reach(n), 0, (0.0, 0), None, pool)
+            return _levels(run, _fresh_reach(n), 0, (0.0, 0), None, Pooling(pool))
         except PoolingBroken:
             on_chunk.restore_checkpoint(fresh)
-            return _levels(run, _fresh_reach(n), 0, (0.0, 0), None, False)
+            return _levels(run, _fresh_reach(n), 0, (0.0, 0), None, Pooling(False))
     key = getattr(on_chunk, "checkpoint_key", "reach")
     label = strategy_label(strategy)
     path = forward_path(rules, label, key) if path is None else Path(path)
     with cache.file_lock(path):
         store = ForwardFile(rules, label, key, path)
         try:
-            out = _stored_levels(run, store, pool)
+            out = _stored_levels(run, store, pool, restarts)
         except PoolingBroken:
             store.remove()
-            on_chunk.restore_checkpoint(fresh)
+            if restarts:
+                on_chunk.restore_checkpoint(fresh)
             store = ForwardFile(rules, label, key, path)
-            out = _stored_levels(run, store, False)
+            out = _stored_levels(run, store, False, restarts)
         store.remove()
     return out
 
@@ -145,23 +168,26 @@ def _fresh_reach(n: int) -> np.ndarray:
     return reach
 
 
-def _stored_levels(run, store: ForwardFile, pool: bool) -> SavedForward:
-    """:func:`_levels` in ``store``, from its last recorded level (``pool``: pool the
-    hopeless totals, unless the record says the pass does not)."""
-    on_chunk = run[2]
-    first, done = store.reach_level(), (0.0, 0)
-    if store.record is not None:
-        done = (store.record["mean"], store.record["n_positions"])
-        pool = pool and store.record.get("pooled", False)
+def _stored_levels(run, store: ForwardFile, pool: bool, restarts: bool) -> SavedForward:
+    """:func:`_levels` in ``store``: afresh (``pool``: pool the hopeless totals), or from
+    its last recorded level as the record says it ran, pooled or not (a pooled record
+    that ``on_chunk`` cannot restart raises :class:`PoolingBroken`: start again)."""
+    on_chunk, record = run[2], store.record
+    first, done, pooling = store.reach_level(), (0.0, 0), Pooling(pool)
+    if record is not None:
+        done = (record["mean"], record["n_positions"])
+        pooling = Pooling(record.get("pooled", False), record.get("pooled_moved", first > 0))
+        if pooling.on and not restarts:
+            raise PoolingBroken
         if hasattr(on_chunk, "restore_checkpoint"):
-            on_chunk.restore_checkpoint(store.record["analysis_state"])
-    return _levels(run, store.A, first, done, store, pool)
+            on_chunk.restore_checkpoint(record["analysis_state"])
+    return _levels(run, store.A, first, done, store, pooling)
 
 
-def _levels(run, reach, first, done, store, pool: bool) -> SavedForward:
+def _levels(run, reach, first, done, store, pooling: Pooling) -> SavedForward:
     """Levels ``first`` on of :func:`saved_forward` (``run``: its arguments; ``done``: the
     mean and positions of the levels before), each recorded in ``store`` (a file, or
-    ``None``); ``pool``: pool the hopeless upper totals."""
+    ``None``), the hopeless upper totals pooled as ``pooling`` says."""
     _, rules, on_chunk, progress, on_level = run
     layout = state_layout(rules)
     by_level = levels(rules.n_boxes, rules.forced_order)[::-1]  # level k: k boxes filled
@@ -171,26 +197,27 @@ def _levels(run, reach, first, done, store, pool: bool) -> SavedForward:
     with tqdm(total=sum(cost), disable=not progress, desc="regret", unit="state",
               unit_scale=True, leave=False) as bar:  # fmt: skip
         bar.update(sum(cost[:first]))
-        pooling = {"on": pool, "moved": pool and first > 0}
         for k in range(first, rules.n_boxes):
             got = _level(run, reach, k, by_level[k], (lanes, bar.update), pooling)
             mean, n_positions = mean + got[0], n_positions + got[1]
+            pooling.next_level()
             if store is not None:
                 state = getattr(on_chunk, "checkpoint_state", dict)()
                 extra = {"mean": mean, "n_positions": n_positions, "analysis_state": state}
-                store.save_level(k + 1, {**extra, "pooled": pool})
+                store.save_level(k + 1, {**extra, "pooled": pooling.on,
+                                         "pooled_moved": pooling.moved})  # fmt: skip
             if on_level is not None:
                 on_level(k)
     full = layout.level_start[rules.n_boxes]
-    return SavedForward(mean, float(np.sum(reach[full:])), n_positions)
+    return SavedForward(mean, float(np.sum(reach[full:])), n_positions, pooling.on)
 
 
-def _level(run, reach, k: int, masks, level_run, pooling: dict) -> tuple[float, int]:
+def _level(run, reach, k: int, masks, level_run, pooling: Pooling) -> tuple[float, int]:
     """Level ``k``'s reach pushed into level ``k + 1`` and its charges given to
     ``on_chunk``; ``level_run = (lanes, advance)``: the optimal table's widget lanes, and
     the progress bar's advance by the states of each chunk; ``pooling``: whether the
-    hopeless totals are pooled (``on``) and some reach has been (``moved``). Returns the
-    expected points its turns score and the positions reached."""
+    hopeless totals are pooled and some reach has been. Returns the expected points its
+    turns score and the positions run."""
     strategy, rules, on_chunk = run[:3]
     lanes, advance = level_run
     n_saved = int(state_layout(rules).saved_count[k])
@@ -230,20 +257,20 @@ def chunk_reach(rules: RuleSet, reach, k: int, masks) -> tuple[np.ndarray, np.nd
     return pos, np.asarray(reach[base[:, None] + np.arange(n_saved) * step[:, None]])
 
 
-def chunk_decisions(strategy, rules: RuleSet, k: int, chunk, rng, pooling: dict):
+def chunk_decisions(strategy, rules: RuleSet, k: int, chunk, rng, pooling: Pooling):
     """The positions of a chunk the kernel runs, their reach and the strategy's decisions
     ``(pos, reach_in, keep, cat)``, from ``chunk = (pos, reach_in, live)``: the reached
-    positions, their hopeless totals pooled when ``pooling["on"]``
+    positions, their hopeless totals pooled when ``pooling.on``
     (:func:`~yahtzee_sim.exact.hopeless_pool.pool_hopeless`)."""
     pos, reach_in, live = chunk
     ask = live
-    if pooling["on"]:
+    if pooling.on:
         hopeless, ask = hopeless_rows(rules, pos, live)
     pos, reach_in = pos[ask], np.array(reach_in[ask])
     keep, cat = position_decisions(strategy, rules, pos, k, reroll_layers(rules, k), rng)
-    if pooling["on"]:
-        moved = pool_hopeless(pos, reach_in, keep, cat, hopeless[ask], pooling["moved"])
-        pooling["moved"] = pooling["moved"] or moved
+    if pooling.on:
+        moved = pool_hopeless(pos, reach_in, keep, cat, hopeless[ask], pooling.moved)
+        pooling.moved_now = pooling.moved_now or moved
     keep_rows = reach_in.any(axis=1)
     pos, reach_in = pos[keep_rows], np.ascontiguousarray(reach_in[keep_rows])
     return pos, reach_in, keep[keep_rows], cat[keep_rows]
