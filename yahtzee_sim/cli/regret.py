@@ -31,7 +31,10 @@ def decision_lines(series) -> list[str]:
     """The lines of ``by decision``: every decision type, except the keeps with more than
     two rerolls left (turns that start with saved rolls) that lose nothing, which one line
     counts (``--json`` lists them all)."""
-    quiet = [k for k, v in series.items() if v == 0 and keep_rerolls(str(k)) > 2]
+    from yahtzee_sim.analysis.decisions.regret_tables import decision_layer_name
+
+    extra = {decision_layer_name(j) for j in range(3, len(series) + 1)}
+    quiet = [k for k, v in series.items() if v == 0 and k in extra]
     lines = _table(series.drop(quiet))
     if quiet:
         n = len(quiet)
@@ -39,14 +42,6 @@ def decision_lines(series) -> list[str]:
             "keep types with 3 or more rerolls left lose")  # fmt: skip
         lines.append(f"  ({n} {kinds} nothing)")
     return lines
-
-
-def keep_rerolls(decision: str) -> int:
-    """The rerolls left of a keep's decision type (``"keep, 3 rerolls left"``: 3), else 0."""
-    parts = decision.split()
-    if decision.startswith("keep, ") and len(parts) >= 2 and parts[1].isdigit():
-        return int(parts[1])
-    return 0
 
 
 def format_regret(r, seconds: float) -> str:

@@ -29,6 +29,15 @@ class PoolingBroken(Exception):
     flag after reach was pooled (the pass is run again without pooling)."""
 
 
+def groups_of(pos: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """``(group, first, n)``: each position's group of one used-mask and flag (rows in
+    runs, :func:`~yahtzee_sim.game.state.state_runs`), the row its group starts at, and the
+    number of groups."""
+    runs = state_runs(pos[:, 0], pos[:, 2])
+    sizes = np.diff(runs)
+    return np.repeat(np.arange(len(sizes)), sizes), np.repeat(runs[:-1], sizes), len(sizes)
+
+
 def hopeless_rows(rules: RuleSet, pos: np.ndarray, live: np.ndarray):
     """The hopeless positions of ``pos`` (one level, groups of one used-mask and flag,
     upper totals from 0) and the rows whose decisions pooling needs.
@@ -36,12 +45,10 @@ def hopeless_rows(rules: RuleSet, pos: np.ndarray, live: np.ndarray):
     Returns ``(hopeless, ask)``: whether each position is hopeless (its mask's hopeless
     bound is 1 or more and its total at most that), and the rows to ask: the ``live``
     ones and every hopeless row of a group with a live hopeless row."""
-    runs = state_runs(pos[:, 0], pos[:, 2])
-    sizes = np.diff(runs)
+    group, _, n = groups_of(pos)
     bound = upper_lanes(rules, pos[:, 0])[0]
     hopeless = (bound > 0) & (pos[:, 1] <= bound)
-    group = np.repeat(np.arange(len(sizes)), sizes)
-    watched = np.bincount(group[hopeless & live], minlength=len(sizes)) > 0
+    watched = np.bincount(group[hopeless & live], minlength=n) > 0
     return hopeless, live | (hopeless & watched[group])
 
 
@@ -59,14 +66,11 @@ def pool_hopeless(pos, reach_in, keep, cat, hopeless, pooled_before: bool) -> bo
         while ``pooled_before`` (reach pooled at an earlier level may stand at either; a
         level's own pooling moves reach to the next level only).
     """
-    runs = state_runs(pos[:, 0], pos[:, 2])
-    sizes = np.diff(runs)
-    group = np.repeat(np.arange(len(sizes)), sizes)
-    first = np.repeat(runs[:-1], sizes)
+    group, first, n = groups_of(pos)
     assert (pos[first[hopeless], 1] == 0).all()  # a group with hopeless rows: from total 0
     same = (keep == keep[first]).all(axis=(1, 2)) & (cat == cat[first]).all(axis=(1, 2))
-    split = np.bincount(group[hopeless & ~same], minlength=len(sizes)) > 0
-    reached = np.bincount(group[hopeless & reach_in.any(axis=1)], minlength=len(sizes)) > 0
+    split = np.bincount(group[hopeless & ~same], minlength=n) > 0
+    reached = np.bincount(group[hopeless & reach_in.any(axis=1)], minlength=n) > 0
     if pooled_before and (split & reached).any():
         raise PoolingBroken
     moving = hopeless & ~split[group] & (pos[:, 1] > 0) & reach_in.any(axis=1)
