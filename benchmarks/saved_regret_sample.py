@@ -31,7 +31,12 @@ import numpy as np
 from yahtzee_sim._kernels.lanes import compact_upper_lanes
 from yahtzee_sim.exact.laws import prepared
 from yahtzee_sim.exact.saved_forward import chunk_charges
-from yahtzee_sim.exact.saved_moments import level_positions, level_size, position_decisions
+from yahtzee_sim.exact.saved_moments import (
+    level_positions,
+    level_size,
+    position_decisions,
+    reroll_layers,
+)
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.game.state import state_layout
 from yahtzee_sim.solving.levels import levels, upper_lanes
@@ -63,7 +68,7 @@ def level_cost(strategy, rules, lanes, k: int, masks, min_positions: int, run: t
     if saved == "none":
         reach[:, 1:] = 0.0
     t0 = time.process_time()
-    keep, cat = position_decisions(strategy, rules, pos, k, rules.rolls_per_turn - 2 + n_saved)
+    keep, cat = position_decisions(strategy, rules, pos, k, reroll_layers(rules, k))
     chunk_charges(rules, lanes, k, pos, reach, keep, cat)
     return (time.process_time() - t0) / len(pos)
 
