@@ -154,11 +154,15 @@ def first_roll_mean(kr, W, out, nu):
 
 
 def keep_steps(kr, lanes, used, upper, flag, lo, nu, W, A, val, val_bonus, work, record):
-    """The widget's keep steps, in compiled code: :func:`saved_roll_steps` in games with
-    saved rolls, :func:`reroll_steps` elsewhere — chosen by the type of ``kr.saving``
-    (``True`` or ``None``) when the caller is compiled, so that the kernels of the other
-    games never compile the saved-roll steps."""
-    raise NotImplementedError("keep_steps runs in compiled code only")
+    """The widget's keep steps: :func:`saved_roll_steps` in games with saved rolls,
+    :func:`reroll_steps` elsewhere — chosen by the type of ``kr.saving`` (``True`` or
+    ``None``) when the caller is compiled, so that the kernels of the other games never
+    compile the saved-roll steps, and by its value when the kernels run as Python
+    (:mod:`yahtzee_sim.engine.interpreted`)."""
+    if kr.saving is None:
+        reroll_steps(kr, W, A, nu, work, record)
+    else:
+        saved_roll_steps(kr, lanes, used, upper, flag, lo, nu, W, A, val, val_bonus, work, record)
 
 
 @overload(keep_steps, jit_options={"nogil": True})

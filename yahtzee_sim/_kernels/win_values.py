@@ -161,7 +161,9 @@ def fill_tile(kind, kr, rows, inputs, val, val_bonus):
     """The box values of a tile's games ``rows`` by the fill of ``kind``:
     :func:`fill_win_tile` (:data:`WIN_AWARE`) or :func:`fill_reach_tile`
     (:data:`WIN_TARGET`). Chosen when the kernel compiles, from the literal ``kind``:
-    numba cannot cache a kernel that takes a function as an argument."""
+    numba cannot cache a kernel that takes a function as an argument (and by the value
+    of ``kind`` when the kernels run as Python)."""
+    (fill_win_tile, fill_reach_tile)[kind](kr, rows, inputs, val, val_bonus)
 
 
 @overload(fill_tile)

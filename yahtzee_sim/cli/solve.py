@@ -13,15 +13,10 @@ from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, print_result, save_
 from yahtzee_sim.cli.missing_extras import require
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.game.state import compact_states, n_states
-from yahtzee_sim.solving.advisor import (
-    AdvisorPosition,
-    Option,
-    position_options,
-    with_plan_odds,
-)
+from yahtzee_sim.solving.advice import answer, quick_answer
+from yahtzee_sim.solving.advisor import AdvisorPosition, Option
 from yahtzee_sim.solving.levels import partial_paths
 from yahtzee_sim.solving.solver import TABLES, solve, value_table
-from yahtzee_sim.solving.strategy_move import strategy_move
 
 
 # ------------------------------------------------------------------ solve
@@ -193,14 +188,13 @@ def run_advise(args: argparse.Namespace) -> int:
         rules,
         saved_rolls=args.saved_rolls,
     )
-    solve_while_compiling("advisor_kernels", rules)  # a first run: both cores compile
-    options = position_options(position)
     boxes = odds_boxes(rules, args.odds, position.used)
-    if boxes is not None:
-        options = with_plan_odds(options, args.rolls_left, rules, boxes)
-    says = None
-    if args.strategy is not None:
-        says = strategy_move(args.strategy, position, score=args.score, options=options)
+    # a first run with the table stored answers interpreted (nothing to compile)
+    reply = quick_answer(position, boxes, args.strategy, args.score)
+    if reply is None:
+        solve_while_compiling("advisor_kernels", rules)  # a first run: both cores compile
+        reply = answer(position, boxes, args.strategy, args.score)
+    options, says = reply.options, reply.move
     if args.top:
         options = options[: args.top]
     if args.json:

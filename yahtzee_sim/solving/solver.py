@@ -213,12 +213,19 @@ def table_seconds(rules: str | RuleSet = "yahtzee") -> float:
     the solver's kernels are missing from the numba cache,
     :func:`~yahtzee_sim.solving.solve_costs.solve_seconds`)."""
     rules = get_rules(rules)
-    key = TABLES.key(rules)
-    if key in TABLES.memory:
+    if TABLES.key(rules) in TABLES.memory:
         return 0.0
-    if all(path.exists() for path in TABLES.paths(key)):
+    if table_stored(rules):
         return LOAD_SECONDS_PER_MILLION * n_states(rules) / 1e6
     return solve_costs.solve_seconds(rules)
+
+
+def table_stored(rules: str | RuleSet = "yahtzee") -> bool:
+    """Whether :func:`value_table` of ``rules`` needs no solve: the table is in memory
+    or its files are in the cache folder."""
+    rules = get_rules(rules)
+    key = TABLES.key(rules)
+    return key in TABLES.memory or all(path.exists() for path in TABLES.paths(key))
 
 
 def _level_table(rules: RuleSet, use_cache: bool, progress: bool, client) -> ValueTable:
