@@ -24,6 +24,11 @@ for extra in ("gymnasium", "flask"):
     if importlib.util.find_spec(extra) is not None:
         sys.exit(f"{extra} is installed: this venv is not a plain install")
 print("yahtzee_sim from", yahtzee_sim.__file__)
+# the value table that ships (package data) is in the install
+from yahtzee_sim.game.rules import get_rules
+from yahtzee_sim.solving.shipped import shipped_values
+if shipped_values(get_rules("yahtzee")) is None:
+    sys.exit("the shipped yahtzee value table is missing from the install")
 EOF
 
 step simulate

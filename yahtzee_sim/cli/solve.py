@@ -87,7 +87,9 @@ def run_solve(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(info))
         return 0
-    verb = "solved in" if info["source"] == "solved" else "loaded from cache in"
+    verb = {"solved": "solved in", "shipped": "loaded from the package in"}.get(
+        info["source"], "loaded from cache in"
+    )
     line = (
         f"{info['rules']}: optimal expected score {info['expected_value']:.7f} "
         f"({info['states']:,} states, {verb} {info['seconds']:.2f} s"

@@ -335,7 +335,8 @@ class TableCache:
     def _solve(self, key: str, solve, arrays):
         """``solve()``, stamped, and written to disk when ``arrays`` is given."""
         table = solve()
-        _stamp(table, source="solved")
+        if not isinstance(getattr(table, "meta", None), dict) or "source" not in table.meta:
+            _stamp(table, source="solved")
         if arrays is not None and self._save(key, arrays(table)):
             _stamp(table, path=str(self.paths(key)[0]))
         return table

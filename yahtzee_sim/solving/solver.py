@@ -27,7 +27,7 @@ from yahtzee_sim.game.state import (
     state_layout,
     upper_total_lanes_of,
 )
-from yahtzee_sim.solving import cache, solve_costs
+from yahtzee_sim.solving import cache, shipped, solve_costs
 from yahtzee_sim.solving import levels as level_files
 from yahtzee_sim.solving.levels import levels, upper_lanes
 
@@ -175,10 +175,13 @@ def value_table(
     progress: bool = False,
     client=None,
 ) -> ValueTable:
-    """The optimal value table of ``rules``: from memory, the disk cache, or solved.
+    """The optimal value table of ``rules``: from memory, the disk cache, the package
+    (the tables that ship, :mod:`yahtzee_sim.solving.shipped`), or solved.
 
-    A solved table is written to the cache folder (:func:`yahtzee_sim.solving.cache.cache_dir`).
-    ``meta["source"]`` says where it came from (``cache`` or ``solved``).
+    A solved or shipped table is written to the cache folder
+    (:func:`yahtzee_sim.solving.cache.cache_dir`). ``meta["source"]`` says where it came
+    from (``cache``, ``shipped`` or ``solved``). ``use_cache=False`` solves, whatever is
+    stored or shipped.
 
     Games with saved rolls are solved level by level into the table's file
     (:func:`yahtzee_sim.solving.levels.solve_to_file`: out of core, resumed after a
@@ -196,11 +199,21 @@ def value_table(
 
     return TABLES.get(
         TABLES.key(rules),
-        solve=lambda: solve(rules, progress),
+        solve=lambda: (use_cache and _shipped_table(rules)) or solve(rules, progress),
         arrays=lambda table: [table.values],
         restore=restore,
         use_cache=use_cache,
     )
+
+
+def _shipped_table(rules: RuleSet) -> ValueTable | None:
+    """The table shipped with the package (:mod:`yahtzee_sim.solving.shipped`), or
+    ``None``; ``meta["source"]`` is ``shipped``."""
+    t0 = time.perf_counter()
+    values = shipped.shipped_values(rules)
+    if values is None:
+        return None
+    return ValueTable(rules, values, time.perf_counter() - t0, {"source": "shipped"})
 
 
 #: Reference seconds to read a stored value table of a million states.
@@ -209,7 +222,7 @@ LOAD_SECONDS_PER_MILLION = 0.05
 
 def table_seconds(rules: str | RuleSet = "yahtzee") -> float:
     """Expected seconds of :func:`value_table` of ``rules`` on the reference machine: a
-    read when the table is in memory or on disk, else a solve (compiling included when
+    read when the table is in memory, on disk or shipped, else a solve (compiling included when
     the solver's kernels are missing from the numba cache,
     :func:`~yahtzee_sim.solving.solve_costs.solve_seconds`)."""
     rules = get_rules(rules)
@@ -221,11 +234,13 @@ def table_seconds(rules: str | RuleSet = "yahtzee") -> float:
 
 
 def table_stored(rules: str | RuleSet = "yahtzee") -> bool:
-    """Whether :func:`value_table` of ``rules`` needs no solve: the table is in memory
-    or its files are in the cache folder."""
+    """Whether :func:`value_table` of ``rules`` needs no solve: the table is in memory,
+    its files are in the cache folder, or it ships with the package."""
     rules = get_rules(rules)
     key = TABLES.key(rules)
-    return key in TABLES.memory or all(path.exists() for path in TABLES.paths(key))
+    if key in TABLES.memory or all(path.exists() for path in TABLES.paths(key)):
+        return True
+    return not compact_states(rules) and shipped.ships(rules)
 
 
 def _level_table(rules: RuleSet, use_cache: bool, progress: bool, client) -> ValueTable:
