@@ -197,9 +197,13 @@ def value_table(
         got = read(n_states(rules))
         return None if got is None else ValueTable(rules, got[0])
 
+    def shipped_or_solved() -> ValueTable:
+        table = _shipped_table(rules) if use_cache else None
+        return solve(rules, progress) if table is None else table
+
     return TABLES.get(
         TABLES.key(rules),
-        solve=lambda: (use_cache and _shipped_table(rules)) or solve(rules, progress),
+        solve=shipped_or_solved,
         arrays=lambda table: [table.values],
         restore=restore,
         use_cache=use_cache,
