@@ -105,3 +105,26 @@ def test_advise_prints_the_same_either_way(monkeypatch, capsys):
         assert main(argv) == 0
         printed.append(capsys.readouterr().out)
     assert printed[0] == printed[1] and "greedy says" in printed[0]
+
+
+def test_a_damaged_stored_table_is_solved_again_compiled_never_interpreted(
+    monkeypatch, tmp_path
+):
+    from yahtzee_sim.solving.cache import CacheWarning
+    from yahtzee_sim.solving.solver import TABLES
+
+    monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path))
+    rules = get_rules("yatzy")
+    key = TABLES.key(rules)
+    TABLES.forget(key)
+    expected = answer(AdvisorPosition([6, 6, 5, 1, 2], 1, rules=rules)).options
+    (path,) = TABLES.paths(key)
+    raw = bytearray(path.read_bytes())
+    raw[-8] ^= 0xFF
+    path.write_bytes(bytes(raw))
+    TABLES.forget(key)
+    monkeypatch.setattr(advice, "kernel_missing", lambda *kernel: True)
+    with pytest.warns(CacheWarning, match="corrupted"):
+        reply = quick_answer(AdvisorPosition([6, 6, 5, 1, 2], 1, rules=rules))
+    assert reply.interpreted and reply.options == expected
+    TABLES.forget(key)

@@ -26,7 +26,7 @@ from yahtzee_sim.solving.advisor import (
     position_options,
     with_plan_odds,
 )
-from yahtzee_sim.solving.solver import table_stored
+from yahtzee_sim.solving.solver import table_stored, value_table
 from yahtzee_sim.solving.strategy_move import StrategyMove, strategy_move
 
 __all__ = ["ADVISOR_KERNEL", "Answer", "answer", "interpreting_pays", "quick_answer"]
@@ -105,6 +105,9 @@ def quick_answer(
     check_position(position)
     if not interpreting_pays(position.rules):
         return None
+    # read and checked here, so that the interpreted process never solves (a damaged
+    # file is solved again here, compiled)
+    value_table(position.rules)
     try:
         return run_interpreted(answer, position, plan_boxes, strategy, score)
     except InterpretedRunError as exc:
