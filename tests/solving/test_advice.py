@@ -107,9 +107,7 @@ def test_advise_prints_the_same_either_way(monkeypatch, capsys):
     assert printed[0] == printed[1] and "greedy says" in printed[0]
 
 
-def test_a_damaged_stored_table_is_solved_again_compiled_never_interpreted(
-    monkeypatch, tmp_path
-):
+def test_a_damaged_stored_table_is_solved_again_compiled_never_interpreted(monkeypatch, tmp_path):
     from yahtzee_sim.solving.cache import CacheWarning
     from yahtzee_sim.solving.solver import TABLES
 
