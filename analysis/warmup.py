@@ -64,10 +64,20 @@ class Step:
 
 
 def _solver(rules) -> None:
-    """Solve (or load) the value table: the solver's kernels; the table is cached too."""
-    from yahtzee_sim.solving.solver import value_table
+    """Solve (or load) the value table: the solver's kernels; the table is cached too. A
+    table read rather than solved (one that ships) is solved once more when the solver's
+    kernels are missing, so that other rule sets and ``solve --force`` find them (games
+    with saved rolls excepted: their solve is the long one)."""
+    from yahtzee_sim.engine.compile_costs import kernel_missing
+    from yahtzee_sim.game.rules import get_rules
+    from yahtzee_sim.game.state import compact_states
+    from yahtzee_sim.solving.solver import solve, value_table
 
-    value_table(rules)
+    rules = get_rules(rules)
+    table = value_table(rules)
+    solver_missing = kernel_missing("yahtzee_sim._kernels.solve", "solve_level") is not False
+    if table.meta.get("source") != "solved" and solver_missing and not compact_states(rules):
+        solve(rules)
 
 
 def _simulation(rules) -> None:

@@ -54,3 +54,20 @@ def test_the_bar_ends_at_its_total(monkeypatch):
     assert bar.bar.n == pytest.approx(bar.bar.total)
     bar.close()
     assert "100%" in out.getvalue()
+
+
+def test_a_stored_table_moves_the_solver_s_compiling_to_the_simulations(monkeypatch):
+    """With the value table stored (shipped or cached), the first step only reads it, and
+    the solver compiles later, for Glenn's sub-games: the total stays."""
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: True)
+    solving = step_costs.report_weights(100_000, quick=False)
+    stored = step_costs.report_weights(100_000, quick=False, table_stored=True)
+    seconds, n = step_costs.STEP_SECONDS, step_costs.REFERENCE_STRATEGIES
+    assert stored["tables"] == seconds["tables"]
+    assert stored["tables"] + n * stored["simulation"] == pytest.approx(
+        solving["tables"] + n * solving["simulation"]
+    )
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: False)
+    assert step_costs.report_weights(100_000, False, True) == step_costs.report_weights(
+        100_000, False
+    )

@@ -72,3 +72,22 @@ def test_a_shipped_file_that_fails_its_digest_is_not_used(empty_cache, monkeypat
 def test_other_rules_ship_nothing():
     assert not shipped.ships(get_rules("yatzy"))
     assert shipped.shipped_values(get_rules("yatzy")) is None
+
+
+def test_writing_again_keeps_unchanged_files_and_drops_stale_ones(tmp_path):
+    values = {"yahtzee": solve("yahtzee").values}
+    shipped.write_shipped(values, tmp_path)
+    (table,) = tmp_path.glob("values-*.f64.xz")
+    table.write_bytes(lzma.compress(lzma.decompress(table.read_bytes()), preset=1))
+    kept = table.read_bytes()  # the same values, compressed otherwise: not rewritten
+    (tmp_path / "values-0000000000000000.f64.xz").write_bytes(b"an old table")
+    shipped.write_shipped(values, tmp_path)
+    assert table.read_bytes() == kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["manifest.json", table.name]
+
+
+@pytest.mark.parametrize("manifest", ["not json", "[1, 2]", '{"b241ad645c4c1905": {}}'])
+def test_an_unreadable_manifest_ships_nothing(monkeypatch, tmp_path, manifest):
+    (tmp_path / "manifest.json").write_text(manifest)
+    monkeypatch.setattr(shipped, "tables_folder", lambda: tmp_path)
+    assert shipped.shipped_values(get_rules("yahtzee")) is None

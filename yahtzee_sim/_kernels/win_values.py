@@ -163,14 +163,19 @@ def fill_tile(kind, kr, rows, inputs, val, val_bonus):
     (:data:`WIN_TARGET`). Chosen when the kernel compiles, from the literal ``kind``:
     numba cannot cache a kernel that takes a function as an argument (and by the value
     of ``kind`` when the kernels run as Python)."""
-    (fill_win_tile, fill_reach_tile)[kind](kr, rows, inputs, val, val_bonus)
+    fill_of(kind)(kr, rows, inputs, val, val_bonus)
+
+
+def fill_of(kind: int):
+    """The fill of ``kind``: :func:`fill_win_tile` (0) or :func:`fill_reach_tile` (1)."""
+    return (fill_win_tile, fill_reach_tile)[kind]
 
 
 @overload(fill_tile)
 def _fill_tile(kind, kr, rows, inputs, val, val_bonus):
     if not isinstance(kind, types.IntegerLiteral):
         return None
-    fill = (fill_win_tile, fill_reach_tile)[kind.literal_value]
+    fill = fill_of(kind.literal_value)
 
     def fill_of_kind(kind, kr, rows, inputs, val, val_bonus):
         fill(kr, rows, inputs, val, val_bonus)

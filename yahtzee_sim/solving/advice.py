@@ -18,7 +18,9 @@ from dataclasses import dataclass
 
 from yahtzee_sim.engine.compile_costs import kernel_missing
 from yahtzee_sim.engine.interpreted import InterpretedRunError, interpreting, run_interpreted
-from yahtzee_sim.game.rules import get_rules
+from yahtzee_sim.engine.registry import strategy_class, strategy_ids
+from yahtzee_sim.engine.strategy import capabilities_of
+from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.solving.advisor import (
     AdvisorPosition,
     Option,
@@ -29,7 +31,14 @@ from yahtzee_sim.solving.advisor import (
 from yahtzee_sim.solving.solver import table_stored, value_table
 from yahtzee_sim.solving.strategy_move import StrategyMove, strategy_move
 
-__all__ = ["ADVISOR_KERNEL", "Answer", "answer", "interpreting_pays", "quick_answer"]
+__all__ = [
+    "ADVISOR_KERNEL",
+    "Answer",
+    "answer",
+    "interpretable",
+    "interpreting_pays",
+    "quick_answer",
+]
 
 #: The kernel an answer calls: ``(module, name)``.
 ADVISOR_KERNEL = ("yahtzee_sim._kernels.decisions", "position_values")
@@ -79,15 +88,32 @@ def answer(
     return Answer(options, move, interpreting())
 
 
-def interpreting_pays(rules) -> bool:
+def interpreting_pays(rules: str | RuleSet, strategy: str | None = None) -> bool:
     """Whether an answer on ``rules`` is quicker with numba's compiler off: the value
-    table is stored and the advisor's kernel is missing from the kernel cache (or its
-    state unknown), in a process that compiles kernels."""
+    table is stored in the cache folder or ships (no solve to run), the advisor's kernel
+    is missing from the kernel cache (or its state is unknown), ``strategy`` can move
+    interpreted (:func:`interpretable`), and this process compiles kernels."""
     return (
         not interpreting()
-        and table_stored(get_rules(rules))
+        and table_stored(get_rules(rules), in_memory=False)
+        and interpretable(strategy)
         and kernel_missing(*ADVISOR_KERNEL) is not False
     )
+
+
+def interpretable(strategy: str | None) -> bool:
+    """Whether the move of ``strategy`` is computed with the compiler off: none is named,
+    or it is the id of a built-in strategy whose play reads no table but the value table
+    (``optimal``, or none at all: ``greedy``, the rule cards). Strategies that read a
+    table of their own (a target, a utility, Glenn's sub-games) would solve it as Python,
+    and those registered in this process alone are unknown to a fresh one."""
+    if strategy is None:
+        return True
+    if not isinstance(strategy, str) or strategy not in strategy_ids():
+        return False
+    cls = strategy_class(strategy)
+    built_in = cls.__module__.startswith("yahtzee_sim.strategies.")
+    return built_in and (strategy == "optimal" or not capabilities_of(cls).solved_table)
 
 
 def quick_answer(
@@ -103,11 +129,13 @@ def quick_answer(
     Bad input raises here as in :func:`answer`.
     """
     check_position(position)
-    if not interpreting_pays(position.rules):
+    if not interpreting_pays(position.rules, strategy):
         return None
     # read and checked here, so that the interpreted process never solves (a damaged
-    # file is solved again here, compiled)
+    # file is solved again here, compiled, and one this process cannot store stays here)
     value_table(position.rules)
+    if not table_stored(position.rules, in_memory=False):
+        return None
     try:
         return run_interpreted(answer, position, plan_boxes, strategy, score)
     except InterpretedRunError as exc:

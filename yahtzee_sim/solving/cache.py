@@ -308,9 +308,10 @@ class TableCache:
 
         Returns
         -------
-        The table. Tables with a ``meta`` dict get ``meta["source"]`` (``"cache"`` or
-        ``"solved"``) and ``meta["path"]`` (the first file, if on disk); a table
-        read from disk gets its load time as ``seconds``.
+        The table. Tables with a ``meta`` dict get ``meta["source"]`` (``"cache"``, or
+        ``"solved"`` unless ``solve`` set it, e.g. ``"shipped"``) and ``meta["path"]``
+        (the first file, if on disk); a table read from disk gets its load time as
+        ``seconds``.
         """
         if not use_cache:
             table = solve()

@@ -16,8 +16,17 @@ import hashlib
 import json
 import lzma
 from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+from yahtzee_sim.engine.atomic import write_atomic
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
+    from yahtzee_sim.game.rules import RuleSet
 
 __all__ = ["SHIPPED_RULES", "shipped_values", "ships", "tables_folder", "write_shipped"]
 
@@ -28,44 +37,47 @@ _FOLDER = "tables"
 _MANIFEST = "manifest.json"
 
 
-def tables_folder():
+def tables_folder() -> Traversable:
     """The folder of the shipped tables and their manifest (a package resource)."""
     return resources.files("yahtzee_sim.solving") / _FOLDER
 
 
 def _manifest() -> dict:
+    """The manifest (``{}`` when it is missing or unreadable: nothing ships)."""
     try:
-        return json.loads((tables_folder() / _MANIFEST).read_text())
-    except FileNotFoundError:
+        manifest = json.loads((tables_folder() / _MANIFEST).read_text())
+    except (OSError, ValueError):
         return {}
+    return manifest if isinstance(manifest, dict) else {}
 
 
-def ships(rules) -> bool:
+def ships(rules: RuleSet) -> bool:
     """Whether a max-EV table of ``rules`` ships (by its fingerprint)."""
     return rules.fingerprint() in _manifest()
 
 
-def shipped_values(rules) -> np.ndarray | None:
-    """The shipped max-EV values of ``rules`` (a :class:`~yahtzee_sim.game.rules.RuleSet`),
-    or ``None``: none ships for its fingerprint, or the file fails its digest."""
+def shipped_values(rules: RuleSet) -> np.ndarray | None:
+    """The shipped max-EV values of ``rules``, or ``None``: none ships for its
+    fingerprint, or its file is missing, unreadable or fails its digest."""
     entry = _manifest().get(rules.fingerprint())
-    if entry is None:
-        return None
     try:
         data = lzma.decompress((tables_folder() / entry["file"]).read_bytes())
-    except (FileNotFoundError, lzma.LZMAError):
+        intact = len(data) == 8 * entry["n"] and _digest(data) == entry["sha256"]
+    except (OSError, lzma.LZMAError, KeyError, TypeError):
         return None
-    if len(data) != 8 * entry["n"] or hashlib.sha256(data).hexdigest() != entry["sha256"]:
-        return None
-    return np.frombuffer(data, dtype=np.float64).copy()
+    return np.frombuffer(data, dtype=np.float64).copy() if intact else None
 
 
-def write_shipped(values: dict[str, np.ndarray], folder=None) -> dict:
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def write_shipped(values: dict[str, np.ndarray], folder: str | Path | None = None) -> dict:
     """Write the max-EV ``values`` of each rule set named (a preset's name, e.g. those of
     :data:`SHIPPED_RULES`, solved by the caller) and the manifest into ``folder`` (default:
-    the package's); returns the manifest."""
-    from pathlib import Path
-
+    the package's); returns the manifest. A table whose values are those already shipped
+    keeps its file (the compressed bytes may differ between xz versions); files of the
+    folder that the manifest no longer names are deleted."""
     from yahtzee_sim.game.rules import get_rules
 
     out = Path(str(tables_folder())) if folder is None else Path(folder)
@@ -74,13 +86,20 @@ def write_shipped(values: dict[str, np.ndarray], folder=None) -> dict:
     for name, table in values.items():
         data = np.ascontiguousarray(table, dtype=np.float64).tobytes()
         fingerprint = get_rules(name).fingerprint()
-        file = f"values-{fingerprint}.f64.xz"
-        (out / file).write_bytes(lzma.compress(data, preset=9 | lzma.PRESET_EXTREME))
-        manifest[fingerprint] = {
-            "rules": name,
-            "file": file,
-            "n": len(data) // 8,
-            "sha256": hashlib.sha256(data).hexdigest(),
-        }
-    (out / _MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+        entry = {"file": f"values-{fingerprint}.f64.xz", "n": len(data) // 8}
+        entry |= {"rules": name, "sha256": _digest(data)}
+        path = out / entry["file"]
+        if not (path.exists() and _same_values(path, entry)):
+            write_atomic(path, lzma.compress(data, preset=9 | lzma.PRESET_EXTREME))
+        manifest[fingerprint] = entry
+    write_atomic(out / _MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
+    for stale in set(out.glob("values-*.f64.xz")) - {out / e["file"] for e in manifest.values()}:
+        stale.unlink()
     return manifest
+
+
+def _same_values(path: Path, entry: dict) -> bool:
+    try:
+        return _digest(lzma.decompress(path.read_bytes())) == entry["sha256"]
+    except (OSError, lzma.LZMAError):
+        return False

@@ -237,12 +237,15 @@ def table_seconds(rules: str | RuleSet = "yahtzee") -> float:
     return solve_costs.solve_seconds(rules)
 
 
-def table_stored(rules: str | RuleSet = "yahtzee") -> bool:
-    """Whether :func:`value_table` of ``rules`` needs no solve: the table is in memory,
-    its files are in the cache folder, or it ships with the package."""
+def table_stored(rules: str | RuleSet = "yahtzee", in_memory: bool = True) -> bool:
+    """Whether :func:`value_table` of ``rules`` needs no solve: the table is in this
+    process's memory (unless ``in_memory`` is false: then only what another process can
+    read counts), its files are in the cache folder, or it ships with the package."""
     rules = get_rules(rules)
     key = TABLES.key(rules)
-    if key in TABLES.memory or all(path.exists() for path in TABLES.paths(key)):
+    if in_memory and key in TABLES.memory:
+        return True
+    if all(path.exists() for path in TABLES.paths(key)):
         return True
     return not compact_states(rules) and shipped.ships(rules)
 
