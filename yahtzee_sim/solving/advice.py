@@ -103,17 +103,17 @@ def interpreting_pays(rules: str | RuleSet, strategy: str | None = None) -> bool
 
 def interpretable(strategy: str | None) -> bool:
     """Whether the move of ``strategy`` is computed with the compiler off: none is named,
-    or it is the id of a built-in strategy whose play reads no table but the value table
-    (``optimal``, or none at all: ``greedy``, the rule cards). Strategies that read a
-    table of their own (a target, a utility, Glenn's sub-games) would solve it as Python,
-    and those registered in this process alone are unknown to a fresh one."""
+    or it is the id of a built-in strategy whose play reads no solved table (``greedy``,
+    the rule cards). Strategies that read a solved table (``optimal``, a target, a
+    utility, Glenn's sub-games) move compiled, as their tables or decision fills would run
+    as Python, and those registered in this process alone are unknown to a fresh one."""
     if strategy is None:
         return True
     if not isinstance(strategy, str) or strategy not in strategy_ids():
         return False
     cls = strategy_class(strategy)
     built_in = cls.__module__.startswith("yahtzee_sim.strategies.")
-    return built_in and (strategy == "optimal" or not capabilities_of(cls).solved_table)
+    return built_in and not capabilities_of(cls).solved_table
 
 
 def quick_answer(
