@@ -158,16 +158,15 @@ def valued_tiles(kind, kr, order, used, flag, inputs, keep_out, cat_out):
 
 
 def fill_tile(kind, kr, rows, inputs, val, val_bonus):
-    """The box values of a tile's games ``rows`` by the fill of ``kind``:
-    :func:`fill_win_tile` (:data:`WIN_AWARE`) or :func:`fill_reach_tile`
-    (:data:`WIN_TARGET`). Chosen when the kernel compiles, from the literal ``kind``:
-    numba cannot cache a kernel that takes a function as an argument (and by the value
-    of ``kind`` when the kernels run as Python)."""
+    """The box values of a tile's games ``rows`` by the fill of ``kind`` (:func:`fill_of`),
+    chosen when the kernel compiles, from the literal ``kind`` (numba cannot cache a kernel
+    that takes a function as an argument), or by its value when the kernels run as Python."""
     fill_of(kind)(kr, rows, inputs, val, val_bonus)
 
 
 def fill_of(kind: int):
-    """The fill of ``kind``: :func:`fill_win_tile` (0) or :func:`fill_reach_tile` (1)."""
+    """The fill of ``kind``: :func:`fill_win_tile` (:data:`WIN_AWARE`) or
+    :func:`fill_reach_tile` (:data:`WIN_TARGET`)."""
     return (fill_win_tile, fill_reach_tile)[kind]
 
 
