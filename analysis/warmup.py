@@ -33,6 +33,7 @@ __all__ = [
     "MostCommon",
     "Step",
     "WarmupError",
+    "compile_beside",
     "kernel_cache",
     "run_step",
     "run_steps",
@@ -127,6 +128,22 @@ def _table_fill(rules) -> None:
 
     Zeros().decision_table(table.rules, np.zeros(1, dtype=np.int64))
     _simulation(rules)
+
+
+def _mixed_widget(rules) -> None:
+    """The mixed widget of the decision fill, then a block of games of a Python strategy:
+    what a first ``simulate`` of a table strategy needs besides the fill's own kernel, run
+    by :func:`compile_beside` while the command compiles the rest of the fill."""
+    from yahtzee_sim._kernels.batched import widget_mixed_warmup
+    from yahtzee_sim._kernels.scoring import kernel_rules
+    from yahtzee_sim.engine.simulate import simulate_aggregate
+    from yahtzee_sim.game.rules import get_rules
+    from yahtzee_sim.game.state import compact_states
+
+    rules = get_rules(rules)
+    if rules.saved_size == 1 and not compact_states(rules) and not rules.forced_order:
+        widget_mixed_warmup(kernel_rules(rules))  # (other games fill without it)
+    simulate_aggregate(MostCommon(), 64, rules=rules, n_jobs=1, progress=False)
 
 
 def _advisor_kernels(rules) -> None:
@@ -225,13 +242,17 @@ STEPS: dict[str, Step] = {
     # run beside a first solve by solve_while_compiling (no solve of their own)
     "table_fill": Step("optimal play's kernels", 29.9, (), _table_fill),
     "advisor_kernels": Step("advisor's kernels", 3.7, (), _advisor_kernels),
+    # run beside a first simulate of a table strategy by compile_beside
+    "mixed_widget": Step("optimal play's widget", 12.0, (), _mixed_widget),
 }
 
-#: A kernel of each step :func:`solve_while_compiling` runs beside a solve: when it is in
-#: the kernel cache, the step has nothing to do.
+#: A kernel of each step :func:`solve_while_compiling` runs beside a solve (and
+#: :func:`compile_beside` beside a command): when it is in the kernel cache, the step has
+#: nothing to do.
 AHEAD_KERNELS = {
     "table_fill": ("yahtzee_sim._kernels.batched", "upper_lane_decisions"),
     "advisor_kernels": ("yahtzee_sim._kernels.decisions", "position_values"),
+    "mixed_widget": ("yahtzee_sim._kernels.widget", "widget_mixed"),
 }
 
 _PLAY = ("solver", "simulation", "optimal_play")
@@ -400,22 +421,35 @@ def solve_while_compiling(step: str, rules) -> None:
     from yahtzee_sim.solving.solver import table_stored, value_table
 
     proc = None
-    if (
-        kernel_missing(*AHEAD_KERNELS[step])
-        and kernel_missing("yahtzee_sim._kernels.solve", "solve_level")
-        and not table_stored(rules)
-    ):
-        proc = subprocess.Popen(
+    if kernel_missing("yahtzee_sim._kernels.solve", "solve_level") and not table_stored(rules):
+        proc = compile_beside(step, rules)
+    try:
+        value_table(rules)
+    finally:
+        compile_ahead.finish(proc, compile_ahead.TIMEOUT_SECONDS)
+
+
+def compile_beside(step: str, rules) -> subprocess.Popen | None:
+    """Start step ``step`` of :data:`AHEAD_KERNELS` in a second process when its kernel is
+    missing from the cache, and return the process (``None``: nothing to do, or no
+    process could start). The command goes on meanwhile: a kernel the second process has
+    put in the cache when the command first calls it is loaded, any other compiled as
+    usual, so the outcome is the same either way. Stop it with
+    :func:`~yahtzee_sim.analysis.report.compile_ahead.finish`."""
+    from yahtzee_sim.engine.compile_costs import kernel_missing
+
+    if kernel_missing(*AHEAD_KERNELS[step]) is False:
+        return None
+    try:
+        return subprocess.Popen(
             [sys.executable, "-m", "yahtzee_sim.analysis.warmup", step, _rules_name(rules)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             env=dict(os.environ, NUMBA_NUM_THREADS="1"),
         )
-    try:
-        value_table(rules)
-    finally:
-        compile_ahead.finish(proc, compile_ahead.TIMEOUT_SECONDS)
+    except OSError:
+        return None
 
 
 def _rules_name(rules) -> str:

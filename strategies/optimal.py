@@ -93,8 +93,10 @@ class TableStrategy(Strategy):
         self._fill_rows(c.rules, used, upper, flag, slots, c.arrays["keep"], c.arrays["cat"])
 
     def _fill_rows(self, rules, used, upper, flag, rows, keep, cat) -> None:
-        """Decisions of states sorted by index into ``keep[rows[i]]`` and ``cat[rows[i]]``."""
-        fill_decisions(rules, self.lanes(), used, upper, flag, rows, keep, cat)
+        """Decisions of states sorted by index into ``keep[rows[i]]`` and ``cat[rows[i]]``
+        (the serial kernel in threads: the states of a turn of games are few, and its
+        first call compiles in seconds)."""
+        fill_decisions(rules, self.lanes(), used, upper, flag, rows, keep, cat, parallel=False)
 
     def decision_table(self, rules, states: np.ndarray):
         """Decisions at every roll of ``states`` for exact evaluation (the batched

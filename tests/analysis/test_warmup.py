@@ -157,7 +157,7 @@ print(json.dumps({"compiled": compiled, "missing_after_solve": ahead}))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("step", sorted(AHEAD_KERNELS))
+@pytest.mark.parametrize("step", ["advisor_kernels", "table_fill"])
 def test_a_first_solve_compiles_the_next_kernels_in_a_second_process(tmp_path, step):
     """From empty caches: while this process compiles the solver and solves, the second
     process compiles the kernels the command uses next; this process then loads them."""
@@ -178,3 +178,39 @@ def test_a_first_solve_compiles_the_next_kernels_in_a_second_process(tmp_path, s
     assert out["missing_after_solve"] is False
     assert "yahtzee_sim._kernels.solve.solve_level" in out["compiled"]  # this process solved
     assert kernel not in out["compiled"]  # ... and loaded the other's kernel
+
+
+BESIDE = r"""
+import json, sys
+from yahtzee_sim import simulate
+from yahtzee_sim._kernels.widget import widget_mixed
+
+simulate("optimal", 64, rules="yahtzee", n_jobs=1)
+print(json.dumps({"loaded": len(widget_mixed._cache_hits), "compiled": len(widget_mixed._cache_misses)}))
+"""
+
+
+@pytest.mark.slow
+def test_the_mixed_widget_step_compiles_what_optimal_play_then_loads(tmp_path):
+    """The step :func:`compile_beside` runs beside a first ``simulate`` of a table strategy
+    compiles the mixed widget with the argument types the decision fill calls it with:
+    a process playing optimal games after it loads the widget from the cache."""
+    env = {
+        **os.environ,
+        "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
+        "YAHTZEE_SIM_CACHE": str(tmp_path / "tables"),
+    }
+    step = [sys.executable, "-m", "yahtzee_sim.analysis.warmup", "mixed_widget", "yahtzee"]
+    done = subprocess.run(step, env=env, capture_output=True, text=True, check=True)
+    assert "yahtzee_sim._kernels.batched.widget_mixed_warmup" in json.loads(done.stdout)["kernels"]
+    run = subprocess.run(
+        [sys.executable, "-c", BESIDE], env=env, capture_output=True, text=True, check=True
+    )
+    assert json.loads(run.stdout.strip().splitlines()[-1]) == {"loaded": 1, "compiled": 0}
+
+
+def test_compile_beside_starts_nothing_when_the_kernel_is_cached(monkeypatch):
+    from yahtzee_sim.analysis import warmup
+
+    monkeypatch.setattr("yahtzee_sim.engine.compile_costs.kernel_missing", lambda *k: False)
+    assert warmup.compile_beside("mixed_widget", "yahtzee") is None

@@ -1,7 +1,8 @@
 """Decision fills of max-EV table strategies: the batched kernel, whose lanes are states
 of any used-masks (``upper_lane_decisions``), records the same decisions, bit for bit, as
 one widget run per used-mask and flag (``fill_lanes``) — ties, joker rules, Yahtzee
-bonuses and bonus limits included."""
+bonuses and bonus limits included; so do its serial chunks (``upper_lane_chunks``),
+however many callers share them out."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 from yahtzee_sim import get_rules
-from yahtzee_sim._kernels.batched import upper_lane_decisions
+from yahtzee_sim._kernels.batched import upper_lane_chunks, upper_lane_decisions
 from yahtzee_sim._kernels.decisions import fill_lanes
 from yahtzee_sim._kernels.lanes import upper_total_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
@@ -48,3 +49,9 @@ def test_batched_fill_records_the_widget_runs_decisions(preset):
     upper_lane_decisions(kr, lanes, used, upper, flag, rows, *got)
     np.testing.assert_array_equal(got[0], expected[0])
     np.testing.assert_array_equal(got[1], expected[1])
+    for step in (1, 3):  # the serial kernel, its chunks shared out among `step` callers
+        got = np.full((n, layers, n_rolls), -7, np.int16), np.full((n, 1, n_rolls), -7, np.int8)
+        for first in range(step):
+            upper_lane_chunks(kr, lanes, used, upper, flag, rows, *got, first, step)
+        np.testing.assert_array_equal(got[0], expected[0])
+        np.testing.assert_array_equal(got[1], expected[1])

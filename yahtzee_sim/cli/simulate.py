@@ -7,7 +7,8 @@ import json
 import time
 from pathlib import Path
 
-from yahtzee_sim.analysis.warmup import solve_while_compiling
+from yahtzee_sim.analysis.report.compile_ahead import finish
+from yahtzee_sim.analysis.warmup import compile_beside, solve_while_compiling
 from yahtzee_sim.cli import options as opt
 from yahtzee_sim.cli.files import check_file, check_frame_file, write_frame
 from yahtzee_sim.engine.records import check_records_fit, record_games, write_records
@@ -69,19 +70,24 @@ def run(args: argparse.Namespace) -> int:
     if args.record is not None:  # refused before the games are played, not after
         check_records_fit(args.games)
     t0 = time.perf_counter()
+    beside = None
     if isinstance(strategy, TableStrategy):  # a first run: both cores compile
         solve_while_compiling("table_fill", rules)
+        beside = compile_beside("mixed_widget", rules)
     play = simulate_aggregate if args.out is None else simulate  # a summary alone streams
-    res = play(
-        strategy,
-        args.games,
-        seed=args.seed,
-        rules=rules,
-        n_jobs=args.jobs,
-        chunk_size=args.chunk_size or DEFAULT_CHUNK,
-        progress=None if opt.progress(args) else False,
-        checkpoint=args.checkpoint,
-    )
+    try:
+        res = play(
+            strategy,
+            args.games,
+            seed=args.seed,
+            rules=rules,
+            n_jobs=args.jobs,
+            chunk_size=args.chunk_size or DEFAULT_CHUNK,
+            progress=None if opt.progress(args) else False,
+            checkpoint=args.checkpoint,
+        )
+    finally:
+        finish(beside, timeout=0.0)  # what it has not compiled by now is compiled already
     seconds = time.perf_counter() - t0
     if args.out is not None:
         write_frame(res.to_frame(), args.out)
