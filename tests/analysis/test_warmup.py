@@ -186,7 +186,8 @@ from yahtzee_sim import simulate
 from yahtzee_sim._kernels.widget import widget_mixed
 
 simulate("optimal", 64, rules="yahtzee", n_jobs=1)
-print(json.dumps({"loaded": len(widget_mixed._cache_hits), "compiled": len(widget_mixed._cache_misses)}))
+hits, misses = widget_mixed._cache_hits, widget_mixed._cache_misses
+print(json.dumps({"loaded": len(hits), "compiled": len(misses)}))
 """
 
 
