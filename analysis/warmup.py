@@ -193,6 +193,32 @@ def _exact(rules) -> None:
         exact_result(strategy, prepared_rules, levels, stats)
 
 
+def _exact_tail(rules) -> None:
+    """The exact law's kernels after a level's outcomes (their compaction and effects, the
+    forward moments, the backward law), called on a level of the start state with no
+    outcome in the argument types a real law uses: what a first ``exact`` needs besides
+    the decisions and the outcomes, run by :func:`compile_beside` while the command
+    compiles those."""
+    from yahtzee_sim._kernels import exact as kernels
+    from yahtzee_sim._kernels.scoring import kernel_rules
+    from yahtzee_sim.game.rules import get_rules
+    from yahtzee_sim.game.state import decode_state
+
+    rules = get_rules(rules)
+    states, n_rolls = np.zeros(1, dtype=np.int64), rules.tables.n_rolls
+    out = [np.zeros((1, n_rolls), dtype=t) for t in (np.int8, np.int16, np.int8, np.float64)]
+    cat, raw, yb, prob = (np.empty(0, dtype=t) for t in (np.int8, np.int16, np.int8, np.float64))
+    ptr, n_out = np.zeros(2, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    kernels.compact_outcomes(n_out, *out, cat, raw, yb, prob, 0)
+    nxt, pts, ub = np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.int8)
+    used, upper, flag = decode_state(rules, states)
+    kernels.level_effects(kernel_rules(rules), used, upper, flag, ptr, cat, raw, yb, nxt, pts, ub)
+    acc = kernels.new_moments(1, rules.n_boxes)
+    kernels.forward_level(states, ptr, cat, raw, yb, nxt, pts, ub, prob, 0, acc)
+    top = kernels.support_top(ptr, nxt, pts, np.zeros(1, dtype=np.int64))
+    kernels.pmf_level(ptr, nxt, pts, prob, np.ones((1, 1)), top, np.zeros((1, 1)))
+
+
 def _regret(rules) -> None:
     """The regret of ``greedy`` over the first turn, charged against the value table."""
     from yahtzee_sim.analysis.decisions.regret import RegretAccumulator
@@ -244,6 +270,8 @@ STEPS: dict[str, Step] = {
     "advisor_kernels": Step("advisor's kernels", 3.7, (), _advisor_kernels),
     # run beside a first simulate of a table strategy by compile_beside
     "mixed_widget": Step("optimal play's widget", 12.0, (), _mixed_widget),
+    # run beside a first exact law by compile_beside
+    "exact_tail": Step("exact law's later kernels", 5.0, (), _exact_tail),
 }
 
 #: A kernel of each step :func:`solve_while_compiling` runs beside a solve (and
@@ -253,6 +281,7 @@ AHEAD_KERNELS = {
     "table_fill": ("yahtzee_sim._kernels.batched", "upper_lane_decisions"),
     "advisor_kernels": ("yahtzee_sim._kernels.decisions", "position_values"),
     "mixed_widget": ("yahtzee_sim._kernels.widget", "widget_mixed"),
+    "exact_tail": ("yahtzee_sim._kernels.exact", "level_effects"),
 }
 
 _PLAY = ("solver", "simulation", "optimal_play")

@@ -57,7 +57,7 @@ class YahtzeeBoxes:
     )
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def run_start(c, length):
     """Start face index of the highest run of ``length`` faces in counts ``c``, or -1."""
     for start in range(N_FACES - length, -1, -1):
@@ -71,7 +71,7 @@ def run_start(c, length):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def keep_every_die(out, i, c):
     """``out[i] = c``: row ``i`` keeps every die of counts ``c`` (a loop: an array slice
     assignment compiles its shape error's message, seconds per process)."""
@@ -79,14 +79,14 @@ def keep_every_die(out, i, c):
         out[i, f] = c[f]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def read_open_boxes(used_bits, op):
     """``op[b] = True`` for every box ``b`` whose bit in ``used_bits`` is clear."""
     for b in range(N_BOXES):
         op[b] = (used_bits >> b) & 1 == 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def face_scan(c, op, exact_pair):
     """What Table V reads from counts ``c`` and open boxes ``op``.
 

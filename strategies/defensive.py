@@ -117,7 +117,7 @@ DEFENSIVE_ZERO_ORDER = np.array(
 )
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _best_upper_face(c, used):
     """Open upper face with the most dice (ties: the higher face), or -1."""
     best = -1

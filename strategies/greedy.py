@@ -184,7 +184,7 @@ class Greedy(Strategy):
 
 
 # ------------------------------------------------------------------ kernels
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _fill_state(kr, order, with_ybonus, used, upper, flag, keep_row, cat_row):
     """Greedy box and keep of every roll of one state.
 
@@ -196,7 +196,7 @@ def _fill_state(kr, order, with_ybonus, used, upper, flag, keep_row, cat_row):
     _best_keeps(kr, roll_value, keep_row)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _roll_values(kr, order, with_ybonus, used, upper, flag, roll_value, cat_row):
     """Each roll's greedy value (its best immediate gain) and box, of one state."""
     points = np.empty((kr.score_table.shape[0], kr.n_boxes), dtype=np.int64)
@@ -204,7 +204,7 @@ def _roll_values(kr, order, with_ybonus, used, upper, flag, roll_value, cat_row)
     _lane_values(kr, order, with_ybonus, used, upper, flag, points, roll_value, cat_row)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _best_keeps(kr, roll_value, keep_row):
     """Each roll's greedy keep, from the rolls' greedy values: the sub-keep whose next
     roll has the best expected value (ties within 1e-9: more dice kept)."""
@@ -292,7 +292,7 @@ def greedy_fill_positions(kr, order, with_ybonus, pos, keep, cat):
                 plain = i
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _roll_points(kr, used, flag, points):
     """``points[r, c]``: the legal points of box ``c`` for roll ``r`` (-1: illegal)."""
     for r in range(points.shape[0]):
@@ -301,7 +301,7 @@ def _roll_points(kr, used, flag, points):
             points[r, c] = box_legal_points(kr, case, r, used, c)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _upper_reach_now(kr, used):
     """The most points one open upper box can take (the upper bonus is out of reach this
     turn from totals more than that below the cap); past the cap when no bonus is paid."""
@@ -314,7 +314,7 @@ def _upper_reach_now(kr, used):
     return reach
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _lane_values(kr, order, with_ybonus, used, upper, flag, points, roll_value, cat_row):
     """Each roll's greedy value (its best immediate gain) and box, from the legal points
     ``points`` of one state (:func:`_roll_points`)."""
@@ -336,7 +336,7 @@ def _lane_values(kr, order, with_ybonus, used, upper, flag, points, roll_value, 
         cat_row[r] = best_c
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _same_rolls(value, before, cat_row, cat_before):
     """Whether two positions' rolls have the same greedy values and boxes."""
     for r in range(value.shape[0]):

@@ -342,7 +342,7 @@ def glenn_box(counts, pts, upper_total, first_round, no_4k_first, throw_away, ou
         out[i] = choice
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _throw_away_box(p, throw_away, skip4k):
     """The first legal box of ``throw_away`` (Four of a kind skipped when ``skip4k``)."""
     for j in range(throw_away.shape[0]):

@@ -266,7 +266,7 @@ def program_keep(counts, used, counts_five, bonus_open, out):
                         break
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _first_by_rank(p, rank, points, last):
     """The box with ``p[b] == points`` (legal) first (``last``: last) in the tie order."""
     best = -1
@@ -277,7 +277,7 @@ def _first_by_rank(p, rank, points, last):
     return best
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _last_legal(p, rank, n):
     """The legal box (``p[b] >= 0``) among the first ``n`` that comes last in the tie order."""
     pick = -1
@@ -287,7 +287,7 @@ def _last_legal(p, rank, n):
     return pick
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def bonus_box(p, face, rank):
     """Where the program writes a bonus Yahtzee of ``face`` (0-based); ``p`` = legal points."""
     if p[face] >= 0:
@@ -316,7 +316,7 @@ def bonus_box(p, face, rank):
     return _last_legal(p, rank, N_BOXES)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def upper_scoring_applies(p, upper_total):
     """Prioritize Upper Section scoring: the bonus is still to earn and reachable, some
     open upper box scores, and the last open one (if only one) can reach 63."""

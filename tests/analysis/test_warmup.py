@@ -181,33 +181,54 @@ def test_a_first_solve_compiles_the_next_kernels_in_a_second_process(tmp_path, s
 
 
 BESIDE = r"""
-import json, sys
+import importlib, json, sys
 from yahtzee_sim import simulate
-from yahtzee_sim._kernels.widget import widget_mixed
+from yahtzee_sim.analysis.warmup import MostCommon
+from yahtzee_sim.exact.laws import evaluate
 
-simulate("optimal", 64, rules="yahtzee", n_jobs=1)
-hits, misses = widget_mixed._cache_hits, widget_mixed._cache_misses
-print(json.dumps({"loaded": len(hits), "compiled": len(misses)}))
+if sys.argv[1] == "mixed_widget":
+    simulate("optimal", 64, rules="yahtzee", n_jobs=1)
+else:
+    evaluate(MostCommon(), "yahtzee")
+out = {}
+for name in sys.argv[2:]:
+    module, kernel = name.rsplit(".", 1)
+    kernel = getattr(importlib.import_module(module), kernel)
+    out[name] = [len(kernel._cache_hits), len(kernel._cache_misses)]
+print(json.dumps(out))
 """
+
+EXACT_TAIL = ("compact_outcomes", "level_effects", "forward_level", "support_top", "pmf_level")
+BESIDE_KERNELS = {
+    "mixed_widget": ["yahtzee_sim._kernels.widget.widget_mixed"],
+    "exact_tail": [f"yahtzee_sim._kernels.exact.{name}" for name in EXACT_TAIL],
+}
 
 
 @pytest.mark.slow
-def test_the_mixed_widget_step_compiles_what_optimal_play_then_loads(tmp_path):
-    """The step :func:`compile_beside` runs beside a first ``simulate`` of a table strategy
-    compiles the mixed widget with the argument types the decision fill calls it with:
-    a process playing optimal games after it loads the widget from the cache."""
+@pytest.mark.parametrize("step", sorted(BESIDE_KERNELS))
+def test_a_step_run_beside_compiles_what_the_command_then_loads(tmp_path, step):
+    """A step :func:`compile_beside` runs beside a first command (``simulate`` of optimal
+    play, ``exact``) compiles its kernels with the argument types the command calls them
+    with: a process running the command after it loads each of them from the cache (one
+    hit, no miss) instead of compiling it."""
     env = {
         **os.environ,
         "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
         "YAHTZEE_SIM_CACHE": str(tmp_path / "tables"),
     }
-    step = [sys.executable, "-m", "yahtzee_sim.analysis.warmup", "mixed_widget", "yahtzee"]
-    done = subprocess.run(step, env=env, capture_output=True, text=True, check=True)
-    assert "yahtzee_sim._kernels.batched.widget_mixed_warmup" in json.loads(done.stdout)["kernels"]
+    run_step = [sys.executable, "-m", "yahtzee_sim.analysis.warmup", step, "yahtzee"]
+    done = subprocess.run(run_step, env=env, capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout)["kernels"]
+    kernels = BESIDE_KERNELS[step]
     run = subprocess.run(
-        [sys.executable, "-c", BESIDE], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", BESIDE, step, *kernels],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     )
-    assert json.loads(run.stdout.strip().splitlines()[-1]) == {"loaded": 1, "compiled": 0}
+    assert json.loads(run.stdout.strip().splitlines()[-1]) == {k: [1, 0] for k in kernels}
 
 
 def test_compile_beside_starts_nothing_when_the_kernel_is_cached(monkeypatch):

@@ -165,7 +165,7 @@ def bonus_moves_flag(kr, used, flag):
     )
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def box_step(kr, lanes, used, upper, flag, lo, nu, W, val, val_bonus, slots, record, cat, saved=0):
     """Rows of rolls in ``W`` = the value of each roll's best box, lane by lane;
     with ``record``, ``cat[r, t]`` = that box (the first in card order on ties).

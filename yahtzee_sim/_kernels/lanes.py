@@ -87,7 +87,7 @@ def row_first(lanes, s):
     return lanes.first[s] if lanes.first.shape[0] else 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def lane_live(lanes, s, t):
     """Whether need lane ``t`` of state ``s`` still depends on the play: the goal not
     reached (``t > 0``), the lane in the state's row, its value not ``bottom`` (the goal

@@ -29,7 +29,7 @@ _LO32 = np.uint64(0xFFFFFFFF)
 _INV53 = 1.0 / 9007199254740992.0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def mix64(z):
     """SplitMix64 output function."""
     z = (z ^ (z >> _S30)) * _M1
@@ -37,7 +37,7 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def game_key(key0, game):
     """Per-game key: hoist out of loops over one game's draws."""
     return mix64(key0 + np.uint64(game) * GAMMA)
@@ -64,7 +64,7 @@ def face_from_word(w, slot, n_faces):
     return np.int64((half * np.uint64(n_faces)) >> _S32)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def to_unit(w):
     """A float in [0, 1) from the top 53 bits of a word."""
     return np.float64(w >> _S11) * _INV53

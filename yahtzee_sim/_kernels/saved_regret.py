@@ -146,7 +146,7 @@ def layer_charges(kr, vals, pos_i, t, tw, j, bank, p, keep_row, cat_row, ends, o
     reach_layer(kr, keep_row, p, ends[3], ends[4])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def merge_outcomes(lane, o_idx, o_mass, o_n, i):
     """Row ``i`` of the outcomes: the lane's next states in the order they first came,
     each with its summed mass (-1 in ``o_n`` when they do not fit); the lane's table is
@@ -166,7 +166,7 @@ def merge_outcomes(lane, o_idx, o_mass, o_n, i):
     count[0] = 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def lane_tops(kr, reach_in, a, b):
     """The most rerolls left with mass in the turns of positions ``a .. b - 1``: the first
     roll of the most saved rolls reached (-1: none reached)."""
@@ -178,7 +178,7 @@ def lane_tops(kr, reach_in, a, b):
     return top
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def group_lanes(pos, hopeless, a, b):
     """``(lo, nu)``: the upper totals ``lo .. lo + nu - 1`` the widget runs for positions
     ``a .. b - 1`` (one used-mask and flag, upper totals increasing). The hopeless totals
@@ -197,7 +197,7 @@ def widget_lane(upper, lo):
     return max(upper - lo, 0)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def group_regret(kr, lanes, layout, pos, hopeless, a, b, reach_in, keep, cat, work, scratch, out):
     """Reach and losses of positions ``a .. b - 1`` (one used-mask and flag), each with
     the reach ``reach_in[i, s]`` of ``s`` saved rolls, into rows ``a .. b - 1`` of ``out``."""
@@ -255,7 +255,7 @@ def group_regret(kr, lanes, layout, pos, hopeless, a, b, reach_in, keep, cat, wo
         merge_outcomes((keys[u], sums[u], order[u], cnt[u : u + 1]), out[5], out[6], out[7], i)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def regret_scratch(kr, max_nu, width):
     """Scratch of :func:`group_regret` for groups of up to ``max_nu`` lanes, each with up
     to ``width`` next states (a table of twice as many slots or more, a power of two)."""

@@ -201,7 +201,7 @@ def kernel_rules(rules) -> KernelRules:
 
 
 # ------------------------------------------------------------- boxes
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def joker_case(kr, roll, used, flag):
     """How a roll may be scored.
 
@@ -235,7 +235,7 @@ def box_open(kr, used, c):
     return ((used >> c) & 1 == 0) & ((not kr.forced_order) | ((used & below) == below))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def box_legal_points(kr, case, roll, used, c):
     """Points of box ``c`` for ``roll`` (no bonuses), or -1 if ``c`` is illegal.
 
@@ -277,7 +277,7 @@ def state_index(kr, used, upper, flag):
     return saved_state_index(kr, used, upper, flag, 0)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def saved_state_index(kr, used, upper, flag, saved):
     """The one state-index formula (:mod:`yahtzee_sim.game.state`): upper fastest, then
     the saved rolls, the flag and the used-mask."""
@@ -327,7 +327,7 @@ def open_slot_range(slot_ptr, used, c):
     return slot_ptr[c], slot_ptr[c + 1]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def upper_after(kr, upper, c, p):
     """``(upper total, upper bonus paid)`` after ``p`` points in box ``c`` from the capped
     total ``upper``: an upper box moves it to ``min(upper + p, cap)`` and pays the bonus
@@ -383,7 +383,7 @@ def yahtzee_bonus_points(kr, roll, used, flag):
     return kr.yahtzee_bonus
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def roll_options(kr, roll, used, flag, points):
     """One roll's scoring options in one call: ``points[c]`` = the legal points of box
     ``c`` (-1 if illegal; joker rules applied); returns the Yahtzee bonus of the roll."""

@@ -77,7 +77,7 @@ def normal_cdf(x):
     )
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def win_share(x, fin_best, fin_ties, um, usd, n_unf):
     """Expected share of the win with final score ``x``: finished opponents' best total
     ``fin_best`` held by ``fin_ties`` of them (0: none finished; a tie splits the win),
@@ -138,7 +138,7 @@ def fill_win_values(
                 val_bonus[s, t] = v + EV_TIE_BREAK * (base + mean[s2])
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@njit(cache=True, parallel=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def valued_tiles(kind, kr, order, used, flag, inputs, keep_out, cat_out):
     """The tile loop of the win-seeking kernels: games ``i = order[p]`` run ``TILE`` at a
     time in ``order`` (:func:`.batched.lane_order`) as the lanes of
