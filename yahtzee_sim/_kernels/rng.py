@@ -29,7 +29,7 @@ _LO32 = np.uint64(0xFFFFFFFF)
 _INV53 = 1.0 / 9007199254740992.0
 
 
-@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True)
 def mix64(z):
     """SplitMix64 output function."""
     z = (z ^ (z >> _S30)) * _M1
