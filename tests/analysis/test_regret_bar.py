@@ -34,6 +34,18 @@ def test_the_bar_weighs_the_table_and_the_regret_kernel(monkeypatch):
     assert not any(kind.startswith("pmf") for kind in cold.weights)
     solver.value_table(rules)
     assert regret_module.regret_bar(strategy, rules, True, False).weights["table"] == 0.0
+    solver.TABLES.forget(solver.TABLES.key(rules))  # on disk only: read, not solved
+    assert regret_module.regret_bar(strategy, rules, True, False).weights["table"] == 0.0
+
+
+def test_a_stored_table_is_read_within_the_first_step(monkeypatch):
+    """A read table (here the shipped one) adds no step of its own: a first step of a
+    fraction of a second would make the bar's first estimate tenfold on a first run,
+    whose first step is the compiling."""
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: True)
+    bar = regret_module.regret_bar(object(), get_rules("yahtzee"), False, False)
+    assert bar.weights["table"] == 0.0
+    assert bar.weights["setup"] > 0.5 * bar.total
 
 
 def test_a_regret_takes_every_step_of_its_bar_once(monkeypatch):
