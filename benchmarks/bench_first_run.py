@@ -70,7 +70,7 @@ COMMANDS = {
 #: this machine's table cache (linked into the command's empty cache).
 STORED_TABLES = {"advise_maxi": "maxi-yatzy"}
 #: The commands measured unless ``--only`` names others.
-DEFAULT = ("report", "simulate", "exact", "advise", "advise_maxi")
+DEFAULT = ("report", "simulate", "exact", "advise", "advise_maxi", "regret")
 
 RUNNER = r"""
 import json, os, sys, time
@@ -255,6 +255,18 @@ def main() -> int:
     return 0
 
 
+def _estimates(cold: dict) -> str:
+    """What a first run announced: the compile notice's extra seconds and the progress
+    bar's first estimate of its length (time elapsed + time left), with the bar's length."""
+    text = ""
+    if cold.get("notice_seconds") is not None:
+        text += f"; announced: about {cold['notice_seconds']:.0f} s more than later runs"
+    if cold.get("first_estimate_seconds") is not None:
+        first = cold["first_estimate_elapsed"] + cold["first_estimate_seconds"]
+        text += f"; the bar's first estimate {first:.0f} s, its length {cold['bar_seconds']:.0f} s"
+    return text
+
+
 def rows(r: dict) -> list[Row]:
     """The page's rows: each first answer cold and warm; with ``--warmup``'s result, each
     warm-up step's CPU seconds and the ten costliest kernels with their commands."""
@@ -270,7 +282,8 @@ def rows(r: dict) -> list[Row]:
             caches = f"the {run['stored_table']} table stored, the numba cache empty"
         out.append((
             f"`{run['command']}`, the first answer ({caches})",
-            f"{cold['seconds']:.1f} s wall clock ({cold['compile_seconds']:.1f} s compiling){warm}",
+            f"{cold['seconds']:.1f} s wall clock ({cold['compile_seconds']:.1f} s compiling in "
+            f"the command's own process){warm}{_estimates(cold)}",
         ))  # fmt: skip
     warmup = r.get("warmup", {})
     for step, outcome in warmup.get("steps", {}).items():

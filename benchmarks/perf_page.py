@@ -204,9 +204,10 @@ INTRO = [
     "command that measures it.",
     "",
     "What the figures depend on: numba compiles the kernels on first use and caches "
-    "them next to the source, so the first run after installation spends a minute or "
-    "more compiling (a first report: about two minutes of its four on the development "
-    "machine's two cores), unless "
+    "them next to the source, so the first run of a command after installation spends "
+    "seconds to a minute compiling (see *The first answer of each command* below: a "
+    "first report on the development machine's two cores compiles for about a minute "
+    "and evaluates the strategies exactly for another), unless "
     "`yahtzee-sim warmup` compiled them after installation (every command's kernels, or "
     "those of the commands named, two steps at a time); solved tables are "
     "cached on disk (`$YAHTZEE_SIM_CACHE`). `greedy` "

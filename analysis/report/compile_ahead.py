@@ -48,13 +48,15 @@ REPORT_KERNELS = {
     )
 } | STRATEGY_KERNELS
 
-#: A first default report against later ones on the reference machine (2-core AMD EPYC,
-#: ``python benchmarks/bench_first_run.py --only report``: 237.4 s with empty caches,
-#: 106.5 s again, so 130.9 s more, split between compiling the kernels and evaluating
-#: the built-in strategies in the proportions ``benchmarks/bench_report.py`` measures,
-#: 45 : 55), and the time
-#: :func:`~yahtzee_sim.engine.compile_costs.calibration_seconds` takes there.
-REFERENCE_SECONDS = {"compile": 58.9, "evaluate": 72.0, "calibration": 0.20}
+#: A first default report against later ones on the reference machine (the development
+#: machine, a 2-core Intel Xeon VM; two measurements an hour apart, their means): the
+#: compiling, a first report (empty kernel and table caches, 112 s) less one with the
+#: kernels cached but no exact result (65 s), and the evaluating, that less one with
+#: everything cached (12 s); and the median time
+#: :func:`~yahtzee_sim.engine.compile_costs.calibration_seconds` takes there (0.056 s and
+#: 0.070 s at those two times: the machine's speed drifts by a tenth either way, and the
+#: estimate with it).
+REFERENCE_SECONDS = {"compile": 44.0, "evaluate": 53.0, "calibration": 0.063}
 
 #: Deterministic strategies of the default report (the reference's evaluations).
 REFERENCE_EVALUATIONS = 12

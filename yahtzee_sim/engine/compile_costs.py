@@ -94,8 +94,9 @@ def setup_seconds(kernels: Mapping[tuple[str, str], float]) -> float:
 def calibration_seconds(repeat: int = 7) -> float:
     """The time of a small fixed workload on this machine (the fastest of ``repeat``
     runs): Python dictionary and sorting work, as compiling is, and a NumPy sort, as the
-    kernels' memory traffic is. About 0.06 s on the reference machine (the median of ten
-    processes: a single one varies by a fifth either way)."""
+    kernels' memory traffic is. About 0.063 s on the reference machine, a 2-core Intel
+    Xeon VM (the median of ten processes, 0.056 to 0.070 s from one hour to the next; a
+    single process varies by a fifth either way)."""
     data = np.random.default_rng(0).random(1 << 20)
     best = float("inf")
     for _ in range(repeat):
