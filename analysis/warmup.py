@@ -115,9 +115,10 @@ def _zero_table(rules):
 
 
 def _table_fill(rules) -> None:
-    """The decision fill of a table strategy (``optimal``) against a table of zeros and a
-    block of ``greedy`` games: the kernels a first ``simulate`` of optimal play compiles
-    besides the solver's, without solving."""
+    """A block of games of a table strategy against a table of zeros: the decision fill
+    and the kernels of play a first ``simulate`` of optimal play compiles besides the
+    solver's, without solving."""
+    from yahtzee_sim.engine.simulate import simulate_aggregate
     from yahtzee_sim.strategies.optimal import TableStrategy
 
     table = _zero_table(rules)
@@ -126,8 +127,7 @@ def _table_fill(rules) -> None:
         def state_values(self, rules) -> np.ndarray:
             return table.values
 
-    Zeros().decision_table(table.rules, np.zeros(1, dtype=np.int64))
-    _simulation(rules)
+    simulate_aggregate(Zeros(), 64, rules=table.rules, n_jobs=1, progress=False)
 
 
 def _mixed_widget(rules) -> None:
@@ -138,11 +138,9 @@ def _mixed_widget(rules) -> None:
     from yahtzee_sim._kernels.scoring import kernel_rules
     from yahtzee_sim.engine.simulate import simulate_aggregate
     from yahtzee_sim.game.rules import get_rules
-    from yahtzee_sim.game.state import compact_states
 
     rules = get_rules(rules)
-    if rules.saved_size == 1 and not compact_states(rules) and not rules.forced_order:
-        widget_mixed_warmup(kernel_rules(rules))  # (other games fill without it)
+    widget_mixed_warmup(kernel_rules(rules))
     simulate_aggregate(MostCommon(), 64, rules=rules, n_jobs=1, progress=False)
 
 
@@ -278,7 +276,7 @@ STEPS: dict[str, Step] = {
 #: :func:`compile_beside` beside a command): when it is in the kernel cache, the step has
 #: nothing to do.
 AHEAD_KERNELS = {
-    "table_fill": ("yahtzee_sim._kernels.batched", "upper_lane_decisions"),
+    "table_fill": ("yahtzee_sim._kernels.batched", "upper_lane_chunks"),
     "advisor_kernels": ("yahtzee_sim._kernels.decisions", "position_values"),
     "mixed_widget": ("yahtzee_sim._kernels.widget", "widget_mixed"),
     "exact_tail": ("yahtzee_sim._kernels.exact", "level_effects"),
@@ -465,20 +463,14 @@ def compile_beside(step: str, rules) -> subprocess.Popen | None:
     put in the cache when the command first calls it is loaded, any other compiled as
     usual, so the outcome is the same either way. Stop it with
     :func:`~yahtzee_sim.analysis.report.compile_ahead.finish`."""
+    from yahtzee_sim.analysis.report.compile_ahead import start_compiling
     from yahtzee_sim.engine.compile_costs import kernel_missing
 
-    if kernel_missing(*AHEAD_KERNELS[step]) is False:
+    if not kernel_missing(*AHEAD_KERNELS[step]):  # cached (or unknown: no compiler at work)
         return None
-    try:
-        return subprocess.Popen(
-            [sys.executable, "-m", "yahtzee_sim.analysis.warmup", step, _rules_name(rules)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env=dict(os.environ, NUMBA_NUM_THREADS="1"),
-        )
-    except OSError:
-        return None
+    return start_compiling(
+        [sys.executable, "-m", "yahtzee_sim.analysis.warmup", step, _rules_name(rules)]
+    )
 
 
 def _rules_name(rules) -> str:

@@ -56,7 +56,7 @@ REPORT_KERNELS = {
 #: :func:`~yahtzee_sim.engine.compile_costs.calibration_seconds` takes there (0.056 s and
 #: 0.070 s at those two times: the machine's speed drifts by a tenth either way, and the
 #: estimate with it).
-REFERENCE_SECONDS = {"compile": 44.0, "evaluate": 53.0, "calibration": 0.063}
+REFERENCE_SECONDS = {"compile": 47.0, "evaluate": 53.0, "calibration": 0.063}
 
 #: Deterministic strategies of the default report (the reference's evaluations).
 REFERENCE_EVALUATIONS = 12
@@ -115,29 +115,45 @@ def start(rules) -> subprocess.Popen | None:
     name = getattr(rules, "name", rules)
     if not needed():
         return None
-    env = dict(os.environ, NUMBA_NUM_THREADS="1")
+    module = "yahtzee_sim.analysis.report.compile_ahead"
+    return start_compiling([sys.executable, "-m", module, str(name)])
+
+
+def start_compiling(argv: list[str]) -> subprocess.Popen | None:
+    """Start a process that compiles kernels into the numba cache (``argv``: its command
+    line), on one numba thread, in a session of its own: an interrupt of the command
+    (Ctrl-C) does not reach it while it writes a cache entry. ``None`` when no process
+    could start."""
     try:
         return subprocess.Popen(
-            [sys.executable, "-m", "yahtzee_sim.analysis.report.compile_ahead", str(name)],
+            argv,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            env=env,
+            env=dict(os.environ, NUMBA_NUM_THREADS="1"),
+            start_new_session=True,
         )
     except OSError:
         return None
 
 
+#: The compiling processes no longer waited for, still running (kept so that Python
+#: does not warn about them while they end on their own).
+LEFT_RUNNING: list[subprocess.Popen] = []
+
+
 def finish(proc: subprocess.Popen | None, timeout: float = TIMEOUT_SECONDS) -> None:
-    """Wait for the warm-up (stopped after ``timeout`` seconds). Its outcome does not
-    matter: a kernel it did not compile is compiled when first used."""
+    """Wait for a compiling process for at most ``timeout`` seconds. Its outcome does not
+    matter: a kernel it did not compile is compiled when first used. One still running
+    then is left to end on its own (its work is bounded): stopping it could cut numba's
+    cache writing between an entry's index and its data, and a later run would load
+    whatever data file the index then names."""
     if proc is None:
         return
     try:
         proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+        LEFT_RUNNING[:] = [p for p in LEFT_RUNNING if p.poll() is None] + [proc]
 
 
 def warm(rules="yahtzee") -> None:

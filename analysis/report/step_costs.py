@@ -43,7 +43,7 @@ REFERENCE_GAMES, REFERENCE_STRATEGIES = 100_000, 14
 #: the table strategies' decision fill).
 STEP_KERNELS = {
     "tables": ("yahtzee_sim._kernels.solve", "solve_level"),
-    "simulations": ("yahtzee_sim._kernels.batched", "upper_lane_decisions"),
+    "simulations": ("yahtzee_sim._kernels.batched", "upper_lane_chunks"),
 }
 
 

@@ -3,8 +3,9 @@ stage's kernels; the report announces the compiling ahead."""
 
 from __future__ import annotations
 
-import subprocess
+import os
 import sys
+import time
 
 from yahtzee_sim.analysis.report import compile_ahead
 from yahtzee_sim.engine import compile_costs
@@ -80,8 +81,18 @@ def test_forward_pass_stops_after_the_turns_asked():
     assert 0 < fw.mean < 2 * 50
 
 
-def test_finish_stops_a_warm_up_that_runs_too_long():
-    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+def test_finish_stops_waiting_but_leaves_a_compiling_process_to_end_on_its_own():
+    """A process still compiling at the timeout is not killed (that could cut a cache
+    entry's writing in two): ``finish`` returns, and the process ends by itself."""
+    proc = compile_ahead.start_compiling([sys.executable, "-c", "import time; time.sleep(60)"])
+    t0 = time.perf_counter()
     compile_ahead.finish(proc, timeout=0.1)
-    assert proc.returncode is not None
+    assert time.perf_counter() - t0 < 30
+    assert proc.poll() is None and proc in compile_ahead.LEFT_RUNNING
+    assert os.getsid(proc.pid) != os.getsid(0)  # its own session: Ctrl-C does not reach it
+    proc.kill()
+    proc.wait()
     compile_ahead.finish(None)  # nothing started: nothing to do
+    quick = compile_ahead.start_compiling([sys.executable, "-c", "pass"])
+    compile_ahead.finish(quick, timeout=60)
+    assert quick.returncode == 0

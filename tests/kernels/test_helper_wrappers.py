@@ -20,18 +20,35 @@ ROOT = kernels.KERNEL_DIR.parents[1]
 PYTHON_DIRS = ("yahtzee_sim", "strategies", "analysis", "tests", "benchmarks", "tools")
 
 
+#: The packages whose modules hold kernels: ``_kernels/`` and the strategies' own.
+KERNEL_PACKAGES = {
+    "yahtzee_sim._kernels": kernels.KERNEL_DIR,
+    "yahtzee_sim.strategies": ROOT / "strategies",
+}
+
+
 def wrapperless_helpers() -> dict[str, Path]:
-    """Every kernel of ``_kernels/`` declared without a Python entry point, by name."""
+    """Every kernel of ``_kernels/`` and of the strategies' modules declared without a
+    Python entry point, by name."""
     found = {}
-    for path in sorted(kernels.KERNEL_DIR.glob("*.py")):
-        if path.stem == "__init__":  # imported again under that name, it would install again
-            continue
-        module = importlib.import_module(f"yahtzee_sim._kernels.{path.stem}")
-        for name, value in vars(module).items():
-            if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module.__name__:
-                if value.targetoptions.get("no_cpython_wrapper"):
-                    found[name] = path
+    for package, folder in KERNEL_PACKAGES.items():
+        for path in sorted(folder.glob("*.py")):
+            if path.stem != "__init__":  # imported again under that name: installed again
+                found |= _wrapperless_in(f"{package}.{path.stem}", path)
     return found
+
+
+def _wrapperless_in(module_name: str, path: Path) -> dict[str, Path]:
+    """The kernels module ``module_name`` (file ``path``) declares without a Python entry
+    point."""
+    module = importlib.import_module(module_name)
+    return {
+        name: path
+        for name, value in vars(module).items()
+        if isinstance(value, CPUDispatcher)
+        and value.py_func.__module__ == module.__name__
+        and value.targetoptions.get("no_cpython_wrapper")
+    }
 
 
 def is_kernel(node: ast.AST) -> bool:
@@ -82,6 +99,7 @@ def test_the_solvers_helpers_have_no_python_entry_point():
     helpers = wrapperless_helpers()
     assert {"first_roll_mean", "level_records", "best_keep_at"} <= set(helpers)
     assert {"joker_case", "box_legal_points", "roll_options", "box_step"} <= set(helpers)
+    assert {"run_start", "face_scan", "bonus_box", "_fill_state"} <= set(helpers)  # strategies
 
 
 def test_no_python_code_names_a_helper_without_python_entry_point():

@@ -13,6 +13,7 @@ from yahtzee_sim.cli import options as opt
 from yahtzee_sim.cli.files import check_file, check_frame_file, write_frame
 from yahtzee_sim.engine.records import check_records_fit, record_games, write_records
 from yahtzee_sim.engine.simulate import DEFAULT_CHUNK, simulate, simulate_aggregate
+from yahtzee_sim.solving.solver import batched_fill
 from yahtzee_sim.strategies.optimal import TableStrategy
 
 
@@ -73,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
     beside = None
     if isinstance(strategy, TableStrategy):  # a first run: both cores compile
         solve_while_compiling("table_fill", rules)
-        beside = compile_beside("mixed_widget", rules)
+        if batched_fill(rules):  # (the widget of the batched fill)
+            beside = compile_beside("mixed_widget", rules)
     play = simulate_aggregate if args.out is None else simulate  # a summary alone streams
     try:
         res = play(
@@ -87,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
             checkpoint=args.checkpoint,
         )
     finally:
-        finish(beside, timeout=0.0)  # what it has not compiled by now is compiled already
+        finish(beside, timeout=0.0)  # not waited for: it ends on its own
     seconds = time.perf_counter() - t0
     if args.out is not None:
         write_frame(res.to_frame(), args.out)

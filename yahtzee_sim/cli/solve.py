@@ -268,7 +268,7 @@ def run_exact(args: argparse.Namespace) -> int:
             strategy, rules, distribution=not args.moments_only, progress=opt.progress(args)
         )
     finally:
-        finish(beside, timeout=0.0)
+        finish(beside, timeout=0.0)  # not waited for: it ends on its own
     seconds = time.perf_counter() - t0
     if args.plot is not None:
         from yahtzee_sim.analysis import plot_pmf  # pandas: only when a plot is asked for

@@ -29,10 +29,11 @@ __all__ = [
 
 #: Compile seconds of the kernels of ``solve``, ``exact`` and ``regret`` with an empty
 #: kernel cache, by ``(module, name)``: the CPU seconds of each top-level ``numba:compile``
-#: event (the kernel with the functions it inlines) on the development machine (2-core AMD
-#: EPYC), the mean of two first runs (``yahtzee-sim exact`` of ``greedy`` and of a Python
-#: strategy; a solve; a regret; the decision fill of table strategies from the report's
-#: compile-ahead warm-up). The unit of every expected time of a progress bar
+#: event (the kernel with the functions it inlines) on a 2-core AMD EPYC (the 2-core
+#: Intel Xeon of the other figures compiles faster: only the ratios matter), the mean of
+#: two first runs (``yahtzee-sim exact`` of ``greedy`` and of a Python strategy; a
+#: solve; a regret; the decision fill of table strategies from the report's compile-ahead
+#: warm-up). The unit of every expected time of a progress bar
 #: (:mod:`yahtzee_sim.engine.weighted_bar`): only their ratios matter. ``solve_level`` and
 #: ``level_effects`` are scaled by the ratio ``benchmarks/bench_compile_split.py`` measured
 #: when their helpers lost their Python and C entry points (0.87 and 0.84, both versions
@@ -49,6 +50,9 @@ COMPILE_SECONDS: dict[tuple[str, str], float] = {
     ("yahtzee_sim._kernels.decisions", "keep_codes"): 1.5,
     ("yahtzee_sim._kernels.scoring", "box_options"): 5.3,
     ("yahtzee_sim._kernels.batched", "upper_lane_decisions"): 93.2,
+    # the serial chunks the parallel kernel runs: 22.6 s of its 28.2 s on the 2-core
+    # Intel Xeon (benchmarks/bench_first_run.py), in the unit above
+    ("yahtzee_sim._kernels.batched", "upper_lane_chunks"): 74.6,
 }
 
 #: Seconds to load a kernel from the cache (its index read, its machine code linked, a

@@ -110,8 +110,7 @@ def fill_decisions(
     that compiles in a quarter of the time); otherwise (saved rolls, forced order,
     exponential lanes) one widget run per ``(used, flag)`` over the span of its upper
     totals."""
-    batched = rules.saved_size == 1 and not compact_states(rules) and not rules.forced_order
-    if lanes.kind == LANES_UPPER and batched:
+    if lanes.kind == LANES_UPPER and batched_fill(rules):
         args = (
             kernel_rules(rules),
             lanes,
@@ -143,6 +142,12 @@ def fill_decisions(
         keep,
         cat,
     )
+
+
+def batched_fill(rules: RuleSet) -> bool:
+    """Whether :func:`fill_decisions` of max-EV lanes runs the states as the lanes of few
+    widget runs (games without saved rolls or forced order)."""
+    return rules.saved_size == 1 and not compact_states(rules) and not rules.forced_order
 
 
 def _chunks_in_threads(kernel, args: tuple) -> None:
