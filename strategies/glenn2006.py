@@ -178,6 +178,16 @@ class GlennHeuristic(YahtzeeBoxes, TableStrategy):
         return values + _tie_break(rules, used)
 
 
+def sub_games(rules) -> tuple[RuleSet, RuleSet]:
+    """The upper-only and lower-only games of ``rules`` (no bonuses, no joker) whose
+    max-EV tables :class:`GlennBetterHeuristic` adds up."""
+    n_up = rules.n_upper
+    return (
+        _sub_game(rules, rules.box_names[:n_up], "upper-only"),
+        _sub_game(rules, rules.box_names[n_up:], "lower-only"),
+    )
+
+
 def _sub_game(rules, names, label) -> RuleSet:
     cats = tuple(c for c in rules.boxes if c.name in names)
     return RuleSet(
@@ -221,10 +231,9 @@ class GlennBetterHeuristic(YahtzeeBoxes, TableStrategy):
         self.check_rules(rules)
         used, upper = _states(rules)
         n_up = rules.n_upper
-        up_names = rules.box_names[:n_up]
-        low_names = rules.box_names[n_up:]
-        v_up = value_table(_sub_game(rules, up_names, "upper-only")).values
-        v_low = value_table(_sub_game(rules, low_names, "lower-only")).values
+        upper_game, lower_game = sub_games(rules)
+        v_up = value_table(upper_game).values
+        v_low = value_table(lower_game).values
         values = v_up[used & ((1 << n_up) - 1)] + v_low[used >> n_up]
         means, variances = optimal_box_moments(rules)
         values = values + upper_bonus_estimate(rules, used, upper, means, variances)

@@ -235,9 +235,15 @@ def build_report(
     resolved = _resolve(strategies)
     if progress:
         _first_run_notice(rules, resolved, regret_top)
-    # a first run on this machine: the decision fill's and the exact stage's kernels
-    # compile in a second process while the solver compiles (on one core) and runs
-    warming = compile_ahead.start(rules)
+    # a first run on this machine with strategies to evaluate (results neither cached nor
+    # shipped): the decision fill's and the exact stage's kernels compile in a second
+    # process while the solver compiles (on one core) and runs
+    deterministic = [s for s in resolved.values() if is_deterministic(s)]
+    evaluating = step_costs.evaluations(deterministic, rules, regret_top) > 0
+    if evaluating:
+        warming = compile_ahead.start(rules)
+    else:  # the other strategies are simulated while a second process solves sub-games
+        warming = compile_ahead.start_tables(rules, deterministic)
     try:
         return _build(
             rules, n_games, seed, resolved, n_jobs, regret_top, progress, quick, warming, t0
@@ -338,7 +344,7 @@ def _simulations(ids, resolved, games, seed, rules, n_jobs, skipped, bar) -> dic
     and aggregate) of each strategy label in ``ids``; a strategy that refuses the rules
     goes to ``skipped`` with the reason."""
     runs = {}
-    for sid in ids:
+    for sid in _simulation_order(ids, resolved):
         bar.set_postfix_str(f"simulate {sid}")
         try:
             runs[sid] = simulate_scores(resolved[sid], games, seed, rules, n_jobs)
@@ -346,6 +352,19 @@ def _simulations(ids, resolved, games, seed, rules, n_jobs, skipped, bar) -> dic
             skipped[sid] = str(exc)
         bar.step("simulation")
     return runs
+
+
+def _simulation_order(ids, resolved) -> list[str]:
+    """``ids`` with the strategies that read solved tables other than the rules' own
+    (Glenn's table heuristics) last: their tables may still be solving in a second
+    process (:func:`compile_ahead.start_tables`). Each simulation is the same whatever
+    the order."""
+    from yahtzee_sim.engine.strategy import capabilities_of
+
+    def last(sid):
+        return sid != REFERENCE and capabilities_of(resolved[sid]).solved_table
+
+    return sorted(ids, key=last)
 
 
 def _kim_nelson(strategies, seed, rules, n_jobs, quick, skipped) -> KNResult | None:
@@ -391,8 +410,12 @@ def _first_run_notice(rules: RuleSet, resolved: dict, top: int) -> None:
     """One line on stderr when this report has kernels to compile or strategies to
     evaluate that later runs read from the cache, with an estimate of the extra time
     (:func:`compile_ahead.first_run_estimate`)."""
-    keys = [exact_cache.result_key(s, rules, top) for s in resolved.values() if is_deterministic(s)]
-    evaluations = sum(1 for key in keys if key is not None and not exact_cache.stored(key))
+    evaluations = sum(  # plugins are evaluated by every run: not a first run's extra
+        exact_cache.result_key(s, rules, top) is not None
+        and not exact_cache.available(s, rules, top)
+        for s in resolved.values()
+        if is_deterministic(s)
+    )
     share = compile_ahead.compile_share()
     seconds = compile_ahead.first_run_estimate(share, evaluations)
     if seconds >= 5:
@@ -414,8 +437,8 @@ def _exact_stage(todo, resolved, rules: RuleSet, top: int, n_jobs: int, quick: b
     process (the kernels release the GIL)."""
     exact, regrets, results = {}, {}, {}
     keys = {sid: exact_cache.result_key(resolved[sid], rules, top) for sid in todo}
-    for sid, key in keys.items():
-        got = exact_cache.load(key, rules) if key is not None else None
+    for sid in todo:
+        got = exact_cache.lookup(resolved[sid], rules, top)
         if got is not None:
             ex, reg = got
             if quick and sid != REFERENCE:  # what a quick evaluation gives, whatever the cache
@@ -428,7 +451,7 @@ def _exact_stage(todo, resolved, rules: RuleSet, top: int, n_jobs: int, quick: b
 
     def one(sid):
         numba.set_num_threads(threads)
-        return _exact_one(resolved[sid], rules, top, quick)
+        return evaluate_strategy(resolved[sid], rules, top, quick)
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for sid, result in zip(left, pool.map(one, left), strict=True):
@@ -456,8 +479,9 @@ def _exact_stage(todo, resolved, rules: RuleSet, top: int, n_jobs: int, quick: b
     return exact, regrets
 
 
-def _exact_one(strategy, rules, top: int, quick: bool = False):
-    """``(exact result, regret, error text)`` of one strategy: the regret (except for
+def evaluate_strategy(strategy, rules, top: int, quick: bool = False):
+    """``(exact result, regret, error text)`` of one strategy as the report evaluates it
+    (what :mod:`.exact_cache` keeps and :mod:`.shipped_results` ships): the regret (except for
     the reference) and the exact law from one forward pass; with ``quick`` no law
     except the reference's, and moments from the regret pass."""
     from yahtzee_sim.analysis.decisions.regret import evaluate_with_regret

@@ -119,6 +119,38 @@ def start(rules) -> subprocess.Popen | None:
     return start_compiling([sys.executable, "-m", module, str(name)])
 
 
+def start_tables(rules, strategies) -> subprocess.Popen | None:
+    """Start :func:`solve_tables` for preset ``rules`` in a background process when a
+    first report evaluates nothing (its exact results cached or shipped) but one of its
+    ``strategies`` is Glenn's better heuristic, whose sub-games' tables are not stored
+    and whose solver is not compiled: the second process compiles the solver and solves
+    them while the report simulates the other strategies (the table strategies last),
+    and the report reads them from the table cache (a table being solved is waited for,
+    not solved twice). ``None`` when there is nothing to do."""
+    from yahtzee_sim.solving.solver import table_stored
+    from yahtzee_sim.strategies.glenn2006 import GlennBetterHeuristic, sub_games
+
+    if not any(isinstance(s, GlennBetterHeuristic) for s in strategies):
+        return None
+    if not compile_costs.kernel_missing("yahtzee_sim._kernels.solve", "solve_level"):
+        return None  # compiled (or unknown: no compiler at work)
+    if all(table_stored(game) for game in sub_games(rules)):
+        return None
+    module = "yahtzee_sim.analysis.report.compile_ahead"
+    return start_compiling([sys.executable, "-m", module, "--tables", str(rules.name)])
+
+
+def solve_tables(rules="yahtzee") -> None:
+    """Solve (or load) the tables of the sub-games of Glenn's better heuristic on preset
+    ``rules``, keeping them in the table cache."""
+    from yahtzee_sim.game.rules import get_rules
+    from yahtzee_sim.solving.solver import value_table
+    from yahtzee_sim.strategies.glenn2006 import sub_games
+
+    for game in sub_games(get_rules(rules)):
+        value_table(game)
+
+
 def start_compiling(argv: list[str]) -> subprocess.Popen | None:
     """Start a process that compiles kernels into the numba cache (``argv``: its command
     line), on one numba thread, in a session of its own: an interrupt of the command
@@ -181,5 +213,8 @@ def warm(rules="yahtzee") -> None:
     forward_pass(strategy, prepared_rules, on_decisions=acc, turns=1)
 
 
-if __name__ == "__main__":
-    warm(sys.argv[1] if len(sys.argv) > 1 else "yahtzee")
+if __name__ == "__main__":  # python -m ... [--tables] RULES
+    if sys.argv[1:2] == ["--tables"]:
+        solve_tables(sys.argv[2])
+    else:
+        warm(sys.argv[1] if len(sys.argv) > 1 else "yahtzee")

@@ -7,7 +7,9 @@ rules fingerprint, the strategy (class, version, parameters), the number of
 situations listed and a hash of the package's source code: any code change
 gives new keys. A cached result is the computed one bit for bit (floats travel
 through JSON as their shortest round-trip text). :func:`exact_law` does the same for
-the exact law alone (``reproduce`` reads its laws through it).
+the exact law alone (``reproduce`` reads its laws through it). :func:`lookup` also
+reads the results that ship with the package (:mod:`.shipped_results`), keyed by
+:func:`identity_key`: the same key without the code's hash.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from yahtzee_sim.analysis.decisions.regret import RegretResult
+from yahtzee_sim.analysis.report import shipped_results
 from yahtzee_sim.exact.laws import ExactResult
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.solving.cache import cache_path, load_array, save_array
@@ -48,6 +51,19 @@ def code_fingerprint() -> str:
 
 def result_key(strategy_id: str, rules: RuleSet, top: int) -> str | None:
     """Cache key of a built-in strategy's results, or ``None`` (plugins are not cached)."""
+    parts = _identity(strategy_id, rules, top)
+    return None if parts is None else _hashed([*parts, code_fingerprint()])
+
+
+def identity_key(strategy_id: str, rules: RuleSet, top: int) -> str | None:
+    """Key of a built-in strategy's shipped results (:mod:`.shipped_results`): the rules'
+    fingerprint, the strategy's class, version and parameters and ``top``, without the
+    code's hash; ``None`` for a plugin."""
+    parts = _identity(strategy_id, rules, top)
+    return None if parts is None else _hashed(parts)
+
+
+def _identity(strategy_id: str, rules: RuleSet, top: int | None) -> list | None:
     from yahtzee_sim.strategies import get_strategy
 
     try:
@@ -57,9 +73,34 @@ def result_key(strategy_id: str, rules: RuleSet, top: int) -> str | None:
     cls = type(strategy)
     if not cls.__module__.startswith("yahtzee_sim.strategies") or cls.version is None:
         return None
-    parts = [rules.fingerprint(), cls.__qualname__, cls.version, repr(strategy), top]
-    blob = json.dumps([*parts, code_fingerprint()])
-    return hashlib.sha256(blob.encode()).hexdigest()[:24]
+    return [rules.fingerprint(), cls.__qualname__, cls.version, repr(strategy), top]
+
+
+def _hashed(parts: list) -> str:
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:24]
+
+
+def lookup(strategy_id: str, rules: RuleSet, top: int) -> tuple[ExactResult, RegretResult | None] | None:
+    """The ``(exact, regret)`` of a built-in strategy (``top`` costliest situations) kept
+    in the cache folder, else shipped with the package, else ``None``."""
+    key = result_key(strategy_id, rules, top)
+    got = None if key is None else load(key, rules)
+    if got is not None:
+        return got
+    shipped = shipped_results.record(identity_key(strategy_id, rules, top) or "")
+    if shipped is None:
+        return None
+    pmf = np.asarray(shipped["pmf"], dtype=np.float64)
+    return from_record(shipped, rules, pmf, shipped=True)
+
+
+def available(strategy_id: str, rules: RuleSet, top: int) -> bool:
+    """Whether :func:`lookup` finds the results without evaluating (it may still refuse a
+    damaged cache file)."""
+    key = result_key(strategy_id, rules, top)
+    if key is not None and stored(key):
+        return True
+    return shipped_results.record(identity_key(strategy_id, rules, top) or "") is not None
 
 
 def exact_law(strategy_id: str, rules: RuleSet) -> ExactResult:
@@ -95,13 +136,29 @@ def load(key: str, rules: RuleSet) -> tuple[ExactResult, RegretResult | None] | 
     pmf = load_array(path, int(header.get("n", -1)))
     if pmf is None:
         return None
-    return _exact_from(header["exact"], rules, pmf), _regret_from(header.get("regret"), rules)
+    return from_record(header, rules, pmf)
 
 
 def save(key: str, exact: ExactResult, regret: RegretResult | None) -> None:
     """Keep ``exact`` (with its pmf) and ``regret`` under ``key``; a failure only warns."""
-    meta = {"exact": _exact_to(exact), "regret": None if regret is None else _regret_to(regret)}
-    save_array(cache_path(_KIND, key), exact.pmf, meta)
+    save_array(cache_path(_KIND, key), exact.pmf, to_record(exact, regret))
+
+
+def to_record(exact: ExactResult, regret: RegretResult | None) -> dict:
+    """``{"exact": …, "regret": …}``: the results but the score law's probabilities, as
+    JSON (floats as their shortest round-trip text)."""
+    return {"exact": _exact_to(exact), "regret": None if regret is None else _regret_to(regret)}
+
+
+def from_record(
+    found: dict, rules: RuleSet, pmf: np.ndarray, shipped: bool = False
+) -> tuple[ExactResult, RegretResult | None]:
+    """The ``(exact, regret)`` of a :func:`to_record` record and its ``pmf``; their
+    ``meta`` says ``cached`` (and ``shipped`` when it came with the package)."""
+    origin = {"cached": True, **({"shipped": True} if shipped else {})}
+    return _exact_from(found["exact"], rules, pmf, origin), _regret_from(
+        found.get("regret"), rules, origin
+    )
 
 
 def _exact_to(ex: ExactResult) -> dict:
@@ -111,10 +168,10 @@ def _exact_to(ex: ExactResult) -> dict:
     return out
 
 
-def _exact_from(d: dict, rules: RuleSet, pmf: np.ndarray) -> ExactResult:
+def _exact_from(d: dict, rules: RuleSet, pmf: np.ndarray, origin: dict) -> ExactResult:
     arrays = {k: np.asarray(d[k], dtype=np.float64) for k in _EXACT_ARRAYS}
     scalars = {k: d[k] for k in _EXACT_SCALARS}
-    meta = {**d["meta"], "cached": True}
+    meta = {**d["meta"], **origin}
     return ExactResult(rules=rules, pmf=pmf, meta=meta, **scalars, **arrays)
 
 
@@ -127,7 +184,7 @@ def _regret_to(r: RegretResult) -> dict:
     return out
 
 
-def _regret_from(d: dict | None, rules: RuleSet) -> RegretResult | None:
+def _regret_from(d: dict | None, rules: RuleSet, origin: dict) -> RegretResult | None:
     if d is None:
         return None
     series = {"name": "expected_loss", "dtype": np.float64}
@@ -142,5 +199,5 @@ def _regret_from(d: dict | None, rules: RuleSet) -> RegretResult | None:
         ),
         by_box=pd.Series(d["by_box"], index=pd.Index(rules.box_names, name="box"), **series),
         situations=situations,
-        meta={"cached": True},
+        meta=dict(origin),
     )

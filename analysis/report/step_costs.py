@@ -76,9 +76,9 @@ def report_weights(games: int, quick: bool, table_stored: bool = False) -> dict[
 
 def evaluations(strategies: list, rules, top: int) -> int:
     """How many of the deterministic ``strategies`` the exact stage evaluates: those whose
-    result (``top`` costliest situations) is not in the table cache."""
-    keys = [exact_cache.result_key(s, rules, top) for s in strategies]
-    return sum(key is None or not exact_cache.stored(key) for key in keys)
+    result (``top`` costliest situations) is neither in the table cache nor shipped
+    (:func:`~yahtzee_sim.analysis.report.exact_cache.available`)."""
+    return sum(not exact_cache.available(s, rules, top) for s in strategies)
 
 
 def report_bar(
