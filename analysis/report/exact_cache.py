@@ -80,7 +80,9 @@ def _hashed(parts: list) -> str:
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:24]
 
 
-def lookup(strategy_id: str, rules: RuleSet, top: int) -> tuple[ExactResult, RegretResult | None] | None:
+def lookup(
+    strategy_id: str, rules: RuleSet, top: int
+) -> tuple[ExactResult, RegretResult | None] | None:
     """The ``(exact, regret)`` of a built-in strategy (``top`` costliest situations) kept
     in the cache folder, else shipped with the package, else ``None``."""
     key = result_key(strategy_id, rules, top)
