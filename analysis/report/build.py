@@ -240,27 +240,33 @@ def build_report(
     # process while the solver compiles (on one core) and runs
     deterministic = [s for s in resolved.values() if is_deterministic(s)]
     evaluating = step_costs.evaluations(deterministic, rules, regret_top) > 0
-    if evaluating:
-        warming = compile_ahead.start(rules)
-    else:  # the other strategies are simulated while a second process solves sub-games
-        warming = compile_ahead.start_tables(rules, deterministic)
+    warming = compile_ahead.start(rules) if evaluating else None
+    # nothing to evaluate: the other strategies are simulated while a second process
+    # solves the sub-games of Glenn's better heuristic
+    solving = None if evaluating else compile_ahead.start_tables(rules, deterministic)
     try:
         return _build(
-            rules, n_games, seed, resolved, n_jobs, regret_top, progress, quick, warming, t0
-        )
+            rules, n_games, seed, resolved, n_jobs, regret_top, progress, quick,
+            (warming, solving), t0,
+        )  # fmt: skip
     finally:
-        compile_ahead.finish(warming, timeout=0.0)  # only still running if a step failed
+        for proc in (warming, solving):  # only still running if a step failed
+            compile_ahead.finish(proc, timeout=0.0)
 
 
-def _build(rules, games, seed, resolved, n_jobs, regret_top, progress, quick, warming, t0):
-    """The steps of :func:`build_report` (arguments checked; ``warming``: the
-    :mod:`~yahtzee_sim.analysis.report.compile_ahead` process, or ``None``)."""
+def _build(rules, games, seed, resolved, n_jobs, regret_top, progress, quick, ahead, t0):
+    """The steps of :func:`build_report` (arguments checked; ``ahead``: the
+    :mod:`~yahtzee_sim.analysis.report.compile_ahead` processes compiling the exact
+    stage's kernels and solving sub-games, each ``None`` when not started)."""
     from yahtzee_sim.solving.solver import value_table
 
+    warming, solving = ahead
     ids = list(resolved)
     deterministic = [s for s in ids if is_deterministic(resolved[s])]
+    order = simulation_order(ids, resolved)
     bar = step_costs.report_bar(
-        len(ids), [resolved[s] for s in deterministic], rules, regret_top, games, quick,
+        [resolved[s] for s in order], [resolved[s] for s in deterministic], rules,
+        regret_top, games, quick, solver_ahead=solving is not None,
         desc="report", disable=not progress,
     )  # fmt: skip
     timings: dict[str, float] = {}
@@ -270,7 +276,7 @@ def _build(rules, games, seed, resolved, n_jobs, regret_top, progress, quick, wa
         value_table(rules)  # solved or loaded once, shared by every step below
     skipped: dict[str, str] = {}
     with clock("simulations"):
-        runs = _simulations(ids, resolved, games, seed, rules, n_jobs, skipped, bar)
+        runs = _simulations(order, resolved, games, seed, rules, n_jobs, skipped, bar)
     if REFERENCE in skipped:
         raise ReportError(
             f"the reference strategy failed on rules {rules.name!r}: {skipped[REFERENCE]}"
@@ -339,22 +345,23 @@ def _mcb(kn: KNResult | None) -> pd.DataFrame | None:
     return mcb(kn.data[:, :common], list(kn.observations), alpha=kn.parameters.get("alpha", ALPHA))
 
 
-def _simulations(ids, resolved, games, seed, rules, n_jobs, skipped, bar) -> dict:
+def _simulations(order, resolved, games, seed, rules, n_jobs, skipped, bar) -> dict:
     """The :class:`~yahtzee_sim.analysis.ranking.paired_games.ScoredRun` (per-game scores
-    and aggregate) of each strategy label in ``ids``; a strategy that refuses the rules
-    goes to ``skipped`` with the reason."""
-    runs = {}
-    for sid in _simulation_order(ids, resolved):
+    and aggregate) of each strategy label in ``order``, simulated in that order; a
+    strategy that refuses the rules goes to ``skipped`` with the reason."""
+    runs, refused = {}, {}
+    for i, sid in enumerate(order):
         bar.set_postfix_str(f"simulate {sid}")
         try:
             runs[sid] = simulate_scores(resolved[sid], games, seed, rules, n_jobs)
         except StrategyError as exc:
-            skipped[sid] = str(exc)
-        bar.step("simulation")
+            refused[sid] = str(exc)
+        bar.step(step_costs.simulation_step(i))
+    skipped.update((sid, refused[sid]) for sid in resolved if sid in refused)  # as listed
     return runs
 
 
-def _simulation_order(ids, resolved) -> list[str]:
+def simulation_order(ids, resolved: dict) -> list[str]:
     """``ids`` with the strategies that read solved tables other than the rules' own
     (Glenn's table heuristics) last: their tables may still be solving in a second
     process (:func:`compile_ahead.start_tables`). Each simulation is the same whatever
@@ -410,14 +417,15 @@ def _first_run_notice(rules: RuleSet, resolved: dict, top: int) -> None:
     """One line on stderr when this report has kernels to compile or strategies to
     evaluate that later runs read from the cache, with an estimate of the extra time
     (:func:`compile_ahead.first_run_estimate`)."""
+    deterministic = [s for s in resolved.values() if is_deterministic(s)]
     evaluations = sum(  # plugins are evaluated by every run: not a first run's extra
         exact_cache.result_key(s, rules, top) is not None
         and not exact_cache.available(s, rules, top)
-        for s in resolved.values()
-        if is_deterministic(s)
+        for s in deterministic
     )
-    share = compile_ahead.compile_share()
-    seconds = compile_ahead.first_run_estimate(share, evaluations)
+    evaluating = evaluations > 0 or step_costs.evaluations(deterministic, rules, top) > 0
+    share = compile_ahead.compile_share(evaluating)
+    seconds = compile_ahead.first_run_estimate(share, evaluations, evaluating=evaluating)
     if seconds >= 5:
         what = " and ".join(
             part

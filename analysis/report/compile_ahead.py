@@ -48,6 +48,20 @@ REPORT_KERNELS = {
     )
 } | STRATEGY_KERNELS
 
+#: The kernels a first report that evaluates nothing compiles (its exact results cached
+#: or shipped, the solver compiled beside it by :func:`start_tables`), with their compile
+#: seconds in the report's process on the reference machine (``python
+#: benchmarks/bench_first_run.py --only report``, the kernels of its cold run).
+SIMULATION_KERNELS = {
+    ("yahtzee_sim._kernels.batched", "upper_lane_chunks"): 14.7,
+    ("yahtzee_sim.strategies.greedy", "greedy_fill_states"): 5.2,
+    ("yahtzee_sim.strategies.rule_based_v2", "program_box"): 3.0,
+    ("yahtzee_sim._kernels.batch_play", "apply_boxes"): 1.9,
+    ("yahtzee_sim._kernels.scoring", "box_options"): 1.1,
+    ("yahtzee_sim._kernels.batch_play", "roll_dice"): 0.8,
+    ("yahtzee_sim._kernels.scoring", "bonus_options"): 0.8,
+}
+
 #: A first default report against later ones on the reference machine (the development
 #: machine, a 2-core Intel Xeon VM; two measurements an hour apart, their means): the
 #: compiling, a first report (empty kernel and table caches, 112 s) less one with the
@@ -56,7 +70,12 @@ REPORT_KERNELS = {
 #: :func:`~yahtzee_sim.engine.compile_costs.calibration_seconds` takes there (0.056 s and
 #: 0.070 s at those two times: the machine's speed drifts by a tenth either way, and the
 #: estimate with it).
-REFERENCE_SECONDS = {"compile": 47.0, "evaluate": 53.0, "calibration": 0.063}
+REFERENCE_SECONDS = {
+    "compile": 47.0,
+    "compile_simulations": 31.0,
+    "evaluate": 53.0,
+    "calibration": 0.063,
+}
 
 #: Deterministic strategies of the default report (the reference's evaluations).
 REFERENCE_EVALUATIONS = 12
@@ -74,16 +93,16 @@ def needed() -> bool:
     )
 
 
-def compile_share() -> float:
+def compile_share(evaluating: bool = True) -> float:
     """The share of a first report's compiling still ahead: the weight of the
-    :data:`REPORT_KERNELS` missing from the numba cache (an unknown one counts as
-    missing), from 0 (all cached) to 1."""
+    :data:`REPORT_KERNELS` (:data:`SIMULATION_KERNELS` when the report evaluates nothing)
+    missing from the numba cache (an unknown one counts as missing), from 0 (all cached)
+    to 1."""
+    kernels = REPORT_KERNELS if evaluating else SIMULATION_KERNELS
     missing = sum(
-        s
-        for kernel, s in REPORT_KERNELS.items()
-        if compile_costs.kernel_missing(*kernel) is not False
+        s for kernel, s in kernels.items() if compile_costs.kernel_missing(*kernel) is not False
     )
-    return missing / sum(REPORT_KERNELS.values())
+    return missing / sum(kernels.values())
 
 
 def first_run_estimate(
@@ -91,6 +110,7 @@ def first_run_estimate(
     evaluations: int,
     cores: int | None = None,
     calibration: float | None = None,
+    evaluating: bool | None = None,
 ) -> float:
     """Seconds a report has ahead of it more than a later one: the reference machine's
     extra time (:data:`REFERENCE_SECONDS`) for the share ``compiling`` of the compiling
@@ -98,8 +118,12 @@ def first_run_estimate(
     table cache, scaled by this machine's
     speed (:func:`~yahtzee_sim.engine.compile_costs.calibration_seconds` against the
     reference's; measured when not given) and by its cores (the reference has two; the
-    report uses two)."""
-    work = REFERENCE_SECONDS["compile"] * compiling
+    report uses two). ``evaluating``: whether the report evaluates any strategy, a
+    plugin's included (default: ``evaluations > 0``); one that evaluates nothing compiles
+    only its simulations' kernels (``REFERENCE_SECONDS["compile_simulations"]``)."""
+    if evaluating is None:
+        evaluating = evaluations > 0
+    work = REFERENCE_SECONDS["compile" if evaluating else "compile_simulations"] * compiling
     work += REFERENCE_SECONDS["evaluate"] * evaluations / REFERENCE_EVALUATIONS
     if work <= 0:
         return 0.0

@@ -32,6 +32,8 @@ _KIND = "exact"
 _EXACT_ARRAYS = ("box_means", "box_zero_rate", "box_fill_turn")
 _EXACT_SCALARS = ("strategy", "mean", "sd", "bonus_rate", "yahtzee_bonuses_mean", "n_states")
 _REGRET_SCALARS = ("strategy", "optimal_value", "strategy_value", "total")
+#: The ``meta`` keys that say where a result was read from.
+_ORIGIN = ("cached", "shipped")
 
 
 @lru_cache(maxsize=1)
@@ -166,7 +168,7 @@ def from_record(
 def _exact_to(ex: ExactResult) -> dict:
     out = {k: getattr(ex, k) for k in _EXACT_SCALARS}
     out.update({k: getattr(ex, k).tolist() for k in _EXACT_ARRAYS})
-    out["meta"] = ex.meta
+    out["meta"] = {k: v for k, v in ex.meta.items() if k not in _ORIGIN}  # not the result's
     return out
 
 

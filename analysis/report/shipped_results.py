@@ -29,7 +29,15 @@ import numpy as np
 
 from yahtzee_sim.engine.atomic import write_atomic
 
-__all__ = ["SHIPPED_RULES", "SHIPPED_TOP", "pmf_digest", "record", "records", "write_records"]
+__all__ = [
+    "SHIPPED_RULES",
+    "SHIPPED_TOP",
+    "pmf_digest",
+    "read_records",
+    "record",
+    "records",
+    "write_records",
+]
 
 #: The rule sets whose default report's exact results ship.
 SHIPPED_RULES = ("yahtzee",)
@@ -47,8 +55,14 @@ def _resource():
 @lru_cache(maxsize=1)
 def records() -> dict[str, dict]:
     """Every shipped record by its key (``{}`` when the file is missing or unreadable)."""
+    return read_records(_resource())
+
+
+def read_records(path) -> dict[str, dict]:
+    """The records of a file :func:`write_records` wrote (a path or a package resource),
+    by key; ``{}`` when it is missing, unreadable or of another format."""
     try:
-        data = json.loads(lzma.decompress(_resource().read_bytes()))
+        data = json.loads(lzma.decompress(path.read_bytes()))
     except (OSError, lzma.LZMAError, ValueError):
         return {}
     if not isinstance(data, dict) or data.get("format") != _FORMAT:

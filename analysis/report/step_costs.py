@@ -17,61 +17,98 @@ from yahtzee_sim.engine.weighted_bar import WeightedBar
 from yahtzee_sim.solving import solver
 
 #: Wall seconds of each step of a default report (100,000 games, 14 strategies simulated,
-#: 12 evaluated exactly) on the reference machine (2-core AMD EPYC, quiet), from the split
-#: ``python benchmarks/bench_report.py`` prints for its cold run (empty caches) and its
-#: warm run (``benchmarks/results/report.json``, 2026-11-27): ``tables`` 26.6 s cold
-#: (the solver compiled, then the table solved); with the solver compiled, 0.26 s to solve
-#: (``benchmarks/results/solver.json``) or less to load, weighed 0 so that the first
-#: estimate comes from the first simulation, not from a step too short to time; ``simulations``
-#: 3.8 s warm and 18.9 s cold, spread over the strategies and proportional to the games;
-#: ``exact`` 37.2 s over 12 strategies when evaluated, nothing when read from the
-#: table cache; ``kim_nelson`` 0.4 s. Re-measure with ``python benchmarks/bench_report.py``
-#: (``--skip-cold`` for the warm split alone) and update the figures here.
+#: 12 evaluated exactly) on the reference machine (the development machine, a 2-core
+#: Intel Xeon VM, 2026-11-29), from ``python benchmarks/bench_report.py`` (the warm split,
+#: ``benchmarks/results/report.json``) and the bar's steps in first reports (empty numba
+#: cache; the value table shipped): ``tables_compile``, the solver compiled (31.4 s) and
+#: a table solved; ``tables``, a table read or solved with the solver compiled, weighed 0
+#: so that the first estimate comes from the first simulation, not from a step too short
+#: to time; ``simulations``, the 14 strategies' games warm, proportional to the games;
+#: ``play_compile``, the kernels of play every strategy shares, compiled by the first
+#: simulation; ``fill_compile``, the decision fill of the table strategies, compiled by
+#: the first of them; ``strategy_compile``, each other strategy's own kernels (their
+#: mean); ``exact``, one strategy evaluated (57.1 s for 12), nothing when read from the
+#: table cache or shipped; ``kim_nelson``, the selection. Only the ratios matter.
 STEP_SECONDS = {
-    "tables_compile": 26.6,
+    "tables_compile": 31.7,
     "tables": 0.0,
-    "simulations": 3.8,
-    "simulations_compile": 18.9 - 3.8,
-    "exact": 37.2 / 12,
+    "simulations": 8.2,
+    "play_compile": 4.4,
+    "fill_compile": 15.4,
+    "strategy_compile": 1.1,
+    "exact": 57.1 / 12,
     "exact_cached": 0.01,
     "ranking": 0.05,
-    "kim_nelson": 0.4,
+    "kim_nelson": 0.9,
 }
 #: The games and strategies of the measured report (:data:`STEP_SECONDS`).
 REFERENCE_GAMES, REFERENCE_STRATEGIES = 100_000, 14
-#: The kernels whose absence adds compiling to a step (the solver's; the simulations':
+#: The kernels whose absence adds compiling to a step (the solver's; the kernels of play;
 #: the table strategies' decision fill).
 STEP_KERNELS = {
     "tables": ("yahtzee_sim._kernels.solve", "solve_level"),
-    "simulations": ("yahtzee_sim._kernels.batched", "upper_lane_chunks"),
+    "play": ("yahtzee_sim._kernels.batch_play", "apply_boxes"),
+    "fill": ("yahtzee_sim._kernels.batched", "upper_lane_chunks"),
 }
 
 
-def report_weights(games: int, quick: bool, table_stored: bool = False) -> dict[str, float]:
+def report_weights(
+    games: int, quick: bool, table_stored: bool = False, solver_ahead: bool = False
+) -> dict[str, float]:
     """Expected seconds of each kind of report step on the reference machine: ``tables``,
-    ``simulation`` (one strategy's ``games`` games), ``exact`` and ``exact_cached`` (one
-    strategy), ``exact_stage`` (the stage's own bookkeeping), ``ranking``, ``kim_nelson``;
-    compiling included where :func:`~yahtzee_sim.engine.compile_costs.kernel_missing`
-    finds a kernel missing (an unknown one counts as missing). With the value table
-    stored (``table_stored``: shipped or cached) the ``tables`` step only reads it, and
-    the solver compiles in the simulations instead (Glenn's heuristics solve their
-    sub-games there)."""
-    compiling = {s: compile_costs.kernel_missing(*k) is not False for s, k in STEP_KERNELS.items()}
-    simulation = STEP_SECONDS["simulations"] * games / REFERENCE_GAMES
-    if compiling["simulations"]:  # each strategy's kernels, compiled once whatever the games
-        simulation += STEP_SECONDS["simulations_compile"]
-    solver_in_tables = compiling["tables"] and not table_stored
-    if compiling["tables"] and table_stored:
-        simulation += STEP_SECONDS["tables_compile"]
+    ``simulation`` (one strategy's ``games`` games and its own kernels), ``exact`` and
+    ``exact_cached`` (one strategy), ``exact_stage`` (the stage's own bookkeeping),
+    ``ranking``, ``kim_nelson``; and what :func:`simulation_weights` adds to the
+    simulation that compiles them: ``play_compile``, ``fill_compile``,
+    ``solver_compile``. Compiling is included where
+    :func:`~yahtzee_sim.engine.compile_costs.kernel_missing` finds a kernel missing (an
+    unknown one counts as missing). With the value table stored (``table_stored``:
+    shipped or cached) the ``tables`` step only reads it, and the solver compiles in the
+    simulation of Glenn's better heuristic (for its sub-games) instead, unless a second
+    process solves them meanwhile (``solver_ahead``:
+    :func:`~yahtzee_sim.analysis.report.compile_ahead.start_tables`)."""
+    missing = {s: compile_costs.kernel_missing(*k) is not False for s, k in STEP_KERNELS.items()}
+    simulation = STEP_SECONDS["simulations"] * games / REFERENCE_GAMES / REFERENCE_STRATEGIES
+    solver_in_tables = missing["tables"] and not table_stored
+    solver_later = missing["tables"] and table_stored and not solver_ahead
     return {
         "tables": STEP_SECONDS["tables_compile" if solver_in_tables else "tables"],
-        "simulation": simulation / REFERENCE_STRATEGIES,  # per strategy
+        "simulation": simulation + (STEP_SECONDS["strategy_compile"] if missing["play"] else 0),
+        "play_compile": STEP_SECONDS["play_compile"] if missing["play"] else 0.0,
+        "fill_compile": STEP_SECONDS["fill_compile"] if missing["fill"] else 0.0,
+        "solver_compile": STEP_SECONDS["tables_compile"] if solver_later else 0.0,
         "exact": STEP_SECONDS["exact"],
         "exact_cached": STEP_SECONDS["exact_cached"],
         "exact_stage": 0.0,
         "ranking": STEP_SECONDS["ranking"],
         "kim_nelson": 0.0 if quick else STEP_SECONDS["kim_nelson"],
     }
+
+
+def simulation_weights(strategies: list, weights: dict[str, float]) -> list[float]:
+    """The expected seconds of each simulation of ``strategies`` (in the order simulated;
+    ``weights`` from :func:`report_weights`): the first also compiles the kernels of play,
+    the first table strategy the decision fill, the first of Glenn's better heuristics
+    the solver (for its sub-games)."""
+    from yahtzee_sim.strategies.glenn2006 import GlennBetterHeuristic
+    from yahtzee_sim.strategies.optimal import TableStrategy
+
+    out = []
+    firsts = {"play_compile": object, "fill_compile": TableStrategy}
+    firsts["solver_compile"] = GlennBetterHeuristic
+    for strategy in strategies:
+        seconds = weights["simulation"]
+        for part, cls in list(firsts.items()):
+            if isinstance(strategy, cls):
+                seconds += weights[part]
+                del firsts[part]  # compiled once
+        out.append(seconds)
+    return out
+
+
+def simulation_step(i: int) -> str:
+    """The bar's kind of the ``i``-th simulation (each has its own weight)."""
+    return f"simulation {i}"
 
 
 def evaluations(strategies: list, rules, top: int) -> int:
@@ -82,20 +119,24 @@ def evaluations(strategies: list, rules, top: int) -> int:
 
 
 def report_bar(
-    simulations: int, deterministic: list, rules, top: int, games: int, quick: bool, **options
-) -> WeightedBar:
-    """The bar of a report that simulates ``simulations`` strategies (``games`` games each)
-    and evaluates the ``deterministic`` ones (strategies; :func:`evaluations` of them not
-    cached); ``options`` go to tqdm."""
+    simulated: list, deterministic: list, rules, top: int, games: int, quick: bool,
+    solver_ahead: bool = False, **options,
+) -> WeightedBar:  # fmt: skip
+    """The bar of a report that simulates the strategies ``simulated`` (in that order,
+    ``games`` games each) and evaluates the ``deterministic`` ones (:func:`evaluations`
+    of them neither cached nor shipped); ``solver_ahead``: see :func:`report_weights`;
+    ``options`` go to tqdm."""
     evaluated = evaluations(deterministic, rules, top)
-    counts = {
+    weights = report_weights(games, quick, solver.table_stored(rules), solver_ahead)
+    steps = simulation_weights(simulated, weights)
+    weights |= {simulation_step(i): w for i, w in enumerate(steps)}
+    counts = dict.fromkeys(map(simulation_step, range(len(steps))), 1)
+    counts |= {
         "tables": 1,
-        "simulation": simulations,
         "exact": evaluated,
         "exact_cached": len(deterministic) - evaluated,
         "exact_stage": 1,
         "ranking": 1,
         "kim_nelson": 1,
     }
-    weights = report_weights(games, quick, solver.table_stored(rules))
     return WeightedBar(weights, counts, **options)

@@ -7,6 +7,8 @@ import os
 import sys
 import time
 
+import pytest
+
 from yahtzee_sim.analysis.report import compile_ahead
 from yahtzee_sim.engine import compile_costs
 from yahtzee_sim.exact.laws import forward_pass, prepared
@@ -21,6 +23,12 @@ def test_warm_compiles_the_exact_stage_kernels_and_start_then_has_nothing_to_do(
 def test_the_compile_share_weighs_the_kernels_not_cached(monkeypatch):
     monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: True)
     assert compile_ahead.compile_share() == 1.0
+    assert compile_ahead.compile_share(evaluating=False) == 1.0
+    fill = ("yahtzee_sim._kernels.batched", "upper_lane_chunks")
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda *kernel: kernel != fill)
+    sims = compile_ahead.SIMULATION_KERNELS
+    assert compile_ahead.compile_share(False) == pytest.approx(1 - sims[fill] / sum(sims.values()))
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: True)
     monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: None)
     assert compile_ahead.compile_share() == 1.0  # unknown counts as missing
     only = ("yahtzee_sim._kernels.solve", "solve_level")
@@ -69,7 +77,7 @@ def test_a_first_report_announces_its_extra_time(monkeypatch, capsys):
 
 
 def test_every_report_kernel_is_found():
-    for module, name in compile_ahead.REPORT_KERNELS:
+    for module, name in [*compile_ahead.REPORT_KERNELS, *compile_ahead.SIMULATION_KERNELS]:
         assert compile_costs.kernel_missing(module, name) is not None, f"{module}.{name}"
 
 
@@ -96,3 +104,38 @@ def test_finish_stops_waiting_but_leaves_a_compiling_process_to_end_on_its_own()
     quick = compile_ahead.start_compiling([sys.executable, "-c", "pass"])
     compile_ahead.finish(quick, timeout=60)
     assert quick.returncode == 0
+
+
+def test_a_report_with_nothing_to_evaluate_solves_glenn_s_sub_games_beside(tmp_path, monkeypatch):
+    """start_tables: a second process solves the sub-games of Glenn's better heuristic
+    into the table cache, only when the report has that strategy, the solver is not
+    compiled and the tables are not stored."""
+    from yahtzee_sim.game.rules import get_rules
+    from yahtzee_sim.solving.solver import table_stored
+    from yahtzee_sim.strategies import get_strategy
+    from yahtzee_sim.strategies.glenn2006 import sub_games
+
+    monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path / "cache"))
+    rules = get_rules("yahtzee")
+    better = [get_strategy("greedy"), get_strategy("glenn-better-heuristic")]
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: False)
+    assert compile_ahead.start_tables(rules, better) is None  # the solver is compiled
+    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: True)
+    assert compile_ahead.start_tables(rules, better[:1]) is None  # no sub-games to solve
+    assert not any(table_stored(game) for game in sub_games(rules))
+    proc = compile_ahead.start_tables(rules, better)
+    assert proc is not None and proc.wait(timeout=300) == 0
+    assert all(table_stored(game) for game in sub_games(rules))
+    assert compile_ahead.start_tables(rules, better) is None  # stored: nothing to do
+
+
+def test_a_report_that_evaluates_nothing_announces_its_simulations_compiling():
+    ref = compile_ahead.REFERENCE_SECONDS
+    at_reference = compile_ahead.first_run_estimate(
+        1.0, 0, cores=2, calibration=ref["calibration"], evaluating=False
+    )
+    assert at_reference == ref["compile_simulations"] < ref["compile"]
+    plugin = compile_ahead.first_run_estimate(  # a plugin evaluated: every kernel
+        1.0, 0, cores=2, calibration=ref["calibration"], evaluating=True
+    )
+    assert plugin == ref["compile"]
