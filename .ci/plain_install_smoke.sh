@@ -29,6 +29,10 @@ from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.solving.shipped import shipped_values
 if shipped_values(get_rules("yahtzee")) is None:
     sys.exit("the shipped yahtzee value table is missing from the install")
+# and the default report's exact results
+from yahtzee_sim.analysis.report.exact_cache import available
+if not available("greedy", get_rules("yahtzee"), 10):
+    sys.exit("the shipped exact results of the default report are missing from the install")
 EOF
 
 step simulate

@@ -1,7 +1,7 @@
 """Write the exact results that ship with the package, or check them against a fresh evaluation.
 
 Usage: ``python tools/shipped_results.py`` (evaluate the default report's deterministic
-strategies on each rule set of ``SHIPPED_RULES``, as the report does, and write
+strategies on each rule set of ``SHIPPED_REPORT_RULES``, as the report does, and write
 ``analysis/report/shipped_results.json.xz``) or ``python tools/shipped_results.py
 --check`` (exit 1 and name the stale ones when a shipped record differs from a fresh
 evaluation by a bit, or one is missing). Each prints one JSON object. About a minute
@@ -19,11 +19,11 @@ import numba
 from yahtzee_sim.analysis.report import exact_cache
 from yahtzee_sim.analysis.report.build import REFERENCE, evaluate_strategy, is_deterministic
 from yahtzee_sim.analysis.report.shipped_results import (
-    SHIPPED_RULES,
+    SHIPPED_REPORT_RULES,
     SHIPPED_TOP,
     pmf_digest,
     records,
-    write_records,
+    write_results_file,
 )
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.strategies import default_strategy_ids
@@ -37,7 +37,7 @@ def shipped_strategies() -> list[str]:
 
 def fresh_records() -> dict[str, dict]:
     """Every record evaluated now, by its key (two strategies at a time, one thread each)."""
-    cases = [(name, sid) for name in SHIPPED_RULES for sid in shipped_strategies()]
+    cases = [(name, sid) for name in SHIPPED_REPORT_RULES for sid in shipped_strategies()]
 
     def one(case):
         numba.set_num_threads(1)
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(json.dumps({"stale": stale, "extra": sorted(set(shipped) - set(fresh))}))
         return 1 if stale or set(shipped) - set(fresh) else 0
-    path = write_records(fresh)
+    path = write_results_file(fresh)
     print(json.dumps({"written": str(path), "records": len(fresh)}))
     return 0
 

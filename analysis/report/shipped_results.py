@@ -2,7 +2,7 @@
 
 A first report evaluates twelve strategies exactly, their score laws and regrets: about
 a minute on two cores, more than its compiling. These results cannot change until the
-code computing them does, so those of the default report (:data:`SHIPPED_RULES`, the
+code computing them does, so those of the default report (:data:`SHIPPED_REPORT_RULES`, the
 default strategies, :data:`SHIPPED_TOP` costliest situations) ship with the package, in
 ``shipped_results.json.xz`` beside this module (about 0.2 MB). Each record is keyed by
 :func:`~yahtzee_sim.analysis.report.exact_cache.identity_key`: the rules' fingerprint and
@@ -30,17 +30,17 @@ import numpy as np
 from yahtzee_sim.engine.atomic import write_atomic
 
 __all__ = [
-    "SHIPPED_RULES",
+    "SHIPPED_REPORT_RULES",
     "SHIPPED_TOP",
     "pmf_digest",
-    "read_records",
+    "read_results_file",
     "record",
     "records",
-    "write_records",
+    "write_results_file",
 ]
 
 #: The rule sets whose default report's exact results ship.
-SHIPPED_RULES = ("yahtzee",)
+SHIPPED_REPORT_RULES = ("yahtzee",)
 #: The costliest situations of each shipped regret (the report's default ``--top``).
 SHIPPED_TOP = 10
 
@@ -55,11 +55,11 @@ def _resource():
 @lru_cache(maxsize=1)
 def records() -> dict[str, dict]:
     """Every shipped record by its key (``{}`` when the file is missing or unreadable)."""
-    return read_records(_resource())
+    return read_results_file(_resource())
 
 
-def read_records(path) -> dict[str, dict]:
-    """The records of a file :func:`write_records` wrote (a path or a package resource),
+def read_results_file(path) -> dict[str, dict]:
+    """The records of a file :func:`write_results_file` wrote (a path or a package resource),
     by key; ``{}`` when it is missing, unreadable or of another format."""
     try:
         data = json.loads(lzma.decompress(path.read_bytes()))
@@ -89,7 +89,7 @@ def pmf_digest(pmf: np.ndarray) -> str:
     return hashlib.sha256(np.ascontiguousarray(pmf, dtype=np.float64).tobytes()).hexdigest()
 
 
-def write_records(found: dict[str, dict], path: str | Path | None = None) -> Path:
+def write_results_file(found: dict[str, dict], path: str | Path | None = None) -> Path:
     """Write ``found`` (records by key, each with its ``pmf`` and ``pmf_sha256``) to
     ``path`` (default: the package's file), keys sorted, xz-compressed; returns the path.
     The file's bytes depend only on the records."""

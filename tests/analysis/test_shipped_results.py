@@ -16,7 +16,7 @@ from yahtzee_sim.strategies import default_strategy_ids
 
 from helpers import exact_law, regret_law
 
-RULES = shipped_results.SHIPPED_RULES[0]
+RULES = shipped_results.SHIPPED_REPORT_RULES[0]
 TOP = shipped_results.SHIPPED_TOP
 SHIPPED = sorted({s for s in [*default_strategy_ids(), REFERENCE] if is_deterministic(s)})
 
@@ -62,19 +62,19 @@ def test_a_damaged_record_is_refused(empty_cache, monkeypatch):
 
 
 def test_a_missing_or_foreign_file_ships_nothing(tmp_path):
-    path = shipped_results.write_records({"k": {"pmf": []}}, tmp_path / "results.json.xz")
-    assert shipped_results.read_records(path) == {"k": {"pmf": []}}
-    assert shipped_results.read_records(tmp_path / "missing.json.xz") == {}
+    path = shipped_results.write_results_file({"k": {"pmf": []}}, tmp_path / "results.json.xz")
+    assert shipped_results.read_results_file(path) == {"k": {"pmf": []}}
+    assert shipped_results.read_results_file(tmp_path / "missing.json.xz") == {}
     path.write_bytes(b"not xz")
-    assert shipped_results.read_records(path) == {}
-    shipped_results.write_records([], path)  # not a mapping of records
-    assert shipped_results.read_records(path) == {}
+    assert shipped_results.read_results_file(path) == {}
+    shipped_results.write_results_file([], path)  # not a mapping of records
+    assert shipped_results.read_results_file(path) == {}
 
 
 def test_writing_the_same_records_gives_the_same_bytes(tmp_path):
     found = shipped_results.records()
-    a = shipped_results.write_records(found, tmp_path / "a.json.xz").read_bytes()
-    b = shipped_results.write_records(dict(reversed(found.items())), tmp_path / "b.json.xz")
+    a = shipped_results.write_results_file(found, tmp_path / "a.json.xz").read_bytes()
+    b = shipped_results.write_results_file(dict(reversed(found.items())), tmp_path / "b.json.xz")
     assert a == b.read_bytes()
     shipped_results.records.cache_clear()
 
