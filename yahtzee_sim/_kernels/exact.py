@@ -22,7 +22,7 @@ from yahtzee_sim._kernels.scoring import (
 )
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def reach_layer(kr, keep_row, p, w, fin):
     """Push the law ``p`` of the rolls at one decision layer through the strategy's keeps
     ``keep_row[r]``: turns that keep every die end here (their mass is added to ``fin``,
@@ -86,7 +86,7 @@ def turn_outcomes(
     n_keeps = kr.keep_size.shape[0]
     C = kr.n_boxes
     rolls = kr.rolls
-    width = 2 * (kr.box_max.max() + 1)
+    width = box_outcome_keys(kr)
     n_chunks = min(n, 64)
     layers = keep_dec.shape[1]
     for chunk in prange(n_chunks):
@@ -123,7 +123,18 @@ def turn_outcomes(
             out_n[i] = n_touched
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def box_outcome_keys(kr) -> int:
+    """The keys of one box's outcomes in :func:`roll_outcomes`' accumulator: two (Yahtzee
+    bonus or not) per points from 0 to the most any box scores (a loop: ``ndarray.max``
+    compiles in half a second)."""
+    most = 0
+    for c in range(kr.box_max.shape[0]):
+        most = max(most, kr.box_max[c])
+    return 2 * (most + 1)
+
+
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def roll_outcomes(kr, used, flag, cat_row, fin, acc, touched, width):
     """Group the law ``fin`` of a turn's final roll by outcome ``(box cat_row[r], legal
     points, Yahtzee bonus?)``: ``acc[c * width + 2 * points + bonus]`` += P, the keys
@@ -134,7 +145,7 @@ def roll_outcomes(kr, used, flag, cat_row, fin, acc, touched, width):
     for r in range(fin.shape[0]):
         if fin[r] == 0.0:
             continue
-        c = cat_row[r]
+        c = np.int64(cat_row[r])  # (the helpers' one compiled version: int64 arguments)
         pts = -1
         yb = 0
         if 0 <= c < C:
@@ -171,7 +182,7 @@ def compact_outcomes(out_n, out_cat, out_raw, out_yb, out_prob, cat, raw, yb, pr
     return e
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def outcome_effects(kr, used, upper, flag, cat, raw, yb):
     """``(next state, points incl. bonuses, upper bonus paid?)`` of one outcome."""
     nxt, bonus = scored_state(kr, used, upper, flag_after_roll(kr, flag, yb), cat, raw)

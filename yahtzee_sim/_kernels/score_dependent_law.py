@@ -10,7 +10,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from yahtzee_sim._kernels.exact import final_roll_law, outcome_effects, roll_outcomes, tally_outcome
+from yahtzee_sim._kernels.exact import (
+    box_outcome_keys,
+    final_roll_law,
+    outcome_effects,
+    roll_outcomes,
+    tally_outcome,
+)
 from yahtzee_sim._kernels.lanes import lane_live
 from yahtzee_sim._kernels.widget import widget
 from yahtzee_sim._kernels.work_buffers import new_work
@@ -64,7 +70,7 @@ def augmented_level(
     n_rolls = kr.roll_keep_index.shape[0]
     n_keeps = kr.keep_size.shape[0]
     layers = opt_keep.shape[1]
-    width = 2 * (kr.box_max.max() + 1)
+    width = box_outcome_keys(kr)
     p = np.empty(n_rolls)
     fin = np.empty(n_rolls)
     w = np.empty(n_keeps)

@@ -413,9 +413,11 @@ def box_options(kr, roll_idx, used, flag):
     n = roll_idx.shape[0]
     out = np.empty((n, kr.n_boxes), dtype=np.int16)
     for i in range(n):
-        case = joker_case(kr, roll_idx[i], used[i], flag[i])
+        # int64 arguments: the helpers' one compiled version (roll indices may be int32)
+        r, u, f = np.int64(roll_idx[i]), np.int64(used[i]), np.int64(flag[i])
+        case = joker_case(kr, r, u, f)
         for c in range(kr.n_boxes):
-            out[i, c] = box_legal_points(kr, case, roll_idx[i], used[i], c)
+            out[i, c] = box_legal_points(kr, case, r, u, c)
     return out
 
 

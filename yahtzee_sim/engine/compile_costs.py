@@ -37,18 +37,20 @@ __all__ = [
 #: (:mod:`yahtzee_sim.engine.weighted_bar`): only their ratios matter. ``solve_level`` and
 #: ``level_effects`` are scaled by the ratio ``benchmarks/bench_compile_split.py`` measured
 #: when their helpers lost their Python and C entry points (0.87 and 0.84, both versions
-#: compiled side by side).
+#: compiled side by side); ``turn_outcomes`` and ``box_options`` by the ratio of their
+#: compile seconds on the Intel Xeon once their helpers shared one compiled version
+#: (``turn_outcomes`` 4.42 → 2.70 s, ``box_options`` 1.08 → 1.01 s).
 COMPILE_SECONDS: dict[tuple[str, str], float] = {
     ("yahtzee_sim._kernels.solve", "solve_level"): 85.3,
     ("yahtzee_sim._kernels.regret", "level_regret"): 44.7,
-    ("yahtzee_sim._kernels.exact", "turn_outcomes"): 15.4,
+    ("yahtzee_sim._kernels.exact", "turn_outcomes"): 15.4 * 2.70 / 4.42,
     ("yahtzee_sim._kernels.exact", "level_effects"): 7.2,
     ("yahtzee_sim._kernels.exact", "compact_outcomes"): 0.4,
     ("yahtzee_sim._kernels.exact", "forward_level"): 0.8,
     ("yahtzee_sim._kernels.exact", "support_top"): 1.0,
     ("yahtzee_sim._kernels.exact", "pmf_level"): 2.0,
     ("yahtzee_sim._kernels.decisions", "keep_codes"): 1.5,
-    ("yahtzee_sim._kernels.scoring", "box_options"): 5.3,
+    ("yahtzee_sim._kernels.scoring", "box_options"): 5.3 * 1.01 / 1.08,
     ("yahtzee_sim._kernels.batched", "upper_lane_decisions"): 93.2,
     # the serial chunks the parallel kernel runs: 22.6 s of its 28.2 s on the 2-core
     # Intel Xeon (benchmarks/bench_first_run.py), in the unit above

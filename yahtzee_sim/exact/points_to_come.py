@@ -27,7 +27,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from yahtzee_sim._kernels.exact import outcome_effects, reach_layer, roll_outcomes
+from yahtzee_sim._kernels.exact import (
+    box_outcome_keys,
+    outcome_effects,
+    reach_layer,
+    roll_outcomes,
+)
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.win_values import NODE_WEIGHT
 from yahtzee_sim.errors import FutureError
@@ -185,29 +190,35 @@ def future_law(
     t = rules.tables
     keep, cat = play.decision_table(rules, np.array([state], dtype=np.int64))
     p = np.zeros(t.n_rolls)
-    fin = np.zeros(t.n_rolls)
-    w = np.empty(len(t.keep_counts))
     roll = int(t.roll_index(np.asarray(dice, dtype=np.int8)[None])[0])
     p[roll] = 1.0
-    for j in range(int(rolls_left), 0, -1):
-        reach_layer(kr, keep[0, j - 1], p, w, fin)
-    fin += p
-    return _outcomes_law(play, rules, kr, used, upper, flag, cat[0], fin)
+    position = (np.int64(used), np.int64(upper), np.int64(flag), np.int64(rolls_left))
+    nxt, pts, prob = _point_outcomes(kr, keep[0], cat[0], p, *position)
+    return _law_from_outcomes(play, rules, nxt, pts, prob)
 
 
-def _outcomes_law(play, rules, kr, used, upper, flag, cat_row, fin):
-    width = 2 * (int(kr.box_max.max()) + 1)
-    acc = np.zeros(rules.n_boxes * width)
-    touched = np.empty(len(fin), dtype=np.int64)
+@njit(cache=True, nogil=True)
+def _point_outcomes(kr, keep, cat_row, p, used, upper, flag, rolls_left):
+    """The outcomes ``(next state, points, probability)`` of a turn from the roll law ``p``
+    with ``rolls_left`` rerolls, under the keeps ``keep[j - 1]`` and boxes ``cat_row``."""
+    n_rolls = p.shape[0]
+    fin = np.zeros(n_rolls)
+    w = np.empty(kr.keep_size.shape[0])
+    for j in range(rolls_left, 0, -1):
+        reach_layer(kr, keep[j - 1], p, w, fin)
+    for r in range(n_rolls):
+        fin[r] += p[r]
+    width = box_outcome_keys(kr)
+    acc = np.zeros(kr.n_boxes * width)
+    touched = np.empty(n_rolls, dtype=np.int64)
     n, _ = roll_outcomes(kr, used, flag, cat_row, fin, acc, touched, width)
-    nxt, pts, prob = [], [], []
-    for s in touched[:n]:
+    nxt, pts, prob = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n)
+    for m in range(n):
+        s = touched[m]
         c, raw, yb = s // width, (s % width) // 2, s % 2
-        x, q, _ = outcome_effects(kr, used, upper, flag, c, raw, yb)
-        nxt.append(x)
-        pts.append(q)
-        prob.append(acc[s])
-    return _law_from_outcomes(play, rules, np.array(nxt), np.array(pts), np.array(prob))
+        nxt[m], pts[m], _ = outcome_effects(kr, used, upper, flag, c, raw, yb)
+        prob[m] = acc[s]
+    return nxt, pts, prob
 
 
 class FutureLaws(NamedTuple):
