@@ -189,6 +189,26 @@ def _exact(rules) -> None:
         strategy, prepared_rules = prepared(strategy, rules)
         levels, stats = forward_pass(strategy, prepared_rules, turns=1)
         exact_result(strategy, prepared_rules, levels, stats)
+    _turn_in_progress(rules)
+
+
+def _turn_in_progress(rules) -> None:
+    """The outcomes of a turn in progress (``winprob`` with dice: the law of the points to
+    come), against decisions of zeros: the kernel without a value table."""
+    from yahtzee_sim._kernels.scoring import kernel_rules
+    from yahtzee_sim.exact.points_to_come import outcomes_from_roll
+    from yahtzee_sim.game.rules import get_rules
+    from yahtzee_sim.game.state import compact_states
+
+    rules = get_rules(rules)
+    if compact_states(rules):  # saved rolls: no law of the points to come
+        return
+    n_rolls, layers = rules.tables.n_rolls, max(rules.rolls_per_turn - 1, 1)
+    keep, cat = np.zeros((layers, n_rolls), dtype=np.int16), np.zeros(n_rolls, dtype=np.int8)
+    p = np.zeros(n_rolls)
+    p[0] = 1.0
+    zero = np.int64(0)
+    outcomes_from_roll(kernel_rules(rules), keep, cat, p, zero, zero, zero, zero)
 
 
 def _exact_tail(rules) -> None:

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numba
 
 from yahtzee_sim.analysis.report import exact_cache
-from yahtzee_sim.analysis.report.build import REFERENCE, evaluate_strategy, is_deterministic
+from yahtzee_sim.analysis.report.exact_stage import evaluate_strategy, is_deterministic
 from yahtzee_sim.analysis.report.shipped_results import (
     SHIPPED_REPORT_RULES,
     SHIPPED_TOP,
@@ -25,14 +25,17 @@ from yahtzee_sim.analysis.report.shipped_results import (
     records,
     write_results_file,
 )
+from yahtzee_sim.analysis.report.tables import REFERENCE
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.strategies import default_strategy_ids
 
 
 def shipped_strategies() -> list[str]:
     """The deterministic strategies of the default report, the reference among them."""
-    ids = [*default_strategy_ids(), REFERENCE]
-    return sorted({s for s in ids if is_deterministic(s)})
+    ids = {*default_strategy_ids(), REFERENCE}
+    rules = get_rules(SHIPPED_REPORT_RULES[0])
+    built_in = {s for s in ids if exact_cache.identity_key(s, rules, SHIPPED_TOP) is not None}
+    return sorted(s for s in built_in if is_deterministic(s))
 
 
 def fresh_records() -> dict[str, dict]:
@@ -56,8 +59,9 @@ def fresh_records() -> dict[str, dict]:
 
 
 def _text(found: dict) -> str:
-    """A record as the file holds it (NaN compares equal to NaN, tuples to lists)."""
-    return json.dumps(found, sort_keys=True)
+    """A record as the file holds it (NaN compares equal to NaN, tuples to lists; the
+    order of keys matters)."""
+    return json.dumps(found)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,10 +11,8 @@ from __future__ import annotations
 import json
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-import numba
 import numpy as np
 import pandas as pd
 
@@ -22,11 +20,11 @@ from yahtzee_sim.analysis.ranking.kim_nelson import KNResult, SelectionError
 from yahtzee_sim.analysis.ranking.paired_games import simulate_scores
 from yahtzee_sim.analysis.ranking.pairwise import RankingResult, rank_scores
 from yahtzee_sim.analysis.report import compile_ahead, exact_cache, step_costs, tables
+from yahtzee_sim.analysis.report.exact_stage import exact_stage, is_deterministic
 from yahtzee_sim.analysis.report.tables import REFERENCE
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import ReportError, StrategyError
 from yahtzee_sim.game.rules import RuleSet, get_rules
-from yahtzee_sim.game.state import n_states
 from yahtzee_sim.validation import Boolean, Integer, validate_params
 
 DEFAULT_GAMES = 100_000
@@ -227,7 +225,8 @@ def build_report(
     -----
     The exact law and the regret of a built-in strategy are kept in the table cache
     (:mod:`yahtzee_sim.analysis.report.exact_cache`): a second report on the same rules reads
-    them back, bit for bit, instead of evaluating again.
+    them back, bit for bit, instead of evaluating again. Those of the default report
+    ship with the package (:mod:`yahtzee_sim.analysis.report.shipped_results`).
     """
     t0 = time.perf_counter()
     rules = get_rules(rules)
@@ -266,7 +265,9 @@ def _build(rules, games, seed, resolved, n_jobs, regret_top, progress, quick, ah
     order = simulation_order(ids, resolved)
     bar = step_costs.report_bar(
         [resolved[s] for s in order], [resolved[s] for s in deterministic], rules,
-        regret_top, games, quick, solver_ahead=solving is not None,
+        regret_top, games, quick,
+        solver_ahead=solving is not None
+        or not compile_ahead.sub_games_pending(rules, [resolved[s] for s in deterministic]),
         desc="report", disable=not progress,
     )  # fmt: skip
     timings: dict[str, float] = {}
@@ -285,9 +286,7 @@ def _build(rules, games, seed, resolved, n_jobs, regret_top, progress, quick, ah
     todo = [s for s in deterministic if s in runs]
     with clock("exact", f"exact ({len(todo)} strategies)", "exact_stage"):
         compile_ahead.finish(warming)
-        exact, regrets = _exact_stage(
-            todo, resolved, rules, regret_top, n_jobs, quick, skipped, bar
-        )
+        exact, regrets = exact_stage(todo, resolved, rules, regret_top, n_jobs, quick, skipped, bar)
     bar.step("exact", len(deterministic) - len(todo))  # strategies whose simulation failed
     with clock("ranking", "full ranking"):
         ranking = rank_scores(
@@ -362,10 +361,10 @@ def _simulations(order, resolved, games, seed, rules, n_jobs, skipped, bar) -> d
 
 
 def simulation_order(ids, resolved: dict) -> list[str]:
-    """``ids`` with the strategies that read solved tables other than the rules' own
-    (Glenn's table heuristics) last: their tables may still be solving in a second
-    process (:func:`compile_ahead.start_tables`). Each simulation is the same whatever
-    the order."""
+    """``ids`` with the strategies that read solved tables (Glenn's table heuristics,
+    risk-, score- and win-seeking play; not optimal play, the reference) last: their
+    tables may still be solving in a second process (:func:`compile_ahead.start_tables`).
+    Each simulation is the same whatever the order."""
     from yahtzee_sim.engine.strategy import capabilities_of
 
     def last(sid):
@@ -423,7 +422,7 @@ def _first_run_notice(rules: RuleSet, resolved: dict, top: int) -> None:
         and not exact_cache.available(s, rules, top)
         for s in deterministic
     )
-    evaluating = evaluations > 0 or step_costs.evaluations(deterministic, rules, top) > 0
+    evaluating = step_costs.evaluations(deterministic, rules, top) > 0  # plugins included
     share = compile_ahead.compile_share(evaluating)
     seconds = compile_ahead.first_run_estimate(share, evaluations, evaluating=evaluating)
     if seconds >= 5:
@@ -437,84 +436,3 @@ def _first_run_notice(rules: RuleSet, resolved: dict, top: int) -> None:
             "runs, which read them from the cache",
             file=sys.stderr,
         )
-
-
-def _exact_stage(todo, resolved, rules: RuleSet, top: int, n_jobs: int, quick: bool, skipped, bar):
-    """Exact results and regrets of ``todo`` (labels; ``resolved`` maps them to strategies):
-    read from the cache or evaluated, several strategies at a time in threads of this
-    process (the kernels release the GIL)."""
-    exact, regrets, results = {}, {}, {}
-    keys = {sid: exact_cache.result_key(resolved[sid], rules, top) for sid in todo}
-    for sid in todo:
-        got = exact_cache.lookup(resolved[sid], rules, top)
-        if got is not None:
-            ex, reg = got
-            if quick and sid != REFERENCE:  # what a quick evaluation gives, whatever the cache
-                ex = replace(ex, pmf=None)
-            results[sid] = (ex, reg, None)
-            bar.step("exact_cached")
-    left = [s for s in todo if s not in results]
-    workers = max(1, min(n_jobs if n_jobs > 0 else len(left), len(left)))
-    threads = max(1, numba.get_num_threads() // workers)
-
-    def one(sid):
-        numba.set_num_threads(threads)
-        return evaluate_strategy(resolved[sid], rules, top, quick)
-
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        for sid, result in zip(left, pool.map(one, left), strict=True):
-            results[sid] = result
-            if result[2] is None and keys[sid] is not None and (not quick or sid == REFERENCE):
-                exact_cache.save(keys[sid], result[0], result[1])
-            bar.step("exact")
-    from yahtzee_sim.exact.laws import EXACT_STATE_LIMIT
-
-    if todo and n_states(rules) > EXACT_STATE_LIMIT:
-        skipped["exact score laws and regret"] = (
-            f"{rules.name!r} has {n_states(rules):,} states: the exact columns are the mean, "
-            "SD and per-box figures of a streamed moments pass; laws and regret need "
-            f"{EXACT_STATE_LIMIT:,} states or fewer"
-        )
-    for sid in todo:  # in the order asked, whichever finished first
-        result, regret_result, error = results[sid]
-        if error is not None:
-            skipped[f"{sid} (exact)"] = error
-            continue
-        if result is not None:
-            exact[sid] = result
-        if regret_result is not None:
-            regrets[sid] = regret_result
-    return exact, regrets
-
-
-def evaluate_strategy(strategy, rules, top: int, quick: bool = False):
-    """``(exact result, regret, error text)`` of one strategy as the report evaluates it
-    (what :mod:`.exact_cache` keeps and :mod:`.shipped_results` ships): the regret (except for
-    the reference) and the exact law from one forward pass; with ``quick`` no law
-    except the reference's, and moments from the regret pass."""
-    from yahtzee_sim.analysis.decisions.regret import evaluate_with_regret
-    from yahtzee_sim.exact.laws import EXACT_STATE_LIMIT, ExactEvaluationError, evaluate
-
-    try:
-        if n_states(rules) > EXACT_STATE_LIMIT:  # the law does not fit: the moments do
-            return evaluate(strategy, rules, distribution=False), None, None
-        if strategy_label(strategy) == REFERENCE:
-            return evaluate(strategy, rules), None, None
-        return (*evaluate_with_regret(strategy, rules, top=top, distribution=not quick), None)
-    except ExactEvaluationError as exc:
-        return None, None, str(exc)
-
-
-def is_deterministic(strategy) -> bool:
-    """Whether the strategy (an instance, or an id) is deterministic: one the exact
-    evaluator can evaluate."""
-    from yahtzee_sim.engine.strategy import Strategy, capabilities_of
-    from yahtzee_sim.strategies import get_strategy, strategy_class
-
-    if isinstance(strategy, Strategy):
-        return capabilities_of(strategy).exact
-    try:
-        cls = strategy_class(strategy)
-    except Exception:
-        cls = get_strategy(strategy)  # a plugin: its instance's capabilities
-    return capabilities_of(cls).exact

@@ -1,15 +1,17 @@
-"""Compile the kernels of the report's simulations and exact stage in a second process.
+"""Work a first report does in a second process, on the other core: compiling the exact
+stage's kernels, or solving the tables of Glenn's sub-games.
 
 On a machine whose numba cache is empty, numba compiles one kernel at a time on one
-core. :func:`start` runs :func:`warm` in a background process from the start of the
-report, while the report compiles the solver and solves its value table on the other
-core, so that the later steps load their heaviest kernels from the cache instead of
-compiling them: first the exact stage's kernels that do not use the widget (while the
-report compiles the widget with the solver and puts it in the cache), then the decision
-fill of the table strategies (``optimal`` and Glenn's heuristics, simulated first) and
-the regret, which load the widget from the cache. The warm-up fills one state's
-decisions and evaluates one turn of ``greedy`` with its regret, against tables of zeros:
-the kernels and argument types of the real work, almost none of its work.
+core. A report that evaluates strategies (results neither cached nor shipped):
+:func:`start` runs :func:`warm` in a background process from the start of the report,
+so that the exact stage loads its heaviest kernels from the cache instead of compiling
+them: first the exact stage's kernels that do not use the widget, then the decision
+fill of the table strategies and the regret. The warm-up fills one state's decisions and
+evaluates one turn of ``greedy`` with its regret, against tables of zeros: the kernels
+and argument types of the real work, almost none of its work. A report that evaluates
+nothing (the default one: its results ship with the package): :func:`start_tables`
+compiles the solver and solves the sub-games of Glenn's better heuristic while the report
+simulates the other strategies. :func:`first_run_estimate` is the first run's notice.
 """
 
 from __future__ import annotations
@@ -150,18 +152,36 @@ def start_tables(rules, strategies) -> subprocess.Popen | None:
     and whose solver is not compiled: the second process compiles the solver and solves
     them while the report simulates the other strategies (the table strategies last),
     and the report reads them from the table cache (a table being solved is waited for,
-    not solved twice). ``None`` when there is nothing to do."""
+    not solved twice). ``None`` when there is nothing to do, or ``rules`` are not a preset
+    (the second process gets the rules by name)."""
+    from yahtzee_sim.game.rules import get_rules
+
+    if not sub_games_pending(rules, strategies):
+        return None
+    if not compile_costs.kernel_missing("yahtzee_sim._kernels.solve", "solve_level"):
+        return None  # compiled (or unknown: no compiler at work)
+    try:
+        if get_rules(rules.name).fingerprint() != rules.fingerprint():
+            return None
+    except ValueError:  # not a preset's name
+        return None
+    module = "yahtzee_sim.analysis.report.compile_ahead"
+    return start_compiling([sys.executable, "-m", module, "--tables", str(rules.name)])
+
+
+def sub_games_pending(rules, strategies) -> bool:
+    """Whether one of ``strategies`` is Glenn's better heuristic and the tables of its
+    sub-games on ``rules`` are not stored (its simulation then solves them)."""
     from yahtzee_sim.solving.solver import table_stored
     from yahtzee_sim.strategies.glenn2006 import GlennBetterHeuristic, sub_games
 
     if not any(isinstance(s, GlennBetterHeuristic) for s in strategies):
-        return None
-    if not compile_costs.kernel_missing("yahtzee_sim._kernels.solve", "solve_level"):
-        return None  # compiled (or unknown: no compiler at work)
-    if all(table_stored(game) for game in sub_games(rules)):
-        return None
-    module = "yahtzee_sim.analysis.report.compile_ahead"
-    return start_compiling([sys.executable, "-m", module, "--tables", str(rules.name)])
+        return False
+    try:
+        games = sub_games(rules)
+    except ValueError:  # rules without an upper or a lower section: it refuses them
+        return False
+    return not all(table_stored(game) for game in games)
 
 
 def solve_tables(rules="yahtzee") -> None:

@@ -94,8 +94,11 @@ def lookup(
     shipped = shipped_results.record(identity_key(strategy_id, rules, top) or "")
     if shipped is None:
         return None
-    pmf = np.asarray(shipped["pmf"], dtype=np.float64)
-    return from_record(shipped, rules, pmf, shipped=True)
+    try:
+        pmf = np.asarray(shipped["pmf"], dtype=np.float64)
+        return from_record(shipped, rules, pmf, shipped=True)
+    except (KeyError, TypeError, ValueError):  # a broken record: evaluated instead
+        return None
 
 
 def available(strategy_id: str, rules: RuleSet, top: int) -> bool:

@@ -4,7 +4,7 @@ A first report evaluates twelve strategies exactly, their score laws and regrets
 a minute on two cores, more than its compiling. These results cannot change until the
 code computing them does, so those of the default report (:data:`SHIPPED_REPORT_RULES`, the
 default strategies, :data:`SHIPPED_TOP` costliest situations) ship with the package, in
-``shipped_results.json.xz`` beside this module (about 0.2 MB). Each record is keyed by
+``shipped_results.json.xz`` beside this module (0.15 MB). Each record is keyed by
 :func:`~yahtzee_sim.analysis.report.exact_cache.identity_key`: the rules' fingerprint and
 the strategy's class, version and parameters, not the code. The tests hold every
 shipped record bit for bit equal to a fresh evaluation, and
@@ -61,8 +61,9 @@ def records() -> dict[str, dict]:
 def read_results_file(path) -> dict[str, dict]:
     """The records of a file :func:`write_results_file` wrote (a path or a package resource),
     by key; ``{}`` when it is missing, unreadable or of another format."""
+    source = Path(path) if isinstance(path, str) else path
     try:
-        data = json.loads(lzma.decompress(path.read_bytes()))
+        data = json.loads(lzma.decompress(source.read_bytes()))
     except (OSError, lzma.LZMAError, ValueError):
         return {}
     if not isinstance(data, dict) or data.get("format") != _FORMAT:
@@ -84,6 +85,12 @@ def record(key: str) -> dict | None:
     return found if intact else None
 
 
+def _text(found) -> str:
+    """Records as JSON (NaN equal to NaN, tuples to lists; the order of keys matters: a
+    regret's losses by decision are listed in the order of the turn)."""
+    return json.dumps(found)
+
+
 def pmf_digest(pmf: np.ndarray) -> str:
     """SHA-256 of the float64 bytes of a score law's probabilities."""
     return hashlib.sha256(np.ascontiguousarray(pmf, dtype=np.float64).tobytes()).hexdigest()
@@ -91,10 +98,15 @@ def pmf_digest(pmf: np.ndarray) -> str:
 
 def write_results_file(found: dict[str, dict], path: str | Path | None = None) -> Path:
     """Write ``found`` (records by key, each with its ``pmf`` and ``pmf_sha256``) to
-    ``path`` (default: the package's file), keys sorted, xz-compressed; returns the path.
-    The file's bytes depend only on the records."""
+    ``path`` (default: the package's file), keys sorted (within a record: as given),
+    xz-compressed; returns the path.
+    A file that holds these records already is kept as it is (the compressed bytes may
+    differ between xz versions)."""
     out = Path(str(_resource())) if path is None else Path(path)
-    text = json.dumps({"format": _FORMAT, "records": found}, sort_keys=True, indent=0)
+    ordered = {key: found[key] for key in sorted(found)}  # each record in its own order
+    if out.exists() and _text(read_results_file(out)) == _text(ordered):
+        return out
+    text = json.dumps({"format": _FORMAT, "records": ordered}, indent=0)
     write_atomic(out, lzma.compress(text.encode(), preset=9 | lzma.PRESET_EXTREME))
     records.cache_clear()
     return out

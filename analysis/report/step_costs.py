@@ -4,7 +4,7 @@ A bar that counts steps makes its first estimate from the first step, the value 
 which on a first run also compiles the solver: 26 s of an 88 s run, one step of 30, so the
 bar first announced a quarter of an hour. Here every step advances the bar by its
 expected seconds (:data:`STEP_SECONDS`; compiling included when its kernel is not in the
-numba cache, evaluating when its result is not in the table cache), so the remaining
+numba cache, evaluating when its result is neither in the table cache nor shipped), so the remaining
 time tqdm shows is the expected seconds still ahead at the rate measured so far. Only the
 ratios of the weights matter: a slower machine slows every step alike.
 """
@@ -65,7 +65,7 @@ def report_weights(
     unknown one counts as missing). With the value table stored (``table_stored``:
     shipped or cached) the ``tables`` step only reads it, and the solver compiles in the
     simulation of Glenn's better heuristic (for its sub-games) instead, unless a second
-    process solves them meanwhile (``solver_ahead``:
+    process solves them meanwhile or they are stored (``solver_ahead``:
     :func:`~yahtzee_sim.analysis.report.compile_ahead.start_tables`)."""
     missing = {s: compile_costs.kernel_missing(*k) is not False for s, k in STEP_KERNELS.items()}
     simulation = STEP_SECONDS["simulations"] * games / REFERENCE_GAMES / REFERENCE_STRATEGIES

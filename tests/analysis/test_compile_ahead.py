@@ -3,6 +3,7 @@ stage's kernels; the report announces the compiling ahead."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import time
@@ -28,7 +29,6 @@ def test_the_compile_share_weighs_the_kernels_not_cached(monkeypatch):
     monkeypatch.setattr(compile_costs, "kernel_missing", lambda *kernel: kernel != fill)
     sims = compile_ahead.SIMULATION_KERNELS
     assert compile_ahead.compile_share(False) == pytest.approx(1 - sims[fill] / sum(sims.values()))
-    monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: True)
     monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: None)
     assert compile_ahead.compile_share() == 1.0  # unknown counts as missing
     only = ("yahtzee_sim._kernels.solve", "solve_level")
@@ -123,6 +123,8 @@ def test_a_report_with_nothing_to_evaluate_solves_glenn_s_sub_games_beside(tmp_p
     monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: True)
     assert compile_ahead.start_tables(rules, better[:1]) is None  # no sub-games to solve
     assert not any(table_stored(game) for game in sub_games(rules))
+    custom = dataclasses.replace(rules, upper_bonus=50)  # not the preset of its name
+    assert compile_ahead.start_tables(custom, better) is None
     proc = compile_ahead.start_tables(rules, better)
     assert proc is not None and proc.wait(timeout=300) == 0
     assert all(table_stored(game) for game in sub_games(rules))

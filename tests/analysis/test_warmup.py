@@ -14,6 +14,7 @@ from yahtzee_sim.analysis.warmup import (
     STEPS,
     WarmupError,
     kernel_cache,
+    run_step,
     steps_for,
 )
 from yahtzee_sim.cli import COMMANDS, main
@@ -236,3 +237,15 @@ def test_compile_beside_starts_nothing_when_the_kernel_is_cached(monkeypatch):
 
     monkeypatch.setattr("yahtzee_sim.engine.compile_costs.kernel_missing", lambda *k: False)
     assert warmup.compile_beside("mixed_widget", "yahtzee") is None
+
+
+def test_the_exact_step_compiles_a_turn_in_progress_in_the_types_winprob_uses():
+    from yahtzee_sim.exact.points_to_come import future_law, outcomes_from_roll
+    from yahtzee_sim.game.rules import get_rules
+    from yahtzee_sim.game.state import encode_state
+
+    run_step("exact", "2-yatzy")
+    start = encode_state(get_rules("2-yatzy"), 0, 0, 0)
+    pmf = future_law("2-yatzy", start, dice=[1, 1], rolls_left=1)
+    assert abs(pmf.sum() - 1) < 1e-12
+    assert len(outcomes_from_roll.signatures) == 1  # the warm-up's version, not a second

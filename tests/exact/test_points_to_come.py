@@ -53,3 +53,13 @@ def test_future_law_inside_a_turn_has_the_advisor_s_value():
         best = advise(dice, rolls_left, used=card.boxes, upper=card.upper_total, rules=rules)[0]
         assert law.sum() == pytest.approx(1.0, abs=1e-12)
         assert float(law @ np.arange(len(law))) == pytest.approx(best.value, abs=1e-9)
+
+
+def test_future_law_inside_a_turn_refuses_rolls_left_out_of_range():
+    from yahtzee_sim.errors import FutureError
+    from yahtzee_sim.game.state import encode_state
+
+    start = encode_state(get_rules("yahtzee"), 0, 0, 0)
+    for bad in (-1, 3, None, 1.5):
+        with pytest.raises(FutureError, match="rolls_left"):
+            future_law("yahtzee", start, dice=[1, 1, 1, 1, 1, 0], rolls_left=bad)

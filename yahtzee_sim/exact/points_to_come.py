@@ -178,8 +178,21 @@ def future_law(
     From the turn-start state ``state`` (encoded, :func:`yahtzee_sim.game.state.encode_state`),
     or, with ``dice`` (face counts, as a view's) and ``rolls_left``, from that point of
     the turn being played from ``state``. A full score sheet gives ``[1.0]``.
+
+    Raises
+    ------
+    FutureError
+        With ``dice``, if ``rolls_left`` is not a whole number from 0 to the rules'
+        rerolls per turn.
     """
     play, rules = _max_ev_play(rules)
+    rerolls = rules.rolls_per_turn - 1
+    if dice is not None and not (
+        isinstance(rolls_left, (int, np.integer)) and 0 <= rolls_left <= rerolls
+    ):
+        raise FutureError(
+            f"rolls_left: give a whole number from 0 to {rerolls}, got {rolls_left!r}"
+        )
     kr = kernel_rules(rules)
     used, upper, flag = decode_state(rules, state)
     if used == (1 << rules.n_boxes) - 1:
@@ -193,12 +206,12 @@ def future_law(
     roll = int(t.roll_index(np.asarray(dice, dtype=np.int8)[None])[0])
     p[roll] = 1.0
     position = (np.int64(used), np.int64(upper), np.int64(flag), np.int64(rolls_left))
-    nxt, pts, prob = _point_outcomes(kr, keep[0], cat[0], p, *position)
+    nxt, pts, prob = outcomes_from_roll(kr, keep[0], cat[0], p, *position)
     return _law_from_outcomes(play, rules, nxt, pts, prob)
 
 
 @njit(cache=True, nogil=True)
-def _point_outcomes(kr, keep, cat_row, p, used, upper, flag, rolls_left):
+def outcomes_from_roll(kr, keep, cat_row, p, used, upper, flag, rolls_left):
     """The outcomes ``(next state, points, probability)`` of a turn from the roll law ``p``
     with ``rolls_left`` rerolls, under the keeps ``keep[j - 1]`` and boxes ``cat_row``."""
     n_rolls = p.shape[0]

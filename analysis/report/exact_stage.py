@@ -1,0 +1,99 @@
+"""The report's exact stage: each deterministic strategy's exact law and regret against
+optimal play, read from the cache or the package (:mod:`.exact_cache`) or evaluated,
+several strategies at a time in threads."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+
+import numba
+
+from yahtzee_sim.analysis.report import exact_cache
+from yahtzee_sim.analysis.report.tables import REFERENCE
+from yahtzee_sim.engine.summary import strategy_label
+from yahtzee_sim.game.rules import RuleSet
+from yahtzee_sim.game.state import n_states
+
+__all__ = ["evaluate_strategy", "exact_stage", "is_deterministic"]
+
+
+def exact_stage(todo, resolved, rules: RuleSet, top: int, n_jobs: int, quick: bool, skipped, bar):
+    """Exact results and regrets of ``todo`` (labels; ``resolved`` maps them to strategies):
+    read from the cache or evaluated, several strategies at a time in threads of this
+    process (the kernels release the GIL)."""
+    exact, regrets, results = {}, {}, {}
+    keys = {sid: exact_cache.result_key(resolved[sid], rules, top) for sid in todo}
+    for sid in todo:
+        got = exact_cache.lookup(resolved[sid], rules, top)
+        if got is not None:
+            ex, reg = got
+            if quick and sid != REFERENCE:  # what a quick evaluation gives, whatever the cache
+                ex = replace(ex, pmf=None)
+            results[sid] = (ex, reg, None)
+            bar.step("exact_cached")
+    left = [s for s in todo if s not in results]
+    workers = max(1, min(n_jobs if n_jobs > 0 else len(left), len(left)))
+    threads = max(1, numba.get_num_threads() // workers)
+
+    def one(sid):
+        numba.set_num_threads(threads)
+        return evaluate_strategy(resolved[sid], rules, top, quick)
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for sid, result in zip(left, pool.map(one, left), strict=True):
+            results[sid] = result
+            if result[2] is None and keys[sid] is not None and (not quick or sid == REFERENCE):
+                exact_cache.save(keys[sid], result[0], result[1])
+            bar.step("exact")
+    from yahtzee_sim.exact.laws import EXACT_STATE_LIMIT
+
+    if todo and n_states(rules) > EXACT_STATE_LIMIT:
+        skipped["exact score laws and regret"] = (
+            f"{rules.name!r} has {n_states(rules):,} states: the exact columns are the mean, "
+            "SD and per-box figures of a streamed moments pass; laws and regret need "
+            f"{EXACT_STATE_LIMIT:,} states or fewer"
+        )
+    for sid in todo:  # in the order asked, whichever finished first
+        result, regret_result, error = results[sid]
+        if error is not None:
+            skipped[f"{sid} (exact)"] = error
+            continue
+        if result is not None:
+            exact[sid] = result
+        if regret_result is not None:
+            regrets[sid] = regret_result
+    return exact, regrets
+
+
+def evaluate_strategy(strategy, rules, top: int, quick: bool = False):
+    """``(exact result, regret, error text)`` of one strategy as the report evaluates it
+    (what :mod:`.exact_cache` keeps and :mod:`.shipped_results` ships): the regret (except for
+    the reference) and the exact law from one forward pass; with ``quick`` no law
+    except the reference's, and moments from the regret pass."""
+    from yahtzee_sim.analysis.decisions.regret import evaluate_with_regret
+    from yahtzee_sim.exact.laws import EXACT_STATE_LIMIT, ExactEvaluationError, evaluate
+
+    try:
+        if n_states(rules) > EXACT_STATE_LIMIT:  # the law does not fit: the moments do
+            return evaluate(strategy, rules, distribution=False), None, None
+        if strategy_label(strategy) == REFERENCE:
+            return evaluate(strategy, rules), None, None
+        return (*evaluate_with_regret(strategy, rules, top=top, distribution=not quick), None)
+    except ExactEvaluationError as exc:
+        return None, None, str(exc)
+
+
+def is_deterministic(strategy) -> bool:
+    """Whether the strategy (an instance, or an id) is deterministic: one the exact
+    evaluator can evaluate."""
+    from yahtzee_sim.engine.strategy import Strategy, capabilities_of
+    from yahtzee_sim.strategies import get_strategy, strategy_class
+
+    if isinstance(strategy, Strategy):
+        return capabilities_of(strategy).exact
+    try:
+        cls = strategy_class(strategy)
+    except Exception:
+        cls = get_strategy(strategy)  # a plugin: its instance's capabilities
+    return capabilities_of(cls).exact
