@@ -166,6 +166,7 @@ def _law_from_outcomes(play, rules: RuleSet, first_states, first_pts, first_prob
     return np.trim_zeros(pmf, "b")
 
 
+@validate_params({"rolls_left": Integer(0)}, error=FutureError)
 def future_law(
     rules: str | RuleSet,
     state: int,
@@ -187,9 +188,7 @@ def future_law(
     """
     play, rules = _max_ev_play(rules)
     rerolls = rules.rolls_per_turn - 1
-    if dice is not None and not (
-        isinstance(rolls_left, (int, np.integer)) and 0 <= rolls_left <= rerolls
-    ):
+    if dice is not None and (rolls_left is None or rolls_left > rerolls):
         raise FutureError(
             f"rolls_left: give a whole number from 0 to {rerolls}, got {rolls_left!r}"
         )
