@@ -5,7 +5,8 @@ hold it yet, and later processes load it from the cache. :data:`STEPS` are tiny
 workloads that call the commands' own code paths with the same argument types as the
 real work (so that they compile exactly the specializations the commands use) and
 :data:`PLAN` says which steps each command needs. :func:`run_steps` runs them, up to
-``jobs`` at a time, each in a process of its own.
+``jobs`` at a time, each in a process of its own; :mod:`~yahtzee_sim.analysis.beside`
+runs some of them beside a first command.
 
 The plan lives here, in the analysis layer, because the report's step calls the
 report; every other step calls a layer below.
@@ -27,17 +28,14 @@ from yahtzee_sim.engine.strategy import Strategy
 from yahtzee_sim.errors import WarmupError
 
 __all__ = [
-    "AHEAD_KERNELS",
     "PLAN",
     "STEPS",
     "MostCommon",
     "Step",
     "WarmupError",
-    "compile_beside",
     "kernel_cache",
     "run_step",
     "run_steps",
-    "solve_while_compiling",
     "steps_for",
 ]
 
@@ -133,7 +131,8 @@ def _table_fill(rules) -> None:
 def _mixed_widget(rules) -> None:
     """The mixed widget of the decision fill, then a block of games of a Python strategy:
     what a first ``simulate`` of a table strategy needs besides the fill's own kernel, run
-    by :func:`compile_beside` while the command compiles the rest of the fill."""
+    by :func:`~yahtzee_sim.analysis.beside.compile_beside` while the command compiles the
+    rest of the fill."""
     from yahtzee_sim._kernels.batched import widget_mixed_warmup
     from yahtzee_sim._kernels.scoring import kernel_rules
     from yahtzee_sim.engine.simulate import simulate_aggregate
@@ -215,8 +214,8 @@ def _exact_tail(rules) -> None:
     """The exact law's kernels after a level's outcomes (their compaction and effects, the
     forward moments, the backward law), called on a level of the start state with no
     outcome in the argument types a real law uses: what a first ``exact`` needs besides
-    the decisions and the outcomes, run by :func:`compile_beside` while the command
-    compiles those."""
+    the decisions and the outcomes, run by
+    :func:`~yahtzee_sim.analysis.beside.compile_beside` while the command compiles those."""
     from yahtzee_sim._kernels import exact as kernels
     from yahtzee_sim._kernels.scoring import kernel_rules
     from yahtzee_sim.game.rules import get_rules
@@ -290,16 +289,6 @@ STEPS: dict[str, Step] = {
     "mixed_widget": Step("optimal play's widget", 12.0, (), _mixed_widget),
     # run beside a first exact law by compile_beside
     "exact_tail": Step("exact law's later kernels", 5.0, (), _exact_tail),
-}
-
-#: A kernel of each step :func:`solve_while_compiling` runs beside a solve (and
-#: :func:`compile_beside` beside a command): when it is in the kernel cache, the step has
-#: nothing to do.
-AHEAD_KERNELS = {
-    "table_fill": ("yahtzee_sim._kernels.batched", "upper_lane_chunks"),
-    "advisor_kernels": ("yahtzee_sim._kernels.decisions", "position_values"),
-    "mixed_widget": ("yahtzee_sim._kernels.widget", "widget_mixed"),
-    "exact_tail": ("yahtzee_sim._kernels.exact", "level_effects"),
 }
 
 _PLAY = ("solver", "simulation", "optimal_play")
@@ -451,51 +440,6 @@ def kernel_cache() -> dict[str, str]:
     else:
         where = "per-user folder"
     return {"folder": str(cache._cache_path), "where": where}
-
-
-def solve_while_compiling(step: str, rules) -> None:
-    """Solve (or load) the value table of ``rules`` while step ``step`` of
-    :data:`AHEAD_KERNELS` compiles the kernels the command needs next in a second process
-    (both cores at work on a first run), then wait for that process, so that the command
-    loads those kernels from the cache instead of compiling them after the solve.
-
-    Nothing runs ahead when the step's kernels are cached already, or the solver's are,
-    or the table is stored (no compiling to overlap); a step that fails costs nothing but
-    its time: a kernel it did not compile is compiled when first used.
-    """
-    from yahtzee_sim.analysis.report import compile_ahead
-    from yahtzee_sim.engine.compile_costs import kernel_missing
-    from yahtzee_sim.solving.solver import table_stored, value_table
-
-    proc = None
-    if kernel_missing("yahtzee_sim._kernels.solve", "solve_level") and not table_stored(rules):
-        proc = compile_beside(step, rules)
-    try:
-        value_table(rules)
-    finally:
-        compile_ahead.finish(proc, compile_ahead.TIMEOUT_SECONDS)
-
-
-def compile_beside(step: str, rules) -> subprocess.Popen | None:
-    """Start step ``step`` of :data:`AHEAD_KERNELS` in a second process when its kernel is
-    missing from the cache, and return the process (``None``: nothing to do, or no
-    process could start). The command goes on meanwhile: a kernel the second process has
-    put in the cache when the command first calls it is loaded, any other compiled as
-    usual, so the outcome is the same either way. Stop it with
-    :func:`~yahtzee_sim.analysis.report.compile_ahead.finish`."""
-    from yahtzee_sim.analysis.report.compile_ahead import start_compiling
-    from yahtzee_sim.engine.compile_costs import kernel_missing
-
-    if not kernel_missing(*AHEAD_KERNELS[step]):  # cached (or unknown: no compiler at work)
-        return None
-    return start_compiling(
-        [sys.executable, "-m", "yahtzee_sim.analysis.warmup", step, _rules_name(rules)]
-    )
-
-
-def _rules_name(rules) -> str:
-    """The name a step process gets the rules by (a preset and its house rules)."""
-    return str(getattr(rules, "name", rules))
 
 
 def default_jobs() -> int:

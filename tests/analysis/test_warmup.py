@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
+from yahtzee_sim.analysis.beside import AHEAD_KERNELS
 from yahtzee_sim.analysis.warmup import (
-    AHEAD_KERNELS,
     PLAN,
     STEPS,
     WarmupError,
@@ -125,7 +125,8 @@ AHEAD = r"""
 import json, sys
 from numba.core import event
 from yahtzee_sim.analysis.report import compile_ahead
-from yahtzee_sim.analysis.warmup import run_step, solve_while_compiling
+from yahtzee_sim.analysis.beside import solve_while_compiling
+from yahtzee_sim.analysis.warmup import run_step
 from yahtzee_sim.engine.compile_costs import kernel_missing
 
 compile_ahead.TIMEOUT_SECONDS = 3600.0  # the test waits for the second process, however slow
@@ -233,10 +234,10 @@ def test_a_step_run_beside_compiles_what_the_command_then_loads(tmp_path, step):
 
 
 def test_compile_beside_starts_nothing_when_the_kernel_is_cached(monkeypatch):
-    from yahtzee_sim.analysis import warmup
+    from yahtzee_sim.analysis import beside
 
     monkeypatch.setattr("yahtzee_sim.engine.compile_costs.kernel_missing", lambda *k: False)
-    assert warmup.compile_beside("mixed_widget", "yahtzee") is None
+    assert beside.compile_beside("mixed_widget", "yahtzee") is None
 
 
 def test_the_exact_step_compiles_a_turn_in_progress_in_the_types_winprob_uses():

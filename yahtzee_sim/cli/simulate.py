@@ -7,8 +7,8 @@ import json
 import time
 from pathlib import Path
 
+from yahtzee_sim.analysis.beside import compile_beside, solve_while_compiling
 from yahtzee_sim.analysis.report.compile_ahead import finish
-from yahtzee_sim.analysis.warmup import compile_beside, solve_while_compiling
 from yahtzee_sim.cli import options as opt
 from yahtzee_sim.cli.files import check_file, check_frame_file, write_frame
 from yahtzee_sim.engine.records import check_records_fit, record_games, write_records

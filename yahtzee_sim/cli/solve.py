@@ -7,8 +7,8 @@ import json
 import math
 import time
 
+from yahtzee_sim.analysis.beside import compile_beside, solve_while_compiling
 from yahtzee_sim.analysis.report.compile_ahead import finish
-from yahtzee_sim.analysis.warmup import compile_beside, solve_while_compiling
 from yahtzee_sim.cli import options as opt
 from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, print_result, save_plot
 from yahtzee_sim.cli.missing_extras import require
