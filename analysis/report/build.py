@@ -232,13 +232,13 @@ def build_report(
     rules = get_rules(rules)
     n_games = (QUICK_GAMES if quick else DEFAULT_GAMES) if n_games is None else n_games
     resolved = _resolve(strategies)
+    deterministic = [s for s in resolved.values() if is_deterministic(s)]
+    evaluating = step_costs.evaluations(deterministic, rules, regret_top) > 0  # plugins too
     if progress:
-        _first_run_notice(rules, resolved, regret_top)
+        _first_run_notice(rules, deterministic, regret_top, evaluating)
     # a first run on this machine with strategies to evaluate (results neither cached nor
     # shipped): the decision fill's and the exact stage's kernels compile in a second
     # process while the solver compiles (on one core) and runs
-    deterministic = [s for s in resolved.values() if is_deterministic(s)]
-    evaluating = step_costs.evaluations(deterministic, rules, regret_top) > 0
     warming = compile_ahead.start(rules) if evaluating else None
     # nothing to evaluate: the other strategies are simulated while a second process
     # solves the sub-games of Glenn's better heuristic
@@ -412,17 +412,16 @@ class _Clock:
         return timed()
 
 
-def _first_run_notice(rules: RuleSet, resolved: dict, top: int) -> None:
+def _first_run_notice(rules: RuleSet, deterministic: list, top: int, evaluating: bool) -> None:
     """One line on stderr when this report has kernels to compile or strategies to
     evaluate that later runs read from the cache, with an estimate of the extra time
-    (:func:`compile_ahead.first_run_estimate`)."""
-    deterministic = [s for s in resolved.values() if is_deterministic(s)]
+    (:func:`compile_ahead.first_run_estimate`); ``deterministic``: the strategies the
+    exact stage takes, ``evaluating``: whether it evaluates any (a plugin included)."""
     evaluations = sum(  # plugins are evaluated by every run: not a first run's extra
         exact_cache.result_key(s, rules, top) is not None
         and not exact_cache.available(s, rules, top)
         for s in deterministic
     )
-    evaluating = step_costs.evaluations(deterministic, rules, top) > 0  # plugins included
     share = compile_ahead.compile_share(evaluating)
     seconds = compile_ahead.first_run_estimate(share, evaluations, evaluating=evaluating)
     if seconds >= 5:

@@ -66,13 +66,13 @@ def test_a_first_report_announces_its_extra_time(monkeypatch, capsys):
 
     monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: True)
     monkeypatch.setattr(compile_costs, "calibration_seconds", lambda: 0.070)
-    build._first_run_notice(build.get_rules("yahtzee"), {"zeros": "greedy"}, 10)
+    build._first_run_notice(build.get_rules("yahtzee"), ["greedy"], 10, False)
     err = capsys.readouterr().err
     assert "first run on this machine (compiling kernels" in err
     assert "s more than later runs" in err
     monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: False)
     monkeypatch.setattr(build.exact_cache, "stored", lambda key: True)
-    build._first_run_notice(build.get_rules("yahtzee"), {"zeros": "greedy"}, 10)
+    build._first_run_notice(build.get_rules("yahtzee"), ["greedy"], 10, False)
     assert capsys.readouterr().err == ""  # everything cached: no notice
 
 
