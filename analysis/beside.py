@@ -33,16 +33,15 @@ def solve_while_compiling(step: str, rules) -> None:
     (both cores at work on a first run), then wait for that process, so that the command
     loads those kernels from the cache instead of compiling them after the solve.
 
-    Nothing runs ahead when the step's kernels are cached already, or the solver's are,
-    or the table is stored (no compiling to overlap); a step that fails costs nothing but
+    Nothing runs ahead when the step's kernels are cached already or the table is stored
+    (no solve to overlap); a step that fails costs nothing but
     its time: a kernel it did not compile is compiled when first used.
     """
     from yahtzee_sim.analysis.report import compile_ahead
-    from yahtzee_sim.engine.compile_costs import kernel_missing
     from yahtzee_sim.solving.solver import table_stored, value_table
 
     proc = None
-    if kernel_missing("yahtzee_sim._kernels.solve", "solve_level") and not table_stored(rules):
+    if not table_stored(rules):
         proc = compile_beside(step, rules)
     try:
         value_table(rules)

@@ -74,7 +74,7 @@ def _solver(rules) -> None:
 
     rules = get_rules(rules)
     table = value_table(rules)
-    solver_missing = kernel_missing("yahtzee_sim._kernels.solve", "solve_level") is not False
+    solver_missing = kernel_missing("yahtzee_sim._core.solve", "solve_level") is not False
     if table.meta.get("source") != "solved" and solver_missing and not compact_states(rules):
         solve(rules)
 
@@ -431,7 +431,7 @@ def kernel_cache() -> dict[str, str]:
     or ``per-user folder``: numba's fallback when the sources' folder is not writable)."""
     from yahtzee_sim._kernels import solve
 
-    cache = solve.solve_level._cache
+    cache = solve.solve_need_level._cache
     locator = type(cache._impl.locator).__name__
     if "UserProvided" in locator or "UserDir" in locator:
         where = "NUMBA_CACHE_DIR"

@@ -42,7 +42,7 @@ STRATEGY_KERNELS = {
 REPORT_KERNELS = {
     kernel: compile_costs.COMPILE_SECONDS[kernel]
     for kernel in (
-        ("yahtzee_sim._kernels.solve", "solve_level"),
+        ("yahtzee_sim._core.solve", "solve_level"),
         ("yahtzee_sim._kernels.regret", "level_regret"),
         ("yahtzee_sim._kernels.batched", "upper_lane_decisions"),
         ("yahtzee_sim._kernels.exact", "turn_outcomes"),
@@ -158,7 +158,7 @@ def start_tables(rules, strategies) -> subprocess.Popen | None:
 
     if not sub_games_pending(rules, strategies):
         return None
-    if not compile_costs.kernel_missing("yahtzee_sim._kernels.solve", "solve_level"):
+    if not compile_costs.kernel_missing("yahtzee_sim._core.solve", "solve_level"):
         return None  # compiled (or unknown: no compiler at work)
     try:
         if get_rules(rules.name).fingerprint() != rules.fingerprint():

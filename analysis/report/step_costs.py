@@ -46,7 +46,7 @@ REFERENCE_GAMES, REFERENCE_STRATEGIES = 100_000, 14
 #: The kernels whose absence adds compiling to a step (the solver's; the kernels of play;
 #: the table strategies' decision fill).
 STEP_KERNELS = {
-    "tables": ("yahtzee_sim._kernels.solve", "solve_level"),
+    "tables": ("yahtzee_sim._core.solve", "solve_level"),
     "play": ("yahtzee_sim._kernels.batch_play", "apply_boxes"),
     "fill": ("yahtzee_sim._kernels.batched", "upper_lane_chunks"),
 }

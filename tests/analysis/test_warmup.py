@@ -161,7 +161,7 @@ print(json.dumps({"compiled": compiled, "missing_after_solve": ahead}))
 @pytest.mark.slow
 @pytest.mark.parametrize("step", ["advisor_kernels", "table_fill"])
 def test_a_first_solve_compiles_the_next_kernels_in_a_second_process(tmp_path, step):
-    """From empty caches: while this process compiles the solver and solves, the second
+    """From empty caches: while this process solves, the second
     process compiles the kernels the command uses next; this process then loads them."""
     kernel = ".".join(AHEAD_KERNELS[step])
     env = {
@@ -178,7 +178,6 @@ def test_a_first_solve_compiles_the_next_kernels_in_a_second_process(tmp_path, s
     )
     out = json.loads(run.stdout.strip().splitlines()[-1])
     assert out["missing_after_solve"] is False
-    assert "yahtzee_sim._kernels.solve.solve_level" in out["compiled"]  # this process solved
     assert kernel not in out["compiled"]  # ... and loaded the other's kernel
 
 

@@ -28,7 +28,7 @@ FOLDERS = {
 }
 #: The layers, bottom to top; the packages of one layer are independent of each other.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("yahtzee_sim.errors", "yahtzee_sim._kernels"),
+    ("yahtzee_sim.errors", "yahtzee_sim._kernels", "yahtzee_sim._core"),
     ("yahtzee_sim.validation",),  # argument checks, raising the errors below
     ("yahtzee_sim.game",),
     ("yahtzee_sim.engine",),

@@ -40,7 +40,7 @@ def test_a_cached_solver_adds_no_compiling(monkeypatch):
     warm = solve_costs.solve_bar(rules, False)
     loading = sum(compile_costs.LOAD_SECONDS[kernel] for kernel in SOLVER_KERNELS)
     assert warm.weights["setup"] == pytest.approx(loading)
-    assert 0 < loading < cold_setup(rules) / 20
+    assert loading == 0.0 < cold_setup(rules)  # the compiled core loads with its module
     assert warm.total == pytest.approx(work + warm.weights["setup"])
     monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: True)
     cold = solve_costs.solve_bar(rules, False)

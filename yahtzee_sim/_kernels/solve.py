@@ -1,10 +1,12 @@
-"""Backward induction over levels: every state of one level through the widget, in
-parallel (the levels of equal used-count are independent given the level above).
+"""Backward induction over levels of need lanes: every state of one level through the
+widget, in parallel (the levels of equal used-count are independent given the level above).
 
-* :func:`solve_level` — max-EV values, lanes over upper totals (:mod:`yahtzee_sim.solving.solver`);
 * :func:`solve_need_level` — rows over points still needed, in tiles: target score
   (:mod:`yahtzee_sim.solving.target`) and any utility of the final score
-  (:mod:`yahtzee_sim.solving.utility`); exponential utility runs :func:`solve_level`.
+  (:mod:`yahtzee_sim.solving.utility`).
+
+Max-EV and exponential-utility levels run in the compiled core
+(:func:`yahtzee_sim._core.solve.solve_level`).
 """
 
 from __future__ import annotations
@@ -12,59 +14,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from yahtzee_sim._kernels.keep_steps import filled_boxes
 from yahtzee_sim._kernels.lanes import row_first
-from yahtzee_sim._kernels.scoring import saved_state_index
 from yahtzee_sim._kernels.widget import widget
-from yahtzee_sim._kernels.work_buffers import buffer_rows, new_work
+from yahtzee_sim._kernels.work_buffers import new_work
 
 #: Work buffers are allocated once per chunk of states, not per state.
 MAX_CHUNKS = 64
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def solve_level(kr, lanes, out, out_shift, masks, u_start, n_upper):
-    """Fill, for every state whose used-mask is in ``masks`` (one level), its value
-    ``out[index - out_shift]`` (``index`` in the layout ``lanes`` read: the product
-    layout, or the compact one of :func:`.lanes.compact_upper_lanes`; ``out`` may be
-    ``lanes.values`` itself, ``out_shift`` 0).
-
-    Upper totals ``u_start[i] .. u_start[i] + n_upper[i] - 1`` are solved for
-    ``masks[i]``; the totals below ``u_start[i]`` cannot reach the bonus any more
-    and get the value of ``u_start[i]``; larger ones are unreachable (left as they are).
-    """
-    n_masks = masks.shape[0]
-    n_chunks = min(n_masks, MAX_CHUNKS)
-    max_nu = kr.upper_cap + 1
-    compact = lanes.offset.shape[0] > 0
-    zero = np.int64(0)  # not a literal: one compiled widget for every record-0 caller
-    for chunk in prange(n_chunks):
-        work = new_work(kr, max_nu, 0)
-        for i in range(chunk, n_masks, n_chunks):
-            used = masks[i]
-            n_flags = 1  # flags above 0 need the Yahtzee box filled
-            if kr.yahtzee_index >= 0 and (used >> kr.yahtzee_index) & 1:
-                n_flags = kr.flag_size
-            nu = n_upper[i]
-            u0 = u_start[i]
-            n_saved = kr.saved_size
-            if compact:  # the saved counts a turn can start with, k boxes filled
-                n_saved = min((kr.rolls - 1) * filled_boxes(used), kr.saved_roll_cap) + 1
-            for flag in range(n_flags):
-                W = widget(kr, lanes, used, zero, flag, u0, nu, work, np.int64(0))[0]
-                # games with saved rolls: one run values every saved-roll count
-                tops = buffer_rows(work.tops, kr.saved_size, nu)
-                for saved in range(n_saved):
-                    top = tops[saved] if kr.saved_size > 1 else W[0]
-                    if compact:
-                        base = lanes.offset[used * kr.flag_size + flag]
-                        base += saved * lanes.length[used] - out_shift
-                    else:
-                        base = saved_state_index(kr, used, 0, flag, saved) - out_shift
-                    for t in range(nu):
-                        out[base + u0 + t] = top[t]
-                    for u in range(u0):
-                        out[base + u] = top[0]
 
 
 @njit(cache=True, parallel=True, nogil=True)

@@ -41,7 +41,7 @@ __all__ = [
 #: compile seconds on the Intel Xeon once their helpers shared one compiled version
 #: (``turn_outcomes`` 4.42 → 2.70 s, ``box_options`` 1.08 → 1.01 s).
 COMPILE_SECONDS: dict[tuple[str, str], float] = {
-    ("yahtzee_sim._kernels.solve", "solve_level"): 85.3,
+    ("yahtzee_sim._core.solve", "solve_level"): 85.3,
     ("yahtzee_sim._kernels.regret", "level_regret"): 44.7,
     ("yahtzee_sim._kernels.exact", "turn_outcomes"): 15.4 * 2.70 / 4.42,
     ("yahtzee_sim._kernels.exact", "level_effects"): 7.2,
@@ -64,7 +64,11 @@ COMPILE_SECONDS: dict[tuple[str, str], float] = {
 LOAD_SHARE = 0.02
 #: Seconds to load the kernels whose loading was timed on its own (CPU seconds of the
 #: first call in a process, the kernel in the cache).
-LOAD_SECONDS = {("yahtzee_sim._kernels.solve", "solve_level"): 1.0}
+#: The compiled core (:mod:`yahtzee_sim._core`) is built with the package: its kernels load
+#: with their module, at no cost a bar need weigh.
+LOAD_SECONDS = {("yahtzee_sim._core.solve", "solve_level"): 0.0}
+#: The package of the compiled core: its kernels are compiled when the package is built.
+COMPILED_CORE = "yahtzee_sim._core"
 
 
 def kernel_missing(module: str, name: str) -> bool | None:
@@ -74,7 +78,14 @@ def kernel_missing(module: str, name: str) -> bool | None:
     Cached means an entry numba would load: an index whose source stamp is fresh (no
     edit of the kernel's sources since it was written) holding a compiled version of
     this bytecode for this processor. A stale index counts as missing, as numba then
-    compiles again."""
+    compiles again. A kernel of the compiled core (:data:`COMPILED_CORE`) is never
+    missing: it was compiled when the package was built."""
+    if module.startswith(COMPILED_CORE + "."):
+        try:
+            getattr(importlib.import_module(module), name)
+        except (AttributeError, ImportError):
+            return None
+        return False
     try:
         kernel = getattr(importlib.import_module(module), name)
         cache = kernel._cache

@@ -36,11 +36,12 @@ from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 
+import numba
 import numpy as np
 
+from yahtzee_sim._core.solve import solve_level
 from yahtzee_sim._kernels.lanes import compact_upper_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
-from yahtzee_sim._kernels.solve import solve_level
 from yahtzee_sim.engine import compile_costs
 from yahtzee_sim.engine.atomic import write_atomic
 from yahtzee_sim.engine.weighted_bar import WeightedBar
@@ -56,7 +57,7 @@ CHUNKS_PER_LEVEL = 32
 #: The solver's kernels and their compile seconds (the widget compiles with them).
 SOLVER_KERNELS = {
     kernel: compile_costs.COMPILE_SECONDS[kernel]
-    for kernel in (("yahtzee_sim._kernels.solve", "solve_level"),)
+    for kernel in (("yahtzee_sim._core.solve", "solve_level"),)
 }
 #: Seconds of one unit of a chunk's ``cost`` (a widget lane times the rolls a turn can
 #: hold), in the unit of the compile seconds, to weigh the compiling against the work.
@@ -155,7 +156,7 @@ def solve_chunk(rules: RuleSet, above: np.ndarray, level: Level, a: int, b: int)
     sl = slice(a, b)
     solve_level(
         kernel_rules(rules), lanes, out, lo - level.stop, level.masks[sl],
-        level.u_start[sl], level.n_upper[sl],
+        level.u_start[sl], level.n_upper[sl], numba.get_num_threads(),
     )  # fmt: skip
     return out
 
