@@ -429,9 +429,9 @@ def kernel_cache() -> dict[str, str]:
     kernel module of the package has one beside it, or a subfolder of
     ``NUMBA_CACHE_DIR``) and ``where`` (``NUMBA_CACHE_DIR``, ``beside the sources``,
     or ``per-user folder``: numba's fallback when the sources' folder is not writable)."""
-    from yahtzee_sim._kernels import solve
+    from yahtzee_sim._kernels import decisions
 
-    cache = solve.solve_need_level._cache
+    cache = decisions.fill_lanes._cache
     locator = type(cache._impl.locator).__name__
     if "UserProvided" in locator or "UserDir" in locator:
         where = "NUMBA_CACHE_DIR"

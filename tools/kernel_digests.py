@@ -8,7 +8,11 @@ Usage::
 What is recorded, per preset (every preset but Maxi Yatzy, whose tables take minutes):
 the digest of the solved value table (:func:`yahtzee_sim.solving.solver.solve`), and of
 the exponential-utility tables at θ = 0.02 and θ = -0.02 (:mod:`yahtzee_sim.solving.risk`)
-where risk-sensitive play supports the rules.
+where risk-sensitive play supports the rules; on a few presets the target table
+(:func:`~yahtzee_sim.solving.target.solve_target` up to :data:`TARGETS`' β) and a utility
+table (:func:`~yahtzee_sim.solving.utility.solve_utility` of the threshold utility at
+:data:`UTILITIES`' β). Each entry's key names what it holds: ``values``, ``risk:θ``,
+``target:β`` (``target:all``: every β), ``utility:β``.
 ``tests/kernels/test_core_digests.py`` checks that today's code gives the same bytes.
 Record again only on purpose (a deliberate change of values), and say so in the commit.
 """
@@ -25,11 +29,17 @@ import numpy as np
 from yahtzee_sim.game.rules import PRESETS, get_rules
 from yahtzee_sim.solving.risk import RISK_PLAY, solve_risk
 from yahtzee_sim.solving.solver import solve
+from yahtzee_sim.solving.target import solve_target
+from yahtzee_sim.solving.utility import solve_utility, threshold_utility
 
 OUT = Path(__file__).resolve().parents[1] / "tests" / "golden" / "kernel_digests.json"
 #: Presets left out: their tables take minutes to solve.
 SKIPPED = ("maxi-yatzy", "maxi-yatzy-3")
 THETAS = (0.02, -0.02)
+#: Target tables recorded: preset -> largest β (``None``: every β).
+TARGETS = {"2-yatzy": None, "upper-3d4f": None, "yahtzee": 60, "yahtzee-single-bonus": 40}
+#: Utility tables recorded: preset -> the β of the threshold utility.
+UTILITIES = {"2-yatzy": 3, "yahtzee": 200}
 
 
 def digest(values: np.ndarray) -> str:
@@ -51,6 +61,13 @@ def record() -> dict:
         if RISK_PLAY.needs.unmet(rules.game_type) is None:
             for theta in THETAS:
                 entry[f"risk:{theta}"] = digest(solve_risk(rules, theta).values)
+        if name in TARGETS:
+            beta = TARGETS[name]
+            entry[f"target:{beta or 'all'}"] = digest(solve_target(rules, beta).probs)
+        if name in UTILITIES:
+            beta = UTILITIES[name]
+            table = solve_utility(rules, threshold_utility(rules, beta))
+            entry[f"utility:{beta}"] = digest(table.values)
         out[name] = entry
         print(name, entry["values"][:12], flush=True)
     return out

@@ -1,7 +1,7 @@
-"""The compiled core's solver level (:func:`yahtzee_sim._core.solve.solve_level`): the same
-value tables, byte for byte, as the numba kernel it replaced (digests recorded by
-``tools/kernel_digests.py`` before the port), whatever the number of threads, and clear
-errors for arguments it does not take."""
+"""The compiled core's solver levels (:mod:`yahtzee_sim._core.solve`): the same value,
+risk, target and utility tables, byte for byte, as the numba kernels they replaced
+(digests recorded by ``tools/kernel_digests.py`` before the port), whatever the number of
+threads, and clear errors for arguments they do not take."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from yahtzee_sim.game.state import n_states
 from yahtzee_sim.solving.levels import levels, upper_lanes
 from yahtzee_sim.solving.risk import solve_risk
 from yahtzee_sim.solving.solver import solve
+from yahtzee_sim.solving.target import solve_target
+from yahtzee_sim.solving.utility import solve_utility, threshold_utility
 
 DIGESTS = json.loads(
     (Path(__file__).resolve().parents[1] / "golden" / "kernel_digests.json").read_text()
@@ -36,17 +38,23 @@ def digest(values: np.ndarray) -> str:
 def _cases():
     for name, entry in sorted(DIGESTS.items()):
         for kind in entry:
-            marks = () if name in QUICK and kind == "values" else (pytest.mark.slow,)
+            quick = (name in QUICK and kind == "values") or name == "2-yatzy"
+            marks = () if quick else (pytest.mark.slow,)
             yield pytest.param(name, kind, id=f"{name}-{kind}", marks=marks)
 
 
 @pytest.mark.parametrize(("name", "kind"), _cases())
 def test_every_table_is_the_numba_kernels_byte_for_byte(name, kind):
     rules = get_rules(name)
-    if kind == "values":
+    what, _, parameter = kind.partition(":")
+    if what == "values":
         values = solve(rules).values
+    elif what == "target":
+        values = solve_target(rules, None if parameter == "all" else int(parameter)).probs
+    elif what == "utility":
+        values = solve_utility(rules, threshold_utility(rules, int(parameter))).values
     else:
-        values = solve_risk(rules, float(kind.split(":")[1])).values
+        values = solve_risk(rules, float(parameter)).values
     assert digest(values) == DIGESTS[name][kind]
 
 

@@ -4,7 +4,8 @@ and the counter."""
 import numpy as np
 from scipy.stats import chisquare
 
-from yahtzee_sim._kernels.rng import keys_from_seed, uniforms
+from yahtzee_sim._core.rng import uniforms
+from yahtzee_sim._kernels.rng import keys_from_seed
 
 
 def test_uniforms_are_uniform_and_uncorrelated():

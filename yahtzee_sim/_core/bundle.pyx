@@ -64,6 +64,10 @@ cdef Rules rules_of(object kr) except *:
     r.score_slot = i64(kr.score_slot)
     r.box_score_slot = i64(kr.box_score_slot)
     r.points_slot = i64(kr.points_slot)
+    r.code_weights = i64(kr.code_weights)
+    r.code_to_roll = i32(kr.code_to_roll)
+    r.roll_counts = i8(kr.roll_counts)
+    r.n_codes = kr.code_to_roll.shape[0]
     r.n_rolls = kr.roll_keep_index.shape[0]
     r.n_keeps = kr.keep_add.shape[0]
     r.n_slots = kr.slot_points.shape[0]

@@ -147,7 +147,7 @@ cdef inline void saved_roll_steps(
         if j > 0:
             keep_values(kr, W, nu)
             if j <= kr.saved_roll_cap:
-                box_step(kr, lanes, used, flag, lo, nu, B, work, j)
+                box_step(kr, lanes, used, 0, flag, lo, nu, B, work, j)
             for r in range(kr.n_rolls):
                 k = kr.roll_keep_index[r] * nu
                 for t in range(nu):

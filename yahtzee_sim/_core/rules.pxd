@@ -33,6 +33,9 @@ cdef struct Rules:
     const int64_t* score_slot  # n_rolls x n_boxes
     const int64_t* box_score_slot  # n_boxes x n_rolls
     const int64_t* points_slot  # n_boxes x points_width
+    const int64_t* code_weights  # n_faces: a multiset's code is sum(count[f] * weight[f])
+    const int32_t* code_to_roll  # code -> roll index
+    const int8_t* roll_counts  # n_rolls x n_faces
     int64_t n_rolls
     int64_t n_keeps
     int64_t n_slots
@@ -49,6 +52,7 @@ cdef struct Rules:
     int64_t yahtzee_bonus_limit
     int64_t upper_cap
     int64_t upper_bonus
+    int64_t n_codes
     int64_t flag_size
     int64_t saved_size
     int64_t saved_roll_cap
@@ -178,3 +182,46 @@ cdef inline int64_t filled_boxes(int64_t used) noexcept nogil:
         used &= used - 1
         n += 1
     return n
+
+
+cdef inline bint next_state_depends_on_points(const Rules* kr, int64_t c) noexcept nogil:
+    """Whether the state after scoring box ``c`` depends on the points written there (an
+    upper box moves the upper total; a full-points Yahtzee may set the flag)."""
+    return (kr.is_upper[c] and kr.upper_cap > 0) or (kr.flag_size >= 2 and c == kr.yahtzee_index)
+
+
+cdef inline int64_t scored_state(
+    const Rules* kr, int64_t used, int64_t upper, int64_t flag, int64_t c, int64_t p,
+    int64_t* bonus,
+) noexcept nogil:
+    """The scoring step: the next state's index after ``p`` points in box ``c`` (no saved
+    roll), and in ``bonus`` the upper bonus paid (the Yahtzee bonus is paid for the roll)."""
+    cdef int64_t cap = kr.upper_cap
+    cdef int64_t u2 = upper
+    cdef int64_t nf = 1 if sets_flag(kr, c, p) else flag
+    bonus[0] = 0
+    if kr.is_upper[c] and cap != 0:
+        u2 = upper + p
+        if u2 >= cap:
+            u2 = cap
+            bonus[0] = kr.upper_bonus if upper < cap else 0
+    return saved_state_index(kr, used | ((<int64_t>1) << c), u2, nf, 0)
+
+
+cdef inline int64_t roll_box_points(
+    const Rules* kr, int64_t roll, int64_t used, int64_t flag, int64_t c
+) noexcept nogil:
+    """Points of box ``c`` for ``roll`` at ``used`` and ``flag``, the joker rules applied,
+    or -1 if ``c`` is illegal."""
+    return box_legal_points(kr, joker_case(kr, roll, used, flag), roll, used, c)
+
+
+cdef inline int64_t upper_bonus_paid(
+    const Rules* kr, int64_t upper, int64_t c, int64_t p
+) noexcept nogil:
+    """The upper bonus paid by ``p`` points in box ``c`` from the capped total ``upper``:
+    an upper box that makes the total reach the cap now pays it."""
+    cdef int64_t cap = kr.upper_cap
+    if not kr.is_upper[c] or cap == 0 or upper + p < cap:
+        return 0
+    return kr.upper_bonus if upper < cap else 0

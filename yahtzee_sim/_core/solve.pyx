@@ -42,7 +42,7 @@ cdef bint solve_chunk(
         if compact:  # the saved counts a turn can start with, k boxes filled
             n_saved = min((kr.rolls - 1) * filled_boxes(used), kr.saved_roll_cap) + 1
         for flag in range(n_flags):
-            W = widget(kr, lanes, used, flag, u0, nu, &work)
+            W = widget(kr, lanes, used, 0, flag, u0, nu, &work)
             for saved in range(n_saved):
                 top = work.tops + saved * nu if kr.saved_size > 1 else W
                 if compact:
@@ -95,3 +95,66 @@ def solve_level(
                 failed += 1
     if failed:
         raise MemoryError("solve_level: out of memory for its work buffers")
+
+
+cdef bint need_chunk(
+    const Rules* kr, const LaneTable* lanes, double* probs, const int64_t* items,
+    int64_t n, int64_t tile, int64_t chunk, int64_t n_chunks,
+) noexcept nogil:
+    """The items ``chunk, chunk + n_chunks, ...`` of a need-lane level, ``tile`` lanes at a
+    time; False if out of memory."""
+    cdef Work work
+    cdef bint target = lanes.n_first == 0
+    cdef int64_t k, s, o, f, lo, nu, i, length
+    cdef const int64_t* item
+    cdef double* W
+    if not new_work(kr, tile, &work):
+        free_work(&work)
+        return False
+    k = chunk
+    while k < n:
+        item = items + 4 * k
+        s = item[3]
+        o = lanes.offset[s]
+        f = lanes.first[s] if lanes.n_first > 0 else 0
+        length = lanes.length[s]
+        lo = 0
+        while lo < length:
+            nu = min(tile, length - lo)
+            W = widget(kr, lanes, item[0], item[1], item[2], f + lo, nu, &work)
+            for i in range(nu):
+                probs[o + lo + i] = W[i]
+            lo += tile
+        if target and length > 0:
+            probs[o] = 1.0  # P(at least 0 more) is exactly 1
+        k += n_chunks
+    free_work(&work)
+    return True
+
+
+def solve_need_level(kr, lanes, const int64_t[:, ::1] items, int64_t tile, int n_threads=1):
+    """Fill the need-lane rows (target or utility table, ``lanes.values``) of the states
+    ``items[:, 3]`` (used, upper, flag, state index in columns 0..3) of one level, on
+    ``n_threads`` threads, ``tile`` lanes at a time (the work array of a tile stays in the
+    core's cache). The values do not depend on ``n_threads``."""
+    cdef Rules r = rules_of(kr)
+    cdef LaneTable t = lanes_of(lanes)
+    cdef double[::1] probs = lanes.values
+    cdef int64_t n = items.shape[0]
+    cdef int64_t n_chunks = min(n, MAX_CHUNKS)
+    cdef int64_t chunk
+    cdef int failed = 0
+    if t.kind != 1:
+        raise ValueError("solve_need_level takes need lanes (points still needed)")
+    if items.shape[1] != 4:
+        raise ValueError(f"items must have 4 columns (used, upper, flag, state), got {items.shape[1]}")
+    if tile < 1:
+        raise ValueError(f"tile must be at least 1, got {tile}")
+    if n == 0:
+        return
+    with nogil, parallel(num_threads=max(n_threads, 1)):
+        for chunk in prange(n_chunks, schedule="dynamic"):
+            if not need_chunk(&r, &t, &probs[0], &items[0, 0], n, tile, chunk, n_chunks):
+                failed += 1
+    if failed:
+        raise MemoryError("solve_need_level: out of memory for its work buffers")

@@ -11,9 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from yahtzee_sim._kernels.solve import MAX_CHUNKS
 from yahtzee_sim._kernels.widget import widget
-from yahtzee_sim._kernels.work_buffers import buffer_rows, new_work
+from yahtzee_sim._kernels.work_buffers import MAX_CHUNKS, buffer_rows, new_work
 
 
 def fill_states(kr, lanes, used, upper, flag, lo, slots, keep_cache, cat_cache) -> None:

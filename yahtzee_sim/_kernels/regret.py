@@ -19,9 +19,8 @@ from yahtzee_sim._kernels.box_step import NEG, box_step
 from yahtzee_sim._kernels.exact import reach_layer
 from yahtzee_sim._kernels.keep_steps import best_subkeeps, keep_values
 from yahtzee_sim._kernels.scoring import flag_after_roll, roll_options, scored_state
-from yahtzee_sim._kernels.solve import MAX_CHUNKS
 from yahtzee_sim._kernels.widget import widget
-from yahtzee_sim._kernels.work_buffers import buffer_rows, new_work
+from yahtzee_sim._kernels.work_buffers import MAX_CHUNKS, buffer_rows, new_work
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -70,17 +70,6 @@ def to_unit(w):
     return np.float64(w >> _S11) * _INV53
 
 
-@njit(cache=True, nogil=True)
-def uniforms(key0, key1, games, base_counter, k):
-    """``(len(games), k)`` uniforms: column j uses counter ``base_counter + j``."""
-    out = np.empty((games.shape[0], k))
-    for i in range(games.shape[0]):
-        gk = game_key(key0, games[i])
-        for j in range(k):
-            out[i, j] = to_unit(word(gk, key1, base_counter + j))
-    return out
-
-
 def keys_from_seed(seed) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
     """Dice key pair and strategy key pair derived from ``seed`` by ``SeedSequence``."""
     state = np.random.SeedSequence(seed).generate_state(4, dtype=np.uint64)

@@ -1,7 +1,7 @@
 """The rules in kernel form: the bundle every kernel takes (:class:`KernelRules`), legality, points.
 
 Flat in ``_kernels/``: the kernel cache keys each kernel on this folder's files (see ``__init__``).
-Rolling and scoring batches of games step by step: :mod:`.batch_play`.
+Rolling and scoring batches of games step by step: :mod:`yahtzee_sim._core.batch_play`.
 """
 
 from __future__ import annotations

@@ -10,6 +10,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+#: Parallel kernels allocate work buffers once per chunk of states, not per state.
+MAX_CHUNKS = 64
+
 
 class Work(NamedTuple):
     """Scratch and recording buffers of one widget run (flat; viewed per ``nu``)."""

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from yahtzee_sim._kernels.batch_play import apply_boxes, roll_dice
+from yahtzee_sim._core.batch_play import apply_boxes, roll_dice
 from yahtzee_sim._kernels.rng import keys_from_seed
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.observation import action_masks, observe_view
@@ -190,7 +190,7 @@ class GameBatch:
             self.kr,
             self.dice,
             self.roll_index,
-            keep,
+            np.ascontiguousarray(keep, dtype=np.int8),
             rolled,
             self.games,
             self.turn,

@@ -7,7 +7,7 @@ from functools import cached_property
 
 import numpy as np
 
-from yahtzee_sim._kernels.rng import uniforms
+from yahtzee_sim._core.rng import uniforms
 from yahtzee_sim._kernels.scoring import (
     bonus_options,
     box_options,

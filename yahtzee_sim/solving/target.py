@@ -20,13 +20,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+import numba
 import numpy as np
 from tqdm.auto import tqdm
 
+from yahtzee_sim._core.solve import solve_need_level
 from yahtzee_sim._kernels.decisions import fill_states
 from yahtzee_sim._kernels.lanes import points_needed_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
-from yahtzee_sim._kernels.solve import solve_need_level
 from yahtzee_sim.errors import TargetError
 from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.rules import RuleSet, get_rules
@@ -220,7 +221,7 @@ def solve_target(
     for items in tqdm(
         items_by_level, desc=f"target {rules.name}", unit="level", disable=not progress
     ):
-        solve_need_level(kr, lanes, items, TILE)
+        solve_need_level(kr, lanes, items, TILE, numba.get_num_threads())
     return TargetTable(
         rules,
         probs,
