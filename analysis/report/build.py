@@ -223,10 +223,12 @@ def build_report(
 
     Notes
     -----
-    The exact law and the regret of a built-in strategy are kept in the table cache
+    The exact law and the regret of a deterministic strategy are kept in the table cache
     (:mod:`yahtzee_sim.analysis.report.exact_cache`): a second report on the same rules reads
-    them back, bit for bit, instead of evaluating again. Those of the default report
-    ship with the package (:mod:`yahtzee_sim.analysis.report.shipped_results`).
+    them back, bit for bit, instead of evaluating again; a built-in is keyed by its id and
+    parameters, one's own strategy (a plugin) by the content of its source file and its
+    parameters, so an edited file is evaluated again. Those of the default report ship
+    with the package (:mod:`yahtzee_sim.analysis.report.shipped_results`).
     """
     t0 = time.perf_counter()
     rules = get_rules(rules)
@@ -417,7 +419,7 @@ def _first_run_notice(rules: RuleSet, deterministic: list, top: int, evaluating:
     evaluate that later runs read from the cache, with an estimate of the extra time
     (:func:`compile_ahead.first_run_estimate`); ``deterministic``: the strategies the
     exact stage takes, ``evaluating``: whether it evaluates any (a plugin included)."""
-    evaluations = sum(  # plugins are evaluated by every run: not a first run's extra
+    evaluations = sum(  # one without a cache key is evaluated by every run: no first run's extra
         exact_cache.result_key(s, rules, top) is not None
         and not exact_cache.available(s, rules, top)
         for s in deterministic

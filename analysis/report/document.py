@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from yahtzee_sim.analysis.report.latex import NOT_APPLICABLE, whole_columns
 from yahtzee_sim.engine.atomic import atomic_path, write_atomic
 
 
@@ -25,8 +26,16 @@ class Document:
     def paragraph(self, text: str) -> None:
         self.blocks.append(("paragraph", text))
 
-    def table(self, frame: pd.DataFrame, floatfmt: str = ".2f", index: bool = True) -> None:
-        self.blocks.append(("table", frame, floatfmt, index))
+    def table(
+        self,
+        frame: pd.DataFrame,
+        floatfmt: str = ".2f",
+        index: bool = True,
+        formats: dict[str, str] | None = None,
+    ) -> None:
+        """A table of ``frame``: floats with ``floatfmt``, or the format ``formats`` gives
+        their column; a float column of whole numbers as integers, NaN as an en dash."""
+        self.blocks.append(("table", frame, floatfmt, index, dict(formats or {})))
 
     def figure(self, path: str, caption: str) -> None:
         self.blocks.append(("figure", path, caption))
@@ -36,16 +45,20 @@ class Document:
 
     # ---------------------------------------------------------------- rendering
     @staticmethod
-    def _cells(frame: pd.DataFrame, floatfmt: str, index: bool):
+    def _cells(frame: pd.DataFrame, floatfmt: str, index: bool, formats: dict):
         """Header and rows of text; each value keeps its column's type (an integer
-        column prints as integers), a float prints with ``floatfmt``, NaN as blank."""
+        column, and a float column of whole numbers, print as integers), a float prints
+        with its column's format, NaN (a cell that does not apply) as an en dash."""
         head = ([frame.index.name or ""] if index else []) + [str(c) for c in frame.columns]
+        fmts = [formats.get(c, floatfmt) for c in frame.columns]
+        for c in whole_columns(frame):
+            fmts[frame.columns.get_loc(c)] = ".0f"
         rows = []
         for idx, *values in frame.itertuples(name=None):
             cells = [str(idx)] if index else []
-            for v in values:
+            for i, v in enumerate(values):
                 if isinstance(v, float):
-                    cells.append("" if v != v else format(v, floatfmt))
+                    cells.append(NOT_APPLICABLE if v != v else format(v, fmts[i]))
                 else:
                     cells.append(str(v))
             rows.append(cells)

@@ -1,21 +1,30 @@
-"""On-disk cache of the exact law and regret of built-in strategies.
+"""On-disk cache of the exact law and regret of deterministic strategies.
 
-The exact law and the regret of a registered strategy version on a rule set
-cannot change until the code changes, so :func:`build_report` keeps them in the
-cache folder of the value tables (:mod:`yahtzee_sim.solving.cache`). The key is the
-rules fingerprint, the strategy (class, version, parameters), the number of
-situations listed and a hash of the package's source code: any code change
-gives new keys. A cached result is the computed one bit for bit (floats travel
-through JSON as their shortest round-trip text). :func:`exact_law` does the same for
-the exact law alone (``reproduce`` reads its laws through it). :func:`lookup` also
-reads the results that ship with the package (:mod:`.shipped_results`), keyed by
-:func:`identity_key`: the same key without the code's hash.
+The exact law and the regret of a strategy on a rule set cannot change until the code
+changes, so :func:`build_report` keeps them in the cache folder of the value tables
+(:mod:`yahtzee_sim.solving.cache`). The key (:func:`result_key`) is the rules'
+fingerprint, the strategy, the number of situations listed and a hash of the package's
+source code: any code change gives new keys. A built-in strategy is named by its class,
+version and parameters; another one (a plugin ``FILE.py:CLASS``, a subclass of a
+built-in, a :class:`~yahtzee_sim.strategies.FunctionStrategy`) by the content of its
+source (:func:`source_digest`: the files that define its classes and the functions it
+was given), its parameters and its label, so that editing the file gives a new key. A
+cached result is the computed one bit for bit (floats travel through JSON as their
+shortest round-trip text). :func:`exact_law` does the same for the exact law alone
+(``reproduce`` reads its laws through it). :func:`lookup` also reads the results that
+ship with the package (:mod:`.shipped_results`), keyed by :func:`identity_key`: a
+built-in's key without the code's hash.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import inspect
 import json
+import threading
+import types
+import weakref
 from functools import lru_cache
 from pathlib import Path
 
@@ -34,6 +43,9 @@ _EXACT_SCALARS = ("strategy", "mean", "sd", "bonus_rate", "yahtzee_bonuses_mean"
 _REGRET_SCALARS = ("strategy", "optimal_value", "strategy_value", "total")
 #: The ``meta`` keys that say where a result was read from.
 _ORIGIN = ("cached", "shipped")
+#: The digest of each class's and function's source file, as first read (:func:`_file_digest`).
+_DIGESTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_DIGESTS_LOCK = threading.Lock()
 
 
 @lru_cache(maxsize=1)
@@ -51,31 +63,162 @@ def code_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-def result_key(strategy_id: str, rules: RuleSet, top: int) -> str | None:
-    """Cache key of a built-in strategy's results, or ``None`` (plugins are not cached)."""
-    parts = _identity(strategy_id, rules, top)
+def result_key(strategy_id, rules: RuleSet, top: int | None) -> str | None:
+    """Cache key of a strategy's results (``top`` costliest situations; ``None``: the
+    exact law alone), or ``None`` when the strategy cannot be keyed (:func:`content_key`).
+
+    ``strategy_id`` is an id, a plugin spec or a strategy instance. A built-in is keyed
+    by its identity (:func:`identity_key`), any other strategy by its content; both keys
+    hold the package's code hash (:func:`code_fingerprint`).
+    """
+    strategy = _strategy(strategy_id)
+    if strategy is None:
+        return None
+    parts = _identity(strategy, rules, top)
+    if parts is None:
+        parts = _content(strategy, rules, top)
     return None if parts is None else _hashed([*parts, code_fingerprint()])
 
 
-def identity_key(strategy_id: str, rules: RuleSet, top: int) -> str | None:
+def identity_key(strategy_id, rules: RuleSet, top: int | None) -> str | None:
     """Key of a built-in strategy's shipped results (:mod:`.shipped_results`): the rules'
     fingerprint, the strategy's class, version and parameters and ``top``, without the
-    code's hash; ``None`` for a plugin."""
-    parts = _identity(strategy_id, rules, top)
+    code's hash; ``None`` for another strategy (a plugin)."""
+    strategy = _strategy(strategy_id)
+    parts = None if strategy is None else _identity(strategy, rules, top)
     return None if parts is None else _hashed(parts)
 
 
-def _identity(strategy_id: str, rules: RuleSet, top: int | None) -> list | None:
+def content_key(strategy_id, rules: RuleSet, top: int | None) -> str | None:
+    """Key of a strategy by its content: the rules' fingerprint, the strategy's class, its
+    :func:`source_digest`, its parameters (numbers, strings, arrays by their bytes,
+    functions by their source, strategies by their content) and label, ``top`` and the
+    code hash; ``None`` when a source file cannot be read (a class typed at a prompt) or
+    a parameter has no stable text (an object printed with its address).
+
+    Only the files that define the strategy's classes and functions are read: a change in
+    another module they import, or in a data file they load, is not seen (delete the
+    cache folder's ``exact`` files to evaluate again)."""
+    strategy = _strategy(strategy_id)
+    parts = None if strategy is None else _content(strategy, rules, top)
+    return None if parts is None else _hashed([*parts, code_fingerprint()])
+
+
+def _strategy(strategy_id):
+    """The strategy of an id, a plugin spec or an instance, or ``None`` if unknown."""
     from yahtzee_sim.strategies import get_strategy
 
     try:
-        strategy = get_strategy(strategy_id)
+        return get_strategy(strategy_id)
     except Exception:
         return None
+
+
+def _identity(strategy, rules: RuleSet, top: int | None) -> list | None:
     cls = type(strategy)
     if not cls.__module__.startswith("yahtzee_sim.strategies") or cls.version is None:
         return None
     return [rules.fingerprint(), cls.__qualname__, cls.version, repr(strategy), top]
+
+
+def _content(strategy, rules: RuleSet, top: int | None) -> list | None:
+    from yahtzee_sim.engine.summary import strategy_label
+
+    try:
+        described = _described(strategy)
+    except (_Unstable, RecursionError, ValueError):  # (an empty closure cell: ValueError)
+        return None
+    return [rules.fingerprint(), "content", described, strategy_label(strategy), top]
+
+
+def source_digest(strategy) -> str | None:
+    """SHA-256 (16 hex digits) of the source files that define the strategy's class and
+    its base classes outside the package (each with the class's name); ``None`` when one
+    cannot be read. The package's own classes are in :func:`code_fingerprint`."""
+    digest = hashlib.sha256()
+    for klass in type(strategy).__mro__:
+        if klass is object or _in_package(klass.__module__):
+            continue
+        try:
+            path = vars(klass).get("source_file") or inspect.getsourcefile(klass)
+            source = _file_digest(klass, path)
+        except (_Unstable, OSError, TypeError):  # no file: a class typed at a prompt
+            return None
+        digest.update(f"{klass.__qualname__}\0{source}\0".encode())
+    return digest.hexdigest()[:16]
+
+
+class _Unstable(Exception):
+    """A strategy, or one of its parameters, that has no content key."""
+
+
+def _in_package(module: str) -> bool:
+    return module.split(".")[0] == "yahtzee_sim"
+
+
+def _file_digest(owner, path) -> str:
+    """SHA-256 of the bytes of the source file of ``owner`` (a class, a function): its
+    content, not its path, read the first time this process asks about ``owner``. A file
+    edited after its module was imported keeps the digest of the code this process runs
+    (a plugin file is imported once per process); the next process reads the new one."""
+    with _DIGESTS_LOCK:
+        known = _DIGESTS.get(owner)
+    if known is not None:
+        return known
+    try:
+        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except (OSError, TypeError, ValueError):  # no file (a prompt, a notebook cell)
+        raise _Unstable from None
+    with _DIGESTS_LOCK:
+        return _DIGESTS.setdefault(owner, digest)
+
+
+def _described(strategy) -> list:
+    """The class name, :func:`source_digest` and :func:`_stable` parameters of ``strategy``."""
+    digest = source_digest(strategy)
+    if digest is None:
+        raise _Unstable
+    try:
+        params = strategy.get_params()
+    except Exception:  # parameters not stored under their names
+        raise _Unstable from None
+    return [type(strategy).__qualname__, digest, _stable(params)]
+
+
+def _stable(value):
+    """``value`` as JSON-ready data that two runs with the same value give alike."""
+    from yahtzee_sim.engine.strategy import Strategy
+
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return [type(value).__name__, repr(value)]
+    if isinstance(value, np.generic):
+        return [str(value.dtype), repr(value.item())]
+    if isinstance(value, np.ndarray):
+        if value.dtype.hasobject:
+            raise _Unstable
+        data = hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest()
+        return ["ndarray", value.dtype.str, list(value.shape), data]
+    if isinstance(value, (list, tuple)):
+        return [type(value).__name__, [_stable(v) for v in value]]
+    if isinstance(value, (set, frozenset)):
+        return ["set", sorted((_stable(v) for v in value), key=json.dumps)]
+    if isinstance(value, dict):
+        return [
+            "dict",
+            sorted(([_stable(k), _stable(v)] for k, v in value.items()), key=json.dumps),
+        ]
+    if isinstance(value, Strategy):
+        return ["strategy", _described(value)]
+    if isinstance(value, functools.partial):
+        return ["partial", _stable(value.func), _stable(value.args), _stable(value.keywords)]
+    if isinstance(value, types.FunctionType):
+        cells = [c.cell_contents for c in value.__closure__ or ()]
+        source = _file_digest(value, value.__code__.co_filename)
+        return ["function", value.__qualname__, source, _stable(cells), _stable(value.__defaults__)]
+    text = repr(value)
+    if " at 0x" in text or "..." in text:  # an address, or a summary of a large value
+        raise _Unstable
+    return [type(value).__qualname__, text]
 
 
 def _hashed(parts: list) -> str:

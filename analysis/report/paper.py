@@ -9,24 +9,33 @@ from __future__ import annotations
 
 import pandas as pd
 
-from yahtzee_sim.analysis.report.latex import Raw, interval, latex_table
+from yahtzee_sim.analysis.report.latex import Raw, interval, latex_table, marked, number
 from yahtzee_sim.analysis.report.methods import BIBTEX, methods_paragraph
+from yahtzee_sim.analysis.report.tables import ci_misses, ci_note
 
 #: The files :func:`write_paper_files` writes, in order.
 PAPER_FILES = ("summary.tex", "ranking.tex", "regret.tex", "methods.tex", "references.bib")
 
 
 def summary_latex(report) -> str:
-    """The summary table: exact and simulated mean, SD, 95% interval, p10, median and
-    bonus rate (minimum and maximum stay in the CSV file: the table fits a column of
-    text)."""
+    """The summary table, a ``table*`` (its eight columns of figures fit the text width of
+    a one-column or two-column paper, not one column of two): exact mean and SD, simulated
+    mean, SD and half-width of the 95% interval (``±``; marked ``†`` with a note when it
+    excludes the exact mean: :func:`~yahtzee_sim.analysis.report.tables.ci_note`), p10,
+    median and bonus rate. The minimum, maximum, Yahtzees per game and the interval's
+    ends stay in ``summary.csv``."""
     s = report.summary
+    missed = set(ci_misses(s))
+    halves = (s["CI high"] - s["CI low"]) / 2
     frame = pd.DataFrame(
         {
             "exact mean": s["exact mean"],
+            "exact SD": s["exact SD"],
             "mean": s["mean"],
             "SD": s["SD"],
-            "95% CI": [Raw(interval(*_ends(text))) for text in s["95% CI"]],
+            "95% CI (±)": [
+                marked(number(h)) if sid in missed else number(h) for sid, h in halves.items()
+            ],
             "p10": s["p10"],
             "median": s["median"],
             "bonus %": s["bonus %"],
@@ -35,11 +44,17 @@ def summary_latex(report) -> str:
     )
     return latex_table(
         frame,
-        f"Final score of each strategy on the {report.rules.name} rules: exact mean "
-        f"(deterministic strategies) and statistics of {report.games:,} simulated games "
-        f"(seed {report.seed}, common random numbers).",
+        f"Final score of each strategy on the {report.rules.name} rules: exact mean and SD "
+        f"(deterministic strategies; – for the others) and statistics of {report.games:,} "
+        f"simulated games (seed {report.seed}, common random numbers): mean, SD, half-width "
+        "of the 95% confidence interval of the mean, 10th percentile, median and share of "
+        "games with the upper bonus.",
         "tab:summary",
         decimals={"bonus %": 1, "p10": 1, "median": 1},
+        note=ci_note(s),
+        wide=True,
+        align={"95% CI (±)": "r"},
+        raw=["95% CI (±)"],
     )
 
 
@@ -65,16 +80,21 @@ def ranking_latex(report) -> str:
         f"apart ({r.procedure}, α = {r.alpha:g}).",
         "tab:ranking",
         note=r.guarantee,
+        raw=["interval"],
     )
 
 
 def regret_latex(report) -> str:
-    """The regret table: points lost against optimal play, by decision type."""
+    """The regret table: points lost against optimal play by decision type, and their sum,
+    the gap to optimal play (``sum of losses``, equal to it, stays in ``regret.csv``)."""
+    losses = report.regret_table.drop(columns=["sum of losses"])
+    gap = "optimal − strategy"
+    table = losses[[c for c in losses.columns if c != gap] + [gap]]
     return latex_table(
-        report.regret_table,
-        "Expected points lost against optimal play, by decision type (exact).",
+        table,
+        "Expected points lost against optimal play, by decision type (exact); the losses "
+        "add up to optimal − strategy, the gap between the exact means.",
         "tab:regret",
-        decimals={c: 3 for c in report.regret_table.columns},
     )
 
 
@@ -97,9 +117,3 @@ def write_paper_files(folder, report) -> list[str]:
             folder.text(text, name)
             written.append(name)
     return written
-
-
-def _ends(text: str) -> tuple[float, float]:
-    """The two ends of an interval written ``[a, b]``."""
-    low, high = text.strip("[]").split(",")
-    return float(low), float(high)

@@ -17,8 +17,10 @@ REFERENCE = "optimal"
 
 
 def summary_table(ids: list[str], sims: dict, exact: dict) -> pd.DataFrame:
-    """One row per strategy, best simulated mean first: exact mean and SD, simulated
-    mean, SD, 95% CI, min, p10, median, max, bonus %, Yahtzees/game."""
+    """One row per strategy, best simulated mean first: exact mean and SD (NaN for a
+    strategy that is not deterministic), simulated mean, SD, the ends of the 95%
+    confidence interval of the mean (``CI low``, ``CI high``), min, p10, median, max,
+    bonus %, Yahtzees/game."""
     rows = []
     for sid in ids:
         s = sims[sid].summary()
@@ -30,7 +32,8 @@ def summary_table(ids: list[str], sims: dict, exact: dict) -> pd.DataFrame:
                 "exact SD": e.sd if e else np.nan,
                 "mean": s["mean"],
                 "SD": s["sd"],
-                "95% CI": f"[{s['ci95'][0]:.2f}, {s['ci95'][1]:.2f}]",
+                "CI low": s["ci95"][0],
+                "CI high": s["ci95"][1],
                 "min": int(s["min"]),
                 "p10": s["percentiles"]["p10"],
                 "median": s["percentiles"]["p50"],
@@ -41,6 +44,47 @@ def summary_table(ids: list[str], sims: dict, exact: dict) -> pd.DataFrame:
         )
     df = pd.DataFrame(rows).set_index("strategy")
     return df.sort_values("mean", ascending=False, kind="stable")
+
+
+def ci_misses(summary: pd.DataFrame) -> list[str]:
+    """The strategies of a :func:`summary_table` whose simulated 95% interval excludes
+    their exact mean, in the table's order."""
+    exact = summary["exact mean"]
+    outside = (exact < summary["CI low"]) | (exact > summary["CI high"])
+    return [sid for sid, out in outside.items() if out]
+
+
+def ci_note(summary: pd.DataFrame, code: bool = False) -> str | None:
+    """The note on the strategies of :func:`ci_misses`, marked ``†`` in the tables
+    (``None`` when there is none): why an interval of simulated games may exclude the
+    exact mean. ``code``: strategy ids in Markdown code spans."""
+    missed = ci_misses(summary)
+    if not missed:
+        return None
+    names = ", ".join(f"`{s}`" if code else s for s in missed)
+    if len(missed) == 1:
+        what = f"The 95% CI of the simulated mean of {names} excludes its exact mean."
+    else:
+        what = f"The 95% CIs of the simulated means of {names} exclude their exact means."
+    return (
+        f"† {what} An interval misses the true mean one time in twenty, and with common "
+        "random numbers the misses come together: every strategy plays the same dice, so "
+        "one lucky or unlucky seed moves all the simulated means at once. The exact mean is "
+        "the true value."
+    )
+
+
+def summary_display(summary: pd.DataFrame) -> pd.DataFrame:
+    """The :func:`summary_table` as the report shows it: the interval as ``[a, b]``
+    (``†``: it excludes the exact mean, :func:`ci_note`) in place of its two ends."""
+    missed = set(ci_misses(summary))
+    shown = summary.drop(columns=["CI low", "CI high"])
+    cis = [
+        f"[{low:.2f}, {high:.2f}]" + (" †" if sid in missed else "")
+        for sid, low, high in zip(summary.index, summary["CI low"], summary["CI high"], strict=True)
+    ]
+    shown.insert(shown.columns.get_loc("SD") + 1, "95% CI", cis)
+    return shown
 
 
 def box_tables(rules: RuleSet, ranked: list[str], sims: dict, exact: dict) -> dict:

@@ -23,7 +23,7 @@ from yahtzee_sim.analysis.report.figures import (
     survival_figure,
 )
 from yahtzee_sim.analysis.report.paper import write_paper_files
-from yahtzee_sim.analysis.report.tables import selection_table
+from yahtzee_sim.analysis.report.tables import ci_note, selection_table, summary_display
 from yahtzee_sim.analysis.style import (
     COLUMN_WIDTH,
     FULL_WIDTH,
@@ -115,11 +115,14 @@ def _write_summary(folder: DocumentFolder, report: Report) -> None:
     )
     doc.heading("Summary")
     doc.paragraph(
-        "Exact mean and SD where the strategy is deterministic; simulated mean, SD, 95% "
-        "confidence interval of the mean, minimum, 10th percentile, median, maximum, share "
-        "of games with the upper bonus and Yahtzees (n-of-a-kind turns) per game."
+        "Exact mean and SD where the strategy is deterministic (– for the others); simulated "
+        "mean, SD, 95% confidence interval of the mean, minimum, 10th percentile, median, "
+        "maximum, share of games with the upper bonus and Yahtzees (n-of-a-kind turns) per game."
     )
-    doc.table(report.summary)
+    doc.table(summary_display(report.summary), formats={"p10": ".1f", "median": ".1f"})
+    note = ci_note(report.summary, code=True)
+    if note:
+        doc.paragraph(note)
 
 
 def _write_distributions(folder: DocumentFolder, report: Report) -> None:

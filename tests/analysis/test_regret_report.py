@@ -206,7 +206,7 @@ def test_cached_exact_results_are_the_computed_ones(tmp_path, monkeypatch):
     assert key is not None and exact_cache.load(key, rules) is None
     assert key != exact_cache.result_key("greedy", rules, 5)  # top is part of the key
     assert key != exact_cache.result_key("greedy", get_rules("yatzy"), 4)
-    assert exact_cache.result_key("./plugin.py:Mine", rules, 4) is None  # plugins: no cache
+    assert exact_cache.result_key("./plugin.py:Mine", rules, 4) is None  # no such plugin: no key
     ex, reg = evaluate_with_regret("greedy", rules, top=4)
     exact_cache.save(key, ex, reg)
     ex2, reg2 = exact_cache.load(key, rules)
