@@ -74,7 +74,7 @@ def panel_label(ax, strategy: str, inside: bool = True) -> None:
             lines.append(line)
             line = ""
         line += part
-    where = {"xy": (0.98, 0.95), "ha": "right", "va": "top"}
+    where = {"xy": (0.98, 0.95), "ha": "right", "va": "top", "xytext": (0, 0)}
     if not inside:
         where = {"xy": (0.0, 1.0), "ha": "left", "va": "bottom", "xytext": (0, 3)}
     ax.annotate(
