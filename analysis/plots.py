@@ -1,18 +1,30 @@
 """Plots. Every function draws on a Matplotlib ``ax`` it is given (or a new full-width
-one) and returns it. Functions about strategies take one result or many (a list, or a
-dict keyed by label), draw each strategy in its style of
-:func:`~yahtzee_sim.analysis.style.strategy_styles` (a caller's ``styles`` or ``color``
-wins) and draw the legend. Histograms bin the scores with :func:`score_bins`."""
+one) and returns it, with no title (a caption says what a figure shows). Functions about
+strategies take one result or many (a list, or a dict keyed by label), draw each strategy
+in its style of :func:`~yahtzee_sim.analysis.style.strategy_styles` (a caller's
+``styles`` or ``color`` wins), with its marker so that strategies stay apart in grey, and
+draw the legend. Histograms bin the scores with :func:`score_bins`. The plots of matches
+and objectives (:mod:`yahtzee_sim.analysis.match_plots`) are importable from here too."""
 
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.colors import to_rgba
 
 from yahtzee_sim.analysis.bins import binned, score_bins
+from yahtzee_sim.analysis.match_plots import plot_risk_frontier as plot_risk_frontier
+from yahtzee_sim.analysis.match_plots import plot_target_curve as plot_target_curve
+from yahtzee_sim.analysis.match_plots import plot_win_matrix as plot_win_matrix
+from yahtzee_sim.analysis.match_plots import plot_win_sweep as plot_win_sweep
+from yahtzee_sim.analysis.plot_axes import (
+    human_label,
+    integer_ticks,
+    legend_above,
+    legend_outside,
+    new_axes,
+)
 from yahtzee_sim.analysis.style import (
     BACKGROUND_COLOR,
-    FULL_WIDTH,
-    HIGHLIGHT_COLORS,
     REFERENCE_COLOR,
     StrategyStyle,
     strategy_styles,
@@ -30,29 +42,15 @@ PALETTE = (
     "#F0E442",
     "#000000",
 )
+#: Hatching of the simulated bars of several strategies in one histogram, in turn.
+HATCHES = ("////", "\\\\\\\\", "....", "xxxx", "----", "++++")
 
 
-def legend_outside(ax, fontsize=None):
-    """The legend to the right of the axes, clear of the data (one column; two past
-    16 entries); constrained layout makes room for it."""
-    n = len(ax.get_legend_handles_labels()[1])
-    return ax.legend(
-        loc="upper left",
-        bbox_to_anchor=(1.02, 1.0),
-        borderaxespad=0.0,
-        frameon=False,
-        fontsize=fontsize,
-        ncol=1 if n <= 16 else 2,
-    )
-
-
-def _axes(ax, height: float = 3.2):
-    """``ax``, or the axes of a new full-width figure with constrained layout."""
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=(FULL_WIDTH, height), layout="constrained")
-    return ax
+def _marks(k: int) -> tuple[float, float]:
+    """``markevery`` of the ``k``-th line of a plot of long lines: a marker every 12% of
+    the axes' diagonal, staggered by line so that markers of lines on top of each other
+    do not hide one another."""
+    return (0.02 + 0.037 * (k % 3), 0.12)
 
 
 def _labelled(results, label: str | None = None) -> dict:
@@ -109,7 +107,7 @@ def plot_pmf(
     highlight=(),
 ):
     """Exact distribution of the final score (or P(score ≥ x) with ``survival``), one
-    line per strategy, each mean marked by a dotted line of its colour.
+    line per strategy with its markers, each mean marked by a dotted line of its colour.
 
     Parameters
     ----------
@@ -127,13 +125,13 @@ def plot_pmf(
     highlight : sequence of str
         Strategies asked about: the others drawn in grey behind them.
     """
-    ax = _axes(ax)
+    ax = new_axes(ax)
     laws = _labelled(results, label)
     look = _styles(list(laws), styles, color, highlight)
     hi = 0
-    for name, law in laws.items():
+    for k, (name, law) in enumerate(laws.items()):
         x = np.arange(len(law.pmf))
-        line = look[name].line()
+        line = look[name].marked_line(_marks(k))
         if survival:
             ax.step(x, law.survival(), where="post", label=name, **line)
         else:
@@ -142,11 +140,11 @@ def plot_pmf(
         hi = max(hi, law.percentile(99.9))
     ax.set_xlim(0, _right_end(hi))
     ax.set_xlabel("final score")
+    integer_ticks(ax.xaxis)
     ax.set_ylabel("P(final score ≥ x)" if survival else "probability")
-    rules = {law.rules.name for law in laws.values()}
-    kind = "Survival" if survival else "Distribution"
-    ax.set_title(f"{kind} of the final score" + (f" — {rules.pop()}" if len(rules) == 1 else ""))
-    ax.legend()
+    if survival:
+        ax.set_ylim(0, 1.0)
+    legend_above(ax)
     return ax
 
 
@@ -169,7 +167,7 @@ def plot_score_histogram(
         Simulated games (anything with a score ``histogram`` or ``total`` array).
     exact : ExactResult or dict of them, optional
         The exact laws (with the pmf), keyed like ``results``; drawn as step lines (black
-        for one strategy, else in the strategy's colour).
+        for one strategy, else in the strategy's colour and line style).
     ax : matplotlib Axes, optional
     label, color : str, optional
         The label of a single result; one colour for every strategy.
@@ -181,12 +179,12 @@ def plot_score_histogram(
     styles : dict, optional
         ``{label: StrategyStyle}`` replacing the default styles.
     """
-    ax = _axes(ax)
+    ax = new_axes(ax)
     sims = _labelled(results, label)
     laws = exact if isinstance(exact, dict) else {next(iter(sims)): exact} if exact else {}
     look = _styles(list(sims), styles, color)
     hi, widths = 0, set()
-    for name, sim in sims.items():
+    for k, (name, sim) in enumerate(sims.items()):
         hist = _histogram(sim)
         edges = np.asarray(bins, float) if np.ndim(bins) == 1 else score_bins(hist, bins)
         width = edges[1] - edges[0]
@@ -197,8 +195,9 @@ def plot_score_histogram(
             binned(hist, edges) / n / width,
             edges,
             fill=True,
-            color=c,
-            alpha=0.45,
+            facecolor=to_rgba(c, 0.45),
+            edgecolor=c,
+            hatch=HATCHES[k % len(HATCHES)] if len(sims) > 1 else None,
             lw=0,
             label=f"{who}simulated ({int(n):,} games)",
         )
@@ -207,22 +206,22 @@ def plot_score_histogram(
         if law is not None and law.pmf is not None:
             ink = REFERENCE_COLOR if len(sims) == 1 else c
             p = binned(law.pmf, edges) / width
-            ax.stairs(p, edges, color=ink, lw=1.0, label=f"{who}exact law, same bins")
+            ls = "-" if len(sims) == 1 else look[name].linestyle
+            ax.stairs(p, edges, color=ink, lw=1.0, ls=ls, label=f"{who}exact law, same bins")
             hi = max(hi, law.percentile(99.9))
     ax.set_xlim(0, _right_end(hi))
     ax.set_xlabel(f"final score ({' and '.join(sorted(widths))}-point bins)")
+    integer_ticks(ax.xaxis)
     ax.set_ylabel("probability per point")
-    if label and len(sims) == 1:
-        ax.set_title(label)
     if legend:
-        ax.legend(loc="lower left", bbox_to_anchor=(0, 1.01), ncol=1, borderaxespad=0)
+        legend_above(ax)
     return ax
 
 
 def plot_survival(
     curves, ax=None, xmax: int | None = None, styles: dict | None = None, highlight=()
 ):
-    """Survival curves P(final score ≥ x), one per strategy.
+    """Survival curves P(final score ≥ x), one per strategy, with its markers.
 
     ``curves`` maps a label to an array ``s`` with ``s[x]`` = P(score ≥ x) (or to a result
     with a ``survival()`` method). With ``highlight``, the strategies not asked about are
@@ -231,15 +230,14 @@ def plot_survival(
     """
     from matplotlib.lines import Line2D
 
-    ax = _axes(ax)
+    ax = new_axes(ax)
     look = _styles(list(curves), styles, None, highlight)
     hi = 0
-    for name, s in curves.items():
+    for k, (name, s) in enumerate(curves.items()):
         s = np.asarray(s.survival() if hasattr(s, "survival") else s)
         shown = look[name].role != "other" or not highlight
-        ax.step(
-            np.arange(len(s)), s, where="post", label=name if shown else None, **look[name].line()
-        )
+        line = look[name].marked_line(_marks(k)) if shown else look[name].line()
+        ax.step(np.arange(len(s)), s, where="post", label=name if shown else None, **line)
         above = np.flatnonzero(s > 1e-3)
         hi = max(hi, int(above[-1]) if len(above) else 0)
     handles, labels = ax.get_legend_handles_labels()
@@ -249,46 +247,55 @@ def plot_survival(
     ax.set_xlim(0, xmax or _right_end(hi))
     ax.set_ylim(0, 1.01)
     ax.set_xlabel("score x")
+    integer_ticks(ax.xaxis)
     ax.set_ylabel("P(final score ≥ x)")
-    ax.set_title("Survival curves of the final score")
-    if len(labels) > 8:
-        legend_outside(ax)
-    else:
-        ax.legend(handles, labels, loc="upper right")
+    legend_above(ax, handles, labels)
     return ax
 
 
 # ------------------------------------------------------------------ boxes, regret
-def plot_box_means(frame, reference: str | None = "optimal", ax=None, styles: dict | None = None):
+def plot_box_means(
+    frame,
+    reference: str | None = "optimal",
+    ax=None,
+    styles: dict | None = None,
+    labels=None,
+):
     """Mean points per box: one marker per strategy (columns of ``frame``, boxes as
-    rows), the ``reference`` column drawn as grey bars."""
-    ax = _axes(ax, 4.5)
+    rows, each strategy a little lower than the one before so that equal means stay
+    apart), the ``reference`` column drawn as grey bars.
+
+    ``labels`` maps a box name (``frame``'s index) to the label shown (e.g.
+    ``dict(zip(rules.box_names, rules.box_labels))``); by default :func:`human_label`.
+    """
+    ax = new_axes(ax, 4.5)
     y = np.arange(len(frame.index))
     if reference in frame.columns:
-        ax.barh(y, frame[reference], color="0.85", label=f"{reference}, reference")
+        ax.barh(y, frame[reference], height=0.8, color="0.85", label=f"{reference}, reference")
     others = [c for c in frame.columns if c != reference]
     look = _styles(others, styles)
-    for col in others:
-        ax.plot(frame[col], y, label=col, **look[col].points())
-    ax.set_yticks(y, frame.index)
-    ax.invert_yaxis()
+    step = 0.6 / max(len(others) - 1, 1)
+    for k, col in enumerate(others):
+        offset = (k - (len(others) - 1) / 2) * step if len(others) > 1 else 0.0
+        ax.plot(frame[col], y + offset, label=col, **look[col].points())
+    names = dict(labels or {})
+    ax.set_yticks(y, [names.get(b, human_label(b)) for b in frame.index])
+    ax.set_ylim(len(y) - 0.5, -0.5)
     ax.set_xlabel("mean points in the box")
-    ax.set_title("Points per box against the reference")
     legend_outside(ax)
     return ax
 
 
 def plot_regret_by_turn(frame, ax=None, styles: dict | None = None):
     """Expected points lost against optimal play in each turn, one line per strategy
-    (columns of ``frame``, turns as the index)."""
-    ax = _axes(ax)
+    with its markers (columns of ``frame``, turns as the index)."""
+    ax = new_axes(ax)
     look = _styles(list(frame.columns), styles)
     for label, col in frame.items():
-        st = look[label]
-        ax.plot(col.index, col.values, marker=st.marker, ms=3, label=label, **st.line())
+        ax.plot(col.index, col.values, label=label, **look[label].marked_line())
     ax.set_xlabel("turn")
     ax.set_ylabel("expected points lost")
-    ax.set_title("Expected loss against optimal play by turn")
+    integer_ticks(ax.xaxis, min(frame.index), max(frame.index))
     legend_outside(ax)
     return ax
 
@@ -303,42 +310,46 @@ def plot_regret(results, ax=None, color: str | None = None):
     if len(regrets) > 1 or not hasattr(results, "by_turn"):
         frame = pd.DataFrame({k: r.by_turn for k, r in regrets.items()})
         return plot_regret_by_turn(frame, ax=ax)
-    ax = _axes(ax)
+    ax = new_axes(ax)
     name, r = next(iter(regrets.items()))
     ax.bar(r.by_turn.index, r.by_turn.values, color=color or _styles([name])[name].color)
     ax.set_xlabel("turn")
     ax.set_ylabel("expected points lost")
-    ax.set_title(f"{name}: expected loss against optimal by turn (total {r.total:.2f})")
+    integer_ticks(ax.xaxis, min(r.by_turn.index), max(r.by_turn.index))
     return ax
 
 
 # ------------------------------------------------------------------ selection, ranking
 def plot_kn_trace(kn, ax=None, styles: dict | None = None):
-    """Kim–Nelson elimination trace: each system's running mean by stage, ending where
-    it was eliminated (×)."""
+    """Kim–Nelson elimination trace: each system's running mean by stage (observations,
+    log scale), a line in its style ending with its marker where the system left (the
+    winner's at the last stage); the legend in the order the systems left, winner first."""
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
-    ax = _axes(ax)
+    ax = new_axes(ax)
     groups = list(kn.trace.groupby("system", sort=False))
+    groups.sort(key=lambda g: (-g[1]["stage"].max(), -g[1]["mean"].iloc[-1]))
     look = _styles([name for name, _ in groups], styles)
     for name, g in groups:
-        ax.plot(g["stage"], g["mean"], label=name, **look[name].line())
-        last = g.iloc[-1]
-        if name not in kn.winners:
-            ax.plot(last["stage"], last["mean"], "x", color=look[name].color)
+        ax.plot(g["stage"], g["mean"], label=name, **look[name].marked_line([len(g) - 1]))
     ax.set_xscale("log")
     ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))  # 20, not 2×10¹
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("stage (observations)")
     ax.set_ylabel("running mean")
-    ax.set_title("Kim–Nelson selection: running means until elimination (×)")
     legend_outside(ax)
     return ax
 
 
+def shows_gaps(table) -> bool:
+    """Whether :func:`plot_ranking` draws ``table`` as points behind the best (its best,
+    the first row, is exact and there are others), not as means."""
+    return len(table) > 1 and bool(table["exact"].iloc[0])
+
+
 def plot_ranking(table, ax=None, styles: dict | None = None, title: str | None = None):
-    """Means in rank order with their simultaneous intervals and tiers.
+    """Strategies in rank order with their simultaneous intervals and tiers.
 
     Parameters
     ----------
@@ -357,137 +368,69 @@ def plot_ranking(table, ax=None, styles: dict | None = None, title: str | None =
     matplotlib Axes
         One row per strategy, best on top: a point and its interval (simulated) or a
         diamond without interval (exact mean), the tier letters at the right margin, the
-        legend in two free rows above the best.
+        legend above the axes. When the best is exact
+        (:func:`shows_gaps`), the axis is the points behind the best, on a log scale
+        (linear near 0), so that a gap of half a point shows beside one of 150, and each
+        gap is printed at the right margin; an interval is then the interval of the
+        mean, moved by the best's exact mean. Otherwise the axis is the mean.
     """
     from matplotlib.lines import Line2D
-    from matplotlib.transforms import blended_transform_factory
 
-    ax = _axes(ax, 0.22 * len(table) + 1.0)
+    ax = new_axes(ax, 0.22 * len(table) + 1.0)
     look = _styles(list(table.index), styles)
-    y = np.arange(len(table))
-    right = blended_transform_factory(ax.transAxes, ax.transData)
+    gaps = shows_gaps(table)
+    best = float(table["mean"].iloc[0])
+    x = (best - table[["mean", "high", "low"]]).to_numpy() if gaps else None
+    if not gaps:
+        x = table[["mean", "low", "high"]].to_numpy()
     for i, (sid, row) in enumerate(table.iterrows()):
-        c = look[sid].color
+        c, (mid, lo, hi) = look[sid].color, x[i]
         if row["exact"]:
-            ax.plot(row["mean"], i, "D", color=c, ms=4, zorder=3)
+            ax.plot(mid, i, "D", color=c, ms=4, zorder=3)
         else:
-            err = [[row["mean"] - row["low"]], [row["high"] - row["mean"]]]
-            ax.errorbar(row["mean"], i, xerr=err, fmt="o", color=c, ms=4, capsize=2, lw=1)
-        ax.text(1.01, i, str(row["tier"]), transform=right, va="center", family="monospace")
-    ax.set_yticks(y, list(table.index))
-    ax.set_ylim(len(table) - 0.5, -2.1)  # two free rows on top hold the legend
-    ax.set_xlabel("mean final score")
-    ax.text(1.01, -1, "tier", transform=right, va="center", family="monospace")
+            ax.errorbar(mid, i, xerr=[[mid - lo], [hi - mid]], fmt="o", color=c, ms=4, capsize=2)
+        _margin(ax, i, str(row["tier"]), f"{mid:.2f}" if gaps else None)
+    _margin(ax, -1, "tier", "behind" if gaps else None)
+    ax.set_yticks(np.arange(len(table)), list(table.index))
+    ax.set_ylim(len(table) - 0.5, -1.5)  # a free row on top holds the margin's heads
+    if gaps:
+        _gap_axis(ax, x, table.index[0])
+    else:
+        ax.set_xlabel("mean final score")
     if title:
         ax.set_title(title)
     handles = [
         Line2D([], [], color="0.3", marker="o", ms=4, label="simultaneous interval"),
         Line2D([], [], color="0.3", marker="D", ls="none", ms=4, label="exact mean"),
     ]
-    ax.legend(handles=handles, loc="upper left", borderaxespad=0.2)
+    legend_above(ax, handles, [h.get_label() for h in handles])
     ax.grid(axis="x", color="0.9", lw=0.5)
     return ax
 
 
-def plot_win_matrix(
-    matrix, ax=None, title: str = "P(row beats column), blind two-player game", fmt: str = ".2f"
-):
-    """Heatmap of P(row beats column) (ties count half); entries printed with ``fmt``.
-    Values within 0.1 of 1/2 get a scale centred on 1/2, so that small edges show."""
-    ax = _axes(ax, 5.5)
-    m = np.asarray(matrix, dtype=float)
-    spread = np.nanmax(np.abs(m - 0.5)) if np.isfinite(m).any() else 0.5
-    lo, hi = (0.0, 1.0) if spread > 0.1 else (0.5 - spread, 0.5 + spread)
-    im = ax.imshow(m, cmap="cividis", vmin=lo, vmax=hi)
-    labels = list(matrix.index)
-    ax.set_xticks(range(len(labels)), labels, rotation=60, ha="right")
-    ax.set_yticks(range(len(labels)), labels)
-    ax.spines[:].set_visible(False)
-    for i in range(m.shape[0]):
-        for j in range(m.shape[1]):
-            if i != j:
-                ax.text(
-                    j,
-                    i,
-                    format(m[i, j], fmt).lstrip("0") if len(m) > 8 else format(m[i, j], fmt),
-                    ha="center",
-                    va="center",
-                    fontsize=8 if len(m) > 6 else 9,
-                    color="white" if m[i, j] < (lo + hi) / 2 else "black",
-                )
-    ax.set_title(title)
-    ax.figure.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
-    return ax
+def _margin(ax, y: float, tier: str, gap: str | None) -> None:
+    """The tier (and the gap to the best) of row ``y``, at the right margin."""
+    from matplotlib.transforms import blended_transform_factory
 
-
-# ------------------------------------------------------------------ objectives
-def plot_target_curve(curve, optimal=None, ax=None, title: str | None = None):
-    """P*(final score >= β) of target-score play against β, with max-EV play's
-    P(final score >= β) for comparison (Tillius 2026 §4)."""
-    ax = _axes(ax)
-    curve = np.asarray(curve, dtype=float)
-    beta = np.arange(len(curve))
-    ax.plot(beta, curve, color=HIGHLIGHT_COLORS[0], label="target play: max P(score ≥ β)")
-    if optimal is not None:
-        opt = np.asarray(optimal, dtype=float)
-        ax.plot(
-            np.arange(len(opt)),
-            opt,
-            color=REFERENCE_COLOR,
-            linestyle="--",
-            label="max-EV play: P(score ≥ β)",
-        )
-    nz = np.flatnonzero(curve > 1e-6)
-    if len(nz):
-        ax.set_xlim(0, nz[-1] + 10)
-    ax.set_xlabel("target final score β")
-    ax.set_ylabel("probability of reaching β")
-    ax.set_title(title or "Target-score play")
-    ax.legend()
-    return ax
-
-
-def plot_risk_frontier(rows, axes=None, title: str | None = None):
-    """The frontier of risk-sensitive play: mean against SD and mean against the 10th
-    percentile, one point per θ (``rows``: dicts with theta, mean, sd, p10), max-EV
-    play (θ = 0) marked."""
-    import matplotlib.pyplot as plt
-
-    if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(FULL_WIDTH, 3.0), layout="constrained")
-    rows = sorted(rows, key=lambda r: r["theta"])
-    for ax, key, label in zip(
-        axes, ("sd", "p10"), ("standard deviation", "10th percentile"), strict=True
-    ):
-        x = [r[key] for r in rows]
-        y = [r["mean"] for r in rows]
-        ax.plot(x, y, color=HIGHLIGHT_COLORS[0], marker="o", markersize=4)
-        for r in rows:
-            if r["theta"] == 0:
-                ax.plot(r[key], r["mean"], "s", color=REFERENCE_COLOR, label="max-EV (θ = 0)")
+    right = blended_transform_factory(ax.transAxes, ax.transData)
+    for text, dx in ((tier, 4), (gap, 32)):
+        if text is not None:
             ax.annotate(
-                f"{r['theta']:g}",
-                (r[key], r["mean"]),
-                xytext=(3, 3),
-                textcoords="offset points",
-            )
-        ax.set_xlabel(label)
-        ax.set_ylabel("mean score")
-        ax.legend()
-    axes[0].set_title(title or "Risk-sensitive play (labels: θ)")
-    return axes
+                text, (1.0, y), xycoords=right, xytext=(dx, 0), textcoords="offset points",
+                va="center", family="monospace", annotation_clip=False,
+            )  # fmt: skip
 
 
-def plot_win_sweep(rows, ax=None, title: str | None = None):
-    """P(win) of the best response against ``N - 1`` max-EV players, against 1/N, for
-    each match size N (``rows``: dicts with players, win_probability), log-log."""
-    ax = _axes(ax)
-    n = np.array([r["players"] for r in rows], dtype=float)
-    p = np.array([r["win_probability"] for r in rows])
-    ax.loglog(n, p, marker="o", color=HIGHLIGHT_COLORS[0], label="best response win:N")
-    ax.loglog(n, 1 / n, linestyle="--", color=REFERENCE_COLOR, label="1/N (max-EV play)")
-    ax.set_xlabel("players N")
-    ax.set_ylabel("P(win)")
-    ax.set_title(title or "Best response against N − 1 max-EV players")
-    ax.legend()
-    return ax
+def _gap_axis(ax, x: np.ndarray, best: str) -> None:
+    """The symmetric log axis of the points behind the best: linear below the smallest
+    gap's power of ten, which is then still apart from 0."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    small = np.abs(x[np.abs(x) > 1e-9])
+    thresh = 10.0 ** np.floor(np.log10(small.min())) if len(small) else 1.0
+    ax.set_xscale("symlog", linthresh=thresh, linscale=0.4)
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    low = min(-0.6 * thresh, float(x.min()) * 1.2)
+    ax.set_xlim(low, max(float(x.max()) * 1.5, thresh))
+    ax.set_xlabel(f"points behind {best} (log scale)")

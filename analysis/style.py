@@ -4,9 +4,12 @@ A strategy's colour, line style and marker are decided once, by :func:`strategy_
 and every plot function of :mod:`yahtzee_sim.analysis.plots` and every figure of a
 report uses them: the reference (``optimal``) is black, the strategies asked about (and
 any strategy that is not built in, e.g. a plugin) take strong Okabe–Ito colours (Okabe &
-Ito 2008), the other built-ins muted colours of Tol's colour-blind-safe scheme (Tol 2021)
-with a line style and a marker each, so that they stay apart in grey. A built-in's style
-is fixed (its place in :data:`BUILT_IN_ORDER`), whatever else is drawn beside it.
+Ito 2008), the other built-ins muted colours of Tol's colour-blind-safe scheme (Tol 2021).
+Colour is never the only difference: every built-in has a marker of its own (a shape of
+:data:`MARKERS`, filled or hollow) and a line style, the reference a filled circle, a
+strategy that is not built in a marker no built-in of the figure has, so every strategy of
+one figure stays apart in grey. A built-in's style is fixed (its place in
+:data:`BUILT_IN_ORDER`), whatever else is drawn beside it.
 
 Figures are sized for a paper: :data:`COLUMN_WIDTH` (one column) or :data:`FULL_WIDTH`,
 drawn inside :func:`figure_style` (fonts of :data:`FONT_SIZE` points, constrained layout)
@@ -53,8 +56,17 @@ MUTED_COLORS = (
 )
 #: Colour of strategies drawn as background (behind the ones asked about).
 BACKGROUND_COLOR = "#bbbbbb"
+#: Line styles, in turn.
 LINE_STYLES = ("-", "--", ":", "-.")
-MARKERS = ("o", "s", "^", "v", "D", "<", ">", "P", "X", "*")
+#: Marker shapes of the built-ins (the reference's circle is not among them): the
+#: ``i``-th built-in of :data:`BUILT_IN_ORDER` takes shape ``i % 13``, filled for the
+#: first 13 and hollow for the next, so no two built-ins share a marker.
+MARKERS = ("s", "^", "v", "D", "<", ">", "P", "X", "*", "p", "h", "d", "8")
+#: The reference's marker: a filled circle.
+REFERENCE_MARKER = "o"
+#: Markers tried first for strategies that are not built in (shape, filled): none of
+#: them is a built-in's.
+OWN_MARKERS = (("o", False), ("H", True), ("H", False))
 
 #: Built-in strategies in the order of their fixed styles: the report's strategies first
 #: (so that those of one report differ in colour as far as the muted colours go).
@@ -99,6 +111,9 @@ class StrategyStyle:
         Matplotlib line style (``"-"``, ``"--"``, ``":"``, ``"-."``).
     marker : str
         Matplotlib marker, for points and lines with few points.
+    filled : bool
+        Whether the marker is filled with the colour (else white inside, the colour
+        around).
     linewidth : float
         Points.
     zorder : float
@@ -113,6 +128,7 @@ class StrategyStyle:
     linewidth: float = 1.0
     zorder: float = 2.0
     role: str = "other"
+    filled: bool = True
 
     def line(self) -> dict:
         """Keywords of :meth:`matplotlib.axes.Axes.plot` for a line without markers."""
@@ -123,15 +139,24 @@ class StrategyStyle:
             "zorder": self.zorder,
         }
 
+    def markers(self, size: float = 4.0) -> dict:
+        """Keywords of the marker alone (shape, size, face and edge colours)."""
+        return {
+            "marker": self.marker,
+            "markersize": size,
+            "markerfacecolor": self.color if self.filled else "white",
+            "markeredgecolor": self.color,
+            "markeredgewidth": 0.8,
+        }
+
     def points(self) -> dict:
         """Keywords of :meth:`matplotlib.axes.Axes.plot` for markers without a line."""
-        return {
-            "color": self.color,
-            "linestyle": "none",
-            "marker": self.marker,
-            "markersize": 4,
-            "zorder": self.zorder,
-        }
+        return {"color": self.color, "linestyle": "none", "zorder": self.zorder, **self.markers()}
+
+    def marked_line(self, markevery=None) -> dict:
+        """Keywords of :meth:`matplotlib.axes.Axes.plot` for a line with its markers
+        (every point, or those of ``markevery``), told apart from the others in grey."""
+        return {**self.line(), **self.markers(3.5), "markevery": markevery}
 
     def background(self) -> StrategyStyle:
         """This style in light grey, thin and behind: a strategy not asked about."""
@@ -174,32 +199,42 @@ def strategy_styles(
     asked = list(dict.fromkeys(highlight))
     unknown = [s for s in ids if s != reference and base_id(s) not in BUILT_IN_ORDER]
     strong = asked + [s for s in unknown if s not in asked]
+    built_in = [s for s in ids if s != reference and s not in unknown]
+    taken = {_built_in_marker(BUILT_IN_ORDER.index(base_id(s))) for s in built_in}
     styles = {}
     for sid in ids:
         if sid == reference:
-            styles[sid] = StrategyStyle(REFERENCE_COLOR, "-", "o", 1.5, 4.0, "reference")
-        elif sid in strong:  # Okabe-Ito colours, then again dashed
-            styles[sid] = _cycled_style(HIGHLIGHT_COLORS, strong.index(sid), 1.5, 3.0, "highlight")
-        else:  # Tol's muted colours
+            styles[sid] = StrategyStyle(
+                REFERENCE_COLOR, "-", REFERENCE_MARKER, 1.5, 4.0, "reference"
+            )
+            continue
+        if sid in unknown:
+            marker = _free_marker(taken)
+            taken.add(marker)
+            line = LINE_STYLES[strong.index(sid) % len(LINE_STYLES)]
+        else:
             i = BUILT_IN_ORDER.index(base_id(sid))
-            styles[sid] = _cycled_style(MUTED_COLORS, i, 1.0, 2.0, "other")
+            marker, line = _built_in_marker(i), LINE_STYLES[(i + 1) % len(LINE_STYLES)]
+        shape, filled = marker
+        if sid in strong:  # Okabe-Ito colours
+            color, width, z, role = HIGHLIGHT_COLORS[strong.index(sid) % 6], 1.5, 3.0, "highlight"
+        else:  # Tol's muted colours
+            color, width, z, role = MUTED_COLORS[i % len(MUTED_COLORS)], 1.0, 2.0, "other"
+        styles[sid] = StrategyStyle(color, line, shape, width, z, role, filled)
     return styles
 
 
-def _cycled_style(
-    colors: tuple[str, ...], i: int, linewidth: float, zorder: float, role: str
-) -> StrategyStyle:
-    """The ``i``-th style of the palette ``colors``: its colours in turn, then again with
-    the next line style; the markers cycle on their own (each combination distinct)."""
-    n = len(colors)
-    return StrategyStyle(
-        colors[i % n],
-        LINE_STYLES[(i // n) % len(LINE_STYLES)],
-        MARKERS[i % len(MARKERS)],
-        linewidth,
-        zorder,
-        role,
-    )
+def _built_in_marker(i: int) -> tuple[str, bool]:
+    """The marker (shape, filled) of the ``i``-th built-in of :data:`BUILT_IN_ORDER`."""
+    return MARKERS[i % len(MARKERS)], (i // len(MARKERS)) % 2 == 0
+
+
+def _free_marker(taken: set) -> tuple[str, bool]:
+    """The first marker (shape, filled) not in ``taken``: :data:`OWN_MARKERS` first, then
+    every shape hollow and filled (again from the start once all are taken)."""
+    every = [*OWN_MARKERS, *((m, f) for f in (False, True) for m in MARKERS)]
+    free = [m for m in every if m not in taken]
+    return free[0] if free else every[len(taken) % len(every)]
 
 
 def style_params() -> dict:

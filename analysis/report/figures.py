@@ -13,9 +13,11 @@ import pandas as pd
 
 from yahtzee_sim.analysis import plots
 from yahtzee_sim.analysis.bins import binned, freedman_diaconis_width, score_bins
+from yahtzee_sim.analysis.plot_axes import integer_ticks
 from yahtzee_sim.analysis.report.build import REFERENCE, Report
 from yahtzee_sim.analysis.style import (
     BACKGROUND_COLOR,
+    FONT_SIZE,
     FULL_WIDTH,
     REFERENCE_COLOR,
     StrategyStyle,
@@ -35,7 +37,8 @@ def report_styles(report: Report) -> dict[str, StrategyStyle]:
 
 
 def _panels(n: int, row_height: float):
-    """A full-width grid of ``n`` panels sharing both axes; the spare ones hidden."""
+    """A full-width grid of ``n`` panels sharing both axes, each with its score tick
+    labels; the spare ones hidden."""
     import matplotlib.pyplot as plt
 
     ncol = min(PANEL_COLUMNS, n)
@@ -52,9 +55,43 @@ def _panels(n: int, row_height: float):
     for ax in axes.ravel()[n:]:
         ax.set_visible(False)
     for i, ax in enumerate(axes.ravel()[:n]):
-        # tick labels on the left column and on the lowest panel of each column only
-        ax.tick_params(labelleft=i % ncol == 0, labelbottom=i + ncol >= n)
+        # score tick labels under every panel (none left without), probabilities on the left
+        ax.tick_params(labelleft=i % ncol == 0, labelbottom=True)
     return fig, axes.ravel()[:n]
+
+
+def panel_label(ax, strategy: str, inside: bool = True) -> None:
+    """Name the panel ``ax`` after ``strategy``: inside its upper right corner (where a
+    score's histogram and survival curve are low), broken at hyphens into lines that fit
+    half the panel, or, with ``inside`` false (the data reach that corner), above the
+    panel at its left; also the axes' label (``ax.get_label()``)."""
+    ax.set_label(strategy)
+    width_pt = ax.get_position().width * ax.figure.get_figwidth() * 72
+    per_line = max(8, int((0.55 if inside else 0.95) * width_pt / (0.6 * FONT_SIZE)))
+    lines, line = [], ""
+    for part in strategy.replace("-", "-\x00").split("\x00"):
+        if line and len(line) + len(part) > per_line:
+            lines.append(line)
+            line = ""
+        line += part
+    where = {"xy": (0.98, 0.95), "ha": "right", "va": "top", "xytext": (0, 0)}
+    if not inside:
+        where = {"xy": (0.0, 1.0), "ha": "left", "va": "bottom", "xytext": (0, 3)}
+    ax.annotate(
+        "\n".join([*lines, line]),
+        xycoords="axes fraction",
+        textcoords="offset points",
+        linespacing=1.1,
+        annotation_clip=False,
+        **where,
+    )
+
+
+def _corner_free(curves, x: np.ndarray, top: float) -> bool:
+    """Whether every curve (values at the scores ``x``) stays below half of ``top`` past
+    55% of the score axis (where :func:`panel_label` writes inside a panel)."""
+    right = x >= 0.55 * x.max()
+    return all(float(np.nanmax(np.asarray(c)[right], initial=0.0)) < 0.5 * top for c in curves)
 
 
 def bin_width(report: Report) -> int:
@@ -95,7 +132,6 @@ def distributions_figure(report: Report):
             legend=False,
         )
         right = max(right, ax.get_xlim()[1])  # the axes are shared: the widest wins
-        ax.set_title(sid, fontsize="medium", pad=2)
         exact = binned(law.pmf, edges) / width if law is not None else np.nan
         rows.append(
             pd.DataFrame(
@@ -109,7 +145,15 @@ def distributions_figure(report: Report):
             )
         )
     axes[0].set_xlim(0, right)
-    for ax in axes:
+    drawn = pd.concat(rows, ignore_index=True)
+    scores = np.arange(int(np.ceil(right)) + 1)
+    heights = [
+        np.interp(scores, g["high"], g[["simulated", "exact"]].max(axis=1), left=0, right=0)
+        for _, g in drawn.groupby("strategy", sort=False)
+    ]
+    inside = _corner_free(heights, scores, axes[0].get_ylim()[1])
+    for ax, sid in zip(axes, report.ranked, strict=True):
+        panel_label(ax, sid, inside)
         ax.set_xlabel("")
         ax.set_ylabel("")
     fig.supxlabel(f"final score ({width}-point bins)", fontsize="medium")
@@ -122,12 +166,13 @@ def distributions_figure(report: Report):
         loc="outside upper center",
         ncol=2,
     )
-    return fig, pd.concat(rows, ignore_index=True), width
+    return fig, drawn, width
 
 
 def survival_figure(report: Report):
-    """One panel per strategy (best first): its survival curve in its colour over the
-    reference's (black) and the other strategies' (grey).
+    """One panel per strategy (best first): its survival curve in its colour (solid,
+    thick, outlined) over the reference's (black, dashed) and the other strategies'
+    (grey).
 
     Returns
     -------
@@ -149,10 +194,15 @@ def survival_figure(report: Report):
             if other not in (sid, REFERENCE):
                 ax.step(x, curves[other], where="post", color=BACKGROUND_COLOR, lw=0.5)
         if REFERENCE in curves and sid != REFERENCE:
-            ax.step(x, curves[REFERENCE], where="post", **styles[REFERENCE].line())
-        ax.step(x, curves[sid], where="post", **_outlined(styles[sid]))
-        ax.set_title(sid, fontsize="medium", pad=2)
+            reference = {**styles[REFERENCE].line(), "linestyle": "--", "linewidth": 1.0}
+            ax.step(x, curves[REFERENCE], where="post", label=REFERENCE, **reference)
+        ax.step(x, curves[sid], where="post", label=sid, **_outlined(styles[sid]))
+    shown = x <= xmax
+    inside = _corner_free([curves[c].to_numpy()[shown] for c in curves], x[shown], 1.02)
+    for ax, sid in zip(axes, report.ranked, strict=True):
+        panel_label(ax, sid, inside)
     axes[0].set_xlim(0, xmax)
+    integer_ticks(axes[0].xaxis)  # scores
     axes[0].set_ylim(0, 1.02)
     fig.supxlabel("final score x", fontsize="medium")
     fig.supylabel("P(final score ≥ x)", fontsize="medium")
@@ -177,8 +227,8 @@ def _outlined(style: StrategyStyle) -> dict:
 
 
 def box_means_figure(report: Report):
-    """Mean points per box of every strategy against optimal play's exact means (bars);
-    draws ``boxes_mean.csv``."""
+    """Mean points per box of every strategy against optimal play's exact means (bars),
+    the boxes by their labels (``Three of a kind``); draws ``boxes_mean.csv``."""
     import matplotlib.pyplot as plt
 
     table = report.box_tables["mean"]
@@ -191,5 +241,6 @@ def box_means_figure(report: Report):
         reference=exact_ref if exact_ref in table else REFERENCE,
         ax=ax,
         styles=report_styles(report),
+        labels=dict(zip(report.rules.box_names, report.rules.box_labels, strict=True)),
     )
     return fig

@@ -146,7 +146,7 @@ def _write_distributions(folder: DocumentFolder, report: Report) -> None:
         fig,
         "survival.png",
         f"Survival curves P(final score ≥ x), one panel per strategy (colour) with {REFERENCE} "
-        "(black) and the other strategies (grey): exact for deterministic strategies, "
+        "(black, dashed) and the other strategies (grey): exact for deterministic strategies, "
         "empirical otherwise.",
         data="survival.csv",
     )
@@ -177,7 +177,8 @@ def _write_boxes(folder: DocumentFolder, report: Report) -> None:
     folder.figure(
         box_means_figure(report),
         "box_means.png",
-        "Mean points per box; bars: optimal play (exact).",
+        "Mean points per box, one marker per strategy (in the order of the legend, top to "
+        "bottom within a box); bars: optimal play (exact).",
         data="boxes_mean.csv",
     )
 
@@ -202,13 +203,20 @@ def _write_full_ranking(folder: DocumentFolder, report: Report) -> None:
     folder.csv(table, "ranking.csv")
     fig, ax = _plt().subplots(figsize=(FULL_WIDTH, 0.22 * len(table) + 1.0))
     plots.plot_ranking(table, ax=ax, styles=report_styles(report))
-    folder.figure(
-        fig,
-        "ranking.png",
-        "Means in rank order with simultaneous intervals (diamonds: exact means, no "
-        "uncertainty); strategies sharing a tier letter cannot be told apart.",
-        data="ranking.csv",
-    )
+    if plots.shows_gaps(table):
+        caption = (
+            f"Points behind `{table.index[0]}` (exact mean {table['mean'].iloc[0]:.2f}) in "
+            "rank order, on a log scale (linear below the smallest gap) so that small gaps "
+            "show beside large ones, each gap printed at the right; diamonds: exact means, "
+            "no uncertainty; a simulated mean with its simultaneous interval. Strategies "
+            "sharing a tier letter cannot be told apart."
+        )
+    else:
+        caption = (
+            "Means in rank order with simultaneous intervals (diamonds: exact means, no "
+            "uncertainty); strategies sharing a tier letter cannot be told apart."
+        )
+    folder.figure(fig, "ranking.png", caption, data="ranking.csv")
     pairs = ranking.pairs
     doc.heading("Pairs with uncertainty", 3)
     doc.paragraph(
@@ -283,9 +291,23 @@ def _write_selection(folder: DocumentFolder, report: Report) -> None:
     doc.table(table)
     folder.csv(table, "kim_nelson.csv")
     folder.csv(kn.trace, "kim_nelson_trace.csv", index=False)
+    stages = kn.trace["stage"].unique()
+    if len(stages) == 1:  # a trace of one point per strategy: the table says it all
+        doc.paragraph(
+            f"Every strategy was decided at the first stage ({int(stages[0]):,} observations): "
+            "no elimination trace is drawn (the running means are the table's)."
+        )
+        return
     fig, ax = _plt().subplots(figsize=(FULL_WIDTH, 3.2))
     plots.plot_kn_trace(kn, ax=ax, styles=report_styles(report))
-    folder.figure(fig, "kn_trace.png", "Kim–Nelson elimination trace.", data="kim_nelson_trace.csv")
+    folder.figure(
+        fig,
+        "kn_trace.png",
+        "Kim–Nelson elimination trace: each strategy's running mean against the stage (log "
+        "scale), its line ending with its marker where it was eliminated; the winner's runs "
+        "to the last stage.",
+        data="kim_nelson_trace.csv",
+    )
 
 
 def _write_head_to_head(folder: DocumentFolder, report: Report) -> None:
@@ -303,8 +325,13 @@ def _write_head_to_head(folder: DocumentFolder, report: Report) -> None:
     n = len(report.ranked)
     width = COLUMN_WIDTH if n <= 5 else FULL_WIDTH
     fig, ax = _plt().subplots(figsize=(width, min(0.3 * n + 2.0, 0.8 * width)))
-    plots.plot_win_matrix(wm, ax=ax, title="P(row beats column)")
-    folder.figure(fig, "win_matrix.png", "P(row beats column).", data="win_matrix.csv")
+    plots.plot_win_matrix(wm, ax=ax)
+    folder.figure(
+        fig,
+        "win_matrix.png",
+        "P(row beats column) in a blind two-player game, ties counting half.",
+        data="win_matrix.csv",
+    )
 
 
 def _write_regret(folder: DocumentFolder, report: Report) -> None:
@@ -329,7 +356,8 @@ def _write_regret(folder: DocumentFolder, report: Report) -> None:
     folder.figure(
         fig,
         "regret_by_turn.png",
-        "Expected loss against optimal play by turn.",
+        "Expected loss against optimal play by turn (the points each strategy loses, in "
+        "expectation, at the decisions of that turn).",
         data="regret_by_turn.csv",
     )
     situations = []

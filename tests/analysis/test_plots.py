@@ -233,10 +233,10 @@ def test_one_strategy_one_colour_in_every_report_figure(small_report):
         surv, curves = survival_figure(rep)
         boxes = box_means_figure(rep)
     for fig in (dist, surv):
-        for ax in fig.axes:
-            if not ax.get_visible() or not ax.get_title():
-                continue
-            sid = ax.get_title()
+        panels = [ax for ax in fig.axes if ax.get_visible()]
+        assert [ax.get_label() for ax in panels] == rep.ranked  # each panel named
+        for ax in panels:
+            sid = ax.get_label()
             own = [colour(a) for a in [*ax.lines, *ax.patches] if colour(a) == styles[sid].color]
             assert own, (fig, sid)
     box_colours = labelled_colours(boxes.axes[0])

@@ -71,16 +71,19 @@ def format_regret(r, seconds: float) -> str:
 
 
 def draw_regret(result, axes) -> None:
-    """Loss by turn (left) and by box chosen (right)."""
+    """Loss by turn (left) and by box chosen (right, the boxes by their labels), no title:
+    the axes say what each panel shows."""
     from yahtzee_sim.analysis.plots import plot_regret
     from yahtzee_sim.analysis.style import strategy_styles
 
     color = strategy_styles([result.strategy])[result.strategy].color  # as in every figure
     plot_regret(result, ax=axes[0], color=color)
+    rules = result.rules
+    labels = dict(zip(rules.box_names, rules.box_labels, strict=True))
     by_box = result.by_box
-    axes[1].barh(list(by_box.index)[::-1], by_box.values[::-1], color=color)
-    axes[1].set_xlabel("expected points lost")
-    axes[1].set_title("by box chosen")
+    names = [labels.get(b, b) for b in by_box.index]
+    axes[1].barh(names[::-1], by_box.values[::-1], color=color)
+    axes[1].set_xlabel("expected points lost in the box chosen")
 
 
 def run_regret(args: argparse.Namespace) -> int:
