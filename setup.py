@@ -48,5 +48,6 @@ setup(
         extensions(),
         compiler_directives={"language_level": 3},
         nthreads=os.cpu_count() or 1,
-    )
+    ),
+    options={"build_ext": {"parallel": os.cpu_count() or 1}},  # one C compile per core
 )
