@@ -24,7 +24,7 @@ def test_rank_json(capsys):
     assert [row["exact"] for row in data["table"]] == [True, True, False]
     assert data["games"] == 400 and isinstance(data["games"], int)
     assert all(isinstance(row["games"], int) for row in data["table"])
-    assert data["alpha"] == 0.05 and "Holm" in data["procedure"]
+    assert data["alpha"] == 0.05 and "Bonferroni" in data["procedure"]
     assert len(data["pairs"]) == 3 and sum(p["exact"] for p in data["pairs"]) == 1
     exact_pair = next(p for p in data["pairs"] if p["exact"])
     assert exact_pair["low"] == exact_pair["difference"] == exact_pair["high"]
