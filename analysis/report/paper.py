@@ -11,6 +11,7 @@ import pandas as pd
 
 from yahtzee_sim.analysis.report.latex import Raw, interval, latex_table
 from yahtzee_sim.analysis.report.methods import BIBTEX, methods_paragraph
+from yahtzee_sim.analysis.report.ranking_files import ranking_latex as ranking_table
 
 #: The files :func:`write_paper_files` writes, in order.
 PAPER_FILES = ("summary.tex", "ranking.tex", "regret.tex", "methods.tex", "references.bib")
@@ -44,28 +45,9 @@ def summary_latex(report) -> str:
 
 
 def ranking_latex(report) -> str:
-    """The full ranking: mean, simultaneous interval (exact means: none), tier, games."""
-    r = report.ranking
-    t = r.table
-    frame = pd.DataFrame(
-        {
-            "mean": t["mean"],
-            "interval": [
-                Raw("exact") if row.exact else interval(row.low, row.high) for row in t.itertuples()
-            ],
-            "tier": t["tier"],
-            "games": t["games"].astype("int64"),
-        },
-        index=t.index,
-    )
-    return latex_table(
-        frame,
-        f"Ranking of the strategies by mean final score, with intervals simultaneous over the "
-        f"random strategies; strategies sharing a letter in the tier column cannot be told "
-        f"apart ({r.procedure}, α = {r.alpha:g}).",
-        "tab:ranking",
-        note=r.guarantee,
-    )
+    """The full ranking (:func:`~yahtzee_sim.analysis.report.ranking_files.ranking_latex`:
+    the same table ``rank --out`` writes)."""
+    return ranking_table(report.ranking)
 
 
 def regret_latex(report) -> str:

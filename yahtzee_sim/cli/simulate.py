@@ -35,8 +35,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     opt.add_output(p)
 
 
-def format_summary(s: dict, seconds: float) -> str:
-    """The text report of a simulation summary (``SimulationResult.summary()``)."""
+def kind_box_plural(rules) -> str:
+    """The n-of-a-kind box named by the rules, in the plural: ``Yahtzees`` on Yahtzee,
+    ``Yatzys`` on Yatzy, ``Yachts`` on Yacht; ``n-of-a-kinds`` on rules without one."""
+    labels = [box.label for box in rules.boxes if box.kind == "yahtzee"]
+    return f"{labels[0]}s" if labels else "n-of-a-kinds"
+
+
+def format_summary(s: dict, seconds: float, rules) -> str:
+    """The text report of a simulation summary (``SimulationResult.summary()``) on
+    ``rules``; the n-of-a-kind box is named as the rules name it (:func:`kind_box_plural`)."""
+    kinds = kind_box_plural(rules)
     p = s["percentiles"]
     lines = [
         f"strategy     {s['strategy']}",
@@ -47,7 +56,7 @@ def format_summary(s: dict, seconds: float) -> str:
         f"min / max    {s['min']} / {s['max']}",
         "percentiles  " + "  ".join(f"{k} {v:.0f}" for k, v in p.items()),
         f"upper bonus  {100 * s['bonus_rate']:.1f}% of games",
-        f"Yahtzees     {s['yahtzees_mean']:.3f} per game ({s['yahtzee_bonuses_mean']:.3f} bonuses)",
+        f"{kinds:<13}{s['yahtzees_mean']:.3f} per game ({s['yahtzee_bonuses_mean']:.3f} bonuses)",
         "box means:",
     ]
     lines += [f"  {name:<18}{v:7.2f}" for name, v in s["box_means"].items()]
@@ -85,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
             rules=rules,
             n_jobs=args.jobs,
             chunk_size=args.chunk_size or DEFAULT_CHUNK,
-            progress=None if opt.progress(args) else False,
+            progress=opt.progress(args),
             checkpoint=args.checkpoint,
         )
     finally:
@@ -99,6 +108,6 @@ def run(args: argparse.Namespace) -> int:
     if args.json:  # no wall time: the same command prints the same bytes
         print(json.dumps(summary))
         return 0
-    lines = [format_summary(summary, seconds), *written("per-game results", args.out)]
+    lines = [format_summary(summary, seconds, rules), *written("per-game results", args.out)]
     print("\n".join([*lines, *written("game records", args.record)]))
     return 0
