@@ -11,7 +11,7 @@ import pandas as pd
 
 from yahtzee_sim.analysis.report.latex import Raw, interval, latex_table
 from yahtzee_sim.analysis.report.methods import BIBTEX, methods_paragraph
-from yahtzee_sim.analysis.report.ranking_files import ranking_latex as ranking_table
+from yahtzee_sim.analysis.report.ranking_files import ranking_latex
 
 #: The files :func:`write_paper_files` writes, in order.
 PAPER_FILES = ("summary.tex", "ranking.tex", "regret.tex", "methods.tex", "references.bib")
@@ -44,12 +44,6 @@ def summary_latex(report) -> str:
     )
 
 
-def ranking_latex(report) -> str:
-    """The full ranking (:func:`~yahtzee_sim.analysis.report.ranking_files.ranking_latex`:
-    the same table ``rank --out`` writes)."""
-    return ranking_table(report.ranking)
-
-
 def regret_latex(report) -> str:
     """The regret table: points lost against optimal play, by decision type."""
     return latex_table(
@@ -66,7 +60,7 @@ def write_paper_files(folder, report) -> list[str]:
     (``regret.tex`` only when the report has regrets)."""
     texts = {
         "summary.tex": summary_latex(report),
-        "ranking.tex": ranking_latex(report),
+        "ranking.tex": ranking_latex(report.ranking),  # the table `rank --out` writes
         "regret.tex": regret_latex(report) if report.regrets else None,
         "methods.tex": "\\begin{sloppypar}\n"
         + methods_paragraph(report, latex=True)
