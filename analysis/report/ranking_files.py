@@ -1,6 +1,6 @@
 """The files of a full ranking, written alike by ``report`` and ``rank --out``:
 ``ranking.csv`` (one row per strategy), ``ranking_pairs.csv`` (one row per pair) and
-``ranking.tex`` (the ranking table for a paper, its guarantee under it).
+``ranking.tex`` (the ranking table for a paper, its guarantee under it, as a ``table*``).
 
 The tables show the intervals the guarantee speaks of: the difference of each strategy to
 the best, with its simultaneous interval (every pair's is in ``ranking_pairs.csv``).
@@ -75,7 +75,8 @@ def pairs_display(pairs: pd.DataFrame) -> pd.DataFrame:
 
 def ranking_latex(ranking: RankingResult) -> str:
     """``ranking.tex``: mean, the difference to the best with its simultaneous interval,
-    tier and games (``exact`` for an exact mean), the guarantee under the table."""
+    tier and games (``exact`` for an exact mean), the guarantee under the table; a
+    ``table*`` (the width of the page in a two-column article)."""
     t = ranking.table
     exact_pair = _pair_of_the_best(ranking)
     cells = []
@@ -102,13 +103,18 @@ def ranking_latex(ranking: RankingResult) -> str:
         },
         index=t.index,
     )
-    return latex_table(
+    tex = latex_table(
         frame,
         "Ranking of the strategies by mean final score. Behind the best: the best mean minus "
         "the strategy's, with its simultaneous interval; strategies sharing a letter in the "
         f"tier column cannot be told apart ({ranking.procedure}, α = {ranking.alpha:g}).",
         "tab:ranking",
         note=ranking.guarantee,
+    )
+    # by choice the width of the page (table*): the strategy names, five columns and the
+    # guarantee under them do not fit one column of a two-column article
+    return tex.replace(r"\begin{table}", r"\begin{table*}", 1).replace(
+        r"\end{table}", r"\end{table*}", 1
     )
 
 

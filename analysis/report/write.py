@@ -196,8 +196,9 @@ def _write_full_ranking(folder: DocumentFolder, report: Report) -> None:
     doc.paragraph(
         f"Every pair of strategies compared ({ranking.procedure}; α = {ranking.alpha:g}). "
         f"Ranked by their exact means (their order among themselves is certain): "
-        f"{', '.join(exact) or 'none'}. Ranked from {ranking.games:,} simulated games each "
-        f"(their order needs statistics): {', '.join(random) or 'none'}. `{BEHIND}`: the "
+        f"{', '.join(exact) or 'none'}. Ranked from "
+        + (f"{ranking.games:,} simulated games each" if random else "simulated games")
+        + f" (their order needs statistics): {', '.join(random) or 'none'}. `{BEHIND}`: the "
         "best mean minus the strategy's, with its simultaneous interval (every pair's is "
         "below). Strategies that share a letter in `tier` cannot be told apart."
     )

@@ -240,3 +240,30 @@ def test_the_latex_files_compile_with_pdflatex_and_bibtex(written, tmp_path):
         for author in ("Kim", "Hsu", "Piepho", "Glenn"):
             assert author in bbl, author
     assert (tmp_path / "paper.pdf").stat().st_size > 1000
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+@pytest.mark.parametrize("columns", ["onecolumn", "twocolumn"])
+def test_the_ranking_table_typesets_without_an_overfull_box(tmp_path, columns):
+    from yahtzee_sim.analysis import rank_scores
+    from yahtzee_sim.analysis.report.ranking_files import ranking_latex
+
+    rng = np.random.default_rng(0)
+    luck = rng.normal(90.0, 25.0, 1000)
+    scores = {f"tiered-random-{i}": luck + rng.normal(-i, 5.0, 1000) for i in range(3)}
+    exact = {f"glenn-yahtzees-and-straights-{i}": 250.0 - 20 * i for i in range(11)}
+    (tmp_path / "ranking.tex").write_text(ranking_latex(rank_scores(scores, exact)))
+    (tmp_path / "paper.tex").write_text(
+        rf"\documentclass[{columns}]{{article}}" + "\n" + r"\usepackage[T1]{fontenc}"
+        "\n" + r"\usepackage{booktabs}" + "\n" + r"\begin{document}\input{ranking}\end{document}"
+    )
+    done = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "paper.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert "Overfull" not in done.stdout, done.stdout[-3000:]

@@ -111,7 +111,7 @@ def test_rank_out_writes_the_ranking_files(tmp_path, capsys):
     out = capsys.readouterr().out
     assert f"ranking.csv, ranking_pairs.csv, ranking.tex written to {folder}" in out
     tex = (folder / "ranking.tex").read_text()
-    assert r"\begin{table}" in tex and "With probability at least 0.95" in tex
+    assert r"\begin{table*}" in tex and "With probability at least 0.95" in tex
     assert " & 0 \\\\" not in tex  # no "games 0" for the exact mean
     (tmp_path / "file").write_text("")
     with pytest.raises(SystemExit) as info:
