@@ -86,10 +86,7 @@ def methods_paragraph(report, latex: bool = False) -> str:
         f"The deterministic strategies ({names(evaluated)}) were also evaluated exactly by a "
         "forward pass over the game's states" + _cite("Glenn2006", latex) + ", which gives "
         "their exact mean.",
-        f"The ranking takes the exact means of {names(exact)} and the simulated games of "
-        f"{names(played)}."
-        if exact
-        else "The ranking takes every strategy's simulated games.",
+        _ranked_by(exact, played, evaluated, names),
         _comparisons(ranking, latex),
         ranking.guarantee,
     ]
@@ -114,6 +111,22 @@ def methods_paragraph(report, latex: bool = False) -> str:
         return text.replace(f"{report.games:,}", _thousands(report.games))
     text = text.replace("alpha =", "α =").replace("delta =", "δ =")
     return text.replace("n0 =", "n₀ =")
+
+
+def _ranked_by(exact: list, played: list, evaluated: list, names) -> str:
+    """Which means the ranking takes: exact ones (``exact``), simulated games (``played``);
+    ``evaluated``: the strategies evaluated exactly, ``names`` formats a list of ids."""
+    if not exact:
+        return "The ranking takes every strategy's simulated games."
+    if exact == evaluated:
+        return (
+            "The ranking takes their exact means and the simulated games of the others "
+            f"({names(played)})."
+        )
+    return (
+        f"The ranking takes the exact means of {names(exact)} and the simulated games of "
+        f"{names(played)}."
+    )
 
 
 def _comparisons(ranking, latex: bool) -> str:

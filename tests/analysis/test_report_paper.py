@@ -135,6 +135,8 @@ def test_one_guarantee_sentence_in_every_output(written):
     assert sentence in (out / "ranking.tex").read_text()  # the note under the table
     assert sentence in format_report(report, out, files, 1.0).splitlines()[-2]
     assert sentence in format_ranking(report.ranking, "2-yatzy", 1).splitlines()
+    ranked_by = "The ranking takes their exact means and the simulated games of the others"
+    assert f"{ranked_by} (`random`)." in methods_paragraph(report)
 
 
 def test_ranking_table_shows_the_differences_to_the_best(written):
