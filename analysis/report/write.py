@@ -36,6 +36,7 @@ from yahtzee_sim.analysis.style import (
     figure_style,
     parse_figure_formats,
 )
+from yahtzee_sim.game.boxnames import kind_box_plural
 from yahtzee_sim.game.rules import RuleSet, get_rules
 
 
@@ -120,10 +121,12 @@ def _write_summary(folder: DocumentFolder, report: Report) -> None:
         "reference."
     )
     doc.heading("Summary")
+    kinds = kind_box_plural(report.rules)  # the n-of-a-kind box as the rules name it
+    kinds = "n-of-a-kind turns" if kinds == "n-of-a-kinds" else f"{kinds} (n-of-a-kind turns)"
     doc.paragraph(
         "Exact mean and SD where the strategy is deterministic; simulated mean, SD, 95% "
         "confidence interval of the mean, minimum, 10th percentile, median, maximum, share "
-        "of games with the upper bonus and Yahtzees (n-of-a-kind turns) per game."
+        f"of games with the upper bonus and {kinds} per game."
     )
     doc.table(report.summary)
 

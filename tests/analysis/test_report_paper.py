@@ -102,6 +102,8 @@ def test_ranking_and_selection_sections(written):
     ):
         assert needle in md, needle
     assert "Kim–Nelson ranking" not in md
+    assert "upper bonus and n-of-a-kind turns per game" in md  # 2-yatzy has no such box
+    assert "Yahtzees" not in md.split("## Summary")[1].split("|")[0]
     games = report.kn.parameters["games"]
     used = sum(report.kn.observations.values()) * report.kn.parameters["batch"]
     assert f"Games: {games:,} drawn (ahead, in blocks), {used:,} used." in md

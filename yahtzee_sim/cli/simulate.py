@@ -13,6 +13,7 @@ from yahtzee_sim.cli import options as opt
 from yahtzee_sim.cli.files import check_file, check_frame_file, write_frame
 from yahtzee_sim.engine.records import check_records_fit, record_games, write_records
 from yahtzee_sim.engine.simulate import DEFAULT_CHUNK, simulate, simulate_aggregate
+from yahtzee_sim.game.boxnames import kind_box_plural
 from yahtzee_sim.solving.solver import batched_fill
 from yahtzee_sim.strategies.optimal import TableStrategy
 
@@ -35,16 +36,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     opt.add_output(p)
 
 
-def kind_box_plural(rules) -> str:
-    """The n-of-a-kind box named by the rules, in the plural: ``Yahtzees`` on Yahtzee,
-    ``Yatzys`` on Yatzy, ``Yachts`` on Yacht; ``n-of-a-kinds`` on rules without one."""
-    labels = [box.label for box in rules.boxes if box.kind == "yahtzee"]
-    return f"{labels[0]}s" if labels else "n-of-a-kinds"
-
-
 def format_summary(s: dict, seconds: float, rules) -> str:
     """The text report of a simulation summary (``SimulationResult.summary()``) on
-    ``rules``; the n-of-a-kind box is named as the rules name it (:func:`kind_box_plural`)."""
+    ``rules``; the n-of-a-kind box is named as the rules name it
+    (:func:`~yahtzee_sim.game.boxnames.kind_box_plural`)."""
     kinds = kind_box_plural(rules)
     p = s["percentiles"]
     lines = [
