@@ -8,17 +8,21 @@ deterministic and one random strategy is a one-sample t on the random one's game
 a pair of two deterministic strategies is their exact difference (no uncertainty, not
 in the family). Over the ``m`` pairs with uncertainty:
 
-* adjusted p-values and decisions by Holm's (1979) step-down procedure: the probability
-  of declaring any pair of equal means different is at most α, whatever the dependence
-  between the pairs;
-* simultaneous intervals by Bonferroni: with probability at least 1 − α the ``m``
-  intervals cover their true differences together. An interval that excludes 0 always
-  belongs to a pair Holm declares different (Holm rejects whatever Bonferroni rejects);
-  a pair between the two thresholds is declared different with an interval touching 0.
+* simultaneous intervals by Bonferroni: each pair's t interval at level ``1 − α/m``, so
+  that with probability at least ``1 − α`` the ``m`` intervals cover their true
+  differences together;
+* decisions read off those intervals: a pair is declared different exactly when its
+  interval excludes 0. Whenever every interval covers its true difference, no pair of
+  equal means is declared different and no pair declared different is in the wrong
+  order; so one event of probability at least ``1 − α`` holds the intervals and the
+  decisions together (:func:`guarantee` states it in one sentence). The adjusted p-value
+  ``min(1, m·p)`` is below α exactly when the interval excludes 0.
 
 The t statistics rest on the central limit theorem: game scores are bounded, so a few
-hundred games make them close to normal. Tiers are the compact letter display
-(:func:`~yahtzee_sim.analysis.ranking.letters.letter_display`) of Holm's decisions.
+hundred games make them close to normal (for normal scores each t interval's level is
+exact). Tiers
+are the compact letter display
+(:func:`~yahtzee_sim.analysis.ranking.letters.letter_display`) of the decisions.
 """
 
 from __future__ import annotations
@@ -35,7 +39,10 @@ from yahtzee_sim.analysis.ranking.kim_nelson import SelectionError
 from yahtzee_sim.analysis.ranking.letters import letter_display
 
 #: The name of the procedure, as results and reports state it.
-PROCEDURE = "Holm-adjusted paired t tests with Bonferroni simultaneous intervals"
+PROCEDURE = (
+    "paired t intervals of the differences, simultaneous by Bonferroni; a pair is declared "
+    "different when its interval excludes 0"
+)
 
 
 @dataclass(eq=False)
@@ -46,21 +53,24 @@ class RankingResult:
     ----------
     table : pandas.DataFrame
         One row per strategy (index ``strategy``), best mean first: ``mean``; ``low``,
-        ``high`` (the interval of the mean, simultaneous over the random strategies;
-        equal to ``mean`` for an exact one); ``tier`` (letters: strategies sharing a
-        letter cannot be told apart); ``exact`` (bool: the mean is exact); ``games``
-        (int: games behind the mean, 0 for an exact mean).
+        ``high`` (the interval of the mean, Bonferroni-simultaneous over the random
+        strategies at level 1 − α, a statement of its own; equal to ``mean`` for an exact
+        one); ``tier`` (letters: strategies sharing a letter cannot be told apart);
+        ``exact`` (bool: the mean is exact); ``games`` (int: games behind the mean, 0 for
+        an exact mean); ``behind``, ``behind_low``, ``behind_high`` (the best mean minus
+        this one, and its simultaneous interval: the row of the pair (best, this) in
+        ``pairs``; NaN in the best's row).
     pairs : pandas.DataFrame
         One row per pair (``first`` ranked above ``second``): ``difference`` (first −
-        second), ``low``, ``high`` (simultaneous interval), ``p_adjusted`` (Holm),
-        ``significant`` (bool), ``exact`` (bool: both means exact, no uncertainty),
-        ``games`` (int).
+        second), ``low``, ``high`` (simultaneous interval), ``p_adjusted`` (Bonferroni:
+        ``min(1, m·p)``), ``significant`` (bool: the interval excludes 0), ``exact``
+        (bool: both means exact, no uncertainty), ``games`` (int).
     alpha : float
-        Family-wise error.
+        Family-wise error: 1 − α is the level of :attr:`guarantee`.
     procedure : str
         :data:`PROCEDURE`.
     guarantee : str
-        The guarantee, in one sentence.
+        The guarantee, in one sentence (:func:`guarantee`).
     games : int
         Games per random strategy (0 when every strategy is exact).
     """
@@ -130,12 +140,12 @@ def rank_scores(
     games = len(next(iter(data.values()))) if data else 0
     means = {**{s: float(x.mean()) for s, x in data.items()}, **exact}
     order = sorted(means, key=lambda s: -means[s])
-    pairs = _pairs(order, means, data, exact, alpha)
-    table = _table(order, means, data, exact, alpha)
-    significant = pairs["significant"].to_numpy()
-    different = zip(pairs["first"][significant], pairs["second"][significant], strict=True)
+    columns = _pairs(order, means, data, exact, alpha)
+    pairs = pd.DataFrame(columns)
+    declared = columns["significant"]
+    different = zip(columns["first"][declared], columns["second"][declared], strict=True)
     tiers = letter_display(order, list(different))
-    table.insert(3, "tier", [tiers[s] for s in order])
+    table = _table(order, means, data, exact, alpha, [tiers[s] for s in order], columns)
     return RankingResult(
         table=table,
         pairs=pairs,
@@ -148,35 +158,30 @@ def rank_scores(
 
 def guarantee(alpha: float, tested: int, exact: int) -> str:
     """The one-sentence guarantee of a ranking with ``tested`` pairs under uncertainty
-    and ``exact`` deterministic strategies."""
+    and ``exact`` deterministic strategies: the sentence every output of the ranking
+    prints (terminal, report, LaTeX table, methods paragraph).
+
+    Examples
+    --------
+    >>> guarantee(0.05, 1, 0)[:64]
+    'With probability at least 0.95 (up to the normal approximation o'
+    """
     if tested == 0:
         return "Every strategy is deterministic: the order is certain (exact means, no error)."
-    level = f"{1 - alpha:.3g}"
+    cover = (
+        "the interval of the difference covers its true value"
+        if tested == 1
+        else f"all {tested} intervals of the differences cover their true values together"
+    )
     text = (
-        f"With probability at least {level}, no two strategies of equal mean are declared "
-        f"different (Holm's family-wise error α = {alpha:.3g} over {_pairs_count(tested)}) "
-        f"and the {_pairs_count(tested, 'interval')} of the differences cover their true "
-        "values together (Bonferroni)"
+        f"With probability at least {1 - alpha:.3g} (up to the normal approximation of the "
+        f"t statistics), {cover} (Bonferroni), so no two strategies of equal mean are "
+        "declared different and no pair declared different is in the wrong order, since a "
+        "pair is declared different exactly when its interval excludes 0"
     )
     if exact > 1:
-        text += "; the order of the deterministic strategies is certain (exact means)"
+        text += "; the order of the deterministic strategies among themselves is certain"
     return text + "."
-
-
-def _pairs_count(n: int, noun: str = "pair") -> str:
-    """``"1 pair"``, ``"3 pairs"``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def holm(p_values: np.ndarray) -> np.ndarray:
-    """Holm's (1979) step-down adjusted p-values (capped at 1), in the order given."""
-    p = np.asarray(p_values, dtype=np.float64)
-    m = len(p)
-    order = np.argsort(p, kind="stable")
-    stepped = np.maximum.accumulate((m - np.arange(m)) * p[order])
-    adjusted = np.empty(m)
-    adjusted[order] = np.minimum(stepped, 1.0)
-    return adjusted
 
 
 def _check(scores, exact: dict, alpha: float) -> dict[str, np.ndarray]:
@@ -201,44 +206,38 @@ def _check(scores, exact: dict, alpha: float) -> dict[str, np.ndarray]:
     return data
 
 
-def _pairs(order, means, data, exact, alpha) -> pd.DataFrame:
-    """One row per pair in rank order, with Holm's decisions and Bonferroni's intervals."""
+def _pairs(order, means, data, exact, alpha) -> dict[str, np.ndarray]:
+    """The columns of the pairs in rank order: Bonferroni's simultaneous intervals and
+    the decisions read off them."""
     pairs = list(combinations(order, 2))
     diff = np.array([means[a] - means[b] for a, b in pairs])
     certain = np.array([a in exact and b in exact for a, b in pairs], dtype=bool)
-    se, p, games = np.zeros(len(pairs)), np.ones(len(pairs)), np.zeros(len(pairs), np.int64)
+    se, games = np.zeros(len(pairs)), np.zeros(len(pairs), np.int64)
     for n, (a, b) in enumerate(pairs):
-        if certain[n]:
-            p[n] = 0.0 if diff[n] != 0 else 1.0
-            continue
-        x = _difference_games(a, b, data, exact)
-        games[n] = len(x)
-        se[n] = float(x.std(ddof=1)) / np.sqrt(len(x))
-        if se[n] > 0:
-            p[n] = 2 * stats.t.sf(abs(diff[n]) / se[n], len(x) - 1)
-        else:  # every game gave the same difference
-            p[n] = 0.0 if diff[n] != 0 else 1.0
+        if not certain[n]:
+            x = _difference_games(a, b, data, exact)
+            games[n], se[n] = len(x), float(x.std(ddof=1)) / np.sqrt(len(x))
     tested = ~certain
     m = int(tested.sum())
-    adjusted = p.copy()
-    if m:
-        adjusted[tested] = holm(p[tested])
+    spread = se > 0  # else every game gave the same difference (or the pair is exact)
+    p = np.where(diff != 0, 0.0, 1.0)
     half = np.zeros(len(pairs))
-    if m:
-        half[tested] = _critical(alpha / (2 * m), games[tested]) * se[tested]
-    return pd.DataFrame(
-        {
-            "first": [a for a, _ in pairs],
-            "second": [b for _, b in pairs],
-            "difference": diff,
-            "low": diff - half,
-            "high": diff + half,
-            "p_adjusted": adjusted,
-            "significant": np.where(tested, adjusted < alpha, diff != 0).astype(bool),
-            "exact": certain,
-            "games": games,
-        }
-    )
+    if spread.any():
+        df = games[spread] - 1
+        p[spread] = 2 * stats.t.sf(np.abs(diff[spread]) / se[spread], df)
+        half[spread] = stats.t.isf(alpha / (2 * m), df) * se[spread]
+    low, high = diff - half, diff + half
+    return {
+        "first": np.array([a for a, _ in pairs], dtype=object),
+        "second": np.array([b for _, b in pairs], dtype=object),
+        "difference": diff,
+        "low": low,
+        "high": high,
+        "p_adjusted": np.where(tested, np.minimum(m * p, 1.0), p),
+        "significant": (low > 0) | (high < 0),
+        "exact": certain,
+        "games": games,
+    }
 
 
 def _difference_games(first, second, data, exact) -> np.ndarray:
@@ -251,39 +250,44 @@ def _difference_games(first, second, data, exact) -> np.ndarray:
     return data[first] - data[second]
 
 
-def _critical(tail: float, games) -> np.ndarray:
-    """The Student t quantile ``1 − tail`` with ``games − 1`` degrees of freedom (elementwise)."""
-    df = np.maximum(np.asarray(games, dtype=np.float64) - 1, 1)
-    return stats.t.isf(tail, df)
-
-
-def _table(order, means, data, exact, alpha) -> pd.DataFrame:
-    """Mean and simultaneous interval of each strategy (Bonferroni over the random ones)."""
+def _table(order, means, data, exact, alpha, tiers, pairs) -> pd.DataFrame:
+    """Mean and simultaneous interval of each strategy (Bonferroni over the random ones),
+    its tier, and the difference to the best with its interval (from ``pairs``)."""
     r = len(data)
     mean = np.array([means[s] for s in order])
+    games = np.array([0 if s in exact else len(data[s]) for s in order], dtype=np.int64)
+    sd = np.array([0.0 if s in exact else float(data[s].std(ddof=1)) for s in order])
     half = np.zeros(len(order))
-    games = np.zeros(len(order), dtype=np.int64)
-    for n, s in enumerate(order):
-        if s not in exact:
-            x = data[s]
-            games[n] = len(x)
-            half[n] = float(_critical(alpha / (2 * r), len(x))) * x.std(ddof=1) / np.sqrt(len(x))
-    table = pd.DataFrame(
+    if r:
+        random = games > 0
+        half[random] = stats.t.isf(alpha / (2 * r), games[random] - 1) * sd[random]
+        half[random] /= np.sqrt(games[random])
+    behind = {k: np.full(len(order), np.nan) for k in ("difference", "low", "high")}
+    for key in behind:  # the pairs (best, s) come first, in rank order
+        behind[key][1:] = pairs[key][: len(order) - 1]
+    return pd.DataFrame(
         {
             "mean": mean,
             "low": mean - half,
             "high": mean + half,
+            "tier": tiers,
             "exact": np.array([s in exact for s in order], dtype=bool),
             "games": games,
+            "behind": behind["difference"],
+            "behind_low": behind["low"],
+            "behind_high": behind["high"],
         },
         index=pd.Index(order, name="strategy"),
     )
-    return table
 
 
 def _records(frame: pd.DataFrame) -> list[dict]:
-    """Rows as dicts of plain Python values (JSON-ready)."""
-    return [
-        {k: (v.item() if isinstance(v, np.generic) else v) for k, v in row.items()}
-        for row in frame.to_dict(orient="records")
-    ]
+    """Rows as dicts of plain Python values (JSON-ready: NaN, a cell that does not apply,
+    as ``None``)."""
+    return [{k: _plain(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
+
+
+def _plain(value):
+    """A NumPy scalar as the Python value, NaN as ``None``."""
+    value = value.item() if isinstance(value, np.generic) else value
+    return None if isinstance(value, float) and value != value else value

@@ -64,7 +64,8 @@ class Report:
         reference).
     ranking : RankingResult
         The full ranking (:func:`~yahtzee_sim.analysis.ranking.pairwise.rank_scores`):
-        exact means for the deterministic strategies, the simulated games for the others.
+        exact means for the deterministic strategies, the simulated games for the others
+        (for every strategy with ``simulate_all``).
     kn : KNResult or None
         The Kim–Nelson selection of the best (``None`` if it did not run).
     mcb : pandas.DataFrame or None
@@ -170,6 +171,7 @@ def _resolve(strategies) -> dict:
         "regret_top": Integer(0),
         "progress": Boolean(),
         "quick": Boolean(),
+        "simulate_all": Boolean(),
     },
     ReportError,
 )
@@ -182,6 +184,7 @@ def build_report(
     regret_top: int = 10,
     progress: bool = True,
     quick: bool = False,
+    simulate_all: bool = False,
 ) -> Report:
     """Simulate, evaluate, rank and compare strategies.
 
@@ -209,6 +212,10 @@ def build_report(
         the exact evaluation of the strategies limited to their regret against optimal
         (max-EV) play and the exact mean, SD and per-box figures it brings (no exact
         score laws except optimal play's), no Kim–Nelson selection.
+    simulate_all : bool
+        Rank every strategy by its simulated games, the deterministic ones too (as
+        ``rank --simulate-all``); by default the ranking takes their exact means. The
+        exact results are computed either way (summary, figures, regret).
 
     Returns
     -------
@@ -248,14 +255,15 @@ def build_report(
     try:
         return _build(
             rules, n_games, seed, resolved, n_jobs, regret_top, progress, quick,
-            (warming, solving), t0,
+            (warming, solving), t0, simulate_all,
         )  # fmt: skip
     finally:
         for proc in (warming, solving):  # only still running if a step failed
             compile_ahead.finish(proc, timeout=0.0)
 
 
-def _build(rules, games, seed, resolved, n_jobs, regret_top, progress, quick, ahead, t0):
+def _build(rules, games, seed, resolved, n_jobs, regret_top, progress, quick, ahead, t0,
+           simulate_all=False):  # fmt: skip
     """The steps of :func:`build_report` (arguments checked; ``ahead``: the
     :mod:`~yahtzee_sim.analysis.report.compile_ahead` processes compiling the exact
     stage's kernels and solving sub-games, each ``None`` when not started)."""
@@ -291,10 +299,9 @@ def _build(rules, games, seed, resolved, n_jobs, regret_top, progress, quick, ah
         exact, regrets = exact_stage(todo, resolved, rules, regret_top, n_jobs, quick, skipped, bar)
     bar.step("exact", len(deterministic) - len(todo))  # strategies whose simulation failed
     with clock("ranking", "full ranking"):
+        by_mean = {} if simulate_all else {s: exact[s].mean for s in ids if s in exact}
         ranking = rank_scores(
-            {s: runs[s].scores for s in ids if s not in exact},
-            {s: exact[s].mean for s in ids if s in exact},
-            alpha=ALPHA,
+            {s: runs[s].scores for s in ids if s not in by_mean}, by_mean, alpha=ALPHA
         )
     with clock("kim_nelson", "Kim–Nelson"):
         kn = _kim_nelson([resolved[s] for s in ids], seed, rules, n_jobs, quick, skipped)

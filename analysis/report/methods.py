@@ -2,8 +2,10 @@
 the works it cites.
 
 The paragraph states the games, the seed, common random numbers, which strategies were
-evaluated exactly, the ranking procedure with its α and the Kim–Nelson selection with its
-δ; :data:`BIBTEX` holds the entries its ``\\cite`` keys name.
+evaluated exactly, which means the ranking takes, the ranking procedure with its α and its
+guarantee (the sentence the terminal, ``report.md`` and ``ranking.tex`` print) and the
+Kim–Nelson selection with its δ; :data:`BIBTEX` holds the entries its ``\\cite`` keys
+name.
 """
 
 from __future__ import annotations
@@ -31,16 +33,6 @@ BIBTEX = r"""@techreport{Glenn2006,
   year    = {2001}
 }
 
-@article{Holm1979,
-  author  = {Holm, Sture},
-  title   = {A Simple Sequentially Rejective Multiple Test Procedure},
-  journal = {Scandinavian Journal of Statistics},
-  volume  = {6},
-  number  = {2},
-  pages   = {65--70},
-  year    = {1979}
-}
-
 @book{Hsu1996,
   author    = {Hsu, Jason C.},
   title     = {Multiple Comparisons: Theory and Methods},
@@ -66,7 +58,6 @@ def _cite(key: str, latex: bool) -> str:
     names = {
         "Glenn2006": "Glenn 2006",
         "KimNelson2001": "Kim & Nelson 2001",
-        "Holm1979": "Holm 1979",
         "Hsu1996": "Hsu 1996",
         "Piepho2004": "Piepho 2004",
     }
@@ -84,25 +75,20 @@ def methods_paragraph(report, latex: bool = False) -> str:
         return ", ".join(code(s) for s in ids) or "none"
 
     ranking = report.ranking
-    exact = [s for s in ranking.table.index if ranking.table.loc[s, "exact"]]
-    random = [s for s in ranking.table.index if not ranking.table.loc[s, "exact"]]
-    alpha = f"{ranking.alpha:g}"
+    table = ranking.table
+    evaluated = [s for s in table.index if s in report.exact]
+    exact = [s for s in table.index if table.loc[s, "exact"]]
+    played = [s for s in table.index if not table.loc[s, "exact"]]
     parts = [
         f"Each of the {len(report.ids)} strategies played {report.games:,} games of the "
         f"{code(report.rules.name)} rules from master seed {report.seed}, with common random "
         "numbers: game g of every strategy was played with the same dice.",
-        f"The deterministic strategies ({names(exact)}) were also evaluated exactly by a "
+        f"The deterministic strategies ({names(evaluated)}) were also evaluated exactly by a "
         "forward pass over the game's states" + _cite("Glenn2006", latex) + ", which gives "
-        "their exact mean; the others (" + names(random) + ") are known from their games.",
-        f"Every pair of strategies was compared: two random strategies by a paired t test on "
-        "their common games, a random and a deterministic one by a one-sample t test of the "
-        "random one's games against the exact mean, two deterministic ones by their exact "
-        f"means (no test). The {ranking.tested_pairs} p-values were adjusted by Holm's "
-        "step-down procedure" + _cite("Holm1979", latex) + " and the intervals of the "
-        f"differences are simultaneous by Bonferroni, at family-wise error alpha = {alpha}; "
-        "strategies that cannot be told apart share a letter of a compact letter display"
-        + _cite("Piepho2004", latex)
-        + ".",
+        "their exact mean.",
+        _ranked_by(exact, played, evaluated, names),
+        _comparisons(ranking, latex),
+        ranking.guarantee,
     ]
     kn = report.kn
     if kn is not None:
@@ -125,6 +111,46 @@ def methods_paragraph(report, latex: bool = False) -> str:
         return text.replace(f"{report.games:,}", _thousands(report.games))
     text = text.replace("alpha =", "α =").replace("delta =", "δ =")
     return text.replace("n0 =", "n₀ =")
+
+
+def _ranked_by(exact: list, played: list, evaluated: list, names) -> str:
+    """Which means the ranking takes: exact ones (``exact``), simulated games (``played``);
+    ``evaluated``: the strategies evaluated exactly, ``names`` formats a list of ids."""
+    if not exact:
+        return "The ranking takes every strategy's simulated games."
+    if exact == evaluated:
+        return (
+            "The ranking takes their exact means and the simulated games of the others "
+            f"({names(played)})."
+        )
+    return (
+        f"The ranking takes the exact means of {names(exact)} and the simulated games of "
+        f"{names(played)}."
+    )
+
+
+def _comparisons(ranking, latex: bool) -> str:
+    """How the ranking compares the pairs: the t intervals, Bonferroni's level, the
+    decisions read off the intervals, the letters."""
+    m = ranking.tested_pairs
+    letters = (
+        "strategies that cannot be told apart share a letter of a compact letter display"
+        + _cite("Piepho2004", latex)
+        + "."
+    )
+    if m == 0:
+        return "Every pair was compared by its exact difference (no uncertainty); " + letters
+    minus = "$-$" if latex else "−"
+    return (
+        "Every pair of strategies was compared by the t interval of the difference of their "
+        "means: two ranked by their games by the paired interval on their common games, one "
+        "ranked by its games and one by its exact mean by the one-sample interval of the "
+        "former's games, two with exact means by their exact difference (no uncertainty). "
+        f"The {m} intervals with uncertainty are simultaneous by Bonferroni, each at "
+        f"confidence 1 {minus} {ranking.alpha:g}/{m}, at family-wise error alpha = "
+        f"{ranking.alpha:g}; a pair is declared different exactly when its interval excludes "
+        "0, and " + letters
+    )
 
 
 def _thousands(n: int) -> str:

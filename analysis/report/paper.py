@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from yahtzee_sim.analysis.report.latex import Raw, interval, latex_table, marked, number
+from yahtzee_sim.analysis.report.latex import latex_table, marked, number
 from yahtzee_sim.analysis.report.methods import BIBTEX, methods_paragraph
+from yahtzee_sim.analysis.report.ranking_files import ranking_latex
 from yahtzee_sim.analysis.report.tables import ci_misses, ci_note
 
 #: The files :func:`write_paper_files` writes, in order.
@@ -58,32 +59,6 @@ def summary_latex(report) -> str:
     )
 
 
-def ranking_latex(report) -> str:
-    """The full ranking: mean, simultaneous interval (exact means: none), tier, games."""
-    r = report.ranking
-    t = r.table
-    frame = pd.DataFrame(
-        {
-            "mean": t["mean"],
-            "interval": [
-                Raw("exact") if row.exact else interval(row.low, row.high) for row in t.itertuples()
-            ],
-            "tier": t["tier"],
-            "games": t["games"].astype("int64"),
-        },
-        index=t.index,
-    )
-    return latex_table(
-        frame,
-        f"Ranking of the strategies by mean final score, with intervals simultaneous over the "
-        f"random strategies; strategies sharing a letter in the tier column cannot be told "
-        f"apart ({r.procedure}, α = {r.alpha:g}).",
-        "tab:ranking",
-        note=r.guarantee,
-        raw=["interval"],
-    )
-
-
 def regret_latex(report) -> str:
     """The regret table: points lost against optimal play by decision type, and their sum,
     the gap to optimal play (``sum of losses``, equal to it, stays in ``regret.csv``)."""
@@ -104,7 +79,7 @@ def write_paper_files(folder, report) -> list[str]:
     (``regret.tex`` only when the report has regrets)."""
     texts = {
         "summary.tex": summary_latex(report),
-        "ranking.tex": ranking_latex(report),
+        "ranking.tex": ranking_latex(report.ranking),  # the table `rank --out` writes
         "regret.tex": regret_latex(report) if report.regrets else None,
         "methods.tex": "\\begin{sloppypar}\n"
         + methods_paragraph(report, latex=True)

@@ -23,6 +23,12 @@ from yahtzee_sim.analysis.report.figures import (
     survival_figure,
 )
 from yahtzee_sim.analysis.report.paper import write_paper_files
+from yahtzee_sim.analysis.report.ranking_files import (
+    BEHIND,
+    pairs_display,
+    ranking_display,
+    write_ranking_csv,
+)
 from yahtzee_sim.analysis.report.tables import ci_note, selection_table, summary_display
 from yahtzee_sim.analysis.style import (
     COLUMN_WIDTH,
@@ -30,6 +36,7 @@ from yahtzee_sim.analysis.style import (
     figure_style,
     parse_figure_formats,
 )
+from yahtzee_sim.game.boxnames import kind_box_plural
 from yahtzee_sim.game.rules import RuleSet, get_rules
 
 
@@ -114,10 +121,12 @@ def _write_summary(folder: DocumentFolder, report: Report) -> None:
         "reference."
     )
     doc.heading("Summary")
+    kinds = kind_box_plural(report.rules)  # the n-of-a-kind box as the rules name it
+    kinds = "n-of-a-kind turns" if kinds == "n-of-a-kinds" else f"{kinds} (n-of-a-kind turns)"
     doc.paragraph(
         "Exact mean and SD where the strategy is deterministic (– for the others); simulated "
         "mean, SD, 95% confidence interval of the mean, minimum, 10th percentile, median, "
-        "maximum, share of games with the upper bonus and Yahtzees (n-of-a-kind turns) per game."
+        f"maximum, share of games with the upper bonus and {kinds} per game."
     )
     doc.table(summary_display(report.summary), formats={"p10": ".1f", "median": ".1f"})
     note = ci_note(report.summary, code=True)
@@ -184,7 +193,8 @@ def _write_boxes(folder: DocumentFolder, report: Report) -> None:
 
 
 def _write_full_ranking(folder: DocumentFolder, report: Report) -> None:
-    """The full ranking: tiers, simultaneous intervals, every pair, the guarantee."""
+    """The full ranking: tiers, the differences to the best with their simultaneous
+    intervals, every pair, the guarantee (:mod:`~yahtzee_sim.analysis.report.ranking_files`)."""
     ranking, doc = report.ranking, folder.doc
     table = ranking.table
     doc.heading("Full ranking")
@@ -192,15 +202,16 @@ def _write_full_ranking(folder: DocumentFolder, report: Report) -> None:
     random = [f"`{s}`" for s in table.index if not table.loc[s, "exact"]]
     doc.paragraph(
         f"Every pair of strategies compared ({ranking.procedure}; α = {ranking.alpha:g}). "
-        f"Deterministic strategies, ranked by their exact means (their order among themselves "
-        f"is certain): {', '.join(exact) or 'none'}. Random strategies, ranked from "
-        f"{ranking.games:,} games each (their order needs statistics): "
-        f"{', '.join(random) or 'none'}. Strategies that share a letter in `tier` cannot "
-        "be told apart; the interval of a mean is simultaneous over the random strategies."
+        f"Ranked by their exact means (their order among themselves is certain): "
+        f"{', '.join(exact) or 'none'}. Ranked from "
+        + (f"{ranking.games:,} simulated games each" if random else "simulated games")
+        + f" (their order needs statistics): {', '.join(random) or 'none'}. `{BEHIND}`: the "
+        "best mean minus the strategy's, with its simultaneous interval (every pair's is "
+        "below). Strategies that share a letter in `tier` cannot be told apart."
     )
     doc.paragraph(f"**Guarantee.** {ranking.guarantee}")
-    doc.table(_ranking_display(table))
-    folder.csv(table, "ranking.csv")
+    doc.table(ranking_display(ranking))
+    write_ranking_csv(folder, ranking)
     fig, ax = _plt().subplots(figsize=(FULL_WIDTH, 0.22 * len(table) + 1.0))
     plots.plot_ranking(table, ax=ax, styles=report_styles(report))
     if plots.shows_gaps(table):
@@ -222,48 +233,12 @@ def _write_full_ranking(folder: DocumentFolder, report: Report) -> None:
     doc.paragraph(
         f"Pairs tested: {ranking.tested_pairs}, shown below; compared by exact means (no "
         f"uncertainty: an interval of width 0, in `ranking_pairs.csv` with the others): "
-        f"{int(pairs['exact'].sum())}. Difference = first − second; "
-        "`p (Holm)` is the adjusted p-value."
+        f"{int(pairs['exact'].sum())}. Difference = first − second; a pair is different "
+        "when its simultaneous interval excludes 0; `p (Bonferroni)` is the adjusted p-value "
+        "(below α exactly then)."
     )
     tested = pairs[~pairs["exact"]].reset_index(drop=True)
-    doc.table(_pairs_display(tested), floatfmt=".3g", index=False)
-    folder.csv(pairs, "ranking_pairs.csv", index=False)
-
-
-def _ranking_display(table: pd.DataFrame) -> pd.DataFrame:
-    """The ranking table as the report shows it: mean, interval (or ``exact``), tier, games."""
-    return pd.DataFrame(
-        {
-            "mean": table["mean"],
-            "simultaneous interval": [
-                "exact" if row.exact else f"[{row.low:.2f}, {row.high:.2f}]"
-                for row in table.itertuples()
-            ],
-            "tier": table["tier"],
-            "games": table["games"],
-        },
-        index=table.index,
-    )
-
-
-def _pairs_display(pairs: pd.DataFrame) -> pd.DataFrame:
-    """The pairs as the report shows them."""
-    return pd.DataFrame(
-        {
-            "first": pairs["first"],
-            "second": pairs["second"],
-            "difference": pairs["difference"].map(lambda v: f"{v:.2f}"),
-            "simultaneous interval": [
-                "exact" if row.exact else f"[{row.low:.2f}, {row.high:.2f}]"
-                for row in pairs.itertuples()
-            ],
-            "p (Holm)": [
-                "" if e else (f"{p:.2g}" if p >= 1e-16 else "< 1e-16")
-                for p, e in zip(pairs["p_adjusted"], pairs["exact"], strict=True)
-            ],
-            "different": ["yes" if v else "no" for v in pairs["significant"]],
-        }
-    )
+    doc.table(pairs_display(tested), floatfmt=".3g", index=False)
 
 
 def _write_selection(folder: DocumentFolder, report: Report) -> None:

@@ -172,12 +172,15 @@ def test_report_cli_json_and_errors(capsys, tmp_path):
     assert "report.md" in data["files"]
     (tmp_path / "file").write_text("x")
     for args, needle in (
-        (["--games", "50"], "--games"),
+        (["--games", "50"], "--games: expected a whole number >= 100"),  # the parser's
         (["--strategies", "nope"], "unknown strategy"),
         (["--out", str(tmp_path / "file")], "not a folder"),
         (["--top", "-1"], "--top"),
     ):
-        code = main(["report", "--rules", "2-yatzy", "--quiet", *args])
+        try:
+            code = main(["report", "--rules", "2-yatzy", "--quiet", *args])
+        except SystemExit as exc:  # a value the parser refuses
+            code = exc.code
         err = capsys.readouterr().err.strip()
         assert code == 2 and needle in err and "\n" not in err, (args, err)
 

@@ -27,6 +27,7 @@ from yahtzee_sim.analysis.report.latex import (
     row_label,
     whole_columns,
 )
+from yahtzee_sim.analysis.report.methods import methods_paragraph
 from yahtzee_sim.analysis.report.paper import PAPER_FILES, summary_latex
 from yahtzee_sim.analysis.report.tables import ci_misses, ci_note, summary_display
 from yahtzee_sim.analysis.report.write import write_report
@@ -106,7 +107,7 @@ def test_ranking_and_selection_sections(written):
     for needle in (
         "## Full ranking",
         "**Guarantee.** With probability at least 0.95",
-        "ranked by their exact means (their order among themselves is certain): "
+        "Ranked by their exact means (their order among themselves is certain): "
         "`optimal`, `greedy`",
         "(their order needs statistics): `random`",
         "## Selection of the best (Kim–Nelson)",
@@ -115,6 +116,8 @@ def test_ranking_and_selection_sections(written):
     ):
         assert needle in md, needle
     assert "Kim–Nelson ranking" not in md
+    assert "upper bonus and n-of-a-kind turns per game" in md  # 2-yatzy has no such box
+    assert "Yahtzees" not in md.split("## Summary")[1].split("|")[0]
     games = report.kn.parameters["games"]
     used = sum(report.kn.observations.values()) * report.kn.parameters["batch"]
     assert f"Games: {games:,} drawn (ahead, in blocks), {used:,} used." in md
@@ -124,12 +127,80 @@ def test_ranking_and_selection_sections(written):
     assert not re.search(r"\| \d+\.00 \|", section)  # counts print as integers
     ranking = pd.read_csv(out / "ranking.csv", index_col=0)
     assert list(ranking.index) == ["optimal", "greedy", "random"]
-    assert list(ranking.columns) == ["mean", "low", "high", "tier", "exact", "games"]
+    assert list(ranking.columns) == [
+        *("mean", "low", "high", "tier", "exact", "games", "behind", "behind_low", "behind_high")
+    ]
     assert ranking.loc["optimal", "mean"] == pytest.approx(5.0)
     assert ranking["exact"].tolist() == [True, True, False]
     pairs = pd.read_csv(out / "ranking_pairs.csv")
     assert len(pairs) == 3 and pairs["exact"].sum() == 1
     assert set(PAPER_FILES) <= set(files)
+
+
+def test_one_guarantee_sentence_in_every_output(written):
+    from yahtzee_sim.cli.rank import format_ranking
+    from yahtzee_sim.cli.report import format_report
+
+    report, out, files, _ = written
+    sentence = report.ranking.guarantee
+    assert sentence.startswith("With probability at least 0.95") and "Bonferroni" in sentence
+    md = (out / "report.md").read_text()
+    assert f"**Guarantee.** {sentence}" in md
+    assert sentence in md.split("## Methods")[1]  # the methods paragraph
+    assert sentence in (out / "methods.tex").read_text()
+    assert sentence in (out / "ranking.tex").read_text()  # the note under the table
+    assert sentence in format_report(report, out, files, 1.0).splitlines()[-2]
+    assert sentence in format_ranking(report.ranking, "2-yatzy", 1).splitlines()
+    ranked_by = "The ranking takes their exact means and the simulated games of the others"
+    assert f"{ranked_by} (`random`)." in methods_paragraph(report)
+
+
+def test_ranking_table_shows_the_differences_to_the_best(written):
+    report, out, _, _ = written
+    tex = (out / "ranking.tex").read_text()
+    rows = {line.split(" & ")[0]: line.split(" & ") for line in tex.splitlines() if " & " in line}
+    pairs = report.ranking.pairs.set_index(["first", "second"])
+    best = report.ranking.table.index[0]
+    assert rows["optimal"][2:4] == ["", ""]  # the best: nothing behind it
+    for sid in ("greedy", "random"):
+        pair = pairs.loc[(best, sid)]
+        assert rows[sid][2] == f"{pair['difference']:.2f}"
+        shown = "exact" if pair["exact"] else f"[{pair['low']:.2f}, {pair['high']:.2f}]"
+        assert rows[sid][3] == shown.replace("-", "$-$")
+    # the games of an exact mean: "exact", never 0
+    assert [rows[s][5].split()[0] for s in ("optimal", "greedy", "random")] == [
+        "exact",
+        "exact",
+        "500",
+    ]
+    md = (out / "report.md").read_text()
+    assert "| random | " in md and "| behind the best |" in md
+
+
+def test_rank_out_writes_the_files_of_the_reports_ranking(written, tmp_path):
+    from yahtzee_sim.analysis.report.ranking_files import RANKING_FILES
+    from yahtzee_sim.cli import main
+
+    _, out, _, _ = written
+    folder = tmp_path / "ranking"
+    # the report's strategies (optimal added), games, seed and rules: the same files
+    args = ["--strategies", "greedy,random,optimal", "--rules", "2-yatzy", "--games", "500"]
+    assert main(["rank", *args, "--seed", "1", "--out", str(folder), "--quiet"]) == 0
+    for name in RANKING_FILES:
+        assert (folder / name).read_bytes() == (out / name).read_bytes(), name
+
+
+def test_simulate_all_ranks_every_strategy_by_its_games():
+    from yahtzee_sim.analysis import rank_strategies
+
+    report = build_report(**ARGS, quick=True, simulate_all=True)
+    table = report.ranking.table
+    assert not table["exact"].any() and report.ranking.tested_pairs == 3
+    assert set(report.exact) == {"greedy", "optimal"}  # still evaluated exactly
+    ids = ["greedy", "random", "optimal"]
+    same = rank_strategies(ids, n_games=500, seed=1, rules="2-yatzy", exact=False, progress=False)
+    assert table.equals(same.table) and report.ranking.pairs.equals(same.pairs)
+    assert "The ranking takes every strategy's simulated games." in methods_paragraph(report)
 
 
 def test_latex_cells():
@@ -300,7 +371,7 @@ def test_the_latex_files_compile_with_pdflatex_and_bibtex(written, tmp_path):
     if bibtex:
         assert "undefined" not in log.lower(), log[-2000:]
         bbl = (tmp_path / "paper.bbl").read_text()
-        for author in ("Holm", "Kim", "Hsu", "Piepho", "Glenn"):
+        for author in ("Kim", "Hsu", "Piepho", "Glenn"):
             assert author in bbl, author
 
 

@@ -44,6 +44,48 @@ def test_simulate_text_and_csv(capsys, tmp_path):
     assert len(df) == 500 and "score_chance" in df
 
 
+@pytest.mark.parametrize(
+    ("rules", "name"), [("yahtzee", "Yahtzees"), ("yatzy", "Yatzys"), ("2-yatzy", "n-of-a-kinds")]
+)
+def test_simulate_names_the_n_of_a_kind_box_as_the_rules_do(capsys, rules, name):
+    args = ["simulate", "--strategy", "random", "--rules", rules, "--games", "200", "--quiet"]
+    code, out, _ = run(capsys, *args)
+    line = next(line for line in out.splitlines() if "per game" in line)
+    assert code == 0 and line.split()[0] == name.split()[0], line
+    assert ("Yahtzees" in out) == (rules == "yahtzee")
+
+
+def test_an_api_keyword_in_a_message_is_named_by_its_option():
+    import argparse
+
+    from yahtzee_sim.cli.options import flag_message
+
+    args = argparse.Namespace(games=1, jobs=1, top=3, alpha=0.5, out=None)
+    assert flag_message("n_games must be an integer >= 2, got 1", args) == (
+        "--games must be an integer >= 2, got 1"
+    )
+    assert flag_message("n_jobs must be a non-zero integer", args).startswith("--jobs must")
+    assert flag_message("regret_top must be an integer >= 0", args).startswith("--top must")
+    assert flag_message("out: 'x' exists and is not a folder", args).startswith("--out: 'x'")
+    assert flag_message("delta must be > 0", args) == "delta must be > 0"  # not an option here
+    assert flag_message("unknown strategy 'x'", args) == "unknown strategy 'x'"
+
+
+def test_progress_is_drawn_on_a_terminal_or_when_asked(monkeypatch):
+    import argparse
+
+    from yahtzee_sim.cli import options as opt
+
+    def args(**kw):
+        return argparse.Namespace(**({"quiet": False, "json": False, "progress": False} | kw))
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
+    assert not opt.progress(args()) and opt.progress(args(progress=True))
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    assert opt.progress(args()) and not opt.progress(args(quiet=True))
+    assert not opt.progress(args(json=True)) and opt.progress(args(quiet=True, progress=True))
+
+
 def test_simulate_parquet(capsys, tmp_path):
     pytest.importorskip("pyarrow")
     out_file = tmp_path / "games.parquet"
@@ -63,6 +105,12 @@ def test_simulate_parquet(capsys, tmp_path):
         (["simulate", "--out", "x.txt"], "--out must end in .parquet or .csv"),
         (["simulate", "--out", "/no/such/dir/x.csv"], "does not exist"),
         (["frobnicate"], "invalid choice"),
+        (["simulate", "--strategy", "optimall"], "(did you mean 'optimal'?)"),
+        # the limit as enforced, with the flag's name
+        (["report", "--games", "-5"], "argument --games: expected a whole number >= 100"),
+        (["report", "--games", "99"], "argument --games: expected a whole number >= 100"),
+        (["reproduce", "--games", "50"], "argument --games: expected a whole number >= 100"),
+        (["report", "--rules", "2-yatzy", "--jobs", "-1", "--top", "-1"], "--top must be >= 0"),
     ],
 )
 def test_bad_arguments_one_line_exit_2(capsys, args, needle):

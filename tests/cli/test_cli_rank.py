@@ -24,7 +24,7 @@ def test_rank_json(capsys):
     assert [row["exact"] for row in data["table"]] == [True, True, False]
     assert data["games"] == 400 and isinstance(data["games"], int)
     assert all(isinstance(row["games"], int) for row in data["table"])
-    assert data["alpha"] == 0.05 and "Holm" in data["procedure"]
+    assert data["alpha"] == 0.05 and "Bonferroni" in data["procedure"]
     assert len(data["pairs"]) == 3 and sum(p["exact"] for p in data["pairs"]) == 1
     exact_pair = next(p for p in data["pairs"] if p["exact"])
     assert exact_pair["low"] == exact_pair["difference"] == exact_pair["high"]
@@ -37,8 +37,9 @@ def test_rank_text_says_which_means_are_exact(capsys):
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith("full ranking on 2-yatzy: 400 games per random strategy, seed 3")
+    assert "behind the best" in lines[1]
     greedy = next(line for line in lines if line.startswith("greedy"))
-    assert "exact" in greedy and greedy.split()[-1] == "0"
+    assert greedy.split()[-1] == "exact" and "[" not in greedy  # the best: nothing behind
     random = next(line for line in lines if line.startswith("random"))
     assert "[" in random and random.split()[-1] == "400"
     assert "pairs tested: 1, compared by exact means: 0" in out
@@ -63,11 +64,15 @@ def test_two_deterministic_strategies_are_ordered_without_error(capsys):
     ("args", "needle"),
     [
         (["--strategies", "greedy,nope"], "unknown strategy 'nope'"),
+        (["--strategies", "greedy,gredy"], "unknown strategy 'gredy' (did you mean 'greedy'?)"),
         (["--strategies", "greedy"], "at least 2"),
         (["--strategies", "greedy,greedy"], "distinct"),
-        (["--strategies", "greedy,random", "--alpha", "1.5"], "alpha"),
+        (["--strategies", "greedy,random", "--alpha", "1.5"], "--alpha must be"),
         (["--strategies", "greedy,random", "--games", "0"], "--games"),
-        (["--strategies", "greedy,random", "--games", "1"], "n_games"),
+        (
+            ["--strategies", "greedy,random", "--games", "1"],
+            "--games: expected a whole number >= 2",
+        ),
         (["--strategies", "greedy,random", "--jobs", "0"], "jobs"),
     ],
 )
@@ -96,3 +101,27 @@ def test_rank_strategies_is_bit_identical_for_any_jobs():
     one = rank_strategies(["greedy", "random"], n_jobs=1, **args)
     two = rank_strategies(["greedy", "random"], n_jobs=2, **args)
     assert one.table.equals(two.table) and one.pairs.equals(two.pairs)
+
+
+def test_rank_out_writes_the_ranking_files(tmp_path, capsys):
+    folder = tmp_path / "ranking"
+    assert (
+        main(["rank", "--strategies", "greedy,random", *TOY, "--quiet", "--out", str(folder)]) == 0
+    )
+    out = capsys.readouterr().out
+    assert f"ranking.csv, ranking_pairs.csv, ranking.tex written to {folder}" in out
+    tex = (folder / "ranking.tex").read_text()
+    assert r"\begin{table*}" in tex and "With probability at least 0.95" in tex
+    assert " & 0 \\\\" not in tex  # no "games 0" for the exact mean
+    (tmp_path / "file").write_text("")
+    with pytest.raises(SystemExit) as info:
+        raise SystemExit(main(["rank", *TOY, "--quiet", "--out", str(tmp_path / "file")]))
+    assert info.value.code == 2 and "--out" in capsys.readouterr().err
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal(capsys):
+    args = ["rank", "--strategies", "random,greedy", *TOY]
+    assert main(args) == 0  # capsys: stderr is not a terminal
+    assert "rank" not in capsys.readouterr().err
+    assert main([*args, "--progress"]) == 0  # asked for: drawn anyway
+    assert "rank:" in capsys.readouterr().err

@@ -146,7 +146,7 @@ def run_dataset(args: argparse.Namespace) -> int:
         args.games,
         args.seed,
         opt.rules_from(args),
-        progress=not args.quiet and None,
+        progress=opt.progress(args),
     )
     ds.write(args.out)
     out = ds.summary() | {"out": str(args.out), "seconds": round(ds.seconds, 2)}

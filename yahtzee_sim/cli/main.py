@@ -23,7 +23,7 @@ from yahtzee_sim.cli import (
     warmup,
 )
 from yahtzee_sim.cli.missing_extras import missing_extra_message, missing_optional
-from yahtzee_sim.cli.options import EXIT_USAGE, Command, Parser
+from yahtzee_sim.cli.options import EXIT_USAGE, Command, Parser, flag_message
 from yahtzee_sim.engine.memory_budget import memory_from_environment
 
 #: Every subcommand, in the order ``yahtzee-sim --help`` lists them.
@@ -194,7 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run ``yahtzee-sim`` with ``argv`` (default: ``sys.argv[1:]``); return the exit code.
 
     Bad input (any :class:`ValueError`, which every :class:`YahtzeeSimError` is) and a
-    missing optional extra print one line on stderr and return 2; no traceback. The
+    missing optional extra print one line on stderr and return 2; no traceback. A
+    message that starts with an API keyword names the command's option instead
+    (:func:`~yahtzee_sim.cli.options.flag_message`: ``--games must be ...``). The
     environment is input too: a bad ``YAHTZEE_SIM_MEMORY`` stops every command at once,
     whether or not it would have needed the budget.
 
@@ -215,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
         memory_from_environment()  # a bad value is reported before any work
         return run(args)
     except ValueError as exc:  # YahtzeeSimError and every other bad-input error of the API
-        return _fail(args.command, str(exc))
+        return _fail(args.command, flag_message(str(exc), args))
     except ImportError as exc:  # an optional extra is missing: say which, and how to get it
         module = missing_optional(exc)
         if module is None:

@@ -8,6 +8,8 @@ it with one call and may change only its default and help text.
 from __future__ import annotations
 
 import argparse
+import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,6 +84,20 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
     return value
+
+
+def at_least(minimum: int) -> Callable[[str], int]:
+    """The argument type of a whole number >= ``minimum`` (``--games`` of ``report``: 100),
+    whose refusal states that minimum."""
+
+    def parse(text: str) -> int:
+        value = _whole(text, f"a whole number >= {minimum}")
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {value}")
+        return value
+
+    parse.__name__ = f"whole number >= {minimum}"
+    return parse
 
 
 def seed(text: str) -> int:
@@ -192,10 +208,13 @@ def strategy_from(args: argparse.Namespace):
     return strategy if label is None else strategy.labelled(label)
 
 
-def add_games(p: argparse.ArgumentParser, default: int | None, help: str | None = None) -> None:
-    """``--games N`` (a whole number >= 1)."""
+def add_games(
+    p: argparse.ArgumentParser, default: int | None, help: str | None = None, minimum: int = 1
+) -> None:
+    """``--games N`` (a whole number >= ``minimum``, refused with that minimum)."""
     text = help or f"number of games (default: {default})"
-    p.add_argument("--games", type=positive_int, default=default, help=text)
+    kind = positive_int if minimum == 1 else at_least(minimum)
+    p.add_argument("--games", type=kind, default=default, help=text)
 
 
 def add_seed(p: argparse.ArgumentParser, default: int | None = 0, help: str | None = None) -> None:
@@ -229,10 +248,16 @@ def add_position(p: argparse.ArgumentParser) -> None:
 def add_output(
     p: argparse.ArgumentParser, *, quiet: bool = True, json_help: str = "print one JSON object"
 ) -> None:
-    """``--json`` and (unless ``quiet=False``) ``--quiet``."""
+    """``--json`` and (unless ``quiet=False``) ``--quiet`` and ``--progress``."""
     p.add_argument("--json", action="store_true", help=json_help)
     if quiet:
         add_flag(p, "--quiet", "no progress bar")
+        add_flag(
+            p,
+            "--progress",
+            "draw the progress bar on stderr even when stderr is not a terminal (by default "
+            "only on a terminal)",
+        )
 
 
 def add_count(
@@ -260,5 +285,35 @@ def rules_from(args: argparse.Namespace) -> RuleSet:
 
 
 def progress(args: argparse.Namespace) -> bool:
-    """Whether to show a progress bar: not with ``--quiet`` nor ``--json``."""
-    return not (args.quiet or args.json)
+    """Whether to draw a progress bar on stderr: always with ``--progress``; else not
+    with ``--quiet`` nor ``--json``, and only when stderr is a terminal (not when it is
+    redirected to a file or a pipe)."""
+    if getattr(args, "progress", False):
+        return True
+    if getattr(args, "quiet", False) or getattr(args, "json", False):
+        return False
+    return sys.stderr.isatty()
+
+
+def flag_message(message: str, args: argparse.Namespace) -> str:
+    """``message`` with the API name it starts with (``n_games must be ...``,
+    ``out: ...``) replaced by the command's option (``--games must be ...``), when the
+    command has that option; other messages unchanged.
+
+    Examples
+    --------
+    >>> flag_message("n_games must be an integer >= 2, got 1", argparse.Namespace(games=1))
+    '--games must be an integer >= 2, got 1'
+    """
+    match = re.match(r"([a-z][a-z0-9_]*)( must |: )", message)
+    if match is None:
+        return message
+    name = match.group(1)
+    for dest in (name, name.removeprefix("n_"), _API_DESTS.get(name, "")):
+        if dest and dest in vars(args):
+            return "--" + dest.replace("_", "-") + message[len(name) :]
+    return message
+
+
+#: API keywords whose option has another name (the ``n_`` prefix aside).
+_API_DESTS = {"regret_top": "top"}

@@ -24,15 +24,8 @@ def _fmt4(v: float) -> str:
 
 
 def _run_options(args: argparse.Namespace) -> dict:
-    """The API keywords ``report`` and ``reproduce`` share: games, seed, folder, jobs, progress.
-
-    Raises
-    ------
-    CliError
-        If ``--games`` is below :data:`MIN_GAMES`.
-    """
-    if args.games is not None and args.games < MIN_GAMES:
-        raise opt.CliError(f"--games must be at least {MIN_GAMES}, got {args.games}")
+    """The API keywords ``report`` and ``reproduce`` share: games, seed, folder, jobs,
+    progress (``--games`` below :data:`MIN_GAMES` is refused by the parser)."""
     return {
         "n_games": args.games,
         "seed": args.seed,
@@ -48,7 +41,10 @@ def add_report_arguments(p: argparse.ArgumentParser) -> None:
     opt.add_rules(p)
     opt.add_strategies(p, "all", "'all' or comma-separated strategies (optimal is always added)")
     opt.add_games(
-        p, None, "simulated games per strategy (default 100000, 10000 with --quick; at least 100)"
+        p,
+        None,
+        f"simulated games per strategy (default 100000, 10000 with --quick; >= {MIN_GAMES})",
+        minimum=MIN_GAMES,
     )
     opt.add_seed(p)
     opt.add_path(p, "--out", "report folder (default: reports/<rules>)")
@@ -57,6 +53,12 @@ def add_report_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="a first look in seconds: 10000 games unless --games, regret against optimal "
         "play, exact laws of optimal play only, no Kim-Nelson ranking",
+    )
+    opt.add_flag(
+        p,
+        "--simulate-all",
+        "rank every strategy by its simulated games, the deterministic ones too (as rank "
+        "--simulate-all; by default the ranking takes their exact means)",
     )
     opt.add_jobs(p, 2, "parallel jobs (default 2)")
     p.add_argument(
@@ -75,11 +77,12 @@ def add_report_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def format_report(rep, out: Path, files: list[str], seconds: float) -> str:
-    """The summary table of a report, what was left out, where (``out``, ``files``) it was
-    written and in how many ``seconds``."""
+    """The summary table of a report, what was left out, the ranking's guarantee, where
+    (``out``, ``files``) it was written and in how many ``seconds``."""
     cols = ["exact mean", "mean", "SD", "p10", "median", "bonus %"]
     lines = [rep.summary[cols].to_string(float_format=_fmt2)]
     lines += [f"left out {what}: {why}" for what, why in rep.skipped.items()]
+    lines.append(f"full ranking: {rep.ranking.guarantee}")
     lines.append(
         f"report written to {out / 'report.md'} (and report.html, {len(files) - 2} "
         f"figures and data files) in {seconds:.1f} s"
@@ -107,6 +110,7 @@ def run_report(args: argparse.Namespace) -> int:
         strategies=args.strategies,
         regret_top=args.top,
         quick=args.quick,
+        simulate_all=args.simulate_all,
         **options,
     )
     files = write_report(rep, out, formats)
@@ -130,7 +134,10 @@ def add_reproduce_arguments(p: argparse.ArgumentParser) -> None:
         "simulating-yahtzee, kim-nelson, defensive, tillius)",
     )
     opt.add_games(
-        p, 100_000, "games per simulated figure (default 100000, as the papers; at least 100)"
+        p,
+        100_000,
+        f"games per simulated figure (default 100000, as the papers; >= {MIN_GAMES})",
+        minimum=MIN_GAMES,
     )
     opt.add_seed(p, 2026)
     opt.add_path(

@@ -13,6 +13,7 @@ from yahtzee_sim.cli import options as opt
 from yahtzee_sim.cli.files import check_file, check_frame_file, write_frame
 from yahtzee_sim.engine.records import check_records_fit, record_games, write_records
 from yahtzee_sim.engine.simulate import DEFAULT_CHUNK, simulate, simulate_aggregate
+from yahtzee_sim.game.boxnames import kind_box_plural
 from yahtzee_sim.solving.solver import batched_fill
 from yahtzee_sim.strategies.optimal import TableStrategy
 
@@ -35,8 +36,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     opt.add_output(p)
 
 
-def format_summary(s: dict, seconds: float) -> str:
-    """The text report of a simulation summary (``SimulationResult.summary()``)."""
+def format_summary(s: dict, seconds: float, rules) -> str:
+    """The text report of a simulation summary (``SimulationResult.summary()``) on
+    ``rules``; the n-of-a-kind box is named as the rules name it
+    (:func:`~yahtzee_sim.game.boxnames.kind_box_plural`)."""
+    kinds = kind_box_plural(rules)
     p = s["percentiles"]
     lines = [
         f"strategy     {s['strategy']}",
@@ -47,7 +51,7 @@ def format_summary(s: dict, seconds: float) -> str:
         f"min / max    {s['min']} / {s['max']}",
         "percentiles  " + "  ".join(f"{k} {v:.0f}" for k, v in p.items()),
         f"upper bonus  {100 * s['bonus_rate']:.1f}% of games",
-        f"Yahtzees     {s['yahtzees_mean']:.3f} per game ({s['yahtzee_bonuses_mean']:.3f} bonuses)",
+        f"{kinds:<13}{s['yahtzees_mean']:.3f} per game ({s['yahtzee_bonuses_mean']:.3f} bonuses)",
         "box means:",
     ]
     lines += [f"  {name:<18}{v:7.2f}" for name, v in s["box_means"].items()]
@@ -85,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
             rules=rules,
             n_jobs=args.jobs,
             chunk_size=args.chunk_size or DEFAULT_CHUNK,
-            progress=None if opt.progress(args) else False,
+            progress=opt.progress(args),
             checkpoint=args.checkpoint,
         )
     finally:
@@ -99,6 +103,6 @@ def run(args: argparse.Namespace) -> int:
     if args.json:  # no wall time: the same command prints the same bytes
         print(json.dumps(summary))
         return 0
-    lines = [format_summary(summary, seconds), *written("per-game results", args.out)]
+    lines = [format_summary(summary, seconds, rules), *written("per-game results", args.out)]
     print("\n".join([*lines, *written("game records", args.record)]))
     return 0

@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib
 import re
 import threading
+from difflib import get_close_matches
 from importlib.metadata import entry_points
 
 from yahtzee_sim.engine.plugins import is_plugin_spec, load_plugin
@@ -205,8 +206,11 @@ def strategy_class(strategy_id: str) -> type[Strategy]:
                 f"unknown strategy {strategy_id!r}: no strategy is registered (the built-ins "
                 "are registered when the strategies package is imported: import yahtzee_sim)"
             ) from None
+        known = strategy_ids()
+        close = get_close_matches(strategy_id, known, n=3)
+        hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
         raise StrategyError(
-            f"unknown strategy {strategy_id!r}; expected one of: {', '.join(strategy_ids())}"
+            f"unknown strategy {strategy_id!r}{hint}; expected one of: {', '.join(known)}"
         ) from None
 
 

@@ -36,6 +36,20 @@ from yahtzee_sim.game.scoring import Box
 _NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
+def kind_box_plural(rules: RuleSet) -> str:
+    """The n-of-a-kind box named as the rules name it, in the plural: ``Yahtzees`` on
+    Yahtzee, ``Yatzys`` on Yatzy, ``Yachts`` on Yacht; ``n-of-a-kinds`` on rules without one.
+
+    Examples
+    --------
+    >>> from yahtzee_sim.game.rules import get_rules
+    >>> kind_box_plural(get_rules("yatzy")), kind_box_plural(get_rules("yahtzee"))
+    ('Yatzys', 'Yahtzees')
+    """
+    labels = [box.label for box in rules.boxes if box.kind == "yahtzee"]
+    return f"{labels[0]}s" if labels else "n-of-a-kinds"
+
+
 def normalize(text: str) -> str:
     """``text`` lower-cased, with runs of spaces, underscores and hyphens as one ``_``
     (``" Small-Straight "`` → ``"small_straight"``)."""
