@@ -63,20 +63,12 @@ class Step:
 
 
 def _solver(rules) -> None:
-    """Solve (or load) the value table: the solver's kernels; the table is cached too. A
-    table read rather than solved (one that ships) is solved once more when the solver's
-    kernels are missing, so that other rule sets and ``solve --force`` find them (games
-    with saved rolls excepted: their solve is the long one)."""
-    from yahtzee_sim.engine.compile_costs import kernel_missing
+    """Solve (or load) the value table into the table cache (the solver is compiled at
+    install: nothing to compile)."""
     from yahtzee_sim.game.rules import get_rules
-    from yahtzee_sim.game.state import compact_states
-    from yahtzee_sim.solving.solver import solve, value_table
+    from yahtzee_sim.solving.solver import value_table
 
-    rules = get_rules(rules)
-    table = value_table(rules)
-    solver_missing = kernel_missing("yahtzee_sim._core.solve", "solve_level") is not False
-    if table.meta.get("source") != "solved" and solver_missing and not compact_states(rules):
-        solve(rules)
+    value_table(get_rules(rules))
 
 
 def _simulation(rules) -> None:

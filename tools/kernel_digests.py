@@ -13,7 +13,7 @@ where risk-sensitive play supports the rules; on a few presets the target table
 table (:func:`~yahtzee_sim.solving.utility.solve_utility` of the threshold utility at
 :data:`UTILITIES`' β). Each entry's key names what it holds: ``values``, ``risk:θ``,
 ``target:β`` (``target:all``: every β), ``utility:β``.
-``tests/kernels/test_core_digests.py`` checks that today's code gives the same bytes.
+``tests/kernels/test_core_solve.py`` checks that today's code gives the same bytes.
 Record again only on purpose (a deliberate change of values), and say so in the commit.
 """
 

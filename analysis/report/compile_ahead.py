@@ -42,7 +42,6 @@ STRATEGY_KERNELS = {
 REPORT_KERNELS = {
     kernel: compile_costs.COMPILE_SECONDS[kernel]
     for kernel in (
-        ("yahtzee_sim._core.solve", "solve_level"),
         ("yahtzee_sim._kernels.regret", "level_regret"),
         ("yahtzee_sim._kernels.batched", "upper_lane_decisions"),
         ("yahtzee_sim._kernels.exact", "turn_outcomes"),
@@ -58,9 +57,7 @@ SIMULATION_KERNELS = {
     ("yahtzee_sim._kernels.batched", "upper_lane_chunks"): 14.7,
     ("yahtzee_sim.strategies.greedy", "greedy_fill_states"): 5.2,
     ("yahtzee_sim.strategies.rule_based_v2", "program_box"): 3.0,
-    ("yahtzee_sim._core.batch_play", "apply_boxes"): 1.9,
     ("yahtzee_sim._kernels.scoring", "box_options"): 1.1,
-    ("yahtzee_sim._core.batch_play", "roll_dice"): 0.8,
     ("yahtzee_sim._kernels.scoring", "bonus_options"): 0.8,
 }
 

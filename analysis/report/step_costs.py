@@ -47,7 +47,7 @@ REFERENCE_GAMES, REFERENCE_STRATEGIES = 100_000, 14
 #: the table strategies' decision fill).
 STEP_KERNELS = {
     "tables": ("yahtzee_sim._core.solve", "solve_level"),
-    "play": ("yahtzee_sim._core.batch_play", "apply_boxes"),
+    "play": ("yahtzee_sim._kernels.scoring", "box_options"),
     "fill": ("yahtzee_sim._kernels.batched", "upper_lane_chunks"),
 }
 

@@ -235,3 +235,20 @@ def test_play_block_returns_compact_arrays():
     out = play_block(g, rules, 0, 10, keys[:2], keys[2:])
     assert out["box_scores"].shape == (10, 15)
     assert out["box_scores"].dtype == np.int16
+
+
+def test_the_engine_kernels_refuse_masks_that_are_not_bool_and_keeps_out_of_range():
+    from yahtzee_sim.engine.batch import GameBatch
+
+    rules = get_rules("yahtzee")
+    kr = kernel_rules(rules)
+    k0, k1, _, _ = keys_from_seed(5)
+    counts = np.tile(rules.tables.counts_from_faces((1, 1, 6, 6, 3)), (4, 1))
+    keep = np.zeros((4, 6), dtype=np.int8)
+    args = (np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64), np.ones(4, dtype=np.int64))
+    with pytest.raises(ValueError, match="rolling must be a bool array"):
+        roll_dice(kr, counts, np.zeros(4, dtype=np.int32), keep, np.ones(4), *args, k0, k1)
+    batch = GameBatch(rules, 4, dice_key=keys_from_seed(1)[:2])
+    batch.roll(np.ones(4, dtype=bool))
+    wrapped = batch.dice.astype(np.int64) + 256  # as int8 every count would look legal
+    assert batch.roll(np.ones(4, dtype=bool), wrapped) == 0

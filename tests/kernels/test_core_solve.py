@@ -88,3 +88,30 @@ def test_arguments_it_does_not_take_are_refused_with_a_clear_error():
         solve_level(kr, upper_total_lanes(values), values, 0, masks, u_start[:0], n_upper)
     with pytest.raises(ValueError, match="dtype|type"):  # float masks: not the kernel's type
         solve_level(kr, upper_total_lanes(values), values, 0, masks * 1.0, u_start, n_upper)
+
+
+def test_a_level_outside_the_buffers_is_refused_before_the_kernel_runs():
+    rules = get_rules("2-yatzy")
+    kr = kernel_rules(rules)
+    values = np.zeros(n_states(rules))
+    lanes = upper_total_lanes(values)
+    masks = levels(rules.n_boxes)[0]
+    u_start, n_upper = upper_lanes(rules, masks)
+    with pytest.raises(ValueError, match="used-masks"):
+        solve_level(kr, lanes, values, 0, masks + (1 << rules.n_boxes), u_start, n_upper)
+    with pytest.raises(ValueError, match="upper totals"):
+        solve_level(kr, lanes, values, 0, masks, u_start, n_upper + rules.upper_cap + 1)
+    with pytest.raises(ValueError, match="every state"):
+        solve_level(kr, lanes, values[: len(values) // 2], 0, masks, u_start, n_upper)
+
+
+def test_a_bundle_array_that_is_not_contiguous_is_refused():
+    rules = get_rules("2-yatzy")
+    kr = kernel_rules(rules)
+    strided = kr._replace(first_roll_prob=np.repeat(kr.first_roll_prob, 2)[::2])
+    values = np.zeros(n_states(rules))
+    masks = levels(rules.n_boxes)[0]
+    with pytest.raises(ValueError, match="C-contiguous"):
+        solve_level(
+            strided, upper_total_lanes(values), values, 0, masks, *upper_lanes(rules, masks)
+        )

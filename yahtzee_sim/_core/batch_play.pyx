@@ -9,7 +9,7 @@ import numpy as np
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint64_t
 
-from yahtzee_sim._core.bundle cimport rules_of
+from yahtzee_sim._core.bundle cimport RulesView, view_of
 from yahtzee_sim._core.rng cimport ROLL_STRIDE, dice_counter, face_from_word, game_key, word
 from yahtzee_sim._core.rules cimport (
     Rules,
@@ -19,6 +19,27 @@ from yahtzee_sim._core.rules cimport (
     upper_bonus_paid,
     yahtzee_bonus_points,
 )
+
+
+cdef object bool_bytes(object flags, str name):
+    """A bool array's bytes (0 or 1 per game), to set or read through a byte view."""
+    if flags.dtype != np.bool_:
+        raise ValueError(f"{name} must be a bool array, got {flags.dtype}")
+    return flags.view(np.uint8)
+
+
+cdef int64_t first_bad_keep(
+    const int8_t[:, ::1] counts, const int8_t[:, ::1] keep, const unsigned char[::1] rolls
+) noexcept nogil:
+    """The first rolling game whose keep is not a sub-multiset of its dice, or -1."""
+    cdef int64_t i, f, k
+    for i in range(counts.shape[0]):
+        if rolls[i]:
+            for f in range(counts.shape[1]):
+                k = keep[i, f]
+                if k < 0 or k > counts[i, f]:
+                    return i
+    return -1
 
 
 def roll_dice(
@@ -33,17 +54,20 @@ def roll_dice(
     ``counts[i]`` becomes ``keep[i]`` plus the faces of slots ``0..m-1`` of roll ``roll[i]``
     in turn ``turn[i]`` (``m`` = dice not kept), ``roll_idx[i]`` its roll index, and
     ``rolling[i]`` is cleared for games that kept every die (their turn has ended). Faces
-    of slots ``>= m`` are drawn and discarded (a fixed trip count).
+    of slots ``>= m`` are drawn and discarded (a fixed trip count). ``kr``: the rules'
+    :class:`~yahtzee_sim._kernels.scoring.KernelRules`, or a
+    :class:`~yahtzee_sim._core.bundle.RulesView` of them (read once).
     """
-    cdef Rules r = rules_of(kr)
+    cdef RulesView view = view_of(kr)
+    cdef Rules r = view.rules
     cdef int64_t n = counts.shape[0]
     cdef int64_t F = counts.shape[1]
     cdef int64_t i, f, k, m, code, p, s, roll_index
     cdef int64_t n_words = (r.n_dice + 1) // 2
     cdef int64_t stride = max(<int64_t>ROLL_STRIDE, r.levels)
     cdef uint64_t gk, w
-    cdef int64_t bad = -1
-    cdef unsigned char[::1] rolls = rolling.view(np.uint8)  # bool flags, as bytes
+    cdef int64_t bad
+    cdef unsigned char[::1] rolls = bool_bytes(rolling, "rolling")
     if F != r.n_faces or keep.shape[0] != n or keep.shape[1] != F:
         raise ValueError(f"counts and keep must be ({n}, {r.n_faces}) face counts")
     if not (roll_idx.shape[0] == rolls.shape[0] == games.shape[0] == turn.shape[0] == n):
@@ -51,15 +75,7 @@ def roll_dice(
     if roll.shape[0] != n:
         raise ValueError(f"every per-game array must have {n} entries")
     with nogil:
-        for i in range(n):
-            if rolls[i]:
-                for f in range(F):
-                    k = keep[i, f]
-                    if k < 0 or k > counts[i, f]:
-                        bad = i
-                        break
-                if bad >= 0:
-                    break
+        bad = first_bad_keep(counts, keep, rolls)
         if bad >= 0:
             with gil:
                 return bad
@@ -95,13 +111,15 @@ def apply_boxes(
     int8_t[::1] ybonus, const int64_t[::1] turn,
 ):
     """Score ``cats[i]`` in turn ``turn[i]`` for the games ``i`` with ``active`` set;
-    returns the first illegal index or -1 (then nothing is modified)."""
-    cdef Rules r = rules_of(kr)
+    returns the first illegal index or -1 (then nothing is modified); ``kr`` as in
+    :func:`roll_dice`."""
+    cdef RulesView view = view_of(kr)
+    cdef Rules r = view.rules
     cdef int64_t n = cats.shape[0]
     cdef int64_t[::1] points = np.empty(n, dtype=np.int64)
     cdef int64_t i, c, roll, pts, bonus
     cdef int64_t bad = -1
-    cdef const unsigned char[::1] on = active.view(np.uint8)  # bool flags, as bytes
+    cdef const unsigned char[::1] on = bool_bytes(active, "active")
     lengths = (on.shape[0], roll_idx.shape[0], used.shape[0], upper_sum.shape[0], flag.shape[0],
                score.shape[0], ycount.shape[0], ybonus.shape[0], turn.shape[0])
     if any(length != n for length in lengths):

@@ -215,29 +215,49 @@ cdef inline int64_t box_pad(const Rules* kr, const LaneTable* lanes, int64_t fla
     return kr.yahtzee_bonus if lanes.kind == LANES_NEED and flag else 0
 
 
+cdef inline void kind_box(
+    const Rules* kr, const LaneTable* lanes, int64_t r, int64_t used, int64_t flag,
+    int64_t nu, int64_t pad, double* Wk, Work* work, bint moves,
+) noexcept nogil:
+    """``Wk[t]`` = the best box of n-of-a-kind roll ``r`` in every lane: its legal points
+    under the joker rules and its Yahtzee bonus ``yb`` (:func:`roll_options`), which adds
+    to max-EV lanes and in need lanes reads the box values ``yb`` lanes lower."""
+    cdef bint exp_lanes = lanes.kind == LANES_EXP
+    cdef bint need_lanes = lanes.kind == LANES_NEED
+    cdef int64_t rows[64]
+    cdef int64_t c, n = 0
+    cdef int64_t yb = roll_options(kr, r, used, flag, work.slots)
+    cdef int64_t src = pad - yb if need_lanes else pad  # lane t reads lane src + t
+    cdef double add = 0.0 if need_lanes or exp_lanes else <double>yb
+    cdef double mul = lanes.scale[yb] if exp_lanes else 1.0
+    cdef const double* V = work.val_bonus if (yb > 0 and moves) else work.val
+    for c in range(kr.n_boxes):
+        if work.slots[c] >= 0:
+            rows[n] = kr.points_slot[c * kr.points_width + work.slots[c]]
+            n += 1
+    if nu == 1:
+        Wk[0] = best_box_one_lane(V, nu + pad, src, rows, n, mul, add)
+    else:
+        best_boxes_at(Wk, V, nu + pad, rows, n, src, mul, add, nu)
+
+
 cdef inline void box_step(
     const Rules* kr, const LaneTable* lanes, int64_t used, int64_t upper, int64_t flag,
     int64_t lo, int64_t nu, double* W, Work* work, int64_t saved,
 ) noexcept nogil:
     """Rows of rolls in ``W`` (row stride ``nu``) = the value of each roll's best box, lane
-    by lane. n-of-a-kind rolls take their legal points (joker rules) and Yahtzee bonus
-    from :func:`roll_options`: the bonus adds to max-EV lanes and, in need lanes, means
-    that many fewer points needed (lane ``t`` reads the box value ``yb`` lanes lower, so
-    such states' box values start :func:`box_pad` lanes early). Under a bonus limit a
+    by lane; n-of-a-kind rolls by :func:`kind_box` (in need lanes such states' box values
+    start :func:`box_pad` lanes early, for the Yahtzee bonus's shift). Under a bonus limit a
     bonus Yahtzee's boxes are valued from ``work.val_bonus``, filled for the next flag.
     ``saved``: the rolls the next turn starts with (games with saved rolls)."""
-    cdef bint exp_lanes = lanes.kind == LANES_EXP
-    cdef bint need_lanes = lanes.kind == LANES_NEED
     cdef int64_t pad = box_pad(kr, lanes, flag)
     cdef int64_t width = nu + pad
     cdef int64_t C = kr.n_boxes
     cdef int64_t rows[64]
     cdef int64_t open_boxes[64]
     cdef int64_t n_open = 0
-    cdef int64_t c, r, i, n, yb, k, src
-    cdef double mul0, mul, add
-    cdef const double* Vv
-    cdef int64_t* slots = work.slots
+    cdef int64_t c, r, i, k
+    cdef double mul0
     cdef bint moves, one_lane, normal, normal_kinds
     box_values(kr, lanes, used, upper, flag, lo - pad, width, work.val, saved)
     moves = bonus_moves_flag(kr, used, flag)
@@ -250,7 +270,7 @@ cdef inline void box_step(
         if box_open(kr, used, c):
             open_boxes[n_open] = c
             n_open += 1
-    mul0 = lanes.scale[0] if exp_lanes else 1.0
+    mul0 = lanes.scale[0] if lanes.kind == LANES_EXP else 1.0
     one_lane = nu == 1
     if one_lane:
         best_open_boxes(kr, W, work.val, width, pad, open_boxes, n_open, mul0, work.best)
@@ -265,17 +285,4 @@ cdef inline void box_step(
                 rows[i] = kr.score_slot[r * C + open_boxes[i]]
             best_boxes_at(W + k * nu, work.val, width, rows, n_open, pad, mul0, 0.0, nu)
             continue
-        yb = roll_options(kr, r, used, flag, slots)
-        n = 0
-        for c in range(C):
-            if slots[c] >= 0:
-                rows[n] = kr.points_slot[c * kr.points_width + slots[c]]
-                n += 1
-        src = pad - yb if need_lanes else pad  # lane t reads lane src + t
-        add = 0.0 if need_lanes or exp_lanes else <double>yb
-        mul = lanes.scale[yb] if exp_lanes else 1.0
-        Vv = work.val_bonus if (yb > 0 and moves) else work.val
-        if one_lane:
-            W[k] = best_box_one_lane(Vv, width, src, rows, n, mul, add)
-            continue
-        best_boxes_at(W + k * nu, Vv, width, rows, n, src, mul, add, nu)
+        kind_box(kr, lanes, r, used, flag, nu, pad, W + k * nu, work, moves)

@@ -4,8 +4,8 @@
 :func:`lanes_of` (a :class:`~yahtzee_sim._kernels.lanes.Lanes`).
 
 The structs hold pointers into the bundles' arrays, which the caller keeps alive for the
-duration of the kernel call (it holds the bundle). A field of the wrong dtype or layout
-raises ``ValueError`` (the buffer protocol's check), never a wrong read.
+duration of the kernel call (it holds the bundle). A field of the wrong dtype, or an array
+that is not C-contiguous, raises ``ValueError``, never a wrong read.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t
@@ -14,33 +14,42 @@ from yahtzee_sim._core.lanes cimport LaneTable
 from yahtzee_sim._core.rules cimport Rules
 
 
+cdef object flat(object a):
+    """``a`` as a 1-d view of its own memory; an array that is not C-contiguous is refused
+    (a flattened copy would be freed when the caller returns, leaving the struct's
+    pointer dangling)."""
+    if not a.flags.c_contiguous:
+        raise ValueError("the kernels take C-contiguous arrays (np.ascontiguousarray)")
+    return a.reshape(-1)
+
+
 cdef const int16_t* i16(object a) except? NULL:
-    cdef const int16_t[::1] v = a.reshape(-1)
+    cdef const int16_t[::1] v = flat(a)
     return &v[0] if v.shape[0] else NULL
 
 
 cdef const int8_t* i8(object a) except? NULL:
-    cdef const int8_t[::1] v = a.reshape(-1)
+    cdef const int8_t[::1] v = flat(a)
     return &v[0] if v.shape[0] else NULL
 
 
 cdef const uint8_t* u8(object a) except? NULL:
-    cdef const uint8_t[::1] v = a.reshape(-1).view("u1")
+    cdef const uint8_t[::1] v = flat(a).view("u1")
     return &v[0] if v.shape[0] else NULL
 
 
 cdef const int32_t* i32(object a) except? NULL:
-    cdef const int32_t[::1] v = a.reshape(-1)
+    cdef const int32_t[::1] v = flat(a)
     return &v[0] if v.shape[0] else NULL
 
 
 cdef const int64_t* i64(object a) except? NULL:
-    cdef const int64_t[::1] v = a.reshape(-1)
+    cdef const int64_t[::1] v = flat(a)
     return &v[0] if v.shape[0] else NULL
 
 
 cdef const double* f64(object a) except? NULL:
-    cdef const double[::1] v = a.reshape(-1)
+    cdef const double[::1] v = flat(a)
     return &v[0] if v.shape[0] else NULL
 
 
@@ -68,6 +77,7 @@ cdef Rules rules_of(object kr) except *:
     r.code_to_roll = i32(kr.code_to_roll)
     r.roll_counts = i8(kr.roll_counts)
     r.n_codes = kr.code_to_roll.shape[0]
+    r.max_points = int(kr.box_max.max())
     r.n_rolls = kr.roll_keep_index.shape[0]
     r.n_keeps = kr.keep_add.shape[0]
     r.n_slots = kr.slot_points.shape[0]
@@ -90,9 +100,28 @@ cdef Rules rules_of(object kr) except *:
     r.levels = kr.levels
     r.forced_order = kr.forced_order
     r.saving = kr.saving is not None
+    r.n_states = (1 << r.n_boxes) * r.flag_size * r.saved_size * (r.upper_cap + 1)
     if r.n_boxes > 62:
         raise ValueError(f"at most 62 boxes, got {r.n_boxes}")
     return r
+
+
+cdef class RulesView:
+    """The C view of a :class:`KernelRules` bundle, read once and kept with the bundle it
+    points into: a caller that runs many short kernel calls on one rule set (the engine,
+    step after step) builds it once instead of at every call."""
+
+    def __init__(self, kr):
+        self.rules = rules_of(kr)
+        self.bundle = kr
+
+    def __reduce__(self):  # pickled as its bundle (the pointers are this process's)
+        return RulesView, (self.bundle,)
+
+
+cdef RulesView view_of(object kr):
+    """``kr`` itself if it is a :class:`RulesView`, else a view of the bundle ``kr``."""
+    return kr if isinstance(kr, RulesView) else RulesView(kr)
 
 
 cdef LaneTable lanes_of(object lanes) except *:
@@ -108,6 +137,7 @@ cdef LaneTable lanes_of(object lanes) except *:
     t.first = i64(lanes.first)
     t.n_first = lanes.first.shape[0]
     t.scale = f64(lanes.scale)
+    t.n_scale = lanes.scale.shape[0]
     t.top = lanes.top
     t.bottom = lanes.bottom
     return t

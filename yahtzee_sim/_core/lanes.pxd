@@ -18,6 +18,7 @@ cdef struct LaneTable:
     const int64_t* first
     const double* scale  # LANES_EXP: scale[q] = exp(-theta q)
     int64_t n_values
+    int64_t n_scale
     int64_t n_offset
     int64_t n_first
     double top

@@ -53,6 +53,8 @@ cdef struct Rules:
     int64_t upper_cap
     int64_t upper_bonus
     int64_t n_codes
+    int64_t n_states  # states of the product layout
+    int64_t max_points  # the most points one box can score (joker scores included)
     int64_t flag_size
     int64_t saved_size
     int64_t saved_roll_cap

@@ -3,6 +3,8 @@
 through the widget, in parallel (the states of equal used-count are independent given
 the level above). The port of :func:`yahtzee_sim._kernels.solve.solve_level`."""
 
+import numpy as np
+
 from cython.parallel cimport parallel, prange
 from libc.stdint cimport int64_t
 
@@ -59,6 +61,26 @@ cdef bint solve_chunk(
     return True
 
 
+cdef check_level(Rules r, LaneTable t, n_out, out_shift, masks, u_start, n_upper):
+    """Refuse a level whose lanes or states fall outside the buffers (``ValueError``): the
+    kernel itself reads and writes without bounds checks."""
+    if masks.min() < 0 or masks.max() >= (1 << r.n_boxes):
+        raise ValueError(f"masks must be used-masks of {r.n_boxes} boxes")
+    if u_start.min() < 0 or n_upper.min() < 1 or (u_start + n_upper).max() > r.upper_cap + 1:
+        raise ValueError(f"upper totals must lie in 0..{r.upper_cap}, at least one per mask")
+    if t.kind == 2 and t.n_values and len_scale_needed(r) > t.n_scale:
+        raise ValueError(f"exponential lanes need scale[q] for q up to {len_scale_needed(r) - 1}")
+    if t.n_offset == 0:  # product layout: the last state this level writes
+        last = ((masks.max() * r.flag_size + r.flag_size - 1) * r.saved_size + r.saved_size)
+        if last * (r.upper_cap + 1) - out_shift > n_out or t.n_values < r.n_states:
+            raise ValueError("out and lanes.values must hold every state of the table")
+
+
+cdef int64_t len_scale_needed(Rules r):
+    """Entries an exponential lane's ``scale`` needs: every box's points plus a bonus."""
+    return r.max_points + max(r.upper_bonus, r.yahtzee_bonus) + 1
+
+
 def solve_level(
     kr, lanes, double[::1] out, int64_t out_shift, const int64_t[::1] masks,
     const int64_t[::1] u_start, const int64_t[::1] n_upper, int n_threads=1,
@@ -86,6 +108,8 @@ def solve_level(
         raise ValueError("masks, u_start and n_upper must have one entry per mask")
     if n_masks == 0:
         return
+    check_level(r, t, out.shape[0], out_shift, np.asarray(masks), np.asarray(u_start),
+                np.asarray(n_upper))
     with nogil, parallel(num_threads=max(n_threads, 1)):
         for chunk in prange(n_chunks, schedule="dynamic"):
             if not solve_chunk(
@@ -146,6 +170,10 @@ def solve_need_level(kr, lanes, const int64_t[:, ::1] items, int64_t tile, int n
     cdef int failed = 0
     if t.kind != 1:
         raise ValueError("solve_need_level takes need lanes (points still needed)")
+    if r.saving:
+        raise ValueError("need lanes take games without saved rolls")
+    if n and (t.n_offset == 0 or np.asarray(items)[:, 3].max() >= t.n_offset):
+        raise ValueError("need lanes must hold a row (offset, length) for every state")
     if items.shape[1] != 4:
         raise ValueError(f"items must have 4 columns (used, upper, flag, state), got {items.shape[1]}")
     if tile < 1:

@@ -43,6 +43,7 @@ from __future__ import annotations
 import numpy as np
 
 from yahtzee_sim._core.batch_play import apply_boxes, roll_dice
+from yahtzee_sim._core.bundle import RulesView
 from yahtzee_sim._kernels.rng import keys_from_seed
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.observation import action_masks, observe_view
@@ -101,6 +102,7 @@ class GameBatch:
         F, C = rules.n_faces, rules.n_boxes
         self.rules = rules
         self.kr = kernel_rules(rules)
+        self.core_rules = RulesView(self.kr)  # read once: the engine calls it every step
         self.dice_key = tuple(dice_key)
         self.strategy_key = tuple(strategy_key)
         self.games = np.arange(first_game, first_game + n, dtype=np.int64)
@@ -184,10 +186,12 @@ class GameBatch:
             counter = np.zeros(len(self), dtype=np.int64)
         else:
             counter = rules.rolls_per_turn + self.saved - self.rolls_left
+        if keep.dtype != np.int8:  # a count out of int8's range would wrap: never legal
+            keep = np.where((keep < 0) | (keep > rules.n_dice), -1, keep)
         rolled = rows.copy()
         k0, k1 = self.dice_key
         bad = roll_dice(
-            self.kr,
+            self.core_rules,
             self.dice,
             self.roll_index,
             np.ascontiguousarray(keep, dtype=np.int8),
@@ -219,7 +223,7 @@ class GameBatch:
         left unused are saved for the next (games with saved rolls).
         """
         bad = apply_boxes(
-            self.kr,
+            self.core_rules,
             boxes,
             rows,
             self.roll_index,
