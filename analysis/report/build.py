@@ -317,7 +317,7 @@ def _build(rules, games, seed, resolved, n_jobs, regret_top, progress, quick, ah
 def _report(rules, ids, resolved, games, seed, sims, exact, regrets, ranking, kn, skipped,
             seconds, timings) -> Report:  # fmt: skip
     """The :class:`Report` with every table and figure's data computed from the results."""
-    summary = tables.summary_table(ids, sims, exact)
+    summary = tables.summary_table(ids, sims, exact, rules)
     ranked = list(summary.index)
     laws = {sid: e for sid, e in exact.items() if e.pmf is not None}
     return Report(

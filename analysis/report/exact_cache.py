@@ -189,7 +189,7 @@ def _stable(value):
     """``value`` as JSON-ready data that two runs with the same value give alike."""
     from yahtzee_sim.engine.strategy import Strategy
 
-    if value is None or isinstance(value, (bool, int, float, str)):
+    if value is None or type(value) in (bool, int, float, str):  # the type names the kind
         return [type(value).__name__, repr(value)]
     if isinstance(value, np.generic):
         return [str(value.dtype), repr(value.item())]

@@ -23,7 +23,7 @@ def summary_latex(report) -> str:
     a one-column or two-column paper, not one column of two): exact mean and SD, simulated
     mean, SD and half-width of the 95% interval (``±``; marked ``†`` with a note when it
     excludes the exact mean: :func:`~yahtzee_sim.analysis.report.tables.ci_note`), p10,
-    median and bonus rate. The minimum, maximum, Yahtzees per game and the interval's
+    median and bonus rate. The minimum, maximum, n-of-a-kind turns per game and the interval's
     ends stay in ``summary.csv``."""
     s = report.summary
     missed = set(ci_misses(s))

@@ -31,8 +31,8 @@ def _pair_of_the_best(ranking: RankingResult) -> pd.Series:
 
 def ranking_display(ranking: RankingResult) -> pd.DataFrame:
     """The ranking table as ``report.md`` shows it: mean, the difference to the best with
-    its simultaneous interval (``exact`` when both means are exact; blank in the best's
-    row), tier, and the games behind the mean (``exact`` for an exact mean)."""
+    its simultaneous interval (``exact`` when both means are exact; ``–`` in the best's
+    row: nothing behind it), tier, and the games behind the mean (``exact`` for an exact mean)."""
     t = ranking.table
     exact_pair = _pair_of_the_best(ranking)
     return pd.DataFrame(
@@ -40,7 +40,7 @@ def ranking_display(ranking: RankingResult) -> pd.DataFrame:
             "mean": t["mean"],
             BEHIND: t["behind"],
             "simultaneous interval": [
-                "" if i == 0 else ("exact" if exact_pair.iloc[i] else f"[{lo:.2f}, {hi:.2f}]")
+                "–" if i == 0 else ("exact" if exact_pair.iloc[i] else f"[{lo:.2f}, {hi:.2f}]")
                 for i, (lo, hi) in enumerate(zip(t["behind_low"], t["behind_high"], strict=True))
             ],
             "tier": t["tier"],
@@ -81,8 +81,8 @@ def ranking_latex(ranking: RankingResult) -> str:
     exact_pair = _pair_of_the_best(ranking)
     cells = []
     for i, row in enumerate(t.itertuples()):
-        if i == 0:
-            cells.append(Raw(""))
+        if i == 0:  # the best: nothing behind it
+            cells.append(Raw("--"))
         else:
             cells.append(
                 Raw("exact") if exact_pair.iloc[i] else interval(row.behind_low, row.behind_high)

@@ -10,17 +10,20 @@ import numpy as np
 import pandas as pd
 
 from yahtzee_sim.analysis import headtohead
+from yahtzee_sim.game.boxnames import kind_box_plural
 from yahtzee_sim.game.rules import RuleSet
 
 #: The reference strategy of the per-box tables and of the regret analysis.
 REFERENCE = "optimal"
 
 
-def summary_table(ids: list[str], sims: dict, exact: dict) -> pd.DataFrame:
+def summary_table(ids: list[str], sims: dict, exact: dict, rules: RuleSet) -> pd.DataFrame:
     """One row per strategy, best simulated mean first: exact mean and SD (NaN for a
     strategy that is not deterministic), simulated mean, SD, the ends of the 95%
     confidence interval of the mean (``CI low``, ``CI high``), min, p10, median, max,
-    bonus %, Yahtzees/game."""
+    bonus %, n-of-a-kind turns per game, named for the rules' box (``Yahtzees/game``,
+    ``Yatzys/game``)."""
+    kinds = f"{kind_box_plural(rules)}/game"
     rows = []
     for sid in ids:
         s = sims[sid].summary()
@@ -39,7 +42,7 @@ def summary_table(ids: list[str], sims: dict, exact: dict) -> pd.DataFrame:
                 "median": s["percentiles"]["p50"],
                 "max": int(s["max"]),
                 "bonus %": 100 * s["bonus_rate"],
-                "Yahtzees/game": s["yahtzees_mean"],
+                kinds: s["yahtzees_mean"],
             }
         )
     df = pd.DataFrame(rows).set_index("strategy")

@@ -161,7 +161,7 @@ def test_ranking_table_shows_the_differences_to_the_best(written):
     rows = {line.split(" & ")[0]: line.split(" & ") for line in tex.splitlines() if " & " in line}
     pairs = report.ranking.pairs.set_index(["first", "second"])
     best = report.ranking.table.index[0]
-    assert rows["optimal"][2:4] == ["", ""]  # the best: nothing behind it
+    assert rows["optimal"][2:4] == ["--", "--"]  # the best: nothing behind it (en dashes)
     for sid in ("greedy", "random"):
         pair = pairs.loc[(best, sid)]
         assert rows[sid][2] == f"{pair['difference']:.2f}"
@@ -399,3 +399,15 @@ def test_every_latex_table_fits_a_one_and_a_two_column_article(
         source = ONE_TABLE.replace("CLASS", columns).replace("NAME", name.removesuffix(".tex"))
         log = _pdflatex(tmp_path, source)
         assert "Overfull \\hbox" not in log, (name, columns, log[-3000:])
+
+
+@pytest.mark.parametrize(
+    ("rules", "column"), [("yatzy", "Yatzys/game"), ("yahtzee", "Yahtzees/game")]
+)
+def test_the_summary_names_the_n_of_a_kind_box_as_the_rules_do(rules, column):
+    from yahtzee_sim import get_rules, simulate_aggregate
+    from yahtzee_sim.analysis.report.tables import summary_table
+
+    sims = {"greedy": simulate_aggregate("greedy", 100, rules=rules, seed=1, progress=False)}
+    table = summary_table(["greedy"], sims, {}, get_rules(rules))
+    assert table.columns[-1] == column

@@ -8,74 +8,46 @@ duration of the kernel call (it holds the bundle). A field of the wrong dtype, o
 that is not C-contiguous, raises ``ValueError``, never a wrong read.
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uintptr_t
 
 from yahtzee_sim._core.lanes cimport LaneTable
 from yahtzee_sim._core.rules cimport Rules
 
 
-cdef object flat(object a):
-    """``a`` as a 1-d view of its own memory; an array that is not C-contiguous is refused
-    (a flattened copy would be freed when the caller returns, leaving the struct's
+cdef const void* address(object a, str dtype) except? NULL:
+    """The address of the data of array ``a``, which must hold ``dtype`` and be C-contiguous
+    (a contiguous copy would be freed when the caller returns, leaving the struct's
     pointer dangling)."""
+    if a.dtype != dtype:
+        raise ValueError(f"the kernels take {dtype} arrays here, got {a.dtype}")
     if not a.flags.c_contiguous:
         raise ValueError("the kernels take C-contiguous arrays (np.ascontiguousarray)")
-    return a.reshape(-1)
-
-
-cdef const int16_t* i16(object a) except? NULL:
-    cdef const int16_t[::1] v = flat(a)
-    return &v[0] if v.shape[0] else NULL
-
-
-cdef const int8_t* i8(object a) except? NULL:
-    cdef const int8_t[::1] v = flat(a)
-    return &v[0] if v.shape[0] else NULL
-
-
-cdef const uint8_t* u8(object a) except? NULL:
-    cdef const uint8_t[::1] v = flat(a).view("u1")
-    return &v[0] if v.shape[0] else NULL
-
-
-cdef const int32_t* i32(object a) except? NULL:
-    cdef const int32_t[::1] v = flat(a)
-    return &v[0] if v.shape[0] else NULL
-
-
-cdef const int64_t* i64(object a) except? NULL:
-    cdef const int64_t[::1] v = flat(a)
-    return &v[0] if v.shape[0] else NULL
-
-
-cdef const double* f64(object a) except? NULL:
-    cdef const double[::1] v = flat(a)
-    return &v[0] if v.shape[0] else NULL
+    return <const void*><uintptr_t>a.__array_interface__["data"][0]
 
 
 cdef Rules rules_of(object kr) except *:
     """The C view of a :class:`KernelRules` bundle."""
     cdef Rules r
-    r.score_table = i16(kr.score_table)
-    r.joker_table = i16(kr.joker_table)
-    r.yahtzee_face = i8(kr.yahtzee_face)
-    r.upper_cat_of_face = i64(kr.upper_cat_of_face)
-    r.is_upper = u8(kr.is_upper)
-    r.first_roll_prob = f64(kr.first_roll_prob)
-    r.keep_add = i32(kr.keep_add)
-    r.keep_remove = i32(kr.keep_remove)
-    r.keep_sub = i64(kr.keep_sub)
-    r.keep_sub_count = i64(kr.keep_sub_count)
-    r.keep_size = i8(kr.keep_size)
-    r.roll_keep_index = i32(kr.roll_keep_index)
-    r.slot_ptr = i64(kr.slot_ptr)
-    r.slot_points = i64(kr.slot_points)
-    r.score_slot = i64(kr.score_slot)
-    r.box_score_slot = i64(kr.box_score_slot)
-    r.points_slot = i64(kr.points_slot)
-    r.code_weights = i64(kr.code_weights)
-    r.code_to_roll = i32(kr.code_to_roll)
-    r.roll_counts = i8(kr.roll_counts)
+    r.score_table = <const int16_t*>address(kr.score_table, "int16")
+    r.joker_table = <const int16_t*>address(kr.joker_table, "int16")
+    r.yahtzee_face = <const int8_t*>address(kr.yahtzee_face, "int8")
+    r.upper_cat_of_face = <const int64_t*>address(kr.upper_cat_of_face, "int64")
+    r.is_upper = <const uint8_t*>address(kr.is_upper, "bool")
+    r.first_roll_prob = <const double*>address(kr.first_roll_prob, "float64")
+    r.keep_add = <const int32_t*>address(kr.keep_add, "int32")
+    r.keep_remove = <const int32_t*>address(kr.keep_remove, "int32")
+    r.keep_sub = <const int64_t*>address(kr.keep_sub, "int64")
+    r.keep_sub_count = <const int64_t*>address(kr.keep_sub_count, "int64")
+    r.keep_size = <const int8_t*>address(kr.keep_size, "int8")
+    r.roll_keep_index = <const int32_t*>address(kr.roll_keep_index, "int32")
+    r.slot_ptr = <const int64_t*>address(kr.slot_ptr, "int64")
+    r.slot_points = <const int64_t*>address(kr.slot_points, "int64")
+    r.score_slot = <const int64_t*>address(kr.score_slot, "int64")
+    r.box_score_slot = <const int64_t*>address(kr.box_score_slot, "int64")
+    r.points_slot = <const int64_t*>address(kr.points_slot, "int64")
+    r.code_weights = <const int64_t*>address(kr.code_weights, "int64")
+    r.code_to_roll = <const int32_t*>address(kr.code_to_roll, "int32")
+    r.roll_counts = <const int8_t*>address(kr.roll_counts, "int8")
     r.n_codes = kr.code_to_roll.shape[0]
     r.max_points = int(kr.box_max.max())
     r.n_rolls = kr.roll_keep_index.shape[0]
@@ -131,12 +103,12 @@ cdef LaneTable lanes_of(object lanes) except *:
     t.kind = lanes.kind
     t.values = &values[0] if values.shape[0] else NULL
     t.n_values = values.shape[0]
-    t.offset = i64(lanes.offset)
+    t.offset = <const int64_t*>address(lanes.offset, "int64")
     t.n_offset = lanes.offset.shape[0]
-    t.length = i64(lanes.length)
-    t.first = i64(lanes.first)
+    t.length = <const int64_t*>address(lanes.length, "int64")
+    t.first = <const int64_t*>address(lanes.first, "int64")
     t.n_first = lanes.first.shape[0]
-    t.scale = f64(lanes.scale)
+    t.scale = <const double*>address(lanes.scale, "float64")
     t.n_scale = lanes.scale.shape[0]
     t.top = lanes.top
     t.bottom = lanes.bottom
