@@ -16,7 +16,12 @@ from pathlib import Path
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-CORE = Path("yahtzee_sim") / "_core"
+#: Where each installed package's sources live (``pyproject.toml``'s ``package-dir``).
+PACKAGE_DIRS = {
+    "yahtzee_sim": Path("yahtzee_sim"),
+    "yahtzee_sim.strategies": Path("strategies"),
+    "yahtzee_sim.analysis": Path("analysis"),
+}
 
 
 def compile_args() -> list[str]:
@@ -28,18 +33,27 @@ def compile_args() -> list[str]:
     return args
 
 
+def module_name(package: str, root: Path, pyx: Path) -> str:
+    """The installed name of the module compiled from ``pyx`` (under ``root``, the sources of
+    ``package``): ``strategies/greedy_kernels.pyx`` is ``yahtzee_sim.strategies.greedy_kernels``."""
+    parts = pyx.relative_to(root).with_suffix("").parts
+    return ".".join((package, *parts))
+
+
 def extensions() -> list[Extension]:
-    """One extension module per ``.pyx`` file of the compiled core."""
+    """One extension module per ``.pyx`` file: the compiled core (``yahtzee_sim/_core/``) and
+    the kernels beside the Python that calls them (the built-in strategies', the analyses')."""
     if sys.platform == "win32":
         raise SystemExit("the compiled core builds with GCC or Clang (Linux, macOS)")
     return [
         Extension(
-            f"yahtzee_sim._core.{pyx.stem}",
+            module_name(package, root, pyx),
             [str(pyx)],
             extra_compile_args=compile_args(),
             extra_link_args=["-fopenmp"],
         )
-        for pyx in sorted(CORE.glob("*.pyx"))
+        for package, root in PACKAGE_DIRS.items()
+        for pyx in sorted(root.rglob("*.pyx"))
     ]
 
 
@@ -47,6 +61,7 @@ setup(
     ext_modules=cythonize(
         extensions(),
         compiler_directives={"language_level": 3},
+        include_path=["."],  # ``cimport yahtzee_sim._core.rules`` from any package
         nthreads=os.cpu_count() or 1,
     ),
     options={"build_ext": {"parallel": os.cpu_count() or 1}},  # one C compile per core
