@@ -18,6 +18,7 @@ import pytest
 
 if os.environ.get("PYTEST_XDIST_WORKER") is not None:  # before numba is imported
     os.environ["NUMBA_NUM_THREADS"] = "1"
+    os.environ["YAHTZEE_SIM_THREADS"] = "1"  # the compiled core's kernels too
 
 
 def pytest_addoption(parser):

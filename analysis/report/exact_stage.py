@@ -12,6 +12,7 @@ import numba
 from yahtzee_sim.analysis.report import exact_cache
 from yahtzee_sim.analysis.report.tables import REFERENCE
 from yahtzee_sim.engine.summary import strategy_label
+from yahtzee_sim.engine.threads import get_threads, set_threads
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import n_states
 
@@ -34,10 +35,11 @@ def exact_stage(todo, resolved, rules: RuleSet, top: int, n_jobs: int, quick: bo
             bar.step("exact_cached")
     left = [s for s in todo if s not in results]
     workers = max(1, min(n_jobs if n_jobs > 0 else len(left), len(left)))
-    threads = max(1, numba.get_num_threads() // workers)
+    threads = max(1, get_threads() // workers)
 
     def one(sid):
         numba.set_num_threads(threads)
+        set_threads(threads)
         return evaluate_strategy(resolved[sid], rules, top, quick)
 
     with ThreadPoolExecutor(max_workers=workers) as pool:

@@ -13,6 +13,7 @@ import numba
 import numpy as np
 
 from yahtzee_sim._kernels.decisions import gather_decisions
+from yahtzee_sim.engine.threads import get_threads, threads_limited
 from yahtzee_sim.game.state import decode_state, n_states
 
 #: Above this many states a cache keeps its states in a sorted array, not a slot per state
@@ -45,7 +46,7 @@ class StateCache:
         }
         self.n = 0
         self._lock = threading.Lock()
-        self.fill_threads = numba.get_num_threads()
+        self.fill_threads = get_threads()
 
     def slots(self, states: np.ndarray) -> np.ndarray:
         """The slot of each state (-1: not cached), int64."""
@@ -99,7 +100,8 @@ class StateCache:
         threads = numba.get_num_threads()  # this thread's (a block's share of the cores)
         numba.set_num_threads(self.fill_threads)
         try:
-            fill(self, used, upper, flag, slots)
+            with threads_limited(self.fill_threads):
+                fill(self, used, upper, flag, slots)
         finally:
             numba.set_num_threads(threads)
         self._insert(missing, slots)

@@ -35,6 +35,7 @@ from joblib.executor import get_memmapping_executor
 from yahtzee_sim.engine.aggregate import Aggregate
 from yahtzee_sim.engine.decide import prepare
 from yahtzee_sim.engine.lockstep import play_block
+from yahtzee_sim.engine.threads import get_threads, set_threads
 from yahtzee_sim.game.rules import RuleSet
 
 #: The fewest games of a block shared between this process and its workers.
@@ -168,6 +169,7 @@ def play_in_thread(job: BlockJob, threads: int, first: int, n: int):
     cores instead of each spreading its kernels over all of them. The results do not
     depend on it."""
     numba.set_num_threads(threads)
+    set_threads(threads)
     return job.play(first, n, prepared=True)
 
 
@@ -225,7 +227,7 @@ def play_blocks(job: BlockJob, todo: Blocks, n_jobs: int) -> Iterator:
         yield from play_shared(job, todo, n_jobs)
     elif uses_threads(job.strategy) and not backend_configured():
         ready = job.ready()
-        share = max(1, numba.get_num_threads() // min(effective_n_jobs(n_jobs), len(todo)))
+        share = max(1, get_threads() // min(effective_n_jobs(n_jobs), len(todo)))
         calls = (delayed(play_in_thread)(ready, share, first, n) for first, n in todo)
         yield from Parallel(n_jobs=n_jobs, return_as="generator", prefer="threads")(calls)
     else:

@@ -36,7 +36,6 @@ from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 
-import numba
 import numpy as np
 
 from yahtzee_sim._core.solve import solve_level
@@ -44,6 +43,7 @@ from yahtzee_sim._kernels.lanes import compact_upper_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine import compile_costs
 from yahtzee_sim.engine.atomic import write_atomic
+from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.engine.weighted_bar import WeightedBar
 from yahtzee_sim.errors import TableFileError
 from yahtzee_sim.game.rules import RuleSet
@@ -156,7 +156,7 @@ def solve_chunk(rules: RuleSet, above: np.ndarray, level: Level, a: int, b: int)
     sl = slice(a, b)
     solve_level(
         kernel_rules(rules), lanes, out, lo - level.stop, level.masks[sl],
-        level.u_start[sl], level.n_upper[sl], numba.get_num_threads(),
+        level.u_start[sl], level.n_upper[sl], get_threads(),
     )  # fmt: skip
     return out
 

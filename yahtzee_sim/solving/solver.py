@@ -20,6 +20,7 @@ from yahtzee_sim._kernels.batched import upper_lane_chunks, upper_lane_decisions
 from yahtzee_sim._kernels.decisions import fill_lanes
 from yahtzee_sim._kernels.lanes import LANES_UPPER, Lanes, compact_upper_lanes, upper_total_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
+from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import (
     compact_states,
@@ -182,7 +183,7 @@ def backward(rules: RuleSet, lanes, progress: bool = False) -> None:
     level by level from the full score sheets, whose entries must be set; ``progress``
     shows a bar weighted by each level's expected seconds."""
     kr = kernel_rules(rules)
-    threads = numba.get_num_threads()
+    threads = get_threads()
     with solve_costs.solve_bar(rules, progress) as bar:
         for k, masks in enumerate(levels(rules.n_boxes, rules.forced_order)):
             u_start, n_upper = upper_lanes(rules, masks)

@@ -20,7 +20,6 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-import numba
 import numpy as np
 from tqdm.auto import tqdm
 
@@ -28,6 +27,7 @@ from yahtzee_sim._core.solve import solve_need_level
 from yahtzee_sim._kernels.decisions import fill_states
 from yahtzee_sim._kernels.lanes import points_needed_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
+from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.errors import TargetError
 from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.rules import RuleSet, get_rules
@@ -221,7 +221,7 @@ def solve_target(
     for items in tqdm(
         items_by_level, desc=f"target {rules.name}", unit="level", disable=not progress
     ):
-        solve_need_level(kr, lanes, items, TILE, numba.get_num_threads())
+        solve_need_level(kr, lanes, items, TILE, get_threads())
     return TargetTable(
         rules,
         probs,

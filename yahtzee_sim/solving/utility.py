@@ -28,13 +28,13 @@ import hashlib
 import time
 from dataclasses import dataclass, field
 
-import numba
 import numpy as np
 from tqdm.auto import tqdm
 
 from yahtzee_sim._core.solve import solve_need_level
 from yahtzee_sim._kernels.lanes import points_needed_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
+from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.errors import UtilityError
 from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.rules import RuleSet, get_rules
@@ -179,7 +179,7 @@ def solve_utility(rules: str | RuleSet, utility, progress: bool = False) -> Util
     for items in tqdm(
         items_by_level, desc=f"utility {rules.name}", unit="level", disable=not progress
     ):
-        solve_need_level(kr, lanes, items, TILE, numba.get_num_threads())
+        solve_need_level(kr, lanes, items, TILE, get_threads())
     table.seconds = time.perf_counter() - t0
     table.meta["source"] = "solved"
     return table
