@@ -40,6 +40,8 @@ cdef Rules rules_of(object kr) except *:
     r.keep_sub_count = <const int64_t*>address(kr.keep_sub_count, "int64")
     r.keep_size = <const int8_t*>address(kr.keep_size, "int8")
     r.roll_keep_index = <const int32_t*>address(kr.roll_keep_index, "int32")
+    r.roll_keep_ptr = <const int32_t*>address(kr.roll_keep_ptr, "int32")
+    r.roll_keep_keep = <const int32_t*>address(kr.roll_keep_keep, "int32")
     r.slot_ptr = <const int64_t*>address(kr.slot_ptr, "int64")
     r.slot_points = <const int64_t*>address(kr.slot_points, "int64")
     r.score_slot = <const int64_t*>address(kr.score_slot, "int64")

@@ -28,6 +28,8 @@ cdef struct Rules:
     const int64_t* keep_sub_count  # n_keeps
     const int8_t* keep_size  # n_keeps
     const int32_t* roll_keep_index  # n_rolls
+    const int32_t* roll_keep_ptr  # n_rolls + 1: CSR roll -> its sub-keeps, ascending
+    const int32_t* roll_keep_keep
     const int64_t* slot_ptr  # n_boxes + 1
     const int64_t* slot_points  # n_slots
     const int64_t* score_slot  # n_rolls x n_boxes

@@ -29,7 +29,7 @@ cdef bint solve_chunk(
     cdef int64_t i, used, n_flags, nu, u0, n_saved, flag, saved, base, t, u
     cdef const double* top
     cdef double* W
-    if not new_work(kr, kr.upper_cap + 1, &work):
+    if not new_work(kr, kr.upper_cap + 1, 0, &work):
         free_work(&work)
         return False
     i = chunk
@@ -44,7 +44,7 @@ cdef bint solve_chunk(
         if compact:  # the saved counts a turn can start with, k boxes filled
             n_saved = min((kr.rolls - 1) * filled_boxes(used), kr.saved_roll_cap) + 1
         for flag in range(n_flags):
-            W = widget(kr, lanes, used, 0, flag, u0, nu, &work)
+            W = widget(kr, lanes, used, 0, flag, u0, nu, &work, 0)
             for saved in range(n_saved):
                 top = work.tops + saved * nu if kr.saved_size > 1 else W
                 if compact:
@@ -132,7 +132,7 @@ cdef bint need_chunk(
     cdef int64_t k, s, o, f, lo, nu, i, length
     cdef const int64_t* item
     cdef double* W
-    if not new_work(kr, tile, &work):
+    if not new_work(kr, tile, 0, &work):
         free_work(&work)
         return False
     k = chunk
@@ -145,7 +145,7 @@ cdef bint need_chunk(
         lo = 0
         while lo < length:
             nu = min(tile, length - lo)
-            W = widget(kr, lanes, item[0], item[1], item[2], f + lo, nu, &work)
+            W = widget(kr, lanes, item[0], item[1], item[2], f + lo, nu, &work, 0)
             for i in range(nu):
                 probs[o + lo + i] = W[i]
             lo += tile
