@@ -122,40 +122,44 @@ def position_sample(rules, n_runs: int = 24) -> np.ndarray:
     return np.array(rows, dtype=np.int64).reshape(-1, 3)
 
 
-def record_greedy(out: dict) -> None:
-    """Greedy's decision tables, by states and by positions."""
-    for name in ALL_STATES + SAMPLED:
-        rules = get_rules(name)
-        states = state_sample(rules)
-        for label, strategy in greedy_variants(rules).items():
-            keep, cat = strategy.decision_table(rules, states)
-            out[f"greedy_states|{name}|{label}"] = digest(keep, cat)
-        print("greedy states", name, flush=True)
-    for name in POSITIONS:
-        rules = get_rules(name)
-        pos = position_sample(rules)
-        for label, strategy in greedy_variants(rules).items():
-            keep, cat = strategy.saved_decision_table(rules, pos, 2, 1)
-            out[f"greedy_positions|{name}|{label}"] = digest(keep, cat)
-        print("greedy positions", name, flush=True)
+def greedy_states(name: str) -> dict:
+    """Greedy's decision tables of the sampled states of preset ``name``, by variant."""
+    rules = get_rules(name)
+    states = state_sample(rules)
+    out = {}
+    for label, strategy in greedy_variants(rules).items():
+        keep, cat = strategy.decision_table(rules, states)
+        out[f"greedy_states|{name}|{label}"] = digest(keep, cat)
+    return out
 
 
-def record_simulations(out: dict) -> None:
-    """Games of greedy (two variants), random and tiered-random."""
+def greedy_positions(name: str) -> dict:
+    """Greedy's decision tables of the sampled positions of preset ``name``, by variant."""
+    rules = get_rules(name)
+    pos = position_sample(rules)
+    out = {}
+    for label, strategy in greedy_variants(rules).items():
+        keep, cat = strategy.saved_decision_table(rules, pos, 2, 1)
+        out[f"greedy_positions|{name}|{label}"] = digest(keep, cat)
+    return out
+
+
+def simulations(name: str) -> dict:
+    """Games of greedy (two variants), random and tiered-random on preset ``name``."""
     from yahtzee_sim.strategies.greedy import Greedy
 
-    for name, n_games in SIMULATED.items():
-        players = {
-            "greedy": "greedy",
-            "greedy:ybonus": Greedy(yahtzee_bonus_in_value=True),
-            "random": "random",
-            "tiered-random": "tiered-random",
-        }
-        for label, strategy in players.items():
-            for seed in SEEDS:
-                res = simulate(strategy, n_games, seed=seed, rules=name, progress=False)
-                out[f"simulate|{name}|{label}|{seed}"] = res.digest()
-        print("simulate", name, flush=True)
+    players = {
+        "greedy": "greedy",
+        "greedy:ybonus": Greedy(yahtzee_bonus_in_value=True),
+        "random": "random",
+        "tiered-random": "tiered-random",
+    }
+    out = {}
+    for label, strategy in players.items():
+        for seed in SEEDS:
+            res = simulate(strategy, SIMULATED[name], seed=seed, rules=name, progress=False)
+            out[f"simulate|{name}|{label}|{seed}"] = res.digest()
+    return out
 
 
 def random_inputs(rules, n: int, seed: int) -> dict:
@@ -175,27 +179,29 @@ def random_inputs(rules, n: int, seed: int) -> dict:
     }
 
 
-def record_random(out: dict) -> None:
-    """The random strategies' kernels on sampled inputs."""
+def random_kernels(name: str) -> dict:
+    """The random strategies' kernels on sampled inputs of preset ``name``."""
     from yahtzee_sim._kernels.scoring import kernel_rules
     from yahtzee_sim.strategies.random import random_box, random_keep
 
-    for name in ENCODED:
-        rules = get_rules(name)
-        for seed in SEEDS:
-            x = random_inputs(rules, N_POSITIONS, seed)
-            k0, k1 = x["keys"]
-            for tiered in (False, True):
-                keep = random_keep(x["dice"], x["games"], k0, k1, x["base"], tiered)
-                out[f"random_keep|{name}|{seed}|{tiered}"] = digest(keep)
-            box = random_box(
-                kernel_rules(rules), x["roll"], x["used"], x["flag"], x["games"], k0, k1, x["base"]
-            )
-            out[f"random_box|{name}|{seed}"] = digest(box)
+    rules = get_rules(name)
+    out = {}
+    for seed in SEEDS:
+        x = random_inputs(rules, N_POSITIONS, seed)
+        k0, k1 = x["keys"]
+        for tiered in (False, True):
+            keep = random_keep(x["dice"], x["games"], k0, k1, x["base"], tiered)
+            out[f"random_keep|{name}|{seed}|{tiered}"] = digest(keep)
+        box = random_box(
+            kernel_rules(rules), x["roll"], x["used"], x["flag"], x["games"], k0, k1, x["base"]
+        )
+        out[f"random_box|{name}|{seed}"] = digest(box)
+    return out
 
 
-def record_observation(out: dict) -> None:
-    """Action masks, a random agent's actions and box points over sampled positions."""
+def encoding(name: str) -> dict:
+    """Action masks, a random agent's actions and box points over sampled positions of
+    preset ``name``."""
     from yahtzee_sim.engine.observation import (
         action_masks,
         box_points,
@@ -203,20 +209,25 @@ def record_observation(out: dict) -> None:
         random_legal_actions,
     )
 
-    for name in ENCODED:
-        rules = get_rules(name)
-        x = random_inputs(rules, N_POSITIONS, 11)
-        rng = np.random.default_rng(12)
-        rolls_left = rng.integers(0, rules.max_rolls, N_POSITIONS)
-        mask = action_masks(rules, x["roll"], rolls_left, x["used"], x["flag"])
-        out[f"masks|{name}"] = digest(mask)
-        out[f"legal|{name}"] = digest(random_legal_actions(mask, np.random.default_rng(13)))
-        upper = rng.integers(0, 64, N_POSITIONS)
-        obs = observe(rules, x["dice"], 0, x["used"], upper, x["flag"], 0)
-        out[f"box_points|{name}"] = digest(box_points(rules, obs))
+    rules = get_rules(name)
+    x = random_inputs(rules, N_POSITIONS, 11)
+    rng = np.random.default_rng(12)
+    rolls_left = rng.integers(0, rules.max_rolls, N_POSITIONS)
+    mask = action_masks(rules, x["roll"], rolls_left, x["used"], x["flag"])
+    upper = rng.integers(0, 64, N_POSITIONS)
+    obs = observe(rules, x["dice"], 0, x["used"], upper, x["flag"], 0)
+    return {
+        f"masks|{name}": digest(mask),
+        f"legal|{name}": digest(random_legal_actions(mask, np.random.default_rng(13))),
+        f"box_points|{name}": digest(box_points(rules, obs)),
+    }
 
 
+#: Sections of the pair search: decisions, conditions, moves, chunks.
 PAIR_SHAPES = ((60, 5, 3, 4), (500, 17, 4, 4), (500, 17, 4, 1), (2000, 40, 13, 4), (7, 9, 2, 4))
+OPTION_SIZES = (1, 50, 3000)
+#: Card searches: rules, seed, most rules, games.
+SEARCHES = (("2-yatzy", 3, 6, 400), ("2-yatzy", 5, 4, 300), ("yahtzee", 1, 3, 150))
 
 
 def pair_inputs(P: int, L: int, A: int) -> tuple:
@@ -242,32 +253,46 @@ def option_inputs(n: int) -> tuple:
     return ptr, acts, vals, rows, actions
 
 
-def record_card_search(out: dict) -> None:
-    """The pair search on sampled sections, the option lookup, and small searches."""
+def card_search_kernels() -> dict:
+    """The pair search on sampled sections and the option lookup."""
     from yahtzee_sim.analysis.decisions import card_search
-    from yahtzee_sim.analysis.decisions.distill import distill
 
+    out = {}
     for P, L, A, chunks in PAIR_SHAPES:
         G = card_search.pair_gains(*pair_inputs(P, L, A), chunks)
         out[f"pair_gains|{P},{L},{A},{chunks}"] = digest(G)
-    for n in (1, 50, 3000):
+    for n in OPTION_SIZES:
         out[f"option_values|{n}"] = digest(card_search._option_values(*option_inputs(n)))
-    for name, seed, max_rules, n_games in (("2-yatzy", 3, 6, 400), ("2-yatzy", 5, 4, 300),
-                                           ("yahtzee", 1, 3, 150)):  # fmt: skip
-        res = distill(name, max_rules=max_rules, seed=seed, n_games=n_games, curve_at=[])
-        text = json.dumps({"steps": res.steps, "learned": [str(r) for r in res.learned]})
-        out[f"distill|{name}|{seed}"] = hashlib.sha256(text.encode()).hexdigest()
-        print("distill", name, seed, flush=True)
+    return out
+
+
+def searches(case: tuple) -> dict:
+    """A small card search (:func:`~yahtzee_sim.analysis.decisions.distill.distill`): the
+    rules it learns and their estimated gains."""
+    from yahtzee_sim.analysis.decisions.distill import distill
+
+    name, seed, max_rules, n_games = case
+    res = distill(name, max_rules=max_rules, seed=seed, n_games=n_games, curve_at=[])
+    text = json.dumps({"steps": res.steps, "learned": [str(r) for r in res.learned]})
+    return {f"distill|{name}|{seed}": hashlib.sha256(text.encode()).hexdigest()}
 
 
 def record() -> dict:
     """Every digest, by key."""
     out: dict = {}
-    record_greedy(out)
-    record_random(out)
-    record_observation(out)
-    record_card_search(out)
-    record_simulations(out)
+    for name in ALL_STATES + SAMPLED:
+        out.update(greedy_states(name))
+    for name in POSITIONS:
+        out.update(greedy_positions(name))
+    for name in ENCODED:
+        out.update(random_kernels(name))
+        out.update(encoding(name))
+    out.update(card_search_kernels())
+    for case in SEARCHES:
+        out.update(searches(case))
+    for name in SIMULATED:
+        out.update(simulations(name))
+        print("simulate", name, flush=True)
     return out
 
 

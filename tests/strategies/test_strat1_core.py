@@ -1,0 +1,137 @@
+"""Greedy's and the random strategies' compiled kernels, the learning encoding's
+(:mod:`yahtzee_sim._core.observation`) and the card search's: the same outputs, byte for
+byte, as the numba kernels they replaced (digests recorded by ``tools/strat1_digests.py``
+before the port), whatever the number of threads, and clear errors for arguments they do
+not take."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+ROOT = Path(__file__).resolve().parents[2]
+DIGESTS = json.loads((ROOT / "tests" / "golden" / "strat1_digests.json").read_text())
+_SPEC = importlib.util.spec_from_file_location("digests", ROOT / "tools" / "strat1_digests.py")
+TOOL = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(TOOL)
+
+#: Presets whose cases take more than a few seconds (the slow loop's).
+SLOW = {"yatzy-no-bonus", "maxi-yatzy-3", "maxi-yatzy", "yatzy+forced", "yahtzee-single-bonus"}
+
+
+def _param(name: str):
+    return pytest.param(name, marks=(pytest.mark.slow,) if name in SLOW else ())
+
+
+def _same(got: dict) -> None:
+    """Every digest of ``got`` is the recorded one (and each key was recorded)."""
+    assert got, "no case computed"
+    for key, value in got.items():
+        assert DIGESTS[key] == value, key
+
+
+@pytest.mark.parametrize("name", [_param(n) for n in TOOL.ALL_STATES + TOOL.SAMPLED])
+def test_greedy_state_tables_are_the_numba_kernels_byte_for_byte(name):
+    _same(TOOL.greedy_states(name))
+
+
+@pytest.mark.parametrize("name", [_param(n) for n in TOOL.POSITIONS])
+def test_greedy_position_tables_are_the_numba_kernels_byte_for_byte(name):
+    _same(TOOL.greedy_positions(name))
+
+
+def _greedy_inputs(name: str):
+    from yahtzee_sim._kernels.scoring import kernel_rules
+    from yahtzee_sim.game.rules import get_rules
+    from yahtzee_sim.game.state import decode_state
+    from yahtzee_sim.strategies.greedy import Greedy
+
+    rules = get_rules(name)
+    strategy = Greedy()
+    strategy.prepare(rules)
+    return rules, kernel_rules(rules), strategy._order, decode_state
+
+
+@pytest.mark.parametrize("name", ["yahtzee", "yatzy+forced"])
+def test_greedy_tables_do_not_depend_on_the_number_of_threads(name):
+    from yahtzee_sim.strategies.greedy_kernels import greedy_fill_positions, greedy_fill_states
+
+    rules, kr, order, decode_state = _greedy_inputs(name)
+    states = TOOL.state_sample(rules)[:150]
+    used, upper, flag = decode_state(rules, states)
+    n, n_rolls = len(states), rules.tables.n_rolls
+    slots = np.arange(n, dtype=np.int64)[::-1].copy()
+    pos = TOOL.position_sample(rules, 6)
+    tables = []
+    for threads in (1, 2, 3):
+        keep, cat = np.zeros((n, n_rolls), np.int16), np.zeros((n, n_rolls), np.int8)
+        greedy_fill_states(kr, order, True, used, upper, flag, slots, keep, cat, threads)
+        pk = np.zeros((len(pos), 1, n_rolls), np.int16)
+        pc = np.zeros((len(pos), 1, n_rolls), np.int8)
+        greedy_fill_positions(kr, order, False, pos, pk, pc, threads)
+        tables.append((keep, cat, pk, pc))
+    for other in tables[1:]:
+        for a, b in zip(tables[0], other, strict=True):
+            assert np.array_equal(a, b)
+
+
+def test_greedy_fills_refuse_arguments_they_do_not_take():
+    from yahtzee_sim.strategies.greedy_kernels import greedy_fill_positions, greedy_fill_states
+
+    rules, kr, order, _ = _greedy_inputs("2-yatzy")
+    n_rolls = rules.tables.n_rolls
+    one = np.zeros(1, dtype=np.int64)
+    keep, cat = np.zeros((1, n_rolls), np.int16), np.zeros((1, n_rolls), np.int8)
+    with pytest.raises(ValueError, match="one entry per state"):
+        greedy_fill_states(kr, order, False, one, one, one, np.zeros(2, np.int64), keep, cat)
+    with pytest.raises(ValueError, match="slots must be rows"):
+        greedy_fill_states(kr, order, False, one, one, one, one + 1, keep, cat)
+    with pytest.raises(ValueError, match="used-masks"):
+        greedy_fill_states(kr, order, False, one + 4, one, one, one, keep, cat)
+    with pytest.raises(ValueError, match="order must hold box indices"):
+        greedy_fill_states(kr, order + 2, False, one, one, one, one, keep, cat)
+    with pytest.raises(ValueError, match="rolls"):
+        greedy_fill_states(kr, order, False, one, one, one, one, keep[:, :1].copy(), cat)
+    with pytest.raises(ValueError, match="Buffer dtype mismatch"):
+        greedy_fill_states(kr, order, False, one, one, one, one, cat, keep)
+    pos = np.zeros((1, 3), dtype=np.int64)
+    with pytest.raises(ValueError, match="3 columns"):
+        greedy_fill_positions(kr, order, False, pos[:, :2].copy(), keep[:, None], cat[:, None])
+    with pytest.raises(ValueError, match="same layers"):
+        greedy_fill_positions(
+            kr, order, False, pos, keep[:, None], np.zeros((1, 2, n_rolls), np.int8)
+        )
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_greedy_positions_fill_as_states_would(data):
+    """The runs' shortcuts (a run's points found once, upper totals out of the bonus's
+    reach copied, equal rolls' keeps copied) give what filling each position does."""
+    from yahtzee_sim.strategies.greedy_kernels import greedy_fill_positions, greedy_fill_states
+
+    name = data.draw(st.sampled_from(["upper-3d4f", "yahtzee-6box", "yahtzee"]))
+    rules, kr, order, _ = _greedy_inputs(name)
+    n_rolls, cap = rules.tables.n_rolls, rules.upper_cap
+    runs = data.draw(
+        st.lists(
+            st.tuples(st.integers(0, (1 << rules.n_boxes) - 2), st.integers(0, 1)),
+            min_size=1,
+            max_size=3,
+        )
+    )
+    pos = np.array([(u, t, f) for u, f in sorted(set(runs)) for t in range(cap + 1)], np.int64)
+    with_ybonus = data.draw(st.booleans())
+    pk = np.zeros((len(pos), 1, n_rolls), np.int16)
+    pc = np.zeros((len(pos), 1, n_rolls), np.int8)
+    greedy_fill_positions(kr, order, with_ybonus, pos, pk, pc, 2)
+    keep, cat = np.zeros((len(pos), n_rolls), np.int16), np.zeros((len(pos), n_rolls), np.int8)
+    cols = [np.ascontiguousarray(pos[:, j]) for j in range(3)]
+    greedy_fill_states(kr, order, with_ybonus, *cols, np.arange(len(pos)), keep, cat, 2)
+    assert np.array_equal(pk[:, 0], keep) and np.array_equal(pc[:, 0], cat)
