@@ -65,7 +65,7 @@ def test_stamp_changes_when_any_shared_file_changes(tmp_path):
 
 def test_every_kernel_file_is_shared():
     names = {p.name for p in kernels.shared_sources()}
-    assert {"scoring.py", "widget.py", "rng.py", "exact.py", "_yahtzee_boxes.py"} <= names
+    assert {"scoring.py", "widget.py", "exact.py", "_yahtzee_boxes.py"} <= names
 
 
 def test_strategy_kernels_are_found_in_an_installed_layout(tmp_path):

@@ -135,3 +135,57 @@ def test_greedy_positions_fill_as_states_would(data):
     cols = [np.ascontiguousarray(pos[:, j]) for j in range(3)]
     greedy_fill_states(kr, order, with_ybonus, *cols, np.arange(len(pos)), keep, cat, 2)
     assert np.array_equal(pk[:, 0], keep) and np.array_equal(pc[:, 0], cat)
+
+
+@pytest.mark.parametrize("name", [_param(n) for n in TOOL.ENCODED])
+def test_random_kernels_are_the_numba_kernels_byte_for_byte(name):
+    _same(TOOL.random_kernels(name))
+
+
+@pytest.mark.parametrize("name", [_param(n) for n in TOOL.SIMULATED])
+def test_games_are_the_numba_kernels_games(name):
+    """Greedy, random and tiered-random play the same games for the same seeds."""
+    _same(TOOL.simulations(name))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_random_keeps_are_sub_multisets_and_boxes_legal(data):
+    """Every keep holds only dice of the roll (tiered: uniform count, so any size), and
+    every box chosen is legal, a positive one whenever there is one."""
+    from yahtzee_sim._kernels.scoring import box_options, kernel_rules
+    from yahtzee_sim.game.rules import get_rules
+    from yahtzee_sim.strategies.random_kernels import random_box, random_keep
+
+    rules = get_rules(data.draw(st.sampled_from(["2-yatzy", "yahtzee", "yatzy+forced"])))
+    x = TOOL.random_inputs(rules, 200, data.draw(st.integers(0, 2**32)))
+    k0, k1 = x["keys"]
+    for tiered in (False, True):
+        keep = random_keep(x["dice"], x["games"], k0, k1, x["base"], tiered)
+        assert ((keep >= 0) & (keep <= x["dice"])).all()
+    kr = kernel_rules(rules)
+    box = random_box(kr, x["roll"], x["used"], x["flag"], x["games"], k0, k1, x["base"])
+    points = box_options(kr, x["roll"], x["used"], x["flag"])
+    chosen = points[np.arange(len(box)), box]
+    assert (chosen >= 0).all()
+    assert ((chosen > 0) | ~(points > 0).any(axis=1)).all()
+
+
+def test_random_kernels_refuse_arguments_they_do_not_take():
+    from yahtzee_sim._kernels.scoring import kernel_rules
+    from yahtzee_sim.game.rules import get_rules
+    from yahtzee_sim.strategies.random_kernels import random_box, random_keep
+
+    kr = kernel_rules(get_rules("yahtzee"))
+    dice, games = np.ones((2, 6), np.int8), np.arange(2)
+    with pytest.raises(ValueError, match="one entry per row"):
+        random_keep(dice, games[:1], 1, 2, 0, False)
+    with pytest.raises(ValueError, match="at most 63 dice"):
+        random_keep(np.full((2, 6), 11, np.int8), games, 1, 2, 0, True)
+    one = np.zeros(2, np.int64)
+    with pytest.raises(ValueError, match="roll indices"):
+        random_box(kr, one + 252, one, one, games, 1, 2, 0)
+    with pytest.raises(ValueError, match="used-masks"):
+        random_box(kr, one, one - 1, one, games, 1, 2, 0)
+    with pytest.raises(ValueError, match="2 entries each"):
+        random_box(kr, one, one[:1], one, games, 1, 2, 0)
