@@ -189,3 +189,28 @@ def test_random_kernels_refuse_arguments_they_do_not_take():
         random_box(kr, one, one - 1, one, games, 1, 2, 0)
     with pytest.raises(ValueError, match="2 entries each"):
         random_box(kr, one, one[:1], one, games, 1, 2, 0)
+
+
+@pytest.mark.parametrize("name", [_param(n) for n in TOOL.ENCODED])
+def test_the_learning_encoding_is_the_numba_kernels_byte_for_byte(name):
+    _same(TOOL.encoding(name))
+
+
+def test_the_encoding_kernels_refuse_arguments_they_do_not_take():
+    from yahtzee_sim._core.observation import box_options, fill_masks, pick_legal
+    from yahtzee_sim._kernels.scoring import kernel_rules
+    from yahtzee_sim.game.rules import get_rules
+
+    kr = kernel_rules(get_rules("2-yatzy"))
+    one = np.zeros(1, np.int64)
+    out = np.zeros((1, kr.keep_add.shape[0] + kr.n_boxes), np.int8)
+    with pytest.raises(ValueError, match="entries each"):
+        fill_masks(kr, one, np.zeros(2, np.int64), one, one, out)
+    with pytest.raises(ValueError, match="out must be"):
+        fill_masks(kr, one, one, one, one, out[:, 1:].copy())
+    with pytest.raises(ValueError, match="roll indices"):
+        fill_masks(kr, one + 99, one, one, one, out)
+    with pytest.raises(ValueError, match="used-masks"):
+        box_options(kr, one, one + 4, one)
+    with pytest.raises(ValueError, match="one entry per row"):
+        pick_legal(out, np.zeros(2), np.zeros(1, np.int64))
