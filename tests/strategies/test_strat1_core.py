@@ -214,3 +214,46 @@ def test_the_encoding_kernels_refuse_arguments_they_do_not_take():
         box_options(kr, one, one + 4, one)
     with pytest.raises(ValueError, match="one entry per row"):
         pick_legal(out, np.zeros(2), np.zeros(1, np.int64))
+
+
+def test_the_card_search_kernels_are_the_numba_kernels_byte_for_byte():
+    _same(TOOL.card_search_kernels())
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(c, marks=(pytest.mark.slow,) if c[0] == "yahtzee" else ())
+        for c in TOOL.SEARCHES
+    ],
+)
+def test_card_searches_learn_what_they_learnt_with_numba(case):
+    _same(TOOL.searches(case))
+
+
+def test_pair_sums_do_not_depend_on_the_number_of_threads():
+    from yahtzee_sim.analysis.decisions.card_search_kernels import pair_gains
+
+    inputs = TOOL.pair_inputs(700, 12, 5)
+    one = pair_gains(*inputs, 4, 1)
+    for threads in (2, 3):
+        assert np.array_equal(one, pair_gains(*inputs, 4, threads))
+
+
+def test_the_card_search_kernels_refuse_arguments_they_do_not_take():
+    from yahtzee_sim.analysis.decisions.card_search_kernels import option_values, pair_gains
+
+    X, allowed, gain, bottom = TOOL.pair_inputs(20, 4, 3)
+    with pytest.raises(ValueError, match="bool array"):
+        pair_gains(X.astype(np.int8), allowed, gain, bottom, 4)
+    with pytest.raises(ValueError, match="n_chunks"):
+        pair_gains(X, allowed, gain, bottom, 0)
+    with pytest.raises(ValueError, match="allowed 4 entries"):
+        pair_gains(X, allowed[:3], gain, bottom, 4)
+    ptr, acts, vals, rows, actions = TOOL.option_inputs(10)
+    with pytest.raises(ValueError, match="rows must be decisions"):
+        option_values(ptr, acts, vals, rows + 10, actions)
+    with pytest.raises(ValueError, match="non-decreasing"):
+        option_values(ptr[::-1].copy(), acts, vals, rows, actions)
+    with pytest.raises(ValueError, match="one entry per decision"):
+        option_values(ptr, acts, vals, rows[:1], actions)
