@@ -243,7 +243,8 @@ cdef Greedy greedy_of(object kr, const int64_t[::1] order, bint with_ybonus) exc
     cdef const int32_t[::1] roll_keep_keep = kr.roll_keep_keep
     cdef const int64_t[::1] box_max = kr.box_max
     g.rules = rules_of(kr)
-    if keep_roll_ptr.shape[0] != g.rules.n_keeps + 1 or roll_keep_ptr.shape[0] != g.rules.n_rolls + 1:
+    if (keep_roll_ptr.shape[0] != g.rules.n_keeps + 1
+            or roll_keep_ptr.shape[0] != g.rules.n_rolls + 1):
         raise ValueError("the bundle's keep and roll tables do not match its rules")
     if box_max.shape[0] != g.rules.n_boxes:
         raise ValueError(f"box_max must have {g.rules.n_boxes} entries")
@@ -366,7 +367,7 @@ def greedy_fill_positions(
     cdef int failed = 0
     if pos.shape[1] != 3:
         raise ValueError(f"pos must have 3 columns (used, upper, flag), got {pos.shape[1]}")
-    if keep.shape[0] != n or cat.shape[0] != n or keep.shape[1] < 1 or cat.shape[1] != keep.shape[1]:
+    if keep.shape[0] != n or cat.shape[0] != n or not 1 <= keep.shape[1] == cat.shape[1]:
         raise ValueError(f"keep and cat must have {n} rows of the same layers (at least one)")
     check_table("keep", keep, n, g.rules.n_rolls)
     check_table("cat", cat, n, g.rules.n_rolls)
