@@ -153,7 +153,8 @@ def test_games_are_the_numba_kernels_games(name):
 def test_random_keeps_are_sub_multisets_and_boxes_legal(data):
     """Every keep holds only dice of the roll (tiered: uniform count, so any size), and
     every box chosen is legal, a positive one whenever there is one."""
-    from yahtzee_sim._kernels.scoring import box_options, kernel_rules
+    from yahtzee_sim._core.observation import box_options
+    from yahtzee_sim._kernels.scoring import kernel_rules
     from yahtzee_sim.game.rules import get_rules
     from yahtzee_sim.strategies.random_kernels import random_box, random_keep
 
