@@ -21,22 +21,17 @@ turns come closest to the paper's Tables 8-10 (the strategies guide,
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
 
-from yahtzee_sim._kernels.scoring import (
-    box_legal_points,
-    joker_case,
-    kernel_rules,
-    upper_after,
-    yahtzee_bonus_points,
-)
+from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.decision_cache import StateCache
 from yahtzee_sim.engine.strategy import AGREEMENT_POINTS, Reference, Strategy
 from yahtzee_sim.engine.summary import box_statistics
+from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.game.state import decode_state
 from yahtzee_sim.strategies._yahtzee_boxes import YAHTZEE_BOXES
+from yahtzee_sim.strategies.greedy_kernels import greedy_fill_positions, greedy_fill_states
 
 #: Boxes preferred on equal gains, before the rest in score-sheet order.
 DEFAULT_TIE_BREAK = ("four_of_a_kind",)
@@ -130,12 +125,13 @@ class Greedy(Strategy):
             kernel_rules(rules),
             self._order,
             self.yahtzee_bonus_in_value,
-            used,
-            upper,
-            flag,
-            slots,
+            np.ascontiguousarray(used, dtype=np.int64),
+            np.ascontiguousarray(upper, dtype=np.int64),
+            np.ascontiguousarray(flag, dtype=np.int64),
+            np.ascontiguousarray(slots, dtype=np.int64),
             keep,
             cat,
+            get_threads(),
         )
 
     def decision_table(self, rules, states: np.ndarray):
@@ -165,7 +161,13 @@ class Greedy(Strategy):
         keep = np.empty((n, 1, n_rolls), dtype=np.int16)
         cat = np.empty((n, 1, n_rolls), dtype=np.int8)
         greedy_fill_positions(
-            kernel_rules(rules), self._order, self.yahtzee_bonus_in_value, pos, keep, cat
+            kernel_rules(rules),
+            self._order,
+            self.yahtzee_bonus_in_value,
+            pos,
+            keep,
+            cat,
+            get_threads(),
         )
         return keep, cat
 
@@ -181,165 +183,3 @@ class Greedy(Strategy):
 
     def box(self, view: TurnView) -> np.ndarray:
         return self._lookup(view, "cat")
-
-
-# ------------------------------------------------------------------ kernels
-@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _fill_state(kr, order, with_ybonus, used, upper, flag, keep_row, cat_row):
-    """Greedy box and keep of every roll of one state.
-
-    A roll's greedy value is its best immediate gain over the legal boxes (points +
-    upper bonus if the box reaches the threshold [+ Yahtzee bonus]); a keep's value is
-    the expected greedy value of the next roll; a roll keeps its best sub-keep."""
-    roll_value = np.empty(kr.score_table.shape[0])
-    _roll_values(kr, order, with_ybonus, used, upper, flag, roll_value, cat_row)
-    _best_keeps(kr, roll_value, keep_row)
-
-
-@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _roll_values(kr, order, with_ybonus, used, upper, flag, roll_value, cat_row):
-    """Each roll's greedy value (its best immediate gain) and box, of one state."""
-    points = np.empty((kr.score_table.shape[0], kr.n_boxes), dtype=np.int64)
-    _roll_points(kr, used, flag, points)
-    _lane_values(kr, order, with_ybonus, used, upper, flag, points, roll_value, cat_row)
-
-
-@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _best_keeps(kr, roll_value, keep_row):
-    """Each roll's greedy keep, from the rolls' greedy values: the sub-keep whose next
-    roll has the best expected value (ties within 1e-9: more dice kept)."""
-    n_rolls = kr.score_table.shape[0]
-    n_keeps = kr.keep_roll_ptr.shape[0] - 1
-    keep_value = np.zeros(n_keeps)
-    for k in range(n_keeps):
-        s = 0.0
-        for e in range(kr.keep_roll_ptr[k], kr.keep_roll_ptr[k + 1]):
-            s += kr.keep_roll_prob[e] * roll_value[kr.keep_roll_roll[e]]
-        keep_value[k] = s
-    for r in range(n_rolls):
-        best_k = -1
-        best = -1.0
-        for e in range(kr.roll_keep_ptr[r], kr.roll_keep_ptr[r + 1]):
-            k = kr.roll_keep_keep[e]
-            v = keep_value[k]
-            if (
-                best_k < 0
-                or v > best + 1e-9
-                or (v > best - 1e-9 and kr.keep_size[k] > kr.keep_size[best_k])
-            ):
-                best = v
-                best_k = k
-        keep_row[r] = best_k
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def greedy_fill_states(kr, order, with_ybonus, used, upper, flag, slots, keep_cache, cat_cache):
-    """Greedy keep and box for every roll of states ``i``, into row ``slots[i]`` of the
-    caches, in parallel over states."""
-    for i in prange(used.shape[0]):
-        _fill_state(
-            kr,
-            order,
-            with_ybonus,
-            used[i],
-            upper[i],
-            flag[i],
-            keep_cache[slots[i]],
-            cat_cache[slots[i]],
-        )
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def greedy_fill_positions(kr, order, with_ybonus, pos, keep, cat):
-    """Greedy keep and box at every roll of positions ``pos[i] = (used, upper, flag)``
-    into ``keep[i, 0]``, ``cat[i, 0]``, in parallel over runs of one used-mask and flag.
-
-    A run's legal points are found once (:func:`_roll_points`). Upper totals from which
-    no box can pay the upper bonus this turn have the same rolls' values and boxes: the
-    first is filled, the others copied. A position whose rolls have the values and boxes
-    of the one filled before it has its keeps too (they depend on those values only)."""
-    n = pos.shape[0]
-    starts = np.zeros(n + 1, dtype=np.int64)
-    n_runs = 0
-    for i in range(n):
-        if i == 0 or pos[i, 0] != pos[i - 1, 0] or pos[i, 2] != pos[i - 1, 2]:
-            starts[n_runs] = i
-            n_runs += 1
-    starts[n_runs] = n
-    n_rolls = kr.score_table.shape[0]
-    for a in prange(n_runs):
-        used, flag = pos[starts[a], 0], pos[starts[a], 2]
-        points = np.empty((n_rolls, kr.n_boxes), dtype=np.int64)
-        _roll_points(kr, used, flag, points)
-        reach = _upper_reach_now(kr, used)
-        value, before = np.empty(n_rolls), np.empty(n_rolls)
-        plain, last = -1, -1  # a filled position with no bonus in reach; the last filled
-        for i in range(starts[a], starts[a + 1]):
-            upper = pos[i, 1]
-            no_bonus = upper >= kr.upper_cap or upper + reach < kr.upper_cap
-            if no_bonus and plain >= 0:
-                keep[i, 0, :] = keep[plain, 0, :]
-                cat[i, 0, :] = cat[plain, 0, :]
-                continue
-            _lane_values(kr, order, with_ybonus, used, upper, flag, points, value, cat[i, 0])
-            if last >= 0 and _same_rolls(value, before, cat[i, 0], cat[last, 0]):
-                keep[i, 0, :] = keep[last, 0, :]
-            else:
-                _best_keeps(kr, value, keep[i, 0])
-            before[:] = value
-            last = i
-            if no_bonus:
-                plain = i
-
-
-@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _roll_points(kr, used, flag, points):
-    """``points[r, c]``: the legal points of box ``c`` for roll ``r`` (-1: illegal)."""
-    for r in range(points.shape[0]):
-        case = joker_case(kr, r, used, flag)
-        for c in range(kr.n_boxes):
-            points[r, c] = box_legal_points(kr, case, r, used, c)
-
-
-@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _upper_reach_now(kr, used):
-    """The most points one open upper box can take (the upper bonus is out of reach this
-    turn from totals more than that below the cap); past the cap when no bonus is paid."""
-    if kr.upper_bonus == 0 or kr.upper_cap == 0:
-        return -kr.upper_cap - 1  # no total reaches it
-    reach = -kr.upper_cap - 1
-    for c in range(kr.n_boxes):
-        if kr.is_upper[c] and (used >> c) & 1 == 0:
-            reach = max(reach, kr.box_max[c])
-    return reach
-
-
-@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _lane_values(kr, order, with_ybonus, used, upper, flag, points, roll_value, cat_row):
-    """Each roll's greedy value (its best immediate gain) and box, from the legal points
-    ``points`` of one state (:func:`_roll_points`)."""
-    for r in range(points.shape[0]):
-        best = -1.0
-        best_c = -1
-        for j in range(order.shape[0]):
-            c = order[j]
-            p = points[r, c]
-            if p < 0:
-                continue
-            v = float(p + upper_after(kr, upper, c, p)[1])
-            if v > best:
-                best = v
-                best_c = c
-        roll_value[r] = best
-        if with_ybonus:
-            roll_value[r] += yahtzee_bonus_points(kr, r, used, flag)
-        cat_row[r] = best_c
-
-
-@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _same_rolls(value, before, cat_row, cat_before):
-    """Whether two positions' rolls have the same greedy values and boxes."""
-    for r in range(value.shape[0]):
-        if value[r] != before[r] or cat_row[r] != cat_before[r]:
-            return False
-    return True

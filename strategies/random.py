@@ -16,12 +16,11 @@ own stream (:meth:`TurnView.uniform`), never from the dice.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from yahtzee_sim._kernels.rng import game_key, to_unit, word
-from yahtzee_sim._kernels.scoring import box_legal_points, joker_case, kernel_rules
+from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.strategy import AGREEMENT_POINTS, Capabilities, Reference, Strategy
 from yahtzee_sim.engine.view import TurnView
+from yahtzee_sim.strategies.random_kernels import random_box, random_keep
 
 
 class _RandomBase(Strategy):
@@ -82,76 +81,3 @@ class TieredRandom(_RandomBase):
             note="simulated: 100,000 games, seed 2026",
         ),
     )
-
-
-# ------------------------------------------------------------------ kernels
-_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
-
-
-@njit(cache=True, nogil=True)
-def random_keep(counts, game_ids, key0, key1, base, tiered):
-    """Keep each die with probability 1/2, or (``tiered``) a uniform number of dice
-    chosen uniformly at random.
-
-    Dice are taken in sorted face order. Purely random: die ``j`` is kept when
-    bit ``j`` of the decision's word is set (branch-free popcounts per face).
-    """
-    m, F = counts.shape
-    out = np.zeros((m, F), dtype=np.int8)
-    faces = np.empty(64, dtype=np.int64)
-    for i in range(m):
-        gk = game_key(key0, game_ids[i])
-        if not tiered:
-            w = np.int64(word(gk, key1, base) >> np.uint64(1))
-            for f in range(F):
-                c = np.int64(counts[i, f])
-                out[i, f] = _POPCOUNT[w & ((1 << c) - 1)]
-                w >>= c
-            continue
-        n = 0
-        for f in range(F):
-            for _ in range(counts[i, f]):
-                faces[n] = f
-                n += 1
-        n_keep = int(to_unit(word(gk, key1, base)) * (n + 1))
-        # partial Fisher-Yates: the first n_keep positions become a uniform subset
-        for j in range(n_keep):
-            r = j + int(to_unit(word(gk, key1, base + 1 + j)) * (n - j))
-            faces[j], faces[r] = faces[r], faces[j]
-            out[i, faces[j]] += 1
-    return out
-
-
-@njit(cache=True, nogil=True)
-def random_box(kr, roll_idx, used, flag, game_ids, key0, key1, base):
-    """A Yahtzee roll goes in the open Yahtzee box; otherwise a uniform choice among
-    the legal boxes that score more than zero (among all legal boxes if none does)."""
-    m = roll_idx.shape[0]
-    out = np.empty(m, dtype=np.int64)
-    pts = np.empty(kr.n_boxes, dtype=np.int64)
-    for i in range(m):
-        roll = roll_idx[i]
-        case = joker_case(kr, roll, used[i], flag[i])
-        n_pos = 0
-        n_legal = 0
-        for c in range(kr.n_boxes):
-            p = box_legal_points(kr, case, roll, used[i], c)
-            pts[c] = p
-            if p > 0:
-                n_pos += 1
-            if p >= 0:
-                n_legal += 1
-        yi = kr.yahtzee_index
-        if yi >= 0 and kr.yahtzee_face[roll] >= 0 and pts[yi] > 0:
-            out[i] = yi
-            continue
-        pool = n_pos if n_pos > 0 else n_legal
-        target = int(to_unit(word(game_key(key0, game_ids[i]), key1, base)) * pool)
-        for c in range(kr.n_boxes):
-            ok = pts[c] > 0 if n_pos > 0 else pts[c] >= 0
-            if ok:
-                if target == 0:
-                    out[i] = c
-                    break
-                target -= 1
-    return out

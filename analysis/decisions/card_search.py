@@ -1,7 +1,7 @@
 """The search behind :func:`~yahtzee_sim.analysis.decisions.distill.distill`: a card's own
-play sampled and graded (:func:`sample_play`), the best rule to add found by a numba kernel
-over every pair of conditions (:func:`pair_gains`, :func:`best_rule`), and what removing a
-rule costs (:func:`removal_losses`).
+play sampled and graded (:func:`sample_play`), the best rule to add found by a compiled
+kernel over every pair of conditions (:func:`pair_gains`, :func:`best_rule`), and what
+removing a rule costs (:func:`removal_losses`).
 
 Deterministic for a seed: the games come from the seed and the kernel sums in a fixed
 order whatever the number of threads.
@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, prange
 
+from yahtzee_sim.analysis.decisions import card_search_kernels
 from yahtzee_sim.analysis.decisions.dataset import grade_decisions
 from yahtzee_sim.engine.records import recorded_blocks
+from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.strategies.cards import (
     KEEP_FALLBACK,
@@ -100,58 +101,18 @@ def sample_play(card: Card, rules: RuleSet, vocab: CardLanguage, lanes, n_games:
     return out
 
 
-@njit(cache=True)
-def _lookup(ptr, acts, vals, rows, actions, out):
-    for i in range(rows.shape[0]):
-        p = rows[i]
-        for a in range(actions.shape[1]):
-            out[i, a] = np.nan
-            for e in range(ptr[p], ptr[p + 1]):
-                if acts[e] == actions[i, a]:
-                    out[i, a] = vals[e]
-                    break
-
-
 def _option_values(ptr, acts, vals, rows, actions) -> np.ndarray:
     """``(len(rows), A)``: the graded value of move ``actions[i, a]`` at decision
     ``rows[i]`` (NaN where it is not a legal option)."""
-    out = np.empty(actions.shape)
-    _lookup(ptr, acts.astype(np.int64), vals, rows.astype(np.int64), actions.astype(np.int64), out)
-    return out
+    return card_search_kernels.option_values(ptr, acts, vals, rows, actions)
 
 
-@njit(cache=True, parallel=True)
-def pair_gains(X, allowed, gain, bottom, n_chunks):
+def pair_gains(X, allowed, gain, bottom, n_chunks: int) -> np.ndarray:
     """Summed gains of every rule ``if a and b: move`` over the decisions where it holds:
     ``G[w, a, b, move]``, ``w = 0`` at the top of the section, ``w = 1`` at its bottom
-    (decisions no rule takes); ``a <= b``; index ``L`` stands for "no condition"."""
-    P, L = X.shape
-    A = gain.shape[1]
-    parts = np.zeros((n_chunks, 2, L + 1, L + 1, A))
-    for c in prange(n_chunks):
-        G = parts[c]
-        idx = np.empty(L + 1, dtype=np.int64)
-        for p in range(c, P, n_chunks):
-            n = 0
-            for i in range(L):
-                if X[p, i] and allowed[i]:
-                    idx[n] = i
-                    n += 1
-            idx[n] = L
-            n += 1
-            for u in range(n):
-                a = idx[u]
-                for v in range(u, n):
-                    b = idx[v]
-                    for m in range(A):
-                        G[0, a, b, m] += gain[p, m]
-                    if bottom[p]:
-                        for m in range(A):
-                            G[1, a, b, m] += gain[p, m]
-    out = np.zeros((2, L + 1, L + 1, A))
-    for c in range(n_chunks):
-        out += parts[c]
-    return out
+    (decisions no rule takes); ``a <= b``; index ``L`` stands for "no condition".
+    ``n_chunks`` fixed partial sums, on this thread's share of the cores."""
+    return card_search_kernels.pair_gains(X, allowed, gain, bottom, n_chunks, get_threads())
 
 
 @dataclass

@@ -32,7 +32,6 @@ TIMEOUT_SECONDS = 300.0
 #: seconds (CPU seconds of ``numba:compile``, measured as
 #: :data:`~yahtzee_sim.engine.compile_costs.COMPILE_SECONDS` is).
 STRATEGY_KERNELS = {
-    ("yahtzee_sim.strategies.greedy", "greedy_fill_states"): 19.5,
     ("yahtzee_sim.strategies.rule_based_v2", "program_box"): 8.8,
     ("yahtzee_sim.strategies.defensive", "defensive_keep"): 1.4,
 }
@@ -55,7 +54,6 @@ REPORT_KERNELS = {
 #: benchmarks/bench_first_run.py --only report``, the kernels of its cold run).
 SIMULATION_KERNELS = {
     ("yahtzee_sim._kernels.batched", "upper_lane_chunks"): 14.7,
-    ("yahtzee_sim.strategies.greedy", "greedy_fill_states"): 5.2,
     ("yahtzee_sim.strategies.rule_based_v2", "program_box"): 3.0,
     ("yahtzee_sim._kernels.scoring", "box_options"): 1.1,
     ("yahtzee_sim._kernels.scoring", "bonus_options"): 0.8,

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yahtzee_sim._kernels.rng import keys_from_seed
+from yahtzee_sim._core.rng import keys_from_seed
 from yahtzee_sim.engine.batch import RESULT_DTYPES, GameBatch
 from yahtzee_sim.engine.lockstep import play_block, play_turn
 from yahtzee_sim.engine.moves import box_array, keep_array

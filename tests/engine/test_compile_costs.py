@@ -56,13 +56,14 @@ def test_the_calibration_is_a_fraction_of_a_second():
 STALE_SCRIPT = """
 import pickle
 from yahtzee_sim.engine.compile_costs import kernel_missing
-from yahtzee_sim._kernels.rng import mix64
+from yahtzee_sim._kernels.scoring import kernel_rules, state_index
+from yahtzee_sim.game.rules import get_rules
 
-kernel = ("yahtzee_sim._kernels.rng", "mix64")
+kernel = ("yahtzee_sim._kernels.scoring", "state_index")
 seen = [kernel_missing(*kernel)]
-mix64(7)
+state_index(kernel_rules(get_rules("2-yatzy")), 0, 0, 0)
 seen.append(kernel_missing(*kernel))
-index = mix64._cache._cache_file._index_path
+index = state_index._cache._cache_file._index_path
 with open(index, "rb") as f:
     version = pickle.load(f)
     stamp, overloads = pickle.loads(f.read())

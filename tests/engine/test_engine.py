@@ -8,7 +8,7 @@ from scipy.stats import chisquare
 
 from yahtzee_sim import IllegalMoveError, get_rules, simulate
 from yahtzee_sim._core.batch_play import roll_dice
-from yahtzee_sim._kernels.rng import keys_from_seed
+from yahtzee_sim._core.rng import keys_from_seed
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.lockstep import play_block
 from yahtzee_sim.strategies import FunctionStrategy

@@ -18,7 +18,6 @@ from yahtzee_sim._kernels import (
     source_stamp,
 )
 from yahtzee_sim._kernels.widget import widget
-from yahtzee_sim.strategies.greedy import greedy_fill_states
 
 
 @pytest.mark.skipif(
@@ -26,7 +25,7 @@ from yahtzee_sim.strategies.greedy import greedy_fill_states
 )
 def test_project_kernels_use_the_shared_source_locator():
     assert numba_locators()[:2] == [SharedUserDirLocator, SharedSourceLocator]
-    for kernel in (widget, greedy_fill_states):
+    for kernel in (widget,):
         assert isinstance(kernel._cache._impl.locator, SharedSourceLocator)
 
 
@@ -35,7 +34,7 @@ def test_cache_file_names_change_when_a_shared_file_is_renamed():
     before = kernels.names_tag((Path("k/play.py"), Path("k/widget.py")))
     assert kernels.names_tag((Path("k/scoring.py"), Path("k/widget.py"))) != before
     assert kernels.names_tag((Path("other/play.py"), Path("k/widget.py"))) == before
-    for kernel in (widget, greedy_fill_states):
+    for kernel in (widget,):
         locator = kernel._cache._impl.locator
         assert locator.get_disambiguator().endswith(f"-{kernels.names_tag()}")
 
@@ -66,7 +65,7 @@ def test_stamp_changes_when_any_shared_file_changes(tmp_path):
 
 def test_every_kernel_file_is_shared():
     names = {p.name for p in kernels.shared_sources()}
-    assert {"scoring.py", "widget.py", "rng.py", "exact.py", "_yahtzee_boxes.py"} <= names
+    assert {"scoring.py", "widget.py", "exact.py", "_yahtzee_boxes.py"} <= names
 
 
 def test_strategy_kernels_are_found_in_an_installed_layout(tmp_path):

@@ -4,8 +4,7 @@ and the counter."""
 import numpy as np
 from scipy.stats import chisquare
 
-from yahtzee_sim._core.rng import uniforms
-from yahtzee_sim._kernels.rng import keys_from_seed
+from yahtzee_sim._core.rng import keys_from_seed, uniforms
 
 
 def test_uniforms_are_uniform_and_uncorrelated():

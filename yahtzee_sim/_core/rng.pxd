@@ -1,7 +1,8 @@
 # cython: language_level=3
-"""Counter-based random numbers in the compiled core: the port of
-:mod:`yahtzee_sim._kernels.rng`, bit for bit (SplitMix64's output function keyed by a
-``SeedSequence``; every draw a pure function of ``(key, game, counter)``)::
+"""Counter-based random numbers in the compiled core (SplitMix64's output function keyed by
+a ``SeedSequence``, :func:`~yahtzee_sim._core.rng.keys_from_seed`; every draw a pure
+function of ``(key, game, counter)``: no generator state is carried between calls, so a
+game's dice never depend on batch size, chunking or the number of jobs)::
 
     game_key = mix64(key0 + game * GAMMA)
     word     = mix64(game_key ^ (key1 + counter * GAMMA))

@@ -31,3 +31,21 @@ def uniforms(uint64_t key0, uint64_t key1, const int64_t[::1] games, base_counte
 def mix(uint64_t z):
     """SplitMix64's output function of one word (for tests and tools)."""
     return mix64(z)
+
+
+def keys_from_seed(seed):
+    """The dice key pair and the strategy key pair derived from ``seed`` by
+    ``SeedSequence``: four ``numpy.uint64``.
+
+    Parameters
+    ----------
+    seed : int or sequence of int
+        The master seed (what ``numpy.random.SeedSequence`` takes).
+
+    Returns
+    -------
+    tuple of numpy.uint64
+        ``(dice_key0, dice_key1, strategy_key0, strategy_key1)``.
+    """
+    state = np.random.SeedSequence(seed).generate_state(4, dtype=np.uint64)
+    return tuple(np.uint64(s) for s in state)

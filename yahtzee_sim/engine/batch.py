@@ -44,7 +44,7 @@ import numpy as np
 
 from yahtzee_sim._core.batch_play import apply_boxes, roll_dice
 from yahtzee_sim._core.bundle import RulesView
-from yahtzee_sim._kernels.rng import keys_from_seed
+from yahtzee_sim._core.rng import keys_from_seed
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.observation import action_masks, observe_view
 from yahtzee_sim.engine.view import TurnView
@@ -77,7 +77,7 @@ class GameBatch:
         :meth:`start` may start other games in any row.
     dice_key, strategy_key : tuple of two uint64
         Keys of the dice stream and of the strategies' own random stream
-        (:func:`~yahtzee_sim._kernels.rng.keys_from_seed`); :meth:`seed` sets both
+        (:func:`~yahtzee_sim._core.rng.keys_from_seed`); :meth:`seed` sets both
         from a seed.
 
     Examples

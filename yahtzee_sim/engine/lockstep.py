@@ -10,7 +10,7 @@ Common random numbers
 ---------------------
 The face of die ``slot`` in roll ``roll`` of turn ``turn`` of game ``g`` is a
 pure function of ``(seed, g, turn, roll, slot)`` (a keyed counter-based hash,
-see :mod:`yahtzee_sim._kernels.rng`). Rerolled dice take the first slots of
+see :mod:`yahtzee_sim._core.rng`). Rerolled dice take the first slots of
 their roll. So game ``g`` sees the same dice whatever the block size, chunking
 or number of jobs, and two strategies that reroll the same number of dice at
 the same point of the same game see the same new faces.

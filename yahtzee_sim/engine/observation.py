@@ -41,9 +41,9 @@ The **action mask** (``int8``, 1 = legal) marks exactly the legal actions.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from yahtzee_sim._kernels.scoring import box_legal_points, joker_case, kernel_rules
+from yahtzee_sim._core.observation import box_options, fill_masks, pick_legal
+from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import flag_size, max_points_to_come
 
@@ -135,28 +135,13 @@ def observe_view(view) -> np.ndarray:
     )
 
 
-@njit(cache=True, nogil=True)
-def _fill_masks(kr, roll_idx, rolls_left, used, flag, out):
-    n_keeps = kr.keep_add.shape[0]
-    for i in range(roll_idx.shape[0]):
-        r = roll_idx[i]
-        if rolls_left[i] > 0:
-            for e in range(kr.roll_keep_ptr[r], kr.roll_keep_ptr[r + 1]):
-                out[i, kr.roll_keep_keep[e]] = 1
-        else:
-            case = joker_case(kr, r, used[i], flag[i])
-            for c in range(kr.n_boxes):
-                if box_legal_points(kr, case, r, used[i], c) >= 0:
-                    out[i, n_keeps + c] = 1
-
-
 def action_masks(rules: RuleSet, roll_idx, rolls_left, used, flag) -> np.ndarray:
     """``(m, n_actions)`` int8: 1 for the legal actions of each position."""
     roll_idx = np.ascontiguousarray(roll_idx, dtype=np.int64)
     m = roll_idx.shape[0]
     rl = np.broadcast_to(np.asarray(rolls_left, dtype=np.int64), (m,))
     out = np.zeros((m, n_actions(rules)), dtype=np.int8)
-    _fill_masks(
+    fill_masks(
         kernel_rules(rules),
         roll_idx,
         np.ascontiguousarray(rl),
@@ -195,23 +180,6 @@ def describe_action(rules: RuleSet, action: int) -> str:
     return "keep " + (" ".join(faces) if faces else "nothing")
 
 
-@njit(cache=True, nogil=True)
-def _pick_legal(mask, u, out):
-    A = mask.shape[1]
-    for i in range(mask.shape[0]):
-        c = 0
-        for a in range(A):
-            c += mask[i, a]
-        out[i] = -1
-        k = min(np.int64(u[i] * c), c - 1)
-        for a in range(A):
-            if mask[i, a]:
-                if k == 0:
-                    out[i] = a
-                    break
-                k -= 1
-
-
 def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A uniformly random legal action per row of ``mask`` (-1 where none is legal): the
     random agent, drawn from ``rng`` (one uniform per row)."""
@@ -219,7 +187,7 @@ def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarr
     if mask.ndim != 2:
         raise ValueError(f"mask must be 2-d (rows, n_actions), got shape {mask.shape}")
     out = np.empty(mask.shape[0], dtype=np.int64)
-    _pick_legal(mask, rng.random(mask.shape[0]), out)
+    pick_legal(mask, rng.random(mask.shape[0]), out)
     return out
 
 
@@ -227,8 +195,6 @@ def box_points(rules: RuleSet, obs: np.ndarray) -> np.ndarray:
     """``(m, n_boxes)`` int16: the points each box would get now for the dice of
     observations ``obs`` (-1 where the box is filled or not allowed; joker rules applied,
     bonuses not included) — what a policy needs to value its box actions."""
-    from yahtzee_sim._kernels.scoring import box_options
-
     obs = np.asarray(obs)
     lay = observation_layout(rules)
     used = used_masks(rules, obs)

@@ -41,7 +41,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from yahtzee_sim._kernels.rng import keys_from_seed
+from yahtzee_sim._core.rng import keys_from_seed
 from yahtzee_sim.engine.atomic import atomic_path
 from yahtzee_sim.engine.batch import GameBatch
 from yahtzee_sim.engine.lockstep import play_block

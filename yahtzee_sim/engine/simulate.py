@@ -16,7 +16,7 @@ from pathlib import Path
 
 from tqdm.auto import tqdm
 
-from yahtzee_sim._kernels.rng import keys_from_seed
+from yahtzee_sim._core.rng import keys_from_seed
 from yahtzee_sim.engine.aggregate import Aggregate
 from yahtzee_sim.engine.checkpoint import load_checkpoint, save_checkpoint
 from yahtzee_sim.engine.memory_budget import check_memory, results_bytes

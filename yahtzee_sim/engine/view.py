@@ -218,7 +218,7 @@ class TurnView:
 
     def counter_base(self, stream: int = 0) -> int:
         """First counter of ``stream`` at this decision (for kernels drawing their own
-        uniforms with :func:`yahtzee_sim._kernels.rng.to_unit(word(...))`; 64 per stream)."""
+        uniforms with ``to_unit(word(...))`` of :mod:`yahtzee_sim._core.rng`; 64 per stream)."""
         if not 0 <= stream < 16:
             raise ValueError(f"stream must be in 0..15, got {stream}")
         return ((self.turn * 16 + self.rolls_left) * 16 + stream) * 64

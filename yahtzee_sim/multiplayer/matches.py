@@ -21,7 +21,7 @@ import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 from tqdm.auto import tqdm
 
-from yahtzee_sim._kernels.rng import keys_from_seed
+from yahtzee_sim._core.rng import keys_from_seed
 from yahtzee_sim.engine.batch import GameBatch
 from yahtzee_sim.engine.decide import prepare
 from yahtzee_sim.engine.lockstep import play_turn
