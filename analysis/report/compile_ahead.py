@@ -34,7 +34,6 @@ TIMEOUT_SECONDS = 300.0
 STRATEGY_KERNELS = {
     ("yahtzee_sim.strategies.greedy", "greedy_fill_states"): 19.5,
     ("yahtzee_sim.strategies.rule_based_v2", "program_box"): 8.8,
-    ("yahtzee_sim.strategies.defensive", "defensive_keep"): 1.4,
 }
 #: The kernels a first report compiles, each weighted by its compile seconds (the core's
 #: from :data:`~yahtzee_sim.engine.compile_costs.COMPILE_SECONDS`): the share of the
