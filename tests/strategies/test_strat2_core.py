@@ -122,3 +122,38 @@ def test_the_defensive_kernels_refuse_what_they_do_not_take():
         defensive_box(_counts(), pts[:, :12].copy(), used, DEFENSIVE_ZERO_ORDER, out)
     defensive_box(_counts(), pts, used, DEFENSIVE_ZERO_ORDER, out)
     assert (out == boxes.CHANCE).all()  # no box scores: Chance, at 15 points
+
+
+def test_the_chasers_keep_rules_are_the_python_ones():
+    from yahtzee_sim.strategies import glenn2006
+
+    text = (ROOT / "strategies" / "glenn2006_kernels.pyx").read_text()
+    enum = dict(re.findall(r"^    (KEEP_[A-Z_]+) = (\d+)$", text, flags=re.MULTILINE))
+    assert {name: int(v) for name, v in enum.items()} == {
+        name: getattr(glenn2006, name)
+        for name in ("KEEP_MOST_FREQUENT", "KEEP_STRAIGHTS_TOO", "KEEP_RATIONALLY")
+    }
+
+
+def test_the_chasers_kernels_refuse_what_they_do_not_take():
+    from yahtzee_sim.strategies.glenn2006_kernels import best_gain_box, chaser_keep
+
+    used = np.zeros(4, dtype=np.int64)
+    keep = np.empty((4, 6), dtype=np.int8)
+    with pytest.raises(ValueError, match="mode must be 0, 1 or 2"):
+        chaser_keep(_counts(), used, 3, keep)
+    with pytest.raises(ValueError, match="out must have one row per game"):
+        chaser_keep(_counts(), used, 0, keep[:3])
+    points = np.zeros((4, 13), dtype=np.int16)
+    bonus = np.zeros((4, 13), dtype=np.int64)
+    out = np.empty(4, dtype=np.int64)
+    with pytest.raises(ValueError, match="order must name at least one box"):
+        best_gain_box(points, bonus, np.zeros(0, dtype=np.int64), out)
+    with pytest.raises(ValueError, match="order must hold box indices 0..12"):
+        best_gain_box(points, bonus, np.array([12, 13]), out)
+    with pytest.raises(ValueError, match="bonus must have 13 columns"):
+        best_gain_box(points, bonus[:, :12].copy(), np.arange(13), out)
+    with pytest.raises(ValueError, match="dtype"):
+        best_gain_box(points.astype(np.int64), bonus, np.arange(13), out)
+    chaser_keep(np.zeros((4, 6), dtype=np.int8), used, 0, keep)  # no die: nothing kept
+    assert (keep == 0).all()
