@@ -7,6 +7,7 @@ declare the games they play through :class:`YahtzeeBoxes` (:data:`YAHTZEE_SHEET`
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 import yahtzee_sim._kernels  # noqa: F401  (cache stamps cover this module's kernels)
@@ -55,6 +56,34 @@ class YahtzeeBoxes:
     capabilities = Capabilities(
         plays=YAHTZEE_SHEET, requires="the 13 Yahtzee boxes with five six-sided dice"
     )
+
+
+# ------------------------------------------------------------------ the compiled kernels' arrays
+# A view's arrays as the rule-based strategies' compiled kernels take them: C-contiguous, of
+# the dtypes the kernels are compiled for (no copy when they are already).
+def counts_of(view) -> np.ndarray:
+    """The face counts of each game's roll: ``(m, 6)`` int8."""
+    return np.ascontiguousarray(view.dice, np.int8)
+
+
+def used_of(view) -> np.ndarray:
+    """The bitmask of each game's filled boxes: ``(m,)`` int64."""
+    return np.ascontiguousarray(view.used, np.int64)
+
+
+def flag_of(view) -> np.ndarray:
+    """Each game's Yahtzee flag: ``(m,)`` int64."""
+    return np.ascontiguousarray(view.flag, np.int64)
+
+
+def upper_total_of(view) -> np.ndarray:
+    """Each game's uncapped upper total: ``(m,)`` int64."""
+    return np.ascontiguousarray(view.upper_total, np.int64)
+
+
+def points_of(view) -> np.ndarray:
+    """The points each box would get now, -1 where illegal: ``(m, n_boxes)`` int16."""
+    return np.ascontiguousarray(view.box_points, np.int16)
 
 
 @njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)

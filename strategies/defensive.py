@@ -27,6 +27,10 @@ from yahtzee_sim.strategies._yahtzee_boxes import (
     TWOS,
     YAHTZEE,
     YahtzeeBoxes,
+    counts_of,
+    points_of,
+    upper_total_of,
+    used_of,
 )
 from yahtzee_sim.strategies.defensive_kernels import defensive_box, defensive_keep
 
@@ -81,18 +85,16 @@ class DefensiveYahtzee(YahtzeeBoxes, Strategy):
     def keep(self, view: TurnView) -> np.ndarray:
         self.prepare(view.rules)
         out = np.empty((len(view), 6), dtype=np.int8)
-        defensive_keep(
-            np.ascontiguousarray(view.dice, np.int8), np.ascontiguousarray(view.used, np.int64), out
-        )
+        defensive_keep(counts_of(view), used_of(view), out)
         return out
 
     def box(self, view: TurnView) -> np.ndarray:
         self.prepare(view.rules)
         out = np.empty(len(view), dtype=np.int64)
         defensive_box(
-            np.ascontiguousarray(view.dice, np.int8),
-            np.ascontiguousarray(view.box_points, np.int16),
-            np.ascontiguousarray(view.upper_total, np.int64),
+            counts_of(view),
+            points_of(view),
+            upper_total_of(view),
             DEFENSIVE_ZERO_ORDER,
             out,
         )

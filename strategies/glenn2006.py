@@ -28,7 +28,13 @@ from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import decode_state, n_states
 from yahtzee_sim.solving.cache import TableCache
 from yahtzee_sim.solving.solver import value_table
-from yahtzee_sim.strategies._yahtzee_boxes import UPPER_BOXES, YahtzeeBoxes
+from yahtzee_sim.strategies._yahtzee_boxes import (
+    UPPER_BOXES,
+    YahtzeeBoxes,
+    counts_of,
+    points_of,
+    used_of,
+)
 from yahtzee_sim.strategies.glenn2006_kernels import best_gain_box, chaser_keep
 from yahtzee_sim.strategies.optimal import Optimal, TableStrategy
 
@@ -252,8 +258,7 @@ class _YahtzeeChaser(YahtzeeBoxes, Strategy):
     def keep(self, view):
         self.check_rules(view.rules)
         out = np.empty((len(view), view.rules.n_faces), dtype=np.int8)
-        dice = np.ascontiguousarray(view.dice, np.int8)
-        chaser_keep(dice, np.ascontiguousarray(view.used, np.int64), self.keep_rule, out)
+        chaser_keep(counts_of(view), used_of(view), self.keep_rule, out)
         return out
 
     def box(self, view):
@@ -263,9 +268,8 @@ class _YahtzeeChaser(YahtzeeBoxes, Strategy):
             rank = np.array([DIFFICULTY.index(n) for n in names])
             order = np.argsort(-rank, kind="stable")  # hardest first
         out = np.empty(len(view), dtype=np.int64)
-        points = np.ascontiguousarray(view.box_points, np.int16)
         bonus = np.ascontiguousarray(view.bonus_points(), np.int64)
-        best_gain_box(points, bonus, np.ascontiguousarray(order, np.int64), out)
+        best_gain_box(points_of(view), bonus, np.ascontiguousarray(order, np.int64), out)
         return out
 
 

@@ -157,3 +157,27 @@ def test_the_chasers_kernels_refuse_what_they_do_not_take():
         best_gain_box(points.astype(np.int64), bonus, np.arange(13), out)
     chaser_keep(np.zeros((4, 6), dtype=np.int8), used, 0, keep)  # no die: nothing kept
     assert (keep == 0).all()
+
+
+def test_the_rule_based_v1_kernels_refuse_what_they_do_not_take():
+    from yahtzee_sim.strategies import rule_based_v1_kernels as v1
+
+    used = np.zeros(4, dtype=np.int64)
+    keep = np.zeros((4, 6), dtype=np.int8)
+    with pytest.raises(ValueError, match="flag must have one row per game"):
+        v1.glenn_keep(_counts(), used, used[:2], False, keep)
+    with pytest.raises(ValueError, match="earned must be a 1-d bool array"):
+        v1.yahtzee_keep(_counts(), used, used, keep)
+    with pytest.raises(ValueError, match="earned must have one row per game"):
+        v1.yahtzee_keep(_counts(), used, np.zeros(5, dtype=bool), keep)
+    with pytest.raises(ValueError, match="upper_total must have one row per game"):
+        v1.upper_keep(_counts(), used, used[:1], keep)
+    pts = np.zeros((4, 13), dtype=np.int16)
+    out = np.zeros(4, dtype=np.int64)
+    with pytest.raises(ValueError, match="throw_away must hold box indices"):
+        v1.glenn_box(_counts(), pts, used, True, True, np.array([-1]), out)
+    with pytest.raises(ValueError, match="pts must have one row per game"):
+        v1.upper_box(_counts(), pts[:3], used, out)
+    with pytest.raises(ValueError, match="read-only|writable|writeable"):
+        out.flags.writeable = False
+        v1.upper_box(_counts(), pts, used, out)
