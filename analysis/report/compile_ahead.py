@@ -33,7 +33,6 @@ TIMEOUT_SECONDS = 300.0
 #: :data:`~yahtzee_sim.engine.compile_costs.COMPILE_SECONDS` is).
 STRATEGY_KERNELS = {
     ("yahtzee_sim.strategies.greedy", "greedy_fill_states"): 19.5,
-    ("yahtzee_sim.strategies.rule_based_v2", "program_box"): 8.8,
 }
 #: The kernels a first report compiles, each weighted by its compile seconds (the core's
 #: from :data:`~yahtzee_sim.engine.compile_costs.COMPILE_SECONDS`): the share of the
@@ -55,7 +54,6 @@ REPORT_KERNELS = {
 SIMULATION_KERNELS = {
     ("yahtzee_sim._kernels.batched", "upper_lane_chunks"): 14.7,
     ("yahtzee_sim.strategies.greedy", "greedy_fill_states"): 5.2,
-    ("yahtzee_sim.strategies.rule_based_v2", "program_box"): 3.0,
     ("yahtzee_sim._kernels.scoring", "box_options"): 1.1,
     ("yahtzee_sim._kernels.scoring", "bonus_options"): 0.8,
 }
