@@ -20,7 +20,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from numba import njit
 from scipy.stats import norm
 
 from yahtzee_sim.engine.simulate import simulate
@@ -30,14 +29,13 @@ from yahtzee_sim.game.state import decode_state, n_states
 from yahtzee_sim.solving.cache import TableCache
 from yahtzee_sim.solving.solver import value_table
 from yahtzee_sim.strategies._yahtzee_boxes import (
-    LARGE_STRAIGHT,
-    N_FACES,
-    SMALL_STRAIGHT,
     UPPER_BOXES,
     YahtzeeBoxes,
-    keep_every_die,
-    run_start,
+    counts_of,
+    points_of,
+    used_of,
 )
+from yahtzee_sim.strategies.glenn2006_kernels import best_gain_box, chaser_keep
 from yahtzee_sim.strategies.optimal import Optimal, TableStrategy
 
 #: Boxes from easiest to hardest: on equal points the harder box is filled first.
@@ -260,7 +258,7 @@ class _YahtzeeChaser(YahtzeeBoxes, Strategy):
     def keep(self, view):
         self.check_rules(view.rules)
         out = np.empty((len(view), view.rules.n_faces), dtype=np.int8)
-        chaser_keep(view.dice, view.used, self.keep_rule, out)
+        chaser_keep(counts_of(view), used_of(view), self.keep_rule, out)
         return out
 
     def box(self, view):
@@ -270,7 +268,8 @@ class _YahtzeeChaser(YahtzeeBoxes, Strategy):
             rank = np.array([DIFFICULTY.index(n) for n in names])
             order = np.argsort(-rank, kind="stable")  # hardest first
         out = np.empty(len(view), dtype=np.int64)
-        best_gain_box(view.box_points, view.bonus_points(), order, out)
+        bonus = np.ascontiguousarray(view.bonus_points(), np.int64)
+        best_gain_box(points_of(view), bonus, np.ascontiguousarray(order, np.int64), out)
         return out
 
 
@@ -385,65 +384,3 @@ class RationalYahtzeesV2(RationalYahtzees):
             ),
         ),
     )
-
-
-# ------------------------------------------------------------------ kernels
-@njit(cache=True, nogil=True)
-def best_gain_box(points, bonus, order, out):
-    """Row ``i``'s box of most points now, bonuses included (``points[i, c] < 0``: the
-    box is closed), into ``out[i]``: the first of the best in ``order``."""
-    for i in range(points.shape[0]):
-        best = -1
-        choice = order[0]
-        for j in range(order.shape[0]):
-            c = order[j]
-            gain = np.int64(points[i, c]) + bonus[i, c] if points[i, c] >= 0 else -1
-            if j == 0 or gain > best:
-                best = gain
-                choice = c
-        out[i] = choice
-
-
-@njit(cache=True, nogil=True)
-def chaser_keep(counts, used, mode, out):
-    """Keeps of Glenn 2006's Yahtzee-minded strategies (Glenn 2006 §7).
-
-    mode 0 "Yahtzees Only": the most frequent face; ties to a face whose upper box is
-    open (higher first), then the higher face. mode 1 "Yahtzees and Straights": first keep
-    a made large straight (LS open) or a made small straight (SS open; its four-run when LS
-    is open too, to go for the large one). mode 2 "Rational Yahtzees": as mode 1, but a pair
-    or better whose upper box is open is kept before one whose box is filled.
-    """
-    for i in range(counts.shape[0]):
-        c = counts[i]
-        u = used[i]
-        for f in range(N_FACES):
-            out[i, f] = 0
-        if mode >= KEEP_STRAIGHTS_TOO:
-            if run_start(c, 5) >= 0 and (u >> LARGE_STRAIGHT) & 1 == 0:
-                keep_every_die(out, i, c)
-                continue
-            r4 = run_start(c, 4)
-            if r4 >= 0 and (u >> SMALL_STRAIGHT) & 1 == 0:
-                if (u >> LARGE_STRAIGHT) & 1 == 0:
-                    for f in range(r4, r4 + 4):
-                        out[i, f] = 1
-                else:
-                    keep_every_die(out, i, c)
-                continue
-        best = -1
-        for f in range(5, -1, -1):
-            if c[f] == 0:
-                continue
-            if best < 0:
-                best = f
-                continue
-            open_f = (u >> f) & 1 == 0
-            open_b = (u >> best) & 1 == 0
-            if mode == KEEP_RATIONALLY and c[f] >= 2 and c[best] >= 2 and open_f != open_b:
-                if open_f:
-                    best = f
-                continue
-            if c[f] > c[best] or (c[f] == c[best] and open_f and not open_b):
-                best = f
-        out[i, best] = c[best]

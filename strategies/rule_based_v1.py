@@ -30,29 +30,26 @@ list its throw-away order beyond "Yahtzee last"; the default is :data:`DEFAULT_T
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from yahtzee_sim.engine.strategy import Gap, Reference, Strategy
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.strategies._yahtzee_boxes import (
-    CHANCE,
-    FIVES,
-    FOUR_OF_A_KIND,
-    FULL_HOUSE,
-    LARGE_STRAIGHT,
-    N_BOXES,
-    N_FACES,
-    SIXES,
-    SMALL_STRAIGHT,
-    THREE_OF_A_KIND,
     YAHTZEE,
     YAHTZEE_BOXES,
     YahtzeeBoxes,
-    face_scan,
-    keep_every_die,
-    read_open_boxes,
-    run_start,
+    counts_of,
+    flag_of,
+    points_of,
+    upper_total_of,
+    used_of,
+)
+from yahtzee_sim.strategies.rule_based_v1_kernels import (
+    glenn_box,
+    glenn_keep,
+    upper_box,
+    upper_keep,
+    yahtzee_keep,
 )
 
 #: Boxes for rolls no scoring rule places, first open one first (Yahtzee last, as in
@@ -86,7 +83,7 @@ class Glenn2007Rules(YahtzeeBoxes, Strategy):
         Kelly and Liese's modification.
     """
 
-    parallel_backend = "threads"  # stateless numba kernels that release the GIL
+    parallel_backend = "threads"  # stateless compiled kernels that release the GIL
     references = (
         Reference(
             '"Simulating Yahtzee", Table 2',
@@ -120,21 +117,29 @@ class Glenn2007Rules(YahtzeeBoxes, Strategy):
         self.check_rules(rules)
         if sorted(self.throw_away) != sorted(YAHTZEE_BOXES):
             raise StrategyError("glenn-2007-rules: throw_away must list each of the 13 boxes once")
-        self._throw_away = np.array([YAHTZEE_BOXES.index(n) for n in self.throw_away])
+        self._throw_away = np.array(
+            [YAHTZEE_BOXES.index(n) for n in self.throw_away], dtype=np.int64
+        )
 
     def keep(self, view: TurnView) -> np.ndarray:
         self.prepare(view.rules)
         out = np.empty((len(view), 6), dtype=np.int8)
-        glenn_keep(view.dice, view.used, view.flag, view.rules.joker != "none", out)
+        glenn_keep(
+            counts_of(view),
+            used_of(view),
+            flag_of(view),
+            view.rules.joker != "none",
+            out,
+        )
         return out
 
     def box(self, view: TurnView) -> np.ndarray:
         self.prepare(view.rules)
         out = np.empty(len(view), dtype=np.int64)
         glenn_box(
-            view.dice,
-            view.box_points,
-            view.upper_total,
+            counts_of(view),
+            points_of(view),
+            upper_total_of(view),
             view.turn == 0,
             self.no_four_of_a_kind_first_round,
             self._throw_away,
@@ -174,12 +179,12 @@ class PrioritizeUpper(Glenn2007Rules):
 
     def keep(self, view: TurnView) -> np.ndarray:
         out = super().keep(view)
-        upper_keep(view.dice, view.used, view.upper_total, out)
+        upper_keep(counts_of(view), used_of(view), upper_total_of(view), out)
         return out
 
     def box(self, view: TurnView) -> np.ndarray:
         out = super().box(view)
-        upper_box(view.dice, view.box_points, view.upper_total, out)
+        upper_box(counts_of(view), points_of(view), upper_total_of(view), out)
         return out
 
 
@@ -215,214 +220,5 @@ class PrioritizeYahtzee(Glenn2007Rules):
     def keep(self, view: TurnView) -> np.ndarray:
         out = super().keep(view)
         earned = view.box_scores[:, YAHTZEE] > 0  # the Yahtzee box holds 50
-        yahtzee_keep(view.dice, view.used, earned, out)
+        yahtzee_keep(counts_of(view), used_of(view), earned, out)
         return out
-
-
-# ------------------------------------------------------------------ kernels
-@njit(cache=True, nogil=True)
-def glenn_keep(counts, used, flag, joker, out):
-    """Table V for every game: kept face counts into ``out``."""
-    for i in range(counts.shape[0]):
-        c = counts[i]
-        u = used[i]
-        op = np.empty(N_BOXES, dtype=np.bool_)
-        read_open_boxes(u, op)
-        for f in range(N_FACES):
-            out[i, f] = 0
-        big, f3, pair_hi, pair_open_hi, n_open_upper = face_scan(c, op, True)
-        if big == 5 and (op[YAHTZEE] or joker):
-            keep_every_die(out, i, c)
-            continue
-        if run_start(c, 5) >= 0 and (op[LARGE_STRAIGHT] or op[SMALL_STRAIGHT]):
-            keep_every_die(out, i, c)
-            continue
-        r4 = run_start(c, 4)
-        if r4 >= 0 and (op[SMALL_STRAIGHT] or (op[LARGE_STRAIGHT] and op[CHANCE])):
-            for f in range(r4, r4 + 4):
-                out[i, f] = 1
-            continue
-        if f3 >= 0 and op[f3]:
-            out[i, f3] = c[f3]
-            continue
-        if f3 >= 0 and (op[THREE_OF_A_KIND] or op[FOUR_OF_A_KIND] or op[FULL_HOUSE] or op[CHANCE]):
-            out[i, f3] = c[f3]
-            continue
-        if pair_open_hi >= 0:
-            out[i, pair_open_hi] = 2
-            continue
-        s345 = c[2] > 0 and c[3] > 0 and c[4] > 0
-        s234 = c[1] > 0 and c[2] > 0 and c[3] > 0
-        if (s345 or s234) and (op[SMALL_STRAIGHT] or (op[LARGE_STRAIGHT] and op[CHANCE])):
-            lo = 2 if s345 else 1
-            for f in range(lo, lo + 3):
-                out[i, f] = 1
-            continue
-        if pair_hi >= 0 and (op[THREE_OF_A_KIND] or op[CHANCE]):
-            out[i, pair_hi] = 2
-            continue
-        if f3 >= 0 and (op[YAHTZEE] or flag[i] >= 1):
-            out[i, f3] = c[f3]
-            continue
-        if n_open_upper <= 4:
-            low = -1
-            for f in range(N_FACES):
-                if c[f] >= 1 and op[f]:
-                    low = f
-                    break
-            if low >= 0:
-                out[i, low] = 1
-                continue
-        if pair_hi >= 0:
-            out[i, pair_hi] = 2
-            continue
-        if op[THREE_OF_A_KIND] or op[FOUR_OF_A_KIND] or op[CHANCE]:
-            for f in range(5, 2, -1):
-                if c[f] >= 1:
-                    out[i, f] = 1
-                    break
-
-
-@njit(cache=True, nogil=True)
-def glenn_box(counts, pts, upper_total, first_round, no_4k_first, throw_away, out):
-    """Table VI for every game, ``pts`` = legal points (-1 illegal): box index into ``out``."""
-    for i in range(counts.shape[0]):
-        c = counts[i]
-        p = pts[i]
-        total = 0
-        f3 = -1
-        big = 0
-        for f in range(N_FACES):
-            total += (f + 1) * c[f]
-            big = max(big, c[f])
-            if c[f] >= 3:
-                f3 = f
-        skip4k = first_round and no_4k_first
-        choice = -1
-        if big == 5 and p[YAHTZEE] > 0:
-            choice = YAHTZEE
-        elif p[LARGE_STRAIGHT] > 0:
-            choice = LARGE_STRAIGHT
-        elif p[SMALL_STRAIGHT] > 0:
-            choice = SMALL_STRAIGHT
-        elif (
-            f3 >= 0
-            and p[f3] >= 0
-            and upper_total[i] < 63
-            and upper_total[i] + c[f3] * (f3 + 1) >= 63
-        ):
-            choice = f3
-        elif c[5] >= 4 and p[SIXES] >= 0:
-            choice = SIXES
-        elif c[4] >= 4 and p[FIVES] >= 0:
-            choice = FIVES
-        elif p[FOUR_OF_A_KIND] > 0 and not skip4k:
-            choice = FOUR_OF_A_KIND
-        elif c[5] >= 3 and p[SIXES] >= 0:
-            choice = SIXES
-        elif c[4] >= 3 and p[FIVES] >= 0:
-            choice = FIVES
-        elif p[FULL_HOUSE] > 0:
-            choice = FULL_HOUSE
-        elif p[THREE_OF_A_KIND] >= 22:
-            choice = THREE_OF_A_KIND
-        elif f3 >= 0 and p[f3] >= 0:
-            choice = f3
-        elif p[THREE_OF_A_KIND] > 0:
-            choice = THREE_OF_A_KIND
-        elif total >= 22 and p[CHANCE] >= 0:
-            choice = CHANCE
-        else:
-            for f in range(N_FACES):
-                if c[f] == 2 and p[f] >= 0:
-                    choice = f
-                    break
-        if choice < 0:
-            choice = _throw_away_box(p, throw_away, skip4k)
-        out[i] = choice
-
-
-@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _throw_away_box(p, throw_away, skip4k):
-    """The first legal box of ``throw_away`` (Four of a kind skipped when ``skip4k``)."""
-    for j in range(throw_away.shape[0]):
-        b = throw_away[j]
-        if b == FOUR_OF_A_KIND and skip4k:
-            continue
-        if p[b] >= 0:
-            return b
-    return FOUR_OF_A_KIND  # only Four of a kind left in round 1: no choice
-
-
-@njit(cache=True, nogil=True)
-def upper_keep(counts, used, upper_total, out):
-    """Prioritize Upper Section: while the bonus is not earned, keep the dice of the open
-    upper box with the largest expected upper points after the next roll,
-    ``f * (c_f + (n - c_f) / 6)``; ties: more dice kept, then the lower face.
-    Other games keep ``out`` (the rules' keep) unchanged."""
-    n_dice = 5
-    for i in range(counts.shape[0]):
-        if upper_total[i] >= 63:
-            continue
-        best = -1.0
-        best_f = -1
-        for f in range(N_FACES):
-            if (used[i] >> f) & 1:
-                continue
-            c = counts[i, f]
-            v = (f + 1) * (c + (n_dice - c) / 6.0)
-            if v > best + 1e-12 or (abs(v - best) <= 1e-12 and c > counts[i, best_f]):
-                best = v
-                best_f = f
-        if best_f >= 0:
-            for f in range(N_FACES):
-                out[i, f] = counts[i, f] if f == best_f else 0
-
-
-@njit(cache=True, nogil=True)
-def upper_box(counts, pts, upper_total, out):
-    """Prioritize Upper Section scoring: a Yahtzee in the Yahtzee box first; while the
-    bonus is not earned, the open upper box with the most points if any scores; other
-    games keep ``out`` (the rules' choice)."""
-    for i in range(counts.shape[0]):
-        p = pts[i]
-        five = False
-        for f in range(N_FACES):
-            if counts[i, f] == 5:
-                five = True
-        if five and p[YAHTZEE] > 0:
-            out[i] = 11
-            continue
-        if upper_total[i] >= 63:
-            continue
-        best = 0
-        best_f = -1
-        for f in range(N_FACES):
-            if p[f] > best:
-                best = p[f]
-                best_f = f
-        if best_f >= 0:
-            out[i] = best_f
-
-
-@njit(cache=True, nogil=True)
-def yahtzee_keep(counts, used, earned, out):
-    """Prioritize Yahtzee: until a Yahtzee has been earned (``earned``), keep the most
-    frequent face;
-    ties prefer a face whose upper box is open, then the higher face. Other games keep
-    ``out`` (the rules' keep)."""
-    for i in range(counts.shape[0]):
-        if earned[i]:
-            continue
-        best_f = -1
-        for f in range(5, -1, -1):
-            if best_f < 0:
-                best_f = f
-                continue
-            c, cb = counts[i, f], counts[i, best_f]
-            open_f = (used[i] >> f) & 1 == 0
-            open_b = (used[i] >> best_f) & 1 == 0
-            if c > cb or (c == cb and open_f and not open_b):
-                best_f = f
-        for f in range(N_FACES):
-            out[i, f] = counts[i, f] if f == best_f else 0

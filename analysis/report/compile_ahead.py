@@ -31,10 +31,7 @@ TIMEOUT_SECONDS = 300.0
 #: The built-in strategies' decision kernels a first report compiles, with their compile
 #: seconds (CPU seconds of ``numba:compile``, measured as
 #: :data:`~yahtzee_sim.engine.compile_costs.COMPILE_SECONDS` is).
-STRATEGY_KERNELS = {
-    ("yahtzee_sim.strategies.rule_based_v2", "program_box"): 8.8,
-    ("yahtzee_sim.strategies.defensive", "defensive_keep"): 1.4,
-}
+STRATEGY_KERNELS = {}
 #: The kernels a first report compiles, each weighted by its compile seconds (the core's
 #: from :data:`~yahtzee_sim.engine.compile_costs.COMPILE_SECONDS`): the share of the
 #: compiling still ahead is the weight of those missing from the numba cache.
@@ -54,7 +51,6 @@ REPORT_KERNELS = {
 #: benchmarks/bench_first_run.py --only report``, the kernels of its cold run).
 SIMULATION_KERNELS = {
     ("yahtzee_sim._kernels.batched", "upper_lane_chunks"): 14.7,
-    ("yahtzee_sim.strategies.rule_based_v2", "program_box"): 3.0,
     ("yahtzee_sim._kernels.scoring", "box_options"): 1.1,
     ("yahtzee_sim._kernels.scoring", "bonus_options"): 0.8,
 }

@@ -58,6 +58,9 @@ def modules() -> dict[str, tuple[Path, str]]:
             if parts[-1] == "__init__":
                 parts = parts[:-1]
             out[".".join((package, *parts))] = (path, path.read_text())
+        for path in folder.rglob("*.pyx"):  # compiled modules: known by name (their cimports
+            parts = path.relative_to(folder).with_suffix("").parts  # are C, not imports)
+            out[".".join((package, *parts))] = (path, "")
     return out
 
 
