@@ -23,7 +23,7 @@ AHEAD_KERNELS = {
     "table_fill": ("yahtzee_sim._kernels.batched", "upper_lane_chunks"),
     "advisor_kernels": ("yahtzee_sim._kernels.decisions", "position_values"),
     "mixed_widget": ("yahtzee_sim._kernels.widget", "widget_mixed"),
-    "exact_tail": ("yahtzee_sim._kernels.exact", "level_effects"),
+    "exact_tail": ("yahtzee_sim._core.exact", "level_effects"),
 }
 
 

@@ -208,8 +208,9 @@ def _exact_tail(rules) -> None:
     outcome in the argument types a real law uses: what a first ``exact`` needs besides
     the decisions and the outcomes, run by
     :func:`~yahtzee_sim.analysis.beside.compile_beside` while the command compiles those."""
-    from yahtzee_sim._kernels import exact as kernels
+    from yahtzee_sim._core import exact as kernels
     from yahtzee_sim._kernels.scoring import kernel_rules
+    from yahtzee_sim.exact.forward_moments import new_moments
     from yahtzee_sim.game.rules import get_rules
     from yahtzee_sim.game.state import decode_state
 
@@ -222,7 +223,7 @@ def _exact_tail(rules) -> None:
     nxt, pts, ub = np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.int8)
     used, upper, flag = decode_state(rules, states)
     kernels.level_effects(kernel_rules(rules), used, upper, flag, ptr, cat, raw, yb, nxt, pts, ub)
-    acc = kernels.new_moments(1, rules.n_boxes)
+    acc = new_moments(1, rules.n_boxes)
     kernels.forward_level(states, ptr, cat, raw, yb, nxt, pts, ub, prob, 0, acc)
     top = kernels.support_top(ptr, nxt, pts, np.zeros(1, dtype=np.int64))
     kernels.pmf_level(ptr, nxt, pts, prob, np.ones((1, 1)), top, np.zeros((1, 1)))

@@ -40,8 +40,8 @@ REPORT_KERNELS = {
     for kernel in (
         ("yahtzee_sim._kernels.regret", "level_regret"),
         ("yahtzee_sim._kernels.batched", "upper_lane_decisions"),
-        ("yahtzee_sim._kernels.exact", "turn_outcomes"),
-        ("yahtzee_sim._kernels.exact", "level_effects"),
+        ("yahtzee_sim._core.exact", "turn_outcomes"),
+        ("yahtzee_sim._core.exact", "level_effects"),
     )
 } | STRATEGY_KERNELS
 

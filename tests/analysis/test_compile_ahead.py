@@ -31,7 +31,7 @@ def test_the_compile_share_weighs_the_kernels_not_cached(monkeypatch):
     assert compile_ahead.compile_share(False) == pytest.approx(1 - sims[fill] / sum(sims.values()))
     monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: None)
     assert compile_ahead.compile_share() == 1.0  # unknown counts as missing
-    only = ("yahtzee_sim._kernels.exact", "turn_outcomes")
+    only = ("yahtzee_sim._core.exact", "turn_outcomes")
     monkeypatch.setattr(compile_costs, "kernel_missing", lambda *kernel: kernel == only)
     weights = compile_ahead.REPORT_KERNELS
     assert compile_ahead.compile_share() == weights[only] / sum(weights.values())

@@ -199,11 +199,7 @@ for name in sys.argv[2:]:
 print(json.dumps(out))
 """
 
-EXACT_TAIL = ("compact_outcomes", "level_effects", "forward_level", "support_top", "pmf_level")
-BESIDE_KERNELS = {
-    "mixed_widget": ["yahtzee_sim._kernels.widget.widget_mixed"],
-    "exact_tail": [f"yahtzee_sim._kernels.exact.{name}" for name in EXACT_TAIL],
-}
+BESIDE_KERNELS = {"mixed_widget": ["yahtzee_sim._kernels.widget.widget_mixed"]}
 
 
 @pytest.mark.slow
@@ -240,7 +236,7 @@ def test_compile_beside_starts_nothing_when_the_kernel_is_cached(monkeypatch):
 
 
 def test_the_exact_step_compiles_a_turn_in_progress_in_the_types_winprob_uses():
-    from yahtzee_sim.exact.points_to_come import future_law, outcomes_from_roll
+    from yahtzee_sim.exact.points_to_come import future_law
     from yahtzee_sim.game.rules import get_rules
     from yahtzee_sim.game.state import encode_state
 
@@ -248,4 +244,3 @@ def test_the_exact_step_compiles_a_turn_in_progress_in_the_types_winprob_uses():
     start = encode_state(get_rules("2-yatzy"), 0, 0, 0)
     pmf = future_law("2-yatzy", start, dice=[1, 1], rolls_left=1)
     assert abs(pmf.sum() - 1) < 1e-12
-    assert len(outcomes_from_roll.signatures) == 1  # the warm-up's version, not a second

@@ -12,11 +12,11 @@ import pytest
 from yahtzee_sim.engine import compile_costs
 
 SOLVER = ("yahtzee_sim._core.solve", "solve_level")
-OTHER = ("yahtzee_sim._kernels.exact", "turn_outcomes")
+OTHER = ("yahtzee_sim._kernels.regret", "level_regret")
 
 
 def test_an_unknown_kernel_is_neither_missing_nor_cached():
-    assert compile_costs.kernel_missing("yahtzee_sim._kernels.exact", "no_such_kernel") is None
+    assert compile_costs.kernel_missing("yahtzee_sim._kernels.regret", "no_such_kernel") is None
     assert compile_costs.kernel_missing("yahtzee_sim.no_such_module", "solve_level") is None
     assert compile_costs.kernel_missing(*SOLVER) is False  # the compiled core: built, never missing
     assert compile_costs.kernel_missing("yahtzee_sim._core.solve", "no_such_kernel") is None

@@ -3,11 +3,10 @@ of one call over every state, bit for bit, whatever the number of threads."""
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 
-from yahtzee_sim._kernels.exact import turn_outcomes
+from yahtzee_sim._core.exact import turn_outcomes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.exact import forward
 from yahtzee_sim.exact.decision_tables import decision_tables
@@ -38,7 +37,7 @@ def test_threads_give_the_outcomes_of_one_call(monkeypatch, threads):
     kr = kernel_rules(rules)
     whole = outcomes(turn_outcomes, kr, states, rules, keep, cat)
     monkeypatch.setattr(forward, "MIN_STATES_PER_THREAD", 1)
-    monkeypatch.setattr(numba, "get_num_threads", lambda: threads)
+    monkeypatch.setattr(forward, "get_threads", lambda: threads)
     split = outcomes(forward.outcomes_in_threads, kr, states, rules, keep, cat)
     assert len(states) > 100
     for a, b in zip(whole, split, strict=True):

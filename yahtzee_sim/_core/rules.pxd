@@ -229,3 +229,21 @@ cdef inline int64_t upper_bonus_paid(
     if not kr.is_upper[c] or cap == 0 or upper + p < cap:
         return 0
     return kr.upper_bonus if upper < cap else 0
+
+
+cdef inline int64_t upper_after(
+    const Rules* kr, int64_t upper, int64_t c, int64_t p, int64_t* bonus
+) noexcept nogil:
+    """The upper total after ``p`` points in box ``c`` from the capped total ``upper``, and
+    in ``bonus`` the upper bonus paid: an upper box moves it to ``min(upper + p, cap)``
+    and pays the bonus when it reaches the cap now."""
+    cdef int64_t cap = kr.upper_cap
+    cdef int64_t u2
+    bonus[0] = 0
+    if not kr.is_upper[c] or cap == 0:
+        return upper
+    u2 = upper + p
+    if u2 < cap:
+        return u2
+    bonus[0] = kr.upper_bonus if upper < cap else 0
+    return cap

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from yahtzee_sim._kernels.exact import pmf_level, support_top
+from yahtzee_sim._core.exact import pmf_level, support_top
 from yahtzee_sim._kernels.memory import large_empty
+from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.exact.exact_costs import exact_bar
 from yahtzee_sim.exact.forward import LevelOutcomes, unique_states
 from yahtzee_sim.game.rules import RuleSet
@@ -43,7 +44,7 @@ def backward_law(
     buffers = [large_empty(max(sizes[i::2], default=0)) for i in (0, 1)]
     for i, lv in enumerate(reversed(levels)):
         V = buffers[i % 2][: sizes[i]].reshape(len(lv.states), -1)
-        pmf_level(lv.ptr, rows[i], lv.pts, lv.prob, V_next, top_next, V)
+        pmf_level(lv.ptr, rows[i], lv.pts, lv.prob, V_next, top_next, V, get_threads())
         V_next, top_next = V, tops[i]
         bar.step_once("pmf setup")
         bar.step(f"pmf {len(levels) - 1 - i}")

@@ -35,7 +35,7 @@ __all__ = [
     "level_sizes",
 ]
 
-_EXACT = "yahtzee_sim._kernels.exact"
+_EXACT = "yahtzee_sim._core.exact"
 _COMPILE = compile_costs.COMPILE_SECONDS
 #: The forward pass's kernels and their compile seconds.
 FORWARD_KERNELS = {

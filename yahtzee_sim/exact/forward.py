@@ -15,23 +15,18 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-import numba
 import numpy as np
 
-from yahtzee_sim._kernels.exact import (
-    compact_outcomes,
-    forward_level,
-    level_effects,
-    new_moments,
-    turn_outcomes,
-)
+from yahtzee_sim._core.exact import compact_outcomes, forward_level, level_effects, turn_outcomes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.moves import box_label, position_text
 from yahtzee_sim.engine.summary import strategy_label
+from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.errors import IllegalMoveError
 from yahtzee_sim.exact.decision_tables import ROWS_PER_CHUNK, decision_tables
 from yahtzee_sim.exact.exact_costs import exact_bar
 from yahtzee_sim.exact.forward_file import ForwardFile, forward_path
+from yahtzee_sim.exact.forward_moments import kernel_array, new_moments
 from yahtzee_sim.exact.level_file import IN_MEMORY_STATES
 from yahtzee_sim.exact.result import ExactEvaluationError
 from yahtzee_sim.game.dice import DiceTables
@@ -102,6 +97,7 @@ def level_outcomes(
     for lo in range(0, len(states), per_chunk):
         chunk = states[lo : lo + per_chunk]
         keep, cat = decision_tables(strategy, rules, chunk, turn, rng if lo == 0 else None)
+        keep, cat = kernel_array(keep, np.int16), kernel_array(cat, np.int8)
         if on_decisions is not None:
             on_decisions(turn, chunk, keep, cat)
         used, upper, flag = decode_state(rules, chunk)
@@ -139,12 +135,12 @@ def level_outcomes(
 
 
 def outcomes_in_threads(kr, *arrays) -> None:
-    """:func:`~yahtzee_sim._kernels.exact.turn_outcomes` of every state, the states in one
-    contiguous slice per numba thread (:func:`numba.get_num_threads`), each slice in a
-    thread of its own. Every array of ``arrays`` has one row per state; each state's
+    """:func:`~yahtzee_sim._core.exact.turn_outcomes` of every state, the states in one
+    contiguous slice per kernel thread (:func:`~yahtzee_sim.engine.threads.get_threads`),
+    each slice in a thread of its own. Every array of ``arrays`` has one row per state; each state's
     outcomes do not depend on the slices, so the result is the same bit for bit."""
     n = len(arrays[0])
-    threads = max(1, min(numba.get_num_threads(), n // MIN_STATES_PER_THREAD))
+    threads = max(1, min(get_threads(), n // MIN_STATES_PER_THREAD))
     bounds = np.linspace(0, n, threads + 1).astype(np.int64)
 
     def run(lo: int, hi: int) -> None:

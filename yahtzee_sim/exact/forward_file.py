@@ -26,8 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from yahtzee_sim._kernels.exact import Moments
 from yahtzee_sim.engine.atomic import write_atomic
+from yahtzee_sim.exact.forward_moments import Moments
 from yahtzee_sim.exact.level_file import LevelFile
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import compact_states, n_states, state_layout

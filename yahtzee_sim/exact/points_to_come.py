@@ -25,16 +25,16 @@ import functools
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
 
-from yahtzee_sim._kernels.exact import (
-    box_outcome_keys,
-    outcome_effects,
-    reach_layer,
-    roll_outcomes,
+from yahtzee_sim._core.points_to_come import (
+    law_fill,
+    law_lengths,
+    moments_level,
+    outcomes_from_roll,
 )
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim._kernels.win_values import NODE_WEIGHT
+from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.errors import FutureError
 from yahtzee_sim.exact.backward import backward_law
 from yahtzee_sim.exact.forward import level_outcomes, unique_states
@@ -69,22 +69,6 @@ class FutureMoments(NamedTuple):
     sd: np.ndarray
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def moments_level(states, ptr, nxt, pts, prob, mean, second):
-    """``mean[s]``, ``second[s]`` (E[R], E[R²] of the points to come R) of the states of
-    one level, from their turn outcomes and the next level's moments (in place)."""
-    for i in prange(states.shape[0]):
-        m1 = 0.0
-        m2 = 0.0
-        for t in range(ptr[i], ptr[i + 1]):
-            q = float(pts[t])
-            a = mean[nxt[t]]
-            m1 += prob[t] * (q + a)
-            m2 += prob[t] * (q * q + 2.0 * q * a + second[nxt[t]])
-        mean[states[i]] = m1
-        second[states[i]] = m2
-
-
 def level_states(rules: RuleSet, masks: np.ndarray) -> np.ndarray:
     """Every reachable-looking state of these used masks: upper totals the filled upper
     boxes can make, Yahtzee flags only where the Yahtzee box is filled."""
@@ -112,7 +96,7 @@ def _solve_moments(rules: RuleSet, progress: bool = False) -> FutureMoments:
         turn = int(bin(int(masks[0])).count("1"))
         states = level_states(rules, masks)
         lv = level_outcomes(play, rules, states, turn)
-        moments_level(states, lv.ptr, lv.nxt, lv.pts, lv.prob, mean, second)
+        moments_level(states, lv.ptr, lv.nxt, lv.pts, lv.prob, mean, second, get_threads())
     return FutureMoments(mean, np.sqrt(np.maximum(second - mean * mean, 0.0)))
 
 
@@ -209,30 +193,6 @@ def future_law(
     return _law_from_outcomes(play, rules, nxt, pts, prob)
 
 
-@njit(cache=True, nogil=True)
-def outcomes_from_roll(kr, keep, cat_row, p, used, upper, flag, rolls_left):
-    """The outcomes ``(next state, points, probability)`` of a turn from the roll law ``p``
-    with ``rolls_left`` rerolls, under the keeps ``keep[j - 1]`` and boxes ``cat_row``."""
-    n_rolls = p.shape[0]
-    fin = np.zeros(n_rolls)
-    w = np.empty(kr.keep_size.shape[0])
-    for j in range(rolls_left, 0, -1):
-        reach_layer(kr, keep[j - 1], p, w, fin)
-    for r in range(n_rolls):
-        fin[r] += p[r]
-    width = box_outcome_keys(kr)
-    acc = np.zeros(kr.n_boxes * width)
-    touched = np.empty(n_rolls, dtype=np.int64)
-    n, _ = roll_outcomes(kr, used, flag, cat_row, fin, acc, touched, width)
-    nxt, pts, prob = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n)
-    for m in range(n):
-        s = touched[m]
-        c, raw, yb = s // width, (s % width) // 2, s % 2
-        nxt[m], pts[m], _ = outcome_effects(kr, used, upper, flag, c, raw, yb)
-        prob[m] = acc[s]
-    return nxt, pts, prob
-
-
 class FutureLaws(NamedTuple):
     """Exact laws of the points still to come under max-EV play from every state with at
     most ``max_open`` open boxes: ``pool[offset[s] : offset[s] + length[s]]`` is the pmf
@@ -248,28 +208,6 @@ class FutureLaws(NamedTuple):
     support: np.ndarray  # entries of each pmf of at least NODE_WEIGHT
 
 
-@njit(cache=True, nogil=True)
-def _law_lengths(states, ptr, nxt, pts, length):
-    """``length[s]`` of each state of a level: one past its largest remaining score."""
-    for i in range(states.shape[0]):
-        top = 0
-        for t in range(ptr[i], ptr[i + 1]):
-            top = max(top, pts[t] + length[nxt[t]])
-        length[states[i]] = top
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def _law_fill(states, ptr, nxt, pts, prob, pool, offset, length):
-    """The pmf of each state of a level: its turn outcomes' points shifted onto the next
-    states' pmfs, weighted by the outcomes' probabilities (in place)."""
-    for i in prange(states.shape[0]):
-        o = offset[states[i]]
-        for t in range(ptr[i], ptr[i + 1]):
-            q, p, o2 = pts[t], prob[t], offset[nxt[t]]
-            for x in range(length[nxt[t]]):
-                pool[o + q + x] += p * pool[o2 + x]
-
-
 @functools.lru_cache(maxsize=4)
 def _future_laws(rules: RuleSet, max_open: int) -> FutureLaws:
     play, rules = _max_ev_play(rules)
@@ -283,14 +221,14 @@ def _future_laws(rules: RuleSet, max_open: int) -> FutureLaws:
     for masks in levels(C, rules.forced_order)[: min(max_open, C)]:
         turn = int(bin(int(masks[0])).count("1"))
         lv = level_outcomes(play, rules, level_states(rules, masks), turn)
-        _law_lengths(lv.states, lv.ptr, lv.nxt, lv.pts, length)
+        law_lengths(lv.states, lv.ptr, lv.nxt, lv.pts, length)
         rows = length[lv.states]
         offset[lv.states] = used_size + np.cumsum(rows) - rows
         part = np.zeros(int(rows.sum()))
         chunks.append(part)
         used_size += len(part)
         pool = np.concatenate(chunks)
-        _law_fill(lv.states, lv.ptr, lv.nxt, lv.pts, lv.prob, pool, offset, length)
+        law_fill(lv.states, lv.ptr, lv.nxt, lv.pts, lv.prob, pool, offset, length, get_threads())
         chunks = [pool]
     pool = np.concatenate(chunks)
     big = np.concatenate([[0], np.cumsum(pool >= NODE_WEIGHT)])

@@ -14,7 +14,7 @@ in one call. A view shows the rerolls
 left, not the saved rolls a turn started with, so one keep decision per rerolls left
 serves every saved-roll count; keeping every die stops the rolling and saves the rolls
 left (at most the cap), as in the engine. The moments of a position with every saved-roll
-count come out of one kernel run (:mod:`yahtzee_sim._kernels.saved_moments`).
+count come out of one kernel run (:mod:`yahtzee_sim._core.saved_moments`).
 
 A level's moments are computed from those of the levels above it only: small games keep
 every state's moments in memory, larger ones in a memory-mapped file in the cache folder,
@@ -30,12 +30,14 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
-from yahtzee_sim._kernels.saved_moments import hopeless_lanes_equal, saved_moments_level
+from yahtzee_sim._core.saved_moments import hopeless_lanes_equal, saved_moments_level
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.decide import decide
 from yahtzee_sim.engine.summary import strategy_label
+from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.exact.decision_tables import ROWS_PER_CHUNK, box_indices, keep_indices
+from yahtzee_sim.exact.forward_moments import kernel_array
 from yahtzee_sim.exact.level_file import IN_MEMORY_STATES
 from yahtzee_sim.exact.moments_file import MomentsFile, moments_path
 from yahtzee_sim.exact.result import ExactEvaluationError
@@ -116,7 +118,7 @@ def position_decisions(
     batched ``keep``/``box`` would give, in one call; ``None`` to be asked instead). Its
     arrays may hold fewer layers or banks (``keep.shape[1] < n_layers``, ``cat.shape[1] <
     n_banks``): the last row then serves those past it, as in the moments kernel
-    (:mod:`yahtzee_sim._kernels.saved_moments`).
+    (:mod:`yahtzee_sim._core.saved_moments`).
     """
     n_banks = bank_count(rules, n_layers)
     fast = getattr(strategy, "saved_decision_table", None)
@@ -222,8 +224,9 @@ def level_pass(
         keep, cat = position_decisions(strategy, rules, chunk, k, n_layers, rng)
         share = upper_lanes(rules, chunk[:, 0])[0] if shared else np.full(len(chunk), -1)
         computed += saved_moments_level(
-            kr, layout.block_offset, layout.upper_count, chunk, n_saved, keep, cat, share,
-            above1, above2, stop, out[0], out[1], first,
+            kr, layout.block_offset, layout.upper_count, chunk, n_saved,
+            kernel_array(keep, np.int16), kernel_array(cat, np.int8), share,
+            above1, above2, stop, out[0], out[1], first, get_threads(),
         )  # fmt: skip
         if on_chunk is not None:
             on_chunk(len(chunk))
@@ -259,7 +262,7 @@ def hopeless_shared(rules: RuleSet, masks: np.ndarray, values) -> bool:
     return hopeless_lanes_equal(
         *(np.asarray(v) for v in values), layout.block_offset, layout.upper_count,
         rules.flag_size, masks, upper_lanes(rules, masks)[0], flags,
-        int(layout.saved_count[k]), int(layout.level_start[k]),
+        int(layout.saved_count[k]), int(layout.level_start[k]), get_threads(),
     )  # fmt: skip
 
 
