@@ -19,10 +19,11 @@ import pandas as pd
 from yahtzee_sim.analysis.ranking.kim_nelson import KNResult, SelectionError
 from yahtzee_sim.analysis.ranking.paired_games import simulate_scores
 from yahtzee_sim.analysis.ranking.pairwise import RankingResult, rank_scores
-from yahtzee_sim.analysis.report import compile_ahead, exact_cache, step_costs, tables
+from yahtzee_sim.analysis.report import exact_cache, tables
 from yahtzee_sim.analysis.report.exact_stage import exact_stage, is_deterministic
 from yahtzee_sim.analysis.report.tables import REFERENCE
 from yahtzee_sim.engine.summary import strategy_label
+from yahtzee_sim.engine.weighted_bar import WeightedBar
 from yahtzee_sim.errors import ReportError, StrategyError
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.validation import Boolean, Integer, validate_params
@@ -206,7 +207,7 @@ def build_report(
     regret_top : int
         Costliest situations listed per strategy in the regret section (>= 0).
     progress : bool
-        Show a progress bar over the steps (and a line when the kernels must be compiled).
+        Show a progress bar over the steps (and a line when strategies are evaluated).
     quick : bool
         A first look in seconds: :data:`QUICK_GAMES` games unless ``n_games`` is given,
         the exact evaluation of the strategies limited to their regret against optimal
@@ -241,45 +242,22 @@ def build_report(
     rules = get_rules(rules)
     n_games = (QUICK_GAMES if quick else DEFAULT_GAMES) if n_games is None else n_games
     resolved = _resolve(strategies)
-    deterministic = [s for s in resolved.values() if is_deterministic(s)]
-    evaluating = step_costs.evaluations(deterministic, rules, regret_top) > 0  # plugins too
-    if progress:
-        _first_run_notice(rules, deterministic, regret_top, evaluating)
-    # a first run on this machine with strategies to evaluate (results neither cached nor
-    # shipped): the decision fill's and the exact stage's kernels compile in a second
-    # process while the solver compiles (on one core) and runs
-    warming = compile_ahead.start(rules) if evaluating else None
-    # nothing to evaluate: the other strategies are simulated while a second process
-    # solves the sub-games of Glenn's better heuristic
-    solving = None if evaluating else compile_ahead.start_tables(rules, deterministic)
-    try:
-        return _build(
-            rules, n_games, seed, resolved, n_jobs, regret_top, progress, quick,
-            (warming, solving), t0, simulate_all,
-        )  # fmt: skip
-    finally:
-        for proc in (warming, solving):  # only still running if a step failed
-            compile_ahead.finish(proc, timeout=0.0)
+    return _build(rules, n_games, seed, resolved, n_jobs, regret_top, progress, quick, t0,
+                  simulate_all)  # fmt: skip
 
 
-def _build(rules, games, seed, resolved, n_jobs, regret_top, progress, quick, ahead, t0,
+def _build(rules, games, seed, resolved, n_jobs, regret_top, progress, quick, t0,
            simulate_all=False):  # fmt: skip
-    """The steps of :func:`build_report` (arguments checked; ``ahead``: the
-    :mod:`~yahtzee_sim.analysis.report.compile_ahead` processes compiling the exact
-    stage's kernels and solving sub-games, each ``None`` when not started)."""
+    """The steps of :func:`build_report` (arguments checked)."""
     from yahtzee_sim.solving.solver import value_table
 
-    warming, solving = ahead
     ids = list(resolved)
     deterministic = [s for s in ids if is_deterministic(resolved[s])]
-    order = simulation_order(ids, resolved)
-    bar = step_costs.report_bar(
-        [resolved[s] for s in order], [resolved[s] for s in deterministic], rules,
-        regret_top, games, quick,
-        solver_ahead=solving is not None
-        or not compile_ahead.sub_games_pending(rules, [resolved[s] for s in deterministic]),
-        desc="report", disable=not progress,
-    )  # fmt: skip
+    evaluated = evaluations([resolved[s] for s in deterministic], rules, regret_top)
+    if progress and evaluated:
+        _evaluation_notice(evaluated)
+    bar = report_bar(len(ids), evaluated, len(deterministic) - evaluated, quick,
+                     desc="report", disable=not progress)  # fmt: skip
     timings: dict[str, float] = {}
     clock = _Clock(timings, bar)
 
@@ -287,7 +265,7 @@ def _build(rules, games, seed, resolved, n_jobs, regret_top, progress, quick, ah
         value_table(rules)  # solved or loaded once, shared by every step below
     skipped: dict[str, str] = {}
     with clock("simulations"):
-        runs = _simulations(order, resolved, games, seed, rules, n_jobs, skipped, bar)
+        runs = _simulations(ids, resolved, games, seed, rules, n_jobs, skipped, bar)
     if REFERENCE in skipped:
         raise ReportError(
             f"the reference strategy failed on rules {rules.name!r}: {skipped[REFERENCE]}"
@@ -295,7 +273,6 @@ def _build(rules, games, seed, resolved, n_jobs, regret_top, progress, quick, ah
     ids = [s for s in ids if s in runs]
     todo = [s for s in deterministic if s in runs]
     with clock("exact", f"exact ({len(todo)} strategies)", "exact_stage"):
-        compile_ahead.finish(warming)
         exact, regrets = exact_stage(todo, resolved, rules, regret_top, n_jobs, quick, skipped, bar)
     bar.step("exact", len(deterministic) - len(todo))  # strategies whose simulation failed
     with clock("ranking", "full ranking"):
@@ -353,33 +330,20 @@ def _mcb(kn: KNResult | None) -> pd.DataFrame | None:
     return mcb(kn.data[:, :common], list(kn.observations), alpha=kn.parameters.get("alpha", ALPHA))
 
 
-def _simulations(order, resolved, games, seed, rules, n_jobs, skipped, bar) -> dict:
+def _simulations(ids, resolved, games, seed, rules, n_jobs, skipped, bar) -> dict:
     """The :class:`~yahtzee_sim.analysis.ranking.paired_games.ScoredRun` (per-game scores
-    and aggregate) of each strategy label in ``order``, simulated in that order; a
+    and aggregate) of each strategy label in ``ids``, simulated in that order; a
     strategy that refuses the rules goes to ``skipped`` with the reason."""
     runs, refused = {}, {}
-    for i, sid in enumerate(order):
+    for sid in ids:
         bar.set_postfix_str(f"simulate {sid}")
         try:
             runs[sid] = simulate_scores(resolved[sid], games, seed, rules, n_jobs)
         except StrategyError as exc:
             refused[sid] = str(exc)
-        bar.step(step_costs.simulation_step(i))
+        bar.step("simulation")
     skipped.update((sid, refused[sid]) for sid in resolved if sid in refused)  # as listed
     return runs
-
-
-def simulation_order(ids, resolved: dict) -> list[str]:
-    """``ids`` with the strategies that read solved tables (Glenn's table heuristics,
-    risk-, score- and win-seeking play; not optimal play, the reference) last: their
-    tables may still be solving in a second process (:func:`compile_ahead.start_tables`).
-    Each simulation is the same whatever the order."""
-    from yahtzee_sim.engine.strategy import capabilities_of
-
-    def last(sid):
-        return sid != REFERENCE and capabilities_of(resolved[sid]).solved_table
-
-    return sorted(ids, key=last)
 
 
 def _kim_nelson(strategies, seed, rules, n_jobs, quick, skipped) -> KNResult | None:
@@ -421,26 +385,31 @@ class _Clock:
         return timed()
 
 
-def _first_run_notice(rules: RuleSet, deterministic: list, top: int, evaluating: bool) -> None:
-    """One line on stderr when this report has kernels to compile or strategies to
-    evaluate that later runs read from the cache, with an estimate of the extra time
-    (:func:`compile_ahead.first_run_estimate`); ``deterministic``: the strategies the
-    exact stage takes, ``evaluating``: whether it evaluates any (a plugin included)."""
-    evaluations = sum(  # one without a cache key is evaluated by every run: no first run's extra
-        exact_cache.result_key(s, rules, top) is not None
-        and not exact_cache.available(s, rules, top)
-        for s in deterministic
-    )
-    share = compile_ahead.compile_share(evaluating)
-    seconds = compile_ahead.first_run_estimate(share, evaluations, evaluating=evaluating)
-    if seconds >= 5:
-        what = " and ".join(
-            part
-            for part, todo in (("compiling kernels", share), ("evaluating strategies", evaluations))
-            if todo
-        )
-        print(
-            f"first run on this machine ({what}): about {seconds:.0f} s more than later "
-            "runs, which read them from the cache",
-            file=sys.stderr,
-        )
+def evaluations(strategies: list, rules: RuleSet, top: int) -> int:
+    """How many of the deterministic ``strategies`` the exact stage evaluates: those whose
+    result (``top`` costliest situations) is neither in the table cache nor shipped
+    (:func:`~yahtzee_sim.analysis.report.exact_cache.available`)."""
+    return sum(not exact_cache.available(s, rules, top) for s in strategies)
+
+
+def report_bar(simulated: int, evaluated: int, cached: int, quick: bool, **options) -> WeightedBar:
+    """The bar of a report, counting its steps: the value table, each of the ``simulated``
+    strategies' games, each of the ``evaluated`` strategies' exact law and regret, the
+    full ranking and the Kim–Nelson selection (none in a ``quick`` report). The ``cached``
+    strategies' results, read from the table cache or the package, count nothing, nor does
+    the exact stage's own bookkeeping; ``options`` go to tqdm."""
+    weights = {"tables": 1, "simulation": 1, "exact": 1, "exact_cached": 0, "exact_stage": 0}
+    weights |= {"ranking": 1, "kim_nelson": 0 if quick else 1}
+    counts = dict.fromkeys(weights, 1) | {
+        "simulation": simulated,
+        "exact": evaluated,
+        "exact_cached": cached,
+    }
+    return WeightedBar(weights, counts, **options)
+
+
+def _evaluation_notice(evaluated: int) -> None:
+    """One line on stderr when the report evaluates strategies (their results neither in
+    the table cache nor shipped): the step that takes seconds per strategy."""
+    noun = "strategy" if evaluated == 1 else "strategies"
+    print(f"evaluating {evaluated} {noun} exactly", file=sys.stderr)

@@ -31,7 +31,7 @@ def backward_law(
     top_next = np.zeros(len(final), dtype=np.int64)
     own_bar = bar is None
     if own_bar:
-        bar = exact_bar(None, rules, progress, forward=False, law=True, desc="pmf", leave=False)
+        bar = exact_bar(rules, progress, forward=False, law=True, desc="pmf", leave=False)
     rows, tops = [], []  # each level's next rows and highest points to come, first
     for lv in reversed(levels):
         rows.append(row_of[lv.nxt])
@@ -45,7 +45,6 @@ def backward_law(
         V = buffers[i % 2][: sizes[i]].reshape(len(lv.states), -1)
         pmf_level(lv.ptr, rows[i], lv.pts, lv.prob, V_next, top_next, V)
         V_next, top_next = V, tops[i]
-        bar.step_once("pmf setup")
         bar.step(f"pmf {len(levels) - 1 - i}")
     if own_bar:
         bar.close()

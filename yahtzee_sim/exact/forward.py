@@ -269,7 +269,7 @@ def _run_levels(strategy, rules, progress, on_decisions, turns, keep_levels, bar
     levels = []
     own_bar = bar is None
     if own_bar:
-        bar = exact_bar(strategy, rules, progress, leave=False)
+        bar = exact_bar(rules, progress, leave=False)
     for turn in range(first):  # resumed: the recorded levels are not ahead
         bar.drop(f"forward {turn}")
     hook = None
@@ -321,9 +321,7 @@ def _stats(acc, states: np.ndarray, n_reached: int) -> ForwardStats:
 
 
 def _level_done(bar, turn: int) -> None:
-    """Level ``turn`` of the forward pass done (the first one also compiled or loaded the
-    kernels)."""
-    bar.step_once("setup")
+    """Level ``turn`` of the forward pass done."""
     bar.step(f"forward {turn}")
 
 
