@@ -23,7 +23,7 @@ def backward_law(
     """The law of the points to come from the first level's first state (``all_rows``:
     from each of its states, one row per state), fullest level first. The progress bar
     (``bar``, an :func:`~yahtzee_sim.exact.exact_costs.exact_bar` the caller closes, or
-    one of its own with ``progress``) advances by each level's expected seconds."""
+    one of its own with ``progress``) advances by each level's states."""
     row_of = np.full(n_states(rules), -1, dtype=np.int64)
     final = unique_states(levels[-1].nxt, len(row_of))
     row_of[final] = np.arange(len(final))

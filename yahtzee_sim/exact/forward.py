@@ -217,7 +217,7 @@ def forward_levels(
 ) -> tuple[list[LevelOutcomes], ForwardStats]:
     """``(levels, stats)``: the level outcomes (fullest level last; none with
     ``keep_levels`` False) and the forward statistics. The progress bar (``bar``, or one
-    of its own with ``progress``) advances by each level's expected seconds
+    of its own with ``progress``) advances by each level's states
     (:func:`~yahtzee_sim.exact.exact_costs.exact_bar`).
 
     ``keep_levels`` False streams each level's outcomes, :data:`STREAM_STATES` states at a
