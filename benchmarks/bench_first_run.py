@@ -4,7 +4,6 @@ Prints one JSON object. Usage::
 
     python benchmarks/bench_first_run.py [--only report,simulate,exact,advise] [--skip-warm]
     python benchmarks/bench_first_run.py --only exact_greedy,solve,regret  # the bars
-    python benchmarks/bench_first_run.py --warmup   # the warm-up steps and their kernels
 
 Each command runs as the CLI in a fresh process, first with empty numba and table caches
 (temporary ``NUMBA_CACHE_DIR`` and ``YAHTZEE_SIM_CACHE``: a fresh install), then again with
@@ -16,12 +15,6 @@ command's stderr, when it printed them), and, for the cold run, each top-level n
 compilation the main process made: the kernel's ``module.name`` and its compile seconds
 (kernels compiled by a warm-up process appear in that process, not here).
 
-``--warmup`` measures the steps of ``yahtzee-sim warmup`` instead
-(:data:`yahtzee_sim.analysis.warmup.STEPS`): each step alone in a fresh process with an
-empty numba cache of its own (the value table solved once beforehand), its CPU seconds
-(the figure ``STEPS`` weighs the warm-up's progress by) and the kernels it compiles with
-their compile seconds; then each kernel with the commands that need it
-(:data:`~yahtzee_sim.analysis.warmup.PLAN`).
 """
 
 from __future__ import annotations
@@ -39,8 +32,25 @@ from pathlib import Path
 
 from page_format import Row
 
-#: A newcomer's own strategy file: the warm-up's user strategy, loaded from a file.
-USER_STRATEGY = "from yahtzee_sim.analysis.warmup import MostCommon  # noqa: F401\n"
+#: A newcomer's own strategy file: a Python strategy with no kernel of its own (keeps the
+#: most frequent face, writes the roll in the box worth most now).
+USER_STRATEGY = """import numpy as np
+
+from yahtzee_sim.engine.strategy import Strategy
+
+
+class MostCommon(Strategy):
+    def keep(self, view):
+        counts = np.asarray(view.dice)
+        face = counts.argmax(axis=1)
+        rows = np.arange(len(counts))
+        keep = np.zeros_like(counts)
+        keep[rows, face] = counts[rows, face]
+        return keep
+
+    def box(self, view):
+        return view.box_points.argmax(axis=1)
+"""
 
 #: The first answers a newcomer asks for: the main job, optimal games, the exact law of
 #: their own strategy, the advisor.
@@ -193,42 +203,12 @@ def first_answer(name: str, skip_warm: bool) -> dict:
     return out
 
 
-def warmup_steps() -> dict:
-    """Each warm-up step cold and alone: its CPU seconds and kernels; each kernel's compile
-    seconds (the most any step took) and the commands whose steps compile it."""
-    from yahtzee_sim.analysis.warmup import PLAN, STEPS
-
-    steps, kernels = {}, {}
-    with tempfile.TemporaryDirectory() as tables:
-        env = {**os.environ, "YAHTZEE_SIM_CACHE": tables}
-        for name in STEPS:
-            with tempfile.TemporaryDirectory() as numba_cache:
-                done = subprocess.run(
-                    [sys.executable, "-m", "yahtzee_sim.analysis.warmup", name, "yahtzee"],
-                    env={**env, "NUMBA_CACHE_DIR": numba_cache},
-                    capture_output=True,
-                    text=True,
-                )
-            if done.returncode != 0:
-                raise SystemExit(f"warm-up step {name} failed:\n{done.stderr[-2000:]}")
-            steps[name] = json.loads(done.stdout.strip().splitlines()[-1])
-            print(f"{name}: {json.dumps(steps[name])}", file=sys.stderr, flush=True)
-            commands = [c for c, needs in PLAN.items() if name in needs]
-            for kernel, seconds in steps[name].get("kernels", {}).items():
-                entry = kernels.setdefault(kernel, {"seconds": 0.0, "commands": []})
-                entry["seconds"] = max(entry["seconds"], seconds)
-                entry["commands"] = sorted({*entry["commands"], *commands})
-    ranked = dict(sorted(kernels.items(), key=lambda item: -item[1]["seconds"]))
-    return {"steps": steps, "kernels": ranked}
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--only", default=",".join(DEFAULT), help=f"comma-separated, of {', '.join(COMMANDS)}"
     )
     parser.add_argument("--skip-warm", action="store_true", help="cold runs only")
-    parser.add_argument("--warmup", action="store_true", help="the warm-up steps, each alone")
     opts = parser.parse_args()
     names = [n for n in opts.only.split(",") if n]
     unknown = sorted(set(names) - set(COMMANDS))
@@ -241,9 +221,6 @@ def main() -> int:
         "cpus": os.cpu_count(),
         "runs": {},
     }
-    if opts.warmup:
-        print(json.dumps(result | {"warmup": warmup_steps()}, indent=2))
-        return 0
     for name in names:  # each figure on stderr as soon as it is measured
         missing = table_missing(name)
         if missing is not None:
@@ -268,8 +245,7 @@ def _estimates(cold: dict) -> str:
 
 
 def rows(r: dict) -> list[Row]:
-    """The page's rows: each first answer cold and warm; with ``--warmup``'s result, each
-    warm-up step's CPU seconds and the ten costliest kernels with their commands."""
+    """The page's rows: each first answer cold and warm."""
     out: list[Row] = []
     for run in r.get("runs", {}).values():
         if "skipped" in run:
@@ -285,13 +261,6 @@ def rows(r: dict) -> list[Row]:
             f"{cold['seconds']:.1f} s wall clock ({cold['compile_seconds']:.1f} s compiling in "
             f"the command's own process){warm}{_estimates(cold)}",
         ))  # fmt: skip
-    warmup = r.get("warmup", {})
-    for step, outcome in warmup.get("steps", {}).items():
-        cpu = f"{outcome['cpu']:.1f} s CPU" if "cpu" in outcome else "skipped"
-        out.append((f"warm-up step `{step}` alone, empty numba cache", cpu))
-    for kernel, entry in list(warmup.get("kernels", {}).items())[:10]:
-        needs = ", ".join(entry["commands"]) or "no command"
-        out.append((f"compiling `{kernel}` (needed by {needs})", f"{entry['seconds']:.1f} s"))
     return out
 
 

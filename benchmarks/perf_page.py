@@ -57,7 +57,6 @@ NAMES = (
     "coach",
     "web",
     "report",
-    "compile",
     "first_run",
     "target",
     "win",
@@ -203,14 +202,8 @@ INTRO = [
     "cache) unless the row says otherwise. A benchmark without a saved result shows the "
     "command that measures it.",
     "",
-    "What the figures depend on: numba compiles the kernels on first use and caches "
-    "them next to the source, so the first run of a command after installation spends "
-    "seconds to a minute compiling (see *The first answer of each command* below: a "
-    "first report on the development machine's two cores compiles for about half a "
-    "minute, its strategies' exact results shipped with the package), unless "
-    "`yahtzee-sim warmup` compiled them after installation (every command's kernels, or "
-    "those of the commands named, two steps at a time); solved tables are "
-    "cached on disk (`$YAHTZEE_SIM_CACHE`). `greedy` "
+    "What the figures depend on: solved tables are cached on disk "
+    "(`$YAHTZEE_SIM_CACHE`). `greedy` "
     "and `optimal` decide once per turn-start state, for all 252 rolls at once, and "
     "share the decisions between blocks (a million games visit about 34,000 states "
     "under greedy and 180,000 under optimal); built-in strategies run their blocks in "

@@ -49,7 +49,6 @@ COMMAND_PAGES = {
     "serve": "guide/play-coach-analyze.md",
     "strategies": "guide/strategies.md",
     "rules": "rules.md",
-    "warmup": "getting-started.md",
 }
 
 

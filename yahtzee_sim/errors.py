@@ -17,8 +17,7 @@ package that raises it:
 - matches: :class:`ScoreSheetError`, :class:`DuelError`, :class:`EndgameTooLarge`;
 - analysis: :class:`SelectionError`, :class:`TournamentError`, :class:`DatasetError`,
   :class:`AnalysisError`, :class:`TableMissingError`, :class:`DistillError`,
-  :class:`ReportError`, :class:`ReproduceError`, :class:`FigureFormatError`,
-  :class:`WarmupError`;
+  :class:`ReportError`, :class:`ReproduceError`, :class:`FigureFormatError`;
 - the command line and the apps: :class:`CliError`, :class:`MoveError`,
   :class:`RequestError`, :class:`EndOfInput`.
 
@@ -270,10 +269,6 @@ class ReproduceError(YahtzeeSimError):
 
 class FigureFormatError(YahtzeeSimError):
     """A figure format that is not one of :data:`~yahtzee_sim.analysis.style.FIGURE_FORMATS`."""
-
-
-class WarmupError(YahtzeeSimError):
-    """A command name the warm-up does not know."""
 
 
 class CliError(YahtzeeSimError):

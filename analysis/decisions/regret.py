@@ -30,7 +30,6 @@ from yahtzee_sim.analysis.decisions.regret_tables import (
     decision_layer_name,
     move_text,
 )
-from yahtzee_sim.engine.compile_costs import COMPILE_SECONDS
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.engine.weighted_bar import WeightedBar
 from yahtzee_sim.exact.exact_costs import exact_bar
@@ -38,7 +37,7 @@ from yahtzee_sim.exact.forward import forward_pass
 from yahtzee_sim.exact.laws import exact_result, prepared
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import compact_states, decode_state, state_runs
-from yahtzee_sim.solving.solver import table_seconds, table_stored, value_table
+from yahtzee_sim.solving.solver import table_lanes, value_table
 from yahtzee_sim.validation import Integer, validate_params
 
 
@@ -94,7 +93,7 @@ def evaluate_with_regret(
     t0 = time.perf_counter()
     law = distribution is True
     strategy, rules = prepared(strategy, rules, moments_only=not law)
-    with regret_bar(strategy, rules, law, progress) as bar:
+    with regret_bar(rules, law, progress) as bar:
         value_table(rules)  # solved or read: the first step of the bar
         bar.step("table")
         acc = RegretAccumulator(rules, top)
@@ -107,37 +106,23 @@ def evaluate_with_regret(
     return ex, res
 
 
-#: The regret's own kernel and its compile seconds (:data:`COMPILE_SECONDS`).
-REGRET_KERNELS = {
-    kernel: COMPILE_SECONDS[kernel] for kernel in (("yahtzee_sim._kernels.regret", "level_regret"),)
-}
-#: Seconds of charging the losses per encoded state of a level (in the unit of
-#: :data:`~yahtzee_sim.engine.compile_costs.COMPILE_SECONDS`: ``greedy``'s regret on
-#: Yahtzee charges for 4.6 s).
-REGRET_STATE_SECONDS = 4.4e-6
-
-
-def regret_bar(strategy, rules: RuleSet, law: bool, progress: bool) -> WeightedBar:
-    """The progress bar of :func:`evaluate_with_regret`: the value table (solved or read,
-    :func:`~yahtzee_sim.solving.solver.table_seconds`), then the forward pass with the
-    losses charged (and the law with ``law``), each step weighed by its expected seconds
-    (:func:`~yahtzee_sim.exact.exact_costs.exact_bar`)."""
-    # a stored table is read in a fraction of a second: a first step that short would give
-    # the bar a noisy first pace (tenfold on a first run), so it counts with the next one
-    table = 0.0 if table_stored(rules) else table_seconds(rules)
+def regret_bar(rules: RuleSet, law: bool, progress: bool) -> WeightedBar:
+    """The progress bar of :func:`evaluate_with_regret`: the value table (a solve's widget
+    lanes, none when it is stored and read: :func:`~yahtzee_sim.solving.solver.table_lanes`),
+    then the forward pass with the losses charged (and the law with ``law``), each level
+    weighed by its states (:func:`~yahtzee_sim.exact.exact_costs.exact_bar`)."""
     return exact_bar(
-        strategy, rules, progress, law=law, before={"table": table},
-        per_state=REGRET_STATE_SECONDS, kernels=REGRET_KERNELS, desc="regret", leave=False,
+        rules, progress, law=law, before={"table": table_lanes(rules)}, desc="regret",
+        leave=False,
     )  # fmt: skip
 
 
 class RegretAccumulator(RegretTables):
     """Charges the losses of each chunk of decisions as the forward pass goes."""
 
-    def __init__(self, rules: RuleSet, top: int, values: np.ndarray | None = None):
+    def __init__(self, rules: RuleSet, top: int):
         self.rules, self.top = rules, top
-        # ``values``: another value table than the solved one (kernel warm-up only)
-        self.lanes = upper_total_lanes(value_table(rules).values if values is None else values)
+        self.lanes = upper_total_lanes(value_table(rules).values)
         self.kr = kernel_rules(rules)
         R, C = rules.rolls_per_turn, rules.n_boxes
         self.by_layer, self.by_turn, self.by_cat = np.zeros(R), np.zeros(C), np.zeros(C)

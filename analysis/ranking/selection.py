@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -66,6 +66,7 @@ def select_best(
     rules: str | RuleSet = "yahtzee",
     maximize: bool = True,
     n_jobs: int = 1,
+    played: Mapping[str, np.ndarray] | None = None,
 ) -> KNResult:
     """Kim–Nelson selection among strategies, observations drawn sequentially from the engine.
 
@@ -87,12 +88,18 @@ def select_best(
         ``WinMetric()`` (one ``optimal`` opponent, score sheets visible).
     batch : int
         Games per observation (default :data:`DEFAULT_BATCH`).
+    played : mapping, optional
+        Games already played, for the ``"total"`` metric: label → the final score of
+        games ``0, 1, ...`` of seed ``seed`` (a simulation's ``total``). An observation
+        whose games are all there is their batch mean, the same numbers as playing
+        them; only the games past them are played.
 
     Returns
     -------
     KNResult
         ``parameters`` holds ``metric`` (its name), ``batch``, ``seed``, ``rules`` and
-        ``games``; with the win metric also ``field`` (the opponents' label),
+        ``games`` (the games its observations span, played or read from ``played``);
+        with the win metric also ``field`` (the opponents' label),
         ``players`` and ``visible``.
 
     Notes
@@ -119,8 +126,11 @@ def select_best(
     names = [strategy_label(o) for o in objs]
     if len(set(names)) != len(names):
         raise SelectionError(f"strategies must have distinct labels, got {names}")
+    if played and metric != "total":
+        raise SelectionError(f"played: games serve the 'total' metric, not {metric!r}")
+    known = [None if played is None else played.get(name) for name in names]
     opponents = _opponents(win)
-    draw = _draw(objs, opponents, win, metric, rules, seed, batch, n_jobs)
+    draw = _draw(objs, known, opponents, win, metric, rules, seed, batch, n_jobs)
     result = kim_nelson(draw, names, delta, alpha=alpha, n0=n0, m=m, maximize=maximize)
     if win is not None:
         result.parameters.update(
@@ -146,15 +156,21 @@ def _opponents(win: WinMetric | None) -> list:
     return [get_strategy(win.field) for _ in range(players - 1)]
 
 
-def _draw(objs, opponents, win, metric, rules, seed, batch, n_jobs):
+def _draw(objs, known, opponents, win, metric, rules, seed, batch, n_jobs):
     """The ``draw(systems, start, stop)`` of :func:`kim_nelson`: observation ``j`` of a
     strategy is its mean ``metric`` (or win share against ``opponents``) over games
-    ``j*batch .. (j+1)*batch − 1`` of seed ``seed``."""
+    ``j*batch .. (j+1)*batch − 1`` of seed ``seed``, read from its ``known`` totals
+    (``None``: none) when they hold those games, else played."""
     value = None if win is not None else METRICS[metric]
 
     def draw(systems: np.ndarray, start: int, stop: int) -> np.ndarray:
         out = np.empty((len(systems), stop - start))
         for row, i in enumerate(systems):
+            totals = known[i]
+            if totals is not None and stop * batch <= len(totals):
+                games = np.asarray(totals[start * batch : stop * batch]).astype(np.float64)
+                out[row] = games.reshape(stop - start, batch).mean(axis=1)
+                continue
             if win is not None:
                 shares = _win_shares(
                     [objs[i], *opponents], rules, (stop - start) * batch, seed, start * batch,

@@ -4,7 +4,6 @@ The report: :mod:`~yahtzee_sim.analysis.report.build` computes it (``build_repor
 :mod:`~yahtzee_sim.analysis.report.write` writes it (``write_report``); a new section
 goes in both. :mod:`~yahtzee_sim.analysis.report.document` is the Markdown/HTML document
 and its folder, :mod:`~yahtzee_sim.analysis.report.exact_cache` keeps the exact laws and
-regrets of built-in strategies, :mod:`~yahtzee_sim.analysis.report.compile_ahead` compiles
-the report's kernels in a second process. The reproduction is in
+regrets of built-in strategies. The reproduction is in
 :mod:`~yahtzee_sim.analysis.report.reproduction`.
 """

@@ -19,16 +19,14 @@ import pandas as pd
 from yahtzee_sim.analysis.ranking.kim_nelson import KNResult, SelectionError
 from yahtzee_sim.analysis.ranking.paired_games import simulate_scores
 from yahtzee_sim.analysis.ranking.pairwise import RankingResult, rank_scores
-from yahtzee_sim.analysis.report import compile_ahead, exact_cache, step_costs, tables
-from yahtzee_sim.analysis.report.exact_stage import exact_stage, is_deterministic
+from yahtzee_sim.analysis.report import tables
+from yahtzee_sim.analysis.report.exact_stage import exact_stage
+from yahtzee_sim.analysis.report.plan import DEFAULT_GAMES, QUICK_GAMES, ReportPlan, plan_report
 from yahtzee_sim.analysis.report.tables import REFERENCE
-from yahtzee_sim.engine.summary import strategy_label
+from yahtzee_sim.engine.weighted_bar import WeightedBar
 from yahtzee_sim.errors import ReportError, StrategyError
-from yahtzee_sim.game.rules import RuleSet, get_rules
-from yahtzee_sim.validation import Boolean, Integer, validate_params
+from yahtzee_sim.game.rules import RuleSet
 
-DEFAULT_GAMES = 100_000
-QUICK_GAMES = 10_000
 #: Family-wise error of the full ranking and error of the Kim–Nelson selection.
 ALPHA = 0.05
 #: Indifference zone of the Kim–Nelson selection (points).
@@ -139,42 +137,6 @@ class Report:
 
 
 # ------------------------------------------------------------------ building
-def _resolve(strategies) -> dict:
-    """``{label: strategy}`` in the order given (ids, plugin specs or instances, each
-    looked up once), the reference last; results are keyed by :func:`strategy_label`."""
-    from yahtzee_sim.engine.plugins import split_strategy_list
-    from yahtzee_sim.strategies import default_strategy_ids, get_strategy
-
-    if strategies in (None, "all"):
-        ids = default_strategy_ids()
-    else:
-        ids = split_strategy_list(strategies) if isinstance(strategies, str) else list(strategies)
-        ids = [s for s in ids if not isinstance(s, str) or s.strip()]
-        if not ids:
-            raise ReportError("strategies: give 'all' or at least one strategy id")
-    # unknown ids fail here, with the list of known ones
-    objs = [get_strategy(s) for s in ids]
-    labels = [strategy_label(o) for o in objs]
-    if len(set(labels)) != len(labels):
-        raise ReportError(f"strategies must have distinct labels, got {labels}")
-    resolved = dict(zip(labels, objs, strict=True))
-    if REFERENCE not in resolved:
-        resolved[REFERENCE] = get_strategy(REFERENCE)  # the reference of the per-box tables
-    return resolved
-
-
-@validate_params(
-    {
-        "n_games": Integer(100),
-        "seed": Integer(0),
-        "n_jobs": Integer(nonzero=True, description="a non-zero integer (-1 = all cores)"),
-        "regret_top": Integer(0),
-        "progress": Boolean(),
-        "quick": Boolean(),
-        "simulate_all": Boolean(),
-    },
-    ReportError,
-)
 def build_report(
     rules: str | RuleSet = "yahtzee",
     strategies="all",
@@ -206,7 +168,7 @@ def build_report(
     regret_top : int
         Costliest situations listed per strategy in the regret section (>= 0).
     progress : bool
-        Show a progress bar over the steps (and a line when the kernels must be compiled).
+        Show a progress bar over the steps (and a line when strategies are evaluated).
     quick : bool
         A first look in seconds: :data:`QUICK_GAMES` games unless ``n_games`` is given,
         the exact evaluation of the strategies limited to their regret against optimal
@@ -238,94 +200,70 @@ def build_report(
     with the package (:mod:`yahtzee_sim.analysis.report.shipped_results`).
     """
     t0 = time.perf_counter()
-    rules = get_rules(rules)
-    n_games = (QUICK_GAMES if quick else DEFAULT_GAMES) if n_games is None else n_games
-    resolved = _resolve(strategies)
-    deterministic = [s for s in resolved.values() if is_deterministic(s)]
-    evaluating = step_costs.evaluations(deterministic, rules, regret_top) > 0  # plugins too
-    if progress:
-        _first_run_notice(rules, deterministic, regret_top, evaluating)
-    # a first run on this machine with strategies to evaluate (results neither cached nor
-    # shipped): the decision fill's and the exact stage's kernels compile in a second
-    # process while the solver compiles (on one core) and runs
-    warming = compile_ahead.start(rules) if evaluating else None
-    # nothing to evaluate: the other strategies are simulated while a second process
-    # solves the sub-games of Glenn's better heuristic
-    solving = None if evaluating else compile_ahead.start_tables(rules, deterministic)
-    try:
-        return _build(
-            rules, n_games, seed, resolved, n_jobs, regret_top, progress, quick,
-            (warming, solving), t0, simulate_all,
-        )  # fmt: skip
-    finally:
-        for proc in (warming, solving):  # only still running if a step failed
-            compile_ahead.finish(proc, timeout=0.0)
+    plan = plan_report(
+        rules, strategies, n_games, seed, n_jobs, regret_top, progress, quick, simulate_all
+    )
+    return _build(plan, t0)
 
 
-def _build(rules, games, seed, resolved, n_jobs, regret_top, progress, quick, ahead, t0,
-           simulate_all=False):  # fmt: skip
-    """The steps of :func:`build_report` (arguments checked; ``ahead``: the
-    :mod:`~yahtzee_sim.analysis.report.compile_ahead` processes compiling the exact
-    stage's kernels and solving sub-games, each ``None`` when not started)."""
+def _build(plan: ReportPlan, t0: float) -> Report:
+    """The stages of :func:`build_report`, each reading ``plan``."""
     from yahtzee_sim.solving.solver import value_table
 
-    warming, solving = ahead
-    ids = list(resolved)
-    deterministic = [s for s in ids if is_deterministic(resolved[s])]
-    order = simulation_order(ids, resolved)
-    bar = step_costs.report_bar(
-        [resolved[s] for s in order], [resolved[s] for s in deterministic], rules,
-        regret_top, games, quick,
-        solver_ahead=solving is not None
-        or not compile_ahead.sub_games_pending(rules, [resolved[s] for s in deterministic]),
-        desc="report", disable=not progress,
-    )  # fmt: skip
+    if plan.progress and plan.evaluations:
+        _evaluation_notice(plan.evaluations)
+    bar = report_bar(len(plan.strategies), plan.evaluations, len(plan.cached), plan.quick,
+                     desc="report", disable=not plan.progress)  # fmt: skip
     timings: dict[str, float] = {}
     clock = _Clock(timings, bar)
 
     with clock("tables", "value table"):
-        value_table(rules)  # solved or loaded once, shared by every step below
+        value_table(plan.rules)  # solved or loaded once, shared by every stage below
     skipped: dict[str, str] = {}
     with clock("simulations"):
-        runs = _simulations(order, resolved, games, seed, rules, n_jobs, skipped, bar)
+        runs = _simulations(plan, skipped, bar)
     if REFERENCE in skipped:
         raise ReportError(
-            f"the reference strategy failed on rules {rules.name!r}: {skipped[REFERENCE]}"
+            f"the reference strategy failed on rules {plan.rules.name!r}: {skipped[REFERENCE]}"
         )
-    ids = [s for s in ids if s in runs]
-    todo = [s for s in deterministic if s in runs]
+    ids = [s for s in plan.strategies if s in runs]
+    todo = [s for s in plan.deterministic if s in runs]
     with clock("exact", f"exact ({len(todo)} strategies)", "exact_stage"):
-        compile_ahead.finish(warming)
-        exact, regrets = exact_stage(todo, resolved, rules, regret_top, n_jobs, quick, skipped, bar)
-    bar.step("exact", len(deterministic) - len(todo))  # strategies whose simulation failed
+        exact, regrets = exact_stage(plan, todo, skipped, bar)
+    for sid in plan.deterministic:  # the strategies whose simulation failed
+        if sid not in runs:
+            bar.step("exact_cached" if sid in plan.cached else "exact")
     with clock("ranking", "full ranking"):
-        by_mean = {} if simulate_all else {s: exact[s].mean for s in ids if s in exact}
+        by_mean = {} if plan.simulate_all else {s: exact[s].mean for s in ids if s in exact}
         ranking = rank_scores(
             {s: runs[s].scores for s in ids if s not in by_mean}, by_mean, alpha=ALPHA
         )
     with clock("kim_nelson", "Kim–Nelson"):
-        kn = _kim_nelson([resolved[s] for s in ids], seed, rules, n_jobs, quick, skipped)
+        kn = _kim_nelson(plan, {s: runs[s].scores for s in ids}, skipped)
     bar.close()
     timings["exact_cpu"] = sum(e.seconds for e in exact.values() if not e.meta.get("cached"))
     timings["regret_cpu"] = sum(r.meta.get("charge_seconds", 0.0) for r in regrets.values())
     timings["exact_cpu"] -= timings["regret_cpu"]
     sims = {s: runs[s].aggregate for s in ids}
-    return _report(rules, ids, resolved, games, seed, sims, exact, regrets, ranking, kn, skipped,
-                   time.perf_counter() - t0, timings)  # fmt: skip
+    results = (sims, exact, regrets, ranking, kn, skipped)
+    return _report(plan, ids, results, time.perf_counter() - t0, timings)
 
 
-def _report(rules, ids, resolved, games, seed, sims, exact, regrets, ranking, kn, skipped,
-            seconds, timings) -> Report:  # fmt: skip
-    """The :class:`Report` with every table and figure's data computed from the results."""
+def _report(plan: ReportPlan, ids: list, results: tuple, seconds: float, timings: dict) -> Report:
+    """The :class:`Report` with every table and figure's data computed from the
+    ``results`` (simulations, exact results, regrets, ranking, Kim–Nelson, skipped) of
+    the strategies ``ids``."""
+    sims, exact, regrets, ranking, kn, skipped = results
+    rules = plan.rules
     summary = tables.summary_table(ids, sims, exact, rules)
     ranked = list(summary.index)
     laws = {sid: e for sid, e in exact.items() if e.pmf is not None}
     return Report(
         rules=rules,
         ids=ids,
-        strategies={s: resolved[s] for s in ids},
-        games=games,
-        seed=seed,
+        strategies={s: plan.strategies[s] for s in ids},
+        games=plan.games,
+        seed=plan.seed,
         sims=sims,
         exact=exact,
         regrets=regrets,
@@ -353,47 +291,37 @@ def _mcb(kn: KNResult | None) -> pd.DataFrame | None:
     return mcb(kn.data[:, :common], list(kn.observations), alpha=kn.parameters.get("alpha", ALPHA))
 
 
-def _simulations(order, resolved, games, seed, rules, n_jobs, skipped, bar) -> dict:
+def _simulations(plan: ReportPlan, skipped: dict, bar) -> dict:
     """The :class:`~yahtzee_sim.analysis.ranking.paired_games.ScoredRun` (per-game scores
-    and aggregate) of each strategy label in ``order``, simulated in that order; a
-    strategy that refuses the rules goes to ``skipped`` with the reason."""
+    and aggregate) of each strategy of ``plan``, simulated in its order; a strategy that
+    refuses the rules goes to ``skipped`` with the reason."""
     runs, refused = {}, {}
-    for i, sid in enumerate(order):
+    for sid, strategy in plan.strategies.items():
         bar.set_postfix_str(f"simulate {sid}")
         try:
-            runs[sid] = simulate_scores(resolved[sid], games, seed, rules, n_jobs)
+            runs[sid] = simulate_scores(strategy, plan.games, plan.seed, plan.rules, plan.n_jobs)
         except StrategyError as exc:
             refused[sid] = str(exc)
-        bar.step(step_costs.simulation_step(i))
-    skipped.update((sid, refused[sid]) for sid in resolved if sid in refused)  # as listed
+        bar.step("simulation")
+    skipped.update(refused)  # in the order of the plan
     return runs
 
 
-def simulation_order(ids, resolved: dict) -> list[str]:
-    """``ids`` with the strategies that read solved tables (Glenn's table heuristics,
-    risk-, score- and win-seeking play; not optimal play, the reference) last: their
-    tables may still be solving in a second process (:func:`compile_ahead.start_tables`).
-    Each simulation is the same whatever the order."""
-    from yahtzee_sim.engine.strategy import capabilities_of
-
-    def last(sid):
-        return sid != REFERENCE and capabilities_of(resolved[sid]).solved_table
-
-    return sorted(ids, key=last)
-
-
-def _kim_nelson(strategies, seed, rules, n_jobs, quick, skipped) -> KNResult | None:
-    """The Kim–Nelson selection among ``strategies`` (δ = 1, α = 0.05), or ``None`` with
-    the reason in ``skipped`` (a quick report, a single strategy)."""
+def _kim_nelson(plan: ReportPlan, played: dict, skipped: dict) -> KNResult | None:
+    """The Kim–Nelson selection (δ = 1, α = 0.05) among the strategies ``played`` (label →
+    the per-game scores of the simulation stage: its observations draw on those games,
+    and play only those past them), or ``None`` with the reason in ``skipped`` (a quick
+    report, a single strategy)."""
     from yahtzee_sim.analysis.ranking.selection import select_best
 
-    if quick:
+    if plan.quick:
         skipped["Kim–Nelson"] = "quick report (run without --quick for the selection)"
         return None
     try:
         return select_best(
-            strategies, delta=DELTA, alpha=ALPHA, seed=seed, rules=rules, n_jobs=n_jobs
-        )
+            [plan.strategies[s] for s in played], delta=DELTA, alpha=ALPHA, seed=plan.seed,
+            rules=plan.rules, n_jobs=plan.n_jobs, played=played,
+        )  # fmt: skip
     except SelectionError as exc:  # e.g. a single strategy
         skipped["Kim–Nelson"] = str(exc)
         return None
@@ -421,26 +349,24 @@ class _Clock:
         return timed()
 
 
-def _first_run_notice(rules: RuleSet, deterministic: list, top: int, evaluating: bool) -> None:
-    """One line on stderr when this report has kernels to compile or strategies to
-    evaluate that later runs read from the cache, with an estimate of the extra time
-    (:func:`compile_ahead.first_run_estimate`); ``deterministic``: the strategies the
-    exact stage takes, ``evaluating``: whether it evaluates any (a plugin included)."""
-    evaluations = sum(  # one without a cache key is evaluated by every run: no first run's extra
-        exact_cache.result_key(s, rules, top) is not None
-        and not exact_cache.available(s, rules, top)
-        for s in deterministic
-    )
-    share = compile_ahead.compile_share(evaluating)
-    seconds = compile_ahead.first_run_estimate(share, evaluations, evaluating=evaluating)
-    if seconds >= 5:
-        what = " and ".join(
-            part
-            for part, todo in (("compiling kernels", share), ("evaluating strategies", evaluations))
-            if todo
-        )
-        print(
-            f"first run on this machine ({what}): about {seconds:.0f} s more than later "
-            "runs, which read them from the cache",
-            file=sys.stderr,
-        )
+def report_bar(simulated: int, evaluated: int, cached: int, quick: bool, **options) -> WeightedBar:
+    """The bar of a report, counting its steps: the value table, each of the ``simulated``
+    strategies' games, each of the ``evaluated`` strategies' exact law and regret, the
+    full ranking and the Kim–Nelson selection (none in a ``quick`` report). The ``cached``
+    strategies' results, read from the table cache or the package, count nothing, nor does
+    the exact stage's own bookkeeping; ``options`` go to tqdm."""
+    weights = {"tables": 1, "simulation": 1, "exact": 1, "exact_cached": 0, "exact_stage": 0}
+    weights |= {"ranking": 1, "kim_nelson": 0 if quick else 1}
+    counts = dict.fromkeys(weights, 1) | {
+        "simulation": simulated,
+        "exact": evaluated,
+        "exact_cached": cached,
+    }
+    return WeightedBar(weights, counts, **options)
+
+
+def _evaluation_notice(evaluated: int) -> None:
+    """One line on stderr when the report evaluates strategies (their results neither in
+    the table cache nor shipped): the step that takes seconds per strategy."""
+    noun = "strategy" if evaluated == 1 else "strategies"
+    print(f"evaluating {evaluated} {noun} exactly", file=sys.stderr)

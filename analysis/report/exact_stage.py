@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numba
 
@@ -13,22 +14,24 @@ from yahtzee_sim.analysis.report import exact_cache
 from yahtzee_sim.analysis.report.tables import REFERENCE
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.engine.threads import get_threads, set_threads
-from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import n_states
+
+if TYPE_CHECKING:
+    from yahtzee_sim.analysis.report.plan import ReportPlan
 
 __all__ = ["evaluate_strategy", "exact_stage", "is_deterministic"]
 
 
-def exact_stage(todo, resolved, rules: RuleSet, top: int, n_jobs: int, quick: bool, skipped, bar):
-    """Exact results and regrets of ``todo`` (labels; ``resolved`` maps them to strategies):
-    read from the cache or evaluated, several strategies at a time in threads of this
-    process (the kernels release the GIL)."""
+def exact_stage(plan: ReportPlan, todo: list[str], skipped: dict, bar):
+    """Exact results and regrets of ``todo`` (labels of the deterministic strategies of
+    ``plan``, a :class:`~yahtzee_sim.analysis.report.plan.ReportPlan`): those the plan
+    read from the cache or the package, the others evaluated, several strategies at a
+    time in threads of this process (the kernels release the GIL), and kept."""
+    rules, top, quick, n_jobs = plan.rules, plan.top, plan.quick, plan.n_jobs
     exact, regrets, results = {}, {}, {}
-    keys = {sid: exact_cache.result_key(resolved[sid], rules, top) for sid in todo}
     for sid in todo:
-        got = exact_cache.lookup(resolved[sid], rules, top)
-        if got is not None:
-            ex, reg = got
+        if sid in plan.cached:
+            ex, reg = plan.cached[sid]
             if quick and sid != REFERENCE:  # what a quick evaluation gives, whatever the cache
                 ex = replace(ex, pmf=None)
             results[sid] = (ex, reg, None)
@@ -40,13 +43,14 @@ def exact_stage(todo, resolved, rules: RuleSet, top: int, n_jobs: int, quick: bo
     def one(sid):
         numba.set_num_threads(threads)
         set_threads(threads)
-        return evaluate_strategy(resolved[sid], rules, top, quick)
+        return evaluate_strategy(plan.strategies[sid], rules, top, quick)
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for sid, result in zip(left, pool.map(one, left), strict=True):
             results[sid] = result
-            if result[2] is None and keys[sid] is not None and (not quick or sid == REFERENCE):
-                exact_cache.save(keys[sid], result[0], result[1])
+            key = plan.keys[sid]
+            if result[2] is None and key is not None and (not quick or sid == REFERENCE):
+                exact_cache.save(key, result[0], result[1])
             bar.step("exact")
     from yahtzee_sim.exact.laws import EXACT_STATE_LIMIT
 

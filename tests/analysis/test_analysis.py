@@ -188,6 +188,21 @@ def test_select_uses_common_random_numbers():
     np.testing.assert_allclose(res.data[1, :10], o)
 
 
+def test_select_drawing_on_games_played_takes_the_same_observations():
+    """Observations read from games already played are those played again, bit for bit;
+    the games past them (here: greedy's after its first 100) are played."""
+    ids = ["random", "greedy", "tiered-random"]
+    played = {"random": simulate("random", 1000, seed=3).total}
+    played["greedy"] = simulate("greedy", 100, seed=3).total
+    fresh = select_best(ids, delta=1.0, seed=3)
+    reused = select_best(ids, delta=1.0, seed=3, played=played)
+    np.testing.assert_array_equal(reused.data, fresh.data)
+    assert reused.observations == fresh.observations and reused.winners == fresh.winners
+    assert reused.parameters == fresh.parameters
+    with pytest.raises(SelectionError, match="'total' metric"):
+        select_best(ids, metric="bonus", played=played)
+
+
 def test_select_errors():
     with pytest.raises(SelectionError, match="unknown metric"):
         select_best(["greedy", "optimal"], metric="fun")

@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 from yahtzee_sim.analysis.report import build as build_module
+from yahtzee_sim.analysis.report import plan as plan_module
 from yahtzee_sim.analysis.report.build import Report, ReportError, build_report
 from yahtzee_sim.analysis.report.document import Document
 from yahtzee_sim.analysis.report.latex import (
@@ -71,7 +72,7 @@ def test_bad_arguments_fail_before_any_work(monkeypatch):
         raise AssertionError("work started before the arguments were checked")
 
     monkeypatch.setattr(build_module, "_build", no_work)
-    monkeypatch.setattr(build_module, "_resolve", no_work)
+    monkeypatch.setattr(plan_module, "resolve_strategies", no_work)
     for bad, needle in (
         (dict(regret_top=-1), "regret_top must be an integer >= 0, got -1"),
         (dict(n_games=10), "n_games must be an integer >= 100"),

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from yahtzee_sim.engine.weighted_bar import WeightedBar
 
 weights_st = st.dictionaries(
-    st.sampled_from(["setup", "level 0", "level 1", "pmf", "table"]),
+    st.sampled_from(["level 0", "level 1", "pmf", "table"]),
     st.floats(0.0, 100.0, allow_nan=False),
     min_size=1,
 )
@@ -32,16 +32,6 @@ def test_the_total_and_each_increment_follow_the_weights(weights, data):
             done += weights[kind]
     assert bar.done == pytest.approx(bar.total)
     assert bar.taken == counts
-    bar.close()
-
-
-def test_step_once_advances_only_the_first_time():
-    bar = WeightedBar({"setup": 20.0, "level": 1.0}, {"setup": 1, "level": 3}, disable=True)
-    bar.step_once("setup")
-    bar.step_once("setup")
-    bar.step("level", 3)
-    assert bar.taken == {"setup": 1, "level": 3}
-    assert bar.done == pytest.approx(23.0) == pytest.approx(bar.total)
     bar.close()
 
 

@@ -20,7 +20,7 @@ Layout
   exact); :mod:`.objectives` (target, win, risk); :mod:`.tournament` (tournament,
   winprob); :mod:`.report` (report, reproduce); :mod:`.play` (play, serve, analyze);
   :mod:`.learn` (select, dataset); :mod:`.rank`; :mod:`.regret` (regret, check);
-  :mod:`.distill`; :mod:`.duel`; :mod:`.warmup`; :mod:`.catalog` (strategies, rules).
+  :mod:`.distill`; :mod:`.duel`; :mod:`.catalog` (strategies, rules).
 
 Each command is ``add_arguments(parser)``, a ``run(args) -> int`` that calls one
 documented API function, and ``format_*`` functions that turn its result into text
@@ -42,8 +42,7 @@ Write one module, e.g. ``yahtzee_sim/cli/regret.py``::
 
 and declare it with one entry in :data:`.main.COMMANDS`, ``Command("regret", "one line
 for --help", regret.add_arguments, regret.run)``, with ``regret`` added to the
-``from . import ...`` line; then its kernels in ``PLAN`` (:mod:`yahtzee_sim.analysis.warmup`:
-what ``warmup`` compiles for it), its handbook page in ``COMMAND_PAGES``
+``from . import ...`` line; then its handbook page in ``COMMAND_PAGES``
 (``tools/doc_tables.py``) and ``python tools/doc_tables.py``. Heavy modules (numba kernels
 beyond the core, pandas, matplotlib, every strategy) are imported inside ``run``:
 ``yahtzee-sim --help`` builds every command's parser and must stay fast.

@@ -20,7 +20,6 @@ from yahtzee_sim.cli import (
     simulate,
     solve,
     tournament,
-    warmup,
 )
 from yahtzee_sim.cli.missing_extras import missing_extra_message, missing_optional
 from yahtzee_sim.cli.options import EXIT_USAGE, Command, Parser, flag_message
@@ -162,12 +161,6 @@ COMMANDS: tuple[Command, ...] = (
         "list the rule presets, or describe one",
         catalog.add_rules_arguments,
         catalog.run_rules,
-    ),
-    Command(
-        "warmup",
-        "compile the numba kernels of every command (or of those named) once, ahead of use",
-        warmup.add_warmup_arguments,
-        warmup.run_warmup,
     ),
 )
 

@@ -7,15 +7,11 @@ import json
 import time
 from pathlib import Path
 
-from yahtzee_sim.analysis.beside import compile_beside, solve_while_compiling
-from yahtzee_sim.analysis.report.compile_ahead import finish
 from yahtzee_sim.cli import options as opt
 from yahtzee_sim.cli.files import check_file, check_frame_file, write_frame
 from yahtzee_sim.engine.records import check_records_fit, record_games, write_records
 from yahtzee_sim.engine.simulate import DEFAULT_CHUNK, simulate, simulate_aggregate
 from yahtzee_sim.game.boxnames import kind_box_plural
-from yahtzee_sim.solving.solver import batched_fill
-from yahtzee_sim.strategies.optimal import TableStrategy
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -75,25 +71,17 @@ def run(args: argparse.Namespace) -> int:
     if args.record is not None:  # refused before the games are played, not after
         check_records_fit(args.games)
     t0 = time.perf_counter()
-    beside = None
-    if isinstance(strategy, TableStrategy):  # a first run: both cores compile
-        solve_while_compiling("table_fill", rules)
-        if batched_fill(rules):  # (the widget of the batched fill)
-            beside = compile_beside("mixed_widget", rules)
     play = simulate_aggregate if args.out is None else simulate  # a summary alone streams
-    try:
-        res = play(
-            strategy,
-            args.games,
-            seed=args.seed,
-            rules=rules,
-            n_jobs=args.jobs,
-            chunk_size=args.chunk_size or DEFAULT_CHUNK,
-            progress=opt.progress(args),
-            checkpoint=args.checkpoint,
-        )
-    finally:
-        finish(beside, timeout=0.0)  # not waited for: it ends on its own
+    res = play(
+        strategy,
+        args.games,
+        seed=args.seed,
+        rules=rules,
+        n_jobs=args.jobs,
+        chunk_size=args.chunk_size or DEFAULT_CHUNK,
+        progress=opt.progress(args),
+        checkpoint=args.checkpoint,
+    )
     seconds = time.perf_counter() - t0
     if args.out is not None:
         write_frame(res.to_frame(), args.out)

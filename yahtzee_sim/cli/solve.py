@@ -7,14 +7,12 @@ import json
 import math
 import time
 
-from yahtzee_sim.analysis.beside import compile_beside, solve_while_compiling
-from yahtzee_sim.analysis.report.compile_ahead import finish
 from yahtzee_sim.cli import options as opt
 from yahtzee_sim.cli.files import PLOT_SUFFIXES, check_file, print_result, save_plot
 from yahtzee_sim.cli.missing_extras import require
 from yahtzee_sim.exact.laws import evaluate
 from yahtzee_sim.game.state import compact_states, n_states
-from yahtzee_sim.solving.advice import answer, quick_answer
+from yahtzee_sim.solving.advice import answer
 from yahtzee_sim.solving.advisor import AdvisorPosition, Option
 from yahtzee_sim.solving.levels import partial_paths
 from yahtzee_sim.solving.solver import TABLES, solve, value_table
@@ -192,11 +190,7 @@ def run_advise(args: argparse.Namespace) -> int:
         saved_rolls=args.saved_rolls,
     )
     boxes = odds_boxes(rules, args.odds, position.used)
-    # a first run with the table stored answers interpreted (nothing to compile)
-    reply = quick_answer(position, boxes, args.strategy, args.score)
-    if reply is None:
-        solve_while_compiling("advisor_kernels", rules)  # a first run: both cores compile
-        reply = answer(position, boxes, args.strategy, args.score)
+    reply = answer(position, boxes, args.strategy, args.score)
     options, says = reply.options, reply.move
     if args.top:
         options = options[: args.top]
@@ -261,14 +255,7 @@ def run_exact(args: argparse.Namespace) -> int:
         raise opt.CliError("--plot needs the pmf: drop --moments-only")
     check_file("--plot", args.plot, PLOT_SUFFIXES)
     t0 = time.perf_counter()
-    # a first run: the law's later kernels compile on the other core
-    beside = None if compact_states(rules) else compile_beside("exact_tail", rules)
-    try:
-        res = evaluate(
-            strategy, rules, distribution=not args.moments_only, progress=opt.progress(args)
-        )
-    finally:
-        finish(beside, timeout=0.0)  # not waited for: it ends on its own
+    res = evaluate(strategy, rules, distribution=not args.moments_only, progress=opt.progress(args))
     seconds = time.perf_counter() - t0
     if args.plot is not None:
         from yahtzee_sim.analysis import plot_pmf  # pandas: only when a plot is asked for

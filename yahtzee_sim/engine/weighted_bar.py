@@ -1,14 +1,12 @@
-"""A progress bar whose steps advance it by their expected seconds, not by one each.
+"""A progress bar whose steps advance it by their work, not by one each.
 
 tqdm estimates the time left from the rate so far: the share of the bar done over the
-time taken. A bar that counts steps is honest only when its steps cost alike; the first
-step of a first run also compiles the kernels (tens of seconds), and the levels of a
-solve or an exact evaluation differ in size by orders of magnitude, so a counting bar's
-first estimate can be ten times the truth. :class:`WeightedBar` advances by each step's
-expected seconds on a reference machine (compiling included where a kernel is missing,
-:mod:`yahtzee_sim.engine.compile_costs`): the time tqdm shows left is then the expected
-seconds still ahead at the pace measured so far. Only the ratios of the weights matter: a
-slower machine slows every step alike.
+time taken. A bar that counts steps is honest only when its steps cost alike; the levels
+of a solve or an exact evaluation differ in size by orders of magnitude, so a counting
+bar's first estimate can be ten times the truth. :class:`WeightedBar` advances by each
+step's work in units of work (the widget lanes of a solve's level, the states of an exact
+evaluation's level, one per strategy of a report): the time tqdm shows left is then the
+work still ahead at the pace measured so far.
 """
 
 from __future__ import annotations
@@ -19,8 +17,8 @@ from tqdm.auto import tqdm
 
 __all__ = ["WeightedBar"]
 
-#: The bar's layout: percentage and times (its units, seconds of a reference machine, mean
-#: nothing to a user).
+#: The bar's layout: percentage and times (its units of work, summed over kinds of steps,
+#: mean little to a user).
 BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]"
 
 
@@ -30,7 +28,7 @@ class WeightedBar:
     Parameters
     ----------
     weights : mapping
-        Expected seconds of one step of each kind.
+        The work of one step of each kind.
     counts : mapping
         How many steps of each kind the run has (the bar's total: their weighted sum).
     **options
@@ -38,11 +36,10 @@ class WeightedBar:
 
     Examples
     --------
-    >>> bar = WeightedBar({"compile": 20.0, "level": 1.0}, {"compile": 1, "level": 3},
-    ...                   disable=True)
+    >>> bar = WeightedBar({"big": 20, "level": 1}, {"big": 1, "level": 3}, disable=True)
     >>> bar.total
     23.0
-    >>> bar.step("compile"); bar.step("level", 3); bar.close()
+    >>> bar.step("big"); bar.step("level", 3); bar.close()
     """
 
     def __init__(self, weights: Mapping[str, float], counts: Mapping[str, int], **options):
@@ -68,12 +65,6 @@ class WeightedBar:
             self.total -= self.weights[kind] * n
             self.bar.total = self.total
             self.bar.refresh()
-
-    def step_once(self, kind: str) -> None:
-        """Advance by one step of ``kind`` unless one was taken already (the setup of a
-        run: the compiling or loading its first step does)."""
-        if not self.taken[kind]:
-            self.step(kind)
 
     def set_postfix_str(self, text: str) -> None:
         """Name the step under way."""

@@ -24,7 +24,7 @@ def backward_law(
     """The law of the points to come from the first level's first state (``all_rows``:
     from each of its states, one row per state), fullest level first. The progress bar
     (``bar``, an :func:`~yahtzee_sim.exact.exact_costs.exact_bar` the caller closes, or
-    one of its own with ``progress``) advances by each level's expected seconds."""
+    one of its own with ``progress``) advances by each level's states."""
     row_of = np.full(n_states(rules), -1, dtype=np.int64)
     final = unique_states(levels[-1].nxt, len(row_of))
     row_of[final] = np.arange(len(final))
@@ -32,7 +32,7 @@ def backward_law(
     top_next = np.zeros(len(final), dtype=np.int64)
     own_bar = bar is None
     if own_bar:
-        bar = exact_bar(None, rules, progress, forward=False, law=True, desc="pmf", leave=False)
+        bar = exact_bar(rules, progress, forward=False, law=True, desc="pmf", leave=False)
     rows, tops = [], []  # each level's next rows and highest points to come, first
     for lv in reversed(levels):
         rows.append(row_of[lv.nxt])
@@ -46,7 +46,6 @@ def backward_law(
         V = buffers[i % 2][: sizes[i]].reshape(len(lv.states), -1)
         pmf_level(lv.ptr, rows[i], lv.pts, lv.prob, V_next, top_next, V, get_threads())
         V_next, top_next = V, tops[i]
-        bar.step_once("pmf setup")
         bar.step(f"pmf {len(levels) - 1 - i}")
     if own_bar:
         bar.close()

@@ -213,7 +213,7 @@ def forward_levels(
 ) -> tuple[list[LevelOutcomes], ForwardStats]:
     """``(levels, stats)``: the level outcomes (fullest level last; none with
     ``keep_levels`` False) and the forward statistics. The progress bar (``bar``, or one
-    of its own with ``progress``) advances by each level's expected seconds
+    of its own with ``progress``) advances by each level's states
     (:func:`~yahtzee_sim.exact.exact_costs.exact_bar`).
 
     ``keep_levels`` False streams each level's outcomes, :data:`STREAM_STATES` states at a
@@ -265,7 +265,7 @@ def _run_levels(strategy, rules, progress, on_decisions, turns, keep_levels, bar
     levels = []
     own_bar = bar is None
     if own_bar:
-        bar = exact_bar(strategy, rules, progress, leave=False)
+        bar = exact_bar(rules, progress, leave=False)
     for turn in range(first):  # resumed: the recorded levels are not ahead
         bar.drop(f"forward {turn}")
     hook = None
@@ -317,9 +317,7 @@ def _stats(acc, states: np.ndarray, n_reached: int) -> ForwardStats:
 
 
 def _level_done(bar, turn: int) -> None:
-    """Level ``turn`` of the forward pass done (the first one also compiled or loaded the
-    kernels)."""
-    bar.step_once("setup")
+    """Level ``turn`` of the forward pass done."""
     bar.step(f"forward {turn}")
 
 

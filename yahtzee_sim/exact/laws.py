@@ -121,8 +121,8 @@ def evaluate(
         return _saved_result(strategy, rules, progress, t0)
     if hasattr(strategy, "lane_play"):  # score-dependent: score-augmented states
         return _lane_result(strategy, rules, progress, t0)
-    # one bar over both passes, each level weighed by its expected seconds
-    with exact_bar(strategy, rules, progress, law=distribution, leave=False) as bar:
+    # one bar over both passes, each level weighed by its states
+    with exact_bar(rules, progress, law=distribution, leave=False) as bar:
         if not distribution:  # the moments: each level's outcomes streamed, none kept
             _, stats = forward_levels(strategy, rules, progress, keep_levels=False, bar=bar)
             return _result(strategy, rules, stats, None, t0, {"total_probability": stats.total})

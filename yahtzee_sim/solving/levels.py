@@ -41,7 +41,6 @@ import numpy as np
 from yahtzee_sim._core.solve import solve_level
 from yahtzee_sim._kernels.lanes import compact_upper_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
-from yahtzee_sim.engine import compile_costs
 from yahtzee_sim.engine.atomic import write_atomic
 from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.engine.weighted_bar import WeightedBar
@@ -54,14 +53,6 @@ HEADER_BYTES = 4096
 _MAGIC = b"YSIMLV1\n"
 #: Chunks per level (progress steps; units of work shipped to cluster workers).
 CHUNKS_PER_LEVEL = 32
-#: The solver's kernels and their compile seconds (the widget compiles with them).
-SOLVER_KERNELS = {
-    kernel: compile_costs.COMPILE_SECONDS[kernel]
-    for kernel in (("yahtzee_sim._core.solve", "solve_level"),)
-}
-#: Seconds of one unit of a chunk's ``cost`` (a widget lane times the rolls a turn can
-#: hold), in the unit of the compile seconds, to weigh the compiling against the work.
-UNIT_SECONDS = 1.5e-6
 
 
 @dataclass(frozen=True, eq=False)
@@ -388,18 +379,15 @@ def _solve_level_on_cluster(client, rules, partial: Path, level: Level, values, 
 
 
 def _advance(bar: WeightedBar, cost) -> None:
-    """A chunk of ``cost`` done (the first one also did the setup)."""
-    bar.step_once("setup")
+    """A chunk of ``cost`` done."""
     bar.step("work", int(cost))
 
 
 def _bar(levels: list[Level], progress: bool) -> WeightedBar:
-    """A progress bar over the work of ``levels`` (widget lanes times rolls), the
-    solver's compiling first when its kernels are missing from the numba cache: step
-    ``"setup"`` once, then ``"work"`` by each chunk's cost."""
+    """A progress bar over the work of ``levels`` (widget lanes times rolls): step
+    ``"work"`` by each chunk's cost."""
     total = int(sum(int(lv.cost.sum()) for lv in levels))
-    weights = {"setup": compile_costs.setup_seconds(SOLVER_KERNELS), "work": UNIT_SECONDS}
-    return WeightedBar(weights, {"setup": 1, "work": total}, desc="solve", disable=not progress)
+    return WeightedBar({"work": 1}, {"work": total}, desc="solve", disable=not progress)
 
 
 __all__ = [

@@ -21,6 +21,7 @@ from yahtzee_sim._kernels.decisions import fill_lanes
 from yahtzee_sim._kernels.lanes import LANES_UPPER, Lanes, compact_upper_lanes, upper_total_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.threads import get_threads
+from yahtzee_sim.engine.weighted_bar import WeightedBar
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import (
     compact_states,
@@ -30,7 +31,7 @@ from yahtzee_sim.game.state import (
     state_layout,
     upper_total_lanes_of,
 )
-from yahtzee_sim.solving import cache, shipped, solve_costs
+from yahtzee_sim.solving import cache, shipped
 from yahtzee_sim.solving import levels as level_files
 from yahtzee_sim.solving.levels import levels, upper_lanes
 
@@ -87,8 +88,7 @@ class ValueTable:
 
 def solve(rules: str | RuleSet = "yahtzee", progress: bool = False) -> ValueTable:
     """Solve ``rules`` by backward induction (no cache; see :func:`value_table`);
-    ``progress`` shows a bar weighted by each level's expected seconds
-    (:mod:`yahtzee_sim.solving.solve_costs`)."""
+    ``progress`` shows a bar over the widget lanes of the levels (:func:`level_lanes`)."""
     rules = get_rules(rules)
     t0 = time.perf_counter()
     if compact_states(rules):
@@ -181,15 +181,39 @@ def max_ev_decisions(rules: RuleSet, lanes: Lanes, states: np.ndarray):
 def backward(rules: RuleSet, lanes, progress: bool = False) -> None:
     """Fill ``lanes.values`` (lanes over upper totals: max-EV or exponential utility)
     level by level from the full score sheets, whose entries must be set; ``progress``
-    shows a bar weighted by each level's expected seconds."""
+    shows a bar over the widget lanes of the levels (:func:`solve_bar`)."""
     kr = kernel_rules(rules)
     threads = get_threads()
-    with solve_costs.solve_bar(rules, progress) as bar:
+    with solve_bar(rules, progress) as bar:
         for k, masks in enumerate(levels(rules.n_boxes, rules.forced_order)):
             u_start, n_upper = upper_lanes(rules, masks)
             solve_level(kr, lanes, lanes.values, 0, masks, u_start, n_upper, threads)
-            bar.step_once("setup")
             bar.step(f"level {k}")
+
+
+def level_lanes(rules: RuleSet) -> list[int]:
+    """The widget lanes of each level of a solve of ``rules``, fullest first (the order
+    the solve takes them): one per used-mask, upper total worth solving
+    (:func:`~yahtzee_sim.solving.levels.upper_lanes`) and Yahtzee flag, times the rolls
+    a turn can save on games with saved rolls. The unit of work of a solve's progress."""
+    saved = max(int(rules.saved_size), 1)
+    out = []
+    for masks in levels(rules.n_boxes, rules.forced_order):
+        _, n_upper = upper_lanes(rules, masks)
+        flags = np.ones(len(masks), dtype=np.int64)
+        if rules.yahtzee_index is not None and rules.flag_size > 1:
+            flags = np.where((masks >> rules.yahtzee_index) & 1, rules.flag_size, 1)
+        out.append(int((n_upper * flags).sum()) * saved)
+    return out
+
+
+def solve_bar(rules: RuleSet, progress: bool, **options) -> WeightedBar:
+    """The bar of a solve of ``rules``: step ``"level k"`` for each level ``k`` (fullest
+    first), each weighed by its widget lanes (:func:`level_lanes`); ``options`` go to
+    tqdm."""
+    weights = {f"level {k}": n for k, n in enumerate(level_lanes(rules))}
+    options.setdefault("desc", "solve")
+    return WeightedBar(weights, dict.fromkeys(weights, 1), disable=not progress, **options)
 
 
 #: Optimal value tables by rule fingerprint (:class:`~yahtzee_sim.solving.cache.TableCache`).
@@ -249,21 +273,11 @@ def _shipped_table(rules: RuleSet) -> ValueTable | None:
     return ValueTable(rules, values, time.perf_counter() - t0, {"source": "shipped"})
 
 
-#: Reference seconds to read a stored value table of a million states.
-LOAD_SECONDS_PER_MILLION = 0.05
-
-
-def table_seconds(rules: str | RuleSet = "yahtzee") -> float:
-    """Expected seconds of :func:`value_table` of ``rules`` on the reference machine: a
-    read when the table is in memory, on disk or shipped, else a solve (compiling included when
-    the solver's kernels are missing from the numba cache,
-    :func:`~yahtzee_sim.solving.solve_costs.solve_seconds`)."""
+def table_lanes(rules: str | RuleSet = "yahtzee") -> int:
+    """The work of :func:`value_table` of ``rules`` in widget lanes (:func:`level_lanes`):
+    none when the table is in memory, on disk or shipped (it is read), else a solve's."""
     rules = get_rules(rules)
-    if TABLES.key(rules) in TABLES.memory:
-        return 0.0
-    if table_stored(rules):
-        return LOAD_SECONDS_PER_MILLION * n_states(rules) / 1e6
-    return solve_costs.solve_seconds(rules)
+    return 0 if table_stored(rules) else sum(level_lanes(rules))
 
 
 def table_stored(rules: str | RuleSet = "yahtzee", in_memory: bool = True) -> bool:
