@@ -21,7 +21,7 @@ __all__ = ["AHEAD_KERNELS", "compile_beside", "solve_while_compiling"]
 #: nothing to do.
 AHEAD_KERNELS = {
     "table_fill": ("yahtzee_sim._kernels.batched", "upper_lane_chunks"),
-    "advisor_kernels": ("yahtzee_sim._kernels.decisions", "position_values"),
+    "advisor_kernels": ("yahtzee_sim._core.decisions", "position_values"),
     "mixed_widget": ("yahtzee_sim._kernels.widget", "widget_mixed"),
     "exact_tail": ("yahtzee_sim._kernels.exact", "level_effects"),
 }

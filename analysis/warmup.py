@@ -421,9 +421,9 @@ def kernel_cache() -> dict[str, str]:
     kernel module of the package has one beside it, or a subfolder of
     ``NUMBA_CACHE_DIR``) and ``where`` (``NUMBA_CACHE_DIR``, ``beside the sources``,
     or ``per-user folder``: numba's fallback when the sources' folder is not writable)."""
-    from yahtzee_sim._kernels import decisions
+    from yahtzee_sim._kernels import widget
 
-    cache = decisions.fill_lanes._cache
+    cache = widget.widget._cache
     locator = type(cache._impl.locator).__name__
     if "UserProvided" in locator or "UserDir" in locator:
         where = "NUMBA_CACHE_DIR"

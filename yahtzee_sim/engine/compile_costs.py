@@ -49,7 +49,6 @@ COMPILE_SECONDS: dict[tuple[str, str], float] = {
     ("yahtzee_sim._kernels.exact", "forward_level"): 0.8,
     ("yahtzee_sim._kernels.exact", "support_top"): 1.0,
     ("yahtzee_sim._kernels.exact", "pmf_level"): 2.0,
-    ("yahtzee_sim._kernels.decisions", "keep_codes"): 1.5,
     ("yahtzee_sim._kernels.scoring", "box_options"): 5.3 * 1.01 / 1.08,
     ("yahtzee_sim._kernels.batched", "upper_lane_decisions"): 93.2,
     # the serial chunks the parallel kernel runs: 22.6 s of its 28.2 s on the 2-core

@@ -50,11 +50,7 @@ FORWARD_KERNELS = {
 #: The kernels of a strategy asked through views (its answers turned into keep codes,
 #: the boxes' points shown in the views).
 BATCHED_KERNELS = {
-    kernel: _COMPILE[kernel]
-    for kernel in (
-        ("yahtzee_sim._kernels.decisions", "keep_codes"),
-        ("yahtzee_sim._kernels.scoring", "box_options"),
-    )
+    kernel: _COMPILE[kernel] for kernel in (("yahtzee_sim._kernels.scoring", "box_options"),)
 }
 #: Compile seconds of a strategy's own decision fill (``greedy``'s: 15.5 s), counted for
 #: a strategy that fills its tables when the forward kernels are missing too (a first

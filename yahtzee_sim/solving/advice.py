@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 #: The kernel an answer calls: ``(module, name)``.
-ADVISOR_KERNEL = ("yahtzee_sim._kernels.decisions", "position_values")
+ADVISOR_KERNEL = ("yahtzee_sim._core.decisions", "position_values")
 
 
 @dataclass(frozen=True)
