@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from yahtzee_sim._kernels.decisions import position_values
+from yahtzee_sim._core.decisions import position_values
 from yahtzee_sim._kernels.scoring import (
     flag_after_roll,
     kernel_rules,

@@ -84,6 +84,7 @@ def test_batched_need_lanes_decide_as_one_lane_widget_runs(rules_name):
     lanes of one widget call with given box values; on a random need-lane table its
     decisions equal one-lane need-lane widget runs, pair by pair (Yahtzee bonus and
     bonus limit included)."""
+    from yahtzee_sim._core.decisions import fill_states
     from yahtzee_sim._kernels.batched import (
         SPAN,
         decision_buffers,
@@ -91,7 +92,6 @@ def test_batched_need_lanes_decide_as_one_lane_widget_runs(rules_name):
         need_lane_decisions,
         read_decisions,
     )
-    from yahtzee_sim._kernels.decisions import fill_states
     from yahtzee_sim._kernels.lanes import points_needed_lanes
     from yahtzee_sim.game.state import n_states
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from yahtzee_sim import get_rules
+from yahtzee_sim._core.decisions import fill_lanes
 from yahtzee_sim._kernels.batched import upper_lane_chunks, upper_lane_decisions
-from yahtzee_sim._kernels.decisions import fill_lanes
 from yahtzee_sim._kernels.lanes import upper_total_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.game.state import decode_state, n_states, upper_total_lanes_of

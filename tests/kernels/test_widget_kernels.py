@@ -195,7 +195,7 @@ def test_upper_total_lanes_cover_each_sorted_state_once(rules, n, seed):
 def test_grouped_table_fills_decide_as_one_lane_widget_runs():
     """A strategy's decision cache, filled one widget run per (used, flag) over the upper
     totals of the states a simulation reaches, holds the decisions of one-lane runs."""
-    from yahtzee_sim._kernels.decisions import fill_states
+    from yahtzee_sim._core.decisions import fill_states
     from yahtzee_sim.game.state import decode_state, n_states
     from yahtzee_sim.strategies import get_strategy
 

@@ -12,7 +12,7 @@ import threading
 import numba
 import numpy as np
 
-from yahtzee_sim._kernels.decisions import gather_decisions
+from yahtzee_sim._core.decisions import gather_decisions
 from yahtzee_sim.engine.threads import get_threads, threads_limited
 from yahtzee_sim.game.state import decode_state, n_states
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from yahtzee_sim._kernels.decisions import keep_codes
+from yahtzee_sim._core.decisions import keep_codes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.decide import decide
 from yahtzee_sim.engine.moves import box_array, illegal_move, keep_array, keep_text

@@ -19,10 +19,11 @@ from functools import partial
 import numpy as np
 from tqdm.auto import tqdm
 
-from yahtzee_sim._kernels.decisions import fill_states
+from yahtzee_sim._core.decisions import fill_states
 from yahtzee_sim._kernels.lanes import upper_total_lanes
 from yahtzee_sim._kernels.score_dependent_law import augmented_level
 from yahtzee_sim._kernels.scoring import kernel_rules
+from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.exact.forward import ForwardStats
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import (
@@ -78,7 +79,10 @@ def _push_states(rules: RuleSet, play, level, turn: int, states, out) -> None:
         used, upper, flag = decode_state(rules, chunk)
         keep = np.empty((len(chunk), layers, n_rolls), dtype=np.int16)
         cat3 = np.empty((len(chunk), 1, n_rolls), dtype=np.int8)
-        fill_states(kr, opt_lanes, used, upper, flag, upper, np.arange(len(chunk)), keep, cat3)
+        fill_states(
+            kr, opt_lanes, used, upper, flag, upper, np.arange(len(chunk)), keep, cat3,
+            get_threads(),
+        )  # fmt: skip
         items = np.stack([used, upper, flag, chunk], axis=1).astype(np.int64)
         augmented_level(
             kr, lanes, int(anchor), items, keep, cat3[:, 0], off, mass, next_off, nm, turn,

@@ -11,7 +11,7 @@ minimax value.
 :func:`solve_duel` computes it by backward induction over *stages* (who moves, at
 which levels), on the one widget: a turn of the mover is a utility solve in need lanes
 whose terminal values are the rows of the next stage
-(:mod:`yahtzee_sim._kernels.duel`). A stage's positions are independent given the next
+(:mod:`yahtzee_sim._core.duel`). A stage's positions are independent given the next
 stage, so they run as blocks through joblib (any backend, e.g. a dask cluster), the
 table optionally in a memory-mapped file.
 
@@ -31,13 +31,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-import numba
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
-from yahtzee_sim._kernels.duel import mover_turn, policy_stage, solve_stage, successors
+from yahtzee_sim._core.duel import mover_turn, policy_stage, solve_stage, successors
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.registry import get_strategy
+from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.errors import DuelError, EndgameTooLarge
 from yahtzee_sim.game.capabilities import FIXED_ROLLS, Feature
 from yahtzee_sim.game.rules import RuleSet, get_rules
@@ -243,7 +243,7 @@ def _stage_block(rules, values, d, stage, nxt, outcomes, lo, hi, into=None):
             hi,
             out,
             b,
-            numba.get_num_threads(),
+            get_threads(),
         )
     else:
         ptr, j, pts, prob = outcomes
@@ -263,6 +263,7 @@ def _stage_block(rules, values, d, stage, nxt, outcomes, lo, hi, into=None):
             hi,
             out,
             b,
+            get_threads(),
         )
     return None if into is not None else (base, out)
 
@@ -289,8 +290,8 @@ def solve_duel(
         Per seat: ``None`` (plays to maximize its P(win)) or the id of a strategy whose
         decisions depend on its own position only (e.g. ``"optimal"``), played fixed.
     n_jobs : int
-        Joblib jobs over the blocks of each stage (1: numba threads in this process;
-        any configured joblib backend, such as dask, is used when ``n_jobs != 1``).
+        Joblib jobs over the blocks of each stage (1: the compiled core's threads in this
+        process; any configured joblib backend, such as dask, is used when ``n_jobs != 1``).
     path : str or Path, optional
         Keep the rows in this memory-mapped ``.npy`` file instead of in memory.
 

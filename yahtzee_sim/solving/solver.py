@@ -1,7 +1,7 @@
 """Backward induction: the optimal (max-expectation) value of every turn-start state.
 
 Levels of equal used-count are independent given the level above, so each
-level's states are solved in parallel (numba ``prange``). See
+level's states are solved in parallel (OpenMP threads of the compiled core). See
 :mod:`yahtzee_sim._kernels.widget` for the per-state computation.
 """
 
@@ -12,12 +12,11 @@ import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-import numba
 import numpy as np
 
+from yahtzee_sim._core.decisions import fill_lanes
 from yahtzee_sim._core.solve import solve_level
 from yahtzee_sim._kernels.batched import upper_lane_chunks, upper_lane_decisions
-from yahtzee_sim._kernels.decisions import fill_lanes
 from yahtzee_sim._kernels.lanes import LANES_UPPER, Lanes, compact_upper_lanes, upper_total_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.threads import get_threads
@@ -142,6 +141,7 @@ def fill_decisions(
         lane_row,
         keep,
         cat,
+        get_threads(),
     )
 
 
@@ -153,8 +153,9 @@ def batched_fill(rules: RuleSet) -> bool:
 
 def _chunks_in_threads(kernel, args: tuple) -> None:
     """``kernel(*args, first, step)`` for ``first = 0 .. step - 1`` in ``step`` threads,
-    numba's thread count (the kernel releases the GIL; each call writes its own chunks)."""
-    step = numba.get_num_threads()
+    the calling thread's count (the kernel releases the GIL; each call writes its own
+    chunks)."""
+    step = get_threads()
     if step == 1:
         kernel(*args, 0, 1)
         return

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from tqdm.auto import tqdm
 
+from yahtzee_sim._core.decisions import fill_states
 from yahtzee_sim._core.solve import solve_need_level
-from yahtzee_sim._kernels.decisions import fill_states
 from yahtzee_sim._kernels.lanes import points_needed_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.threads import get_threads
@@ -272,7 +272,9 @@ def lane_decisions(rules: RuleSet, lanes, used, upper, flag, lane, rolls_left, r
     n = len(used)
     keep = np.empty((n, max(rules.rolls_per_turn - 1, 1), rules.tables.n_rolls), dtype=np.int16)
     cat = np.empty((n, 1, rules.tables.n_rolls), dtype=np.int8)
-    fill_states(kernel_rules(rules), lanes, used, upper, flag, lane, np.arange(n), keep, cat)
+    fill_states(
+        kernel_rules(rules), lanes, used, upper, flag, lane, np.arange(n), keep, cat, get_threads()
+    )
     cat = cat[:, 0]
     rows = np.arange(n)
     layer = np.maximum(rolls_left, 1) - 1
