@@ -20,7 +20,7 @@ __all__ = ["AHEAD_KERNELS", "compile_beside", "solve_while_compiling"]
 #: :func:`compile_beside` beside a command): when it is in the kernel cache, the step has
 #: nothing to do.
 AHEAD_KERNELS = {
-    "table_fill": ("yahtzee_sim._kernels.batched", "upper_lane_chunks"),
+    "table_fill": ("yahtzee_sim._core.upper_lane_fill", "upper_lane_chunks"),
     "advisor_kernels": ("yahtzee_sim._kernels.decisions", "position_values"),
     "mixed_widget": ("yahtzee_sim._kernels.widget", "widget_mixed"),
     "exact_tail": ("yahtzee_sim._kernels.exact", "level_effects"),

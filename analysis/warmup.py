@@ -121,17 +121,13 @@ def _table_fill(rules) -> None:
 
 
 def _mixed_widget(rules) -> None:
-    """The mixed widget of the decision fill, then a block of games of a Python strategy:
-    what a first ``simulate`` of a table strategy needs besides the fill's own kernel, run
-    by :func:`~yahtzee_sim.analysis.beside.compile_beside` while the command compiles the
-    rest of the fill."""
-    from yahtzee_sim._kernels.batched import widget_mixed_warmup
-    from yahtzee_sim._kernels.scoring import kernel_rules
+    """A block of games of a Python strategy: what a first ``simulate`` of a table strategy
+    needs besides the fill (compiled with the package), run by
+    :func:`~yahtzee_sim.analysis.beside.compile_beside` while the command runs."""
     from yahtzee_sim.engine.simulate import simulate_aggregate
     from yahtzee_sim.game.rules import get_rules
 
     rules = get_rules(rules)
-    widget_mixed_warmup(kernel_rules(rules))
     simulate_aggregate(MostCommon(), 64, rules=rules, n_jobs=1, progress=False)
 
 

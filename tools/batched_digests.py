@@ -154,7 +154,7 @@ def fill_inputs(name: str) -> tuple:
 
 def fill_case(name: str) -> str:
     """The digest of ``upper_lane_decisions`` over :func:`fill_inputs`."""
-    from yahtzee_sim.solving.solver import upper_lane_decisions
+    from yahtzee_sim._core.upper_lane_fill import upper_lane_decisions
 
     args = fill_inputs(name)
     upper_lane_decisions(*args)
@@ -194,7 +194,7 @@ def need_case(name: str) -> str:
     """The digest of ``need_lane_decisions`` over :func:`need_inputs`: every roll's
     decisions; then the first roll's keeps at every roll (some twice, shuffled) and the
     later rolls' decisions."""
-    from yahtzee_sim.strategies.score_dependent import (
+    from yahtzee_sim._core.batched import (
         decision_buffers,
         lane_order,
         need_lane_decisions,
@@ -261,7 +261,7 @@ def nodes_inputs(name: str, seed: int) -> tuple:
 
 def nodes_case(name: str) -> str:
     """The digest of ``best_final_sizes`` and ``best_final_nodes`` over :func:`nodes_inputs`."""
-    from yahtzee_sim.strategies.win_seeking_visible import best_final_nodes, best_final_sizes
+    from yahtzee_sim._core.win_nodes import best_final_nodes, best_final_sizes
 
     opponents, laws, normal, n_normal, n_quantiles = nodes_inputs(name, 11)
     m = len(opponents[0])

@@ -43,7 +43,7 @@ REPORT_KERNELS = {
     kernel: compile_costs.COMPILE_SECONDS[kernel]
     for kernel in (
         ("yahtzee_sim._kernels.regret", "level_regret"),
-        ("yahtzee_sim._kernels.batched", "upper_lane_decisions"),
+        ("yahtzee_sim._core.upper_lane_fill", "upper_lane_decisions"),
         ("yahtzee_sim._kernels.exact", "turn_outcomes"),
         ("yahtzee_sim._kernels.exact", "level_effects"),
     )
@@ -54,7 +54,7 @@ REPORT_KERNELS = {
 #: seconds in the report's process on the reference machine (``python
 #: benchmarks/bench_first_run.py --only report``, the kernels of its cold run).
 SIMULATION_KERNELS = {
-    ("yahtzee_sim._kernels.batched", "upper_lane_chunks"): 14.7,
+    ("yahtzee_sim._core.upper_lane_fill", "upper_lane_chunks"): 14.7,
     ("yahtzee_sim.strategies.greedy", "greedy_fill_states"): 5.2,
     ("yahtzee_sim.strategies.rule_based_v2", "program_box"): 3.0,
     ("yahtzee_sim._kernels.scoring", "box_options"): 1.1,
@@ -87,7 +87,7 @@ def needed() -> bool:
         compile_costs.kernel_missing(*kernel)
         for kernel in (
             ("yahtzee_sim._kernels.regret", "level_regret"),
-            ("yahtzee_sim._kernels.batched", "upper_lane_decisions"),
+            ("yahtzee_sim._core.upper_lane_fill", "upper_lane_decisions"),
         )
     )
 

@@ -48,7 +48,7 @@ REFERENCE_GAMES, REFERENCE_STRATEGIES = 100_000, 14
 STEP_KERNELS = {
     "tables": ("yahtzee_sim._core.solve", "solve_level"),
     "play": ("yahtzee_sim._kernels.scoring", "box_options"),
-    "fill": ("yahtzee_sim._kernels.batched", "upper_lane_chunks"),
+    "fill": ("yahtzee_sim._core.upper_lane_fill", "upper_lane_chunks"),
 }
 
 

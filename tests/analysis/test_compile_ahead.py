@@ -25,7 +25,7 @@ def test_the_compile_share_weighs_the_kernels_not_cached(monkeypatch):
     monkeypatch.setattr(compile_costs, "kernel_missing", lambda module, name: True)
     assert compile_ahead.compile_share() == 1.0
     assert compile_ahead.compile_share(evaluating=False) == 1.0
-    fill = ("yahtzee_sim._kernels.batched", "upper_lane_chunks")
+    fill = ("yahtzee_sim._core.upper_lane_fill", "upper_lane_chunks")
     monkeypatch.setattr(compile_costs, "kernel_missing", lambda *kernel: kernel != fill)
     sims = compile_ahead.SIMULATION_KERNELS
     assert compile_ahead.compile_share(False) == pytest.approx(1 - sims[fill] / sum(sims.values()))

@@ -51,10 +51,10 @@ COMPILE_SECONDS: dict[tuple[str, str], float] = {
     ("yahtzee_sim._kernels.exact", "pmf_level"): 2.0,
     ("yahtzee_sim._kernels.decisions", "keep_codes"): 1.5,
     ("yahtzee_sim._kernels.scoring", "box_options"): 5.3 * 1.01 / 1.08,
-    ("yahtzee_sim._kernels.batched", "upper_lane_decisions"): 93.2,
+    ("yahtzee_sim._core.upper_lane_fill", "upper_lane_decisions"): 93.2,
     # the serial chunks the parallel kernel runs: 22.6 s of its 28.2 s on the 2-core
     # Intel Xeon (benchmarks/bench_first_run.py), in the unit above
-    ("yahtzee_sim._kernels.batched", "upper_lane_chunks"): 74.6,
+    ("yahtzee_sim._core.upper_lane_fill", "upper_lane_chunks"): 74.6,
 }
 
 #: Seconds to load a kernel from the cache (its index read, its machine code linked, a
@@ -66,7 +66,11 @@ LOAD_SHARE = 0.02
 #: first call in a process, the kernel in the cache).
 #: The compiled core (:mod:`yahtzee_sim._core`) is built with the package: its kernels load
 #: with their module, at no cost a bar need weigh.
-LOAD_SECONDS = {("yahtzee_sim._core.solve", "solve_level"): 0.0}
+LOAD_SECONDS = {
+    ("yahtzee_sim._core.solve", "solve_level"): 0.0,
+    ("yahtzee_sim._core.upper_lane_fill", "upper_lane_decisions"): 0.0,
+    ("yahtzee_sim._core.upper_lane_fill", "upper_lane_chunks"): 0.0,
+}
 #: The package of the compiled core: its kernels are compiled when the package is built.
 COMPILED_CORE = "yahtzee_sim._core"
 
