@@ -7,7 +7,7 @@ Usage::
 
 Plays one block of ``--games`` games of a lane strategy (``win:N``, ``target:β``; its
 table solved or loaded from the cache first), records the inputs of every turn's batched
-decision call (:func:`yahtzee_sim._kernels.batched.need_lane_decisions`) and its outputs,
+decision call (:func:`yahtzee_sim._core.batched.need_lane_decisions`) and its outputs,
 then replays the calls ``--repeat`` times on one thread: ``us_per_pair`` is the median
 of the replays' total time over the number of pairs (one core's time per pair), and
 ``decisions_equal`` says whether every replay wrote the recorded decisions again. This
@@ -28,7 +28,7 @@ import numpy as np
 
 import yahtzee_sim
 from yahtzee_sim import get_rules, simulate
-from yahtzee_sim._kernels import batched
+from yahtzee_sim._core import batched
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.strategies import get_strategy, score_dependent
 
@@ -41,9 +41,9 @@ def record_calls(strategy, rules, games: int) -> list[dict]:
     kernel = score_dependent.need_lane_decisions
 
     def recording(kr, need, order, used, upper, flag, lane, first_ptr, first_roll, keep, cat,
-                  first_keep):  # fmt: skip
+                  first_keep, *threads):  # fmt: skip
         kernel(kr, need, order, used, upper, flag, lane, first_ptr, first_roll, keep, cat,
-               first_keep)  # fmt: skip
+               first_keep, *threads)  # fmt: skip
         args = dict(order=order, used=used, upper=upper, flag=flag, lane=lane,
                     first_ptr=first_ptr, first_roll=first_roll)  # fmt: skip
         record = {k: np.array(v) for k, v in args.items()}

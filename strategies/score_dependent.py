@@ -3,7 +3,7 @@
 Their decisions come from a need-lane table (:mod:`yahtzee_sim._kernels.widget`): at
 a turn-start state, the lane is set by the points so far. At a turn's first decision
 the distinct (state, lane) pairs among the games run as the lanes of few widget calls
-(:func:`yahtzee_sim._kernels.batched.need_lane_decisions`), which give the best keeps
+(:func:`yahtzee_sim._core.batched.need_lane_decisions`), which give the best keeps
 at the games' first rolls and the decisions at every later roll of the turn, read back
 at its later decisions. Positions outside their state's row — the goal reached or out
 of reach, every move worth the same — are played max-EV.
@@ -15,7 +15,7 @@ import threading
 
 import numpy as np
 
-from yahtzee_sim._kernels.batched import (
+from yahtzee_sim._core.batched import (
     decision_buffers,
     distinct,
     lane_order,
@@ -26,6 +26,7 @@ from yahtzee_sim._kernels.batched import (
 from yahtzee_sim._kernels.lanes import live_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.strategy import Capabilities, Strategy
+from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.game.capabilities import FIXED_ROLLS
 from yahtzee_sim.strategies.optimal import Optimal
@@ -66,7 +67,7 @@ class LaneStrategy(Strategy):
     def _turn_decisions(self, view: TurnView):
         """``(rows, keep, cat, which, first)``: the live games ``rows`` of the view, the
         decisions of the distinct (state, lane) pairs among them
-        (:func:`~yahtzee_sim._kernels.batched.decision_buffers`) and each live game's row
+        (:func:`~yahtzee_sim._core.batched.decision_buffers`) and each live game's row
         there — computed at the turn's first decision and kept for its later ones (per
         pair, not per game: a block's games would copy hundreds of MB per turn). At the
         first roll the live games' best keeps ``first`` come straight from their rolls
@@ -120,6 +121,7 @@ class LaneStrategy(Strategy):
             keep,
             cat,
             first_keep,
+            get_threads(),
         )
         first = None
         if at_first_roll:

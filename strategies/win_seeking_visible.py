@@ -51,16 +51,13 @@ import threading
 import numpy as np
 from scipy.special import ndtri
 
-from yahtzee_sim._kernels.batched import decision_buffers, lane_order, read_decisions, tile_rows
+from yahtzee_sim._core.batched import decision_buffers, lane_order, read_decisions, tile_rows
+from yahtzee_sim._core.win_nodes import best_final_nodes, best_final_sizes
+from yahtzee_sim._core.win_values import win_aware_decisions, win_reach_decisions
 from yahtzee_sim._kernels.scoring import kernel_rules
-from yahtzee_sim._kernels.win_values import (
-    best_final_nodes,
-    best_final_sizes,
-    win_aware_decisions,
-    win_reach_decisions,
-)
 from yahtzee_sim.engine.registry import get_strategy
 from yahtzee_sim.engine.strategy import Capabilities, Strategy
+from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.exact.points_to_come import future_laws, future_moments
@@ -199,6 +196,7 @@ class _OpponentAware(Strategy):
             *self._gh,
             keep,
             cat,
+            get_threads(),
         )
 
     def _decide(self, view: TurnView, what: str) -> np.ndarray:
@@ -313,15 +311,17 @@ class WinTarget(_OpponentAware):
         laws = (laws.pool, laws.offset, laws.length, laws.support)
         n = len(match[0])
         size = np.empty(n, dtype=np.int64)
-        best_final_sizes(match, laws, len(self._z[0]), int(self.quantiles), size)
+        threads = get_threads()
+        best_final_sizes(match, laws, len(self._z[0]), int(self.quantiles), size, threads)
         ptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(size, out=ptr[1:])
         nodes = (ptr, *node_buffers(self._turns, int(ptr[-1])), np.empty(n, dtype=np.int64))
         normal = (self._moments.mean, self._moments.sd, *self._z)
-        best_final_nodes(match, laws, normal, nodes)
+        best_final_nodes(match, laws, normal, nodes, threads)
         target = (tt.probs, tt.offset, tt.length)
         finished = (match[0], match[1])
-        win_reach_decisions(kr, order, mine, finished, target, self._moments.mean, nodes, keep, cat)
+        mean = self._moments.mean
+        win_reach_decisions(kr, order, mine, finished, target, mean, nodes, keep, cat, threads)
 
 
 class Chase(_OpponentAware):

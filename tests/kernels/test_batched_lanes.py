@@ -69,7 +69,7 @@ def test_mixed_lanes_with_max_ev_values_reproduce_optimal_decisions(rules_name):
 def test_distinct_keys_match_numpy_unique(values, spread):
     """Table play groups games by (state, lane) with ``distinct``: the same groups, in the
     same key order, as ``np.unique``; each representative holds its group's key."""
-    from yahtzee_sim._kernels.batched import distinct
+    from yahtzee_sim._core.batched import distinct
 
     keys = np.array(values, dtype=np.int64) // spread  # many repeats
     rep, inverse = distinct(keys)
@@ -84,14 +84,14 @@ def test_batched_need_lanes_decide_as_one_lane_widget_runs(rules_name):
     lanes of one widget call with given box values; on a random need-lane table its
     decisions equal one-lane need-lane widget runs, pair by pair (Yahtzee bonus and
     bonus limit included)."""
-    from yahtzee_sim._core.decisions import fill_states
-    from yahtzee_sim._kernels.batched import (
+    from yahtzee_sim._core.batched import (
         SPAN,
         decision_buffers,
         lane_order,
         need_lane_decisions,
         read_decisions,
     )
+    from yahtzee_sim._core.decisions import fill_states
     from yahtzee_sim._kernels.lanes import points_needed_lanes
     from yahtzee_sim.game.state import n_states
 

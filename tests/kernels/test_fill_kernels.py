@@ -11,7 +11,7 @@ import pytest
 
 from yahtzee_sim import get_rules
 from yahtzee_sim._core.decisions import fill_lanes
-from yahtzee_sim._kernels.batched import upper_lane_chunks, upper_lane_decisions
+from yahtzee_sim._core.upper_lane_fill import upper_lane_chunks, upper_lane_decisions
 from yahtzee_sim._kernels.lanes import upper_total_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.game.state import decode_state, n_states, upper_total_lanes_of

@@ -10,12 +10,9 @@ from hypothesis import strategies as st
 from scipy.special import ndtr, ndtri
 
 from yahtzee_sim import simulate
-from yahtzee_sim._kernels.win_values import (
-    NODE_WEIGHT,
-    beat_probability,
-    best_final_nodes,
-    best_final_sizes,
-)
+from yahtzee_sim._core.win_nodes import best_final_nodes, best_final_sizes
+from yahtzee_sim._core.win_values import beat_probability
+from yahtzee_sim._kernels.win_values import NODE_WEIGHT
 from yahtzee_sim.errors import StrategyError
 from yahtzee_sim.exact.pairs import evaluate_pair
 from yahtzee_sim.exact.points_to_come import FutureError, future_law, future_laws, future_moments

@@ -247,3 +247,20 @@ cdef inline int64_t upper_after(
         return u2
     bonus[0] = kr.upper_bonus if upper < cap else 0
     return cap
+
+
+cdef inline bint bonus_roll(const Rules* kr, int64_t flag, int64_t* bonus_flag) noexcept nogil:
+    """Whether a roll at flag ``flag`` can earn the Yahtzee bonus; ``bonus_flag``: the flag
+    after a bonus Yahtzee (what a lane valuing the boxes of a state needs for a Yahtzee
+    rolled there)."""
+    bonus_flag[0] = flag_after_roll(kr, flag, 1)
+    return kr.yahtzee_bonus > 0 and flag >= 1
+
+
+cdef inline void open_slot_range(
+    const int64_t* slot_ptr, int64_t used, int64_t c, int64_t* lo, int64_t* hi
+) noexcept nogil:
+    """Box ``c``'s slots ``lo .. hi - 1`` (``slot_ptr`` is ``kr.slot_ptr``), an empty range
+    when used-mask ``used`` has the box filled."""
+    lo[0] = slot_ptr[c]
+    hi[0] = slot_ptr[c] if (used >> c) & 1 else slot_ptr[c + 1]

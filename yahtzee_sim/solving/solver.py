@@ -16,7 +16,7 @@ import numpy as np
 
 from yahtzee_sim._core.decisions import fill_lanes
 from yahtzee_sim._core.solve import solve_level
-from yahtzee_sim._kernels.batched import upper_lane_chunks, upper_lane_decisions
+from yahtzee_sim._core.upper_lane_fill import upper_lane_chunks, upper_lane_decisions
 from yahtzee_sim._kernels.lanes import LANES_UPPER, Lanes, compact_upper_lanes, upper_total_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.threads import get_threads
@@ -105,11 +105,10 @@ def fill_decisions(
     estimates) at the turn-start states ``(used, upper, flag)`` (sorted by index), into
     ``keep[rows[i]]`` and ``cat[rows[i]]``. Max-EV lanes of a game without saved rolls or
     forced order: the states as the lanes of few widget runs, whatever their used-masks
-    (:func:`~yahtzee_sim._kernels.batched.upper_lane_decisions`, or with ``parallel``
-    False its serial chunks in threads of this process, the same decisions from a kernel
-    that compiles in a quarter of the time); otherwise (saved rolls, forced order,
-    exponential lanes) one widget run per ``(used, flag)`` over the span of its upper
-    totals."""
+    (:func:`~yahtzee_sim._core.upper_lane_fill.upper_lane_decisions`, or with ``parallel``
+    False its serial chunks in threads of this process, the same decisions); otherwise
+    (saved rolls, forced order, exponential lanes) one widget run per ``(used, flag)`` over
+    the span of its upper totals."""
     if lanes.kind == LANES_UPPER and batched_fill(rules):
         args = (
             kernel_rules(rules),
@@ -122,7 +121,7 @@ def fill_decisions(
             cat,
         )
         if parallel:
-            upper_lane_decisions(*args)
+            upper_lane_decisions(*args, get_threads())
         else:
             _chunks_in_threads(upper_lane_chunks, args)
         return
