@@ -81,7 +81,7 @@ def _buffers(rules, n: int):
 
 
 @pytest.mark.parametrize("name", ["upper-3d4f", "yahtzee-6box"])
-def test_the_decisions_do_not_depend_on_the_number_of_threads(name):
+def test_the_fills_do_not_depend_on_the_number_of_threads(name):
     rules = get_rules(name)
     kr, lanes = kernel_rules(rules), value_table(rules).lanes()
     n, groups = _groups(rules, 600)
@@ -108,7 +108,7 @@ def test_one_lane_per_state_is_the_fill_of_groups():
     assert np.array_equal(keep, keep2) and np.array_equal(cat, cat2)
 
 
-def test_arguments_it_does_not_take_are_refused_with_a_clear_error():
+def test_fill_arguments_it_does_not_take_are_refused_with_a_clear_error():
     rules = get_rules("upper-3d4f")
     kr, lanes = kernel_rules(rules), value_table(rules).lanes()
     n, (u, lo, f, up, nu, row0, lane_row) = _groups(rules, 50)
@@ -134,7 +134,7 @@ def test_arguments_it_does_not_take_are_refused_with_a_clear_error():
         position_values(kr, need, 0, 0, 0)
 
 
-def test_reads_outside_the_tables_are_refused():
+def test_gather_and_keep_codes_refuse_reads_outside_the_tables():
     table = np.zeros((4, 2, 6), np.int16)
     slot = np.array([0, 3, -1], np.int32)
     assert gather_decisions(slot, np.array([1, 0]), np.array([5, 0]), table, 1).dtype == np.int64

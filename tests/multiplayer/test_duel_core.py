@@ -50,7 +50,7 @@ def test_the_small_duels_are_the_numba_kernels_byte_for_byte():
 
 
 @pytest.mark.parametrize("policies", [(None, None), ("optimal", None), (None, "greedy")])
-def test_the_tables_do_not_depend_on_the_number_of_threads(policies):
+def test_the_duel_tables_do_not_depend_on_the_number_of_threads(policies):
     tiny = TOOL.tiny_duel_game()
     tables = []
     for threads in (1, 2, 3):
@@ -70,7 +70,7 @@ def test_successors_are_every_open_box_at_every_score():
         successors(kr, np.array([-1], np.int64))
 
 
-def test_arguments_it_does_not_take_are_refused_with_a_clear_error():
+def test_duel_stage_arguments_it_does_not_take_are_refused_with_a_clear_error():
     tiny = TOOL.tiny_duel_game()
     table = solve_duel(tiny)
     st, nxt = table.stages[0], table.stages[1]

@@ -94,6 +94,16 @@ cdef check_lanes(Rules r, LaneTable t):
         raise ValueError("exponential lanes need scale[q] for every box's points and bonus")
 
 
+cdef check_outputs(Rules r, keep, cat):
+    """Refuse decision rows of the wrong shape (``keep_rows``, ``cat_rows``)."""
+    if keep[1] < r.levels - 1 or keep[2] != r.n_rolls:
+        raise ValueError(f"keep_rows must be (rows, {max(r.levels - 1, 1)}, {r.n_rolls})")
+    if cat[1] < r.saved_size or cat[2] != r.n_rolls:
+        raise ValueError(f"cat_rows must be (rows, {r.saved_size}, {r.n_rolls})")
+    if keep[0] != cat[0]:
+        raise ValueError("keep_rows and cat_rows must have the same rows")
+
+
 cdef check_groups(Rules r, LaneTable t, used, upper, flag, lo, nu, row0, lane_row, n_rows):
     """Refuse groups outside the rules or the buffers (``ValueError``): the kernel itself
     reads and writes without bounds checks."""
@@ -128,7 +138,7 @@ def fill_lanes(
     ----------
     kr : KernelRules or RulesView
     lanes : Lanes
-        Max-EV or exponential lanes over upper totals, or need lanes (points still needed).
+        Over upper totals (max-EV, exponential), or need lanes (points still needed).
     used, upper, flag : ndarray of int64
         Group ``g``'s turn-start state (``upper`` is read by need lanes).
     lo, nu : ndarray of int64
@@ -158,12 +168,7 @@ def fill_lanes(
     cdef int failed = 0
     if not upper.shape[0] == flag.shape[0] == lo.shape[0] == nu.shape[0] == row0.shape[0] == n:
             raise ValueError("used, upper, flag, lo, nu and row0 must have one entry per group")
-    if keep_rows.shape[1] < r.levels - 1 or keep_rows.shape[2] != r.n_rolls:
-        raise ValueError(f"keep_rows must be (rows, {max(r.levels - 1, 1)}, {r.n_rolls})")
-    if cat_rows.shape[1] < r.saved_size or cat_rows.shape[2] != r.n_rolls:
-        raise ValueError(f"cat_rows must be (rows, {r.saved_size}, {r.n_rolls})")
-    if keep_rows.shape[0] != cat_rows.shape[0]:
-        raise ValueError("keep_rows and cat_rows must have the same rows")
+    check_outputs(r, tuple(keep_rows.shape)[:3], tuple(cat_rows.shape)[:3])
     if n == 0:
         return
     check_lanes(r, t)
@@ -171,12 +176,7 @@ def fill_lanes(
     check_groups(r, t, np.asarray(used), np.asarray(upper), np.asarray(flag), np.asarray(lo),
                  a_nu, np.asarray(row0), np.asarray(lane_row), keep_rows.shape[0])
     max_nu = max(1, int(a_nu.max()))
-    rows.row0 = &row0[0]
-    rows.lane_row = &lane_row[0]
-    rows.keep = &keep_rows[0, 0, 0] if keep_rows.shape[0] else NULL
-    rows.cat = &cat_rows[0, 0, 0] if cat_rows.shape[0] else NULL
-    rows.keep_layers = keep_rows.shape[1]
-    rows.cat_layers = cat_rows.shape[1]
+    rows = rows_of(row0, lane_row, keep_rows, cat_rows)
     with nogil, parallel(num_threads=max(n_threads, 1)):
         for chunk in prange(n_chunks, schedule="dynamic"):
             if not fill_chunk(&r, &t, &used[0], &upper[0], &flag[0], &lo[0], &nu[0], &rows, n,
@@ -184,6 +184,21 @@ def fill_lanes(
                 failed += 1
     if failed:
         raise MemoryError("fill_lanes: out of memory for its work buffers")
+
+
+cdef Rows rows_of(
+    const int64_t[::1] row0, const int64_t[::1] lane_row, int16_t[:, :, ::1] keep_rows,
+    int8_t[:, :, ::1] cat_rows,
+):
+    """The pointers :func:`fill_lanes` writes through (``row0`` non-empty)."""
+    cdef Rows rows
+    rows.row0 = &row0[0]
+    rows.lane_row = &lane_row[0] if lane_row.shape[0] else NULL
+    rows.keep = &keep_rows[0, 0, 0] if keep_rows.shape[0] else NULL
+    rows.cat = &cat_rows[0, 0, 0] if cat_rows.shape[0] else NULL
+    rows.keep_layers = keep_rows.shape[1]
+    rows.cat_layers = cat_rows.shape[1]
+    return rows
 
 
 def fill_states(kr, lanes, used, upper, flag, lo, slots, keep_cache, cat_cache, int n_threads=1):

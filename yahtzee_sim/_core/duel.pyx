@@ -247,27 +247,21 @@ def solve_stage(
     ----------
     kr : KernelRules or RulesView
     values : ndarray of float64
-        Every row of the table (the next stage's are read).
-    d : int
-        The lane shift.
-    m_states, m_mr : ndarray of int64
-        The movers' states and the most points each can still score.
-    w_mr : ndarray of int64
-        The most points each waiter can still score.
+        Every row of the table (the next stage's are read); ``d``: the lane shift.
+    d, iy_lo, iy_hi, base, threads : int
+        ``iy_lo .. iy_hi - 1``: the waiters solved; ``threads``: the threads to run on (the
+        rows do not depend on it).
+    m_states, m_mr, w_mr : ndarray of int64
+        The movers' states, the most points each mover and each waiter can still score.
     out_off : ndarray of int64
         ``out_off[iy * n_m + i]``: the offset of position (mover ``i``, waiter ``iy``)'s row.
     next_off, x2_states, x2_mr : ndarray of int64
         ``next_off[j * n_y + iy]``: the offset of the next stage's position (mover: waiter
         ``iy`` of this stage; waiter: the mover's next state ``x2_states[j]``, which can
         still score ``x2_mr[j]``).
-    iy_lo, iy_hi : int
-        The waiters to solve.
     out : ndarray of float64
         Receives each row at its offset ``- base`` (``values`` itself and 0 in one
         process; a worker's block).
-    base : int
-    threads : int
-        Threads to run on; the rows do not depend on it.
 
     Returns
     -------
@@ -338,14 +332,10 @@ def mover_turn(
     ----------
     kr : KernelRules or RulesView
     values : ndarray of float64
-    d : int
-    state, mr_x : int
-        The mover's state and the most points it can still score (not read).
-    mr_y : int
-        The most points the waiter can still score.
+    d, state, mr_x, mr_y, lane : int
+        The mover's state, the most points it (not read) and the waiter can still score.
     next_off, n_y, iy, x2_states, x2_mr
         The next stage's rows, as :func:`solve_stage` takes them.
-    lane : int
 
     Returns
     -------
@@ -355,8 +345,7 @@ def mover_turn(
         The best box of each final roll.
     keep : ndarray of int64, shape (levels, rolls, 1)
         The best keep at each roll with ``j`` rerolls left.
-    keep_vals : ndarray of float64, shape (levels, keeps, 1)
-    roll_vals : ndarray of float64, shape (levels, rolls, 1)
+    keep_vals, roll_vals : ndarray of float64, shapes (levels, keeps, 1), (levels, rolls, 1)
         The values of every keep and roll with ``j`` rerolls left.
     """
     cdef RulesView view = view_of(kr)
@@ -441,9 +430,7 @@ def policy_stage(
 
     Parameters
     ----------
-    values : ndarray of float64
-    d : int
-    m_mr, w_mr, out_off
+    values, d, m_mr, w_mr, out_off
         As :func:`solve_stage` takes them.
     ptr, nxt_j, pts, prob : ndarray
         The turn from mover number ``i`` ends at its next state number ``nxt_j[e]`` with
