@@ -153,6 +153,10 @@ def test_arguments_they_do_not_take_are_refused_with_a_clear_error():
         need_lane_decisions(
             kr, table, order, used, upper, flag, lane, none, none, keep[:, :, :1], cat, none
         )
+    with pytest.raises(ValueError, match="keep must have shape"):  # a tile short
+        need_lane_decisions(
+            kr, table, order, used, upper, flag, lane, none, none, keep[:-1], cat, none
+        )
     bad_ptr = np.zeros(len(order) + 1, dtype=np.int64) + 3
     with pytest.raises(ValueError, match="first_roll"):
         need_lane_decisions(

@@ -118,7 +118,7 @@ def decision_buffers(local, n, rules):
         ``keep (tiles, layers, rolls, TILE)`` int16 and ``cat (tiles, rolls, TILE)`` int8.
     """
     layers, n_rolls = max(rules.rolls_per_turn - 1, 1), rules.tables.n_rolls
-    tiles = -(-n // TILE)
+    tiles = (n + TILE - 1) // TILE
     keep = getattr(local, "keep", None)
     if keep is None or keep.shape[0] < tiles or keep.shape[1:] != (layers, n_rolls, TILE):
         size = max(tiles, 2 * (0 if keep is None else keep.shape[0]))
@@ -183,7 +183,7 @@ cdef check_read(const int64_t[::1] rows, const int64_t[::1] roll, int64_t tiles,
 cdef object check_decisions(Rules r, object order, int64_t n, object keep, object cat):
     """Refuse a batched kernel's ``order`` (over ``n`` games) or tile-layout outputs that
     the unchecked loops would read or write outside of (``ValueError``)."""
-    tiles = -(-len(order) // TILE)
+    tiles = (len(order) + TILE - 1) // TILE
     layers = max(r.rolls - 1, 1)
     if len(order) and (np.min(order) < 0 or np.max(order) >= n):
         raise ValueError(f"order must hold game numbers 0 .. {n - 1}")
