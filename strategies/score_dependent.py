@@ -23,7 +23,7 @@ from yahtzee_sim._core.batched import (
     read_decisions,
     tile_rows,
 )
-from yahtzee_sim._kernels.lanes import live_lanes
+from yahtzee_sim._core.need_lanes import live_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.strategy import Capabilities, Strategy
 from yahtzee_sim.engine.threads import get_threads

@@ -22,9 +22,10 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from yahtzee_sim._core.scoring import box_options
 from yahtzee_sim._kernels.lanes import upper_total_lanes
 from yahtzee_sim._kernels.regret import decision_options
-from yahtzee_sim._kernels.scoring import box_options, kernel_rules
+from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.analysis.decisions.regret import decision_layer_name
 from yahtzee_sim.analysis.decisions.saved_options import grade_saved_decisions
 from yahtzee_sim.engine.atomic import atomic_path

@@ -41,7 +41,7 @@ def exact_stage(plan: ReportPlan, todo: list[str], skipped: dict, bar):
     threads = max(1, get_threads() // workers)
 
     def one(sid):
-        numba.set_num_threads(threads)
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))  # regret's
         set_threads(threads)
         return evaluate_strategy(plan.strategies[sid], rules, top, quick)
 

@@ -17,7 +17,8 @@ from functools import cached_property
 
 import numpy as np
 
-from yahtzee_sim._kernels.scoring import box_options, kernel_rules
+from yahtzee_sim._core.scoring import box_options
+from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.strategies.cards.keep_moves import (
     keep_moves,

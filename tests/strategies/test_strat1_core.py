@@ -153,7 +153,7 @@ def test_games_are_the_numba_kernels_games(name):
 def test_random_keeps_are_sub_multisets_and_boxes_legal(data):
     """Every keep holds only dice of the roll (tiered: uniform count, so any size), and
     every box chosen is legal, a positive one whenever there is one."""
-    from yahtzee_sim._core.observation import box_options
+    from yahtzee_sim._core.scoring import box_options
     from yahtzee_sim._kernels.scoring import kernel_rules
     from yahtzee_sim.game.rules import get_rules
     from yahtzee_sim.strategies.random_kernels import random_box, random_keep
@@ -198,7 +198,8 @@ def test_the_learning_encoding_is_the_numba_kernels_byte_for_byte(name):
 
 
 def test_the_encoding_kernels_refuse_arguments_they_do_not_take():
-    from yahtzee_sim._core.observation import box_options, fill_masks, pick_legal
+    from yahtzee_sim._core.observation import fill_masks, pick_legal
+    from yahtzee_sim._core.scoring import box_options
     from yahtzee_sim._kernels.scoring import kernel_rules
     from yahtzee_sim.game.rules import get_rules
 

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The learning encoding's kernels in the compiled core
 (:mod:`yahtzee_sim.engine.observation`): the legal actions of positions, a random legal
-action per row, and the points of every box for a batch of rolls.
+action per row (the points of every box for a batch of rolls are :mod:`.scoring`'s).
 """
 
 import numpy as np
@@ -104,36 +104,3 @@ def pick_legal(const int8_t[:, ::1] mask, const double[::1] u, int64_t[::1] out)
                         break
                     k -= 1
 
-
-def box_options(kr, roll_idx, used, flag):
-    """The points of every box for a batch of rolls (-1 where the box is illegal; joker
-    rules applied, no bonuses).
-
-    Parameters
-    ----------
-    kr : KernelRules
-        The rules (:func:`~yahtzee_sim._kernels.scoring.kernel_rules`).
-    roll_idx, used, flag : int arrays (n,)
-        Each roll and the used-mask and flag it is scored at.
-
-    Returns
-    -------
-    int16 array (n, n_boxes)
-    """
-    cdef Rules r = rules_of(kr)
-    cdef const int64_t[::1] rolls = np.ascontiguousarray(roll_idx, dtype=np.int64)
-    cdef const int64_t[::1] u = np.ascontiguousarray(used, dtype=np.int64)
-    cdef const int64_t[::1] f = np.ascontiguousarray(flag, dtype=np.int64)
-    cdef int64_t n = rolls.shape[0]
-    out = np.empty((n, r.n_boxes), dtype=np.int16)
-    cdef int16_t[:, ::1] o = out
-    cdef int64_t i, c, case
-    if u.shape[0] != n or f.shape[0] != n:
-        raise ValueError(f"roll_idx, used and flag must have {n} entries each")
-    check_positions(&r, rolls, u)
-    with nogil:
-        for i in range(n):
-            case = joker_case(&r, rolls[i], u[i], f[i])
-            for c in range(r.n_boxes):
-                o[i, c] = <int16_t>box_legal_points(&r, case, rolls[i], u[i], c)
-    return out

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import threading
 
-import numba
 import numpy as np
 
 from yahtzee_sim._core.decisions import gather_decisions
@@ -28,7 +27,7 @@ class StateCache:
     :data:`DENSE_LIMIT` states a slot array indexed by state says where each state's
     decisions are; above it, the cached states are kept sorted and found by binary search.
 
-    A fill runs its parallel kernels on the numba threads in force where the cache was
+    A fill runs its parallel kernels on the threads in force where the cache was
     created (``fill_threads``), even when called from a block's thread limited to its
     share of the cores: blocks needing a fill wait for it (one fill at a time), so it
     gets every core rather than one.
@@ -97,13 +96,8 @@ class StateCache:
             self.grow()
         slots = np.arange(self.n, self.n + len(missing), dtype=np.int64)
         used, upper, flag = decode_state(self.rules, missing)
-        threads = numba.get_num_threads()  # this thread's (a block's share of the cores)
-        numba.set_num_threads(self.fill_threads)
-        try:
-            with threads_limited(self.fill_threads):
-                fill(self, used, upper, flag, slots)
-        finally:
-            numba.set_num_threads(threads)
+        with threads_limited(self.fill_threads):
+            fill(self, used, upper, flag, slots)
         self._insert(missing, slots)
         self.n += len(missing)
 

@@ -42,7 +42,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from yahtzee_sim._core.observation import box_options, fill_masks, pick_legal
+from yahtzee_sim._core.observation import fill_masks, pick_legal
+from yahtzee_sim._core.scoring import box_options
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import flag_size, max_points_to_come

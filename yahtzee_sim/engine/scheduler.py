@@ -14,7 +14,7 @@ Four ways to play the blocks, the first that applies:
 * a strategy that is not ``parallel_backend = "threads"``, and no joblib backend chosen by
   the caller: shared between ``n_jobs - 1`` worker processes and a thread of this process,
   which starts at once (:func:`play_shared`);
-* a ``"threads"`` strategy and no backend chosen: joblib threads, each block's numba
+* a ``"threads"`` strategy and no backend chosen: joblib threads, each block's compiled
   kernels on its share of the cores;
 * otherwise the backend the caller chose (``joblib.parallel_config(backend="dask")``).
 """
@@ -28,7 +28,6 @@ from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, wait
 from dataclasses import dataclass
 
-import numba
 from joblib import Parallel, ParallelBackendBase, delayed, effective_n_jobs, parallel_config
 from joblib.executor import get_memmapping_executor
 
@@ -165,10 +164,9 @@ class BlockJob:
 
 def play_in_thread(job: BlockJob, threads: int, first: int, n: int):
     """:meth:`BlockJob.play` in a worker thread whose parallel kernels use ``threads``
-    threads (numba's count is per calling thread): blocks running side by side share the
+    threads (the count is per calling thread): blocks running side by side share the
     cores instead of each spreading its kernels over all of them. The results do not
     depend on it."""
-    numba.set_num_threads(threads)
     set_threads(threads)
     return job.play(first, n, prepared=True)
 

@@ -8,12 +8,8 @@ from functools import cached_property
 import numpy as np
 
 from yahtzee_sim._core.rng import uniforms
-from yahtzee_sim._kernels.scoring import (
-    bonus_options,
-    box_options,
-    kernel_rules,
-    yahtzee_bonuses,
-)
+from yahtzee_sim._core.scoring import bonus_options, box_options, yahtzee_bonuses
+from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import bonus_payable, encode_state
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from yahtzee_sim._core.decisions import position_values
-from yahtzee_sim._kernels.scoring import flag_after_roll, kernel_rules, saved_scored_state
+from yahtzee_sim._core.scoring import flag_after_roll, saved_scored_state
+from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import PositionError
 from yahtzee_sim.game.rules import RuleSet, get_rules

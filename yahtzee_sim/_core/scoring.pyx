@@ -1,0 +1,215 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The scoring step for Python callers, in the compiled core: the points of every box for a
+batch of rolls, the bonuses they earn, and the next state of one scored box (the
+advisor's). The arithmetic is :mod:`.rules`' (one copy); these are its batch entry points.
+"""
+
+import numpy as np
+
+from libc.stdint cimport int16_t, int64_t
+
+from yahtzee_sim._core.bundle cimport RulesView, view_of
+from yahtzee_sim._core.rules cimport (
+    Rules,
+    box_legal_points,
+    flag_after_roll as rules_flag_after_roll,
+    joker_case,
+    saved_state_index,
+    sets_flag,
+    upper_after,
+    yahtzee_bonus_points,
+)
+
+
+cdef check_positions(const Rules* r, const int64_t[::1] roll_idx, const int64_t[::1] used):
+    """Refuse roll indices and used-masks outside the rules' (the loops index by them)."""
+    if roll_idx.shape[0] == 0:
+        return
+    rolls, masks = np.asarray(roll_idx), np.asarray(used)
+    if rolls.min() < 0 or rolls.max() >= r.n_rolls:
+        raise ValueError(f"roll indices must lie in 0..{r.n_rolls - 1}")
+    if masks.min() < 0 or masks.max() >= (1 << r.n_boxes):
+        raise ValueError(f"used-masks must lie in 0..{(1 << r.n_boxes) - 1}")
+
+
+cdef tuple batch_of(const Rules* r, roll_idx, used, flag):
+    """The batch's roll indices, used-masks and flags as int64, checked."""
+    rolls = np.ascontiguousarray(roll_idx, dtype=np.int64)
+    u = np.ascontiguousarray(used, dtype=np.int64)
+    f = np.ascontiguousarray(flag, dtype=np.int64)
+    if u.shape[0] != rolls.shape[0] or f.shape[0] != rolls.shape[0]:
+        raise ValueError(f"roll_idx, used and flag must have {rolls.shape[0]} entries each")
+    check_positions(r, rolls, u)
+    return rolls, u, f
+
+
+def box_options(kr, roll_idx, used, flag):
+    """The points of every box for a batch of rolls (-1 where the box is illegal; joker
+    rules applied, no bonuses).
+
+    Parameters
+    ----------
+    kr : KernelRules or RulesView
+        The rules (:func:`~yahtzee_sim._kernels.scoring.kernel_rules`).
+    roll_idx, used, flag : int arrays (n,)
+        Each roll and the used-mask and flag it is scored at.
+
+    Returns
+    -------
+    int16 array (n, n_boxes)
+    """
+    cdef RulesView view = view_of(kr)
+    cdef const Rules* r = &view.rules
+    rolls, u, f = batch_of(r, roll_idx, used, flag)
+    cdef const int64_t[::1] rv = rolls
+    cdef const int64_t[::1] uv = u
+    cdef const int64_t[::1] fv = f
+    cdef int64_t n = rv.shape[0]
+    out = np.empty((n, r.n_boxes), dtype=np.int16)
+    cdef int16_t[:, ::1] o = out
+    cdef int64_t i, c, case
+    with nogil:
+        for i in range(n):
+            case = joker_case(r, rv[i], uv[i], fv[i])
+            for c in range(r.n_boxes):
+                o[i, c] = <int16_t>box_legal_points(r, case, rv[i], uv[i], c)
+    return out
+
+
+def yahtzee_bonuses(kr, roll_idx, used, flag):
+    """The Yahtzee bonus each roll of a batch earns, whatever box it goes in.
+
+    Parameters
+    ----------
+    kr : KernelRules or RulesView
+        The rules.
+    roll_idx, used, flag : int arrays (n,)
+        Each roll and the used-mask and flag it is scored at.
+
+    Returns
+    -------
+    int64 array (n,)
+    """
+    cdef RulesView view = view_of(kr)
+    cdef const Rules* r = &view.rules
+    rolls, u, f = batch_of(r, roll_idx, used, flag)
+    cdef const int64_t[::1] rv = rolls
+    cdef const int64_t[::1] uv = u
+    cdef const int64_t[::1] fv = f
+    out = np.empty(rv.shape[0], dtype=np.int64)
+    cdef int64_t[::1] o = out
+    cdef int64_t i
+    with nogil:
+        for i in range(rv.shape[0]):
+            o[i] = yahtzee_bonus_points(r, rv[i], uv[i], fv[i])
+    return out
+
+
+def bonus_options(kr, roll_idx, used, upper, flag, points):
+    """The bonuses earned by writing each roll of a batch in each box: the upper bonus where
+    the box makes the (capped) upper total reach the cap, plus the roll's Yahtzee bonus.
+
+    Parameters
+    ----------
+    kr : KernelRules or RulesView
+        The rules.
+    roll_idx, used, upper, flag : int arrays (n,)
+        Each roll and the used-mask, capped upper total and flag it is scored at.
+    points : int array (n, n_boxes)
+        :func:`box_options` of the batch (illegal boxes count as 0 points).
+
+    Returns
+    -------
+    int64 array (n, n_boxes)
+    """
+    cdef RulesView view = view_of(kr)
+    cdef const Rules* r = &view.rules
+    rolls, u, f = batch_of(r, roll_idx, used, flag)
+    up = np.ascontiguousarray(upper, dtype=np.int64)
+    pts = np.ascontiguousarray(points, dtype=np.int64)
+    if up.shape[0] != rolls.shape[0] or pts.shape[0] != rolls.shape[0] or pts.ndim != 2 or pts.shape[1] != r.n_boxes:
+        raise ValueError(f"upper must have {rolls.shape[0]} entries and points {rolls.shape[0]} rows of {r.n_boxes}")
+    cdef const int64_t[::1] rv = rolls
+    cdef const int64_t[::1] uv = u
+    cdef const int64_t[::1] fv = f
+    cdef const int64_t[::1] upv = up
+    cdef const int64_t[:, ::1] pv = pts
+    out = np.zeros((rv.shape[0], r.n_boxes), dtype=np.int64)
+    cdef int64_t[:, ::1] o = out
+    cdef int64_t i, c, yb, ub
+    with nogil:
+        for i in range(rv.shape[0]):
+            yb = yahtzee_bonus_points(r, rv[i], uv[i], fv[i])
+            for c in range(r.n_boxes):
+                upper_after(r, upv[i], c, max(pv[i, c], 0), &ub)
+                o[i, c] = ub + yb
+    return out
+
+
+def flag_after_roll(kr, int64_t flag, int64_t yb):
+    """The flag once a roll's Yahtzee bonus ``yb`` is paid (a bonus limit moves it up).
+
+    Parameters
+    ----------
+    kr : KernelRules or RulesView
+        The rules.
+    flag, yb : int
+        The flag before the roll is scored, and the roll's Yahtzee bonus.
+
+    Returns
+    -------
+    int
+    """
+    cdef RulesView view = view_of(kr)
+    return rules_flag_after_roll(&view.rules, flag, yb)
+
+
+def saved_scored_state(
+    kr, int64_t used, int64_t upper, int64_t flag, int64_t c, int64_t p, int64_t saved
+):
+    """The scoring step: the next state after ``p`` points in box ``c`` (the next turn
+    starting with ``saved`` saved rolls), and the upper bonus paid.
+
+    Parameters
+    ----------
+    kr : KernelRules or RulesView
+        The rules.
+    used, upper, flag : int
+        The turn-start state (``flag`` after the roll's Yahtzee bonus,
+        :func:`flag_after_roll`).
+    c, p : int
+        The box written and its points.
+    saved : int
+        The saved rolls the next turn starts with (0 in games without).
+
+    Returns
+    -------
+    (int, int)
+        The next state's index and the upper bonus paid.
+    """
+    cdef RulesView view = view_of(kr)
+    cdef const Rules* r = &view.rules
+    cdef int64_t bonus, u2, nf
+    if c < 0 or c >= r.n_boxes:
+        raise ValueError(f"box {c} is not a box of these rules (0..{r.n_boxes - 1})")
+    u2 = upper_after(r, upper, c, p, &bonus)
+    nf = 1 if sets_flag(r, c, p) else flag
+    return saved_state_index(r, used | ((<int64_t>1) << c), u2, nf, saved), bonus
+
+
+def scored_state(kr, int64_t used, int64_t upper, int64_t flag, int64_t c, int64_t p):
+    """:func:`saved_scored_state` with no saved roll.
+
+    Parameters
+    ----------
+    kr : KernelRules or RulesView
+        The rules.
+    used, upper, flag, c, p : int
+        As :func:`saved_scored_state`.
+
+    Returns
+    -------
+    (int, int)
+        The next state's index and the upper bonus paid.
+    """
+    return saved_scored_state(kr, used, upper, flag, c, p, 0)
