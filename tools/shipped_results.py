@@ -17,7 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numba
 
 from yahtzee_sim.analysis.report import exact_cache
-from yahtzee_sim.analysis.report.exact_stage import evaluate_strategy, is_deterministic
+from yahtzee_sim.analysis.report.exact_stage import evaluate_strategy
+from yahtzee_sim.analysis.report.plan import is_deterministic
 from yahtzee_sim.analysis.report.shipped_results import (
     SHIPPED_REPORT_RULES,
     SHIPPED_TOP,

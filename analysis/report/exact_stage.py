@@ -6,20 +6,17 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import numba
 
 from yahtzee_sim.analysis.report import exact_cache
+from yahtzee_sim.analysis.report.plan import ReportPlan
 from yahtzee_sim.analysis.report.tables import REFERENCE
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.engine.threads import get_threads, set_threads
 from yahtzee_sim.game.state import n_states
 
-if TYPE_CHECKING:
-    from yahtzee_sim.analysis.report.plan import ReportPlan
-
-__all__ = ["evaluate_strategy", "exact_stage", "is_deterministic"]
+__all__ = ["evaluate_strategy", "exact_stage"]
 
 
 def exact_stage(plan: ReportPlan, todo: list[str], skipped: dict, bar):
@@ -88,18 +85,3 @@ def evaluate_strategy(strategy, rules, top: int, quick: bool = False):
         return (*evaluate_with_regret(strategy, rules, top=top, distribution=not quick), None)
     except ExactEvaluationError as exc:
         return None, None, str(exc)
-
-
-def is_deterministic(strategy) -> bool:
-    """Whether the strategy (an instance, or an id) is deterministic: one the exact
-    evaluator can evaluate."""
-    from yahtzee_sim.engine.strategy import Strategy, capabilities_of
-    from yahtzee_sim.strategies import get_strategy, strategy_class
-
-    if isinstance(strategy, Strategy):
-        return capabilities_of(strategy).exact
-    try:
-        cls = strategy_class(strategy)
-    except Exception:
-        cls = get_strategy(strategy)  # a plugin: its instance's capabilities
-    return capabilities_of(cls).exact

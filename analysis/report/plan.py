@@ -13,14 +13,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from yahtzee_sim.analysis.report import exact_cache
-from yahtzee_sim.analysis.report.exact_stage import is_deterministic
 from yahtzee_sim.analysis.report.tables import REFERENCE
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.errors import ReportError
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.validation import Boolean, Integer, validate_params
 
-__all__ = ["DEFAULT_GAMES", "QUICK_GAMES", "ReportPlan", "plan_report", "resolve_strategies"]
+__all__ = [
+    "DEFAULT_GAMES",
+    "QUICK_GAMES",
+    "ReportPlan",
+    "is_deterministic",
+    "plan_report",
+    "resolve_strategies",
+]
 
 DEFAULT_GAMES = 100_000
 QUICK_GAMES = 10_000
@@ -152,3 +158,18 @@ def plan_report(
         simulate_all=simulate_all,
         progress=progress,
     )
+
+
+def is_deterministic(strategy) -> bool:
+    """Whether the strategy (an instance, or an id) is deterministic: one the exact
+    evaluator can evaluate."""
+    from yahtzee_sim.engine.strategy import Strategy, capabilities_of
+    from yahtzee_sim.strategies import get_strategy, strategy_class
+
+    if isinstance(strategy, Strategy):
+        return capabilities_of(strategy).exact
+    try:
+        cls = strategy_class(strategy)
+    except Exception:
+        cls = get_strategy(strategy)  # a plugin: its instance's capabilities
+    return capabilities_of(cls).exact

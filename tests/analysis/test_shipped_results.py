@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from yahtzee_sim.analysis.report import exact_cache, shipped_results
-from yahtzee_sim.analysis.report.exact_stage import is_deterministic
+from yahtzee_sim.analysis.report.plan import is_deterministic
 from yahtzee_sim.analysis.report.tables import REFERENCE
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.strategies import default_strategy_ids

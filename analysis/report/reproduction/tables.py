@@ -17,7 +17,7 @@ from tqdm.auto import tqdm
 
 from yahtzee_sim.analysis.ranking.stats import mean_ci
 from yahtzee_sim.analysis.report import exact_cache
-from yahtzee_sim.analysis.report.exact_stage import is_deterministic
+from yahtzee_sim.analysis.report.plan import is_deterministic
 from yahtzee_sim.analysis.report.reproduction.literature import (
     LITERATURE_SEED,
     references,
