@@ -99,7 +99,6 @@ def test_the_solvers_helpers_have_no_python_entry_point():
     helpers = wrapperless_helpers()
     assert {"first_roll_mean", "level_records", "best_keep_at"} <= set(helpers)
     assert {"joker_case", "box_legal_points", "roll_options", "box_step"} <= set(helpers)
-    assert {"_fill_state"} <= set(helpers)  # strategies
 
 
 def test_no_python_code_names_a_helper_without_python_entry_point():
