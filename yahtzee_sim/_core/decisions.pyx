@@ -113,8 +113,10 @@ cdef check_groups(Rules r, LaneTable t, used, upper, flag, lo, nu, row0, lane_ro
         raise ValueError(f"used must be used-masks of {r.n_boxes} boxes")
     if flag.min() < 0 or flag.max() >= r.flag_size:
         raise ValueError(f"flag must lie in 0..{r.flag_size - 1}")
-    if nu.min() < 1 or lo.min() < 0:
-        raise ValueError("every group needs at least one lane, from lane 0 on")
+    if nu.min() < 1:
+        raise ValueError("every group needs at least one lane")
+    if t.kind != LANES_NEED and lo.min() < 0:
+        raise ValueError("lanes over upper totals start at lane 0")
     if upper.min() < 0 or upper.max() > r.upper_cap or (
         t.kind != LANES_NEED and (lo + nu).max() > r.upper_cap + 1
     ):
