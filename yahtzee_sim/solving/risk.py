@@ -85,10 +85,14 @@ class RiskTable:
 
 
 def scale_table(rules: RuleSet, theta: float) -> np.ndarray:
-    """``exp(-θ q)`` for every number of points one move can score (bonuses included)."""
+    """``exp(-θ q)`` for every number of points one move can score (bonuses included).
+
+    Each entry is the C library's ``exp`` (:func:`math.exp`), not NumPy's: ``np.exp`` runs
+    a SIMD routine on AVX-512 processors whose last bit differs, and the tables must not
+    depend on the processor."""
     kr = kernel_rules(rules)
     top = int(kr.box_max.max()) + rules.upper_bonus + rules.yahtzee_bonus + 1
-    return np.exp(-theta * np.arange(top))
+    return np.array([math.exp(-theta * q) for q in range(top)], dtype=np.float64)
 
 
 def solve_risk(rules: str | RuleSet, theta: float) -> RiskTable:
