@@ -150,3 +150,17 @@ def test_gather_and_keep_codes_refuse_reads_outside_the_tables():
     with pytest.raises(ValueError, match="face counts"):
         keep_codes(kr, dice[:, :3], dice[:, :3], out)
     assert keep_codes(kr, dice, dice, out) == -1 and keep_codes(kr, dice + 1, dice, out) == 0
+
+
+def test_only_lanes_over_upper_totals_refuse_a_negative_first_lane():
+    """A lane over upper totals below 0 names no table row: refused. A need lane below 0
+    (the target already met) is valid and read as the row's top value."""
+    rules = get_rules("upper-3d4f")
+    kr, lanes = kernel_rules(rules), value_table(rules).lanes()
+    n, (used, upper, flag, lo, nu, row0, lane_row) = _groups(rules, 50)
+    bad_lo = lo.copy()
+    bad_lo[0] = -1
+    with pytest.raises(ValueError, match="lanes over upper totals start at lane 0"):
+        fill_lanes(kr, lanes, used, upper, flag, bad_lo, nu, row0, lane_row, *_buffers(rules, n))
+    with pytest.raises(ValueError, match="every group needs at least one lane"):
+        fill_lanes(kr, lanes, used, upper, flag, lo, 0 * nu, row0, lane_row, *_buffers(rules, n))
