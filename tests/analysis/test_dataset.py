@@ -10,10 +10,9 @@ import numpy as np
 import pytest
 
 from yahtzee_sim import simulate
+from yahtzee_sim._core.decisions import position_values
 from yahtzee_sim._kernels.lanes import upper_total_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
-from yahtzee_sim._kernels.widget import widget
-from yahtzee_sim._kernels.work_buffers import new_work
 from yahtzee_sim.analysis.decisions.dataset import decision_dataset, grade_decisions
 from yahtzee_sim.cli import main
 from yahtzee_sim.errors import YahtzeeSimError
@@ -154,7 +153,6 @@ def test_keep_options_equal_the_recording_widget_bit_for_bit(preset):
         "action": np.zeros(len(pick), dtype=np.int64),
     }
     got = grade_decisions(rules, rec)
-    work = new_work(kr, np.int64(1), np.int64(2))
     checked = 0
     for i in range(len(pick)):
         j, r = int(rec["rolls_left"][i]), int(rec["roll"][i])
@@ -165,13 +163,12 @@ def test_keep_options_equal_the_recording_widget_bit_for_bit(preset):
             min(int(rec["upper_total"][i]), rules.upper_cap),
             int(rec["flag"][i]),
         )
-        _, _, _, keep_vals, roll_vals = widget(
-            kr, lanes, u, up, f, up, np.int64(1), work, np.int64(2)
-        )
+        keep_vals, _, _ = position_values(kr, lanes, u, up, f)  # one recording widget run
         lo, hi = got["option_ptr"][i], got["option_ptr"][i + 1]
         for a, v in zip(got["option_actions"][lo:hi], got["option_values"][lo:hi], strict=True):
             whole = t.keep_size[a] == rules.n_dice
-            want = roll_vals[0, r, 0] if whole else keep_vals[j, a, 0]
+            # keeping every die with one reroll left: the roll's best box
+            want = keep_vals[1, t.roll_keep_index[r]] if whole else keep_vals[j, a]
             assert v == want, (preset, i, a)
             checked += 1
     assert checked > 20

@@ -1,5 +1,5 @@
-"""Many games' turns in few widget calls: mixed-state lanes valued by max-EV, need lanes
-batched by shared boxes, and the grouping of games by key."""
+"""Many games' turns in few widget calls: need lanes batched by shared boxes, and the grouping
+of games by key (mixed-state max-EV lanes: ``tests/kernels/test_fill_kernels.py``)."""
 
 from __future__ import annotations
 
@@ -10,58 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yahtzee_sim._kernels.scoring import kernel_rules, scored_state
-from yahtzee_sim._kernels.work_buffers import buffer_rows, new_work
+from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.game.state import decode_state
 from yahtzee_sim.solving.solver import value_table
-from yahtzee_sim.strategies import get_strategy
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("rules_name", ["yahtzee", "yatzy"])
-def test_mixed_lanes_with_max_ev_values_reproduce_optimal_decisions(rules_name):
-    """Games at different states as the lanes of one widget_mixed call, each box valued
-    by max-EV (points + bonuses + the next state's value): every lane's decisions and
-    value are optimal's at its own state (joker rules and Yahtzee bonuses included)."""
-    from yahtzee_sim._kernels.box_step import mask_used_boxes
-    from yahtzee_sim._kernels.widget import widget_mixed
-
-    rules = get_rules(rules_name)
-    kr = kernel_rules(rules)
-    V = value_table(rules).values
-    opt = get_strategy("optimal")
-    rng = np.random.default_rng(0)
-    states = rng.choice(np.flatnonzero(V > 0), size=12, replace=False)
-    if rules.has_yahtzee_flag:  # and states whose rolls earn the Yahtzee bonus
-        used, _, flag = decode_state(rules, np.flatnonzero(V > 0))
-        states = np.r_[states, rng.choice(np.flatnonzero(V > 0)[flag == 1], 6, replace=False)]
-    states = np.sort(states)
-    keep_opt, cat_opt = opt.decision_table(rules, states)
-    nu = len(states)
-    work = new_work(kr, nu, 1)
-    val = buffer_rows(work.val, kr.slot_points.shape[0], nu)
-    val_bonus = buffer_rows(work.val_bonus, kr.slot_points.shape[0], nu)
-    used_l, upper_l, flag_l = decode_state(rules, states)
-    for t in range(nu):
-        used, upper, flag = int(used_l[t]), int(upper_l[t]), int(flag_l[t])
-        for c in range(rules.n_boxes):
-            if (used >> c) & 1:
-                continue
-            for slot in range(kr.slot_ptr[c], kr.slot_ptr[c + 1]):
-                p = int(kr.slot_points[slot])
-                s2, bonus = scored_state(kr, used, upper, flag, c, p)
-                val[slot, t] = p + bonus + V[s2]
-                if flag:  # the roll also earns the Yahtzee bonus
-                    val_bonus[slot, t] = p + bonus + V[s2] + rules.yahtzee_bonus
-        mask_used_boxes(kr, used, t, val)
-    lane_used = np.ascontiguousarray(used_l, dtype=np.int64)
-    lane_flag = np.ascontiguousarray(flag_l, dtype=np.int64)
-    W, cat, keep = widget_mixed(kr, lane_used, lane_flag, nu, work, 1)
-    assert np.allclose(W[0, :nu], V[states], atol=1e-9)
-    assert np.array_equal(cat[:, :nu].T, cat_opt)
-    for j in range(1, rules.rolls_per_turn):
-        assert np.array_equal(keep[j, :, :nu].T, keep_opt[:, j - 1])
 
 
 @given(st.lists(st.integers(-(2**40), 2**40), min_size=1, max_size=300), st.integers(1, 20))
