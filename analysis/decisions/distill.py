@@ -1,6 +1,6 @@
 """Distil optimal play into a short rule card, and the curve number of rules → exact mean.
 
-The learner is a greedy search of our own (numpy and one numba kernel; no extra
+The learner is a greedy search of our own (numpy and one compiled kernel; no extra
 dependency). It grows a :class:`~yahtzee_sim.strategies.cards.format.Card` one rule at a time:
 
 1. **Sample the card's own play.** ``n_games`` games of the current card are played

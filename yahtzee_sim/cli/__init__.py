@@ -43,8 +43,8 @@ Write one module, e.g. ``yahtzee_sim/cli/regret.py``::
 and declare it with one entry in :data:`.main.COMMANDS`, ``Command("regret", "one line
 for --help", regret.add_arguments, regret.run)``, with ``regret`` added to the
 ``from . import ...`` line; then its handbook page in ``COMMAND_PAGES``
-(``tools/doc_tables.py``) and ``python tools/doc_tables.py``. Heavy modules (numba kernels
-beyond the core, pandas, matplotlib, every strategy) are imported inside ``run``:
+(``tools/doc_tables.py``) and ``python tools/doc_tables.py``. Heavy modules (the solver
+and the analysis, pandas, matplotlib, every strategy) are imported inside ``run``:
 ``yahtzee-sim --help`` builds every command's parser and must stay fast.
 """
 

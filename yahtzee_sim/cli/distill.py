@@ -49,7 +49,7 @@ def format_distill(res) -> str:
 
 def run_distill(args: argparse.Namespace) -> int:
     """Learn a card (:func:`yahtzee_sim.analysis.decisions.distill.distill`), save it, print it."""
-    # the learner loads numba kernels and every strategy: imported here, not for --help.
+    # the learner loads the analysis and every strategy: imported here, not for --help.
     from yahtzee_sim.analysis.decisions.distill import distill
 
     files.check_file("--out", args.out)

@@ -1,5 +1,5 @@
 """The game: rule sets, dice and their chance outcomes, the state encoding, box names.
 
 The bottom layer. It imports nothing of the package but :mod:`yahtzee_sim.errors` and the
-numba kernels (:mod:`yahtzee_sim._kernels`).
+kernels' input bundles (:mod:`yahtzee_sim._kernels`).
 """
