@@ -4,9 +4,9 @@ The suite runs on every core (pytest-xdist, ``-n`` in ``pyproject.toml``). The
 workers of one run share one cache folder, so a table one worker solved (or an
 exact result it cached) is read by the others instead of solved again: the table cache
 writes files atomically, and a worker that needs a table another is solving waits for
-it (:mod:`yahtzee_sim.solving.cache`'s lock files). Each worker runs numba's parallel kernels on
-one thread: the workers already use every core, and more threads than cores only make
-them wait for each other.
+it (:mod:`yahtzee_sim.solving.cache`'s lock files). Each worker runs the compiled core's parallel
+kernels on one thread: the workers already use every core, and more threads than cores only
+make them wait for each other.
 """
 
 from __future__ import annotations
@@ -16,9 +16,8 @@ import os
 import numpy as np
 import pytest
 
-if os.environ.get("PYTEST_XDIST_WORKER") is not None:  # before numba is imported
-    os.environ["NUMBA_NUM_THREADS"] = "1"
-    os.environ["YAHTZEE_SIM_THREADS"] = "1"  # the compiled core's kernels too
+if os.environ.get("PYTEST_XDIST_WORKER") is not None:
+    os.environ["YAHTZEE_SIM_THREADS"] = "1"
 
 
 def pytest_addoption(parser):

@@ -3,9 +3,9 @@ gives one clear line naming the variable (an error, or a warning and a documente
 fallback), never silence or a traceback.
 
 Variables: ``YAHTZEE_SIM_MEMORY`` (the memory budget), ``YAHTZEE_SIM_CACHE``,
-``XDG_CACHE_HOME`` and ``HOME`` (the folder of solved tables), ``NUMBA_CACHE_DIR`` (the
-folder of compiled kernels, read by numba through the package's cache locator). The
-command line is run in subprocesses: exit code 2, one line on stderr, no traceback.
+``XDG_CACHE_HOME`` and ``HOME`` (the folder of solved tables), ``YAHTZEE_SIM_THREADS`` (the
+compiled core's threads). The command line is run in subprocesses: exit code 2, one line on
+stderr, no traceback.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from yahtzee_sim.engine.memory_budget import (
@@ -194,19 +195,25 @@ def test_cli_refuses_a_cache_folder_that_is_a_file(tmp_path):
     ]
 
 
-# ------------------------------------------------------------------ NUMBA_CACHE_DIR
-def test_unusable_numba_cache_dir_warns_once(tmp_path):
-    file = tmp_path / "numba-cache"
-    file.write_text("")
-    code = "import yahtzee_sim._kernels.widget\nimport yahtzee_sim._kernels.scoring\n"
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        env={**os.environ, "NUMBA_CACHE_DIR": str(file)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    warned = [line for line in done.stderr.splitlines() if "KernelCacheWarning" in line]
-    assert len(warned) == 1 and f"NUMBA_CACHE_DIR={str(file)!r} cannot be used" in warned[0]
-    assert "Traceback" not in done.stderr
+# -------------------------------------------------------------- YAHTZEE_SIM_THREADS
+@pytest.mark.parametrize("value", ["0", "two", "-1", "1.5"])
+def test_cli_refuses_a_thread_count_that_is_not_a_whole_number(value):
+    done = cli("solve", "--rules", "upper-3d4f", YAHTZEE_SIM_THREADS=value)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [
+        f"yahtzee-sim solve: error: $YAHTZEE_SIM_THREADS must be a whole number of threads "
+        f">= 1, got {value!r}"
+    ]
+
+
+def test_a_thread_count_from_the_environment_gives_the_same_values(monkeypatch):
+    from yahtzee_sim.engine.threads import get_threads
+    from yahtzee_sim.game.rules import get_rules
+    from yahtzee_sim.solving.solver import solve
+
+    values = []
+    for n in ("1", "2"):
+        monkeypatch.setenv("YAHTZEE_SIM_THREADS", n)
+        assert get_threads() == int(n)
+        values.append(solve(get_rules("upper-3d4f")).values)
+    np.testing.assert_array_equal(values[0], values[1])
