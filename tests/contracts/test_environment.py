@@ -198,6 +198,7 @@ def test_cli_refuses_a_cache_folder_that_is_a_file(tmp_path):
 # -------------------------------------------------------------- YAHTZEE_SIM_THREADS
 @pytest.mark.parametrize("value", ["0", "two", "-1", "1.5"])
 def test_cli_refuses_a_thread_count_that_is_not_a_whole_number(value):
+    # whether or not the command needs the threads (the table may be cached already)
     done = cli("solve", "--rules", "upper-3d4f", YAHTZEE_SIM_THREADS=value)
     assert done.returncode == 2, done.stderr
     assert done.stderr.splitlines() == [

@@ -24,6 +24,7 @@ from yahtzee_sim.cli import (
 from yahtzee_sim.cli.missing_extras import missing_extra_message, missing_optional
 from yahtzee_sim.cli.options import EXIT_USAGE, Command, Parser, flag_message
 from yahtzee_sim.engine.memory_budget import memory_from_environment
+from yahtzee_sim.engine.threads import threads_from_environment
 
 #: Every subcommand, in the order ``yahtzee-sim --help`` lists them.
 COMMANDS: tuple[Command, ...] = (
@@ -190,8 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     missing optional extra print one line on stderr and return 2; no traceback. A
     message that starts with an API keyword names the command's option instead
     (:func:`~yahtzee_sim.cli.options.flag_message`: ``--games must be ...``). The
-    environment is input too: a bad ``YAHTZEE_SIM_MEMORY`` stops every command at once,
-    whether or not it would have needed the budget.
+    environment is input too: a bad ``YAHTZEE_SIM_MEMORY`` or ``YAHTZEE_SIM_THREADS`` stops
+    every command at once, whether or not it would have needed the budget or the threads.
 
     Examples
     --------
@@ -208,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     run = {c.name: c.run for c in COMMANDS}[args.command]
     try:
         memory_from_environment()  # a bad value is reported before any work
+        threads_from_environment()
         return run(args)
     except ValueError as exc:  # YahtzeeSimError and every other bad-input error of the API
         return _fail(args.command, flag_message(str(exc), args))
