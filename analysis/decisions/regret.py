@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import time
 
-import numba
 import numpy as np
 
+from yahtzee_sim._core.regret import level_regret
 from yahtzee_sim._kernels.lanes import upper_total_lanes
-from yahtzee_sim._kernels.regret import level_regret
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.analysis.decisions.regret_tables import (
     RegretResult,
@@ -31,6 +30,7 @@ from yahtzee_sim.analysis.decisions.regret_tables import (
     move_text,
 )
 from yahtzee_sim.engine.summary import strategy_label
+from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.engine.weighted_bar import WeightedBar
 from yahtzee_sim.exact.exact_costs import exact_bar
 from yahtzee_sim.exact.forward import forward_pass
@@ -151,8 +151,10 @@ class RegretAccumulator(RegretTables):
         top_best = np.empty((m, R), dtype=np.int64)
         groups = state_runs(used, flag)
         out = (loss, bc, top_roll, top_p, top_loss, top_best)
-        chunks = 4 * numba.get_num_threads()
-        level_regret(self.kr, self.lanes, used, upper, flag, groups, keep, cat, out, chunks)
+        threads = get_threads()
+        level_regret(
+            self.kr, self.lanes, used, upper, flag, groups, keep, cat, out, 4 * threads, threads
+        )
         # weighted sums with numpy's fixed reduction order, not BLAS (whose threading
         # and alignment-dependent kernels change the last bits from run to run)
         a = reach[s]
