@@ -25,10 +25,10 @@ import argparse
 import json
 import time
 
-import numba
 import numpy as np
 
 from yahtzee_sim._kernels.lanes import compact_upper_lanes
+from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.exact.laws import prepared
 from yahtzee_sim.exact.saved_forward import chunk_charges
 from yahtzee_sim.exact.saved_moments import (
@@ -88,7 +88,7 @@ def estimate(name: str, strategy_id: str, min_positions: int, run: tuple) -> dic
         total += seconds * size
         positions += size
     return {"rules": name, "strategy": strategy_id, "saved": run[0], "pooled": run[1],
-            "threads": numba.get_num_threads(), "positions": positions,
+            "threads": get_threads(), "positions": positions,
             "us_per_position": per_level, "estimated_cpu_s": round(total, 1)}  # fmt: skip
 
 

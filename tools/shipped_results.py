@@ -14,8 +14,6 @@ import argparse
 import json
 from concurrent.futures import ThreadPoolExecutor
 
-import numba
-
 from yahtzee_sim.analysis.report import exact_cache
 from yahtzee_sim.analysis.report.exact_stage import evaluate_strategy
 from yahtzee_sim.analysis.report.plan import is_deterministic
@@ -27,6 +25,7 @@ from yahtzee_sim.analysis.report.shipped_results import (
     write_results_file,
 )
 from yahtzee_sim.analysis.report.tables import REFERENCE
+from yahtzee_sim.engine.threads import set_threads
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.strategies import default_strategy_ids
 
@@ -44,7 +43,7 @@ def fresh_records() -> dict[str, dict]:
     cases = [(name, sid) for name in SHIPPED_REPORT_RULES for sid in shipped_strategies()]
 
     def one(case):
-        numba.set_num_threads(1)
+        set_threads(1)
         name, sid = case
         rules = get_rules(name)
         exact, regret, error = evaluate_strategy(sid, rules, SHIPPED_TOP)

@@ -7,8 +7,6 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
-import numba
-
 from yahtzee_sim.analysis.report import exact_cache
 from yahtzee_sim.analysis.report.plan import ReportPlan
 from yahtzee_sim.analysis.report.tables import REFERENCE
@@ -38,7 +36,6 @@ def exact_stage(plan: ReportPlan, todo: list[str], skipped: dict, bar):
     threads = max(1, get_threads() // workers)
 
     def one(sid):
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))  # regret's
         set_threads(threads)
         return evaluate_strategy(plan.strategies[sid], rules, top, quick)
 

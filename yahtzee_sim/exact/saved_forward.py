@@ -4,7 +4,7 @@ Level by level (number of filled boxes, the empty sheet first) over the solver's
 state layout (:class:`~yahtzee_sim.game.state.StateLayout`), the exact probability of
 reaching every turn-start state ``(used, upper, flag, saved rolls)`` under a deterministic
 position-only strategy is pushed through its turns, with every decision point it reaches
-charged against optimal play (:mod:`yahtzee_sim._kernels.saved_regret`: keeps by rerolls
+charged against optimal play (:mod:`yahtzee_sim._core.saved_regret`: keeps by rerolls
 left, the choice to stop and save, the box). The strategy is asked for its decisions as
 the moments pass asks (:func:`~yahtzee_sim.exact.saved_moments.position_decisions`), for
 the positions the level reaches only.
@@ -24,13 +24,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import numba
 import numpy as np
 from tqdm.auto import tqdm
 
-from yahtzee_sim._kernels.saved_regret import saved_level_regret, scatter_reach
+from yahtzee_sim._core.saved_regret import saved_level_regret, scatter_reach
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.summary import strategy_label
+from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.exact.forward_file import ForwardFile, forward_path
 from yahtzee_sim.exact.hopeless_pool import PoolingBroken, hopeless_rows, pool_hopeless
 from yahtzee_sim.exact.level_file import IN_MEMORY_STATES
@@ -61,7 +61,7 @@ POOL_HOPELESS = True
 class LevelCharges:
     """The reached positions of one chunk of a level and what the kernel found there
     (rows aligned with ``positions``; see
-    :func:`~yahtzee_sim._kernels.saved_regret.saved_level_regret`)."""
+    :func:`~yahtzee_sim._core.saved_regret.saved_level_regret`)."""
 
     turn: int  # boxes filled
     positions: np.ndarray  # (m, 3) used, upper, flag
@@ -299,10 +299,9 @@ def chunk_charges(rules: RuleSet, lanes, k: int, pos, reach_in, keep, cat):
     out = (charges.loss, charges.top_f, charges.top_i, charges.by_cat, charges.points, *nxt)
     groups = state_runs(pos[:, 0], pos[:, 2])
     hopeless = upper_lanes(rules, pos[:, 0])[0]
-    saved_level_regret(
-        kr, lanes, (layout.block_offset, layout.upper_count), pos, hopeless,
-        groups, reach_in, keep, cat, out, 4 * numba.get_num_threads(),
-    )  # fmt: skip
+    threads = get_threads()
+    args = (kr, lanes, (layout.block_offset, layout.upper_count), pos, hopeless, groups)
+    saved_level_regret(*args, reach_in, keep, cat, out, 4 * threads, threads)
     if (nxt[2] < 0).any():  # the bound on next states is the rules' own: never passed
         raise AssertionError("more next states than a position can reach")
     return charges, nxt
