@@ -204,7 +204,9 @@ cdef check_decisions(Rules r, keep, cat, int64_t n):
     layers, n_rolls)`` of keep indices, a layer per reroll at least; ``cat`` int8 ``(n,
     n_rolls)``."""
     if keep.dtype != np.int16 or cat.dtype != np.int8:
-        raise ValueError(f"keep_dec must be int16 and cat_dec int8, got {keep.dtype} and {cat.dtype}")
+        raise ValueError(
+            f"keep_dec must be int16 and cat_dec int8, got {keep.dtype} and {cat.dtype}"
+        )
     if keep.ndim != 3 or cat.ndim != 2 or keep.shape[0] != n or cat.shape[0] != n:
         raise ValueError(f"keep_dec must be (n, layers, n_rolls) and cat_dec (n, n_rolls), n = {n}")
     if keep.shape[1] < r.rolls - 1 or keep.shape[2] != r.n_rolls or cat.shape[1] != r.n_rolls:

@@ -58,7 +58,9 @@ cdef struct Scratch:
     int64_t size
 
 
-cdef inline bint new_scratch(const Rules* kr, int64_t max_nu, int64_t width, Scratch* s) noexcept nogil:
+cdef inline bint new_scratch(
+    const Rules* kr, int64_t max_nu, int64_t width, Scratch* s
+) noexcept nogil:
     """Allocate ``s`` for groups of up to ``max_nu`` lanes, each with up to ``width`` next
     states (a table of twice as many slots or more, a power of two; keys -1); False if
     memory ran out (:func:`free_scratch` then frees what was taken)."""

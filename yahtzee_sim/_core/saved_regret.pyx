@@ -126,7 +126,9 @@ cdef void layer_charges(
     reach_layer(kr, keep_row, p, sc.w, sc.fin)
 
 
-cdef void lane_tops(const Rules* kr, const Level* L, int64_t a, int64_t b, Scratch* sc) noexcept nogil:
+cdef void lane_tops(
+    const Rules* kr, const Level* L, int64_t a, int64_t b, Scratch* sc
+) noexcept nogil:
     """The most rerolls left with mass in the turns of positions ``a .. b - 1``: the first
     roll of the most saved rolls reached (-1: none reached), into ``sc.top``; their roll
     laws, outcome counts and turn-end banks cleared."""
@@ -261,7 +263,8 @@ cdef check_level(Rules r, LaneTable t, offset, count, pos, hopeless, group_ptr):
     if n == 0:
         return
     used, upper, flag = pos[:, 0], pos[:, 1], pos[:, 2]
-    if used.min() < 0 or used.max() >= (1 << r.n_boxes) or flag.min() < 0 or flag.max() >= r.flag_size:
+    if (used.min() < 0 or used.max() >= (1 << r.n_boxes) or flag.min() < 0
+            or flag.max() >= r.flag_size):
         raise ValueError("pos must hold used-masks and flags of the rules")
     lanes_held = np.asarray(count)[used]
     if upper.min() < 0 or (upper >= lanes_held).any() or (hopeless >= lanes_held).any():
@@ -295,7 +298,9 @@ cdef check_out(Rules r, out, int64_t n):
     kinds = r.levels + 1
     loss, top_f, top_i, by_cat, points, o_idx, o_mass, o_n = out
     if loss.shape != (n, kinds) or top_f.shape != (n, kinds, 2) or top_i.shape != (n, kinds, 4):
-        raise ValueError(f"loss, top_f and top_i must be (n, {kinds}), (n, {kinds}, 2), (n, {kinds}, 4)")
+        raise ValueError(
+            f"loss, top_f and top_i must be (n, {kinds}), (n, {kinds}, 2), (n, {kinds}, 4)"
+        )
     if by_cat.shape != (n, r.n_boxes) or points.shape != (n,) or o_n.shape != (n,):
         raise ValueError(f"by_cat must be (n, {r.n_boxes}), points and o_n (n,), n = {n}")
     if o_idx.ndim != 2 or o_idx.shape[0] != n or o_mass.shape != o_idx.shape:
@@ -406,28 +411,30 @@ def saved_level_regret(
     """
     cdef Rules r = rules_of(kr)
     cdef LaneTable t = lanes_of(lanes)
-    cdef Level L
-    cdef Out o
-    cdef Py_ssize_t chunk
-    cdef int64_t failed = 0, n_groups
     offset, count = (np.asarray(a) for a in layout)
     pos, hopeless = np.asarray(pos), np.asarray(hopeless)
     reach_in, keep, cat = np.asarray(reach_in), np.asarray(keep), np.asarray(cat)
     check_level(r, t, offset, count, pos, hopeless, group_ptr)
-    n = pos.shape[0]
-    check_decisions(r, reach_in, keep, cat, n)
-    check_out(r, out, n)
-    if n == 0:
+    check_decisions(r, reach_in, keep, cat, pos.shape[0])
+    check_out(r, out, pos.shape[0])
+    if pos.shape[0] == 0:
         return
-    arrays = tuple(np.ascontiguousarray(a) for a in (offset, count, pos, hopeless, group_ptr,
-                                                      reach_in, keep, cat))
-    n_groups = len(arrays[4]) - 1
-    L = level_of(arrays, n_groups)
-    o = out_of(out)
+    arrays = (offset, count, pos, hopeless, group_ptr, reach_in, keep, cat)
+    run_level(&r, &t, tuple(np.ascontiguousarray(a) for a in arrays), out, n_chunks, n_threads)
+
+
+cdef run_level(const Rules* r, const LaneTable* t, arrays, out, int64_t n_chunks, int n_threads):
+    """The body of :func:`saved_level_regret` on its checked, contiguous arrays: the groups
+    in ``n_chunks`` chunks in parallel."""
+    cdef int64_t n_groups = len(arrays[4]) - 1
+    cdef Level L = level_of(arrays, n_groups)
+    cdef Out o = out_of(out)
+    cdef Py_ssize_t chunk
+    cdef int64_t failed = 0
     n_chunks = max(1, min(n_groups, n_chunks))
     with nogil, parallel(num_threads=max(n_threads, 1)):
         for chunk in prange(n_chunks, schedule="dynamic"):
-            if not regret_chunk(&r, &t, &L, chunk, n_chunks, &o):
+            if not regret_chunk(r, t, &L, chunk, n_chunks, &o):
                 failed += 1
     if failed:
         raise MemoryError("saved_level_regret: out of memory for its work buffers")
