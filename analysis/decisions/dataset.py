@@ -22,9 +22,9 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from yahtzee_sim._core.options import decision_options
 from yahtzee_sim._core.scoring import box_options
 from yahtzee_sim._kernels.lanes import upper_total_lanes
-from yahtzee_sim._kernels.regret import decision_options
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.analysis.decisions.regret import decision_layer_name
 from yahtzee_sim.analysis.decisions.saved_options import grade_saved_decisions
@@ -34,6 +34,7 @@ from yahtzee_sim.engine.observation import action_names, n_actions, roll_names
 from yahtzee_sim.engine.records import recorded_blocks
 from yahtzee_sim.engine.simulate import DEFAULT_CHUNK
 from yahtzee_sim.engine.summary import strategy_label
+from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.errors import DatasetError
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import encode_state
@@ -235,6 +236,7 @@ def _options(rules: RuleSet, rec: dict, lanes) -> tuple:
         opt_ptr[order],
         opt_ptr[order + 1],
         out,
+        get_threads(),
     )
     return order, n_opts, opt_ptr, out
 
