@@ -4,7 +4,7 @@ Prints one JSON object. Usage::
 
     python benchmarks/bench_engine.py [--games 1000000] [--jobs 1 2] [--strategies ...]
 
-Timings are wall-clock after a warm-up run (JIT cache loaded, worker pool
+Timings are wall-clock after a warm-up run (modules loaded, worker pool
 started); ``warmup_seconds`` reports that first run. Targets (issue 2):
 1,000,000 greedy games <= 4 s and 1,000,000 random games <= 2 s with 2 jobs;
 per-game results of 1,000,000 games <= 200 MB.

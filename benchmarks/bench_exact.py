@@ -5,7 +5,7 @@ Usage::
     python benchmarks/bench_exact.py [--repeat 3]
 
 Each case runs in a fresh process (so its peak RSS is its own), after one warm-up
-process has compiled the kernels and solved the tables into the disk caches:
+process has solved the tables into the disk cache:
 
 * ``optimal_moments``: ``evaluate("optimal", "yahtzee", distribution=False)`` —
   target <= 3 s;
@@ -14,7 +14,7 @@ process has compiled the kernels and solved the tables into the disk caches:
   ``keep``/``box`` API — target <= 60 s;
 * ``peak_rss_gb`` of each case — target <= 6 GB.
 
-Times are the median of ``--repeat`` in-process evaluations (warm JIT, table
+Times are the median of ``--repeat`` in-process evaluations (after a first one, table
 loaded); ``first_call_seconds`` includes loading the solved table from disk.
 """
 
@@ -67,7 +67,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="timed evaluations per case")
     args = parser.parse_args()
-    run_case("optimal", "2-yatzy", True, 1)  # warm-up: compile kernels, solve the table
+    run_case("optimal", "2-yatzy", True, 1)  # warm-up: solve the table
     run_case("optimal", "yahtzee", False, 1)
     out: dict = {"benchmark": "exact", "repeat": args.repeat}
     ok = True

@@ -1,20 +1,18 @@
-"""First-run benchmark: each first answer of a new user, cold and warm, and the kernels it compiles.
+"""First-run benchmark: each first answer of a new user, cold and warm.
 
 Prints one JSON object. Usage::
 
     python benchmarks/bench_first_run.py [--only report,simulate,exact,advise] [--skip-warm]
     python benchmarks/bench_first_run.py --only exact_greedy,solve,regret  # the bars
 
-Each command runs as the CLI in a fresh process, first with empty numba and table caches
-(temporary ``NUMBA_CACHE_DIR`` and ``YAHTZEE_SIM_CACHE``: a fresh install), then again with
-the caches the first run left (``warm``). Every command gets caches of its own, so each
-figure is that command's first answer, not one prepared by an earlier command. For each
-run the JSON gives the wall time, the compile notice's announced extra seconds and the
-progress bar's first estimate (the time it showed elapsed and left, both read from the
-command's stderr, when it printed them), and, for the cold run, each top-level numba
-compilation the main process made: the kernel's ``module.name`` and its compile seconds
-(kernels compiled by a warm-up process appear in that process, not here).
-
+Each command runs as the CLI (``python -m yahtzee_sim``) in a fresh process, first with an
+empty table cache (a temporary ``YAHTZEE_SIM_CACHE``: a fresh install), then again with the
+cache the first run left (``warm``). Every command gets a cache of its own, so each figure
+is that command's first answer, not one prepared by an earlier command; a command that
+starts from a stored table (:data:`STORED_TABLES`) finds that table linked into its cache
+from this machine's. For each run the JSON gives the wall time and the progress bar's
+first estimate and length (the time it showed elapsed and left, read from the command's
+stderr, when it printed them).
 """
 
 from __future__ import annotations
@@ -60,7 +58,7 @@ COMMANDS = {
     "exact": ["exact", "--strategy", "{tmp}/my_strategy.py:MostCommon"],
     "advise": ["advise", "--dice", "1,2,3,4,6", "--rolls-left", "2"],
     # Maxi Yatzy's table (10 GiB) is solved once and stays on disk: the first answer with
-    # the table there (linked from this machine's table cache) and the numba cache empty
+    # the table there (linked from this machine's table cache), the cache empty otherwise
     "advise_maxi": [
         "advise",
         "--rules",
@@ -70,8 +68,8 @@ COMMANDS = {
         "--rolls-left",
         "2",
     ],
-    # the progress bars of the exact law, a solve (``--force``: warm, it solves again
-    # with its kernels cached) and the regret
+    # the progress bars of the exact law, a solve (``--force``: warm, it solves again)
+    # and the regret
     "exact_greedy": ["exact", "--strategy", "greedy"],
     "solve": ["solve", "--rules", "yatzy", "--force"],
     "regret": ["regret", "--strategy", "greedy"],
@@ -82,37 +80,6 @@ STORED_TABLES = {"advise_maxi": "maxi-yatzy"}
 #: The commands measured unless ``--only`` names others.
 DEFAULT = ("report", "simulate", "exact", "advise", "advise_maxi", "regret")
 
-RUNNER = r"""
-import json, os, sys, time
-from numba.core import event
-
-stack, compiled = [], {}
-
-
-class Compiles(event.Listener):
-    def on_start(self, ev):
-        func = ev.data["dispatcher"].py_func
-        stack.append((time.perf_counter(), f"{func.__module__}.{func.__qualname__}"))
-
-    def on_end(self, ev):
-        t0, name = stack.pop()
-        if not stack:
-            compiled[name] = compiled.get(name, 0.0) + time.perf_counter() - t0
-
-
-event.register("numba:compile", Compiles())
-from yahtzee_sim.cli import main
-
-sys.argv = ["yahtzee-sim", *json.loads(os.environ["FIRST_RUN_ARGS"])]
-try:
-    code = main()
-finally:
-    with open(os.environ["FIRST_RUN_KERNELS"], "w") as out:
-        json.dump({k: round(v, 2) for k, v in sorted(compiled.items())}, out)
-sys.exit(code)
-"""
-
-NOTICE = re.compile(r"about (\d+) s more than later runs")
 CLOCK = r"(\d+):(\d\d)(?::(\d\d))?"
 ESTIMATE = re.compile(rf"\[{CLOCK}<{CLOCK}[,\]]")
 
@@ -138,19 +105,17 @@ def last_elapsed(stderr: str) -> float | None:
     return found
 
 
-def run(args: list[str], env: dict[str, str], kernels: Path) -> dict:
-    """One CLI run in a fresh process: wall time, exit code, notice and first estimate."""
-    env = {**env, "FIRST_RUN_ARGS": json.dumps(args), "FIRST_RUN_KERNELS": str(kernels)}
+def run(args: list[str], env: dict[str, str]) -> dict:
+    """One CLI run in a fresh process: wall time, first estimate and length of its bar."""
     t0 = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", RUNNER], env=env, capture_output=True, text=True)
+    command = [sys.executable, "-m", "yahtzee_sim", *args]
+    done = subprocess.run(command, env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - t0
     if done.returncode != 0:
         raise SystemExit(f"yahtzee-sim {' '.join(args)} failed:\n{done.stderr[-2000:]}")
-    notice = NOTICE.search(done.stderr)
     estimate = first_estimate(done.stderr)
     return {
         "seconds": round(seconds, 1),
-        "notice_seconds": float(notice.group(1)) if notice else None,
         "first_estimate_seconds": estimate[1] if estimate else None,
         "first_estimate_elapsed": estimate[0] if estimate else None,
         "bar_seconds": last_elapsed(done.stderr),
@@ -180,26 +145,19 @@ def table_missing(name: str) -> str | None:
 
 
 def first_answer(name: str, skip_warm: bool) -> dict:
-    """A command cold (empty caches of its own) and then warm (the caches it left)."""
+    """A command cold (an empty table cache of its own) and then warm (the cache it left)."""
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "my_strategy.py").write_text(USER_STRATEGY)
         args = [a.format(tmp=tmp) for a in COMMANDS[name]]
-        env = {
-            **os.environ,
-            "NUMBA_CACHE_DIR": f"{tmp}/numba",
-            "YAHTZEE_SIM_CACHE": f"{tmp}/tables",
-        }
+        env = {**os.environ, "YAHTZEE_SIM_CACHE": f"{tmp}/tables"}
         if name in STORED_TABLES:
             link_stored_table(STORED_TABLES[name], Path(f"{tmp}/tables"))
-        kernels = Path(tmp) / "kernels.json"
         command = "yahtzee-sim " + " ".join(COMMANDS[name])
-        out = {"command": command, "cold": run(args, env, kernels)}
+        out = {"command": command, "cold": run(args, env)}
         if name in STORED_TABLES:
             out["stored_table"] = STORED_TABLES[name]
-        out["cold"]["kernels"] = json.loads(kernels.read_text())
-        out["cold"]["compile_seconds"] = round(sum(out["cold"]["kernels"].values()), 1)
         if not skip_warm:
-            out["warm"] = run(args, env, kernels)
+            out["warm"] = run(args, env)
     return out
 
 
@@ -233,15 +191,12 @@ def main() -> int:
 
 
 def _estimates(cold: dict) -> str:
-    """What a first run announced: the compile notice's extra seconds and the progress
-    bar's first estimate of its length (time elapsed + time left), with the bar's length."""
-    text = ""
-    if cold.get("notice_seconds") is not None:
-        text += f"; announced: about {cold['notice_seconds']:.0f} s more than later runs"
-    if cold.get("first_estimate_seconds") is not None:
-        first = cold["first_estimate_elapsed"] + cold["first_estimate_seconds"]
-        text += f"; the bar's first estimate {first:.0f} s, its length {cold['bar_seconds']:.0f} s"
-    return text
+    """The progress bar's first estimate of a first run's length (time elapsed + time
+    left), with the bar's length."""
+    if cold.get("first_estimate_seconds") is None:
+        return ""
+    first = cold["first_estimate_elapsed"] + cold["first_estimate_seconds"]
+    return f"; the bar's first estimate {first:.0f} s, its length {cold['bar_seconds']:.0f} s"
 
 
 def rows(r: dict) -> list[Row]:
@@ -253,20 +208,17 @@ def rows(r: dict) -> list[Row]:
             continue
         warm = f", {run['warm']['seconds']:.1f} s warm" if "warm" in run else ""
         cold = run["cold"]
-        caches = "empty caches"
+        cache = "an empty table cache"
         if "stored_table" in run:
-            caches = f"the {run['stored_table']} table stored, the numba cache empty"
-        out.append((
-            f"`{run['command']}`, the first answer ({caches})",
-            f"{cold['seconds']:.1f} s wall clock ({cold['compile_seconds']:.1f} s compiling in "
-            f"the command's own process){warm}{_estimates(cold)}",
-        ))  # fmt: skip
+            cache = f"the {run['stored_table']} table stored, no other"
+        what = f"`{run['command']}`, the first answer ({cache})"
+        out.append((what, f"{cold['seconds']:.1f} s wall clock{warm}{_estimates(cold)}"))
     return out
 
 
 # its entry on the Performance page (perf_page.py)
 AREA = "The report"
-TITLE = "The first answer of each command and the kernels it compiles"
+TITLE = "The first answer of each command, from an empty table cache"
 COMMAND = "python benchmarks/bench_first_run.py"
 SMOKE = None
 

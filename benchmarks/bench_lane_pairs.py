@@ -8,11 +8,12 @@ Usage::
 Plays one block of ``--games`` games of a lane strategy (``win:N``, ``target:β``; its
 table solved or loaded from the cache first), records the inputs of every turn's batched
 decision call (:func:`yahtzee_sim._core.batched.need_lane_decisions`) and its outputs,
-then replays the calls ``--repeat`` times on one thread: ``us_per_pair`` is the median
-of the replays' total time over the number of pairs (one core's time per pair), and
-``decisions_equal`` says whether every replay wrote the recorded decisions again. This
-isolates the kernel that dominates ``bench_engine.py --strategies win:N`` from the
-engine and from the machine's noise between whole simulations.
+then replays the calls ``--repeat`` times on one thread (``threads_limited(1)``):
+``us_per_pair`` is the median of the replays' total time over the number of pairs (one
+core's time per pair), and ``decisions_equal`` says whether every replay wrote the
+recorded decisions again. This isolates the kernel that dominates ``bench_engine.py
+--strategies win:N`` from the engine and from the machine's noise between whole
+simulations.
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ import platform
 import sys
 import time
 
-import numba
 import numpy as np
+from perf_page import cython_version
 
 import yahtzee_sim
 from yahtzee_sim import get_rules, simulate
 from yahtzee_sim._core import batched
 from yahtzee_sim._kernels.scoring import kernel_rules
+from yahtzee_sim.engine.threads import get_threads, threads_limited
 from yahtzee_sim.strategies import get_strategy, score_dependent
 
 FIELDS = ("order", "used", "upper", "flag", "lane", "first_ptr", "first_roll")
@@ -40,14 +42,12 @@ def record_calls(strategy, rules, games: int) -> list[dict]:
     calls = []
     kernel = score_dependent.need_lane_decisions
 
-    def recording(kr, need, order, used, upper, flag, lane, first_ptr, first_roll, keep, cat,
-                  first_keep, *threads):  # fmt: skip
-        kernel(kr, need, order, used, upper, flag, lane, first_ptr, first_roll, keep, cat,
-               first_keep, *threads)  # fmt: skip
-        args = dict(order=order, used=used, upper=upper, flag=flag, lane=lane,
-                    first_ptr=first_ptr, first_roll=first_roll)  # fmt: skip
-        record = {k: np.array(v) for k, v in args.items()}
-        outputs = dict(keep=keep.copy(), cat=cat.copy(), first_keep=first_keep.copy())
+    def recording(*args):
+        kernel(*args)
+        # the arguments: kr, need, then FIELDS, then the outputs keep, cat, first_keep
+        record = {k: np.array(v) for k, v in zip(FIELDS, args[2:9], strict=True)}
+        keep, cat, first_keep = args[9:12]
+        outputs = {"keep": keep.copy(), "cat": cat.copy(), "first_keep": first_keep.copy()}
         calls.append(record | outputs)
 
     score_dependent.need_lane_decisions = recording
@@ -65,7 +65,8 @@ def replay(kr, lanes, calls) -> tuple[float, bool]:
         keep, cat = np.empty_like(c["keep"]), np.empty_like(c["cat"])
         first_keep = np.empty_like(c["first_keep"])
         t = time.perf_counter()
-        batched.need_lane_decisions(kr, lanes, *(c[f] for f in FIELDS), keep, cat, first_keep)
+        inputs = (c[f] for f in FIELDS)
+        batched.need_lane_decisions(kr, lanes, *inputs, keep, cat, first_keep, get_threads())
         total += time.perf_counter() - t
         n = len(c["order"])
         tiles, lane = np.divmod(np.arange(n), batched.TILE)
@@ -89,16 +90,17 @@ def main() -> int:
     strategy = get_strategy(args.strategy)
     strategy.prepare(rules)
     calls = record_calls(strategy, rules, args.games)  # the prepared table, not a second
-    numba.set_num_threads(1)
     kr = kernel_rules(rules)
     pairs = sum(len(c["order"]) for c in calls)
-    runs = [replay(kr, strategy._lanes, calls) for _ in range(args.repeat)]
+    with threads_limited(1):
+        runs = [replay(kr, strategy._lanes, calls) for _ in range(args.repeat)]
     seconds = sorted(r[0] for r in runs)
     out = {
         "benchmark": "lane_pairs",
         "version": yahtzee_sim.__version__,
         "python": platform.python_version(),
-        "numba": numba.__version__,
+        "cython": cython_version(),
+        "threads": 1,
         "machine": platform.machine(),
         "processor": platform.processor(),
         "strategy": args.strategy,

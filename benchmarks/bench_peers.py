@@ -275,7 +275,9 @@ def page_section(rec: dict) -> list[str]:
         f"Measured on {rec['date']} on {m.get('host', 'a machine not recorded')} ({m['cpu']}, "
         f"{m['cores']} cores"
         + ("" if load is None else f", load average {load} over the last 5 minutes")
-        + f"), Python {m['python']}, numba {m['numba']}, against {r['peer']}. "
+        + f"), Python {m['python']}"
+        + (f", the core compiled by Cython {m['cython']}" if m.get("cython") else "")
+        + f", against {r['peer']}. "
         f"Reproduce: `{rec['command']}`.",
         "",
     ]

@@ -4,23 +4,22 @@ Usage::
 
     python benchmarks/bench_report.py [--games 100000] [--quick] [--skip-cold] [--repeat 1]
 
-* ``cold``: a fresh process with empty numba and table caches (temporary
-  ``NUMBA_CACHE_DIR`` and ``YAHTZEE_SIM_CACHE``), as on a fresh machine;
-* ``warm``: the same report again in a new process, with the caches the cold run left
-  (numba kernels, value table, exact laws and regrets of the built-in strategies);
+* ``cold``: a fresh process with an empty table cache (a temporary
+  ``YAHTZEE_SIM_CACHE``), as on a fresh machine;
+* ``warm``: the same report again in a new process, with the cache the cold run left
+  (value table, exact laws and regrets of the built-in strategies);
   ``differing_files`` lists the files of the two runs that are not byte-identical;
-* ``quick`` (with ``--then-quick``): ``report --quick`` with the caches of the warm run.
+* ``quick`` (with ``--then-quick``): ``report --quick`` with the cache of the warm run.
 
 Each run is a separate process that calls :func:`~yahtzee_sim.analysis.report.build.build_report`
 and :func:`~yahtzee_sim.analysis.report.write.write_report` and reports its wall time, CPU
 time (the process and the workers it waited for: steadier than wall time on a busy
-machine), peak RSS and the split by step: ``numba_compile`` (kernels compiled or loaded
-from the numba cache, summed over top-level compilations), ``tables`` (value table solved
-or loaded), ``simulations``, ``exact`` (wall time of the exact stage) with ``exact_cpu``
-and ``regret_cpu`` (evaluation time summed over strategies: exact law and regret
-charging), ``kim_nelson`` and ``figures`` (``write_report``). A step's time includes the
-compilation of the kernels it first uses. ``--quick`` benchmarks
-``report --quick``. Timings on a shared machine are noisy: compare medians of ``--repeat``.
+machine), peak RSS and the split by step: ``imports`` (the report's modules),
+``tables`` (value table solved or loaded), ``simulations``, ``exact`` (wall time of the
+exact stage) with ``exact_cpu`` and ``regret_cpu`` (evaluation time summed over
+strategies: exact law and regret charging), ``kim_nelson`` and ``figures``
+(``write_report``). ``--quick`` benchmarks ``report --quick``. Timings on a shared machine
+are noisy: compare medians of ``--repeat``.
 """
 
 from __future__ import annotations
@@ -34,7 +33,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -44,27 +42,8 @@ TARGETS = {"cold": 90.0, "warm": 40.0, "quick": 20.0}
 
 
 def _child(out: str, games: int | None, quick: bool) -> None:
-    """Run in the child process: the report, with numba compilation timed."""
-    from numba.core import event
-
-    compile_seconds = [0.0]
-    local = threading.local()
-
-    class _Compiles(event.Listener):
-        """Times top-level compilations (nested ones happen inside them)."""
-
-        def on_start(self, ev):
-            depth = getattr(local, "depth", 0)
-            if depth == 0:
-                local.t0 = time.perf_counter()
-            local.depth = depth + 1
-
-        def on_end(self, ev):
-            local.depth -= 1
-            if local.depth == 0:
-                compile_seconds[0] += time.perf_counter() - local.t0
-
-    event.register("numba:compile", _Compiles())
+    """Run in the child process: the report, its imports and steps timed (printed as one
+    JSON line)."""
     t0 = time.perf_counter()
     from yahtzee_sim.analysis.report.build import build_report
     from yahtzee_sim.analysis.report.write import write_report
@@ -77,7 +56,7 @@ def _child(out: str, games: int | None, quick: bool) -> None:
     t0 = time.perf_counter()
     write_report(rep, out)
     figures = time.perf_counter() - t0
-    split = {"imports": imports, "numba_compile": compile_seconds[0], **rep.timings}
+    split = {"imports": imports, **rep.timings}
     split["figures"] = figures
     print(json.dumps({k: round(v, 1) for k, v in split.items()}))
 
@@ -123,7 +102,7 @@ def main() -> None:
     ap.add_argument("--skip-cold", action="store_true", help="only warm runs (your caches)")
     ap.add_argument("--repeat", type=int, default=1, help="cold+warm pairs (medians reported)")
     ap.add_argument(
-        "--then-quick", action="store_true", help="and report --quick with the warm caches"
+        "--then-quick", action="store_true", help="and report --quick with the warm cache"
     )
     ap.add_argument("--keep", default=None, help="copy the last warm report folder here")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
@@ -137,7 +116,6 @@ def main() -> None:
             env = dict(os.environ)
             pair = {}
             if not args.skip_cold:
-                env["NUMBA_CACHE_DIR"] = os.path.join(tmp, "numba")
                 env["YAHTZEE_SIM_CACHE"] = os.path.join(tmp, "tables")
                 pair["cold"] = run(os.path.join(tmp, "cold"), env, args.games, args.quick)
             pair["warm"] = run(os.path.join(tmp, "warm"), env, args.games, args.quick)
@@ -157,9 +135,9 @@ def main() -> None:
 
 
 REPORT_RUNS = {
-    "cold": ("first", "the first run (empty numba and table caches)"),
-    "warm": ("second", "the second run (kernels, value table and exact results cached)"),
-    "quick": ("`--quick`", "`--quick` (the caches of the second run)"),
+    "cold": ("first", "the first run (an empty table cache)"),
+    "warm": ("second", "the second run (value table and exact results cached)"),
+    "quick": ("`--quick`", "`--quick` (the cache of the second run)"),
 }
 
 REPORT_STEPS = {
@@ -180,9 +158,6 @@ def rows(r: dict) -> list[Row]:
             continue
         split = runs[-1]["split"]
         steps = ", ".join(f"{w} {split[k]:.1f} s" for k, w in REPORT_STEPS.items() if k in split)
-        if split.get("numba_compile"):
-            steps += "; numba compilation in the report's process (inside those steps) "
-            steps += f"{split['numba_compile']:.1f} s"
         rows.append(
             (
                 f"`yahtzee-sim report`, {label}",
@@ -199,7 +174,7 @@ def rows(r: dict) -> list[Row]:
 
 # its entry on the Performance page (perf_page.py)
 AREA = "The report"
-TITLE = "The report, from empty caches and from full ones"
+TITLE = "The report, from an empty table cache and from a full one"
 COMMAND = "python benchmarks/bench_report.py --then-quick"
 SMOKE = "--skip-cold --quick --games 2000"
 

@@ -12,7 +12,8 @@ Usage::
 
 ``run NAME`` runs the command that ``bench_NAME.py`` declares (:data:`NAMES`: a script of
 this folder that prints one JSON object), and saves ``benchmarks/results/NAME.json``: the
-command, the machine (CPU model and cores from ``lscpu``, Python and numba versions), the
+command, the machine (CPU model and cores from ``lscpu``, the Python version and the Cython
+version the compiled core was built with), the
 date and the benchmark's own JSON. Without arguments the page is written from every saved
 result; a benchmark without a saved result appears as a row saying which command measures
 it, never as an invented figure.
@@ -79,9 +80,23 @@ def speed_guard() -> ModuleType:
     return importlib.import_module("speed_guard")
 
 
+def cython_version() -> str | None:
+    """The Cython version that generated the compiled core, or ``None`` if it cannot be told.
+
+    The functions of Cython's modules share a type defined in a module named after that
+    version (``_cython_3_1_2`` for Cython 3.1.2).
+    """
+    from yahtzee_sim._core import batched
+
+    module = type(batched.need_lane_decisions).__module__
+    if not module.startswith("_cython_"):
+        return None
+    return module.removeprefix("_cython_").replace("_", ".")
+
+
 def machine() -> dict:
-    """The machine's name, CPU model and core count (``lscpu``), the load average, Python
-    and numba versions.
+    """The machine's name, CPU model and core count (``lscpu``), the load average, the
+    Python version and the Cython version of the compiled core (:func:`cython_version`).
 
     The load average (over the last 5 minutes, taken when the benchmark ends) says how busy
     the machine was: above the number of cores, other work shared the CPU.
@@ -101,11 +116,9 @@ def machine() -> dict:
             info["cpu"] = value.strip()
         elif key.strip() == "CPU(s)":
             info["cores"] = int(value.strip())
-    import numba
-
     info["load_average_5min"] = round(os.getloadavg()[1], 2)
     info["python"] = platform.python_version()
-    info["numba"] = numba.__version__
+    info["cython"] = cython_version()
     return info
 
 
@@ -233,9 +246,10 @@ def _speed_guard_section(saved: dict) -> list[str]:
         "## The speed guard",
         "",
         "CI runs `python benchmarks/speed_guard.py --limit 3` after the tests. It times three hot "
-        "paths in one process, each after a warm-up that loads its compiled kernels, on one "
-        "numba thread: 100,000 games of `greedy`, solving `yahtzee`, and every option's value "
-        "of 10,000 random situations. Around each run it times a small fixed numba loop, the "
+        "paths in one process, each after a warm-up, the compiled kernels on one thread: "
+        "100,000 games of `greedy`, solving `yahtzee`, and every option's value of 10,000 "
+        "random situations. Around each run it times a small fixed NumPy workload on one "
+        "thread (integer arithmetic and scattered reads and writes over a 4 MB table), the "
         "calibration, and divides the run's time by the calibration's: a faster or busier "
         "machine changes both alike, so the ratio holds from one machine to another. The "
         "guard fails, naming the workload, when its ratio (the median over the runs) is more "
@@ -264,7 +278,7 @@ def _machines_section(scripts: dict[str, ModuleType], saved: dict) -> list[str]:
         "A load average above the number of cores means that other work shared the CPUs "
         "during the run: those figures understate the speed of an idle machine.",
         "",
-        "| benchmark | date | machine | CPU | cores | load average (5 min) | Python | numba |",
+        "| benchmark | date | machine | CPU | cores | load average (5 min) | Python | Cython |",
         "|---|---|---|---|---|---|---|---|",
     ]
     titles = {name: script.TITLE for name, script in scripts.items()}
@@ -277,7 +291,7 @@ def _machines_section(scripts: dict[str, ModuleType], saved: dict) -> list[str]:
         lines.append(
             f"| {titles.get(name, name)} | {rec['date']} | {m.get('host', 'not recorded')} | "
             f"{m['cpu']} | {m['cores']} | {'not recorded' if load is None else load} | "
-            f"{m['python']} | {m['numba']} |"
+            f"{m['python']} | {m.get('cython') or 'not recorded'} |"
         )
     lines.append("")
     return lines

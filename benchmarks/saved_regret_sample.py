@@ -13,10 +13,11 @@ strategy that never stops early: the layers above a turn's first roll are skippe
 pass pools the hopeless upper totals of a strategy that decides alike at them
 (:mod:`yahtzee_sim.exact.hopeless_pool`), so the sample and the count leave out those it
 pools (``--unpooled``: every position). It leaves out reading the reach file and the table
-from the disk. CPU time is process time
-(every thread; ``NUMBA_NUM_THREADS=1`` for one). One JSON object per line.
+from the disk. CPU time is process time (every thread the kernels use: ``--threads``,
+default :func:`~yahtzee_sim.engine.threads.get_threads`; ``--threads 1`` for one). One JSON
+object per line.
 
-    python benchmarks/saved_regret_sample.py maxi-yatzy+forced+cap2 maxi-yatzy
+    python benchmarks/saved_regret_sample.py maxi-yatzy+forced+cap2 maxi-yatzy --threads 1
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import time
 import numpy as np
 
 from yahtzee_sim._kernels.lanes import compact_upper_lanes
-from yahtzee_sim.engine.threads import get_threads
+from yahtzee_sim.engine.threads import get_threads, threads_limited
 from yahtzee_sim.exact.laws import prepared
 from yahtzee_sim.exact.saved_forward import chunk_charges
 from yahtzee_sim.exact.saved_moments import (
@@ -87,9 +88,16 @@ def estimate(name: str, strategy_id: str, min_positions: int, run: tuple) -> dic
         size = level_size(rules, masks) - (pooled_out(rules, masks) if run[1] else 0)
         total += seconds * size
         positions += size
-    return {"rules": name, "strategy": strategy_id, "saved": run[0], "pooled": run[1],
-            "threads": get_threads(), "positions": positions,
-            "us_per_position": per_level, "estimated_cpu_s": round(total, 1)}  # fmt: skip
+    return {
+        "rules": name,
+        "strategy": strategy_id,
+        "saved": run[0],
+        "pooled": run[1],
+        "threads": get_threads(),
+        "positions": positions,
+        "us_per_position": per_level,
+        "estimated_cpu_s": round(total, 1),
+    }
 
 
 def main() -> None:
@@ -99,10 +107,12 @@ def main() -> None:
     p.add_argument("--positions", type=int, default=300, help="positions sampled per level")
     p.add_argument("--saved", choices=["all", "none"], default="all", help="saved counts reached")
     p.add_argument("--unpooled", action="store_true", help="every position (no pooling)")
+    p.add_argument("--threads", type=int, default=get_threads(), help="the kernels' threads")
     args = p.parse_args()
-    for name in args.rules:
-        run = (args.saved, not args.unpooled)
-        print(json.dumps(estimate(name, args.strategy, args.positions, run)), flush=True)
+    with threads_limited(args.threads):
+        for name in args.rules:
+            run = (args.saved, not args.unpooled)
+            print(json.dumps(estimate(name, args.strategy, args.positions, run)), flush=True)
 
 
 if __name__ == "__main__":

@@ -6,8 +6,8 @@ Usage::
     python benchmarks/speed_guard.py --record        # measure and save the baseline
     python benchmarks/speed_guard.py --slow-down options=20   # the check of the guard
 
-Three workloads are timed in one process, each after a warm-up that loads its compiled
-kernels (a first run after installation compiles them, outside the timing):
+Three workloads are timed in one process, each after a warm-up (its modules loaded, its
+inputs ready, outside the timing):
 
 * ``greedy``: ``simulate("greedy", 100_000, seed=1, rules="yahtzee", n_jobs=1)``, the
   strategy's decision cache emptied before each run (as in a fresh process);
@@ -15,12 +15,14 @@ kernels (a first run after installation compiles them, outside the timing):
 * ``options``: every option's value of 10,000 random situations of Yahtzee
   (``grade_decisions``, the value table in memory), as ``bench_peers.py`` measures them.
 
-Next to them the guard times a small fixed numba loop (integer arithmetic and scattered
-reads and writes over a 1 MB array), the calibration, before and after each workload run.
-A run's time divided by the faster of the two calibrations around it is the run's ratio,
-and the median over ``--repeat`` runs the workload's: a machine twice as fast, or twice
-as busy, changes both alike, so the ratio carries from this machine to a CI runner.
-Numba kernels run on one thread, so the number of cores does not enter the ratios.
+Next to them the guard times the calibration before and after each workload run: a
+fixed, deterministic NumPy workload (integer arithmetic on 65,536 lanes and scattered
+gathers and read-modify-writes over a 4 MB table, about 0.1-0.2 s), one thread like every
+NumPy elementwise loop. A run's time divided by the faster of the two calibrations around
+it is the run's ratio, and the median over ``--repeat`` runs the workload's: a machine
+twice as fast, or twice as busy, changes both alike, so the ratio carries from this machine
+to a CI runner. The compiled kernels run on one thread too (``threads_limited(1)``), so the
+number of cores does not enter the ratios.
 
 The ratios are compared with the baseline saved by ``--record`` in
 ``benchmarks/results/speed_guard.json``: a workload whose ratio is more than ``--limit``
@@ -29,6 +31,13 @@ The ratios are compared with the baseline saved by ``--record`` in
 ``--slow-down WORKLOAD=FACTOR`` runs that workload FACTOR times in each timed run: a
 deliberately slowed workload, to see the guard fail (``tests/benchmarks/test_speed_guard.py`` slows
 a kernel instead).
+
+The baseline holds ratios to this calibration (:data:`CALIBRATION`, saved with it; the
+guard warns, without failing, when the baseline was saved with another): after a change of
+the calibration, or a deliberate change of speed, record it again on a quiet machine (no
+other work running)::
+
+    python benchmarks/speed_guard.py --record
 """
 
 from __future__ import annotations
@@ -43,7 +52,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 ROOT = Path(__file__).resolve().parents[1]
 HERE = str(ROOT / "benchmarks")
@@ -63,26 +71,49 @@ WORKLOADS = {
 }
 
 
-@njit(cache=True, nogil=True)
-def calibration_kernel(table: np.ndarray, n: int) -> float:
-    """``n`` steps of a linear congruential generator, each a read-modify-write at a
-    scattered place of ``table`` (length a power of two) and a multiply-add."""
-    mask = table.shape[0] - 1
-    x = 88172645463325252
-    acc = 0.0
-    for _ in range(n):
-        x = x * 6364136223846793005 + 1442695040888963407
-        i = (x >> 24) & mask
-        table[i] += 1.0
-        acc = acc * 0.999 + table[(i * 31) & mask]
-    return acc
+#: The calibration's table (int64 entries: 4 MB), lanes and rounds.
+CALIBRATION_TABLE = 1 << 19
+CALIBRATION_LANES = 1 << 16
+CALIBRATION_ROUNDS = 200
+#: The multiplier and increment of the lanes' linear congruential generators.
+LCG = (np.uint64(6364136223846793005), np.uint64(1442695040888963407))
+#: What the calibration does, saved with the baseline (a baseline saved with another
+#: calibration holds ratios to that one).
+CALIBRATION = (
+    f"{CALIBRATION_ROUNDS} NumPy steps of integer arithmetic on {CALIBRATION_LANES:,} lanes, "
+    f"with scattered gathers and read-modify-writes over a "
+    f"{CALIBRATION_TABLE * 8 // 2**20} MB table"
+)
+
+
+def calibration_work(rounds: int = CALIBRATION_ROUNDS) -> int:
+    """The calibration's work: ``rounds`` steps of :data:`CALIBRATION_LANES` linear
+    congruential generators (64-bit, wrapping), each step adding one at a scattered place
+    of a fresh :data:`CALIBRATION_TABLE`-entry table and gathering another place into a
+    running sum per lane.
+
+    Returns
+    -------
+    int
+        A checksum of the sums and the table, the same at every call.
+    """
+    mask = CALIBRATION_TABLE - 1
+    table = np.zeros(CALIBRATION_TABLE, dtype=np.int64)
+    x = np.arange(CALIBRATION_LANES, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    acc = np.zeros(CALIBRATION_LANES, dtype=np.int64)
+    for _ in range(rounds):
+        x *= LCG[0]
+        x += LCG[1]
+        i = ((x >> np.uint64(24)) & np.uint64(mask)).astype(np.intp)
+        table[i] += 1  # a lane that repeats a place within a step adds one once
+        acc = acc * 3 + table[(i * 31) & mask]
+    return int(np.bitwise_xor.reduce(acc)) ^ int(table.sum())
 
 
 def calibration() -> float:
-    """Seconds of one calibration run (1 MB array, 60 million steps)."""
-    table = np.zeros(1 << 17)
+    """Seconds of one calibration run (:func:`calibration_work`)."""
     t0 = time.perf_counter()
-    calibration_kernel(table, 60_000_000)
+    calibration_work()
     return time.perf_counter() - t0
 
 
@@ -121,16 +152,15 @@ def workloads(names: list[str]) -> dict[str, Callable[[], object]]:
 def measure(
     names: list[str] | None = None, repeat: int = 3, slow_down: dict[str, int] | None = None
 ) -> dict:
-    """Time workloads ``names`` (default all) and the calibration on one numba thread.
+    """Time workloads ``names`` (default all) and the calibration, the compiled kernels on
+    one thread.
 
     ``slow_down``: workload -> how many times each timed run calls it."""
-    import numba
+    from yahtzee_sim.engine.threads import threads_limited
 
     names = list(WORKLOADS) if names is None else names
     slow_down = slow_down or {}
-    threads = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
+    with threads_limited(1):
         calls = workloads(names)
         cal = [calibration()]
         times: dict[str, list[float]] = {n: [] for n in names}
@@ -144,9 +174,8 @@ def measure(
                 cal.append(calibration())
                 # against the calibrations just before and just after (the faster one)
                 ratios[name].append(times[name][-1] / min(cal[-2], cal[-1]))
-    finally:
-        numba.set_num_threads(threads)
     return {
+        "calibration": CALIBRATION,
         "calibration_seconds": round(min(cal), 4),
         "workloads": {
             n: {
@@ -164,7 +193,10 @@ def measure(
 
 def compare(measured: dict, baseline: dict, limit: float = LIMIT) -> list[str]:
     """Add each workload's baseline ratio and ``slower`` (ratio / baseline ratio) to
-    ``measured``; return the names of the workloads more than ``limit`` times slower."""
+    ``measured``; return the names of the workloads more than ``limit`` times slower.
+    ``measured["same_calibration"]`` says whether the baseline was saved with this
+    calibration."""
+    measured["same_calibration"] = baseline.get("calibration") == CALIBRATION
     failed = []
     for name, w in measured["workloads"].items():
         base = baseline["workloads"][name]["ratio"]
@@ -249,6 +281,12 @@ def _compare_to_baseline(args, measured: dict, load_before: float) -> int:
     failed = compare(measured, saved["result"], args.limit)
     measured["load_average_1min"] = [load_before, round(os.getloadavg()[0], 2)]
     print(json.dumps(measured, indent=2))
+    if not measured["same_calibration"]:
+        print(
+            "speed guard: the baseline was saved with another calibration; record it again "
+            "on a quiet machine: python benchmarks/speed_guard.py --record",
+            file=sys.stderr,
+        )
     for name in measured["workloads"]:
         w = measured["workloads"][name]
         verdict = "FAILED" if name in failed else "ok"
@@ -270,19 +308,16 @@ def _compare_to_baseline(args, measured: dict, load_before: float) -> int:
 # ------------------------------------------------ its entry on the Performance page
 def rows(r: dict) -> list[tuple[str, str]]:
     """The speed guard's baseline: each workload's time and its ratio to the calibration."""
+    what = r.get("calibration", "the one the baseline was saved with")
     rows: list[tuple[str, str]] = [
-        (
-            "the calibration loop: 60 million steps of integer arithmetic and scattered reads "
-            "and writes over a 1 MB array (the fastest run)",
-            f"{r['calibration_seconds']:.3f} s",
-        )
+        (f"the calibration: {what} (the fastest run)", f"{r['calibration_seconds']:.3f} s")
     ]
     for w in r["workloads"].values():
         rows.append(
             (
                 w["what"],
                 f"{w['seconds']:.2f} s (the fastest of {r['repeat']} runs); {w['ratio']:g} "
-                "times the calibration loop (the median run)",
+                "times the calibration (the median run)",
             )
         )
     return rows

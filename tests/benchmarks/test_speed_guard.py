@@ -6,7 +6,10 @@ situation's turn) is wrapped so that every call does its work 20 times. The guar
 its ``options`` workload once against the committed baseline
 (``benchmarks/results/speed_guard.json``), must fail and name that workload. A second test
 checks the comparison on given numbers: a workload up to twice its baseline ratio passes,
-one above fails, and the baseline names every workload the guard times.
+one above fails, and the baseline names every workload the guard times; a third that the
+comparison tells whether the baseline was saved with the same calibration. The calibration
+(a NumPy workload) does the same work at every run: its checksum is pinned, so that a
+change of it is seen (the baseline must then be recorded again).
 """
 
 from __future__ import annotations
@@ -54,3 +57,24 @@ def test_the_comparison_allows_twice_the_baseline_and_no_more():
     assert measured["workloads"]["solve"] | {"ok": True} == measured["workloads"]["solve"]
     assert measured["workloads"]["options"]["slower"] == 2.1
     assert set(baseline()["workloads"]) == set(speed_guard.WORKLOADS)
+
+
+def test_the_comparison_tells_whether_the_baseline_has_this_calibration():
+    base = {"workloads": {"solve": {"ratio": 10.0}}}
+    measured = {"workloads": {"solve": {"ratio": 10.0}}}
+    speed_guard.compare(measured, base)
+    assert measured["same_calibration"] is False
+    speed_guard.compare(measured, base | {"calibration": speed_guard.CALIBRATION})
+    assert measured["same_calibration"] is True
+
+
+#: The checksum of the calibration's work (:func:`speed_guard.calibration_work`).
+CALIBRATION_CHECKSUM = -1796468388701054314
+
+
+def test_the_calibration_does_the_same_work_at_every_run():
+    assert speed_guard.calibration_work(3) == speed_guard.calibration_work(3)
+    assert speed_guard.calibration_work() == CALIBRATION_CHECKSUM, (
+        "the calibration changed: record the baseline again on a quiet machine "
+        "(python benchmarks/speed_guard.py --record) and pin the new checksum here"
+    )
