@@ -234,9 +234,18 @@ def page() -> str:
     lines = list(INTRO)
     lines += _own_sections(scripts, saved)
     lines += _area_sections(scripts, saved)
+    lines += _side_by_side_section(saved)
     lines += _speed_guard_section(saved)
     lines += _machines_section(scripts, saved)
     return "\n".join(lines)
+
+
+def _side_by_side_section(saved: dict) -> list[str]:
+    """The compiled core against the last numba commit (``side_by_side.py``), if measured."""
+    if "side_by_side" not in saved:
+        return []
+    benchmark("engine")  # puts this folder on the path
+    return importlib.import_module("side_by_side").page_lines(saved["side_by_side"])
 
 
 def _speed_guard_section(saved: dict) -> list[str]:
@@ -283,6 +292,7 @@ def _machines_section(scripts: dict[str, ModuleType], saved: dict) -> list[str]:
     ]
     titles = {name: script.TITLE for name, script in scripts.items()}
     titles["speed_guard"] = "The speed guard's baseline"
+    titles["side_by_side"] = "The compiled core against numba"
     # in the page's order, then any other saved result
     for name in [n for n in titles if n in saved] + [n for n in saved if n not in titles]:
         rec = saved[name]

@@ -1,6 +1,6 @@
 """Shared play of score-dependent table strategies (target score, any utility).
 
-Their decisions come from a need-lane table (:mod:`yahtzee_sim._kernels.widget`): at
+Their decisions come from a need-lane table (:mod:`yahtzee_sim._core.widget`): at
 a turn-start state, the lane is set by the points so far. At a turn's first decision
 the distinct (state, lane) pairs among the games run as the lanes of few widget calls
 (:func:`yahtzee_sim._core.batched.need_lane_decisions`), which give the best keeps

@@ -14,39 +14,13 @@ saved (:func:`box_values`, compiled, over all decisions at once).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from yahtzee_sim._core.decisions import position_values
-from yahtzee_sim._kernels.scoring import (
-    flag_after_roll,
-    kernel_rules,
-    roll_options,
-    saved_scored_state,
-)
+from yahtzee_sim._core.scoring import saved_box_moves
+from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import from_product_index
 from yahtzee_sim.solving.solver import ValueTable
-
-
-@njit(cache=True, nogil=True)
-def _box_moves(kr, roll, used, upper, flag, saved, points, nxt, gain):
-    """For decision ``i`` and box ``c``: the legal points ``points[i, c]`` (-1: illegal),
-    the next state's index in the product layout ``nxt[i, c]`` with ``saved[i]`` rolls
-    saved, and the points the move scores now ``gain[i, c]`` (box, upper and Yahtzee
-    bonuses)."""
-    row = np.empty(kr.n_boxes, dtype=np.int64)
-    for i in range(roll.shape[0]):
-        yb = roll_options(kr, roll[i], used[i], flag[i], row)
-        f2 = flag_after_roll(kr, flag[i], yb)
-        for c in range(kr.n_boxes):
-            points[i, c] = row[c]
-            if row[c] < 0:
-                nxt[i, c] = -1
-                gain[i, c] = 0.0
-                continue
-            s, bonus = saved_scored_state(kr, used[i], upper[i], f2, c, row[c], saved[i])
-            nxt[i, c] = s
-            gain[i, c] = row[c] + bonus + yb
 
 
 def box_values(rules: RuleSet, table: ValueTable, roll, used, upper, flag, saved) -> np.ndarray:
@@ -55,12 +29,9 @@ def box_values(rules: RuleSet, table: ValueTable, roll, used, upper, flag, saved
     the bonuses it earns and the next state's value (arrays of one length; ``upper``
     capped at the bonus threshold)."""
     n, C = len(roll), rules.n_boxes
-    points = np.empty((n, C), dtype=np.int64)
-    nxt = np.empty((n, C), dtype=np.int64)
-    gain = np.empty((n, C))
-    arrays = (roll, used, np.minimum(upper, rules.upper_cap), flag, saved)
-    _box_moves(kernel_rules(rules), *(np.ascontiguousarray(a, np.int64) for a in arrays),
-               points, nxt, gain)  # fmt: skip
+    points, nxt, gain = saved_box_moves(
+        kernel_rules(rules), roll, used, np.minimum(upper, rules.upper_cap), flag, saved
+    )
     legal = points >= 0
     out = np.full((n, C), -np.inf)
     out[legal] = gain[legal] + np.asarray(table.values[from_product_index(rules, nxt[legal])])

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from yahtzee_sim._kernels.scoring import kernel_rules, scored_state
+from yahtzee_sim._core.scoring import scored_state
+from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.game.state import decode_state, solved_states, start_state
 

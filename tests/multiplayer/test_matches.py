@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from yahtzee_sim import simulate
-from yahtzee_sim._kernels.scoring import kernel_rules, scored_state, yahtzee_bonus_points
+from yahtzee_sim._core.scoring import scored_state, yahtzee_bonuses
+from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.analysis import tournament
 from yahtzee_sim.game.rules import get_rules
 from yahtzee_sim.multiplayer.matches import play_matches
@@ -101,10 +102,12 @@ def _best_last_turn(rules, card, opp_total) -> float:
     used, upper, flag = card.used, min(card.upper_total, rules.upper_cap), card.flag
     c = next(j for j in range(rules.n_boxes) if not (used >> j) & 1)
     share = np.empty(t.n_rolls)
+    rolls = np.arange(t.n_rolls)
+    yahtzee_bonus = yahtzee_bonuses(kr, rolls, np.full(t.n_rolls, used), np.full(t.n_rolls, flag))
     for r in range(t.n_rolls):
         p = int(t.score_table[r, c])
         _, bonus = scored_state(kr, used, upper, flag, c, p)
-        x = card.score + p + bonus + yahtzee_bonus_points(kr, r, used, flag)
+        x = card.score + p + bonus + int(yahtzee_bonus[r])
         share[r] = 1.0 if x > opp_total else 0.5 if x == opp_total else 0.0
     dense = t.dense_keep_roll() if callable(t.dense_keep_roll) else t.dense_keep_roll
     sub = (t.keep_counts[None, :, :] <= t.roll_counts[:, None, :]).all(axis=2)  # rolls x keeps

@@ -3,9 +3,8 @@
 tiles): the decisions of the score-dependent table strategies (need lanes of a target or
 utility table, :func:`need_lane_decisions`) and of max-EV table play (lanes over upper
 totals, :func:`upper_lane_decisions`), and the layout of their outputs
-(:func:`decision_buffers`, :func:`read_decisions`, :func:`lane_order`). The port of the
-numba kernels of ``_kernels/batched.py``: the same arithmetic in the same order, so the
-same decisions bit for bit; tiles in parallel (OpenMP), whatever the thread count."""
+(:func:`decision_buffers`, :func:`read_decisions`, :func:`lane_order`). The same
+decisions bit for bit whatever the thread count; tiles in parallel (OpenMP)."""
 
 import numpy as np
 

@@ -2,10 +2,9 @@
 """The widget's box step in the compiled core: each roll's best box, lane by lane, from the
 value of every (open box, points) pair, computed once per state (:func:`box_values`).
 
-The port of :mod:`yahtzee_sim._kernels.box_step` for max-EV and exponential-utility lanes
-(over upper totals; product or compact layout) and need lanes (points still needed), and
-the caller-valued lanes of mixed states (:func:`mixed_box_step`): the same arithmetic in
-the same order, so the same values bit for bit.
+For max-EV and exponential-utility lanes (over upper totals; product or compact layout)
+and need lanes (points still needed), and the caller-valued lanes of mixed states
+(:func:`mixed_box_step`).
 Ties: the first box in score-sheet order. A caller that records passes the ``cat`` rows
 to :func:`box_step`; one that does not passes NULL, and the loops that record are skipped.
 """

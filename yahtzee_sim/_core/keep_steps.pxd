@@ -1,7 +1,6 @@
 # cython: language_level=3
 """The widget's keep steps in the compiled core: every keep's and roll's value with rerolls
-left, and the state's value, recorded as the work buffers' level says (the port of
-:mod:`yahtzee_sim._kernels.keep_steps`; the same sums in the same order).
+left, and the state's value, recorded as the work buffers' level says.
 
 A keep's value is the mean of the keeps with one more die (:func:`keep_values`); a roll's
 value is the best of its sub-keeps (:func:`best_subkeeps`); the state's value is the mean

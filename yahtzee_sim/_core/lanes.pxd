@@ -23,3 +23,13 @@ cdef struct LaneTable:
     int64_t n_first
     double top
     double bottom
+
+
+cdef inline bint need_lane_live(const LaneTable* lanes, int64_t s, int64_t t) noexcept nogil:
+    """Whether need lane ``t`` of state ``s`` still depends on the play: the goal not
+    reached (``t > 0``), the lane in the state's row, its value not ``bottom`` (the goal
+    out of reach). Score-dependent strategies play max-EV elsewhere."""
+    cdef int64_t f = lanes.first[s] if lanes.n_first > 0 else 0
+    if t <= 0 or t < f or t >= f + lanes.length[s]:
+        return False
+    return lanes.values[lanes.offset[s] + t - f] != lanes.bottom

@@ -7,17 +7,7 @@ import numpy as np
 from libc.stdint cimport int64_t, uint8_t
 
 from yahtzee_sim._core.bundle cimport lanes_of
-from yahtzee_sim._core.lanes cimport LANES_NEED, LaneTable
-
-
-cdef inline bint lane_live(const LaneTable* lanes, int64_t s, int64_t t) noexcept nogil:
-    """Whether need lane ``t`` of state ``s`` still depends on the play: the goal not
-    reached (``t > 0``), the lane in the state's row, its value not ``bottom`` (the goal
-    out of reach)."""
-    cdef int64_t f = lanes.first[s] if lanes.n_first > 0 else 0
-    if t <= 0 or t < f or t >= f + lanes.length[s]:
-        return False
-    return lanes.values[lanes.offset[s] + t - f] != lanes.bottom
+from yahtzee_sim._core.lanes cimport LANES_NEED, LaneTable, need_lane_live
 
 
 def live_lanes(lanes, states, t):
@@ -50,5 +40,5 @@ def live_lanes(lanes, states, t):
     cdef int64_t i
     with nogil:
         for i in range(sv.shape[0]):
-            o[i] = lane_live(&table, sv[i], tv[i])
+            o[i] = need_lane_live(&table, sv[i], tv[i])
     return out

@@ -6,7 +6,7 @@ cache level). A prefetch never faults and changes no value.
 :func:`prefetch_box_rows` names the entries the box values of need lanes read for a state
 (:func:`.box_step.box_values`): the rows of a need-lane table lie scattered over a GB or
 more, so a box-value fill waits on memory for most of its time unless they are asked for
-ahead (the port of :func:`yahtzee_sim._kernels.box_step.prefetch_box_rows`).
+ahead.
 """
 
 from libc.stdint cimport int64_t

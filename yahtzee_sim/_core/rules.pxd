@@ -2,7 +2,7 @@
 """The rules in kernel form for the compiled core: :class:`KernelRules` as a C struct of
 pointers into its arrays (:func:`yahtzee_sim._core.bundle.rules_of`), and the scoring step
 on it — legality (joker rules), points, the Yahtzee bonus, the state index. Every
-function is ``inline``: each kernel module compiles its own copy, as numba inlined them.
+function is ``inline``: each kernel module compiles its own copy.
 
 Field meanings are those of :class:`yahtzee_sim._kernels.scoring.KernelRules`; a 2-d
 table is row-major with the width named beside it.

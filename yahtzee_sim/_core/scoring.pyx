@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The scoring step for Python callers, in the compiled core: the points of every box for a
-batch of rolls, the bonuses they earn, and the next state of one scored box (the
-advisor's). The arithmetic is :mod:`.rules`' (one copy); these are its batch entry points.
+batch of rolls, the bonuses they earn, the next state of one scored box (the
+advisor's), and every box's move for a batch of decisions with saved rolls. The arithmetic is :mod:`.rules`' (one copy); these are its batch entry points.
 """
 
 import numpy as np
@@ -14,6 +14,7 @@ from yahtzee_sim._core.rules cimport (
     box_legal_points,
     flag_after_roll as rules_flag_after_roll,
     joker_case,
+    roll_options,
     saved_state_index,
     sets_flag,
     upper_after,
@@ -213,3 +214,70 @@ def scored_state(kr, int64_t used, int64_t upper, int64_t flag, int64_t c, int64
         The next state's index and the upper bonus paid.
     """
     return saved_scored_state(kr, used, upper, flag, c, p, 0)
+
+
+def saved_box_moves(kr, roll, used, upper, flag, saved):
+    """Every box's move for a batch of box decisions in a game with saved rolls: its legal
+    points, the next state (the next turn starting with the rolls saved) and the points
+    the move scores now.
+
+    Parameters
+    ----------
+    kr : KernelRules or RulesView
+        The rules.
+    roll, used, upper, flag : int arrays (n,)
+        Each decision's roll and turn-start state (``upper`` capped at the bonus
+        threshold).
+    saved : int array (n,)
+        The rolls each decision saves for the next turn.
+
+    Returns
+    -------
+    points : int64 array (n, n_boxes)
+        The legal points of each box (-1: illegal).
+    nxt : int64 array (n, n_boxes)
+        The next state's index in the product layout (-1 where illegal).
+    gain : float64 array (n, n_boxes)
+        The box's points plus the upper and Yahtzee bonuses it earns (0 where illegal).
+    """
+    cdef RulesView view = view_of(kr)
+    cdef const Rules* r = &view.rules
+    rolls, u, f = batch_of(r, roll, used, flag)
+    up = np.ascontiguousarray(upper, dtype=np.int64)
+    sv_arr = np.ascontiguousarray(saved, dtype=np.int64)
+    n = rolls.shape[0]
+    if up.shape[0] != n or sv_arr.shape[0] != n:
+        raise ValueError(f"upper and saved must have {n} entries each")
+    if n and (up.min() < 0 or up.max() > r.upper_cap):
+        raise ValueError(f"upper totals must lie in 0..{r.upper_cap}")
+    if n and (f.min() < 0 or f.max() >= r.flag_size):
+        raise ValueError(f"flags must lie in 0..{r.flag_size - 1}")
+    if n and (sv_arr.min() < 0 or sv_arr.max() >= r.saved_size):
+        raise ValueError(f"saved rolls must lie in 0..{r.saved_size - 1}")
+    cdef const int64_t[::1] rv = rolls
+    cdef const int64_t[::1] uv = u
+    cdef const int64_t[::1] fv = f
+    cdef const int64_t[::1] upv = up
+    cdef const int64_t[::1] sv = sv_arr
+    points = np.empty((n, r.n_boxes), dtype=np.int64)
+    nxt = np.empty((n, r.n_boxes), dtype=np.int64)
+    gain = np.empty((n, r.n_boxes))
+    cdef int64_t[:, ::1] pv = points
+    cdef int64_t[:, ::1] nv = nxt
+    cdef double[:, ::1] gv = gain
+    cdef int64_t i, c, yb, f2, p, u2, bonus, nf
+    with nogil:
+        for i in range(rv.shape[0]):
+            yb = roll_options(r, rv[i], uv[i], fv[i], &pv[i, 0])
+            f2 = rules_flag_after_roll(r, fv[i], yb)
+            for c in range(r.n_boxes):
+                p = pv[i, c]
+                if p < 0:
+                    nv[i, c] = -1
+                    gv[i, c] = 0.0
+                    continue
+                u2 = upper_after(r, upv[i], c, p, &bonus)
+                nf = 1 if sets_flag(r, c, p) else f2
+                nv[i, c] = saved_state_index(r, uv[i] | ((<int64_t>1) << c), u2, nf, sv[i])
+                gv[i, c] = <double>(p + bonus + yb)
+    return points, nxt, gain

@@ -4,8 +4,8 @@ run ``TILE`` at a time as the lanes of one :func:`.widget.widget_mixed` call, th
 values read off max-EV lanes over upper totals (:func:`upper_lane_decisions`, its serial
 chunks :func:`upper_lane_chunks`). One widget run per used-mask costs its fixed work (every
 keep, every roll) even when few of its upper totals are asked for, as is the rule for the
-states games reach turn by turn. The port of the numba kernels of ``_kernels/batched.py``:
-the same decisions bit for bit (:func:`.decisions.fill_lanes` records them too)."""
+states games reach turn by turn. The
+same decisions bit for bit as :func:`.decisions.fill_lanes`, which records them too."""
 
 from cython.parallel cimport parallel, prange
 from libc.stdint cimport int8_t, int16_t, int64_t, uint8_t

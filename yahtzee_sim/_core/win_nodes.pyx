@@ -1,8 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The opponents' best final total in a visible match, as the nodes of its law (what
 ``win-target`` values a box against, :mod:`yahtzee_sim._core.win_values`), and the normal
-CDF of the win values. The port of the numba kernels of ``_kernels/win_values.py``: the
-same arithmetic in the same order, so the same nodes bit for bit; games in parallel.
+CDF of the win values; games in parallel, the same nodes bit for bit whatever the thread
+count.
 
 Exact (one node per possible total; weights below ``NODE_WEIGHT`` join the next node, a
 tail the last) when every opponent still playing has a law

@@ -1,8 +1,7 @@
 """Lanes of a widget run: what its innermost loops run over, and the later states' values.
 
-Flat in ``_kernels/``: the kernel cache keys each kernel on this folder's files (see ``__init__``).
-
-The innermost loops of the widget (:mod:`.widget`) run over ``nu`` lanes, one value per lane:
+The innermost loops of the widget (:mod:`yahtzee_sim._core.widget`) run over ``nu`` lanes,
+one value per lane:
 
 * :data:`LANES_UPPER` (max-EV): lane ``t`` is the upper total ``lo + t`` of the
   state; ``values[state index]`` is the expected score still to come;
@@ -12,10 +11,10 @@ The innermost loops of the widget (:mod:`.widget`) run over ``nu`` lanes, one va
   offset[s] + length[s]]`` holding lanes ``first[s] .. first[s] + length[s] - 1``
   (``first`` empty: 0 for every state); lanes before the row have the value ``top``
   (the goal is reached), lanes past it ``bottom`` (target: 1 and 0);
-* caller-valued lanes (:func:`.widget.widget_mixed`: win-aware play, batched table
-  play): the caller fills the value of every (box, points) pair in every lane itself —
-  ``work.val[s, t]``, and in ``work.val_bonus[s, t]`` the same with a roll's Yahtzee
-  bonus paid — and each lane is one game at its own state;
+* caller-valued lanes (``widget_mixed`` of :mod:`yahtzee_sim._core.widget`: win-aware
+  play, batched table play): the caller fills the value of every (box, points) pair in
+  every lane itself — ``work.val[s, t]``, and in ``work.val_bonus[s, t]`` the same with
+  a roll's Yahtzee bonus paid — and each lane is one game at its own state;
 * :data:`LANES_EXP` (exponential utility, risk-sensitive play): as max-EV, over upper
   totals, but a state's value is ``±E[exp(-θ · points to come)]`` and scoring ``q``
   points multiplies by ``scale[q] = exp(-θ q)`` instead of adding ``q``.
@@ -26,9 +25,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
-
-from yahtzee_sim._kernels.memory import prefetch
 
 LANES_UPPER = 0
 LANES_NEED = 1
@@ -79,64 +75,3 @@ def points_needed_lanes(
 def exponential_lanes(values: np.ndarray, scale: np.ndarray) -> Lanes:
     """Exponential-utility lanes over upper totals (``scale[q] = exp(-θ q)``)."""
     return Lanes(LANES_EXP, values, _NO_ROWS, _NO_ROWS, _NO_ROWS, 0.0, 0.0, scale)
-
-
-@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def row_first(lanes, s):
-    """First lane of state ``s``'s row (need lanes)."""
-    return lanes.first[s] if lanes.first.shape[0] else 0
-
-
-@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def lane_live(lanes, s, t):
-    """Whether need lane ``t`` of state ``s`` still depends on the play: the goal not
-    reached (``t > 0``), the lane in the state's row, its value not ``bottom`` (the goal
-    out of reach). Score-dependent strategies play max-EV elsewhere."""
-    f = row_first(lanes, s)
-    if t <= 0 or t < f or t >= f + lanes.length[s]:
-        return False
-    return lanes.values[lanes.offset[s] + t - f] != lanes.bottom
-
-
-@njit(cache=True, nogil=True)
-def live_lanes(lanes, states, t):
-    """:func:`lane_live` of every ``(states[i], t[i])``."""
-    out = np.empty(states.shape[0], dtype=np.bool_)
-    for i in range(states.shape[0]):
-        out[i] = lane_live(lanes, states[i], t[i])
-    return out
-
-
-@njit(cache=True, nogil=True, inline="always")
-def need_row_lanes(val, s, V, offset, first, length, lo, nu, top, bottom):
-    """``val[s, t]`` = need lane ``lo + t`` of the row at ``V[offset:]`` holding lanes
-    ``first .. first + length - 1``: ``top`` before it (the goal reached), ``bottom``
-    past it."""
-    i = lo - first
-    a = min(max(-i, 0), nu)  # lanes before the row
-    b = min(max(length - i, 0), nu)  # past b: past the row
-    for t in range(a):
-        val[s, t] = top
-    for t in range(a, b):
-        val[s, t] = V[offset + i + t]
-    for t in range(b, nu):
-        val[s, t] = bottom
-
-
-@njit(cache=True, nogil=True, inline="always")
-def row_span(first, length, lo, hi):
-    """``(a, b)``: the entries ``a .. b`` of a row holding lanes ``first .. first +
-    length - 1`` that lanes ``lo .. hi`` read (:func:`need_row_lanes`; none if ``a >
-    b``: lanes outside the row read ``top`` or ``bottom``, not the row)."""
-    return max(lo - first, 0), min(hi - first, length - 1)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def prefetch_row_lanes(V, offset, first, length, lo, hi):
-    """Prefetch lanes ``lo .. hi`` of the row at ``V[offset:]`` holding lanes ``first ..
-    first + length - 1``, one entry per 64-byte line."""
-    a, b = row_span(first, length, lo, hi)
-    for i in range(a, b + 1, 8):
-        prefetch(V, offset + i)
-    if a <= b:
-        prefetch(V, offset + b)

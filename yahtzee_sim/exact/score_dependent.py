@@ -6,7 +6,7 @@ final-score law comes from a forward pass over (turn-start state, points so far)
 level by level, the mass of every position moves along its turn's outcomes, the
 decisions of live lanes read off the widget (one recorded run per tile of lanes of a
 state), the others played max-EV, as the strategies play them
-(:func:`~yahtzee_sim._kernels.lanes.lane_live`). The full score sheets then hold the
+(:func:`~yahtzee_sim._core.need_lanes.live_lanes`). The full score sheets then hold the
 pmf of the final score. A state's positions span 0 ..
 :func:`~yahtzee_sim.game.state.max_points_so_far` points; two levels are held at a time.
 """
@@ -20,8 +20,8 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from yahtzee_sim._core.decisions import fill_states
+from yahtzee_sim._core.score_dependent_law import augmented_level
 from yahtzee_sim._kernels.lanes import upper_total_lanes
-from yahtzee_sim._kernels.score_dependent_law import augmented_level
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.exact.forward import ForwardStats

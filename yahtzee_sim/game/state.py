@@ -20,7 +20,7 @@ A *turn-start state* is the tuple
     bonuses (``yahtzee_bonus_limit``), flag ``1 + k`` means the box holds 50 and
     ``k`` bonuses were paid (``k <= L``): a bonus is paid while ``flag <= L``, and
     each one moves the flag up (:func:`bonus_payable`;
-    the scoring step's ``_kernels.scoring.flag_after_roll``).
+    the scoring step's ``_core.rules.flag_after_roll``).
 
 It packs into one integer, in this order (upper fastest)::
 
@@ -246,7 +246,7 @@ def _compact_decode(rules: RuleSet, index: np.ndarray):
 
 def from_product_index(rules: RuleSet, index):
     """State indices of the rules' layout from indices of the product layout (the formula
-    of the compiled scoring step, :func:`yahtzee_sim._kernels.scoring.saved_state_index`):
+    of the compiled scoring step, ``saved_state_index`` of :mod:`yahtzee_sim._core.rules`):
     the same index in games without saved rolls."""
     if not compact_states(rules):
         return index

@@ -4,7 +4,7 @@ With ``u(x) = -exp(-θ x)`` (θ > 0, risk-averse) or ``u(x) = exp(-θ x)`` (θ <
 risk-seeking), ``E[u(score so far + points to come)]`` factorizes:
 ``exp(-θ · so far)`` times a function of the state alone, so no score lanes are
 needed. One backward pass over the one widget in exponential lanes
-(:mod:`yahtzee_sim._kernels.widget`) — as fast as the max-EV solver — gives the
+(:mod:`yahtzee_sim._core.widget`) — as fast as the max-EV solver — gives the
 value of every turn-start state and the decisions of ``risk:θ``. θ → 0 is max-EV
 play. The *certainty equivalent* ``-ln E[exp(-θ X)] / θ`` is the sure score the
 player values as much as the gamble.

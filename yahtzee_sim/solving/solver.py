@@ -2,7 +2,7 @@
 
 Levels of equal used-count are independent given the level above, so each
 level's states are solved in parallel (OpenMP threads of the compiled core). See
-:mod:`yahtzee_sim._kernels.widget` for the per-state computation.
+:mod:`yahtzee_sim._core.widget` for the per-state computation.
 """
 
 from __future__ import annotations
