@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from yahtzee_sim._core.decisions import position_values
-from yahtzee_sim._core.scoring import flag_after_roll, saved_scored_state
+from yahtzee_sim._core.scoring import saved_box_moves
 from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import PositionError
@@ -355,18 +355,12 @@ def with_plan_odds(
 
 def _box_options(pos: CheckedPosition, table: ValueTable, saved: int = 0) -> list[Option]:
     rules = pos.rules
-    view = pos.view(rolls_left=0)
-    points = view.box_points[0]
-    ybonus = view.yahtzee_bonus_points()[0]
-    kr = kernel_rules(rules)
     capped = min(pos.upper, rules.upper_cap)
-    flag = flag_after_roll(kr, pos.flag, ybonus)
+    one = [np.array([x], dtype=np.int64) for x in (pos.roll, pos.used, capped, pos.flag, saved)]
+    points, nxt, gain = (a[0] for a in saved_box_moves(kernel_rules(rules), *one))
+    legal = np.flatnonzero(points >= 0)
+    values = table.values[from_product_index(rules, nxt[legal])]
     out = []
-    for c, name in enumerate(rules.box_names):
-        p = int(points[c])
-        if p < 0:
-            continue
-        nxt, bonus = saved_scored_state(kr, pos.used, capped, flag, c, p, saved)
-        value = table.values[from_product_index(rules, nxt)]
-        out.append(Option(float(p + bonus + ybonus) + value, box=name))
+    for c, value in zip(legal.tolist(), np.asarray(values).tolist(), strict=True):
+        out.append(Option(float(gain[c]) + value, box=rules.box_names[c]))
     return out
