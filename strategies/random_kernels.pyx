@@ -54,6 +54,20 @@ cdef void keep_tiered(
         out[faces[j]] += 1
 
 
+cdef bint counts_valid(const int8_t[:, ::1] c) noexcept nogil:
+    """Every row holds face counts (none negative) of at most ``MAX_DICE`` dice."""
+    cdef int64_t i, f, total
+    for i in range(c.shape[0]):
+        total = 0
+        for f in range(c.shape[1]):
+            if c[i, f] < 0:
+                return False
+            total += c[i, f]
+        if total > MAX_DICE:
+            return False
+    return True
+
+
 def random_keep(counts, games, uint64_t key0, uint64_t key1, int64_t base, bint tiered):
     """The dice kept: each die with probability 1/2, or (``tiered``) a uniform number of
     dice chosen uniformly at random.
@@ -88,7 +102,7 @@ def random_keep(counts, games, uint64_t key0, uint64_t key1, int64_t base, bint 
         raise ValueError(f"games must have one entry per row of counts ({m})")
     if m == 0 or F == 0:
         return out
-    if np.asarray(c).min() < 0 or np.asarray(c, dtype=np.int64).sum(axis=1).max() > MAX_DICE:
+    if not counts_valid(c):
         raise ValueError(f"counts must be face counts of at most {MAX_DICE} dice")
     with nogil:
         for i in range(m):
@@ -130,6 +144,15 @@ cdef int64_t pick_box(
     return -1
 
 
+cdef bint all_within(const int64_t[::1] values, int64_t stop) noexcept nogil:
+    """Every value lies in ``0 .. stop - 1``."""
+    cdef int64_t i
+    for i in range(values.shape[0]):
+        if values[i] < 0 or values[i] >= stop:
+            return False
+    return True
+
+
 def random_box(kr, roll_idx, used, flag, games, uint64_t key0, uint64_t key1, int64_t base):
     """The box chosen: a Yahtzee roll goes in the open Yahtzee box; otherwise a uniform
     choice among the legal boxes that score more than zero (among all legal boxes if none
@@ -165,9 +188,9 @@ def random_box(kr, roll_idx, used, flag, games, uint64_t key0, uint64_t key1, in
         raise ValueError(f"roll_idx, used, flag and games must have {m} entries each")
     if m == 0:
         return out
-    if np.asarray(rolls).min() < 0 or np.asarray(rolls).max() >= r.n_rolls:
+    if not all_within(rolls, r.n_rolls):
         raise ValueError(f"roll indices must lie in 0..{r.n_rolls - 1}")
-    if np.asarray(u).min() < 0 or np.asarray(u).max() >= (1 << r.n_boxes):
+    if not all_within(u, <int64_t>1 << r.n_boxes):
         raise ValueError(f"used-masks must lie in 0..{(1 << r.n_boxes) - 1}")
     with nogil:
         for i in range(m):

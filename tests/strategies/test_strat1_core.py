@@ -183,9 +183,15 @@ def test_random_kernels_refuse_arguments_they_do_not_take():
         random_keep(dice, games[:1], 1, 2, 0, False)
     with pytest.raises(ValueError, match="at most 63 dice"):
         random_keep(np.full((2, 6), 11, np.int8), games, 1, 2, 0, True)
+    with pytest.raises(ValueError, match="face counts"):
+        random_keep(np.array([[1] * 6, [1, 1, 1, 1, 1, -1]], np.int8), games, 1, 2, 0, False)
     one = np.zeros(2, np.int64)
     with pytest.raises(ValueError, match="roll indices"):
         random_box(kr, one + 252, one, one, games, 1, 2, 0)
+    with pytest.raises(ValueError, match="roll indices"):
+        random_box(kr, one - 1, one, one, games, 1, 2, 0)
+    with pytest.raises(ValueError, match="used-masks"):
+        random_box(kr, one, one + (1 << 13), one, games, 1, 2, 0)
     with pytest.raises(ValueError, match="used-masks"):
         random_box(kr, one, one - 1, one, games, 1, 2, 0)
     with pytest.raises(ValueError, match="2 entries each"):

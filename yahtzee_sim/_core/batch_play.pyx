@@ -1,4 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# distutils: extra_compile_args = -fno-tree-vectorize
+# (no auto-vectorizing: GCC turns the three words of a roll into AVX-512 gathers, a third slower)
 """Batches of games played a step at a time in the compiled core: rolling the dice kept,
 scoring the boxes chosen (the port of :mod:`yahtzee_sim._kernels.batch_play`, the same
 dice bit for bit). Each call moves every active game of a batch one step, the dice from
