@@ -78,7 +78,7 @@ COMMANDS = {
 #: this machine's table cache (linked into the command's empty cache).
 STORED_TABLES = {"advise_maxi": "maxi-yatzy"}
 #: The commands measured unless ``--only`` names others.
-DEFAULT = ("report", "simulate", "exact", "advise", "advise_maxi", "regret")
+DEFAULT = ("report", "simulate", "exact", "advise", "advise_maxi", "regret", "solve")
 
 CLOCK = r"(\d+):(\d\d)(?::(\d\d))?"
 ESTIMATE = re.compile(rf"\[{CLOCK}<{CLOCK}[,\]]")

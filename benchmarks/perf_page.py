@@ -211,7 +211,7 @@ INTRO = [
     "JSON object. `python benchmarks/perf_page.py run NAME` runs one and saves its result "
     "in `benchmarks/results/NAME.json`, with the machine it ran on; "
     "`python benchmarks/perf_page.py` writes this page from the saved results. Timings "
-    "are wall-clock medians after a warm-up (compiled kernels, solved tables in the disk "
+    "are wall-clock medians after a warm-up (modules imported, solved tables in the disk "
     "cache) unless the row says otherwise. A benchmark without a saved result shows the "
     "command that measures it.",
     "",

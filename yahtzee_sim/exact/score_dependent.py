@@ -13,6 +13,7 @@ pmf of the final score. A state's positions span 0 ..
 
 from __future__ import annotations
 
+import math
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
@@ -148,8 +149,8 @@ def lane_law(strategy, rules: RuleSet, progress: bool = False) -> tuple[np.ndarr
     pmf = _final_pmf(off, mass)  # full score sheets: the law of the final score
     x = np.arange(len(pmf), dtype=np.float64)
     return pmf, ForwardStats(
-        mean=float(pmf @ x),
-        second=float(pmf @ (x * x)),
+        mean=math.fsum(pmf * x),  # exactly rounded: the same bits on every processor
+        second=math.fsum(pmf * x * x),
         total=float(pmf.sum()),
         cat_sum=cat_sum,
         cat_zero=cat_zero,
