@@ -11,13 +11,17 @@ of the value of the next state (Glenn 2006, Table 3).
   same upper-bonus estimate + 0.
 
 The per-box means and variances under optimal play are measured on 200,000 simulated
-optimal games (seed 0) — the paper took them from Verhoeff's exact tables.
+optimal games (seed 0) — the paper took them from Verhoeff's exact tables. Those of
+``yahtzee`` and ``yahtzee-free-joker`` ship with the package (``glenn2006_moments.json``;
+``python tools/shipped_moments.py`` writes them again, ``--check`` compares them).
 Table 3: Greedy 218.05 ± 46.87, Heuristic 240.67 ± 60.90, Better Heuristic 244.87 ± 57.39.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from importlib import resources
 
 import numpy as np
 from scipy.stats import norm
@@ -62,19 +66,50 @@ def _states(rules):
 
 
 def _tie_break(rules, used) -> np.ndarray:
+    """``_EPS`` times the summed difficulty rank of the filled boxes of each ``used`` mask
+    (a sum of small integers, exact in any order: computed once per mask)."""
     rank = np.array([DIFFICULTY.index(n) for n in rules.box_names], dtype=np.float64)
-    bits = (used[:, None] >> np.arange(rules.n_boxes)[None, :]) & 1
-    return _EPS * (bits @ rank)
+    masks = np.arange(1 << rules.n_boxes)
+    bits = (masks[:, None] >> np.arange(rules.n_boxes)[None, :]) & 1
+    return _EPS * (bits @ rank)[used]
+
+
+#: The rule sets whose box moments ship with the package (:data:`SHIPPED_MOMENTS`).
+SHIPPED_MOMENT_RULES = ("yahtzee", "yahtzee-free-joker")
+#: The file of the shipped box moments, beside this module: by table key, each box's mean
+#: and variance as exact hexadecimal floats (``python tools/shipped_moments.py`` writes it).
+SHIPPED_MOMENTS = "glenn2006_moments.json"
+
+
+def simulated_box_moments(rules) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and variance (``ddof=1``) of each box's score in 200,000 games of optimal play
+    (seed 0)."""
+    res = simulate(Optimal(), _MOMENT_GAMES, seed=0, rules=rules, progress=False)
+    s = res.box_scores.astype(np.float64)
+    return s.mean(axis=0), s.var(axis=0, ddof=1)
+
+
+def shipped_box_moments(rules) -> tuple[np.ndarray, np.ndarray] | None:
+    """The box moments of ``rules`` that ship with the package (those of
+    :func:`simulated_box_moments`, bit for bit), or ``None``: none ship for its rules."""
+    try:
+        shipped = json.loads(resources.files(__package__).joinpath(SHIPPED_MOMENTS).read_text())
+    except (OSError, ValueError):
+        return None
+    entry = shipped.get(TableCache.key(rules, "v1")) if isinstance(shipped, dict) else None
+    if not isinstance(entry, dict) or len(entry.get("mean", ())) != rules.n_boxes:
+        return None
+    mean, var = ([float.fromhex(x) for x in entry[part]] for part in ("mean", "var"))
+    return np.array(mean), np.array(var)
 
 
 def optimal_box_moments(rules) -> tuple[np.ndarray, np.ndarray]:
-    """Mean and variance of each box's score under optimal play (200,000 games, seed 0),
-    computed once per rule set (then read from the table cache)."""
+    """Mean and variance of each box's score under optimal play (200,000 games, seed 0):
+    shipped with the package for :data:`SHIPPED_MOMENT_RULES`, simulated once for other
+    rules (then read from the table cache)."""
 
     def solve():
-        res = simulate(Optimal(), _MOMENT_GAMES, seed=0, rules=rules, progress=False)
-        s = res.box_scores.astype(np.float64)
-        return s.mean(axis=0), s.var(axis=0, ddof=1)
+        return shipped_box_moments(rules) or simulated_box_moments(rules)
 
     def restore(read):
         got = read(rules.n_boxes, rules.n_boxes)

@@ -203,6 +203,35 @@ class TestGlenn2006Estimates(FamilyTest):
             np.testing.assert_array_equal(a, b)
         assert first[0].shape == (rules.n_boxes,) and (first[1] >= 0).all()
 
+    @pytest.mark.parametrize("name", ["yahtzee", "yahtzee-free-joker"])
+    def test_shipped_box_moments_are_a_fresh_simulation_bit_for_bit(self, name):
+        """After a change that moves them, ``python tools/shipped_moments.py`` writes them
+        again."""
+        from yahtzee_sim.strategies.glenn2006 import (
+            SHIPPED_MOMENT_RULES,
+            shipped_box_moments,
+            simulated_box_moments,
+        )
+
+        assert name in SHIPPED_MOMENT_RULES
+        rules = get_rules(name)
+        shipped, fresh = shipped_box_moments(rules), simulated_box_moments(rules)
+        assert shipped is not None
+        for a, b in zip(shipped, fresh, strict=True):
+            assert a.dtype == np.float64 and np.array_equal(a, b)
+
+    def test_shipped_box_moments_are_read_instead_of_simulated(self, tmp_path, monkeypatch):
+        from yahtzee_sim.solving.cache import TableCache
+        from yahtzee_sim.strategies import glenn2006
+
+        monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path))
+        monkeypatch.setattr(glenn2006, "simulated_box_moments", lambda rules: 1 / 0)
+        rules = get_rules("yahtzee")
+        glenn2006._MOMENTS.memory.pop(TableCache.key(rules, "v1"), None)
+        mean, var = glenn2006.optimal_box_moments(rules)
+        assert mean.shape == var.shape == (13,) and 0 < mean[0] < 6 and (var > 0).all()
+        assert glenn2006.shipped_box_moments(get_rules("yahtzee-no-joker")) is None
+
 
 class TestGlenn2006Chasers(FamilyTest):
     """Glenn 2006's Yahtzee chasers: keep the most frequent face, score greedily."""

@@ -1,13 +1,12 @@
 """The value tables that ship with the package, so that a first run needs no solve.
 
-Solving a rule set takes a second, but the first solve in an environment compiles the
-solver for a minute. The max-EV table of the default rules, ``yahtzee``, therefore ships
-with the package (``yahtzee_sim/solving/tables``: its 8 MB of float64, compressed with
-xz to 2.4 MB), keyed by the rule set's fingerprint and checked by a SHA-256 digest of
-its values. :func:`~yahtzee_sim.solving.solver.value_table` takes a shipped table
-where it would solve; the tests hold each shipped table bit for bit equal to a fresh
-solve, and ``python tools/shipped_tables.py`` writes them again after a deliberate change
-of the solver (``--check`` compares them).
+The max-EV table of the default rules, ``yahtzee``, ships with the package
+(``yahtzee_sim/solving/tables``: its 8 MB of float64, compressed with xz to 2.4 MB), keyed
+by the rule set's fingerprint and checked by a SHA-256 digest of its values.
+:func:`~yahtzee_sim.solving.solver.value_table` takes a shipped table where it would
+solve; the tests hold each shipped table bit for bit equal to a fresh solve, and
+``python tools/shipped_tables.py`` writes them again after a deliberate change of the
+solver (``--check`` compares them).
 """
 
 from __future__ import annotations
