@@ -152,6 +152,24 @@ def test_gather_and_keep_codes_refuse_reads_outside_the_tables():
     assert keep_codes(kr, dice, dice, out) == -1 and keep_codes(kr, dice + 1, dice, out) == 0
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int64])
+def test_keep_codes_read_every_integer_dtype_alike(dtype):
+    """int8 counts (the engine's) are read as they are, others widened: the same codes and
+    the same first illegal row either way."""
+    rules = get_rules("yahtzee")
+    kr, t = kernel_rules(rules), rules.tables
+    rng = np.random.default_rng(5)
+    dice = t.roll_counts[rng.integers(0, t.n_rolls, 500)].astype(np.int8)
+    keeps = (dice * rng.integers(0, 2, dice.shape)).astype(np.int8)
+    want, got = np.empty(500, np.int64), np.empty(500, np.int64)
+    assert keep_codes(kr, keeps.astype(np.int64), dice.astype(np.int64), want) == -1
+    assert keep_codes(kr, keeps.astype(dtype), dice.astype(dtype), got) == -1
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(t.keep_counts[got], keeps)
+    keeps[300, 0] = dice[300, 0] + 1  # keeps a die it does not show
+    assert keep_codes(kr, keeps.astype(dtype), dice.astype(dtype), got) == 300
+
+
 def test_only_lanes_over_upper_totals_refuse_a_negative_first_lane():
     """A lane over upper totals below 0 names no table row: refused. A need lane below 0
     (the target already met) is valid and read as the row's top value."""

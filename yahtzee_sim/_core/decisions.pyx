@@ -369,20 +369,34 @@ def keep_codes(kr, keeps, dice, out):
         -1, or the first row that keeps a face more often than it shows (or a negative
         count); rows from it on are not written.
     """
-    cdef const int64_t[:, ::1] k = np.ascontiguousarray(keeps, dtype=np.int64)
-    cdef const int64_t[:, ::1] d = np.ascontiguousarray(dice, dtype=np.int64)
     cdef const int64_t[::1] weights = kr.code_weights
     cdef const int32_t[::1] to_keep = kr.code_to_keep
-    cdef int64_t m = k.shape[0]
-    cdef int64_t F = k.shape[1]
-    if d.shape[0] != m or d.shape[1] != F or F != weights.shape[0]:
+    cdef const int8_t[:, ::1] k8
+    cdef const int8_t[:, ::1] d8
+    cdef const int64_t[:, ::1] k
+    cdef const int64_t[:, ::1] d
+    narrow = np.asarray(keeps).dtype == np.int8 and np.asarray(dice).dtype == np.int8
+    if narrow:  # the engine's counts: read as they are, no widening copy
+        k8 = np.ascontiguousarray(keeps)
+        d8 = np.ascontiguousarray(dice)
+        shape = (k8.shape[0], k8.shape[1], d8.shape[0], d8.shape[1])
+    else:
+        k = np.ascontiguousarray(keeps, dtype=np.int64)
+        d = np.ascontiguousarray(dice, dtype=np.int64)
+        shape = (k.shape[0], k.shape[1], d.shape[0], d.shape[1])
+    cdef int64_t m = shape[0]
+    cdef int64_t F = shape[1]
+    if shape[2] != m or shape[3] != F or F != weights.shape[0]:
         raise ValueError(f"keeps and dice must both be (rows, {weights.shape[0]}) face counts")
     if out.shape[0] < m:
         raise ValueError(f"out must hold {m} keep indices")
     codes = np.empty(m, dtype=np.int64)
     cdef int64_t[::1] c = codes
     cdef int64_t bad = -1
-    if m:
+    if m and narrow:
+        with nogil:
+            bad = encode_keeps(&k8[0, 0], &d8[0, 0], &weights[0], to_keep.shape[0], m, F, &c[0])
+    elif m:
         with nogil:
             bad = encode_keeps(&k[0, 0], &d[0, 0], &weights[0], to_keep.shape[0], m, F, &c[0])
     if bad == -2:
@@ -392,8 +406,13 @@ def keep_codes(kr, keeps, dice, out):
     return int(bad if bad >= 0 else -1)
 
 
+ctypedef fused count_t:
+    int8_t
+    int64_t
+
+
 cdef int64_t encode_keeps(
-    const int64_t* keeps, const int64_t* dice, const int64_t* weights, int64_t n_codes,
+    const count_t* keeps, const count_t* dice, const int64_t* weights, int64_t n_codes,
     int64_t m, int64_t F, int64_t* codes,
 ) noexcept nogil:
     """Each row's multiset code; the first row keeping more than it shows, -2 for a code
