@@ -46,6 +46,7 @@ PAGE = ROOT / "docs" / "performance.md"
 #: ``SMOKE`` (the options of ``run-all --smoke``, or ``None``) and ``rows(result)`` (its
 #: table), or ``page_section(record)`` (a section of its own, ahead of the others).
 NAMES = (
+    "install",
     "engine",
     "solver",
     "exact",
