@@ -139,6 +139,11 @@ def fill_lanes_digests(g: dict) -> dict:
     return out
 
 
+#: β cap of the official-Yahtzee target table whose need lanes ``fill_states`` reads (the
+#: suite shares one solve of it with ``tests/kernels/test_core_solve.py``).
+YAHTZEE_TARGET_CAP = 20
+
+
 def fill_states_digests(g: dict) -> dict:
     """``fill_states|…``: need lanes of target tables, upper lanes of value tables."""
     from yahtzee_sim._kernels.lanes import points_needed_lanes
@@ -147,7 +152,11 @@ def fill_states_digests(g: dict) -> dict:
     from yahtzee_sim.solving.solver import value_table
 
     out = {}
-    cases = (("2-yatzy", None, None), ("upper-3d4f", None, None), ("yahtzee", 60, 800))
+    cases = (
+        ("2-yatzy", None, None),
+        ("upper-3d4f", None, None),
+        ("yahtzee", YAHTZEE_TARGET_CAP, 800),
+    )
     for name, beta, n in cases:
         rules = g[name]
         table = target.target_table(rules, beta)
