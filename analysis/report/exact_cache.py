@@ -11,13 +11,15 @@ source (:func:`source_digest`: the files that define its classes and the functio
 was given), its parameters and its label, so that editing the file gives a new key. A
 cached result is the computed one bit for bit (floats travel through JSON as their
 shortest round-trip text). :func:`exact_law` does the same for the exact law alone
-(``reproduce`` reads its laws through it). :func:`lookup` also reads the results that
-ship with the package (:mod:`.shipped_results`), keyed by :func:`identity_key`: a
-built-in's key without the code's hash.
+(``reproduce`` reads its laws through it), :func:`exact_moments` for its moments alone.
+:func:`lookup` also reads the results that ship with the package
+(:mod:`.shipped_results`), keyed by :func:`identity_key`: a built-in's key without the
+code's hash.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import inspect
@@ -267,6 +269,25 @@ def exact_law(strategy_id: str, rules: RuleSet) -> ExactResult:
     if key is not None:
         save(key, law, None)
     return law
+
+
+def exact_moments(strategy_id: str, rules: RuleSet) -> ExactResult:
+    """The moments of :func:`exact_law` without its ``pmf`` (mean, SD, per-box figures,
+    bonus rates): read from the cache when a built-in strategy's law or moments on these
+    rules were computed before, else :func:`~yahtzee_sim.exact.laws.evaluate` with
+    ``distribution=False`` (no backward pass; kept for next time). Bit for bit the moments
+    of the whole law."""
+    from yahtzee_sim.exact.laws import evaluate
+
+    for part in (None, "moments"):  # the whole law first: it holds the moments
+        key = result_key(strategy_id, rules, part)
+        got = None if key is None else load(key, rules)
+        if got is not None:
+            return dataclasses.replace(got[0], pmf=None)
+    moments = evaluate(strategy_id, rules, distribution=False)
+    if key is not None:
+        save(key, dataclasses.replace(moments, pmf=np.zeros(0)), None)
+    return moments
 
 
 def stored(key: str) -> bool:

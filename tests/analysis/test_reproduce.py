@@ -152,6 +152,35 @@ def test_exact_laws_are_kept_for_the_next_run(tmp_path, monkeypatch):
     assert len(list(tmp_path.glob("exact-*"))) == 1
 
 
+def test_exact_moments_are_the_laws_bit_for_bit_and_kept(tmp_path, monkeypatch):
+    """The moments alone (no backward pass) equal the whole law's; they are kept, and read
+    from a kept law when there is one."""
+    from yahtzee_sim.analysis.report import exact_cache
+    from yahtzee_sim.exact.laws import evaluate
+    from yahtzee_sim.game.rules import get_rules
+
+    monkeypatch.setenv("YAHTZEE_SIM_CACHE", str(tmp_path))
+    rules = get_rules("2-yatzy")
+    law = evaluate("greedy", rules)
+    first = exact_cache.exact_moments("greedy", rules)
+    again = exact_cache.exact_moments("greedy", rules)
+    assert first.pmf is None and again.pmf is None
+    assert "cached" not in first.meta and again.meta["cached"]
+    for got in (first, again):
+        assert got.to_dict() == {
+            **law.to_dict(),
+            "min": None,
+            "max": None,
+            "percentiles": None,
+            "pmf": None,
+        }
+    exact_cache.exact_law("greedy", rules)  # the whole law kept: its moments are read
+    key = exact_cache.result_key("greedy", rules, "moments")
+    next(tmp_path.glob(f"exact-{key}*")).unlink()
+    assert exact_cache.exact_moments("greedy", rules).meta["cached"]
+    assert not list(tmp_path.glob(f"exact-{key}*"))
+
+
 @pytest.mark.slow
 def test_strategy_figures_agree_or_are_documented_gaps(quick, tmp_path, capsys):
     rep, _ = quick

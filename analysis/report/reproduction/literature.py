@@ -116,8 +116,12 @@ def documented_gaps() -> list[dict]:
 
 
 @functools.cache
-def _literature_exact(sid: str, rules: str) -> dict:
-    return exact_cache.exact_law(sid, get_rules(rules)).to_dict()
+def _literature_exact(sid: str, rules: str, law: bool) -> dict:
+    """The exact summary (``law`` False: the moments alone, without the pmf's percentiles,
+    minimum and maximum)."""
+    if law:
+        return exact_cache.exact_law(sid, get_rules(rules)).to_dict()
+    return exact_cache.exact_moments(sid, get_rules(rules)).to_dict()
 
 
 @functools.lru_cache(maxsize=8)
@@ -146,7 +150,9 @@ def our_quantity(q: Published) -> tuple[float, int | None]:
         total, _ = _literature_sample(q.strategy, ref.rules, ref.n_games)
         return float(total.min() if key == "min" else total.max()), ref.n_games
     if strategy_class(q.strategy).capabilities.deterministic:
-        summary, games = _literature_exact(q.strategy, ref.rules), None
+        summary, games = _literature_exact(q.strategy, ref.rules, law=False), None
+        if summary.get(key) is None:  # a percentile, the minimum or maximum: the law's
+            summary = _literature_exact(q.strategy, ref.rules, law=True)
     else:
         games = max(DEFAULT_GAMES, ref.n_games or 0)
         summary = _literature_sample(q.strategy, ref.rules, games)[1]
