@@ -22,7 +22,10 @@ from yahtzee_sim.exact.result import ExactEvaluationError
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import decode_state, known_box_scores
 
-ROWS_PER_CHUNK = 1 << 18  # (state, roll) pairs per batched strategy call
+ROWS_PER_CHUNK = 1 << 18  # (state, roll) pairs per chunk of a level's outcomes
+#: (state, roll) pairs per call of a strategy's batched ``keep``/``box``: arrays of a few
+#: MB, which stay in the cache and are not handed back to the system between calls
+STRATEGY_ROWS = 1 << 16
 _CHECK_ROWS = 512  # rows re-asked per level by the position-only check
 
 
@@ -158,7 +161,7 @@ def decision_tables(strategy, rules: RuleSet, states: np.ndarray, turn: int, rng
     layers = max(rules.rolls_per_turn - 1, 1)
     keep = np.zeros((n, layers, n_rolls), dtype=np.int16)
     cat = np.empty((n, n_rolls), dtype=np.int8)
-    per_chunk = max(1, ROWS_PER_CHUNK // n_rolls)
+    per_chunk = max(1, STRATEGY_ROWS // n_rolls)
     for lo in range(0, n, per_chunk):
         hi = min(n, lo + per_chunk)
         make, used, cat_scores = _views(rules, states[lo:hi], turn)
