@@ -41,6 +41,27 @@ def test_batch_points_and_bonuses_are_the_numba_helpers_byte_for_byte(game):
 
 
 @pytest.mark.parametrize("game", tool.GAMES)
+def test_narrow_integer_inputs_give_the_same_arrays(game):
+    """int32 roll indices (a view's) and int16 points (box_options') are read as they are,
+    with the values of int64 ones; other dtypes are converted."""
+    kr = kernel_rules(tool.game_rules(game))
+    roll, used, flag, upper = tool.batch_inputs(kr, game)
+    points = scoring.box_options(kr, roll, used, flag)
+    wide = points.astype(np.int64)
+    for rolls in (roll.astype(np.int32), roll.astype(np.int16), roll.tolist()):
+        assert np.array_equal(scoring.box_options(kr, rolls, used, flag), points)
+        assert np.array_equal(
+            scoring.yahtzee_bonuses(kr, rolls, used, flag),
+            scoring.yahtzee_bonuses(kr, roll, used, flag),
+        )
+        for pts in (points, wide, points.astype(np.int32)):
+            assert np.array_equal(
+                scoring.bonus_options(kr, rolls, used, upper, flag, pts),
+                scoring.bonus_options(kr, roll, used, upper, flag, wide),
+            )
+
+
+@pytest.mark.parametrize("game", tool.GAMES)
 def test_one_scored_box_is_the_numba_scoring_step(game):
     kr = kernel_rules(tool.game_rules(game))
     steps = []
@@ -59,13 +80,17 @@ def test_live_lanes_are_the_numba_helper(with_first):
     assert tool.digest(got) == DIGESTS[f"live:{with_first}"]
 
 
-def test_bad_batches_are_refused_before_the_loops():
+def test_bad_batches_are_refused():
     kr = kernel_rules(get_rules("yahtzee"))
     ok = np.zeros(3, dtype=np.int64)
     with pytest.raises(ValueError, match="roll indices"):
         scoring.box_options(kr, np.array([0, 1, 10_000]), ok, ok)
+    with pytest.raises(ValueError, match="roll indices"):
+        scoring.bonus_options(kr, np.array([0, -1, 0], np.int32), ok, ok, ok, np.zeros((3, 13)))
     with pytest.raises(ValueError, match="used-masks"):
         scoring.yahtzee_bonuses(kr, ok, np.array([0, -1, 0]), ok)
+    with pytest.raises(ValueError, match="used-masks"):
+        scoring.box_options(kr, ok.astype(np.int32), np.array([0, 0, 1 << 13]), ok)
     with pytest.raises(ValueError, match="entries each"):
         scoring.box_options(kr, ok, ok[:2], ok)
     with pytest.raises(ValueError, match="rows of 13"):

@@ -6,7 +6,7 @@ advisor's), and every box's move for a batch of decisions with saved rolls. The 
 
 import numpy as np
 
-from libc.stdint cimport int16_t, int64_t
+from libc.stdint cimport int16_t, int32_t, int64_t
 
 from yahtzee_sim._core.bundle cimport RulesView, view_of
 from yahtzee_sim._core.rules cimport (
@@ -20,6 +20,19 @@ from yahtzee_sim._core.rules cimport (
     upper_after,
     yahtzee_bonus_points,
 )
+
+
+ctypedef fused roll_t:
+    int32_t
+    int64_t
+
+ctypedef fused points_t:
+    int16_t
+    int64_t
+
+#: Each fused argument's dtypes taken as they are; any other is converted to int64.
+_ROLL_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
+_POINTS_DTYPES = (np.dtype(np.int16), np.dtype(np.int64))
 
 
 cdef check_positions(const Rules* r, const int64_t[::1] roll_idx, const int64_t[::1] used):
@@ -44,6 +57,56 @@ cdef tuple batch_of(const Rules* r, roll_idx, used, flag):
     return rolls, u, f
 
 
+cdef object contiguous(values, tuple dtypes):
+    """``values`` as a C-contiguous array of one of ``dtypes`` (else int64), not copied
+    when it already is one."""
+    out = np.ascontiguousarray(values)
+    return out if out.dtype in dtypes else out.astype(np.int64)
+
+
+cdef tuple rows_of(const Rules* r, roll_idx, used, flag):
+    """The batch's roll indices (int32 or int64), used-masks and flags (int64), of one
+    length each (the kernels check their values as they read them)."""
+    rolls = contiguous(roll_idx, _ROLL_DTYPES)
+    u = np.ascontiguousarray(used, dtype=np.int64)
+    f = np.ascontiguousarray(flag, dtype=np.int64)
+    if rolls.ndim != 1 or u.shape != rolls.shape or f.shape != rolls.shape:
+        raise ValueError(f"roll_idx, used and flag must have {rolls.shape[0]} entries each")
+    return rolls, u, f
+
+
+cdef inline int position_error(const Rules* r, int64_t roll, int64_t used) noexcept nogil:
+    """1 for a roll index outside the rules', 2 for a used-mask outside them, else 0."""
+    if roll < 0 or roll >= r.n_rolls:
+        return 1
+    if used < 0 or used >= ((<int64_t>1) << r.n_boxes):
+        return 2
+    return 0
+
+
+cdef raise_position_error(const Rules* r, int error):
+    if error == 1:
+        raise ValueError(f"roll indices must lie in 0..{r.n_rolls - 1}")
+    raise ValueError(f"used-masks must lie in 0..{(1 << r.n_boxes) - 1}")
+
+
+cdef int fill_box_options(
+    const Rules* r, const roll_t[::1] rv, const int64_t[::1] uv, const int64_t[::1] fv,
+    int16_t[:, ::1] o,
+) noexcept nogil:
+    cdef int64_t i, c, case, roll
+    cdef int error
+    for i in range(rv.shape[0]):
+        roll = rv[i]
+        error = position_error(r, roll, uv[i])
+        if error:
+            return error
+        case = joker_case(r, roll, uv[i], fv[i])
+        for c in range(r.n_boxes):
+            o[i, c] = <int16_t>box_legal_points(r, case, roll, uv[i], c)
+    return 0
+
+
 def box_options(kr, roll_idx, used, flag):
     """The points of every box for a batch of rolls (-1 where the box is illegal; joker
     rules applied, no bonuses).
@@ -61,20 +124,30 @@ def box_options(kr, roll_idx, used, flag):
     """
     cdef RulesView view = view_of(kr)
     cdef const Rules* r = &view.rules
-    rolls, u, f = batch_of(r, roll_idx, used, flag)
-    cdef const int64_t[::1] rv = rolls
-    cdef const int64_t[::1] uv = u
-    cdef const int64_t[::1] fv = f
-    cdef int64_t n = rv.shape[0]
-    out = np.empty((n, r.n_boxes), dtype=np.int16)
-    cdef int16_t[:, ::1] o = out
-    cdef int64_t i, c, case
-    with nogil:
-        for i in range(n):
-            case = joker_case(r, rv[i], uv[i], fv[i])
-            for c in range(r.n_boxes):
-                o[i, c] = <int16_t>box_legal_points(r, case, rv[i], uv[i], c)
+    rolls, u, f = rows_of(r, roll_idx, used, flag)
+    out = np.empty((rolls.shape[0], r.n_boxes), dtype=np.int16)
+    cdef int error
+    if rolls.dtype == np.int32:
+        error = fill_box_options[int32_t](r, rolls, u, f, out)
+    else:
+        error = fill_box_options[int64_t](r, rolls, u, f, out)
+    if error:
+        raise_position_error(r, error)
     return out
+
+
+cdef int fill_yahtzee_bonuses(
+    const Rules* r, const roll_t[::1] rv, const int64_t[::1] uv, const int64_t[::1] fv,
+    int64_t[::1] o,
+) noexcept nogil:
+    cdef int64_t i
+    cdef int error
+    for i in range(rv.shape[0]):
+        error = position_error(r, rv[i], uv[i])
+        if error:
+            return error
+        o[i] = yahtzee_bonus_points(r, rv[i], uv[i], fv[i])
+    return 0
 
 
 def yahtzee_bonuses(kr, roll_idx, used, flag):
@@ -93,17 +166,33 @@ def yahtzee_bonuses(kr, roll_idx, used, flag):
     """
     cdef RulesView view = view_of(kr)
     cdef const Rules* r = &view.rules
-    rolls, u, f = batch_of(r, roll_idx, used, flag)
-    cdef const int64_t[::1] rv = rolls
-    cdef const int64_t[::1] uv = u
-    cdef const int64_t[::1] fv = f
-    out = np.empty(rv.shape[0], dtype=np.int64)
-    cdef int64_t[::1] o = out
-    cdef int64_t i
-    with nogil:
-        for i in range(rv.shape[0]):
-            o[i] = yahtzee_bonus_points(r, rv[i], uv[i], fv[i])
+    rolls, u, f = rows_of(r, roll_idx, used, flag)
+    out = np.empty(rolls.shape[0], dtype=np.int64)
+    cdef int error
+    if rolls.dtype == np.int32:
+        error = fill_yahtzee_bonuses[int32_t](r, rolls, u, f, out)
+    else:
+        error = fill_yahtzee_bonuses[int64_t](r, rolls, u, f, out)
+    if error:
+        raise_position_error(r, error)
     return out
+
+
+cdef int fill_bonus_options(
+    const Rules* r, const roll_t[::1] rv, const int64_t[::1] uv, const int64_t[::1] upv,
+    const int64_t[::1] fv, const points_t[:, ::1] pv, int64_t[:, ::1] o,
+) noexcept nogil:
+    cdef int64_t i, c, yb, ub
+    cdef int error
+    for i in range(rv.shape[0]):
+        error = position_error(r, rv[i], uv[i])
+        if error:
+            return error
+        yb = yahtzee_bonus_points(r, rv[i], uv[i], fv[i])
+        for c in range(r.n_boxes):
+            upper_after(r, upv[i], c, max(<int64_t>pv[i, c], 0), &ub)
+            o[i, c] = ub + yb
+    return 0
 
 
 def bonus_options(kr, roll_idx, used, upper, flag, points):
@@ -125,25 +214,24 @@ def bonus_options(kr, roll_idx, used, upper, flag, points):
     """
     cdef RulesView view = view_of(kr)
     cdef const Rules* r = &view.rules
-    rolls, u, f = batch_of(r, roll_idx, used, flag)
+    rolls, u, f = rows_of(r, roll_idx, used, flag)
     up = np.ascontiguousarray(upper, dtype=np.int64)
-    pts = np.ascontiguousarray(points, dtype=np.int64)
-    if up.shape[0] != rolls.shape[0] or pts.shape[0] != rolls.shape[0] or pts.ndim != 2 or pts.shape[1] != r.n_boxes:
-        raise ValueError(f"upper must have {rolls.shape[0]} entries and points {rolls.shape[0]} rows of {r.n_boxes}")
-    cdef const int64_t[::1] rv = rolls
-    cdef const int64_t[::1] uv = u
-    cdef const int64_t[::1] fv = f
-    cdef const int64_t[::1] upv = up
-    cdef const int64_t[:, ::1] pv = pts
-    out = np.zeros((rv.shape[0], r.n_boxes), dtype=np.int64)
-    cdef int64_t[:, ::1] o = out
-    cdef int64_t i, c, yb, ub
-    with nogil:
-        for i in range(rv.shape[0]):
-            yb = yahtzee_bonus_points(r, rv[i], uv[i], fv[i])
-            for c in range(r.n_boxes):
-                upper_after(r, upv[i], c, max(pv[i, c], 0), &ub)
-                o[i, c] = ub + yb
+    pts = contiguous(points, _POINTS_DTYPES)
+    n = rolls.shape[0]
+    if up.shape != rolls.shape or pts.ndim != 2 or pts.shape[0] != n or pts.shape[1] != r.n_boxes:
+        raise ValueError(f"upper must have {n} entries and points {n} rows of {r.n_boxes}")
+    out = np.empty((n, r.n_boxes), dtype=np.int64)
+    cdef int error
+    if rolls.dtype == np.int32 and pts.dtype == np.int16:
+        error = fill_bonus_options[int32_t, int16_t](r, rolls, u, up, f, pts, out)
+    elif rolls.dtype == np.int32:
+        error = fill_bonus_options[int32_t, int64_t](r, rolls, u, up, f, pts, out)
+    elif pts.dtype == np.int16:
+        error = fill_bonus_options[int64_t, int16_t](r, rolls, u, up, f, pts, out)
+    else:
+        error = fill_bonus_options[int64_t, int64_t](r, rolls, u, up, f, pts, out)
+    if error:
+        raise_position_error(r, error)
     return out
 
 
