@@ -140,13 +140,12 @@ class Greedy(Strategy):
         dice whatever the rerolls left."""
         self.prepare(rules)
         states = np.asarray(states, dtype=np.int64)
-        n, n_rolls = len(states), rules.tables.n_rolls
         layers = max(rules.rolls_per_turn - 1, 1)
-        keep = np.empty((n, n_rolls), dtype=np.int16)
-        cat = np.empty((n, n_rolls), dtype=np.int8)
-        used, upper, flag = decode_state(rules, states)
-        self._fill_into(rules, used, upper, flag, np.arange(n, dtype=np.int64), keep, cat)
-        return np.repeat(keep[:, None, :], layers, axis=1), cat
+        # the states of one used-mask and flag are next to each other in the encoding:
+        # their runs share the legal points and, away from the upper bonus, the tables
+        positions = np.stack(decode_state(rules, states), axis=1).astype(np.int64)
+        keep, cat = self._fill_positions(rules, positions)
+        return np.repeat(keep, layers, axis=1), cat[:, 0]
 
     def saved_decision_table(self, rules, positions: np.ndarray, n_layers: int, n_banks: int):
         """Decisions at every roll of positions ``(used, upper, flag)`` of a game with saved
@@ -156,6 +155,11 @@ class Greedy(Strategy):
         n_banks - 1`` rolls saved. Greedy reads neither: one row serves every layer and
         every bank (arrays ``(n, 1, n_rolls)``)."""
         self.prepare(rules)
+        return self._fill_positions(rules, positions)
+
+    def _fill_positions(self, rules, positions) -> tuple[np.ndarray, np.ndarray]:
+        """``(keep, cat)`` of shape ``(n, 1, n_rolls)`` at positions ``(used, upper, flag)``,
+        one run of a used-mask and flag at a time (:func:`greedy_fill_positions`)."""
         pos = np.ascontiguousarray(positions, dtype=np.int64)
         n, n_rolls = len(pos), rules.tables.n_rolls
         keep = np.empty((n, 1, n_rolls), dtype=np.int16)
