@@ -230,16 +230,16 @@ DETERMINISTIC = [
 @pytest.mark.slow
 @pytest.mark.parametrize("strategy", DETERMINISTIC)
 def test_exact_moments_agree_with_simulation(strategy):
-    """Exact mean and SD within 4 SE of 200,000 simulated games, and every box's mean and
+    """Exact mean and SD within 4 SE of 100,000 simulated games, and every box's mean and
     the bonus rate within 4 SE too.
 
-    Sample size: 200,000 games put 4 SE of the mean at about 0.6 points (SD ≈ 40–60), so a
+    Sample size: 100,000 games put 4 SE of the mean at 0.5–0.8 points (SD ≈ 40–60), so a
     disagreement between the engine and the exact evaluator of a point or more fails; the
     per-box and bonus comparisons catch a wrong box (the usual bug) with far more power
-    than the total's mean at a million games (4 SE ≤ 0.25 points per box, ≤ 0.005 for the
-    bonus rate), at a fifth of the games.
+    than the total's mean at a million games (4 SE ≤ 0.32 points per box, ≤ 0.0064 for the
+    bonus rate), at a tenth of the games.
     """
-    n = 200_000
+    n = 100_000
     exact = exact_law(strategy, distribution=False)
     s = _within_4_se(exact, n, strategy, "yahtzee", seed=3).summary()
     rules = get_rules("yahtzee")
