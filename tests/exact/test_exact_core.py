@@ -90,6 +90,11 @@ def future_positions(preset: str):
     return [(0, None, None), (one, None, None), (0, dice, 1), (0, dice, 0)]
 
 
+#: The positions whose law is checked on a full-size game (each law is a whole game's
+#: pass): the empty sheet before a turn and mid-turn; the small presets check all four.
+LAWS_CHECKED = {"yahtzee": (0, 2)}
+
+
 @pytest.mark.parametrize(
     "preset",
     [p if p != "yahtzee" else pytest.param(p, marks=pytest.mark.slow) for p in DIGESTS["future"]],
@@ -99,6 +104,8 @@ def test_the_points_to_come_are_the_numba_kernels_byte_for_byte(preset):
     moments = future_moments(preset, use_cache=False)
     assert digest(np.concatenate([moments.mean, moments.sd])) == want["moments"]
     for k, (state, dice, rolls_left) in enumerate(future_positions(preset)):
+        if preset in LAWS_CHECKED and k not in LAWS_CHECKED[preset]:
+            continue
         assert digest(future_law(preset, state, dice, rolls_left)) == want[f"law:{k}"]
     (key,) = (k for k in want if k.startswith("laws:"))
     laws = future_laws(preset, int(key.split(":")[1]))
