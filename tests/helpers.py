@@ -78,13 +78,19 @@ def exact_law(strategy: str, rules: str = "yahtzee", distribution: bool = True):
 
     Several tests check the same law (the golden values, the simulations, the
     tournaments): the first test that needs it computes it with
-    :func:`yahtzee_sim.exact.laws.evaluate` and keeps it in the run's cache folder
+    :func:`yahtzee_sim.exact.laws.evaluate` (a strategy whose shipped record holds a
+    regret: with :func:`regret_law`, whose pass gives the same law bit for bit and which
+    the shipped-record test needs anyway) and keeps it in the run's cache folder
     (``tests/conftest.py``, shared by the xdist workers); the others read it back, bit
     for bit (:mod:`yahtzee_sim.analysis.report.exact_cache`). ``distribution=False`` (the
     moments, without the pmf) reads the whole law if a test already computed it.
     """
     from yahtzee_sim.exact.laws import evaluate
 
+    top = _shipped_regret_top(strategy, rules)
+    if top is not None:  # its regret is checked too: one pass gives both, computed once
+        law = regret_law(strategy, rules, top)[0]
+        return law if distribution else dataclasses.replace(law, pmf=None)
     if not distribution:
         whole = _shared(strategy, rules, None, None)
         if whole is not None:
@@ -94,6 +100,18 @@ def exact_law(strategy: str, rules: str = "yahtzee", distribution: bool = True):
         )
         return dataclasses.replace(moments[0], pmf=None)
     return _shared(strategy, rules, None, lambda r: (evaluate(strategy, r), None))[0]
+
+
+def _shipped_regret_top(strategy: str, rules) -> int | None:
+    """The ``top`` of the shipped record of ``strategy`` on ``rules`` when that record
+    holds a regret (``tests/analysis/test_shipped_results.py`` computes it afresh), else
+    ``None``."""
+    from yahtzee_sim.analysis.report import exact_cache, shipped_results
+
+    top = shipped_results.SHIPPED_TOP
+    key = exact_cache.identity_key(strategy, get_rules(rules), top)
+    record = None if key is None else shipped_results.record(key)
+    return top if record is not None and record.get("regret") is not None else None
 
 
 def regret_law(strategy: str, rules: str = "yahtzee", top: int = 10):
