@@ -96,7 +96,8 @@ def _fixed_args(name: str = "upper-3d4f"):
     flag = np.zeros(n, np.int64)
     groups = np.arange(0, n + 1, 3, dtype=np.int64)
     keep = np.zeros((n, max(rolls - 1, 1), n_rolls), np.int16)
-    cat = np.ones((n, n_rolls), np.int8)
+    first_open = np.array([(~int(u) & (int(u) + 1)).bit_length() - 1 for u in used], np.int8)
+    cat = np.repeat(first_open[:, None], n_rolls, axis=1)
     out = (
         np.zeros((n, rolls)),
         np.zeros((n, rules.n_boxes)),
@@ -117,6 +118,21 @@ def test_the_chunks_do_not_change_the_fixed_roll_losses():
         level_regret(*args, chunks, threads)
         assert all(np.array_equal(a, b) for a, b in zip(one, args[8], strict=True))
     assert one[0].sum() > 0
+
+
+def test_a_filled_box_is_not_charged():
+    """A box already filled has no value in the widget's tables: choosing it charges
+    nothing (the forward pass refuses such a strategy), whatever the chunks."""
+    args = _fixed_args()
+    used = args[2]
+    args[7] = np.ones_like(args[7])  # box 1, filled in the states with used bit 1
+    filled = ((used >> 1) & 1) == 1
+    assert filled.any() and not filled.all()
+    for chunks, threads in ((1, 1), (3, 2)):
+        level_regret(*args, chunks, threads)
+        loss, by_cat = args[8][0], args[8][1]
+        assert (loss[filled, 0] == 0).all() and (by_cat[filled] == 0).all()
+        assert loss[~filled, 0].sum() > 0
 
 
 def _refused(args, at: int, value, match: str) -> None:

@@ -87,7 +87,7 @@ cdef void turn_regret(
     under the strategy's keeps ``keep_dec + (j - 1) * n_rolls``, charging each decision's
     loss, then the boxes ``cat_dec`` of the final rolls. ``p``, ``fin`` (rolls) and ``w``
     (keeps): scratch. A reached roll whose box lies outside the sheet is not charged (the
-    caller refuses such a strategy)."""
+    caller refuses such a strategy), nor one whose box is filled already."""
     cdef int64_t n_rolls = kr.n_rolls
     cdef int64_t rolls_nu = n_rolls * nu
     cdef const double* roll_vals = work.roll_vals
@@ -113,8 +113,8 @@ cdef void turn_regret(
     for r in range(n_rolls):
         pr = p[r] + fin[r]
         c = cat_dec[r]
-        if pr == 0.0 or c < 0 or c >= kr.n_boxes:
-            continue
+        if pr == 0.0 or c < 0 or c >= kr.n_boxes or (used >> c) & 1:
+            continue  # (an illegal box: the widget tabled no value for it)
         best = roll_vals[r * nu + t]
         d = box_loss(kr, used, flag, work.val, nu, work.slots, r, t, c, best)
         if d > 0.0:
