@@ -23,6 +23,9 @@ What is recorded, each as the digest of float64 arrays (:func:`digest`):
 
 ``tests/analysis/test_regret_core.py`` checks that today's code gives the same bytes.
 Record again only on purpose (a deliberate change of values), and say so in the commit.
+The ``yahtzee-single-bonus`` entries were recorded again when a bonus Yahtzee's box loss
+under a bonus limit came to be valued at the next flag, as the widget values it (the numba
+kernels read the values of the flag before the bonus).
 """
 
 from __future__ import annotations

@@ -40,6 +40,16 @@ def test_losses_add_up_to_the_gap_to_optimal(greedy_regret):
 
 
 @pytest.mark.slow
+def test_losses_add_up_under_a_yahtzee_bonus_limit():
+    """A bonus Yahtzee moves the flag under a bonus limit: its boxes are charged at the
+    next flag's values, as optimal play values them, and the losses add up to the gap."""
+    r = regret_law("greedy", "yahtzee-single-bonus", top=5)[1]
+    assert r.total == pytest.approx(r.optimal_value - r.strategy_value, abs=1e-9)
+    assert r.by_decision.sum() == pytest.approx(r.total, abs=1e-9)
+    assert r.by_box.sum() == pytest.approx(r.by_decision["box"], abs=1e-9)
+
+
+@pytest.mark.slow
 def test_costliest_situations_are_sorted_and_consistent(greedy_regret):
     s = greedy_regret.situations
     assert len(s) == 15

@@ -20,6 +20,7 @@ from libc.stdint cimport int8_t, int16_t, int64_t
 from libc.stdlib cimport free, malloc
 
 from yahtzee_sim._core.box_loss cimport box_loss
+from yahtzee_sim._core.box_step cimport bonus_moves_flag
 from yahtzee_sim._core.bundle cimport lanes_of, rules_of
 from yahtzee_sim._core.lanes cimport LANES_UPPER, LaneTable
 from yahtzee_sim._core.reach cimport reach_layer
@@ -93,6 +94,8 @@ cdef void turn_regret(
     cdef const double* roll_vals = work.roll_vals
     cdef int64_t r, j, k, c
     cdef double q, d, pr, best
+    # under a bonus limit a bonus Yahtzee's boxes are valued at the next flag
+    cdef const double* val_bonus = work.val_bonus if bonus_moves_flag(kr, used, flag) else NULL
     clear_rows(kr, o)
     for r in range(n_rolls):
         p[r] = kr.first_roll_prob[r]
@@ -116,7 +119,7 @@ cdef void turn_regret(
         if pr == 0.0 or c < 0 or c >= kr.n_boxes or (used >> c) & 1:
             continue  # (an illegal box: the widget tabled no value for it)
         best = roll_vals[r * nu + t]
-        d = box_loss(kr, used, flag, work.val, nu, work.slots, r, t, c, best)
+        d = box_loss(kr, used, flag, work.val, val_bonus, nu, work.slots, r, t, c, best)
         if d > 0.0:
             o.by_cat[c] += pr * d
             charge(o, 0, pr, d, r, work.cat[r * nu + t])

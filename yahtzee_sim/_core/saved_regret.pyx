@@ -76,7 +76,7 @@ cdef void turn_end(
     cdef OutcomeTable lane
     if 0 <= c < kr.n_boxes:
         S = work.B[kr.roll_keep_index[r] * nu + tw]
-        d = box_loss(kr, used, flag, work.val, nu, work.slots, r, tw, c, S)
+        d = box_loss(kr, used, flag, work.val, NULL, nu, work.slots, r, tw, c, S)
         if d > 0.0:
             o.by_cat[i * kr.n_boxes + c] += mass * d
             charge(o, i, 0, mass, d, r, j,
