@@ -143,7 +143,7 @@ class Greedy(Strategy):
         layers = max(rules.rolls_per_turn - 1, 1)
         # the states of one used-mask and flag are next to each other in the encoding:
         # their runs share the legal points and, away from the upper bonus, the tables
-        positions = np.stack(decode_state(rules, states), axis=1).astype(np.int64)
+        positions = np.stack(decode_state(rules, states), axis=1)
         keep, cat = self._fill_positions(rules, positions)
         return np.repeat(keep, layers, axis=1), cat[:, 0]
 

@@ -279,14 +279,15 @@ def exact_moments(strategy_id: str, rules: RuleSet) -> ExactResult:
     of the whole law."""
     from yahtzee_sim.exact.laws import evaluate
 
-    for part in (None, "moments"):  # the whole law first: it holds the moments
-        key = result_key(strategy_id, rules, part)
+    law_key = result_key(strategy_id, rules, None)
+    moments_key = result_key(strategy_id, rules, "moments")
+    for key in (law_key, moments_key):  # the whole law first: it holds the moments
         got = None if key is None else load(key, rules)
         if got is not None:
             return dataclasses.replace(got[0], pmf=None)
     moments = evaluate(strategy_id, rules, distribution=False)
-    if key is not None:
-        save(key, dataclasses.replace(moments, pmf=np.zeros(0)), None)
+    if moments_key is not None:
+        save(moments_key, dataclasses.replace(moments, pmf=np.zeros(0)), None)
     return moments
 
 
