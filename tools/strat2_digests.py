@@ -26,6 +26,7 @@ Record again only on purpose (a deliberate change of play), and say so in the co
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 from collections.abc import Callable
@@ -123,6 +124,13 @@ def positions(rules, rolls_left: int, first_turn: bool, seed: int) -> TurnView:
     )
 
 
+@functools.cache
+def preset_positions(preset: str, rolls_left: int, first_turn: bool, seed: int) -> TurnView:
+    """:func:`positions` on a preset, drawn once per process: every strategy is asked at the
+    same positions (the view's arrays are read-only)."""
+    return positions(get_rules(preset), rolls_left, first_turn, seed)
+
+
 def decision_cases():
     """``(label, preset, rolls_left, first_turn, seed)`` of every decision digest."""
     for label in STRATEGIES:
@@ -144,7 +152,7 @@ def decide(label: str, preset: str, rolls_left: int, first_turn: bool, seed: int
     rules = get_rules(preset)
     strategy = STRATEGIES[label]()
     strategy.prepare(rules)
-    view = positions(rules, rolls_left, first_turn, seed)
+    view = preset_positions(preset, rolls_left, first_turn, seed)
     out = strategy.keep(view) if rolls_left else strategy.box(view)
     return digest(out)
 

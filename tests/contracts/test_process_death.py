@@ -118,7 +118,7 @@ def kill_child(
     script.write_text(_CHILD)
     job.write_text(code)
     kind = "non-atomic" if non_atomic else "atomic"
-    env = {**os.environ, "NUMBA_NUM_THREADS": "1", "MPLBACKEND": "Agg", **(env or {})}
+    env = {**os.environ, "YAHTZEE_SIM_THREADS": "1", "MPLBACKEND": "Agg", **(env or {})}
     argv = [sys.executable, str(script), event, str(nth), kind, str(watch), str(job), str(cut)]
     child = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300)
     assert child.returncode == -signal.SIGKILL, child.stderr[-3000:]
