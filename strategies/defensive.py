@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.strategy import Gap, Reference, Strategy
+from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.engine.view import TurnView
+from yahtzee_sim.exact.decision_tables import tables_from_positions
 from yahtzee_sim.strategies._yahtzee_boxes import (
     CHANCE,
     FIVES,
@@ -32,7 +35,11 @@ from yahtzee_sim.strategies._yahtzee_boxes import (
     upper_total_of,
     used_of,
 )
-from yahtzee_sim.strategies.defensive_kernels import defensive_box, defensive_keep
+from yahtzee_sim.strategies.defensive_kernels import (
+    defensive_box,
+    defensive_keep,
+    defensive_tables,
+)
 
 
 class DefensiveYahtzee(YahtzeeBoxes, Strategy):
@@ -99,6 +106,19 @@ class DefensiveYahtzee(YahtzeeBoxes, Strategy):
             out,
         )
         return out
+
+    def decision_table(self, rules, states: np.ndarray):
+        """Decisions at every roll of ``states`` for exact evaluation (the batched
+        protocol of :func:`yahtzee_sim.exact.decision_tables.decision_tables`), those of
+        :meth:`keep` and :meth:`box` found in one compiled pass; the keeps do not read the
+        rerolls left."""
+        self.prepare(rules)
+        kr = kernel_rules(rules)
+
+        def fill(positions, keep, cat):
+            defensive_tables(kr, DEFENSIVE_ZERO_ORDER, positions, keep, cat, get_threads())
+
+        return tables_from_positions(rules, states, fill)
 
 
 #: Lower boxes in the order Defensive Yahtzee zeroes them: lowest one-roll expected

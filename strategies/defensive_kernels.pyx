@@ -4,7 +4,17 @@ and scoring rules of :class:`yahtzee_sim.strategies.defensive.DefensiveYahtzee` 
 game of a batch at once. The loops release the GIL.
 """
 
-from libc.stdint cimport int8_t, int16_t, int64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t
+
+from yahtzee_sim._core.bundle cimport RulesView, view_of
+from yahtzee_sim._core.rules cimport Rules
+from strategies.position_tables cimport (
+    Family,
+    Position,
+    check_position_tables,
+    fill_position_tables,
+    raise_fill_status,
+)
 
 from strategies.yahtzee_boxes cimport (
     CHANCE,
@@ -37,34 +47,26 @@ cdef inline int64_t best_upper_face(const int8_t* c, int64_t used) noexcept nogi
     return best
 
 
-cdef void keep_rows(
-    const int8_t[:, ::1] counts, const int64_t[::1] used, int8_t[:, ::1] out
-) noexcept nogil:
-    cdef Py_ssize_t i
-    cdef int64_t u, f, g, r4
-    cdef const int8_t* c
-    cdef int8_t* o
-    for i in range(counts.shape[0]):
-        c = &counts[i, 0]
-        o = &out[i, 0]
-        u = used[i]
-        for f in range(N_FACES):
-            o[f] = 0
-        if run_start(c, 5) >= 0 and ((u >> LARGE_STRAIGHT) & 1) == 0:
-            keep_every_die(o, c)
-            continue
-        r4 = run_start(c, 4)
-        if r4 >= 0 and (((u >> SMALL_STRAIGHT) & 1) == 0 or ((u >> LARGE_STRAIGHT) & 1) == 0):
-            for f in range(r4, r4 + 4):
-                o[f] = 1
-            continue
-        f = best_upper_face(c, u)
-        if f < 0:
-            f = 0
-            for g in range(N_FACES):
-                if c[g] >= c[f]:
-                    f = g
-        o[f] = c[f]
+cdef void keep_row(const int8_t* c, int64_t u, int8_t* o) noexcept nogil:
+    """The keep of one game (:func:`defensive_keep`) into ``o``."""
+    cdef int64_t f, g, r4
+    for f in range(N_FACES):
+        o[f] = 0
+    if run_start(c, 5) >= 0 and ((u >> LARGE_STRAIGHT) & 1) == 0:
+        keep_every_die(o, c)
+        return
+    r4 = run_start(c, 4)
+    if r4 >= 0 and (((u >> SMALL_STRAIGHT) & 1) == 0 or ((u >> LARGE_STRAIGHT) & 1) == 0):
+        for f in range(r4, r4 + 4):
+            o[f] = 1
+        return
+    f = best_upper_face(c, u)
+    if f < 0:
+        f = 0
+        for g in range(N_FACES):
+            if c[g] >= c[f]:
+                f = g
+    o[f] = c[f]
 
 
 def defensive_keep(const int8_t[:, ::1] counts, const int64_t[::1] used, int8_t[:, ::1] out):
@@ -92,12 +94,14 @@ def defensive_keep(const int8_t[:, ::1] counts, const int64_t[::1] used, int8_t[
     check_rows(used.shape[0], n, "used")
     check_rows(out.shape[0], n, "out")
     check_width(out.shape[1], N_FACES, "out")
+    cdef Py_ssize_t i
     with nogil:
-        keep_rows(counts, used, out)
+        for i in range(n):
+            keep_row(&counts[i, 0], used[i], &out[i, 0])
 
 
 cdef int64_t box_choice(
-    const int8_t* c, const int16_t* p, int64_t up, const int64_t[::1] zero_order
+    const int8_t* c, const int16_t* p, int64_t up, const int64_t* zero_order, int64_t n_zero
 ) noexcept nogil:
     """One roll's box under the §3.5 scoring rules."""
     cdef int64_t total = 0
@@ -141,7 +145,7 @@ cdef int64_t box_choice(
     if choice < 0 and total >= 10 and p[CHANCE] >= 0:
         choice = CHANCE
     if choice < 0:
-        for j in range(zero_order.shape[0]):
+        for j in range(n_zero):
             b = zero_order[j]
             if p[b] >= 0:
                 choice = b
@@ -185,4 +189,85 @@ def defensive_box(
     check_boxes(zero_order, N_BOXES, "zero_order")
     with nogil:
         for i in range(n):
-            out[i] = box_choice(&counts[i, 0], &pts[i, 0], upper_total[i], zero_order)
+            out[i] = box_choice(
+                &counts[i, 0], &pts[i, 0], upper_total[i], &zero_order[0], zero_order.shape[0]
+            )
+
+
+cdef struct Defensive:
+    const int64_t* zero_order  # the boxes that take a zero, first legal one first
+    int64_t n_zero
+
+
+cdef void defensive_keep_at(
+    const void* params, const Position* at, const Rules* kr, int64_t roll, const int8_t* c,
+    const int16_t* points, int8_t* o,
+) noexcept nogil:
+    """The keep of one roll (the family's :c:type:`KeepRule`), as ``DefensiveYahtzee.keep``."""
+    keep_row(c, at.used, o)
+
+
+cdef int64_t defensive_box_at(
+    const void* params, const Position* at, const Rules* kr, int64_t roll, const int8_t* c,
+    const int16_t* points,
+) noexcept nogil:
+    """The box of one roll (the family's :c:type:`BoxRule`), as ``DefensiveYahtzee.box``."""
+    cdef const Defensive* p = <const Defensive*>params
+    return box_choice(c, points, at.upper, p.zero_order, p.n_zero)
+
+
+def defensive_tables(
+    kr,
+    const int64_t[::1] zero_order,
+    pos,
+    int16_t[:, :, ::1] keep,
+    int8_t[:, :, ::1] cat,
+    int n_threads=1,
+):
+    """The keep index and the box of every roll at positions ``pos`` (the exact evaluator's
+    decision tables, ``DefensiveYahtzee.decision_table``), in parallel over runs of one
+    used-mask and flag.
+
+    Parameters
+    ----------
+    kr : KernelRules
+        The rules (:func:`~yahtzee_sim._kernels.scoring.kernel_rules`), 13-box Yahtzee ones.
+    zero_order : ndarray (k,) int64
+        The boxes that take a zero, first legal one first.
+    pos : ndarray (n, 3) int64
+        Positions ``(used, upper, flag)``, those of one used-mask and flag next to each other.
+    keep, cat : ndarray (n, 1, n_rolls) int16, int8
+        Written: each roll's keep index and box.
+    n_threads : int
+        Threads to run on (the tables do not depend on it).
+
+    Returns
+    -------
+    None
+    """
+    cdef RulesView view = view_of(kr)
+    cdef const int32_t[::1] code_to_keep = kr.code_to_keep
+    cdef const int64_t[:, ::1] p = pos
+    cdef Defensive params
+    cdef Family fam
+    cdef int status
+    if view.rules.n_boxes != N_BOXES or view.rules.n_faces != N_FACES:
+        raise ValueError(f"defensive_tables plays {N_BOXES}-box, {N_FACES}-face Yahtzee rules")
+    if zero_order.shape[0] == 0:
+        raise ValueError("zero_order must name at least one box")
+    check_boxes(zero_order, N_BOXES, "zero_order")
+    check_position_tables(&view.rules, pos, keep, cat)
+    if p.shape[0] == 0:
+        return
+    params.zero_order = &zero_order[0]
+    params.n_zero = zero_order.shape[0]
+    fam.params = &params
+    fam.keep = defensive_keep_at
+    fam.box = defensive_box_at
+    fam.keep_reads_upper = False
+    with nogil:
+        status = fill_position_tables(
+            &view.rules, &code_to_keep[0], &fam, &p[0, 0], p.shape[0], &keep[0, 0, 0],
+            &cat[0, 0, 0], view.rules.n_rolls, n_threads,
+        )
+    raise_fill_status(status, "defensive_tables")

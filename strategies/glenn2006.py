@@ -26,8 +26,11 @@ from importlib import resources
 import numpy as np
 from scipy.stats import norm
 
+from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.simulate import simulate
 from yahtzee_sim.engine.strategy import AGREEMENT_POINTS, Gap, Reference, Strategy
+from yahtzee_sim.engine.threads import get_threads
+from yahtzee_sim.exact.decision_tables import tables_from_positions
 from yahtzee_sim.game.rules import RuleSet
 from yahtzee_sim.game.state import decode_state, n_states
 from yahtzee_sim.solving.cache import TableCache
@@ -39,7 +42,7 @@ from yahtzee_sim.strategies._yahtzee_boxes import (
     points_of,
     used_of,
 )
-from yahtzee_sim.strategies.glenn2006_kernels import best_gain_box, chaser_keep
+from yahtzee_sim.strategies.glenn2006_kernels import best_gain_box, chaser_keep, chaser_tables
 from yahtzee_sim.strategies.optimal import Optimal, TableStrategy
 
 #: Boxes from easiest to hardest: on equal points the harder box is filled first.
@@ -296,16 +299,33 @@ class _YahtzeeChaser(YahtzeeBoxes, Strategy):
         chaser_keep(counts_of(view), used_of(view), self.keep_rule, out)
         return out
 
-    def box(self, view):
-        names = view.rules.box_names
+    def _tie_order(self, rules) -> np.ndarray:
+        """The boxes in the order scoring ties are settled (the first wins)."""
+        names = rules.box_names
         order = np.arange(len(names))
         if self.ties_to_harder:  # the last of the best in difficulty order
             rank = np.array([DIFFICULTY.index(n) for n in names])
             order = np.argsort(-rank, kind="stable")  # hardest first
+        return np.ascontiguousarray(order, np.int64)
+
+    def box(self, view):
         out = np.empty(len(view), dtype=np.int64)
         bonus = np.ascontiguousarray(view.bonus_points(), np.int64)
-        best_gain_box(points_of(view), bonus, np.ascontiguousarray(order, np.int64), out)
+        best_gain_box(points_of(view), bonus, self._tie_order(view.rules), out)
         return out
+
+    def decision_table(self, rules, states: np.ndarray):
+        """Decisions at every roll of ``states`` for exact evaluation (the batched
+        protocol of :func:`yahtzee_sim.exact.decision_tables.decision_tables`), those of
+        :meth:`keep` and :meth:`box` found in one compiled pass; the keeps do not read the
+        rerolls left."""
+        self.check_rules(rules)
+        kr, order = kernel_rules(rules), self._tie_order(rules)
+
+        def fill(positions, keep, cat):
+            chaser_tables(kr, self.keep_rule, order, positions, keep, cat, get_threads())
+
+        return tables_from_positions(rules, states, fill)
 
 
 class YahtzeesOnly(_YahtzeeChaser):

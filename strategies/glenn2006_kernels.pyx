@@ -4,7 +4,10 @@ greedy scoring (:mod:`yahtzee_sim.strategies.glenn2006`) for every game of a bat
 once. The loops release the GIL.
 """
 
-from libc.stdint cimport int8_t, int16_t, int64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t
+
+from yahtzee_sim._core.bundle cimport RulesView, view_of
+from yahtzee_sim._core.rules cimport Rules, upper_after, yahtzee_bonus_points
 
 from strategies.yahtzee_boxes cimport (
     LARGE_STRAIGHT,
@@ -15,6 +18,13 @@ from strategies.yahtzee_boxes cimport (
     check_width,
     keep_every_die,
     run_start,
+)
+from strategies.position_tables cimport (
+    Family,
+    Position,
+    check_position_tables,
+    fill_position_tables,
+    raise_fill_status,
 )
 
 #: Keep rules of the chasers (the values of ``glenn2006.KEEP_*``).
@@ -97,39 +107,31 @@ cdef inline int64_t straight_keep(const int8_t* c, int64_t u, int8_t* o) noexcep
     return 0
 
 
-cdef void chaser_rows(
-    const int8_t[:, ::1] counts, const int64_t[::1] used, int64_t mode, int8_t[:, ::1] out
-) noexcept nogil:
-    cdef Py_ssize_t i
-    cdef int64_t u, f, best
+cdef void chaser_row(const int8_t* c, int64_t u, int64_t mode, int8_t* o) noexcept nogil:
+    """The keep of one game (:func:`chaser_keep`) into ``o``."""
+    cdef int64_t f, best
     cdef bint open_f, open_b
-    cdef const int8_t* c
-    cdef int8_t* o
-    for i in range(counts.shape[0]):
-        c = &counts[i, 0]
-        o = &out[i, 0]
-        u = used[i]
-        for f in range(N_FACES):
-            o[f] = 0
-        if mode >= KEEP_STRAIGHTS_TOO and straight_keep(c, u, o):
+    for f in range(N_FACES):
+        o[f] = 0
+    if mode >= KEEP_STRAIGHTS_TOO and straight_keep(c, u, o):
+        return
+    best = -1
+    for f in range(5, -1, -1):
+        if c[f] == 0:
             continue
-        best = -1
-        for f in range(5, -1, -1):
-            if c[f] == 0:
-                continue
-            if best < 0:
+        if best < 0:
+            best = f
+            continue
+        open_f = ((u >> f) & 1) == 0
+        open_b = ((u >> best) & 1) == 0
+        if mode == KEEP_RATIONALLY and c[f] >= 2 and c[best] >= 2 and open_f != open_b:
+            if open_f:
                 best = f
-                continue
-            open_f = ((u >> f) & 1) == 0
-            open_b = ((u >> best) & 1) == 0
-            if mode == KEEP_RATIONALLY and c[f] >= 2 and c[best] >= 2 and open_f != open_b:
-                if open_f:
-                    best = f
-                continue
-            if c[f] > c[best] or (c[f] == c[best] and open_f and not open_b):
-                best = f
-        if best >= 0:  # no die at all: nothing kept
-            o[best] = c[best]
+            continue
+        if c[f] > c[best] or (c[f] == c[best] and open_f and not open_b):
+            best = f
+    if best >= 0:  # no die at all: nothing kept
+        o[best] = c[best]
 
 
 def chaser_keep(
@@ -165,5 +167,109 @@ def chaser_keep(
     check_width(out.shape[1], N_FACES, "out")
     if not KEEP_MOST_FREQUENT <= mode <= KEEP_RATIONALLY:
         raise ValueError(f"mode must be 0, 1 or 2, got {mode}")
+    cdef Py_ssize_t i
     with nogil:
-        chaser_rows(counts, used, mode, out)
+        for i in range(n):
+            chaser_row(&counts[i, 0], used[i], mode, &out[i, 0])
+
+
+cdef struct Chaser:
+    int64_t mode  # the keep rule (KEEP_*)
+    const int64_t* order  # boxes in the order ties are settled
+    int64_t n_order
+
+
+cdef void chaser_keep_at(
+    const void* params, const Position* at, const Rules* kr, int64_t roll, const int8_t* c,
+    const int16_t* points, int8_t* o,
+) noexcept nogil:
+    """The keep of one roll (the family's :c:type:`KeepRule`), as ``_YahtzeeChaser.keep``."""
+    chaser_row(c, at.used, (<const Chaser*>params).mode, o)
+
+
+cdef int64_t chaser_box_at(
+    const void* params, const Position* at, const Rules* kr, int64_t roll, const int8_t* c,
+    const int16_t* points,
+) noexcept nogil:
+    """The box of one roll (the family's :c:type:`BoxRule`), as ``_YahtzeeChaser.box``: the
+    most points now, bonuses included (those of ``bonus_options``), the first of the best
+    in the tie order."""
+    cdef const Chaser* p = <const Chaser*>params
+    cdef int64_t yb = yahtzee_bonus_points(kr, roll, at.used, at.flag)
+    cdef int64_t best = -1
+    cdef int64_t choice = p.order[0]
+    cdef int64_t j, b, ub, gain
+    for j in range(p.n_order):
+        b = p.order[j]
+        if points[b] >= 0:
+            upper_after(kr, at.upper, b, points[b], &ub)
+            gain = points[b] + ub + yb
+        else:
+            gain = -1
+        if j == 0 or gain > best:
+            best = gain
+            choice = b
+    return choice
+
+
+def chaser_tables(
+    kr,
+    int64_t mode,
+    const int64_t[::1] order,
+    pos,
+    int16_t[:, :, ::1] keep,
+    int8_t[:, :, ::1] cat,
+    int n_threads=1,
+):
+    """The keep index and the box of every roll at positions ``pos`` (the exact evaluator's
+    decision tables, ``_YahtzeeChaser.decision_table``), in parallel over runs of one
+    used-mask and flag.
+
+    Parameters
+    ----------
+    kr : KernelRules
+        The rules (:func:`~yahtzee_sim._kernels.scoring.kernel_rules`), 6-face ones.
+    mode : int
+        The keep rule: 0, 1 or 2 (``glenn2006.KEEP_*``).
+    order : ndarray (k,) int64
+        Box indices in the order ties are settled (first wins); at least one.
+    pos : ndarray (n, 3) int64
+        Positions ``(used, upper, flag)``, those of one used-mask and flag next to each other.
+    keep, cat : ndarray (n, 1, n_rolls) int16, int8
+        Written: each roll's keep index and box.
+    n_threads : int
+        Threads to run on (the tables do not depend on it).
+
+    Returns
+    -------
+    None
+    """
+    cdef RulesView view = view_of(kr)
+    cdef const int32_t[::1] code_to_keep = kr.code_to_keep
+    cdef const int64_t[:, ::1] p = pos
+    cdef Chaser params
+    cdef Family fam
+    cdef int status
+    if view.rules.n_faces != N_FACES:
+        raise ValueError(f"chaser_tables plays {N_FACES}-face rules")
+    if not KEEP_MOST_FREQUENT <= mode <= KEEP_RATIONALLY:
+        raise ValueError(f"mode must be 0, 1 or 2, got {mode}")
+    if order.shape[0] == 0:
+        raise ValueError("order must name at least one box")
+    check_boxes(order, view.rules.n_boxes, "order")
+    check_position_tables(&view.rules, pos, keep, cat)
+    if p.shape[0] == 0:
+        return
+    params.mode = mode
+    params.order = &order[0]
+    params.n_order = order.shape[0]
+    fam.params = &params
+    fam.keep = chaser_keep_at
+    fam.box = chaser_box_at
+    fam.keep_reads_upper = False
+    with nogil:
+        status = fill_position_tables(
+            &view.rules, &code_to_keep[0], &fam, &p[0, 0], p.shape[0], &keep[0, 0, 0],
+            &cat[0, 0, 0], view.rules.n_rolls, n_threads,
+        )
+    raise_fill_status(status, "chaser_tables")

@@ -29,7 +29,7 @@ from yahtzee_sim.engine.summary import box_statistics
 from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
-from yahtzee_sim.game.state import decode_state
+from yahtzee_sim.exact.decision_tables import tables_from_positions
 from yahtzee_sim.strategies._yahtzee_boxes import YAHTZEE_BOXES
 from yahtzee_sim.strategies.greedy_kernels import greedy_fill_positions, greedy_fill_states
 
@@ -139,13 +139,11 @@ class Greedy(Strategy):
         protocol of :func:`yahtzee_sim.exact.laws.decision_tables`): greedy keeps the same
         dice whatever the rerolls left."""
         self.prepare(rules)
-        states = np.asarray(states, dtype=np.int64)
-        layers = max(rules.rolls_per_turn - 1, 1)
         # the states of one used-mask and flag are next to each other in the encoding:
         # their runs share the legal points and, away from the upper bonus, the tables
-        positions = np.stack(decode_state(rules, states), axis=1)
-        keep, cat = self._fill_positions(rules, positions)
-        return np.repeat(keep, layers, axis=1), cat[:, 0]
+        return tables_from_positions(
+            rules, states, lambda pos, keep, cat: self._fill_positions_into(rules, pos, keep, cat)
+        )
 
     def saved_decision_table(self, rules, positions: np.ndarray, n_layers: int, n_banks: int):
         """Decisions at every roll of positions ``(used, upper, flag)`` of a game with saved
@@ -164,6 +162,10 @@ class Greedy(Strategy):
         n, n_rolls = len(pos), rules.tables.n_rolls
         keep = np.empty((n, 1, n_rolls), dtype=np.int16)
         cat = np.empty((n, 1, n_rolls), dtype=np.int8)
+        self._fill_positions_into(rules, pos, keep, cat)
+        return keep, cat
+
+    def _fill_positions_into(self, rules, pos, keep, cat) -> None:
         greedy_fill_positions(
             kernel_rules(rules),
             self._order,
@@ -173,7 +175,6 @@ class Greedy(Strategy):
             cat,
             get_threads(),
         )
-        return keep, cat
 
     def _lookup(self, view: TurnView, table: str) -> np.ndarray:
         self.prepare(view.rules)

@@ -31,9 +31,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.strategy import Gap, Reference, Strategy
+from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
+from yahtzee_sim.exact.decision_tables import tables_from_positions
 from yahtzee_sim.strategies._yahtzee_boxes import (
     YAHTZEE,
     YAHTZEE_BOXES,
@@ -47,6 +50,7 @@ from yahtzee_sim.strategies._yahtzee_boxes import (
 from yahtzee_sim.strategies.rule_based_v1_kernels import (
     glenn_box,
     glenn_keep,
+    rules_tables,
     upper_box,
     upper_keep,
     yahtzee_keep,
@@ -84,6 +88,8 @@ class Glenn2007Rules(YahtzeeBoxes, Strategy):
     """
 
     parallel_backend = "threads"  # stateless compiled kernels that release the GIL
+    upper_first = False  # Prioritize Upper Section's keeps and scoring over the rules'
+    chase_yahtzees = False  # Prioritize Yahtzee's keeps over the rules'
     references = (
         Reference(
             '"Simulating Yahtzee", Table 2',
@@ -147,6 +153,32 @@ class Glenn2007Rules(YahtzeeBoxes, Strategy):
         )
         return out
 
+    def decision_table(self, rules, states: np.ndarray):
+        """Decisions at every roll of ``states`` for exact evaluation (the batched
+        protocol of :func:`yahtzee_sim.exact.decision_tables.decision_tables`), those of
+        :meth:`keep` and :meth:`box` found in one compiled pass; the keeps do not read the
+        rerolls left. ``None`` (ask :meth:`keep` and :meth:`box`) where Prioritize Yahtzee
+        reads a Yahtzee box the state does not hold (rules without a Yahtzee flag)."""
+        self.prepare(rules)
+        if self.chase_yahtzees and not rules.has_yahtzee_flag:
+            return None
+        kr = kernel_rules(rules)
+
+        def fill(positions, keep, cat):
+            rules_tables(
+                kr,
+                self.no_four_of_a_kind_first_round,
+                self._throw_away,
+                self.upper_first,
+                self.chase_yahtzees,
+                positions,
+                keep,
+                cat,
+                get_threads(),
+            )
+
+        return tables_from_positions(rules, states, fill)
+
 
 class PrioritizeUpper(Glenn2007Rules):
     """ "Simulating Yahtzee"'s "Prioritize Upper Section" variant of the Glenn 2007 rules (§IV.d).
@@ -158,6 +190,7 @@ class PrioritizeUpper(Glenn2007Rules):
     "Simulating Yahtzee", Table 2: 192.92 ± 53.82.
     """
 
+    upper_first = True
     references = (
         Reference(
             '"Simulating Yahtzee", Table 2',
@@ -197,6 +230,7 @@ class PrioritizeYahtzee(Glenn2007Rules):
     already prefer Yahtzees. "Simulating Yahtzee", Table 2: 163.26 ± 64.47.
     """
 
+    chase_yahtzees = True
     references = (
         Reference(
             '"Simulating Yahtzee", Table 2',

@@ -5,30 +5,31 @@ scoring rules (Tables V and VI) and the "Prioritize Upper Section" and "Prioriti
 Yahtzee" variants, for every game of a batch at once. The loops release the GIL.
 """
 
-from libc.math cimport fabs
-from libc.stdint cimport int8_t, int16_t, int64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t
 
+from yahtzee_sim._core.bundle cimport RulesView, view_of
+from yahtzee_sim._core.rules cimport Rules
+from strategies.position_tables cimport (
+    Family,
+    Position,
+    check_position_tables,
+    fill_position_tables,
+    raise_fill_status,
+)
+from strategies.rule_based_v1_rules cimport (
+    box_row,
+    keep_row,
+    upper_box_row,
+    upper_keep_row,
+    yahtzee_keep_row,
+)
 from strategies.yahtzee_boxes cimport (
-    CHANCE,
-    FIVES,
-    FOUR_OF_A_KIND,
-    FULL_HOUSE,
-    LARGE_STRAIGHT,
     N_BOXES,
     N_FACES,
-    SIXES,
-    SMALL_STRAIGHT,
-    THREE_OF_A_KIND,
-    YAHTZEE,
-    FaceScan,
     bool_bytes,
     check_boxes,
     check_rows,
     check_width,
-    face_scan,
-    keep_every_die,
-    read_open_boxes,
-    run_start,
 )
 
 
@@ -55,80 +56,6 @@ cdef int check_box_args(
     check_rows(n_upper, n, "upper_total")
     check_rows(n_out, n, "out")
     return 0
-
-
-cdef void keep_row(
-    const int8_t* c, int64_t u, int64_t flag, bint joker, int8_t* o
-) noexcept nogil:
-    """Table V for one game: the kept face counts into ``o``."""
-    cdef bint op[N_BOXES]
-    cdef FaceScan s
-    cdef int64_t f, r4, lo
-    cdef bint s345, s234
-    read_open_boxes(u, op)
-    for f in range(N_FACES):
-        o[f] = 0
-    s = face_scan(c, op, True)
-    if s.big == 5 and (op[YAHTZEE] or joker):
-        keep_every_die(o, c)
-        return
-    if run_start(c, 5) >= 0 and (op[LARGE_STRAIGHT] or op[SMALL_STRAIGHT]):
-        keep_every_die(o, c)
-        return
-    r4 = run_start(c, 4)
-    if r4 >= 0 and (op[SMALL_STRAIGHT] or (op[LARGE_STRAIGHT] and op[CHANCE])):
-        for f in range(r4, r4 + 4):
-            o[f] = 1
-        return
-    if s.f3 >= 0 and op[s.f3]:
-        o[s.f3] = c[s.f3]
-        return
-    if s.f3 >= 0 and (op[THREE_OF_A_KIND] or op[FOUR_OF_A_KIND] or op[FULL_HOUSE] or op[CHANCE]):
-        o[s.f3] = c[s.f3]
-        return
-    if s.pair_open_hi >= 0:
-        o[s.pair_open_hi] = 2
-        return
-    s345 = c[2] > 0 and c[3] > 0 and c[4] > 0
-    s234 = c[1] > 0 and c[2] > 0 and c[3] > 0
-    if (s345 or s234) and (op[SMALL_STRAIGHT] or (op[LARGE_STRAIGHT] and op[CHANCE])):
-        lo = 2 if s345 else 1
-        for f in range(lo, lo + 3):
-            o[f] = 1
-        return
-    if s.pair_hi >= 0 and (op[THREE_OF_A_KIND] or op[CHANCE]):
-        o[s.pair_hi] = 2
-        return
-    if s.f3 >= 0 and (op[YAHTZEE] or flag >= 1):
-        o[s.f3] = c[s.f3]
-        return
-    last_rules_keep(c, op, &s, o)
-
-
-cdef inline void last_rules_keep(
-    const int8_t* c, const bint* op, const FaceScan* s, int8_t* o
-) noexcept nogil:
-    """Table V's last rules: a low singleton of an open upper box (four open at most), any
-    doubleton, a singleton 4, 5 or 6 (high preferred) if 3K, 4K or Chance is open."""
-    cdef int64_t f
-    cdef int64_t low
-    if s.n_open_upper <= 4:
-        low = -1
-        for f in range(N_FACES):
-            if c[f] >= 1 and op[f]:
-                low = f
-                break
-        if low >= 0:
-            o[low] = 1
-            return
-    if s.pair_hi >= 0:
-        o[s.pair_hi] = 2
-        return
-    if op[THREE_OF_A_KIND] or op[FOUR_OF_A_KIND] or op[CHANCE]:
-        for f in range(5, 2, -1):
-            if c[f] >= 1:
-                o[f] = 1
-                break
 
 
 def glenn_keep(
@@ -163,73 +90,6 @@ def glenn_keep(
     with nogil:
         for i in range(counts.shape[0]):
             keep_row(&counts[i, 0], used[i], flag[i], joker, &out[i, 0])
-
-
-cdef int64_t throw_away_box(
-    const int16_t* p, const int64_t[::1] throw_away, bint skip4k
-) noexcept nogil:
-    """The first legal box of ``throw_away`` (Four of a kind skipped when ``skip4k``)."""
-    cdef Py_ssize_t j
-    cdef int64_t b
-    for j in range(throw_away.shape[0]):
-        b = throw_away[j]
-        if b == FOUR_OF_A_KIND and skip4k:
-            continue
-        if p[b] >= 0:
-            return b
-    return FOUR_OF_A_KIND  # only Four of a kind left in round 1: no choice
-
-
-cdef int64_t box_row(
-    const int8_t* c, const int16_t* p, int64_t up, bint skip4k, const int64_t[::1] throw_away
-) noexcept nogil:
-    """Table VI for one game (``p``: legal points, -1 illegal): the box chosen."""
-    cdef int64_t total = 0
-    cdef int64_t f3 = -1
-    cdef int64_t big = 0
-    cdef int64_t f
-    cdef int64_t choice = -1
-    for f in range(N_FACES):
-        total += (f + 1) * c[f]
-        big = max(big, <int64_t>c[f])
-        if c[f] >= 3:
-            f3 = f
-    if big == 5 and p[YAHTZEE] > 0:
-        choice = YAHTZEE
-    elif p[LARGE_STRAIGHT] > 0:
-        choice = LARGE_STRAIGHT
-    elif p[SMALL_STRAIGHT] > 0:
-        choice = SMALL_STRAIGHT
-    elif f3 >= 0 and p[f3] >= 0 and up < 63 and up + c[f3] * (f3 + 1) >= 63:
-        choice = f3
-    elif c[5] >= 4 and p[SIXES] >= 0:
-        choice = SIXES
-    elif c[4] >= 4 and p[FIVES] >= 0:
-        choice = FIVES
-    elif p[FOUR_OF_A_KIND] > 0 and not skip4k:
-        choice = FOUR_OF_A_KIND
-    elif c[5] >= 3 and p[SIXES] >= 0:
-        choice = SIXES
-    elif c[4] >= 3 and p[FIVES] >= 0:
-        choice = FIVES
-    elif p[FULL_HOUSE] > 0:
-        choice = FULL_HOUSE
-    elif p[THREE_OF_A_KIND] >= 22:
-        choice = THREE_OF_A_KIND
-    elif f3 >= 0 and p[f3] >= 0:
-        choice = f3
-    elif p[THREE_OF_A_KIND] > 0:
-        choice = THREE_OF_A_KIND
-    elif total >= 22 and p[CHANCE] >= 0:
-        choice = CHANCE
-    else:
-        for f in range(N_FACES):
-            if c[f] == 2 and p[f] >= 0:
-                choice = f
-                break
-    if choice < 0:
-        choice = throw_away_box(p, throw_away, skip4k)
-    return choice
 
 
 def glenn_box(
@@ -270,36 +130,10 @@ def glenn_box(
     check_boxes(throw_away, N_BOXES, "throw_away")
     with nogil:
         for i in range(counts.shape[0]):
-            out[i] = box_row(&counts[i, 0], &pts[i, 0], upper_total[i], skip4k, throw_away)
-
-
-cdef void upper_keep_rows(
-    const int8_t[:, ::1] counts,
-    const int64_t[::1] used,
-    const int64_t[::1] upper_total,
-    int8_t[:, ::1] out,
-) noexcept nogil:
-    cdef int64_t n_dice = 5
-    cdef Py_ssize_t i
-    cdef int64_t f, best_f, c
-    cdef double best, v
-    for i in range(counts.shape[0]):
-        if upper_total[i] >= 63:
-            continue
-        best = -1.0
-        best_f = -1
-        for f in range(N_FACES):
-            if (used[i] >> f) & 1:
-                continue
-            c = counts[i, f]
-            v = (f + 1) * (c + (n_dice - c) / 6.0)
-            # best_f >= 0 whenever the tie is read (best starts below every value)
-            if v > best + 1e-12 or (fabs(v - best) <= 1e-12 and c > counts[i, best_f]):
-                best = v
-                best_f = f
-        if best_f >= 0:
-            for f in range(N_FACES):
-                out[i, f] = counts[i, f] if f == best_f else 0
+            out[i] = box_row(
+                &counts[i, 0], &pts[i, 0], upper_total[i], skip4k, &throw_away[0],
+                throw_away.shape[0],
+            )
 
 
 def upper_keep(
@@ -331,39 +165,10 @@ def upper_keep(
     """
     check_keep_args(counts, used.shape[0], out)
     check_rows(upper_total.shape[0], counts.shape[0], "upper_total")
-    with nogil:
-        upper_keep_rows(counts, used, upper_total, out)
-
-
-cdef void upper_box_rows(
-    const int8_t[:, ::1] counts,
-    const int16_t[:, ::1] pts,
-    const int64_t[::1] upper_total,
-    int64_t[::1] out,
-) noexcept nogil:
     cdef Py_ssize_t i
-    cdef int64_t f, best, best_f
-    cdef bint five
-    cdef const int16_t* p
-    for i in range(counts.shape[0]):
-        p = &pts[i, 0]
-        five = False
-        for f in range(N_FACES):
-            if counts[i, f] == 5:
-                five = True
-        if five and p[YAHTZEE] > 0:
-            out[i] = 11
-            continue
-        if upper_total[i] >= 63:
-            continue
-        best = 0
-        best_f = -1
-        for f in range(N_FACES):
-            if p[f] > best:
-                best = p[f]
-                best_f = f
-        if best_f >= 0:
-            out[i] = best_f
+    with nogil:
+        for i in range(counts.shape[0]):
+            upper_keep_row(&counts[i, 0], used[i], upper_total[i], &out[i, 0])
 
 
 def upper_box(
@@ -393,35 +198,10 @@ def upper_box(
     None
     """
     check_box_args(counts, pts, upper_total.shape[0], out.shape[0])
-    with nogil:
-        upper_box_rows(counts, pts, upper_total, out)
-
-
-cdef void yahtzee_keep_rows(
-    const int8_t[:, ::1] counts,
-    const int64_t[::1] used,
-    const unsigned char[::1] earned,
-    int8_t[:, ::1] out,
-) noexcept nogil:
     cdef Py_ssize_t i
-    cdef int64_t f, best_f, c, cb
-    cdef bint open_f, open_b
-    for i in range(counts.shape[0]):
-        if earned[i]:
-            continue
-        best_f = -1
-        for f in range(5, -1, -1):
-            if best_f < 0:
-                best_f = f
-                continue
-            c = counts[i, f]
-            cb = counts[i, best_f]
-            open_f = ((used[i] >> f) & 1) == 0
-            open_b = ((used[i] >> best_f) & 1) == 0
-            if c > cb or (c == cb and open_f and not open_b):
-                best_f = f
-        for f in range(N_FACES):
-            out[i, f] = counts[i, f] if f == best_f else 0
+    with nogil:
+        for i in range(counts.shape[0]):
+            out[i] = upper_box_row(&counts[i, 0], &pts[i, 0], upper_total[i], out[i])
 
 
 def yahtzee_keep(
@@ -449,5 +229,115 @@ def yahtzee_keep(
     """
     check_keep_args(counts, used.shape[0], out)
     cdef const unsigned char[::1] e = bool_bytes(earned, counts.shape[0], "earned")
+    cdef Py_ssize_t i
     with nogil:
-        yahtzee_keep_rows(counts, used, e, out)
+        for i in range(counts.shape[0]):
+            yahtzee_keep_row(&counts[i, 0], used[i], e[i], &out[i, 0])
+
+
+cdef struct Rules2007:
+    bint joker  # the rules have a joker
+    bint no_four_of_a_kind_first_round
+    const int64_t* throw_away  # the boxes that take rolls no rule places, first legal first
+    int64_t n_throw_away
+    bint upper_first  # Prioritize Upper Section
+    bint chase  # Prioritize Yahtzee
+
+
+cdef void rules_keep_at(
+    const void* params, const Position* at, const Rules* kr, int64_t roll, const int8_t* c,
+    const int16_t* points, int8_t* o,
+) noexcept nogil:
+    """The keep of one roll (the family's :c:type:`KeepRule`), as ``Glenn2007Rules.keep``
+    and its variants'."""
+    cdef const Rules2007* p = <const Rules2007*>params
+    keep_row(c, at.used, at.flag, p.joker, o)
+    if p.upper_first:
+        upper_keep_row(c, at.used, at.upper, o)
+    if p.chase:
+        yahtzee_keep_row(c, at.used, at.yahtzee_full, o)
+
+
+cdef int64_t rules_box_at(
+    const void* params, const Position* at, const Rules* kr, int64_t roll, const int8_t* c,
+    const int16_t* points,
+) noexcept nogil:
+    """The box of one roll (the family's :c:type:`BoxRule`), as ``Glenn2007Rules.box`` and
+    its variants'."""
+    cdef const Rules2007* p = <const Rules2007*>params
+    cdef int64_t choice = box_row(
+        c, points, at.upper, at.turn == 0 and p.no_four_of_a_kind_first_round, p.throw_away,
+        p.n_throw_away,
+    )
+    if p.upper_first:
+        choice = upper_box_row(c, points, at.upper, choice)
+    return choice
+
+
+def rules_tables(
+    kr,
+    bint no_four_of_a_kind_first_round,
+    const int64_t[::1] throw_away,
+    bint upper_first,
+    bint chase,
+    pos,
+    int16_t[:, :, ::1] keep,
+    int8_t[:, :, ::1] cat,
+    int n_threads=1,
+):
+    """The keep index and the box of every roll at positions ``pos`` (the exact evaluator's
+    decision tables, ``Glenn2007Rules.decision_table``), in parallel over runs of one
+    used-mask and flag.
+
+    Parameters
+    ----------
+    kr : KernelRules
+        The rules (:func:`~yahtzee_sim._kernels.scoring.kernel_rules`), 13-box Yahtzee ones.
+    no_four_of_a_kind_first_round : bool
+        Kelly and Liese's rule.
+    throw_away : ndarray (k,) int64
+        The boxes that take rolls no rule places, first legal one first.
+    upper_first, chase : bool
+        Prioritize Upper Section's keeps and scoring; Prioritize Yahtzee's keeps (while the
+        Yahtzee box does not hold its full points).
+    pos : ndarray (n, 3) int64
+        Positions ``(used, upper, flag)``, those of one used-mask and flag next to each other.
+    keep, cat : ndarray (n, 1, n_rolls) int16, int8
+        Written: each roll's keep index and box.
+    n_threads : int
+        Threads to run on (the tables do not depend on it).
+
+    Returns
+    -------
+    None
+    """
+    cdef RulesView view = view_of(kr)
+    cdef const int32_t[::1] code_to_keep = kr.code_to_keep
+    cdef const int64_t[:, ::1] p = pos
+    cdef Rules2007 params
+    cdef Family fam
+    cdef int status
+    if view.rules.n_boxes != N_BOXES or view.rules.n_faces != N_FACES:
+        raise ValueError(f"rules_tables plays {N_BOXES}-box, {N_FACES}-face Yahtzee rules")
+    if throw_away.shape[0] == 0:
+        raise ValueError("throw_away must name at least one box")
+    check_boxes(throw_away, N_BOXES, "throw_away")
+    check_position_tables(&view.rules, pos, keep, cat)
+    if p.shape[0] == 0:
+        return
+    params.joker = view.rules.joker != 0
+    params.no_four_of_a_kind_first_round = no_four_of_a_kind_first_round
+    params.throw_away = &throw_away[0]
+    params.n_throw_away = throw_away.shape[0]
+    params.upper_first = upper_first
+    params.chase = chase
+    fam.params = &params
+    fam.keep = rules_keep_at
+    fam.box = rules_box_at
+    fam.keep_reads_upper = upper_first
+    with nogil:
+        status = fill_position_tables(
+            &view.rules, &code_to_keep[0], &fam, &p[0, 0], p.shape[0], &keep[0, 0, 0],
+            &cat[0, 0, 0], view.rules.n_rolls, n_threads,
+        )
+    raise_fill_status(status, "rules_tables")

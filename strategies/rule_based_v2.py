@@ -35,10 +35,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from yahtzee_sim._kernels.scoring import kernel_rules
 from yahtzee_sim.engine.strategy import AGREEMENT_POINTS, Reference, Strategy
 from yahtzee_sim.engine.summary import box_statistics
+from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.engine.view import TurnView
 from yahtzee_sim.errors import StrategyError
+from yahtzee_sim.exact.decision_tables import tables_from_positions
 from yahtzee_sim.strategies._yahtzee_boxes import (
     N_BOXES,
     N_FACES,
@@ -54,6 +57,7 @@ from yahtzee_sim.strategies.rule_based_v2_kernels import (
     chase_keep,
     program_box,
     program_keep,
+    program_tables,
     upper_first_keep,
 )
 
@@ -177,6 +181,29 @@ class Glenn2007Program(YahtzeeBoxes, Strategy):
             out,
         )
         return out
+
+    def decision_table(self, rules, states: np.ndarray):
+        """Decisions at every roll of ``states`` for exact evaluation (the batched
+        protocol of :func:`yahtzee_sim.exact.decision_tables.decision_tables`), those of
+        :meth:`keep` and :meth:`box` found in one compiled pass; the keeps do not read the
+        rerolls left."""
+        self.prepare(rules)
+        kr = kernel_rules(rules)
+
+        def fill(positions, keep, cat):
+            program_tables(
+                kr,
+                self._rank,
+                self.no_four_of_a_kind_first_round,
+                self.upper_first,
+                self.chase_yahtzees,
+                positions,
+                keep,
+                cat,
+                get_threads(),
+            )
+
+        return tables_from_positions(rules, states, fill)
 
 
 class PrioritizeUpperProgram(Glenn2007Program):

@@ -6,7 +6,10 @@ and the "Prioritize Upper Section" and "Prioritize Yahtzee" keeps, for every gam
 batch at once. The loops release the GIL.
 """
 
-from libc.stdint cimport int8_t, int16_t, int64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t
+
+from yahtzee_sim._core.bundle cimport RulesView, view_of
+from yahtzee_sim._core.rules cimport Rules
 
 from strategies.yahtzee_boxes cimport (
     CHANCE,
@@ -26,6 +29,13 @@ from strategies.yahtzee_boxes cimport (
     keep_every_die,
     read_open_boxes,
     run_start,
+)
+from strategies.position_tables cimport (
+    Family,
+    Position,
+    check_position_tables,
+    fill_position_tables,
+    raise_fill_status,
 )
 from strategies.rule_based_v2_boxes cimport program_box_row
 
@@ -203,40 +213,33 @@ def program_box(
             )
 
 
-cdef void upper_first_rows(
-    const int8_t[:, ::1] counts,
-    const int64_t[::1] used,
-    const int64_t[::1] upper_total,
-    const unsigned char[::1] counts_five,
-    int8_t[:, ::1] out,
+cdef void upper_first_row(
+    const int8_t* c, int64_t used, int64_t upper_total, bint counts_five, int8_t* o
 ) noexcept nogil:
-    cdef Py_ssize_t i
+    """Prioritize Upper Section's keep of one game over the rules' keep in ``o``."""
     cdef int64_t f, reach, big, best_f
     cdef double best, v
-    cdef const int8_t* c
-    for i in range(counts.shape[0]):
-        c = &counts[i, 0]
-        if upper_total[i] >= 63:
+    if upper_total >= 63:
+        return
+    reach = 0
+    big = 0
+    for f in range(N_FACES):
+        big = max(big, <int64_t>c[f])
+        if ((used >> f) & 1) == 0:
+            reach += 4 * (f + 1)
+    if upper_total + reach < 63 or (big == 5 and counts_five):
+        return
+    best = -1.0
+    best_f = -1
+    for f in range(N_FACES):
+        if c[f] == 0 or (used >> f) & 1:
             continue
-        reach = 0
-        big = 0
-        for f in range(N_FACES):
-            big = max(big, <int64_t>c[f])
-            if ((used[i] >> f) & 1) == 0:
-                reach += 4 * (f + 1)
-        if upper_total[i] + reach < 63 or (big == 5 and counts_five[i]):
-            continue
-        best = -1.0
-        best_f = -1
-        for f in range(N_FACES):
-            if c[f] == 0 or (used[i] >> f) & 1:
-                continue
-            v = (f + 1) * (c[f] + (5 - c[f]) / 6.0)
-            if v > best:
-                best = v
-                best_f = f
-        for f in range(N_FACES):
-            out[i, f] = c[f] if f == best_f else 0
+        v = (f + 1) * (c[f] + (5 - c[f]) / 6.0)
+        if v > best:
+            best = v
+            best_f = f
+    for f in range(N_FACES):
+        o[f] = c[f] if f == best_f else 0
 
 
 def upper_first_keep(
@@ -273,31 +276,25 @@ def upper_first_keep(
     check_keep_args(counts, used.shape[0], out)
     check_rows(upper_total.shape[0], counts.shape[0], "upper_total")
     cdef const unsigned char[::1] five = bool_bytes(counts_five, counts.shape[0], "counts_five")
-    with nogil:
-        upper_first_rows(counts, used, upper_total, five, out)
-
-
-cdef void chase_rows(
-    const int8_t[:, ::1] counts,
-    const int64_t[::1] used,
-    const unsigned char[::1] counts_five,
-    int8_t[:, ::1] out,
-) noexcept nogil:
     cdef Py_ssize_t i
+    with nogil:
+        for i in range(counts.shape[0]):
+            upper_first_row(&counts[i, 0], used[i], upper_total[i], five[i], &out[i, 0])
+
+
+cdef void chase_row(const int8_t* c, int64_t used, bint counts_five, int8_t* o) noexcept nogil:
+    """Prioritize Yahtzee's keep of one game over the rules' keep in ``o``."""
     cdef int64_t f, best_f
-    cdef const int8_t* c
-    for i in range(counts.shape[0]):
-        if not counts_five[i]:
-            continue
-        c = &counts[i, 0]
-        best_f = -1
-        for f in range(N_FACES):
-            if best_f < 0 or c[f] > c[best_f]:
-                best_f = f
-            elif c[f] == c[best_f] and ((used[i] >> f) & 1) == 0 and (used[i] >> best_f) & 1:
-                best_f = f
-        for f in range(N_FACES):
-            out[i, f] = c[f] if f == best_f else 0
+    if not counts_five:
+        return
+    best_f = -1
+    for f in range(N_FACES):
+        if best_f < 0 or c[f] > c[best_f]:
+            best_f = f
+        elif c[f] == c[best_f] and ((used >> f) & 1) == 0 and (used >> best_f) & 1:
+            best_f = f
+    for f in range(N_FACES):
+        o[f] = c[f] if f == best_f else 0
 
 
 def chase_keep(
@@ -326,5 +323,105 @@ def chase_keep(
     """
     check_keep_args(counts, used.shape[0], out)
     cdef const unsigned char[::1] five = bool_bytes(counts_five, counts.shape[0], "counts_five")
+    cdef Py_ssize_t i
     with nogil:
-        chase_rows(counts, used, five, out)
+        for i in range(counts.shape[0]):
+            chase_row(&counts[i, 0], used[i], five[i], &out[i, 0])
+
+
+cdef struct Program:
+    const int64_t* rank  # each box's position in the tie order
+    bint no_four_of_a_kind_first_round
+    bint upper_first  # Prioritize Upper Section
+    bint chase  # Prioritize Yahtzee
+
+
+cdef void program_keep_at(
+    const void* params, const Position* at, const Rules* kr, int64_t roll, const int8_t* c,
+    const int16_t* points, int8_t* o,
+) noexcept nogil:
+    """The keep of one roll (the family's :c:type:`KeepRule`), as :meth:`Glenn2007Program.keep`."""
+    cdef const Program* p = <const Program*>params
+    cdef bint counts_five = at.flag == 0 or at.bonus_open
+    keep_row(c, at.used, counts_five, at.bonus_open, o)
+    if p.upper_first:
+        upper_first_row(c, at.used, at.upper, counts_five, o)
+    if p.chase:
+        chase_row(c, at.used, counts_five, o)
+
+
+cdef int64_t program_box_at(
+    const void* params, const Position* at, const Rules* kr, int64_t roll, const int8_t* c,
+    const int16_t* points,
+) noexcept nogil:
+    """The box of one roll (the family's :c:type:`BoxRule`), as :meth:`Glenn2007Program.box`."""
+    cdef const Program* p = <const Program*>params
+    return program_box_row(
+        c, points, at.upper, at.bonus_open, at.turn == 0 and p.no_four_of_a_kind_first_round,
+        p.rank, p.upper_first,
+    )
+
+
+def program_tables(
+    kr,
+    const int64_t[::1] rank,
+    bint no_four_of_a_kind_first_round,
+    bint upper_first,
+    bint chase,
+    pos,
+    int16_t[:, :, ::1] keep,
+    int8_t[:, :, ::1] cat,
+    int n_threads=1,
+):
+    """The keep index and the box of every roll at positions ``pos`` (the exact evaluator's
+    decision tables, :meth:`Glenn2007Program.decision_table`), in parallel over runs of one
+    used-mask and flag.
+
+    Parameters
+    ----------
+    kr : KernelRules
+        The rules (:func:`~yahtzee_sim._kernels.scoring.kernel_rules`), 13-box Yahtzee ones.
+    rank : ndarray (13,) int64
+        Each box's position in the tie order.
+    no_four_of_a_kind_first_round : bool
+        Kelly and Liese's rule.
+    upper_first, chase : bool
+        Prioritize Upper Section's keeps and scoring; Prioritize Yahtzee's keeps.
+    pos : ndarray (n, 3) int64
+        Positions ``(used, upper, flag)``, those of one used-mask and flag next to each other.
+    keep, cat : ndarray (n, 1, n_rolls) int16, int8
+        Written: each roll's keep index and box.
+    n_threads : int
+        Threads to run on (the tables do not depend on it).
+
+    Returns
+    -------
+    None
+    """
+    cdef RulesView view = view_of(kr)
+    cdef const int32_t[::1] code_to_keep = kr.code_to_keep
+    cdef const int64_t[:, ::1] p = pos
+    cdef Program params
+    cdef Family fam
+    cdef int status
+    if view.rules.n_boxes != N_BOXES or view.rules.n_faces != N_FACES:
+        raise ValueError(f"program_tables plays {N_BOXES}-box, {N_FACES}-face Yahtzee rules")
+    if rank.shape[0] != N_BOXES:
+        raise ValueError(f"rank must give each of the {N_BOXES} boxes a position")
+    check_position_tables(&view.rules, pos, keep, cat)
+    if p.shape[0] == 0:
+        return
+    params.rank = &rank[0]
+    params.no_four_of_a_kind_first_round = no_four_of_a_kind_first_round
+    params.upper_first = upper_first
+    params.chase = chase
+    fam.params = &params
+    fam.keep = program_keep_at
+    fam.box = program_box_at
+    fam.keep_reads_upper = upper_first
+    with nogil:
+        status = fill_position_tables(
+            &view.rules, &code_to_keep[0], &fam, &p[0, 0], p.shape[0], &keep[0, 0, 0],
+            &cat[0, 0, 0], view.rules.n_rolls, n_threads,
+        )
+    raise_fill_status(status, "program_tables")

@@ -4,8 +4,8 @@ Usage: ``python tools/shipped_results.py`` (evaluate the default report's determ
 strategies on each rule set of ``SHIPPED_REPORT_RULES``, as the report does, and write
 ``analysis/report/shipped_results.json.xz``) or ``python tools/shipped_results.py
 --check`` (exit 1 and name the stale ones when a shipped record differs from a fresh
-evaluation by a bit, or one is missing). Each prints one JSON object. About a minute
-on two cores.
+evaluation by a bit, or one is missing). Each prints one JSON object. About half a
+minute on two cores.
 """
 
 from __future__ import annotations

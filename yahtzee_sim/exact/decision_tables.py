@@ -142,6 +142,40 @@ def _check_position_only(strategy, rules, make, used, cat_scores, rolls_left, de
         )
 
 
+def tables_from_positions(
+    rules: RuleSet, states: np.ndarray, fill
+) -> tuple[np.ndarray, np.ndarray]:
+    """A strategy's ``decision_table`` from its compiled fill of positions.
+
+    For a strategy whose keeps do not depend on the rerolls left: ``fill(positions, keep,
+    cat)`` writes the keep index and the box of every roll at ``positions`` (int64 ``(n,
+    3)``: used, upper, flag of each state, in order) into ``keep`` and ``cat`` (int16 and
+    int8, ``(n, 1, n_rolls)``).
+
+    Parameters
+    ----------
+    rules : RuleSet
+    states : ndarray of int
+        States of one level (those of one used-mask and flag next to each other, as the
+        state encoding orders them).
+    fill : callable
+        The strategy's fill.
+
+    Returns
+    -------
+    tuple of ndarray
+        ``(keep, cat)`` as :func:`decision_tables` returns them.
+    """
+    positions = np.stack(decode_state(rules, np.asarray(states, dtype=np.int64)), axis=1)
+    positions = np.ascontiguousarray(positions, dtype=np.int64)
+    n, n_rolls = len(positions), rules.tables.n_rolls
+    keep = np.empty((n, 1, n_rolls), dtype=np.int16)
+    cat = np.empty((n, 1, n_rolls), dtype=np.int8)
+    fill(positions, keep, cat)
+    layers = max(rules.rolls_per_turn - 1, 1)
+    return np.repeat(keep, layers, axis=1), cat[:, 0]
+
+
 def decision_tables(strategy, rules: RuleSet, states: np.ndarray, turn: int, rng=None):
     """The strategy's decisions at every roll of every state in ``states`` (one level).
 
