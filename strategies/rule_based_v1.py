@@ -137,6 +137,11 @@ class Glenn2007Rules(YahtzeeBoxes, Strategy):
             view.rules.joker != "none",
             out,
         )
+        if self.upper_first:
+            upper_keep(counts_of(view), used_of(view), upper_total_of(view), out)
+        if self.chase_yahtzees:
+            earned = view.box_scores[:, YAHTZEE] > 0  # the Yahtzee box holds 50
+            yahtzee_keep(counts_of(view), used_of(view), earned, out)
         return out
 
     def box(self, view: TurnView) -> np.ndarray:
@@ -151,6 +156,8 @@ class Glenn2007Rules(YahtzeeBoxes, Strategy):
             self._throw_away,
             out,
         )
+        if self.upper_first:
+            upper_box(counts_of(view), points_of(view), upper_total_of(view), out)
         return out
 
     def decision_table(self, rules, states: np.ndarray):
@@ -210,16 +217,6 @@ class PrioritizeUpper(Glenn2007Rules):
         ),
     )
 
-    def keep(self, view: TurnView) -> np.ndarray:
-        out = super().keep(view)
-        upper_keep(counts_of(view), used_of(view), upper_total_of(view), out)
-        return out
-
-    def box(self, view: TurnView) -> np.ndarray:
-        out = super().box(view)
-        upper_box(counts_of(view), points_of(view), upper_total_of(view), out)
-        return out
-
 
 class PrioritizeYahtzee(Glenn2007Rules):
     """ "Simulating Yahtzee"'s "Prioritize Yahtzee" variant of the Glenn 2007 rules (§IV.d).
@@ -250,9 +247,3 @@ class PrioritizeYahtzee(Glenn2007Rules):
             ),
         ),
     )
-
-    def keep(self, view: TurnView) -> np.ndarray:
-        out = super().keep(view)
-        earned = view.box_scores[:, YAHTZEE] > 0  # the Yahtzee box holds 50
-        yahtzee_keep(counts_of(view), used_of(view), earned, out)
-        return out

@@ -294,6 +294,27 @@ class CardLanguage:
                 out[:, k] = points[:, b] >= x
         return out
 
+    def condition_kind(self, i: int) -> tuple:
+        """What condition ``i`` reads: ``("dice", j)`` (column ``j`` of :attr:`dice_table`),
+        ``("state", k)`` (:meth:`state_condition` ``k``), ``("mixed",)`` (the upper box of
+        the most common face is open), ``("rolls", j)`` (``j`` rerolls left) or
+        ``("points", box, x)`` (the box would get at least ``x`` points)."""
+        d, s, r = self._n_dice_conds, self._n_state_conds, self._n_rolls_conds
+        if i < d:
+            return ("dice", i)
+        if i < d + s - self._n_mixed_conds:
+            return ("state", i - d)
+        if i < d + s:
+            return ("mixed",)
+        if i < d + s + r:
+            return ("rolls", i - d - s + 1)
+        return ("points", *self.point_conds[i - d - s - r])
+
+    def state_condition(self, k: int, used, upper_total, turn) -> np.ndarray:
+        """State condition ``k`` (:meth:`condition_kind`) at positions: the used boxes, the
+        upper totals and the 0-based turns."""
+        return np.asarray(self._state_fns[k](used, upper_total, turn), dtype=bool)
+
     def points(self, roll: np.ndarray, used: np.ndarray, flag: np.ndarray) -> np.ndarray:
         """``(m, C)`` points each box would get (joker rules applied), -1 where illegal."""
         kr = kernel_rules(self.rules)

@@ -18,6 +18,7 @@ from yahtzee_sim.strategies.cards.format import Card, load_card, parse_card
 from yahtzee_sim.strategies.cards.keep_moves import KEEP_FALLBACK
 from yahtzee_sim.strategies.cards.language import BOX_FALLBACK
 from yahtzee_sim.strategies.cards.shipped import SIZES, shipped_card_games, shipped_card_path
+from yahtzee_sim.strategies.cards.tables import card_decision_tables
 
 if TYPE_CHECKING:  # (imported when called: the advisor is not needed to play a card)
     from yahtzee_sim.solving.advisor import AdvisorPosition
@@ -127,6 +128,14 @@ class CardStrategy(Strategy):
         return self._compiled.box_moves(
             self._conditions(view, points), np.asarray(view.roll_index), points
         )
+
+    def decision_table(self, rules, states: np.ndarray):
+        """Decisions at every roll of ``states`` for exact evaluation (the batched
+        protocol of :func:`yahtzee_sim.exact.decision_tables.decision_tables`), those of
+        :meth:`keep` and :meth:`box` found in one compiled pass
+        (:func:`~yahtzee_sim.strategies.cards.tables.card_decision_tables`)."""
+        self.prepare(rules)
+        return card_decision_tables(self._compiled, rules, states)
 
     def explain(self, view: TurnView) -> list[CardDecision]:
         """The line of the card that decides each game of ``view`` (the rule whose move

@@ -142,6 +142,24 @@ def _check_position_only(strategy, rules, make, used, cat_scores, rolls_left, de
         )
 
 
+def table_method(strategy, name: str = "decision_table"):
+    """The strategy's own decision tables, ``name`` (``decision_table`` or
+    ``saved_decision_table``), or ``None``.
+
+    ``None`` too when a subclass changes ``keep`` or ``box`` below the class that gives the
+    method: its tables would be the decisions of the class above, so such a strategy is
+    asked through its ``keep``/``box``.
+    """
+    method = getattr(strategy, name, None)
+    if method is None:
+        return None
+    mro = type(strategy).__mro__
+    owner = next((i for i, c in enumerate(mro) if name in vars(c)), 0)
+    if any("keep" in vars(c) or "box" in vars(c) for c in mro[:owner]):
+        return None
+    return method
+
+
 def tables_from_positions(
     rules: RuleSet, states: np.ndarray, fill
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -187,7 +205,7 @@ def decision_tables(strategy, rules: RuleSet, states: np.ndarray, turn: int, rng
     """
     t = rules.tables
     n, n_rolls = len(states), t.n_rolls
-    fast = getattr(strategy, "decision_table", None)
+    fast = table_method(strategy)
     if fast is not None:
         got = fast(rules, states)
         if got is not None:

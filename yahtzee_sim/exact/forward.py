@@ -23,7 +23,7 @@ from yahtzee_sim.engine.moves import box_label, position_text
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.errors import IllegalMoveError
-from yahtzee_sim.exact.decision_tables import ROWS_PER_CHUNK, decision_tables
+from yahtzee_sim.exact.decision_tables import ROWS_PER_CHUNK, decision_tables, table_method
 from yahtzee_sim.exact.exact_costs import exact_bar
 from yahtzee_sim.exact.forward_file import ForwardFile, forward_path
 from yahtzee_sim.exact.forward_moments import kernel_array, new_moments
@@ -76,7 +76,7 @@ class ForwardStats:
 def _chunk_states(strategy, rules: RuleSet) -> int:
     """States per chunk of :func:`level_outcomes`: per call of the strategy's
     ``decision_table``, or as many as fill one batched call."""
-    if getattr(strategy, "decision_table", None) is not None:
+    if table_method(strategy) is not None:
         return _STATES_PER_TABLE
     return max(1, ROWS_PER_CHUNK // rules.tables.n_rolls)
 

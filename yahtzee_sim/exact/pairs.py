@@ -29,7 +29,12 @@ from yahtzee_sim.engine.strategy import DECISION_KEYS, capabilities_of
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.engine.view import MatchInfo, TurnView
 from yahtzee_sim.errors import PairError
-from yahtzee_sim.exact.decision_tables import box_indices, decision_tables, keep_indices
+from yahtzee_sim.exact.decision_tables import (
+    box_indices,
+    decision_tables,
+    keep_indices,
+    table_method,
+)
 from yahtzee_sim.exact.forward import level_outcomes
 from yahtzee_sim.game.rules import RuleSet, get_rules
 from yahtzee_sim.game.state import decode_state, known_box_scores, n_states
@@ -93,7 +98,7 @@ class _Asker:
         """``(keep, cat)`` decision tables of the mover at each position (as
         :func:`~yahtzee_sim.exact.decision_tables.decision_tables`)."""
         rules = self.rules
-        fast = getattr(self.strategy, "decision_table", None)
+        fast = table_method(self.strategy)
         if fast is not None and not capabilities_of(self.strategy).uses_total:
             states, inv = np.unique(sm, return_inverse=True)  # tables take distinct states
             keep, cat = decision_tables(self.strategy, rules, states, self.level)

@@ -36,7 +36,12 @@ from yahtzee_sim.engine.decide import decide
 from yahtzee_sim.engine.summary import strategy_label
 from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.engine.view import TurnView
-from yahtzee_sim.exact.decision_tables import ROWS_PER_CHUNK, box_indices, keep_indices
+from yahtzee_sim.exact.decision_tables import (
+    ROWS_PER_CHUNK,
+    box_indices,
+    keep_indices,
+    table_method,
+)
 from yahtzee_sim.exact.forward_moments import kernel_array
 from yahtzee_sim.exact.level_file import IN_MEMORY_STATES
 from yahtzee_sim.exact.moments_file import MomentsFile, moments_path
@@ -121,7 +126,7 @@ def position_decisions(
     (:mod:`yahtzee_sim._core.saved_moments`).
     """
     n_banks = bank_count(rules, n_layers)
-    fast = getattr(strategy, "saved_decision_table", None)
+    fast = table_method(strategy, "saved_decision_table")
     if fast is not None:  # a compiled fill: the decisions of the whole chunk at once
         got = fast(rules, pos, n_layers, n_banks)
         if got is not None:
@@ -236,7 +241,7 @@ def level_pass(
 def chunk_positions(strategy, rules: RuleSet) -> int:
     """Positions per chunk of a level pass: as many as fill one batched call of the
     strategy, or :data:`FILL_CHUNK` with a compiled decision fill."""
-    if hasattr(strategy, "saved_decision_table"):
+    if table_method(strategy, "saved_decision_table") is not None:
         return FILL_CHUNK
     return max(1, ROWS_PER_CHUNK // rules.tables.n_rolls)
 
