@@ -22,7 +22,7 @@ from yahtzee_sim.game.state import decode_state, n_states
 from yahtzee_sim.strategies import get_strategy, strategy_class, strategy_ids
 from yahtzee_sim.strategies.optimal import GLENN_BOX_MEANS
 
-from helpers import BatchedOnly, exact_law, view_for
+from helpers import BatchedOnly, bonus_limit_game, exact_law, view_for
 
 # "Simulating Yahtzee", Table 11, optimal column (yahtzee with free-choice joker), as the
 # optimal strategy's module declares it.
@@ -170,9 +170,13 @@ def test_decision_table_fast_path_equals_batched_views(strategy, rules):
 
 
 @pytest.mark.slow
-def test_generic_path_gives_the_same_law_as_the_fast_path():
-    fast = evaluate("optimal", "yahtzee-no-bonus", distribution=False)
-    slow = evaluate(BatchedOnly(get_strategy("optimal")), "yahtzee-no-bonus", distribution=False)
+@pytest.mark.parametrize("rules", ["yacht", "small-limit"])
+def test_generic_path_gives_the_same_law_as_the_fast_path(rules):
+    """The whole evaluation through batched views (many chunks a level on Yacht; a Yahtzee
+    flag and a bonus limit on the small game) gives the fast path's law."""
+    rules = bonus_limit_game(2) if rules == "small-limit" else rules
+    fast = evaluate("optimal", rules, distribution=False)
+    slow = evaluate(BatchedOnly(get_strategy("optimal")), rules, distribution=False)
     assert slow.mean == pytest.approx(fast.mean, abs=1e-9)
     assert slow.sd == pytest.approx(fast.sd, abs=1e-9)
     np.testing.assert_allclose(slow.box_means, fast.box_means, atol=1e-9)

@@ -94,6 +94,11 @@ def level_outcomes(
     n_rolls = t.n_rolls
     parts = []
     per_chunk = _chunk_states(strategy, rules)
+    # one set of per-roll buffers for every chunk: a fresh one per chunk (about 100 MB
+    # of 32,768 states) would be faulted in and zeroed by the system each time
+    size = min(per_chunk, len(states))
+    buffers = [np.empty((size, n_rolls), dtype=d) for d in (np.int8, np.int16, np.int8, float)]
+    counts_buffer, bad_buffer = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
     for lo in range(0, len(states), per_chunk):
         chunk = states[lo : lo + per_chunk]
         keep, cat = decision_tables(strategy, rules, chunk, turn, rng if lo == 0 else None)
@@ -102,12 +107,8 @@ def level_outcomes(
             on_decisions(turn, chunk, keep, cat)
         used, upper, flag = decode_state(rules, chunk)
         m = len(chunk)
-        out_cat = np.empty((m, n_rolls), dtype=np.int8)
-        out_raw = np.empty((m, n_rolls), dtype=np.int16)
-        out_yb = np.empty((m, n_rolls), dtype=np.int8)
-        out_prob = np.empty((m, n_rolls))
-        out_n = np.empty(m, dtype=np.int64)
-        bad = np.empty(m, dtype=np.int64)
+        out_cat, out_raw, out_yb, out_prob = (b[:m] for b in buffers)
+        out_n, bad = counts_buffer[:m], bad_buffer[:m]
         outcomes_in_threads(
             kr, used, upper, flag, keep, cat, out_cat, out_raw, out_yb, out_prob, out_n, bad
         )
@@ -118,7 +119,7 @@ def level_outcomes(
         k = int(out_n.sum())
         part = (np.empty(k, np.int8), np.empty(k, np.int16), np.empty(k, np.int8), np.empty(k))
         compact_outcomes(out_n, out_cat, out_raw, out_yb, out_prob, *part, 0)
-        parts.append((out_n, *part))
+        parts.append((out_n.copy(), *part))
     counts = np.concatenate([p[0] for p in parts])
     ptr = np.zeros(len(states) + 1, dtype=np.int64)
     np.cumsum(counts, out=ptr[1:])

@@ -89,7 +89,7 @@ def write_shipped(values: dict[str, np.ndarray], folder: str | Path | None = Non
         entry |= {"rules": name, "sha256": _digest(data)}
         path = out / entry["file"]
         if not (path.exists() and _same_values(path, entry)):
-            write_atomic(path, lzma.compress(data, preset=9 | lzma.PRESET_EXTREME))
+            write_atomic(path, lzma.compress(data, preset=9))  # (extreme: 0.3% less, 3x the time)
         manifest[fingerprint] = entry
     write_atomic(out / _MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
     for stale in set(out.glob("values-*.f64.xz")) - {out / e["file"] for e in manifest.values()}:
