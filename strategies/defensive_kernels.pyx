@@ -4,16 +4,13 @@ and scoring rules of :class:`yahtzee_sim.strategies.defensive.DefensiveYahtzee` 
 game of a batch at once. The loops release the GIL.
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t
+from libc.stdint cimport int8_t, int16_t, int64_t
 
-from yahtzee_sim._core.bundle cimport RulesView, view_of
 from yahtzee_sim._core.rules cimport Rules
 from strategies.position_tables cimport (
     Family,
     Position,
-    check_position_tables,
-    fill_position_tables,
-    raise_fill_status,
+    run_family,
 )
 
 from strategies.yahtzee_boxes cimport (
@@ -220,8 +217,8 @@ def defensive_tables(
     kr,
     const int64_t[::1] zero_order,
     pos,
-    int16_t[:, :, ::1] keep,
-    int8_t[:, :, ::1] cat,
+    keep,
+    cat,
     int n_threads=1,
 ):
     """The keep index and the box of every roll at positions ``pos`` (the exact evaluator's
@@ -245,29 +242,17 @@ def defensive_tables(
     -------
     None
     """
-    cdef RulesView view = view_of(kr)
-    cdef const int32_t[::1] code_to_keep = kr.code_to_keep
-    cdef const int64_t[:, ::1] p = pos
     cdef Defensive params
     cdef Family fam
-    cdef int status
-    if view.rules.n_boxes != N_BOXES or view.rules.n_faces != N_FACES:
+    if kr.n_boxes != N_BOXES or kr.n_faces != N_FACES:
         raise ValueError(f"defensive_tables plays {N_BOXES}-box, {N_FACES}-face Yahtzee rules")
     if zero_order.shape[0] == 0:
         raise ValueError("zero_order must name at least one box")
     check_boxes(zero_order, N_BOXES, "zero_order")
-    check_position_tables(&view.rules, pos, keep, cat)
-    if p.shape[0] == 0:
-        return
     params.zero_order = &zero_order[0]
     params.n_zero = zero_order.shape[0]
     fam.params = &params
     fam.keep = defensive_keep_at
     fam.box = defensive_box_at
     fam.keep_reads_upper = False
-    with nogil:
-        status = fill_position_tables(
-            &view.rules, &code_to_keep[0], &fam, &p[0, 0], p.shape[0], &keep[0, 0, 0],
-            &cat[0, 0, 0], view.rules.n_rolls, n_threads,
-        )
-    raise_fill_status(status, "defensive_tables")
+    run_family(kr, &fam, pos, keep, cat, n_threads, "defensive_tables")

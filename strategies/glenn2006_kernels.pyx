@@ -4,9 +4,8 @@ greedy scoring (:mod:`yahtzee_sim.strategies.glenn2006`) for every game of a bat
 once. The loops release the GIL.
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t
+from libc.stdint cimport int8_t, int16_t, int64_t
 
-from yahtzee_sim._core.bundle cimport RulesView, view_of
 from yahtzee_sim._core.rules cimport Rules, upper_after, yahtzee_bonus_points
 
 from strategies.yahtzee_boxes cimport (
@@ -22,9 +21,7 @@ from strategies.yahtzee_boxes cimport (
 from strategies.position_tables cimport (
     Family,
     Position,
-    check_position_tables,
-    fill_position_tables,
-    raise_fill_status,
+    run_family,
 )
 
 #: Keep rules of the chasers (the values of ``glenn2006.KEEP_*``).
@@ -217,8 +214,8 @@ def chaser_tables(
     int64_t mode,
     const int64_t[::1] order,
     pos,
-    int16_t[:, :, ::1] keep,
-    int8_t[:, :, ::1] cat,
+    keep,
+    cat,
     int n_threads=1,
 ):
     """The keep index and the box of every roll at positions ``pos`` (the exact evaluator's
@@ -244,22 +241,15 @@ def chaser_tables(
     -------
     None
     """
-    cdef RulesView view = view_of(kr)
-    cdef const int32_t[::1] code_to_keep = kr.code_to_keep
-    cdef const int64_t[:, ::1] p = pos
     cdef Chaser params
     cdef Family fam
-    cdef int status
-    if view.rules.n_faces != N_FACES:
+    if kr.n_faces != N_FACES:
         raise ValueError(f"chaser_tables plays {N_FACES}-face rules")
     if not KEEP_MOST_FREQUENT <= mode <= KEEP_RATIONALLY:
         raise ValueError(f"mode must be 0, 1 or 2, got {mode}")
     if order.shape[0] == 0:
         raise ValueError("order must name at least one box")
-    check_boxes(order, view.rules.n_boxes, "order")
-    check_position_tables(&view.rules, pos, keep, cat)
-    if p.shape[0] == 0:
-        return
+    check_boxes(order, kr.n_boxes, "order")
     params.mode = mode
     params.order = &order[0]
     params.n_order = order.shape[0]
@@ -267,9 +257,4 @@ def chaser_tables(
     fam.keep = chaser_keep_at
     fam.box = chaser_box_at
     fam.keep_reads_upper = False
-    with nogil:
-        status = fill_position_tables(
-            &view.rules, &code_to_keep[0], &fam, &p[0, 0], p.shape[0], &keep[0, 0, 0],
-            &cat[0, 0, 0], view.rules.n_rolls, n_threads,
-        )
-    raise_fill_status(status, "chaser_tables")
+    run_family(kr, &fam, pos, keep, cat, n_threads, "chaser_tables")

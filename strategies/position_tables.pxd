@@ -17,6 +17,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
+from yahtzee_sim._core.bundle cimport RulesView, view_of
 from yahtzee_sim._core.rules cimport Rules, box_legal_points, filled_boxes, joker_case
 
 
@@ -201,8 +202,28 @@ cdef inline int check_position_tables(
     return 0
 
 
-cdef inline int raise_fill_status(int status, str name) except -1:
-    """Raise for a ``FILL_*`` status other than ``FILL_OK``."""
+cdef inline int run_family(
+    object kr, const Family* fam, object pos, object keep, object cat, int n_threads, str name
+) except -1:
+    """A family's tables at positions ``pos`` (an int64 array ``(n, 3)``: used, upper,
+    flag) into ``keep`` and ``cat`` (int16 and int8 ``(n, 1, n_rolls)``), checked
+    (:func:`check_position_tables`), on ``n_threads`` threads; the entry points of the
+    families (``program_tables``, ...) call it once their parameters are set. Raises
+    ``MemoryError`` or ``ValueError`` (a keep of a die that does not show) naming ``name``."""
+    cdef RulesView view = view_of(kr)
+    cdef const int32_t[::1] code_to_keep = kr.code_to_keep
+    check_position_tables(&view.rules, pos, keep, cat)
+    if pos.shape[0] == 0:
+        return 0
+    cdef const int64_t[:, ::1] p = pos
+    cdef int16_t[:, :, ::1] k = keep
+    cdef int8_t[:, :, ::1] c = cat
+    cdef int status
+    with nogil:
+        status = fill_position_tables(
+            &view.rules, &code_to_keep[0], fam, &p[0, 0], p.shape[0], &k[0, 0, 0], &c[0, 0, 0],
+            view.rules.n_rolls, n_threads,
+        )
     if status == FILL_NO_MEMORY:
         raise MemoryError(f"{name}: out of memory for its scratch buffers")
     if status == FILL_ILLEGAL_KEEP:

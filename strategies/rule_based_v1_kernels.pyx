@@ -5,16 +5,13 @@ scoring rules (Tables V and VI) and the "Prioritize Upper Section" and "Prioriti
 Yahtzee" variants, for every game of a batch at once. The loops release the GIL.
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t
+from libc.stdint cimport int8_t, int16_t, int64_t
 
-from yahtzee_sim._core.bundle cimport RulesView, view_of
 from yahtzee_sim._core.rules cimport Rules
 from strategies.position_tables cimport (
     Family,
     Position,
-    check_position_tables,
-    fill_position_tables,
-    raise_fill_status,
+    run_family,
 )
 from strategies.rule_based_v1_rules cimport (
     box_row,
@@ -281,8 +278,8 @@ def rules_tables(
     bint upper_first,
     bint chase,
     pos,
-    int16_t[:, :, ::1] keep,
-    int8_t[:, :, ::1] cat,
+    keep,
+    cat,
     int n_threads=1,
 ):
     """The keep index and the box of every roll at positions ``pos`` (the exact evaluator's
@@ -311,21 +308,14 @@ def rules_tables(
     -------
     None
     """
-    cdef RulesView view = view_of(kr)
-    cdef const int32_t[::1] code_to_keep = kr.code_to_keep
-    cdef const int64_t[:, ::1] p = pos
     cdef Rules2007 params
     cdef Family fam
-    cdef int status
-    if view.rules.n_boxes != N_BOXES or view.rules.n_faces != N_FACES:
+    if kr.n_boxes != N_BOXES or kr.n_faces != N_FACES:
         raise ValueError(f"rules_tables plays {N_BOXES}-box, {N_FACES}-face Yahtzee rules")
     if throw_away.shape[0] == 0:
         raise ValueError("throw_away must name at least one box")
     check_boxes(throw_away, N_BOXES, "throw_away")
-    check_position_tables(&view.rules, pos, keep, cat)
-    if p.shape[0] == 0:
-        return
-    params.joker = view.rules.joker != 0
+    params.joker = kr.joker != 0
     params.no_four_of_a_kind_first_round = no_four_of_a_kind_first_round
     params.throw_away = &throw_away[0]
     params.n_throw_away = throw_away.shape[0]
@@ -335,9 +325,4 @@ def rules_tables(
     fam.keep = rules_keep_at
     fam.box = rules_box_at
     fam.keep_reads_upper = upper_first
-    with nogil:
-        status = fill_position_tables(
-            &view.rules, &code_to_keep[0], &fam, &p[0, 0], p.shape[0], &keep[0, 0, 0],
-            &cat[0, 0, 0], view.rules.n_rolls, n_threads,
-        )
-    raise_fill_status(status, "rules_tables")
+    run_family(kr, &fam, pos, keep, cat, n_threads, "rules_tables")

@@ -6,9 +6,8 @@ and the "Prioritize Upper Section" and "Prioritize Yahtzee" keeps, for every gam
 batch at once. The loops release the GIL.
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t
+from libc.stdint cimport int8_t, int16_t, int64_t
 
-from yahtzee_sim._core.bundle cimport RulesView, view_of
 from yahtzee_sim._core.rules cimport Rules
 
 from strategies.yahtzee_boxes cimport (
@@ -33,9 +32,7 @@ from strategies.yahtzee_boxes cimport (
 from strategies.position_tables cimport (
     Family,
     Position,
-    check_position_tables,
-    fill_position_tables,
-    raise_fill_status,
+    run_family,
 )
 from strategies.rule_based_v2_boxes cimport program_box_row
 
@@ -369,8 +366,8 @@ def program_tables(
     bint upper_first,
     bint chase,
     pos,
-    int16_t[:, :, ::1] keep,
-    int8_t[:, :, ::1] cat,
+    keep,
+    cat,
     int n_threads=1,
 ):
     """The keep index and the box of every roll at positions ``pos`` (the exact evaluator's
@@ -398,19 +395,12 @@ def program_tables(
     -------
     None
     """
-    cdef RulesView view = view_of(kr)
-    cdef const int32_t[::1] code_to_keep = kr.code_to_keep
-    cdef const int64_t[:, ::1] p = pos
     cdef Program params
     cdef Family fam
-    cdef int status
-    if view.rules.n_boxes != N_BOXES or view.rules.n_faces != N_FACES:
+    if kr.n_boxes != N_BOXES or kr.n_faces != N_FACES:
         raise ValueError(f"program_tables plays {N_BOXES}-box, {N_FACES}-face Yahtzee rules")
     if rank.shape[0] != N_BOXES:
         raise ValueError(f"rank must give each of the {N_BOXES} boxes a position")
-    check_position_tables(&view.rules, pos, keep, cat)
-    if p.shape[0] == 0:
-        return
     params.rank = &rank[0]
     params.no_four_of_a_kind_first_round = no_four_of_a_kind_first_round
     params.upper_first = upper_first
@@ -419,9 +409,4 @@ def program_tables(
     fam.keep = program_keep_at
     fam.box = program_box_at
     fam.keep_reads_upper = upper_first
-    with nogil:
-        status = fill_position_tables(
-            &view.rules, &code_to_keep[0], &fam, &p[0, 0], p.shape[0], &keep[0, 0, 0],
-            &cat[0, 0, 0], view.rules.n_rolls, n_threads,
-        )
-    raise_fill_status(status, "program_tables")
+    run_family(kr, &fam, pos, keep, cat, n_threads, "program_tables")
