@@ -120,6 +120,19 @@ cdef inline int fill_run(
     return FILL_OK
 
 
+cdef inline int64_t run_starts(const int64_t* pos, int64_t n, int64_t* starts) noexcept nogil:
+    """Cut positions ``pos`` (``n`` rows ``(used, upper, flag)``) into runs of one used-mask
+    and flag: ``starts[a]`` is run ``a``'s first row, ``starts[n_runs] = n``; returns
+    ``n_runs`` (``starts`` holds ``n + 1`` entries)."""
+    cdef int64_t i, n_runs = 0
+    for i in range(n):
+        if i == 0 or pos[3 * i] != pos[3 * i - 3] or pos[3 * i + 2] != pos[3 * i - 1]:
+            starts[n_runs] = i
+            n_runs += 1
+    starts[n_runs] = n
+    return n_runs
+
+
 cdef inline int fill_chunk(
     const Rules* kr, const int32_t* code_to_keep, const Family* fam, const int64_t* pos,
     const int64_t* starts, int64_t n_runs, int16_t* keep, int8_t* cat, int64_t stride,
@@ -152,17 +165,13 @@ cdef inline int fill_position_tables(
     of ``keep`` and ``cat``, on ``n_threads`` threads; a ``FILL_*`` status."""
     cdef int64_t* starts = <int64_t*>malloc((n + 1) * sizeof(int64_t))
     cdef int64_t n_runs = 0
-    cdef int64_t i, chunk, n_chunks
+    cdef int64_t chunk, n_chunks
     cdef int failed = 0
     cdef int illegal = 0
     cdef int status
     if starts == NULL:
         return FILL_NO_MEMORY
-    for i in range(n):
-        if i == 0 or pos[3 * i] != pos[3 * i - 3] or pos[3 * i + 2] != pos[3 * i - 1]:
-            starts[n_runs] = i
-            n_runs += 1
-    starts[n_runs] = n
+    n_runs = run_starts(pos, n, starts)
     n_chunks = min(n_runs, MAX_CHUNKS)
     with parallel(num_threads=max(n_threads, 1)):
         for chunk in prange(n_chunks, schedule="dynamic"):
@@ -179,19 +188,13 @@ cdef inline int fill_position_tables(
     return FILL_ILLEGAL_KEEP if illegal else FILL_OK
 
 
-cdef inline int check_position_tables(
-    const Rules* kr, object pos, object keep, object cat
-) except -1:
+cdef inline int check_positions(const Rules* kr, object pos) except -1:
     """Raise ``ValueError`` unless ``pos`` (an int64 array) holds positions ``(used, upper,
-    flag)`` of the rules and ``keep`` (int16) and ``cat`` (int8) have one row of every roll
-    per position."""
-    cdef int64_t n = pos.shape[0]
+    flag)`` of the rules."""
     cdef int64_t n_flags = max(kr.flag_size, 1)
     if pos.ndim != 2 or pos.shape[1] != 3:
         raise ValueError(f"pos must have 3 columns (used, upper, flag), got shape {pos.shape}")
-    if keep.shape != (n, 1, kr.n_rolls) or cat.shape != (n, 1, kr.n_rolls):
-        raise ValueError(f"keep and cat must have shape ({n}, 1, {kr.n_rolls})")
-    if n == 0:
+    if pos.shape[0] == 0:
         return 0
     if pos[:, 0].min() < 0 or pos[:, 0].max() >= (1 << kr.n_boxes):
         raise ValueError(f"used-masks must lie in 0..{(1 << kr.n_boxes) - 1}")
@@ -199,6 +202,19 @@ cdef inline int check_position_tables(
         raise ValueError(f"upper totals must lie in 0..{kr.upper_cap}")
     if pos[:, 2].min() < 0 or pos[:, 2].max() >= n_flags:
         raise ValueError(f"flags must lie in 0..{n_flags - 1}")
+    return 0
+
+
+cdef inline int check_position_tables(
+    const Rules* kr, object pos, object keep, object cat
+) except -1:
+    """Raise ``ValueError`` unless ``pos`` holds positions of the rules
+    (:func:`check_positions`) and ``keep`` (int16) and ``cat`` (int8) have one row of every
+    roll per position."""
+    check_positions(kr, pos)
+    cdef int64_t n = pos.shape[0]
+    if keep.shape != (n, 1, kr.n_rolls) or cat.shape != (n, 1, kr.n_rolls):
+        raise ValueError(f"keep and cat must have shape ({n}, 1, {kr.n_rolls})")
     return 0
 
 

@@ -21,6 +21,7 @@ from libc.stdlib cimport free, malloc
 
 from yahtzee_sim._core.bundle cimport RulesView, view_of
 from yahtzee_sim._core.rules cimport Rules, box_legal_points, joker_case
+from strategies.position_tables cimport check_positions, run_starts
 
 #: Kinds of the roll conditions of a rule (``term_kind``).
 cdef enum:
@@ -255,12 +256,10 @@ def card_tables(
     cdef Card k
     cdef int64_t n = pos.shape[0]
     cdef int64_t[::1] starts = np.zeros(n + 1, dtype=np.int64)
-    cdef int64_t n_runs = 0
-    cdef int64_t i, chunk, n_chunks
+    cdef int64_t n_runs, chunk, n_chunks
     cdef int failed = 0
     n_rules_k, n_rules_b, n_terms = keep_move.shape[0], box_move.shape[0], terms.shape[0]
-    if pos.shape[1] != 3:
-        raise ValueError(f"pos must have 3 columns (used, upper, flag), got {pos.shape[1]}")
+    check_positions(r, np.asarray(pos))
     if min(dice_table.shape[0], keep_table.shape[0], box_table.shape[0]) != r.n_rolls:
         raise ValueError(f"dice_table, keep_table and box_table must have {r.n_rolls} rows")
     check_csr("keep_ptr", keep_ptr, n_rules_k, n_terms)
@@ -292,11 +291,6 @@ def card_tables(
         raise ValueError(f"keep must be (n, layers, {r.n_rolls}) and cat (n, {r.n_rolls})")
     if n == 0:
         return
-    p = np.asarray(pos)
-    if p[:, 0].min() < 0 or p[:, 0].max() >= (1 << r.n_boxes):
-        raise ValueError(f"used-masks must lie in 0..{(1 << r.n_boxes) - 1}")
-    if p[:, 2].min() < 0 or p[:, 2].max() >= max(r.flag_size, 1):
-        raise ValueError(f"flags must lie in 0..{max(r.flag_size, 1) - 1}")
     k.kr = r
     k.dice_table = &dice_table[0, 0] if dice_table.shape[1] else NULL
     k.n_dice_conds = dice_table.shape[1]
@@ -318,11 +312,7 @@ def card_tables(
     cdef const int64_t[::1] bv = b_col
     if n_terms:
         k.term_kind, k.term_a, k.term_b = &kv[0], &av[0], &bv[0]
-    for i in range(n):
-        if i == 0 or pos[i, 0] != pos[i - 1, 0] or pos[i, 2] != pos[i - 1, 2]:
-            starts[n_runs] = i
-            n_runs += 1
-    starts[n_runs] = n
+    n_runs = run_starts(&pos[0, 0], n, &starts[0])
     n_chunks = min(n_runs, MAX_CHUNKS)
     with nogil, parallel(num_threads=max(n_threads, 1)):
         for chunk in prange(n_chunks, schedule="dynamic"):
