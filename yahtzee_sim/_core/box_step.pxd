@@ -160,7 +160,8 @@ cdef inline void best_boxes_at(
 ) noexcept nogil:
     """``Wk[t]`` = the best of ``V[rows[i] * width + src + t] * mul + add`` over ``i < n``
     (``NEG`` if ``n`` is 0): one roll's best box in every lane, four boxes at a time (a
-    group short of four repeats its last box, which changes no maximum). With a record
+    group short of four repeats its last box, which changes no maximum; with ``mul`` 1 and
+    ``add`` 0 the values are read as they are: no value is -0.0). With a record
     ``ck`` (not NULL), ``ck[t]`` = that box, ``boxes[i]`` (the first on ties; -1 if none)."""
     cdef int64_t i, t, c0, c1, c2, c3, a
     cdef const double* v0
@@ -169,6 +170,7 @@ cdef inline void best_boxes_at(
     cdef const double* v3
     cdef double w, v
     cdef bint g
+    cdef bint plain = mul == 1.0 and add == 0.0
     for t in range(nu):
         Wk[t] = NEG
     if ck != NULL:
@@ -179,6 +181,13 @@ cdef inline void best_boxes_at(
         v1 = V + rows[min(i + 1, n - 1)] * width + src
         v2 = V + rows[min(i + 2, n - 1)] * width + src
         v3 = V + rows[min(i + 3, n - 1)] * width + src
+        if ck == NULL and plain:  # max-EV and need lanes: the values themselves
+            for t in range(nu):
+                w = max(Wk[t], v0[t])
+                w = max(w, v1[t])
+                w = max(w, v2[t])
+                Wk[t] = max(w, v3[t])
+            continue
         if ck == NULL:
             for t in range(nu):
                 w = max(Wk[t], v0[t] * mul + add)

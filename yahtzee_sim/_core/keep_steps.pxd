@@ -105,17 +105,32 @@ cdef inline void first_roll_mean(
     const Rules* kr, const double* W, double* out, int64_t nu
 ) noexcept nogil:
     """``out[t]`` = the mean over first rolls of their rows of ``W`` (``out`` may be the
-    empty keep's row ``W[0]``: no roll's row is that row)."""
-    cdef int64_t r, t
-    cdef double p
-    cdef const double* Wk
+    empty keep's row ``W[0]``: no roll's row is that row). The rolls are added in order,
+    four at a time per lane: one load and store of ``out[t]`` per four rolls instead of
+    one per roll (the same additions in the same order)."""
+    cdef int64_t r = 0
+    cdef int64_t t
+    cdef double p0, p1, p2, p3
+    cdef const double* w0
+    cdef const double* w1
+    cdef const double* w2
+    cdef const double* w3
+    cdef const double* p = kr.first_roll_prob
+    cdef const int32_t* rki = kr.roll_keep_index
     for t in range(nu):
         out[t] = 0.0
-    for r in range(kr.n_rolls):
-        p = kr.first_roll_prob[r]
-        Wk = W + kr.roll_keep_index[r] * nu
+    while r + 4 <= kr.n_rolls:
+        p0, p1, p2, p3 = p[r], p[r + 1], p[r + 2], p[r + 3]
+        w0, w1 = W + rki[r] * nu, W + rki[r + 1] * nu
+        w2, w3 = W + rki[r + 2] * nu, W + rki[r + 3] * nu
         for t in range(nu):
-            out[t] += p * Wk[t]
+            out[t] = (((out[t] + p0 * w0[t]) + p1 * w1[t]) + p2 * w2[t]) + p3 * w3[t]
+        r += 4
+    while r < kr.n_rolls:
+        p0, w0 = p[r], W + rki[r] * nu
+        for t in range(nu):
+            out[t] += p0 * w0[t]
+        r += 1
 
 
 cdef inline void best_subkeeps_recorded(
