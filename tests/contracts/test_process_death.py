@@ -402,16 +402,36 @@ def run_here(code: str) -> None:
     exec(compile(code, "<writer job>", "exec"), {"__name__": "__job__"})
 
 
-def prepare(tmp_path: Path, writer: Writer, data: Path) -> tuple[Path, dict, dict]:
-    """``(folder holding an older run's files, those files, the new run's files)``."""
-    out, ref = tmp_path / "out", tmp_path / "reference"
-    out.mkdir()
-    run_here(job(writer.setup or writer.job, out, data, seed=1))
-    old = snapshot(out)
-    shutil.copytree(out, ref)
-    run_here(job(writer.job, ref, data))
-    new = snapshot(ref)
-    assert old != new, "the older run must write other files than the new one"
+@pytest.fixture(scope="module")
+def older_runs(tmp_path_factory, writer_data) -> dict[str, tuple[Path, dict, dict]]:
+    """Per writer, made on first use: ``(folder of an older run's files, those files, the
+    new run's files)`` (the new run written over a copy of the older one's folder)."""
+    made: dict[str, tuple[Path, dict, dict]] = {}
+
+    def older_run(name: str) -> tuple[Path, dict, dict]:
+        if name not in made:
+            writer, root = WRITERS[name], tmp_path_factory.mktemp(f"older-{name}")
+            old_folder, ref = root / "old", root / "reference"
+            old_folder.mkdir()
+            run_here(job(writer.setup or writer.job, old_folder, writer_data, seed=1))
+            old = snapshot(old_folder)
+            shutil.copytree(old_folder, ref)
+            run_here(job(writer.job, ref, writer_data))
+            new = snapshot(ref)
+            assert old != new, "the older run must write other files than the new one"
+            made[name] = old_folder, old, new
+        return made[name]
+
+    return older_run
+
+
+def prepare(tmp_path: Path, name: str, older_runs) -> tuple[Path, dict, dict]:
+    """``(folder holding an older run's files, those files, the new run's files)``: a copy
+    of the writer's older run (:func:`older_runs`) in ``tmp_path / "out"``."""
+    old_folder, old, new = older_runs(name)
+    out = tmp_path / "out"
+    shutil.copytree(old_folder, out)
+    assert snapshot(out) == old
     return out, old, new
 
 
@@ -421,10 +441,10 @@ def prepare(tmp_path: Path, writer: Writer, data: Path) -> tuple[Path, dict, dic
     ids=[f"{name}-file{nth}" for name, w in WRITERS.items() for nth in w.kills],
 )
 def test_a_writer_killed_half_way_through_a_file_leaves_whole_files(
-    tmp_path, writer_data, name, nth, cut
+    tmp_path, writer_data, older_runs, name, nth, cut
 ):
     writer = WRITERS[name]
-    out, old, new = prepare(tmp_path, writer, writer_data)
+    out, old, new = prepare(tmp_path, name, older_runs)
     kill_child(tmp_path, job(writer.job, out, writer_data), "half", nth, out, cut=cut)
     assert_whole_files(out, old, new)
     run_here(job(writer.job, out, writer_data))  # running again: the uninterrupted files
@@ -432,7 +452,7 @@ def test_a_writer_killed_half_way_through_a_file_leaves_whole_files(
 
 
 # ------------------------------------------- the checks fail on a non-atomic writer
-def _checkpoint_case(tmp_path: Path, monkeypatch, writer_data: Path) -> None:
+def _checkpoint_case(tmp_path: Path, monkeypatch, writer_data: Path, older_runs) -> None:
     path = tmp_path / "run" / "run.ckpt"
     path.parent.mkdir()
     code = _SIMULATE.format(function="simulate", games=GAMES, block=BLOCK, path=str(path), seed=7)
@@ -440,7 +460,7 @@ def _checkpoint_case(tmp_path: Path, monkeypatch, writer_data: Path) -> None:
     assert checkpoint_blocks(path) == 1
 
 
-def _table_cache_case(tmp_path: Path, monkeypatch, writer_data: Path) -> None:
+def _table_cache_case(tmp_path: Path, monkeypatch, writer_data: Path, older_runs) -> None:
     cache = tmp_path / "cache"
     env = {"YAHTZEE_SIM_CACHE": str(cache)}
     kill_child(tmp_path, _SOLVE, "half", 1, cache, non_atomic=True, env=env)
@@ -448,9 +468,9 @@ def _table_cache_case(tmp_path: Path, monkeypatch, writer_data: Path) -> None:
 
 
 def _writer_case(name: str):
-    def case(tmp_path: Path, monkeypatch, writer_data: Path) -> None:
+    def case(tmp_path: Path, monkeypatch, writer_data: Path, older_runs) -> None:
         writer = WRITERS[name]
-        out, old, new = prepare(tmp_path, writer, writer_data)
+        out, old, new = prepare(tmp_path, name, older_runs)
         code = job(writer.job, out, writer_data)
         kill_child(tmp_path, code, "half", writer.kills[0], out, non_atomic=True)
         assert_whole_files(out, old, new)
@@ -466,8 +486,10 @@ NON_ATOMIC_CASES = {
 
 
 @pytest.mark.parametrize("case", list(NON_ATOMIC_CASES))
-def test_the_check_catches_a_non_atomic_writer(tmp_path, monkeypatch, writer_data, case):
+def test_the_check_catches_a_non_atomic_writer(
+    tmp_path, monkeypatch, writer_data, older_runs, case
+):
     """The same kill with the shared writer made non-atomic (it writes the target in
     place): each test's check above fails, on the half file the kill left."""
     with pytest.raises(AssertionError, match="half|neither the old|not a whole checkpoint"):
-        NON_ATOMIC_CASES[case](tmp_path, monkeypatch, writer_data)
+        NON_ATOMIC_CASES[case](tmp_path, monkeypatch, writer_data, older_runs)
