@@ -258,3 +258,35 @@ def test_forget_all_empties_every_cache_in_memory():
     b.get("k", solve=lambda: np.ones(2))
     caches.forget_all()
     assert not a.memory and not b.memory
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    n=st.integers(0, 3 * 4096),
+    spans=st.lists(st.tuples(st.integers(0, 3 * 4096), st.integers(1, 600)), max_size=4),
+    negative_zero=st.booleans(),
+)
+def test_an_array_file_reads_back_bit_for_bit_with_zero_blocks_left_holes(
+    tmp_path_factory, n, spans, negative_zero
+):
+    """``save_array``/``load_array``: the same bits back (-0.0 included), whatever runs of
+    zeros the array holds; the blocks of zero bits are holes of the file."""
+    from yahtzee_sim.engine import atomic
+    from yahtzee_sim.solving.cache import load_array, save_array
+
+    values = np.zeros(n)
+    for start, length in spans:
+        values[start : start + length] = np.arange(1, len(values[start : start + length]) + 1)
+    if negative_zero and n:
+        values[n // 2] = -0.0  # not zero bits: written
+    path = tmp_path_factory.mktemp("arrays") / "a.bin"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(atomic, "ARRAY_BLOCK", 1024)  # small blocks: several per array
+        assert save_array(path, values, {"what": "test"})
+    got = load_array(path, n)
+    assert got is not None and got.tobytes() == values.tobytes()
+    with pytest.warns(CacheWarning, match="truncated or wrong size"):
+        assert load_array(path, n + 1) is None  # another size: refused
+    bits = values.view(np.uint64)
+    written = sum(bool(bits[i : i + 1024].any()) for i in range(0, n, 1024))
+    assert path.stat().st_blocks * 512 <= 8 * 1024 * written + 64 * 1024  # holes take no disk

@@ -21,6 +21,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
+
 #: The umask assumed where the process's own cannot be read without changing it.
 DEFAULT_UMASK = 0o022
 
@@ -146,3 +148,34 @@ def write_atomic(path: str | os.PathLike, data: bytes | str, encoding: str = "ut
     with atomic_path(path) as tmp:
         tmp.write_bytes(raw)
     return path
+
+
+#: Values per block of :func:`write_array`.
+ARRAY_BLOCK = 1 << 17
+
+
+def write_array(fh, values: np.ndarray) -> None:
+    """Write the bytes of the contiguous array ``values`` to the open binary file ``fh``
+    at its position, block by block, seeking over every block whose bits are all zero.
+
+    Over a new file or a region of zeros (a file extended by ``truncate``), the skipped
+    blocks are holes: they read back as zeros and take no disk (tables of forced-order
+    games are mostly unreachable states, whose values are 0). The file is extended to
+    the end of the array if it ends in a hole.
+
+    Parameters
+    ----------
+    fh : binary file
+        Open for writing; its content under the skipped blocks must be zeros.
+    values : ndarray
+        C-contiguous, of 8-byte items (float64 or int64).
+    """
+    bits = np.ascontiguousarray(values).view(np.uint64).ravel()
+    for start in range(0, len(bits), ARRAY_BLOCK):
+        block = bits[start : start + ARRAY_BLOCK]
+        if block.any():
+            fh.write(memoryview(block).cast("B"))
+        else:
+            fh.seek(8 * len(block), os.SEEK_CUR)
+    if fh.tell() > os.fstat(fh.fileno()).st_size:
+        fh.truncate()

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from yahtzee_sim.engine.atomic import write_atomic
+from yahtzee_sim.engine.atomic import atomic_path, write_array
 
 FORMAT_VERSION = 1
 _MAGIC = b"YSIMVT1\n"
@@ -174,9 +174,14 @@ def file_lock(path: Path):
 
 
 def load_array(path: Path, expected_len: int) -> np.ndarray | None:
-    """The cached array, or ``None`` (with a warning if the file exists but is unusable)."""
+    """The cached array, or ``None`` (with a warning if the file exists but is unusable).
+
+    The values are read into the array they are returned in, and checked there."""
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as fh:
+            magic = fh.read(len(_MAGIC))
+            line = fh.readline() if magic == _MAGIC else b""
+            values = _read_values(fh, expected_len, bool(line.endswith(b"\n")))
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -185,32 +190,47 @@ def load_array(path: Path, expected_len: int) -> np.ndarray | None:
         )
         return None
     try:
-        if not raw.startswith(_MAGIC):
+        if magic != _MAGIC or not line.endswith(b"\n"):
             raise ValueError("bad magic")
-        end = raw.index(b"\n", len(_MAGIC))
-        header = json.loads(raw[len(_MAGIC) : end])
-        data = raw[end + 1 :]
-        if header["n"] != expected_len or len(data) != 8 * expected_len:
+        header = json.loads(line)
+        if header["n"] != expected_len or values is None:
             raise ValueError("truncated or wrong size")
-        if hashlib.sha256(data).hexdigest() != header["sha256"]:
+        if hashlib.sha256(memoryview(values).cast("B")).hexdigest() != header["sha256"]:
             raise ValueError("checksum mismatch")
     except (ValueError, KeyError, json.JSONDecodeError) as exc:
         warnings.warn(
             f"cache file {path} is corrupted ({exc}); rebuilding it", CacheWarning, stacklevel=3
         )
         return None
-    return np.frombuffer(data, dtype=np.float64).copy()
+    return values
+
+
+def _read_values(fh, expected_len: int, whole_header: bool) -> np.ndarray | None:
+    """The ``expected_len`` float64 values that end the open file ``fh``, or ``None`` if
+    the file holds another number of bytes (or no header line)."""
+    if not whole_header or expected_len < 0:
+        return None
+    values = np.empty(expected_len, dtype=np.float64)
+    got = fh.readinto(memoryview(values).cast("B")) if expected_len else 0
+    if got != 8 * expected_len or fh.read(1):
+        return None
+    return values
 
 
 def save_array(path: Path, values: np.ndarray, meta: dict) -> bool:
-    """Write atomically (:func:`~yahtzee_sim.engine.atomic.write_atomic`: a process killed
-    while writing leaves no file, never a truncated one); warn and return False on failure."""
+    """Write atomically (:func:`~yahtzee_sim.engine.atomic.atomic_path`: a process killed
+    while writing leaves no file, never a truncated one); warn and return False on failure.
+
+    The values are written from the array itself (:func:`~yahtzee_sim.engine.atomic.write_array`:
+    blocks of zero bits are left holes of the file)."""
     values = np.ascontiguousarray(values, dtype=np.float64)
-    data = values.tobytes()
-    header = {"n": len(values), "sha256": hashlib.sha256(data).hexdigest(), **meta}
+    digest = hashlib.sha256(memoryview(values).cast("B")).hexdigest()
+    header = {"n": len(values), "sha256": digest, **meta}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, _MAGIC + json.dumps(header).encode() + b"\n" + data)
+        with atomic_path(path) as tmp, tmp.open("wb") as fh:
+            fh.write(_MAGIC + json.dumps(header).encode() + b"\n")
+            write_array(fh, values)
     except OSError as exc:
         warnings.warn(f"cannot write cache file {path}: {exc}", CacheWarning, stacklevel=3)
         return False

@@ -41,7 +41,7 @@ import numpy as np
 from yahtzee_sim._core.solve import solve_level
 from yahtzee_sim._kernels.lanes import compact_upper_lanes
 from yahtzee_sim._kernels.scoring import kernel_rules
-from yahtzee_sim.engine.atomic import write_atomic
+from yahtzee_sim.engine.atomic import write_array, write_atomic
 from yahtzee_sim.engine.threads import get_threads
 from yahtzee_sim.engine.weighted_bar import WeightedBar
 from yahtzee_sim.errors import TableFileError
@@ -272,7 +272,7 @@ def _write_level(partial: Path, level: Level, values: np.ndarray) -> str:
     """Write a finished level into the partial file, durably; returns its SHA-256."""
     with open(partial, "r+b") as fh:
         fh.seek(HEADER_BYTES + 8 * level.start)
-        fh.write(memoryview(values).cast("B"))
+        write_array(fh, values)  # the file holds zeros there: zero blocks stay holes
         fh.flush()
         os.fsync(fh.fileno())
     return hashlib.sha256(memoryview(values).cast("B")).hexdigest()
