@@ -81,24 +81,54 @@ def _chunk_states(strategy, rules: RuleSet) -> int:
     return max(1, ROWS_PER_CHUNK // rules.tables.n_rolls)
 
 
+class OutcomeBuffers:
+    """The per-roll buffers of :func:`level_outcomes`, kept for every level of one pass.
+
+    A level's chunks (32,768 states: about 100 MB) write their outcomes here before they
+    are compacted; fresh buffers per level would be faulted in and zeroed by the system
+    each time. The buffers grow to the largest chunk asked for.
+    """
+
+    def __init__(self) -> None:
+        self._arrays: tuple[np.ndarray, ...] = ()
+
+    def take(self, size: int, n_rolls: int) -> tuple[np.ndarray, ...]:
+        """``(cat, raw, yb, prob, counts, bad)`` buffers of at least ``size`` rows (the
+        first four ``n_rolls`` wide)."""
+        if not self._arrays or len(self._arrays[0]) < size or self._arrays[0].shape[1] != n_rolls:
+            per_roll = (
+                np.empty((size, n_rolls), dtype=d) for d in (np.int8, np.int16, np.int8, float)
+            )
+            self._arrays = (
+                *per_roll,
+                np.empty(size, dtype=np.int64),
+                np.empty(size, dtype=np.int64),
+            )
+        return self._arrays
+
+
 def level_outcomes(
-    strategy, rules: RuleSet, states: np.ndarray, turn: int, rng=None, on_decisions=None
+    strategy,
+    rules: RuleSet,
+    states: np.ndarray,
+    turn: int,
+    rng=None,
+    on_decisions=None,
+    buffers: OutcomeBuffers | None = None,
 ):
     """The :class:`LevelOutcomes` of ``states`` (all with ``turn`` boxes filled).
 
     ``on_decisions(turn, states_chunk, keep, cat)``, when given, sees every chunk's
     decision tables (analyses that need them, such as regret, avoid a second pass).
+    ``buffers``: the pass's :class:`OutcomeBuffers` (default: new ones for this level).
     """
     t = rules.tables
     kr = kernel_rules(rules)
     n_rolls = t.n_rolls
     parts = []
     per_chunk = _chunk_states(strategy, rules)
-    # one set of per-roll buffers for every chunk: a fresh one per chunk (about 100 MB
-    # of 32,768 states) would be faulted in and zeroed by the system each time
     size = min(per_chunk, len(states))
-    buffers = [np.empty((size, n_rolls), dtype=d) for d in (np.int8, np.int16, np.int8, float)]
-    counts_buffer, bad_buffer = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
+    scratch = (OutcomeBuffers() if buffers is None else buffers).take(size, n_rolls)
     for lo in range(0, len(states), per_chunk):
         chunk = states[lo : lo + per_chunk]
         keep, cat = decision_tables(strategy, rules, chunk, turn, rng if lo == 0 else None)
@@ -107,8 +137,7 @@ def level_outcomes(
             on_decisions(turn, chunk, keep, cat)
         used, upper, flag = decode_state(rules, chunk)
         m = len(chunk)
-        out_cat, out_raw, out_yb, out_prob = (b[:m] for b in buffers)
-        out_n, bad = counts_buffer[:m], bad_buffer[:m]
+        out_cat, out_raw, out_yb, out_prob, out_n, bad = (b[:m] for b in scratch)
         outcomes_in_threads(
             kr, used, upper, flag, keep, cat, out_cat, out_raw, out_yb, out_prob, out_n, bad
         )
@@ -275,15 +304,16 @@ def _run_levels(strategy, rules, progress, on_decisions, turns, keep_levels, bar
         def hook(turn, chunk, keep, cat):
             on_decisions(turn, chunk, keep, cat, acc.A)
 
+    buffers = OutcomeBuffers()
     for turn in range(first, C if turns is None else min(turns, C)):
         n_reached += len(states)
         if not keep_levels:
-            states = _stream_level(strategy, rules, states, turn, rng, hook, acc)
+            states = _stream_level(strategy, rules, states, turn, rng, hook, acc, buffers)
             if store is not None:
                 store.save(turn + 1, acc, states, n_reached, _resume_state(rng, on_decisions))
             _level_done(bar, turn)
             continue
-        lv = level_outcomes(strategy, rules, states, turn, rng, hook)
+        lv = level_outcomes(strategy, rules, states, turn, rng, hook, buffers)
         forward_level(
             states, lv.ptr, lv.cat, lv.raw, lv.yb, lv.nxt, lv.pts, lv.ub, lv.prob, turn, acc
         )
@@ -322,7 +352,9 @@ def _level_done(bar, turn: int) -> None:
     bar.step(f"forward {turn}")
 
 
-def _stream_level(strategy, rules: RuleSet, states, turn: int, rng, hook, acc) -> np.ndarray:
+def _stream_level(
+    strategy, rules: RuleSet, states, turn: int, rng, hook, acc, buffers: OutcomeBuffers
+) -> np.ndarray:
     """Push one level forward a block of states at a time; returns the next level's
     reached states (increasing)."""
     seen = np.zeros(len(acc.A), dtype=np.bool_)
@@ -331,7 +363,7 @@ def _stream_level(strategy, rules: RuleSet, states, turn: int, rng, hook, acc) -
     step = max(1, STREAM_STATES // chunk) * chunk
     for lo in range(0, len(states), step):
         block = states[lo : lo + step]
-        lv = level_outcomes(strategy, rules, block, turn, rng if lo == 0 else None, hook)
+        lv = level_outcomes(strategy, rules, block, turn, rng if lo == 0 else None, hook, buffers)
         forward_level(
             block, lv.ptr, lv.cat, lv.raw, lv.yb, lv.nxt, lv.pts, lv.ub, lv.prob, turn, acc
         )
