@@ -156,7 +156,7 @@ def test_the_page_undoes_and_shows_plan_odds(server):
     browser = headless_chromium()
     try:
         browser.get(server)
-        wait = WebDriverWait(browser, 30)
+        wait = WebDriverWait(browser, 30, poll_frequency=0.05)
         wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#adv-used input"))
         # the advisor's table: plan odds per keep
         dice = browser.find_element(By.ID, "adv-dice")

@@ -281,13 +281,13 @@ def server():
 
 @pytest.fixture
 def page(server):
-    """The page open in headless Chromium: ``(browser, a 20 s wait)``."""
+    """The page open in headless Chromium: ``(browser, a 20 s wait polling every 50 ms)``."""
     from selenium.webdriver.support.ui import WebDriverWait
 
     browser = headless_chromium()
     try:
         browser.get(server)
-        yield browser, WebDriverWait(browser, 20)
+        yield browser, WebDriverWait(browser, 20, poll_frequency=0.05)
     finally:
         browser.quit()
 

@@ -42,8 +42,6 @@ import pickle
 import shutil
 import signal
 import stat
-import subprocess
-import sys
 import warnings
 import zipfile
 from dataclasses import dataclass, fields
@@ -61,44 +59,71 @@ from yahtzee_sim.solving.solver import TABLES, solve, value_table
 
 REPO = Path(__file__).resolve().parents[2]
 
-#: The child: instruments the atomic writer, then runs the job file given.
-_CHILD = """
-import os, signal, sys
-from pathlib import Path
-from yahtzee_sim.engine import atomic
 
-event, nth, kind, watch, job = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
-cut = float(sys.argv[6])  # the part of a file killed half-way that is written
-watch = Path(watch).resolve()
-die = lambda: os.kill(os.getpid(), signal.SIGKILL)
-sync, sync_folder, written = atomic._sync, atomic._sync_folder, []
-if kind == "non-atomic":  # the deliberately non-atomic writer: it writes the target itself
-    atomic._temp_beside = lambda path: path
+def _killed_child(
+    event: str,
+    nth: int,
+    kind: str,
+    watch: str,
+    job: str,
+    cut: float,
+    env: dict[str, str],
+    output: str,
+) -> None:
+    """The child: instruments the atomic writer, then runs the job file given (its output
+    to the file ``output``). It dies by SIGKILL at its ``nth`` file in ``watch``."""
+    from yahtzee_sim.engine import atomic
 
+    os.environ.update(env)
+    fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    folder = Path(watch).resolve()
+    sync, sync_folder, written = atomic._sync, atomic._sync_folder, []
+    if kind == "non-atomic":  # the deliberately non-atomic writer: it writes the target itself
+        atomic._temp_beside = lambda path: path
 
-def watched(path):
-    return watch in Path(path).resolve().parents
+    def die():
+        os.kill(os.getpid(), signal.SIGKILL)
 
+    def synced(path):  # the content is written: killed half-way = keep its first part, die
+        if folder in Path(path).resolve().parents:
+            written.append(path)
+            if event == "half" and len(written) == nth:
+                os.truncate(path, int(os.path.getsize(path) * cut))
+                die()
+        sync(path)
 
-def synced(path):  # the content is written: killed half-way = keep its first half, die
-    if watched(path):
-        written.append(path)
-        if event == "half" and len(written) == nth:
-            os.truncate(path, int(os.path.getsize(path) * cut))
+    def renamed(parent):  # the file is whole and in place: killed before going on
+        if folder in (parent / "x").resolve().parents and event == "after" and len(written) == nth:
             die()
-    sync(path)
+        sync_folder(parent)
+
+    atomic._sync, atomic._sync_folder = synced, renamed
+    exec(compile(Path(job).read_text(), job, "exec"), {"__name__": "__job__"})
+    raise SystemExit(f"the job ended before its file {nth} in {folder}: not killed")
 
 
-def renamed(folder):  # the file is whole and in place: killed before going on
-    if watched(folder / "x") and event == "after" and len(written) == nth:
-        die()
-    sync_folder(folder)
+#: What the children's server has imported before it forks each child: a child starts
+#: with the package loaded, as a process that ran for a while would have it.
+_PRELOAD = [
+    "yahtzee_sim", "yahtzee_sim.cli", "yahtzee_sim.analysis.report.write",
+    "yahtzee_sim.analysis.report.reproduction.write", "matplotlib.pyplot", "pandas",
+    "test_process_death",
+]  # fmt: skip
+_SERVER: list = []
 
 
-atomic._sync, atomic._sync_folder = synced, renamed
-exec(compile(Path(job).read_text(), job, "exec"), {"__name__": "__job__"})
-raise SystemExit(f"the job ended before its file {nth} in {watch}: not killed")
-"""
+def children():
+    """The multiprocessing context whose server forks the children (a new process, not a
+    fork of this test process, so no thread or lock of it is inherited)."""
+    if not _SERVER:
+        import multiprocessing
+
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(_PRELOAD)
+        _SERVER.append(context)
+    return _SERVER[0]
 
 
 def kill_child(
@@ -111,17 +136,22 @@ def kill_child(
     env: dict[str, str] | None = None,
     cut: float = 0.5,
 ) -> None:
-    """Run ``code`` in a child that SIGKILLs itself at its ``nth`` file in ``watch``
-    (``event``: ``"half"`` part-way through it, its first ``cut`` written; ``"after"``
-    once it is written), with these environment variables added."""
-    script, job = tmp_path / "child.py", tmp_path / "job.py"
-    script.write_text(_CHILD)
+    """Run ``code`` in a child process that SIGKILLs itself at its ``nth`` file in
+    ``watch`` (``event``: ``"half"`` part-way through it, its first ``cut`` written;
+    ``"after"`` once it is written), with these environment variables added."""
+    job, output = tmp_path / "job.py", tmp_path / "child-output.txt"
     job.write_text(code)
     kind = "non-atomic" if non_atomic else "atomic"
-    env = {**os.environ, "YAHTZEE_SIM_THREADS": "1", "MPLBACKEND": "Agg", **(env or {})}
-    argv = [sys.executable, str(script), event, str(nth), kind, str(watch), str(job), str(cut)]
-    child = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300)
-    assert child.returncode == -signal.SIGKILL, child.stderr[-3000:]
+    env = {"YAHTZEE_SIM_THREADS": "1", "MPLBACKEND": "Agg", **(env or {})}
+    args = (event, nth, kind, str(watch), str(job), cut, env, str(output))
+    child = children().Process(target=_killed_child, args=args)
+    child.start()
+    child.join(timeout=300)
+    if child.exitcode is None:
+        child.kill()
+        child.join()
+    text = output.read_text(errors="replace") if output.exists() else ""
+    assert child.exitcode == -signal.SIGKILL, f"exit code {child.exitcode}:\n{text[-3000:]}"
 
 
 @pytest.fixture
